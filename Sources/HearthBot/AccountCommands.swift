@@ -1,0 +1,202 @@
+import Foundation
+import HearthCrypto
+import HearthProtocol
+import HearthStore
+
+/// `!register`, `!login`, `!logout`, `!whoami`, `!passwd`, `!rename`, `!recover`, `!resume`, `!account`.
+enum AccountCommands {
+    static let group = "accounts"
+
+    static func tokenLines(_ token: String) -> [String] {
+        [
+            "Your resume token (keep it secret): \(token)",
+            "To stay logged in after a disconnect or restart: !resume TOKEN, or PASS TOKEN / SASL from an IRC client.",
+        ]
+    }
+
+    static let register = BotCommand(
+        "register", group: group, usage: "NAME PASSWORD [email] [phone]",
+        summary: "create an account; shows one-time recovery codes", example: "!register alice s3cret-pass",
+        arity: 2...4, secret: true
+    ) { request in
+        if let account = request.caller.account {
+            throw BotError("you are already logged in as \(account.name); !logout first to make another account")
+        }
+        let words = request.words
+        let name = words[0], password = words[1]
+        var email: String?, phone: String?
+        for extra in words.dropFirst(2) {
+            if extra.contains("@") {
+                guard extra.count <= AccountService.maxEmailLength, extra.split(separator: "@").count == 2,
+                    extra.split(separator: "@")[1].contains(".")
+                else { throw request.usageError("\"\(extra)\" doesn't look like an email address") }
+                email = extra
+            } else {
+                let digits = extra.filter(\.isNumber)
+                guard extra.count <= AccountService.maxPhoneLength, digits.count >= 5,
+                    extra.allSatisfy({ $0.isNumber || "+-(). ".contains($0) })
+                else { throw request.usageError("\"\(extra)\" is neither an email address nor a phone number") }
+                phone = extra
+            }
+        }
+        if let problem = AccountService.nameProblem(name) { throw BotError(problem) }
+        if let holder = request.services.presence.sessionUsing(nickKey: IRCNames.fold(name)),
+            holder != request.caller.sessionID
+        {
+            throw BotError("someone online is using the nick \(name); pick another name")
+        }
+        let accounts = AccountService(services: request.services)
+        let (account, codes) = try await accounts.register(name: name, password: password, email: email, phone: phone)
+        let (token, hash) = try await accounts.issueToken(accountID: account.id!)
+        return BotResponse(
+            ["Welcome to Hearth, \(account.name)! Your account is ready and you are logged in."],
+            privateLines: [
+                "Recovery codes — each works once with !recover if you forget your password. They are not shown again:",
+                codes.joined(separator: "  "),
+            ] + tokenLines(token),
+            effects: [.login(AccountRef(id: account.id!, name: account.name), tokenHash: hash)])
+    }
+
+    static let login = BotCommand(
+        "login", group: group, usage: "NAME PASSWORD", summary: "log in; gives a resume token",
+        example: "!login alice s3cret-pass", arity: 2...2, secret: true
+    ) { request in
+        let accounts = AccountService(services: request.services)
+        let account = try await accounts.checkPassword(
+            name: request.words[0], password: request.words[1], address: request.caller.address)
+        let (token, hash) = try await accounts.issueToken(accountID: account.id!)
+        return BotResponse(
+            ["You are logged in as \(account.name)."], privateLines: tokenLines(token),
+            effects: [.login(AccountRef(id: account.id!, name: account.name), tokenHash: hash)])
+    }
+
+    static let resume = BotCommand(
+        "resume", group: group, usage: "TOKEN", summary: "log back in with a resume token",
+        example: "!resume hrt_3f9c…", arity: 1...1, secret: true
+    ) { request in
+        let (account, hash) = try await AccountService(services: request.services)
+            .checkToken(request.words[0], address: request.caller.address)
+        return BotResponse(
+            ["Welcome back, \(account.name) — you are logged in."],
+            effects: [.login(AccountRef(id: account.id!, name: account.name), tokenHash: hash)])
+    }
+
+    static let logout = BotCommand(
+        "logout", group: group, usage: "[all]", summary: "log out here, or everywhere with all",
+        example: "!logout all", arity: 0...1, requiresLogin: true
+    ) { request in
+        let account = try request.account()
+        let store = request.services.store
+        if let word = request.words.first {
+            guard word.lowercased() == "all" else { throw request.usageError("unknown option \(word)") }
+            try await store.revokeAllTokens(accountID: account.id)
+            return BotResponse(
+                ["You are logged out everywhere; all your resume tokens are revoked."],
+                effects: [.logoutEverywhere(accountID: account.id)])
+        }
+        if let hash = request.caller.tokenHash { try await store.revokeToken(tokenHash: hash) }
+        return BotResponse(["You are logged out; this connection's resume token is revoked."], effects: [.logout])
+    }
+
+    static let whoami = BotCommand(
+        "whoami", group: group, summary: "who you are logged in as", example: "!whoami", arity: 0...0
+    ) { request in
+        let caller = request.caller
+        let mode = caller.isIRC ? "IRC" : "plain"
+        // Never show the address in a channel.
+        let from = caller.channel == nil ? ", from \(caller.address)" : ""
+        guard let ref = caller.account, let account = try await request.services.store.account(id: ref.id) else {
+            return BotResponse([
+                "You are \(caller.nick), not logged in (\(mode) mode\(from)). !register NAME PASSWORD or !login NAME PASSWORD."
+            ])
+        }
+        let since = account.createdAt.formatted(.iso8601.year().month().day())
+        return BotResponse([
+            "You are \(caller.nick), logged in as \(account.name) (account since \(since)), \(mode) mode\(from)."
+        ])
+    }
+
+    static let passwd = BotCommand(
+        "passwd", group: group, usage: "OLD NEW", summary: "change your password (other devices are logged out)",
+        example: "!passwd s3cret-pass n3w-s3cret", arity: 2...2, requiresLogin: true, secret: true
+    ) { request in
+        let ref = try request.account()
+        let accounts = AccountService(services: request.services)
+        if let problem = AccountService.passwordProblem(request.words[1]) { throw BotError(problem) }
+        _ = try await accounts.checkPassword(name: ref.name, password: request.words[0], address: request.caller.address)
+        let hash = try await request.services.passwords.hash(request.words[1])
+        try await request.services.store.setPassword(accountID: ref.id, hash: hash)
+        try await request.services.store.revokeAllTokens(accountID: ref.id)
+        let (token, tokenHash) = try await accounts.issueToken(accountID: ref.id)
+        return BotResponse(
+            ["Password changed. Your old resume tokens no longer work; here is a new one."],
+            privateLines: tokenLines(token), effects: [.login(ref, tokenHash: tokenHash)])
+    }
+
+    static let rename = BotCommand(
+        "rename", group: group, usage: "NEWNAME", summary: "change your account name (and nick)",
+        example: "!rename alice2", arity: 1...1, requiresLogin: true
+    ) { request in
+        let ref = try request.account()
+        let name = request.words[0]
+        if let problem = AccountService.nameProblem(name) { throw BotError(problem) }
+        let key = IRCNames.fold(name)
+        if let holder = request.services.presence.sessionUsing(nickKey: key), holder != request.caller.sessionID,
+            key != IRCNames.fold(ref.name)
+        {
+            throw BotError("someone online is using the nick \(name); pick another name")
+        }
+        do {
+            try await request.services.store.rename(accountID: ref.id, to: name, nameKey: key)
+        } catch StoreError.nameTaken {
+            throw BotError("the name \(name) is taken; pick another")
+        }
+        return BotResponse(["Your account is now called \(name)."], effects: [.renamed(accountID: ref.id, newName: name)])
+    }
+
+    static let recover = BotCommand(
+        "recover", group: group, usage: "NAME CODE NEWPASSWORD",
+        summary: "set a new password with a recovery code", example: "!recover alice K7QP-M2XD-9FWT n3w-s3cret",
+        arity: 3...3, secret: true
+    ) { request in
+        let (name, code, password) = (request.words[0], request.words[1], request.words[2])
+        if let problem = AccountService.passwordProblem(password) { throw BotError(problem) }
+        let services = request.services
+        let keys = LoginThrottle.keys(accountKey: IRCNames.fold(name), address: request.caller.address)
+        if let wait = services.throttle.waitTime(keys: keys) {
+            throw BotError("too many failed attempts; try again in \(Int(wait.rounded(.up)))s")
+        }
+        guard let account = try await services.store.consumeRecoveryCode(
+            nameKey: IRCNames.fold(name), codeHash: Sodium.hashSecret(SecretCodes.normalize(code)))
+        else {
+            services.throttle.recordFailure(keys: keys)
+            throw BotError("that name and recovery code don't match (or the code was used already)")
+        }
+        services.throttle.recordSuccess(keys: keys)
+        let hash = try await services.passwords.hash(password)
+        try await services.store.setPassword(accountID: account.id!, hash: hash)
+        try await services.store.revokeAllTokens(accountID: account.id!)
+        let left = try await services.store.unusedRecoveryCodes(accountID: account.id!)
+        let (token, tokenHash) = try await AccountService(services: services).issueToken(accountID: account.id!)
+        return BotResponse(
+            ["Password reset for \(account.name); you are logged in. \(left) recovery code\(left == 1 ? "" : "s") left."],
+            privateLines: tokenLines(token),
+            effects: [.logoutEverywhere(accountID: account.id!), .login(AccountRef(id: account.id!, name: account.name), tokenHash: tokenHash)])
+    }
+
+    static let account = BotCommand(
+        "account", group: group, usage: "delete PASSWORD", summary: "delete your account and everything only yours",
+        example: "!account delete s3cret-pass", arity: 2...2, requiresLogin: true, secret: true
+    ) { request in
+        let ref = try request.account()
+        guard request.words[0].lowercased() == "delete" else { throw request.usageError("unknown action \(request.words[0])") }
+        _ = try await AccountService(services: request.services)
+            .checkPassword(name: ref.name, password: request.words[1], address: request.caller.address)
+        try await request.services.store.deleteAccount(id: ref.id)
+        return BotResponse(
+            ["Your account \(ref.name) and everything that was only yours are deleted. Goodbye!"],
+            effects: [.logoutEverywhere(accountID: ref.id)])
+    }
+
+    static let all = [register, login, resume, logout, whoami, passwd, rename, recover, account]
+}

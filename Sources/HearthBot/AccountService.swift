@@ -1,0 +1,107 @@
+import Foundation
+import HearthCrypto
+import HearthProtocol
+import HearthStore
+
+/// Account rules in one place, used by the bot commands, SASL and PASS alike.
+public struct AccountService: Sendable {
+    public let services: BotServices
+    public init(services: BotServices) { self.services = services }
+
+    public static let recoveryCodeCount = 8
+    public static let maxEmailLength = 254
+    public static let maxPhoneLength = 32
+
+    /// Why a name cannot be an account name, or nil if it can.
+    public static func nameProblem(_ name: String) -> String? {
+        if !IRCNames.isValidNick(name) {
+            return "\"\(name)\" can't be a name: use 1–\(IRCLimits.nickLength) letters, digits or - _ [ ] { } | ^, starting with a letter"
+        }
+        let key = IRCNames.fold(name)
+        if key == Bot.nick || GuestNames.isGuest(key) || ["nickserv", "chanserv", "services", "root", "admin"].contains(key) {
+            return "the name \(name) is reserved; pick another"
+        }
+        return nil
+    }
+
+    public static func passwordProblem(_ password: String) -> String? {
+        if password.count < PasswordHash.minPasswordLength {
+            return "passwords need at least \(PasswordHash.minPasswordLength) characters"
+        }
+        if password.utf8.count > PasswordHash.maxPasswordBytes {
+            return "passwords can be at most \(PasswordHash.maxPasswordBytes) bytes"
+        }
+        return nil
+    }
+
+    /// Checks a name and password against the store, with throttling. Throws a BotError
+    /// that never says whether the name exists.
+    public func checkPassword(name: String, password: String, address: String) async throws -> Account {
+        let key = IRCNames.fold(name)
+        let keys = LoginThrottle.keys(accountKey: key, address: address)
+        if let wait = services.throttle.waitTime(keys: keys) {
+            throw BotError("too many wrong passwords; try again in \(Int(wait.rounded(.up)))s")
+        }
+        let account = try await services.store.account(nameKey: key)
+        // Verify against a real hash even for unknown names, so timing does not reveal them.
+        let hash = account?.passwordHash ?? services.passwords.dummyHash
+        let ok = try await services.passwords.verify(password, hash: hash)
+        guard ok, let account else {
+            services.throttle.recordFailure(keys: keys)
+            throw BotError("wrong name or password")
+        }
+        services.throttle.recordSuccess(keys: keys)
+        return account
+    }
+
+    /// The account a resume token belongs to.
+    public func checkToken(_ token: String, address: String) async throws -> (Account, String) {
+        let keys = LoginThrottle.keys(accountKey: nil, address: address)
+        if let wait = services.throttle.waitTime(keys: keys) {
+            throw BotError("too many failed attempts; try again in \(Int(wait.rounded(.up)))s")
+        }
+        let hash = Sodium.hashSecret(token)
+        guard SecretCodes.looksLikeResumeToken(token), let account = try await services.store.account(tokenHash: hash) else {
+            services.throttle.recordFailure(keys: keys)
+            throw BotError("that resume token is unknown or expired; log in with !login NAME PASSWORD")
+        }
+        return (account, hash)
+    }
+
+    /// A new resume token for the account; only its hash is stored.
+    public func issueToken(accountID: Int64) async throws -> (token: String, hash: String) {
+        let token = SecretCodes.resumeToken()
+        let hash = Sodium.hashSecret(token)
+        try await services.store.addResumeToken(
+            accountID: accountID, tokenHash: hash, expiresAt: Date().addingTimeInterval(services.tokenLifetime))
+        return (token, hash)
+    }
+
+    /// Creates an account; returns it with its one-time recovery codes.
+    public func register(name: String, password: String, email: String?, phone: String?) async throws -> (Account, [String]) {
+        if let problem = Self.nameProblem(name) { throw BotError(problem) }
+        if let problem = Self.passwordProblem(password) { throw BotError(problem) }
+        let codes = (0..<Self.recoveryCodeCount).map { _ in SecretCodes.code(groups: 3) }
+        let hash = try await services.passwords.hash(password)
+        do {
+            let account = try await services.store.createAccount(
+                name: name, nameKey: IRCNames.fold(name), passwordHash: hash, email: email, phone: phone,
+                recoveryHashes: codes.map { Sodium.hashSecret(SecretCodes.normalize($0)) })
+            return (account, codes)
+        } catch StoreError.nameTaken {
+            throw BotError("the name \(name) is taken; pick another")
+        }
+    }
+
+}
+
+/// Guest nicks for connections that have not logged in: `guest` and digits.
+public enum GuestNames {
+    public static func isGuest(_ nickKey: String) -> Bool {
+        nickKey.hasPrefix("guest") && nickKey.count > 5 && nickKey.dropFirst(5).allSatisfy(\.isNumber)
+    }
+
+    public static func random() -> String {
+        "guest\(1000 + Int(Sodium.randomUniform(99_000)))"
+    }
+}

@@ -1,0 +1,59 @@
+import HearthProtocol
+
+/// The built-in bot `hearth`: a command table and a dispatcher.
+/// It answers with values, never bytes, so IRC, plain mode and tests share it.
+public final class Bot: Sendable {
+    public static let nick = "hearth"
+    public let services: BotServices
+    public let commands: [String: BotCommand]
+    /// Groups in the order `!help` lists them.
+    public let groupOrder: [String]
+
+    public init(services: BotServices, extraCommands: [BotCommand] = []) {
+        self.services = services
+        var table: [String: BotCommand] = [:]
+        for command in AccountCommands.all + HelpCommands.all + extraCommands {
+            precondition(table[command.name] == nil, "duplicate command \(command.name)")
+            table[command.name] = command
+        }
+        commands = table
+        groupOrder = ["accounts", "help"]
+    }
+
+    /// True when the line is a command that carries a secret (it must not reach a channel).
+    public func isSecret(_ text: String) -> Bool {
+        guard let input = CommandLineInput.parse(text, requireBang: false) else { return false }
+        return commands[input.name]?.secret ?? false
+    }
+
+    /// Runs one command line. `requireBang` is true in channels, false in private.
+    /// Returns nil when the text is not a command at all.
+    public func handle(_ text: String, caller: Caller, requireBang: Bool) async -> BotResponse? {
+        guard let input = CommandLineInput.parse(text, requireBang: requireBang) else { return nil }
+        guard let command = commands[input.name] else {
+            return BotResponse([unknownCommandMessage(input.name)])
+        }
+        if !command.arity.contains(input.words.count) {
+            let reason = input.words.count < command.arity.lowerBound ? "missing arguments" : "too many arguments"
+            return BotResponse([command.usageError(reason).message])
+        }
+        let request = BotRequest(caller: caller, input: input, command: command, bot: self)
+        do {
+            if command.requiresLogin { _ = try request.account() }
+            return try await command.handler(request)
+        } catch let error as BotError {
+            return BotResponse(["\(command.name): \(error.message)"])
+        } catch {
+            services.logger.error("command \(command.name) failed: \(error)")
+            return BotResponse(["\(command.name): something went wrong on our side; nothing was changed. Please try again."])
+        }
+    }
+
+    func unknownCommandMessage(_ name: String) -> String {
+        let suggestions = Suggest.closest(to: name, in: Array(commands.keys))
+        if suggestions.isEmpty {
+            return "unknown command !\(name) — type !help for the list"
+        }
+        return "unknown command !\(name) — did you mean \(suggestions.map { "!\($0)" }.joined(separator: " or "))?"
+    }
+}

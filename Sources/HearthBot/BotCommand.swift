@@ -1,0 +1,61 @@
+/// One entry of the command table. Apps add entries; the bot dispatches, checks
+/// argument counts and login, and formats usage errors the same way for everyone.
+public struct BotCommand: Sendable {
+    public typealias Handler = @Sendable (BotRequest) async throws -> BotResponse
+
+    public var name: String
+    public var group: String
+    /// Arguments after the name, e.g. `NAME PASSWORD [email] [phone]`.
+    public var usage: String
+    public var summary: String
+    public var example: String
+    /// Allowed number of words after the name.
+    public var arity: ClosedRange<Int>
+    public var requiresLogin: Bool
+    /// Secret commands carry passwords or tokens: never relayed to a channel, answered privately.
+    public var secret: Bool
+    public var handler: Handler
+
+    public init(
+        _ name: String, group: String, usage: String = "", summary: String, example: String,
+        arity: ClosedRange<Int> = 0...Int.max, requiresLogin: Bool = false, secret: Bool = false,
+        handler: @escaping Handler
+    ) {
+        self.name = name
+        self.group = group
+        self.usage = usage
+        self.summary = summary
+        self.example = example
+        self.arity = arity
+        self.requiresLogin = requiresLogin
+        self.secret = secret
+        self.handler = handler
+    }
+
+    public var usageLine: String { usage.isEmpty ? "!\(name)" : "!\(name) \(usage)" }
+
+    public func usageError(_ reason: String? = nil) -> BotError {
+        let lead = reason.map { "\($0) — " } ?? ""
+        return BotError("\(lead)usage: \(usageLine) — e.g. \(example)")
+    }
+}
+
+public struct BotRequest: Sendable {
+    public var caller: Caller
+    public var input: CommandLineInput
+    public var command: BotCommand
+    public var bot: Bot
+    public var services: BotServices { bot.services }
+
+    public var words: [String] { input.words }
+
+    /// The logged-in account, or an error telling how to log in.
+    public func account() throws -> AccountRef {
+        guard let account = caller.account else {
+            throw BotError("you need to log in first: !login NAME PASSWORD (or !register NAME PASSWORD)")
+        }
+        return account
+    }
+
+    public func usageError(_ reason: String? = nil) -> BotError { command.usageError(reason) }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import HearthCrypto
+import HearthStore
+import Logging
+import NIOPosix
+
+/// What command handlers may use: the store, password hashing off the event loops,
+/// login throttling and a view of who is online.
+public final class BotServices: Sendable {
+    public let store: Store
+    public let passwords: PasswordWorker
+    public let throttle: LoginThrottle
+    public let presence: any PresenceDirectory
+    public let logger: Logger
+    public let tokenLifetime: TimeInterval
+
+    /// Resume tokens live 30 days.
+    public static let defaultTokenLifetime: TimeInterval = 30 * 24 * 3600
+
+    public init(
+        store: Store, passwords: PasswordWorker, throttle: LoginThrottle = LoginThrottle(),
+        presence: any PresenceDirectory, logger: Logger = Logger(label: "hearth.bot"),
+        tokenLifetime: TimeInterval = BotServices.defaultTokenLifetime
+    ) {
+        self.store = store
+        self.passwords = passwords
+        self.throttle = throttle
+        self.presence = presence
+        self.logger = logger
+        self.tokenLifetime = tokenLifetime
+    }
+}
+
+/// Argon2id hashing and verifying on a small dedicated thread pool, so at most
+/// `threads` hashes (64 MiB each) run at once and no event loop ever waits.
+public final class PasswordWorker: Sendable {
+    public let pool: NIOThreadPool
+    public let cost: PasswordHash.Cost
+    /// A hash of a random password at the same cost, verified against for unknown names
+    /// so that the time taken does not reveal which names exist.
+    public let dummyHash: String
+
+    public init(threads: Int = 2, cost: PasswordHash.Cost = .interactive) {
+        pool = NIOThreadPool(numberOfThreads: threads)
+        pool.start()
+        self.cost = cost
+        dummyHash = PasswordHash.hash(Sodium.hex(Sodium.randomBytes(16)), cost: cost)!
+    }
+
+    public func hash(_ password: String) async throws -> String {
+        let cost = self.cost
+        let result = try await pool.runIfActive { PasswordHash.hash(password, cost: cost) }
+        guard let result else { throw BotError("could not hash the password (out of memory?); try again") }
+        return result
+    }
+
+    public func verify(_ password: String, hash: String) async throws -> Bool {
+        try await pool.runIfActive { PasswordHash.verify(password, hash: hash) }
+    }
+
+    public func shutdown() async throws {
+        try await pool.shutdownGracefully()
+    }
+}

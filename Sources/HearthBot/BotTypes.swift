@@ -1,0 +1,75 @@
+import HearthStore
+
+/// An account as a connection knows it.
+public struct AccountRef: Sendable, Equatable {
+    public var id: Int64
+    public var name: String
+    public init(id: Int64, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// Who is asking, from where. The server fills it in; tests can too.
+public struct Caller: Sendable {
+    public var sessionID: Int
+    public var nick: String
+    public var account: AccountRef?
+    /// Hash of the resume token this connection logged in with (so `!logout` revokes it).
+    public var tokenHash: String?
+    public var address: String
+    public var isIRC: Bool
+    /// The channel the command was said in; nil for a private command.
+    public var channel: String?
+
+    public init(
+        sessionID: Int, nick: String, account: AccountRef? = nil, tokenHash: String? = nil, address: String,
+        isIRC: Bool, channel: String? = nil
+    ) {
+        self.sessionID = sessionID
+        self.nick = nick
+        self.account = account
+        self.tokenHash = tokenHash
+        self.address = address
+        self.isIRC = isIRC
+        self.channel = channel
+    }
+}
+
+/// What a command asks the server to do to connections once it has answered.
+public enum SessionEffect: Sendable, Equatable {
+    /// This connection is now logged in (its nick becomes the account name).
+    case login(AccountRef, tokenHash: String?)
+    /// This connection is logged out.
+    case logout
+    /// Every connection of the account is logged out (tokens already revoked).
+    case logoutEverywhere(accountID: Int64)
+    /// The account has a new name: its connections change nick.
+    case renamed(accountID: Int64, newName: String)
+}
+
+/// A command's answer: lines for where it was asked, lines only the caller may see, effects.
+public struct BotResponse: Sendable {
+    public var lines: [String]
+    /// Secrets (tokens, recovery codes) always go to the caller privately.
+    public var privateLines: [String]
+    public var effects: [SessionEffect]
+
+    public init(_ lines: [String] = [], privateLines: [String] = [], effects: [SessionEffect] = []) {
+        self.lines = lines
+        self.privateLines = privateLines
+        self.effects = effects
+    }
+}
+
+/// A failure with a message for the user. Nothing was changed.
+public struct BotError: Error, Sendable, Equatable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// What the bot may ask the server about who is online (implemented by the server).
+public protocol PresenceDirectory: Sendable {
+    /// The id of the connection using this (folded) nick, if any.
+    func sessionUsing(nickKey: String) -> Int?
+}

@@ -1,0 +1,51 @@
+import CSodium
+
+/// libsodium, initialised once. Every function here is thread-safe.
+public enum Sodium {
+    private static let ready: Bool = sodium_init() >= 0
+
+    public static func ensureReady() {
+        precondition(ready, "libsodium failed to initialise")
+    }
+
+    /// Cryptographically secure random bytes.
+    public static func randomBytes(_ count: Int) -> [UInt8] {
+        ensureReady()
+        var bytes = [UInt8](repeating: 0, count: count)
+        randombytes_buf(&bytes, count)
+        return bytes
+    }
+
+    /// A uniformly random integer in 0..<upperBound.
+    public static func randomUniform(_ upperBound: UInt32) -> UInt32 {
+        ensureReady()
+        return randombytes_uniform(upperBound)
+    }
+
+    /// BLAKE2b-256 of the text, as lower-case hex. Used to store high-entropy secrets
+    /// (resume tokens, recovery codes) so the database never holds them in the clear.
+    public static func hashSecret(_ text: String) -> String {
+        ensureReady()
+        var out = [UInt8](repeating: 0, count: 32)
+        let input = Array(text.utf8)
+        _ = crypto_generichash(&out, 32, input, UInt64(input.count), nil, 0)
+        return hex(out)
+    }
+
+    /// Compares two byte strings in constant time.
+    public static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return sodium_memcmp(a, b, a.count) == 0
+    }
+
+    public static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,23 @@
+/// Every protocol limit in one place. Each has a test that crosses it.
+public enum IRCLimits {
+    /// RFC 1459: a message is at most 512 bytes including the trailing CR LF.
+    public static let maxBodyBytes = 512
+    /// IRCv3 message-tags: the tag section (with '@' and the trailing space) may add 8191 bytes.
+    public static let maxTagBytes = 8191
+    /// The longest raw line the framer accepts before it reports "input too long".
+    public static let maxLineBytes = maxBodyBytes + maxTagBytes
+    /// RFC 2812 allows at most 15 parameters.
+    public static let maxParams = 15
+    public static let nickLength = 30
+    public static let channelLength = 50
+    public static let topicLength = 390
+    public static let awayLength = 390
+    public static let kickLength = 390
+    public static let userLength = 18
+    public static let realnameLength = 100
+    public static let hostLength = 64
+    public static let channelsPerUser = 50
+    public static let targetsPerMessage = 4
+    public static let modesPerCommand = 4
+    public static let bansPerChannel = 100
+}

@@ -1,0 +1,35 @@
+/// The RPL_ISUPPORT (005) tokens, split into lines of at most 13 tokens each.
+public enum ISupport {
+    public static let tokensPerLine = 13
+
+    public static func tokens(network: String, extra: [String] = []) -> [String] {
+        [
+            "AWAYLEN=\(IRCLimits.awayLength)",
+            "CASEMAPPING=ascii",
+            "CHANLIMIT=#:\(IRCLimits.channelsPerUser)",
+            "CHANMODES=b,k,l,imnst",
+            "CHANNELLEN=\(IRCLimits.channelLength)",
+            "CHANTYPES=#",
+            "ELIST=",
+            "HOSTLEN=\(IRCLimits.hostLength)",
+            "KICKLEN=\(IRCLimits.kickLength)",
+            "MAXLIST=b:\(IRCLimits.bansPerChannel)",
+            "MAXTARGETS=\(IRCLimits.targetsPerMessage)",
+            "MODES=\(IRCLimits.modesPerCommand)",
+            "NETWORK=\(network)",
+            "NICKLEN=\(IRCLimits.nickLength)",
+            "PREFIX=(ov)@+",
+            "SAFELIST",
+            "TARGMAX=JOIN:,KICK:1,LIST:1,NAMES:1,NOTICE:\(IRCLimits.targetsPerMessage),PART:,PRIVMSG:\(IRCLimits.targetsPerMessage),WHOIS:1",
+            "TOPICLEN=\(IRCLimits.topicLength)",
+            "USERLEN=\(IRCLimits.userLength)",
+            "UTF8ONLY",
+        ] + extra
+    }
+
+    public static func lines(_ tokens: [String]) -> [[String]] {
+        stride(from: 0, to: tokens.count, by: tokensPerLine).map {
+            Array(tokens[$0..<min($0 + tokensPerLine, tokens.count)])
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// Numeric replies used by Hearth (RFC 1459/2812, modern IRC docs, IRCv3 SASL).
+public enum Numeric: String, Sendable {
+    case welcome = "001", yourHost = "002", created = "003", myInfo = "004", isupport = "005"
+    case umodeIs = "221"
+    case luserClient = "251", luserOp = "252", luserUnknown = "253", luserChannels = "254", luserMe = "255"
+    case localUsers = "265", globalUsers = "266"
+    case away = "301", userhost = "302", ison = "303", unaway = "305", nowAway = "306"
+    case whoisUser = "311", whoisServer = "312", whoisOperator = "313", endOfWho = "315"
+    case whoisIdle = "317", endOfWhois = "318", whoisChannels = "319"
+    case listStart = "321", list = "322", listEnd = "323", channelModeIs = "324", creationTime = "329"
+    case whoisAccount = "330", noTopic = "331", topic = "332", topicWhoTime = "333"
+    case whoisBot = "335"
+    case inviting = "341", version = "351", whoReply = "352", namReply = "353"
+    case endOfNames = "366", banList = "367", endOfBanList = "368"
+    case motd = "372", motdStart = "375", endOfMotd = "376", youreOper = "381", time = "391"
+    case noSuchNick = "401", noSuchServer = "402", noSuchChannel = "403", cannotSendToChan = "404"
+    case tooManyChannels = "405", tooManyTargets = "407", noOrigin = "409", invalidCapCmd = "410"
+    case noRecipient = "411", noTextToSend = "412", inputTooLong = "417", unknownCommand = "421"
+    case noMotd = "422", noNicknameGiven = "431", erroneousNickname = "432", nicknameInUse = "433"
+    case userNotInChannel = "441", notOnChannel = "442", userOnChannel = "443", notRegistered = "451"
+    case needMoreParams = "461", alreadyRegistered = "462", passwdMismatch = "464"
+    case keySet = "467", channelIsFull = "471", unknownMode = "472", inviteOnlyChan = "473"
+    case bannedFromChan = "474", badChannelKey = "475", badChanMask = "476"
+    case noPrivileges = "481", chanOPrivsNeeded = "482", noOperHost = "491"
+    case umodeUnknownFlag = "501", usersDontMatch = "502"
+    case loggedIn = "900", loggedOut = "901", nickLocked = "902", saslSuccess = "903"
+    case saslFail = "904", saslTooLong = "905", saslAborted = "906", saslAlready = "907", saslMechs = "908"
+
+    public var isError: Bool { rawValue.first == "4" || rawValue.first == "5" || self == .saslFail || self == .saslTooLong }
+}

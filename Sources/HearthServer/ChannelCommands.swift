@@ -1,0 +1,259 @@
+import Foundation
+import HearthProtocol
+
+/// JOIN, PART, TOPIC, NAMES, KICK, INVITE.
+extension Core {
+    func join(_ client: Client, _ message: IRCMessage) {
+        guard let first = message.params.first, !first.isEmpty else {
+            reply(client, .needMoreParams, "JOIN", "Not enough parameters")
+            return
+        }
+        if first == "0" {
+            withState { out in
+                for key in client.channels {
+                    guard let channel = channels[key] else { continue }
+                    out.send(channel.order, IRCMessage(source: client.prefix, command: "PART", params: [channel.name, "Left all channels"]))
+                    removeMember(client, from: key)
+                }
+                client.channels = []
+            }
+            client.currentChannel = nil
+            return
+        }
+        let names = first.split(separator: ",").map(String.init)
+        let keys = (message.params.dropFirst().first ?? "").split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        for (index, name) in names.enumerated() {
+            joinOne(client, name: name, key: index < keys.count ? keys[index] : nil)
+        }
+    }
+
+    func joinOne(_ client: Client, name: String, key: String?) {
+        guard IRCNames.isValidChannel(name) else {
+            reply(client, .badChanMask, name, "Bad channel name: it must start with # and have no spaces or commas (at most \(IRCLimits.channelLength) bytes)")
+            return
+        }
+        let folded = IRCNames.fold(name)
+        withState { out in
+            if let channel = channels[folded], channel.members[client.id] != nil {
+                if client.isPlain {
+                    client.currentChannel = folded
+                    notice(client, "You are now talking in \(channel.name).", out: &out)
+                }
+                return
+            }
+            if client.channels.count >= IRCLimits.channelsPerUser {
+                out.send(client, numeric(client, .tooManyChannels, name, "You have joined too many channels (the limit is \(IRCLimits.channelsPerUser))"))
+                return
+            }
+            let channel: ChannelState
+            var isNew = false
+            if let existing = channels[folded] {
+                channel = existing
+                let invited = channel.invited.contains(client.nickKey)
+                if !client.isOper {
+                    if channel.isBanned(client) && !invited {
+                        out.send(client, numeric(client, .bannedFromChan, channel.name, "Cannot join channel (+b) — you are banned"))
+                        return
+                    }
+                    if channel.flags.contains("i") && !invited {
+                        out.send(client, numeric(client, .inviteOnlyChan, channel.name, "Cannot join channel (+i) — you need an invitation"))
+                        return
+                    }
+                    if let channelKey = channel.channelKey, channelKey != key {
+                        out.send(client, numeric(client, .badChannelKey, channel.name, "Cannot join channel (+k) — wrong or missing key"))
+                        return
+                    }
+                    if let limit = channel.limit, channel.members.count >= limit, !invited {
+                        out.send(client, numeric(client, .channelIsFull, channel.name, "Cannot join channel (+l) — it is full"))
+                        return
+                    }
+                }
+                channel.invited.remove(client.nickKey)
+            } else {
+                channel = ChannelState(name: name)
+                channels[folded] = channel
+                isNew = true
+            }
+            channel.members[client.id] = MemberStatus(op: isNew, voice: false)
+            channel.order.append(client)
+            client.channels.append(folded)
+            if client.isPlain { client.currentChannel = folded }
+            out.send(channel.order, IRCMessage(source: client.prefix, command: "JOIN", params: [channel.name]))
+            if !channel.topic.isEmpty {
+                out.send(client, numeric(client, .topic, channel.name, channel.topic))
+                out.send(client, numeric(client, .topicWhoTime, channel.name, channel.topicSetBy, String(Int(channel.topicSetAt.timeIntervalSince1970))))
+            }
+            sendNames(client, channel, out: &out)
+        }
+    }
+
+    func sendNames(_ client: Client, _ channel: ChannelState, out: inout Outbox) {
+        let symbol = channel.flags.contains("s") ? "@" : (channel.flags.contains("p") ? "*" : "=")
+        let allPrefixes = client.caps.contains("multi-prefix")
+        var line: [String] = []
+        var length = 0
+        // Keep each 353 well inside 512 bytes.
+        let budget = 400 - channel.name.utf8.count - client.nick.utf8.count
+        for member in channel.order {
+            let entry = (channel.members[member.id]?.prefixes(all: allPrefixes) ?? "") + member.nick
+            if length + entry.utf8.count + 1 > budget && !line.isEmpty {
+                out.send(client, numeric(client, .namReply, symbol, channel.name, line.joined(separator: " ")))
+                line = []
+                length = 0
+            }
+            line.append(entry)
+            length += entry.utf8.count + 1
+        }
+        if !line.isEmpty { out.send(client, numeric(client, .namReply, symbol, channel.name, line.joined(separator: " "))) }
+        out.send(client, numeric(client, .endOfNames, channel.name, "End of /NAMES list."))
+    }
+
+    func names(_ client: Client, _ message: IRCMessage) {
+        guard let target = message.params.first?.split(separator: ",").first.map(String.init) else {
+            reply(client, .endOfNames, "*", "End of /NAMES list.")
+            return
+        }
+        withState { out in
+            guard let channel = channels[IRCNames.fold(target)],
+                !channel.flags.contains("s") || channel.members[client.id] != nil
+            else {
+                out.send(client, numeric(client, .endOfNames, target, "End of /NAMES list."))
+                return
+            }
+            sendNames(client, channel, out: &out)
+        }
+    }
+
+    func part(_ client: Client, _ message: IRCMessage) {
+        guard let first = message.params.first, !first.isEmpty else {
+            reply(client, .needMoreParams, "PART", "Not enough parameters")
+            return
+        }
+        let reason = message.params.count > 1 ? message.params[1] : nil
+        withState { out in
+            for name in first.split(separator: ",").map(String.init) {
+                let key = IRCNames.fold(name)
+                guard let channel = channels[key] else {
+                    out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
+                    continue
+                }
+                guard channel.members[client.id] != nil else {
+                    out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
+                    continue
+                }
+                let params = reason.map { [channel.name, $0] } ?? [channel.name]
+                out.send(channel.order, IRCMessage(source: client.prefix, command: "PART", params: params))
+                removeMember(client, from: key)
+                client.channels.removeAll { $0 == key }
+                if client.currentChannel == key { client.currentChannel = client.channels.last }
+            }
+        }
+    }
+
+    func topic(_ client: Client, _ message: IRCMessage) {
+        guard let name = message.params.first else {
+            reply(client, .needMoreParams, "TOPIC", "Not enough parameters")
+            return
+        }
+        withState { out in
+            guard let channel = channels[IRCNames.fold(name)] else {
+                out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
+                return
+            }
+            let status = channel.members[client.id]
+            if message.params.count < 2 {
+                if channel.flags.contains("s") && status == nil {
+                    out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
+                } else if channel.topic.isEmpty {
+                    out.send(client, numeric(client, .noTopic, channel.name, "No topic is set"))
+                } else {
+                    out.send(client, numeric(client, .topic, channel.name, channel.topic))
+                    out.send(client, numeric(client, .topicWhoTime, channel.name, channel.topicSetBy, String(Int(channel.topicSetAt.timeIntervalSince1970))))
+                }
+                return
+            }
+            guard let status else {
+                out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
+                return
+            }
+            if channel.flags.contains("t") && !status.op && !client.isOper {
+                out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator (the topic is locked with +t)"))
+                return
+            }
+            channel.topic = IRCMessage.truncate(message.params[1], toBytes: IRCLimits.topicLength)
+            channel.topicSetBy = client.prefix
+            channel.topicSetAt = Date()
+            out.send(channel.order, IRCMessage(source: client.prefix, command: "TOPIC", params: [channel.name, channel.topic]))
+        }
+    }
+
+    func kick(_ client: Client, _ message: IRCMessage) {
+        guard message.params.count >= 2 else {
+            reply(client, .needMoreParams, "KICK", "Not enough parameters")
+            return
+        }
+        let name = message.params[0]
+        let reason = IRCMessage.truncate(message.params.count > 2 ? message.params[2] : client.nick, toBytes: IRCLimits.kickLength)
+        withState { out in
+            guard let channel = channels[IRCNames.fold(name)] else {
+                out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
+                return
+            }
+            guard let status = channel.members[client.id] else {
+                out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
+                return
+            }
+            guard status.op || client.isOper else {
+                out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
+                return
+            }
+            for nick in message.params[1].split(separator: ",").map(String.init) {
+                guard let target = nicks[IRCNames.fold(nick)], channel.members[target.id] != nil else {
+                    out.send(client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
+                    continue
+                }
+                out.send(channel.order, IRCMessage(source: client.prefix, command: "KICK", params: [channel.name, target.nick, reason]))
+                removeMember(target, from: channel.key)
+                target.channels.removeAll { $0 == channel.key }
+                if target.currentChannel == channel.key {
+                    let remaining = target.channels.last
+                    target.eventLoop.execute { target.currentChannel = remaining }
+                }
+            }
+        }
+    }
+
+    func invite(_ client: Client, _ message: IRCMessage) {
+        guard message.params.count >= 2 else {
+            reply(client, .needMoreParams, "INVITE", "Not enough parameters")
+            return
+        }
+        let nick = message.params[0], name = message.params[1]
+        withState { out in
+            guard let target = nicks[IRCNames.fold(nick)] else {
+                out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
+                return
+            }
+            guard let channel = channels[IRCNames.fold(name)] else {
+                out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
+                return
+            }
+            guard let status = channel.members[client.id] else {
+                out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
+                return
+            }
+            if channel.members[target.id] != nil {
+                out.send(client, numeric(client, .userOnChannel, target.nick, channel.name, "is already on channel"))
+                return
+            }
+            if channel.flags.contains("i") && !status.op && !client.isOper {
+                out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
+                return
+            }
+            channel.invited.insert(target.nickKey)
+            out.send(client, numeric(client, .inviting, target.nick, channel.name))
+            out.send(target, IRCMessage(source: client.prefix, command: "INVITE", params: [target.nick, channel.name]))
+            if let away = target.away { out.send(client, numeric(client, .away, target.nick, away)) }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import HearthBot
+import HearthProtocol
+import NIOCore
+
+enum ClientMode {
+    case undecided, irc, plain
+}
+
+/// One connection. Fields marked "shared" are read by other connections and change only
+/// under `Core.lock`; the rest belong to the connection's event loop.
+final class Client: @unchecked Sendable {
+    let id: Int
+    let channel: Channel
+    let eventLoop: EventLoop
+    let address: String
+    let connectedAt = Date()
+
+    // shared (Core.lock)
+    var nick = "*"
+    var nickKey = ""
+    var user = "user"
+    var realname = ""
+    var host: String
+    var account: AccountRef?
+    var tokenHash: String?
+    var away: String?
+    var isOper = false
+    var invisible = false
+    var registered = false
+    var mode = ClientMode.undecided
+    /// Folded names of joined channels, in join order.
+    var channels: [String] = []
+    var lastMessageAt = Date()
+
+    // event-loop local
+    var caps: Set<String> = []
+    var capNegotiating = false
+    var gotUser = false
+    var pass: String?
+    var saslBuffer = ""
+    var saslInProgress = false
+    var pingOutstanding = false
+    var lastInput = NIODeadline.now()
+    /// Plain mode: where chat text goes.
+    var currentChannel: String?
+    /// Plain-mode lines handled so far.
+    var plainLines = 0
+    var closing = false
+    /// Async work in progress; the connection reads no further line until it completes.
+    var pending: EventLoopFuture<Void>?
+
+    init(id: Int, channel: Channel, address: String) {
+        self.id = id
+        self.channel = channel
+        self.eventLoop = channel.eventLoop
+        self.address = address
+        self.host = address
+    }
+
+    var prefix: String { "\(nick)!\(user)@\(host)" }
+    var isPlain: Bool { mode == .plain }
+
+    func caller(channel: String? = nil) -> Caller {
+        Caller(
+            sessionID: id, nick: nick, account: account, tokenHash: tokenHash, address: address,
+            isIRC: mode != .plain, channel: channel)
+    }
+}
+
+/// A channel and its members. Changes only under `Core.lock`.
+final class ChannelState {
+    let key: String
+    var name: String
+    let createdAt = Date()
+    var topic = ""
+    var topicSetBy = ""
+    var topicSetAt = Date()
+    /// Simple flag modes: i, m, n, s, t.
+    var flags: Set<Character> = ["n", "t"]
+    var channelKey: String?
+    var limit: Int?
+    var bans: [(mask: String, setBy: String, at: Date)] = []
+    var invited: Set<String> = []
+    /// Member id → status; `order` keeps join order for NAMES.
+    var members: [Int: MemberStatus] = [:]
+    var order: [Client] = []
+
+    init(name: String) {
+        self.name = name
+        self.key = IRCNames.fold(name)
+    }
+
+    func modeString(showKey: Bool) -> [String] {
+        var letters = "+" + String(flags.sorted())
+        var params: [String] = []
+        if let channelKey {
+            letters += "k"
+            params.append(showKey ? channelKey : "*")
+        }
+        if let limit {
+            letters += "l"
+            params.append(String(limit))
+        }
+        return [letters] + params
+    }
+
+    func isBanned(_ client: Client) -> Bool {
+        let full = client.prefix
+        return bans.contains { IRCNames.globMatch($0.mask, full) }
+    }
+}
+
+struct MemberStatus {
+    var op = false
+    var voice = false
+
+    /// All prefixes, highest first (multi-prefix) or only the highest.
+    func prefixes(all: Bool) -> String {
+        if all { return (op ? "@" : "") + (voice ? "+" : "") }
+        return op ? "@" : (voice ? "+" : "")
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import HearthProtocol
+import NIOCore
+
+/// One per connection: feeds lines to the core in order, holds lines while async work
+/// (the bot, SQL, Argon2id) runs or while flood control makes the client wait, stops
+/// reading when too many lines are held, and runs the registration and ping timers.
+final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = InboundLine
+
+    /// Lines held before the handler stops reading from the socket.
+    static let maxHeldLines = 64
+
+    let core: Core
+    var client: Client!
+    var held: [InboundLine] = []
+    var heldStart = 0
+    var waiting = false
+    var flood = FloodControl()
+    var timer: RepeatedTask?
+    var greetTimer: Scheduled<Void>?
+    var readingPaused = false
+    weak var context: ChannelHandlerContext?
+
+    init(core: Core) {
+        self.core = core
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        self.context = context
+        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        client = Client(id: core.newClientID(), channel: context.channel, address: address)
+        let loopback = address == "127.0.0.1" || address == "::1" || address.hasPrefix("127.")
+        flood.enabled = core.config.floodControl || !loopback
+        core.add(client)
+        let client = self.client!
+        let core = self.core
+        let check = TimeAmount.milliseconds(Int64(max(0.05, min(core.config.pingInterval, core.config.registrationTimeout) / 4) * 1000))
+        timer = context.eventLoop.scheduleRepeatedTask(initialDelay: check, delay: check) { [weak self] _ in
+            self?.checkTimeouts()
+        }
+        greetTimer = context.eventLoop.scheduleTask(in: .milliseconds(Int64(core.config.plainGreetingDelay * 1000))) {
+            // Someone who connected and said nothing is probably a person with nc: greet them.
+            if client.mode == .undecided { core.startPlainMode(client) }
+        }
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        greetTimer?.cancel()
+        core.remove(client, reason: client.closing ? "Quit" : "Connection closed")
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let line = unwrapInboundIn(data)
+        client.lastInput = .now()
+        client.pingOutstanding = false
+        if waiting || heldStart < held.count {
+            hold(line)
+            return
+        }
+        process(line)
+    }
+
+    private func hold(_ line: InboundLine) {
+        held.append(line)
+        if held.count - heldStart >= Self.maxHeldLines && !readingPaused {
+            readingPaused = true
+            context?.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        }
+    }
+
+    private func process(_ line: InboundLine) {
+        guard !client.closing else { return }
+        if let wait = flood.take(registered: client.registered) {
+            held.insert(line, at: heldStart)
+            waiting = true
+            context?.eventLoop.scheduleTask(in: wait) { [weak self] in
+                guard let self else { return }
+                self.waiting = false
+                self.drain()
+            }
+            return
+        }
+        switch line {
+        case .tooLong:
+            if client.isPlain {
+                core.plainSay(client, ["error: that line is too long; nothing was sent."])
+            } else {
+                core.reply(client, .inputTooLong, "Input line was too long (the limit is \(IRCLimits.maxBodyBytes) bytes, plus \(IRCLimits.maxTagBytes) of tags)")
+            }
+        case .line(let bytes):
+            core.handleLine(client, bytes)
+        }
+        waitForPending()
+    }
+
+    private func waitForPending() {
+        guard let pending = client.pending else { return }
+        waiting = true
+        pending.whenComplete { [weak self] _ in
+            guard let self else { return }
+            if self.client.pending === pending { self.client.pending = nil }
+            self.waiting = false
+            if self.client.pending != nil {
+                self.waitForPending()
+            } else {
+                self.drain()
+            }
+        }
+    }
+
+    private func drain() {
+        while !waiting && heldStart < held.count {
+            let next = held[heldStart]
+            heldStart += 1
+            process(next)
+        }
+        if heldStart >= held.count {
+            held.removeAll(keepingCapacity: true)
+            heldStart = 0
+        }
+        if readingPaused && held.count - heldStart < Self.maxHeldLines / 2 {
+            readingPaused = false
+            context?.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+        }
+    }
+
+    private func checkTimeouts() {
+        guard let client, !client.closing else { return }
+        let config = core.config
+        let idle = Double((NIODeadline.now() - client.lastInput).nanoseconds) / 1e9
+        if !client.registered {
+            if Date().timeIntervalSince(client.connectedAt) > config.registrationTimeout {
+                close(reason: "Registration timed out")
+            }
+            return
+        }
+        guard client.mode == .irc else { return }
+        if client.pingOutstanding {
+            if idle > config.pingInterval + config.pingTimeout {
+                close(reason: "Ping timeout: \(Int(idle)) seconds")
+            }
+        } else if idle > config.pingInterval {
+            client.pingOutstanding = true
+            core.withState { $0.send(client, IRCMessage(command: "PING", params: [core.serverName])) }
+        }
+    }
+
+    private func close(reason: String) {
+        client.closing = true
+        core.withState { $0.send(client, IRCMessage(command: "ERROR", params: ["Closing Link: \(client.host) (\(reason))"])) }
+        core.remove(client, reason: reason)
+        context?.close(promise: nil)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import HearthBot
+import HearthProtocol
+import HearthStore
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// The chat server's shared state — connections, nicks, channels — behind one lock,
+/// and the IRC command logic that works on it. Sockets live in `ConnectionHandler`.
+final class Core: @unchecked Sendable {
+    let config: ServerConfig
+    let store: Store
+    let logger: Logger
+    let startedAt = Date()
+    let version = "hearth-0.1"
+    private(set) var bot: Bot!
+    var passwords: PasswordWorker { bot.services.passwords }
+
+    let lock = NIOLock()
+    // All below: only under `lock`.
+    var clients: [Int: Client] = [:]
+    var nicks: [String: Client] = [:]
+    var channels: [String: ChannelState] = [:]
+    private var nextID = 1
+
+    init(config: ServerConfig, store: Store, logger: Logger) {
+        self.config = config
+        self.store = store
+        self.logger = logger
+    }
+
+    func attachBot(_ bot: Bot) { self.bot = bot }
+
+    var serverName: String { config.serverName }
+    var botPrefix: String { "\(Bot.nick)!\(Bot.nick)@\(config.serverName)" }
+
+    func newClientID() -> Int {
+        lock.withLock {
+            defer { nextID += 1 }
+            return nextID
+        }
+    }
+
+    /// Runs `body` under the lock, then writes what it queued.
+    @discardableResult
+    func withState<T>(_ body: (inout Outbox) throws -> T) rethrows -> T {
+        var out = Outbox()
+        let result = try lock.withLock { try body(&out) }
+        out.flush()
+        return result
+    }
+
+    // MARK: replies
+
+    func numeric(_ client: Client, _ numeric: Numeric, _ params: String...) -> IRCMessage {
+        IRCMessage(source: serverName, command: numeric.rawValue, params: [client.nick] + params)
+    }
+
+    func numeric(_ client: Client, _ numeric: Numeric, params: [String]) -> IRCMessage {
+        IRCMessage(source: serverName, command: numeric.rawValue, params: [client.nick] + params)
+    }
+
+    func reply(_ client: Client, _ numeric: Numeric, _ params: String...) {
+        withState { $0.send(client, self.numeric(client, numeric, params: params)) }
+    }
+
+    func notice(_ client: Client, _ text: String, out: inout Outbox) {
+        out.send(client, IRCMessage(source: serverName, command: "NOTICE", params: [client.nick, text]))
+    }
+
+    /// Everyone who shares a channel with `client`, without duplicates (not `client`).
+    func peers(of client: Client) -> [Client] {
+        var seen: Set<Int> = [client.id]
+        var result: [Client] = []
+        for key in client.channels {
+            guard let channel = channels[key] else { continue }
+            for member in channel.order where seen.insert(member.id).inserted {
+                result.append(member)
+            }
+        }
+        return result
+    }
+
+    // MARK: registry
+
+    func add(_ client: Client) {
+        lock.withLock { clients[client.id] = client }
+    }
+
+    /// Removes a connection: QUIT to its peers, out of its channels and the nick table.
+    func remove(_ client: Client, reason: String) {
+        withState { out in
+            guard clients.removeValue(forKey: client.id) != nil else { return }
+            if client.registered {
+                let quit = IRCMessage(source: client.prefix, command: "QUIT", params: [reason])
+                out.send(peers(of: client), quit)
+            }
+            for key in client.channels { removeMember(client, from: key) }
+            client.channels = []
+            if !client.nickKey.isEmpty, nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
+        }
+    }
+
+    func removeMember(_ client: Client, from key: String) {
+        guard let channel = channels[key] else { return }
+        channel.members[client.id] = nil
+        channel.order.removeAll { $0 === client }
+        if channel.members.isEmpty { channels[key] = nil }
+    }
+
+    /// Gives `client` a new nick and tells it and its peers. Caller checked availability.
+    func setNick(_ client: Client, to newNick: String, out: inout Outbox) {
+        let newKey = IRCNames.fold(newNick)
+        if !client.nickKey.isEmpty, nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
+        let oldPrefix = client.prefix
+        let wasRegistered = client.registered
+        client.nick = newNick
+        client.nickKey = newKey
+        nicks[newKey] = client
+        if wasRegistered {
+            let message = IRCMessage(source: oldPrefix, command: "NICK", params: [newNick])
+            out.send([client] + peers(of: client), message)
+        }
+    }
+
+    /// A fresh guest nick nobody uses.
+    func freeGuestNick() -> String {
+        while true {
+            let nick = GuestNames.random()
+            if nicks[IRCNames.fold(nick)] == nil { return nick }
+        }
+    }
+
+    var userCount: Int { clients.values.filter(\.registered).count }
+}
+
+extension Core: PresenceDirectory {
+    func sessionUsing(nickKey: String) -> Int? {
+        lock.withLock { nicks[nickKey]?.id }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import HearthBot
+import HearthCrypto
+import HearthStore
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+
+/// The whole server: IRC listener and HTTP side on one event-loop group, one store,
+/// one bot. Run `services` in a ServiceGroup; `ports()` tells where it listens.
+public final class HearthServer: Sendable {
+    public let config: ServerConfig
+    public let store: Store
+    let core: Core
+    let group: MultiThreadedEventLoopGroup
+    private let readyIRC = Ready()
+    private let readyHTTP = Ready()
+
+    public init(config: ServerConfig, logger: Logger = Logger(label: "hearth")) throws {
+        Sodium.ensureReady()
+        self.config = config
+        group = MultiThreadedEventLoopGroup.singleton
+        store = try Store(dataDirectory: config.dataDirectory)
+        core = Core(config: config, store: store, logger: logger)
+        let services = BotServices(
+            store: store, passwords: PasswordWorker(threads: config.passwordThreads, cost: config.passwordCost),
+            presence: core, logger: logger)
+        core.attachBot(Bot(services: services))
+    }
+
+    /// The IRC listener and the HTTP application, for one ServiceGroup.
+    public var services: [any Service] {
+        [IRCListener(server: self), makeHTTP()]
+    }
+
+    /// The bound ports (useful with port 0 in tests), once both listeners are up.
+    public func ports() async -> (irc: Int, http: Int) {
+        (await readyIRC.wait(), await readyHTTP.wait())
+    }
+
+    func makeHTTP() -> some Service {
+        let router = Router()
+        let core = self.core
+        router.get("/health") { _, _ -> Response in
+            let (users, channels) = core.lock.withLock { (core.userCount, core.channels.count) }
+            let body = #"{"status":"ok","users":\#(users),"channels":\#(channels)}"#
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        let ready = readyHTTP
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(config.host, port: config.httpPort), serverName: "Hearth"),
+            onServerRunning: { channel in ready.set(channel.localAddress?.port ?? 0) },
+            eventLoopGroupProvider: .shared(group),
+            logger: core.logger)
+    }
+
+    struct IRCListener: Service {
+        let server: HearthServer
+
+        func run() async throws {
+            let core = server.core
+            let channel = try await ServerBootstrap(group: server.group)
+                .serverChannelOption(ChannelOptions.backlog, value: 1024)
+                .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
+                .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFramer()))
+                        try channel.pipeline.syncOperations.addHandler(ConnectionHandler(core: core))
+                    }
+                }
+                .bind(host: server.config.host, port: server.config.ircPort).get()
+            server.readyIRC.set(channel.localAddress?.port ?? 0)
+            core.logger.info("IRC listening on \(server.config.host):\(channel.localAddress?.port ?? 0)")
+            try? await gracefulShutdown()
+            try? await channel.close()
+            let open = core.lock.withLock { Array(core.clients.values) }
+            for client in open {
+                core.withState { $0.send(client, .init(command: "ERROR", params: ["Closing Link: \(client.host) (Server shutting down)"])) }
+                try? await client.channel.close()
+            }
+            try? await core.passwords.shutdown()
+        }
+    }
+}
+
+/// A value set once, awaited by anyone.
+final class Ready: Sendable {
+    private let state = Mutex<(value: Int?, waiters: [CheckedContinuation<Int, Never>])>((nil, []))
+
+    func set(_ value: Int) {
+        let waiters = state.withLock { s -> [CheckedContinuation<Int, Never>] in
+            s.value = value
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: value) }
+    }
+
+    func wait() async -> Int {
+        await withCheckedContinuation { continuation in
+            let value = state.withLock { s -> Int? in
+                if let value = s.value { return value }
+                s.waiters.append(continuation)
+                return nil
+            }
+            if let value { continuation.resume(returning: value) }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import HearthBot
+import HearthProtocol
+
+/// PRIVMSG and NOTICE to channels, nicks and the bot.
+extension Core {
+    func privmsg(_ client: Client, _ message: IRCMessage) {
+        let isNotice = message.command == "NOTICE"
+        guard let targetList = message.params.first, !targetList.isEmpty else {
+            if !isNotice { reply(client, .noRecipient, "No recipient given (\(message.command))") }
+            return
+        }
+        guard message.params.count >= 2, !message.params[1].isEmpty else {
+            if !isNotice { reply(client, .noTextToSend, "No text to send") }
+            return
+        }
+        let text = message.params[1]
+        let targets = targetList.split(separator: ",").map(String.init)
+        if targets.count > IRCLimits.targetsPerMessage {
+            if !isNotice { reply(client, .tooManyTargets, targetList, "Too many recipients (the limit is \(IRCLimits.targetsPerMessage))") }
+            return
+        }
+        for target in targets {
+            send(client, command: message.command, target: target, text: text)
+        }
+    }
+
+    /// Delivers one message to one target, running bot commands where they are meant for the bot.
+    func send(_ client: Client, command: String, target: String, text: String) {
+        let isNotice = command == "NOTICE"
+        let key = IRCNames.fold(target)
+        if key == Bot.nick {
+            if !isNotice { runBot(client, text: text, channel: nil, requireBang: false) }
+            return
+        }
+        if IRCNames.isChannel(target) {
+            var botChannel: String?
+            var secret = false
+            withState { out in
+                guard let channel = channels[key] else {
+                    if !isNotice { out.send(client, numeric(client, .noSuchChannel, target, "No such channel")) }
+                    return
+                }
+                let status = channel.members[client.id]
+                let privileged = status?.op == true || status?.voice == true || client.isOper
+                var refusal: String?
+                if status == nil && channel.flags.contains("n") {
+                    refusal = "Cannot send to channel (+n) — join it first"
+                } else if channel.flags.contains("m") && !privileged {
+                    refusal = "Cannot send to channel (+m) — only voiced users may speak"
+                } else if channel.isBanned(client) && !privileged {
+                    refusal = "Cannot send to channel — you are banned"
+                }
+                if let refusal {
+                    if !isNotice { out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal)) }
+                    return
+                }
+                if !isNotice && text.hasPrefix("!") && bot.isSecret(text) {
+                    secret = true
+                    return
+                }
+                client.lastMessageAt = Date()
+                let relay = IRCMessage(source: client.prefix, command: command, params: [channel.name, text])
+                out.send(channel.order.lazy.filter { $0 !== client }, relay)
+                if !isNotice && text.hasPrefix("!") { botChannel = channel.key }
+            }
+            if secret {
+                withState { out in
+                    out.send(client, botMessage(to: client.nick, "(not shown in \(target): that command carries a password or token, so it only ever goes to me privately — use /msg \(Bot.nick) …)"))
+                }
+                runBot(client, text: text, channel: nil, requireBang: true)
+            } else if let botChannel {
+                runBot(client, text: text, channel: botChannel, requireBang: true)
+            }
+            return
+        }
+        withState { out in
+            guard let recipient = nicks[key], recipient.registered else {
+                if !isNotice { out.send(client, numeric(client, .noSuchNick, target, "No such nick/channel")) }
+                return
+            }
+            client.lastMessageAt = Date()
+            out.send(recipient, IRCMessage(source: client.prefix, command: command, params: [recipient.nick, text]))
+            // A plain-mode sender sees what went where.
+            if client.isPlain { notice(client, "[to \(recipient.nick)] \(text)", out: &out) }
+            if !isNotice, let away = recipient.away {
+                out.send(client, numeric(client, .away, recipient.nick, away))
+            }
+        }
+    }
+
+    func botMessage(to target: String, _ text: String) -> IRCMessage {
+        IRCMessage(source: botPrefix, command: "PRIVMSG", params: [target, text])
+    }
+
+    /// Asks the bot; its answer goes to the channel (group sessions) or privately.
+    func runBot(_ client: Client, text: String, channel channelKey: String?, requireBang: Bool) {
+        let caller = lock.withLock { client.caller(channel: channelKey.flatMap { channels[$0]?.name }) }
+        let bot = self.bot!
+        later(client, { await bot.handle(text, caller: caller, requireBang: requireBang) }) { response in
+            guard let response else { return }
+            self.withState { out in
+                for effect in response.effects { self.apply(effect, for: client, out: &out) }
+                let lines = response.lines.flatMap { TextSplitter.split($0) }
+                if let channelKey, let channel = self.channels[channelKey] {
+                    for line in lines { out.send(channel.order, self.botMessage(to: channel.name, line)) }
+                } else {
+                    for line in lines { out.send(client, self.botMessage(to: client.nick, line)) }
+                }
+                for line in response.privateLines.flatMap({ TextSplitter.split($0) }) {
+                    out.send(client, self.botMessage(to: client.nick, line))
+                }
+            }
+        }
+    }
+
+    // MARK: effects of bot commands on connections
+
+    func apply(_ effect: SessionEffect, for client: Client, out: inout Outbox) {
+        switch effect {
+        case .login(let account, let tokenHash):
+            logIn(client, account, tokenHash: tokenHash, out: &out)
+        case .logout:
+            logOut(client, note: nil, out: &out)
+        case .logoutEverywhere(let id):
+            for other in clients.values where other.account?.id == id {
+                logOut(other, note: other === client ? nil : "You were logged out from another connection.", out: &out)
+            }
+        case .renamed(let id, let newName):
+            for other in clients.values where other.account?.id == id {
+                let oldKey = IRCNames.fold(other.account!.name)
+                other.account!.name = newName
+                if other.mode == .irc {
+                    out.send(other, numeric(other, .loggedIn, other.prefix, newName, "You are now logged in as \(newName)"))
+                }
+                if other.nickKey == oldKey { claimNick(other, newName, out: &out) }
+            }
+        }
+    }
+
+    func logIn(_ client: Client, _ account: AccountRef, tokenHash: String?, out: inout Outbox) {
+        client.account = account
+        client.tokenHash = tokenHash
+        if client.mode == .irc {
+            out.send(client, numeric(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)"))
+        }
+        claimNick(client, account.name, out: &out)
+    }
+
+    /// Gives a logged-in connection its account's nick; a guest squatting on it moves aside.
+    func claimNick(_ client: Client, _ name: String, out: inout Outbox) {
+        let key = IRCNames.fold(name)
+        if client.nickKey == key {
+            if client.nick != name { setNick(client, to: name, out: &out) }
+            return
+        }
+        if let holder = nicks[key], holder !== client {
+            if holder.account != nil && holder.account?.id == client.account?.id {
+                notice(client, "Your other connection is using the nick \(holder.nick); this one stays \(client.nick).", out: &out)
+                return
+            }
+            let guest = freeGuestNick()
+            setNick(holder, to: guest, out: &out)
+            notice(holder, "The nick \(name) belongs to an account that just logged in; you are now \(guest).", out: &out)
+        }
+        setNick(client, to: name, out: &out)
+    }
+
+    func logOut(_ client: Client, note: String?, out: inout Outbox) {
+        guard let account = client.account else { return }
+        client.account = nil
+        client.tokenHash = nil
+        if client.mode == .irc {
+            out.send(client, numeric(client, .loggedOut, client.prefix, "You are now logged out"))
+        }
+        if client.isPlain || client.nickKey == IRCNames.fold(account.name) {
+            setNick(client, to: freeGuestNick(), out: &out)
+        }
+        if let note { notice(client, note, out: &out) }
+    }
+}
+
+/// Splits long bot lines at spaces so each fits in one IRC message.
+enum TextSplitter {
+    static let maxBytes = 400
+
+    static func split(_ text: String, maxBytes: Int = TextSplitter.maxBytes) -> [String] {
+        var result: [String] = []
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = String(rawLine)
+            while line.utf8.count > maxBytes {
+                var cut = IRCMessage.truncate(line, toBytes: maxBytes)
+                if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > cut.count / 2 {
+                    cut = String(cut[..<space])
+                }
+                result.append(cut)
+                line = String(line.dropFirst(cut.count).drop { $0 == " " })
+            }
+            result.append(line)
+        }
+        return result
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import HearthProtocol
+
+/// MODE for channels (+b +i +k +l +m +n +o +s +t +v) and users (+i, +o shown).
+extension Core {
+    func mode(_ client: Client, _ message: IRCMessage) {
+        guard let target = message.params.first else {
+            reply(client, .needMoreParams, "MODE", "Not enough parameters")
+            return
+        }
+        if IRCNames.isChannel(target) {
+            channelMode(client, target, Array(message.params.dropFirst()))
+        } else {
+            userMode(client, target, message.params.dropFirst().first)
+        }
+    }
+
+    func userMode(_ client: Client, _ target: String, _ change: String?) {
+        withState { out in
+            guard IRCNames.fold(target) == client.nickKey else {
+                if nicks[IRCNames.fold(target)] == nil {
+                    out.send(client, numeric(client, .noSuchNick, target, "No such nick/channel"))
+                } else {
+                    out.send(client, numeric(client, .usersDontMatch, "Can't change mode for other users"))
+                }
+                return
+            }
+            guard let change else {
+                out.send(client, numeric(client, .umodeIs, userModes(client)))
+                return
+            }
+            var adding = true
+            var applied = ""
+            var lastSign: Character = " "
+            for ch in change {
+                switch ch {
+                case "+": adding = true
+                case "-": adding = false
+                case "i":
+                    if client.invisible != adding {
+                        client.invisible = adding
+                        let sign: Character = adding ? "+" : "-"
+                        if sign != lastSign { applied.append(sign); lastSign = sign }
+                        applied.append("i")
+                    }
+                case "o":
+                    if !adding && client.isOper {
+                        client.isOper = false
+                        if lastSign != "-" { applied.append("-"); lastSign = "-" }
+                        applied.append("o")
+                    }
+                default:
+                    out.send(client, numeric(client, .umodeUnknownFlag, "Unknown MODE flag \(ch)"))
+                }
+            }
+            if !applied.isEmpty {
+                out.send(client, IRCMessage(source: client.prefix, command: "MODE", params: [client.nick, applied]))
+            }
+        }
+    }
+
+    func userModes(_ client: Client) -> String {
+        "+" + (client.invisible ? "i" : "") + (client.isOper ? "o" : "")
+    }
+
+    func channelMode(_ client: Client, _ name: String, _ args: [String]) {
+        withState { out in
+            guard let channel = channels[IRCNames.fold(name)] else {
+                out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
+                return
+            }
+            let status = channel.members[client.id]
+            guard let modeText = args.first else {
+                out.send(client, numeric(client, .channelModeIs, params: [channel.name] + channel.modeString(showKey: status != nil)))
+                out.send(client, numeric(client, .creationTime, channel.name, String(Int(channel.createdAt.timeIntervalSince1970))))
+                return
+            }
+            var params = args.dropFirst()[...]
+            // A bare ban-list query needs no privileges.
+            if modeText.trimmingCharacters(in: CharacterSet(charactersIn: "+")) == "b" && params.isEmpty {
+                for ban in channel.bans {
+                    out.send(client, numeric(client, .banList, channel.name, ban.mask, ban.setBy, String(Int(ban.at.timeIntervalSince1970))))
+                }
+                out.send(client, numeric(client, .endOfBanList, channel.name, "End of channel ban list"))
+                return
+            }
+            let isOp = status?.op == true || client.isOper
+            var adding = true
+            var appliedModes = ""
+            var appliedParams: [String] = []
+            var lastSign: Character = " "
+            var paramChanges = 0
+            var deniedSent = false
+            func record(_ mode: Character, _ param: String? = nil) {
+                let sign: Character = adding ? "+" : "-"
+                if sign != lastSign {
+                    appliedModes.append(sign)
+                    lastSign = sign
+                }
+                appliedModes.append(mode)
+                if let param { appliedParams.append(param) }
+            }
+            func denied() -> Bool {
+                if isOp { return false }
+                if !deniedSent {
+                    out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
+                    deniedSent = true
+                }
+                return true
+            }
+            for ch in modeText {
+                switch ch {
+                case "+": adding = true
+                case "-": adding = false
+                case "i", "m", "n", "s", "t":
+                    if denied() { continue }
+                    if adding != channel.flags.contains(ch) {
+                        if adding { channel.flags.insert(ch) } else { channel.flags.remove(ch) }
+                        record(ch)
+                    }
+                case "k":
+                    if denied() { continue }
+                    if adding {
+                        guard let key = params.popFirst(), !key.isEmpty, !key.contains(" ") else {
+                            out.send(client, numeric(client, .needMoreParams, "MODE", "+k needs a key"))
+                            continue
+                        }
+                        if channel.channelKey != nil {
+                            out.send(client, numeric(client, .keySet, channel.name, "Channel key already set"))
+                            continue
+                        }
+                        channel.channelKey = String(key.prefix(32))
+                        record("k", channel.channelKey)
+                    } else {
+                        _ = params.popFirst()
+                        if channel.channelKey != nil {
+                            channel.channelKey = nil
+                            record("k", "*")
+                        }
+                    }
+                case "l":
+                    if denied() { continue }
+                    if adding {
+                        guard let text = params.popFirst(), let limit = Int(text), limit > 0 else {
+                            out.send(client, numeric(client, .needMoreParams, "MODE", "+l needs a positive number"))
+                            continue
+                        }
+                        channel.limit = limit
+                        record("l", String(limit))
+                    } else if channel.limit != nil {
+                        channel.limit = nil
+                        record("l")
+                    }
+                case "o", "v":
+                    guard let nick = params.popFirst() else {
+                        out.send(client, numeric(client, .needMoreParams, "MODE", "+\(ch) needs a nick"))
+                        continue
+                    }
+                    if denied() { continue }
+                    paramChanges += 1
+                    if paramChanges > IRCLimits.modesPerCommand { continue }
+                    guard let target = nicks[IRCNames.fold(nick)], var memberStatus = channel.members[target.id] else {
+                        out.send(client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
+                        continue
+                    }
+                    if ch == "o" { memberStatus.op = adding } else { memberStatus.voice = adding }
+                    channel.members[target.id] = memberStatus
+                    record(ch, target.nick)
+                case "b":
+                    guard let raw = params.popFirst() else { continue }
+                    if denied() { continue }
+                    paramChanges += 1
+                    if paramChanges > IRCLimits.modesPerCommand { continue }
+                    let mask = IRCNames.normalizeMask(raw)
+                    if adding {
+                        if channel.bans.count >= IRCLimits.bansPerChannel {
+                            out.send(client, numeric(client, .banList, channel.name, mask, "Channel ban list is full (the limit is \(IRCLimits.bansPerChannel))"))
+                            continue
+                        }
+                        if !channel.bans.contains(where: { IRCNames.fold($0.mask) == IRCNames.fold(mask) }) {
+                            channel.bans.append((mask, client.nick, Date()))
+                            record("b", mask)
+                        }
+                    } else if let index = channel.bans.firstIndex(where: { IRCNames.fold($0.mask) == IRCNames.fold(mask) }) {
+                        channel.bans.remove(at: index)
+                        record("b", mask)
+                    }
+                default:
+                    out.send(client, numeric(client, .unknownMode, String(ch), "is an unknown mode char to me for \(channel.name)"))
+                }
+            }
+            if !appliedModes.isEmpty {
+                out.send(channel.order, IRCMessage(source: client.prefix, command: "MODE", params: [channel.name, appliedModes] + appliedParams))
+            }
+        }
+    }
+}

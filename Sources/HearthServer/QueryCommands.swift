@@ -1,0 +1,168 @@
+import Foundation
+import HearthBot
+import HearthCrypto
+import HearthProtocol
+
+/// WHO, WHOIS, LIST, ISON, USERHOST, AWAY, OPER, KILL.
+extension Core {
+    func who(_ client: Client, _ message: IRCMessage) {
+        let mask = message.params.first ?? "*"
+        withState { out in
+            func row(_ member: Client, _ channelName: String, _ status: MemberStatus?) {
+                var flags = member.away == nil ? "H" : "G"
+                if member.isOper { flags += "*" }
+                flags += status?.prefixes(all: client.caps.contains("multi-prefix")) ?? ""
+                out.send(client, numeric(client, .whoReply, channelName, member.user, member.host, serverName, member.nick, flags, "0 \(member.realname)"))
+            }
+            if IRCNames.isChannel(mask) {
+                if let channel = channels[IRCNames.fold(mask)],
+                    !channel.flags.contains("s") || channel.members[client.id] != nil || client.isOper
+                {
+                    for member in channel.order { row(member, channel.name, channel.members[member.id]) }
+                }
+            } else if let target = nicks[IRCNames.fold(mask)] {
+                row(target, "*", nil)
+            } else {
+                let shared = Set(peers(of: client).map(\.id))
+                for other in clients.values where other.registered && IRCNames.globMatch(mask, other.nick) {
+                    if other.invisible && !shared.contains(other.id) && other !== client && !client.isOper { continue }
+                    row(other, "*", nil)
+                }
+            }
+            out.send(client, numeric(client, .endOfWho, mask, "End of /WHO list."))
+        }
+    }
+
+    func whois(_ client: Client, _ message: IRCMessage) {
+        guard let nick = message.params.last, !nick.isEmpty else {
+            reply(client, .noNicknameGiven, "No nickname given")
+            return
+        }
+        let key = IRCNames.fold(nick)
+        withState { out in
+            if key == Bot.nick {
+                out.send(client, numeric(client, .whoisUser, Bot.nick, Bot.nick, serverName, "*", "Hearth bot — /msg \(Bot.nick) help"))
+                out.send(client, numeric(client, .whoisServer, Bot.nick, serverName, config.description))
+                out.send(client, numeric(client, .endOfWhois, Bot.nick, "End of /WHOIS list."))
+                return
+            }
+            guard let target = nicks[key], target.registered else {
+                out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
+                out.send(client, numeric(client, .endOfWhois, nick, "End of /WHOIS list."))
+                return
+            }
+            out.send(client, numeric(client, .whoisUser, target.nick, target.user, target.host, "*", target.realname))
+            let visible = target.channels.compactMap { key -> String? in
+                guard let channel = channels[key] else { return nil }
+                if channel.flags.contains("s") && channel.members[client.id] == nil && target !== client { return nil }
+                return (channel.members[target.id]?.prefixes(all: false) ?? "") + channel.name
+            }
+            if !visible.isEmpty { out.send(client, numeric(client, .whoisChannels, target.nick, visible.joined(separator: " "))) }
+            out.send(client, numeric(client, .whoisServer, target.nick, serverName, config.description))
+            if target.isOper { out.send(client, numeric(client, .whoisOperator, target.nick, "is an IRC operator")) }
+            if let away = target.away { out.send(client, numeric(client, .away, target.nick, away)) }
+            if let account = target.account { out.send(client, numeric(client, .whoisAccount, target.nick, account.name, "is logged in as")) }
+            let idle = Int(Date().timeIntervalSince(target.lastMessageAt))
+            out.send(client, numeric(client, .whoisIdle, target.nick, String(idle), String(Int(target.connectedAt.timeIntervalSince1970)), "seconds idle, signon time"))
+            out.send(client, numeric(client, .endOfWhois, target.nick, "End of /WHOIS list."))
+        }
+    }
+
+    func list(_ client: Client, _ message: IRCMessage) {
+        let wanted = message.params.first.map { Set($0.split(separator: ",").map { IRCNames.fold(String($0)) }) }
+        withState { out in
+            out.send(client, numeric(client, .listStart, "Channel", "Users  Name"))
+            for channel in channels.values.sorted(by: { $0.key < $1.key }) {
+                if let wanted, !wanted.contains(channel.key) { continue }
+                if channel.flags.contains("s") && channel.members[client.id] == nil && !client.isOper { continue }
+                out.send(client, numeric(client, .list, channel.name, String(channel.members.count), channel.topic))
+            }
+            out.send(client, numeric(client, .listEnd, "End of /LIST"))
+        }
+    }
+
+    func ison(_ client: Client, _ message: IRCMessage) {
+        let wanted = message.params.flatMap { $0.split(separator: " ").map(String.init) }
+        withState { out in
+            let online = wanted.compactMap { nick -> String? in
+                if IRCNames.fold(nick) == Bot.nick { return Bot.nick }
+                return nicks[IRCNames.fold(nick)].flatMap { $0.registered ? $0.nick : nil }
+            }
+            out.send(client, numeric(client, .ison, online.joined(separator: " ")))
+        }
+    }
+
+    func userhost(_ client: Client, _ message: IRCMessage) {
+        guard !message.params.isEmpty else {
+            reply(client, .needMoreParams, "USERHOST", "Not enough parameters")
+            return
+        }
+        withState { out in
+            let entries = message.params.prefix(5).compactMap { nick -> String? in
+                guard let target = nicks[IRCNames.fold(nick)], target.registered else { return nil }
+                return target.nick + (target.isOper ? "*" : "") + "=" + (target.away == nil ? "+" : "-") + target.user + "@" + target.host
+            }
+            out.send(client, numeric(client, .userhost, entries.joined(separator: " ")))
+        }
+    }
+
+    func away(_ client: Client, _ message: IRCMessage) {
+        let text = message.params.first.flatMap { $0.isEmpty ? nil : IRCMessage.truncate($0, toBytes: IRCLimits.awayLength) }
+        withState { out in
+            client.away = text
+            if text == nil {
+                out.send(client, numeric(client, .unaway, "You are no longer marked as being away"))
+            } else {
+                out.send(client, numeric(client, .nowAway, "You have been marked as being away"))
+            }
+        }
+    }
+
+    func oper(_ client: Client, _ message: IRCMessage) {
+        guard message.params.count >= 2 else {
+            reply(client, .needMoreParams, "OPER", "Not enough parameters")
+            return
+        }
+        let name = message.params[0], password = message.params[1]
+        guard let expected = config.operators[name] else {
+            reply(client, .noOperHost, "No O-lines for your host")
+            return
+        }
+        let passwords = self.passwords
+        later(client, {
+            if expected.hasPrefix("$argon2") { return (try? await passwords.verify(password, hash: expected)) ?? false }
+            return Sodium.constantTimeEquals(Array(expected.utf8), Array(password.utf8))
+        }) { ok in
+            guard ok else {
+                self.reply(client, .passwdMismatch, "Password incorrect")
+                return
+            }
+            self.withState { out in
+                client.isOper = true
+                out.send(client, self.numeric(client, .youreOper, "You are now an IRC operator"))
+                out.send(client, IRCMessage(source: client.prefix, command: "MODE", params: [client.nick, "+o"]))
+            }
+        }
+    }
+
+    func kill(_ client: Client, _ message: IRCMessage) {
+        guard client.isOper else {
+            reply(client, .noPrivileges, "Permission Denied — you're not an IRC operator")
+            return
+        }
+        guard let nick = message.params.first else {
+            reply(client, .needMoreParams, "KILL", "Not enough parameters")
+            return
+        }
+        let reason = message.params.count > 1 ? message.params[1] : "no reason"
+        let target: Client? = lock.withLock { nicks[IRCNames.fold(nick)] }
+        guard let target else {
+            reply(client, .noSuchNick, nick, "No such nick/channel")
+            return
+        }
+        let text = "Killed (\(client.nick) (\(reason)))"
+        withState { $0.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.host) (\(text))"])) }
+        remove(target, reason: text)
+        target.eventLoop.execute { target.channel.close(promise: nil) }
+    }
+}

@@ -1,0 +1,323 @@
+import Foundation
+import HearthBot
+import HearthCrypto
+import HearthProtocol
+import NIOCore
+
+/// CAP, NICK, USER, PASS, SASL and the welcome burst.
+extension Core {
+    static let supportedCaps = ["sasl"]
+
+    func capValue(_ cap: String, version: Int) -> String {
+        (cap == "sasl" && version >= 302) ? "sasl=PLAIN" : cap
+    }
+
+    func cap(_ client: Client, _ message: IRCMessage) {
+        let sub = message.params.first?.uppercased() ?? ""
+        let target = client.registered ? client.nick : "*"
+        func capReply(_ params: [String]) -> IRCMessage {
+            IRCMessage(source: serverName, command: "CAP", params: [target] + params)
+        }
+        switch sub {
+        case "LS":
+            let version = Int(message.params.dropFirst().first ?? "") ?? 0
+            if !client.registered { client.capNegotiating = true }
+            let list = Self.supportedCaps.map { capValue($0, version: version) }.joined(separator: " ")
+            withState { $0.send(client, capReply(["LS", list])) }
+        case "LIST":
+            withState { $0.send(client, capReply(["LIST", client.caps.sorted().joined(separator: " ")])) }
+        case "REQ":
+            if !client.registered { client.capNegotiating = true }
+            let requested = (message.params.dropFirst().first ?? "").split(separator: " ").map(String.init)
+            let known = requested.allSatisfy { Self.supportedCaps.contains($0.hasPrefix("-") ? String($0.dropFirst()) : $0) }
+            let text = requested.joined(separator: " ")
+            if known && !requested.isEmpty {
+                for cap in requested {
+                    if cap.hasPrefix("-") { client.caps.remove(String(cap.dropFirst())) } else { client.caps.insert(cap) }
+                }
+                withState { $0.send(client, capReply(["ACK", text])) }
+            } else {
+                withState { $0.send(client, capReply(["NAK", text])) }
+            }
+        case "END":
+            if !client.registered {
+                client.capNegotiating = false
+                tryCompleteRegistration(client)
+            }
+        default:
+            reply(client, .invalidCapCmd, sub.isEmpty ? "*" : sub, "Invalid CAP subcommand")
+        }
+    }
+
+    func nick(_ client: Client, _ message: IRCMessage) {
+        guard let wanted = message.params.first, !wanted.isEmpty else {
+            reply(client, .noNicknameGiven, "No nickname given")
+            return
+        }
+        guard IRCNames.isValidNick(wanted) else {
+            reply(client, .erroneousNickname, wanted, "Erroneous nickname: use letters, digits and - _ [ ] { } | ^ ` \\, at most \(IRCLimits.nickLength)")
+            return
+        }
+        let key = IRCNames.fold(wanted)
+        if key == client.nickKey {
+            // Case change only.
+            if wanted != client.nick { withState { setNick(client, to: wanted, out: &$0) } }
+            return
+        }
+        if let problem = nickTaken(key, by: client) {
+            reply(client, .nicknameInUse, wanted, problem)
+            return
+        }
+        if client.isPlain {
+            return
+        }
+        if !client.registered {
+            // Claim it now; the account reservation is checked when registration completes,
+            // after SASL or PASS had their chance to log in.
+            withState { setNick(client, to: wanted, out: &$0) }
+            tryCompleteRegistration(client)
+            return
+        }
+        let store = self.store
+        later(client, { try? await store.account(nameKey: key) }) { owner in
+            if let owner, owner.id != client.account?.id {
+                self.reply(client, .nicknameInUse, wanted, "Nickname is reserved by a registered account; log in as \(owner.name) to use it")
+                return
+            }
+            self.withState { out in
+                if self.nickTakenLocked(key, by: client) == nil { self.setNick(client, to: wanted, out: &out) }
+                else { out.send(client, self.numeric(client, .nicknameInUse, wanted, "Nickname is already in use")) }
+            }
+        }
+    }
+
+    /// Why `key` is not free for `client`, or nil.
+    func nickTaken(_ key: String, by client: Client) -> String? {
+        lock.withLock { nickTakenLocked(key, by: client) }
+    }
+
+    /// The same, for callers that hold the lock.
+    func nickTakenLocked(_ key: String, by client: Client) -> String? {
+        if key == Bot.nick { return "Nickname belongs to the Hearth bot" }
+        if let holder = nicks[key], holder !== client { return "Nickname is already in use" }
+        return nil
+    }
+
+    func user(_ client: Client, _ message: IRCMessage) {
+        if client.registered || client.gotUser {
+            reply(client, .alreadyRegistered, "You may not reregister")
+            return
+        }
+        guard message.params.count >= 4, !message.params[0].isEmpty else {
+            reply(client, .needMoreParams, "USER", "Not enough parameters: USER <username> 0 * :<realname>")
+            return
+        }
+        let username = String(message.params[0].filter { $0 != "@" && $0 != "!" }.prefix(IRCLimits.userLength))
+        lock.withLock {
+            client.user = username.isEmpty ? "user" : "~" + username.prefix(IRCLimits.userLength - 1)
+            client.realname = String(message.params[3].prefix(IRCLimits.realnameLength))
+        }
+        client.gotUser = true
+        tryCompleteRegistration(client)
+    }
+
+    func pass(_ client: Client, _ message: IRCMessage) {
+        if client.registered {
+            reply(client, .alreadyRegistered, "You may not reregister")
+            return
+        }
+        guard let value = message.params.first else {
+            reply(client, .needMoreParams, "PASS", "Not enough parameters")
+            return
+        }
+        client.pass = value
+    }
+
+    /// Finishes registration once NICK and USER are in and CAP negotiation is over:
+    /// PASS login (token or name:password), nick reservation, then the welcome burst.
+    func tryCompleteRegistration(_ client: Client) {
+        guard !client.registered, client.gotUser, !client.nickKey.isEmpty, !client.capNegotiating,
+            !client.saslInProgress
+        else { return }
+        let pass = client.pass
+        client.pass = nil
+        let key = client.nickKey
+        let address = client.address
+        let accounts = AccountService(services: bot.services)
+        let store = self.store
+        // Hold further lines until this is decided.
+        later(client, {
+            var login: (AccountRef, String?)?
+            var passFailed = false
+            if let pass, client.account == nil {
+                if SecretCodes.looksLikeResumeToken(pass) {
+                    if let (account, hash) = try? await accounts.checkToken(pass, address: address) {
+                        login = (AccountRef(id: account.id!, name: account.name), hash)
+                    } else { passFailed = true }
+                } else if let colon = pass.firstIndex(of: ":") {
+                    let name = String(pass[..<colon]), password = String(pass[pass.index(after: colon)...])
+                    if let account = try? await accounts.checkPassword(name: name, password: password, address: address) {
+                        login = (AccountRef(id: account.id!, name: account.name), nil)
+                    } else { passFailed = true }
+                }
+            }
+            let owner = try? await store.account(nameKey: key)
+            return (login, passFailed, owner.map { AccountRef(id: $0.id!, name: $0.name) })
+        }) { (login, passFailed, owner) in
+            if passFailed {
+                self.reply(client, .passwdMismatch, "Password incorrect: that resume token or name:password was not accepted")
+            }
+            if let (account, hash) = login {
+                self.lock.withLock {
+                    client.account = account
+                    client.tokenHash = hash
+                }
+                self.reply(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)")
+            }
+            if let owner, owner.id != client.account?.id {
+                self.withState { out in
+                    if self.nicks[client.nickKey] === client { self.nicks[client.nickKey] = nil }
+                    out.send(client, self.numeric(client, .nicknameInUse, client.nick,
+                        "Nickname is reserved by a registered account; log in with SASL or PASS, or choose another nick"))
+                    client.nickKey = ""
+                }
+                return
+            }
+            self.completeRegistration(client)
+        }
+    }
+
+    func completeRegistration(_ client: Client) {
+        withState { out in
+            guard clients[client.id] != nil else { return }
+            client.registered = true
+            let nick = client.nick
+            func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
+            send(.welcome, "Welcome to the \(config.networkName) IRC network, \(client.prefix)")
+            send(.yourHost, "Your host is \(serverName), running version \(version)")
+            send(.created, "This server was created \(startedAt.formatted(.iso8601))")
+            send(.myInfo, serverName, version, "io", "biklmnostv", "bklov")
+            for line in ISupport.lines(ISupport.tokens(network: config.networkName)) {
+                out.send(client, numeric(client, .isupport, params: line + ["are supported by this server"]))
+            }
+            lusers(client, out: &out)
+            motd(client, out: &out)
+            _ = nick
+        }
+    }
+
+    func lusers(_ client: Client, out: inout Outbox) {
+        let users = clients.values.filter(\.registered)
+        let invisible = users.filter(\.invisible).count
+        let unknown = clients.count - users.count
+        let opers = users.filter(\.isOper).count
+        func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
+        send(.luserClient, "There are \(users.count - invisible) users and \(invisible) invisible on 1 server")
+        send(.luserOp, String(opers), "operator(s) online")
+        send(.luserUnknown, String(unknown), "unknown connection(s)")
+        send(.luserChannels, String(channels.count), "channels formed")
+        send(.luserMe, "I have \(users.count) clients and 0 servers")
+        send(.localUsers, String(users.count), String(users.count), "Current local users \(users.count), max \(users.count)")
+        send(.globalUsers, String(users.count), String(users.count), "Current global users \(users.count), max \(users.count)")
+    }
+
+    func motd(_ client: Client, out: inout Outbox) {
+        if config.motd.isEmpty {
+            out.send(client, numeric(client, .noMotd, "MOTD File is missing"))
+            return
+        }
+        out.send(client, numeric(client, .motdStart, "- \(serverName) Message of the day - "))
+        for line in config.motd { out.send(client, numeric(client, .motd, "- \(line)")) }
+        out.send(client, numeric(client, .endOfMotd, "End of /MOTD command."))
+    }
+
+    // MARK: SASL PLAIN
+
+    static let saslChunk = 400
+    /// Longest SASL payload accepted (base64), enough for a 600+ byte password.
+    static let maxSASLBytes = 4096
+
+    func authenticate(_ client: Client, _ message: IRCMessage) {
+        guard let data = message.params.first else {
+            reply(client, .needMoreParams, "AUTHENTICATE", "Not enough parameters")
+            return
+        }
+        if data == "*" {
+            if client.saslInProgress {
+                client.saslInProgress = false
+                client.saslBuffer = ""
+                reply(client, .saslAborted, "SASL authentication aborted")
+            } else {
+                reply(client, .saslFail, "SASL authentication failed: nothing to abort")
+            }
+            return
+        }
+        if !client.saslInProgress {
+            if client.account != nil {
+                reply(client, .saslAlready, "You have already authenticated using SASL")
+                return
+            }
+            guard data.uppercased() == "PLAIN" else {
+                reply(client, .saslMechs, "PLAIN", "are available SASL mechanisms")
+                reply(client, .saslFail, "SASL authentication failed: unknown mechanism")
+                return
+            }
+            client.saslInProgress = true
+            client.saslBuffer = ""
+            withState { $0.send(client, IRCMessage(command: "AUTHENTICATE", params: ["+"])) }
+            return
+        }
+        if data != "+" { client.saslBuffer += data }
+        if client.saslBuffer.utf8.count > Self.maxSASLBytes {
+            client.saslInProgress = false
+            client.saslBuffer = ""
+            reply(client, .saslTooLong, "SASL message too long")
+            return
+        }
+        if data.utf8.count == Self.saslChunk { return }  // more chunks follow
+        let payload = client.saslBuffer
+        client.saslBuffer = ""
+        let parts = Data(base64Encoded: payload).map { [UInt8]($0) }?.split(separator: 0, omittingEmptySubsequences: false)
+        guard let parts, parts.count == 3,
+            let authzid = String(validating: parts[0], as: UTF8.self),
+            let authcid = String(validating: parts[1], as: UTF8.self),
+            let secret = String(validating: parts[2], as: UTF8.self),
+            authzid.isEmpty || IRCNames.fold(authzid) == IRCNames.fold(authcid)
+        else {
+            client.saslInProgress = false
+            reply(client, .saslFail, "SASL authentication failed: malformed PLAIN message")
+            return
+        }
+        let accounts = AccountService(services: bot.services)
+        let address = client.address
+        later(client, { () -> Result<(AccountRef, String?), BotError> in
+            do {
+                if SecretCodes.looksLikeResumeToken(secret) {
+                    let (account, hash) = try await accounts.checkToken(secret, address: address)
+                    guard IRCNames.fold(account.name) == IRCNames.fold(authcid) else { return .failure(BotError("token is for another account")) }
+                    return .success((AccountRef(id: account.id!, name: account.name), hash))
+                }
+                let account = try await accounts.checkPassword(name: authcid, password: secret, address: address)
+                return .success((AccountRef(id: account.id!, name: account.name), nil))
+            } catch let error as BotError {
+                return .failure(error)
+            } catch {
+                return .failure(BotError("internal error"))
+            }
+        }) { result in
+            client.saslInProgress = false
+            switch result {
+            case .success(let (account, hash)):
+                self.lock.withLock {
+                    client.account = account
+                    client.tokenHash = hash
+                }
+                self.reply(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)")
+                self.reply(client, .saslSuccess, "SASL authentication successful")
+            case .failure(let error):
+                self.reply(client, .saslFail, "SASL authentication failed: \(error.message)")
+            }
+            self.tryCompleteRegistration(client)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import HearthCrypto
+
+/// Everything an operator can set. Defaults suit a small self-hosted server.
+public struct ServerConfig: Sendable {
+    public var host = "0.0.0.0"
+    public var ircPort = 6667
+    public var httpPort = 8080
+    public var dataDirectory = "./data"
+    public var serverName = "hearth.local"
+    public var networkName = "Hearth"
+    public var description = "Hearth chat server"
+    /// Base of links the bot hands out; defaults to http://HOST:HTTPPORT.
+    public var publicURL: String?
+    /// IRC operators: name → password (plain text or an Argon2id hash from `hearth hash-password`).
+    public var operators: [String: String] = [:]
+    /// When false, connections from loopback addresses skip flood control (load tests).
+    public var floodControl = true
+    public var motd: [String] = [
+        "Welcome to Hearth — chat, memes, fortunes, recipes and family trees.",
+        "Type !help in any channel or /msg hearth help to see what the bot can do.",
+    ]
+    /// Unregistered connections are closed after this many seconds.
+    public var registrationTimeout: TimeInterval = 60
+    /// An idle IRC client is sent PING after this many seconds…
+    public var pingInterval: TimeInterval = 120
+    /// …and closed if it stays silent this much longer.
+    public var pingTimeout: TimeInterval = 60
+    /// Plain-mode connections get this hint if they say nothing after connecting.
+    public var plainGreetingDelay: TimeInterval = 2
+    public var passwordCost: PasswordHash.Cost = .interactive
+    public var passwordThreads = 2
+
+    public init() {}
+
+    public var linkBase: String {
+        if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
+        let shownHost = (host == "0.0.0.0" || host == "::") ? "localhost" : host
+        return "http://\(shownHost):\(httpPort)"
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+
+public struct Account: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "account"
+    public var id: Int64?
+    public var name: String
+    public var nameKey: String
+    public var passwordHash: String
+    public var email: String?
+    public var phone: String?
+    public var createdAt: Date
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+public enum StoreError: Error, Equatable, Sendable {
+    case nameTaken
+    case notFound
+}
+
+/// Account rows, resume tokens and recovery codes. Secrets arrive here already hashed.
+extension Store {
+    /// Creates an account with its recovery-code hashes in one transaction.
+    public func createAccount(
+        name: String, nameKey: String, passwordHash: String, email: String?, phone: String?,
+        recoveryHashes: [String], now: Date = Date()
+    ) async throws -> Account {
+        try await pool.write { db in
+            if try Account.filter(Column("nameKey") == nameKey).fetchCount(db) > 0 { throw StoreError.nameTaken }
+            var account = Account(
+                id: nil, name: name, nameKey: nameKey, passwordHash: passwordHash, email: email, phone: phone,
+                createdAt: now)
+            try account.insert(db)
+            for hash in recoveryHashes {
+                try db.execute(
+                    sql: "INSERT INTO recoveryCode (accountId, codeHash) VALUES (?, ?)", arguments: [account.id, hash])
+            }
+            return account
+        }
+    }
+
+    public func account(nameKey: String) async throws -> Account? {
+        try await pool.read { db in try Account.filter(Column("nameKey") == nameKey).fetchOne(db) }
+    }
+
+    public func account(id: Int64) async throws -> Account? {
+        try await pool.read { db in try Account.fetchOne(db, key: id) }
+    }
+
+    public func accountCount() async throws -> Int {
+        try await pool.read { db in try Account.fetchCount(db) }
+    }
+
+    public func setPassword(accountID: Int64, hash: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE account SET passwordHash = ? WHERE id = ?", arguments: [hash, accountID])
+        }
+    }
+
+    public func rename(accountID: Int64, to name: String, nameKey: String) async throws {
+        try await pool.write { db in
+            let holder = try Account.filter(Column("nameKey") == nameKey).fetchOne(db)
+            if let holder, holder.id != accountID { throw StoreError.nameTaken }
+            try db.execute(
+                sql: "UPDATE account SET name = ?, nameKey = ? WHERE id = ?", arguments: [name, nameKey, accountID])
+            if db.changesCount == 0 { throw StoreError.notFound }
+        }
+    }
+
+    /// Deletes the account; foreign keys cascade to everything that is only the account's.
+    public func deleteAccount(id: Int64) async throws {
+        try await pool.write { db in _ = try Account.deleteOne(db, key: id) }
+    }
+
+    public func addResumeToken(accountID: Int64, tokenHash: String, expiresAt: Date, now: Date = Date()) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO resumeToken (accountId, tokenHash, createdAt, expiresAt) VALUES (?, ?, ?, ?)",
+                arguments: [accountID, tokenHash, now, expiresAt])
+            try db.execute(sql: "DELETE FROM resumeToken WHERE expiresAt < ?", arguments: [now])
+        }
+    }
+
+    /// The account a live (unexpired) token belongs to.
+    public func account(tokenHash: String, now: Date = Date()) async throws -> Account? {
+        try await pool.read { db in
+            try Account.fetchOne(
+                db,
+                sql: """
+                    SELECT account.* FROM account JOIN resumeToken ON resumeToken.accountId = account.id
+                    WHERE resumeToken.tokenHash = ? AND resumeToken.expiresAt > ?
+                    """, arguments: [tokenHash, now])
+        }
+    }
+
+    public func revokeToken(tokenHash: String) async throws {
+        try await pool.write { db in try db.execute(sql: "DELETE FROM resumeToken WHERE tokenHash = ?", arguments: [tokenHash]) }
+    }
+
+    public func revokeAllTokens(accountID: Int64) async throws {
+        try await pool.write { db in try db.execute(sql: "DELETE FROM resumeToken WHERE accountId = ?", arguments: [accountID]) }
+    }
+
+    public func tokenCount(accountID: Int64) async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM resumeToken WHERE accountId = ?", arguments: [accountID]) ?? 0
+        }
+    }
+
+    /// Marks an unused recovery code as used and returns the account, atomically:
+    /// a code works once even when two connections race.
+    public func consumeRecoveryCode(nameKey: String, codeHash: String, now: Date = Date()) async throws -> Account? {
+        try await pool.write { db in
+            guard let account = try Account.filter(Column("nameKey") == nameKey).fetchOne(db) else { return nil }
+            try db.execute(
+                sql: "UPDATE recoveryCode SET usedAt = ? WHERE accountId = ? AND codeHash = ? AND usedAt IS NULL",
+                arguments: [now, account.id, codeHash])
+            return db.changesCount == 1 ? account : nil
+        }
+    }
+
+    public func unusedRecoveryCodes(accountID: Int64) async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM recoveryCode WHERE accountId = ? AND usedAt IS NULL", arguments: [accountID]) ?? 0
+        }
+    }
+}

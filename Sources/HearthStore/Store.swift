@@ -1,0 +1,30 @@
+import Foundation
+import GRDB
+
+/// The SQLite database: one `DatabasePool` in WAL mode under the data directory.
+/// Every method is async so an event loop never waits on SQL.
+public final class Store: Sendable {
+    public let pool: DatabasePool
+    public let path: String
+
+    public static let fileName = "hearth.sqlite"
+
+    public init(dataDirectory: String) throws {
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        path = (dataDirectory as NSString).appendingPathComponent(Store.fileName)
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            // WAL + NORMAL: a commit survives a crash of the process; only a power loss
+            // can lose the last transactions (see docs/OPERATIONS.md).
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: path, configuration: config)
+        try Migrations.migrator.migrate(pool)
+    }
+
+    public func journalMode() async throws -> String {
+        try await pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+    }
+}

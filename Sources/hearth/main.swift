@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import HearthBot
+import HearthCrypto
+import HearthProtocol
+import HearthServer
+import HearthStore
+import Logging
+import ServiceLifecycle
+
+@main
+struct Hearth: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Hearth: a chat server for nc, IRC clients and bots, with a built-in social bot.",
+        subcommands: [Serve.self, User.self, HashPassword.self],
+        defaultSubcommand: Serve.self)
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server.")
+
+    @Option(help: "Address to listen on.") var host = "0.0.0.0"
+    @Option(help: "IRC and plain-text port.") var ircPort = 6667
+    @Option(help: "HTTP port (image links, uploads, /health).") var httpPort = 8080
+    @Option(help: "Where the database and media live.") var dataDir = "./data"
+    @Option(help: "The server's name in IRC messages.") var serverName = "hearth.local"
+    @Option(help: "Network name (ISUPPORT NETWORK).") var network = "Hearth"
+    @Option(help: "One-line description shown in WHOIS.") var description = "Hearth chat server"
+    @Option(help: "Base URL for links the bot hands out (default http://HOST:HTTP-PORT).") var publicURL: String?
+    @Option(help: "An IRC operator as NAME:PASSWORD (the password may be an Argon2id hash from `hearth hash-password`). Repeatable. Also read from DATA-DIR/opers.conf (NAME PASSWORD per line).")
+    var oper: [String] = []
+    @Flag(help: "Turn flood control off for connections from loopback (load tests).") var noFloodControl = false
+    @Option(help: "Seconds before an idle IRC client is pinged.") var pingInterval: Double = 120
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
+
+    func run() async throws {
+        var logger = Logger(label: "hearth")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        var config = ServerConfig()
+        config.host = host
+        config.ircPort = ircPort
+        config.httpPort = httpPort
+        config.dataDirectory = dataDir
+        config.serverName = serverName
+        config.networkName = network
+        config.description = description
+        config.publicURL = publicURL
+        config.floodControl = !noFloodControl
+        config.pingInterval = pingInterval
+        config.operators = try Operators.load(flags: oper, dataDirectory: dataDir)
+        let server = try HearthServer(config: config, logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(services: server.services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        Task {
+            let (irc, http) = await server.ports()
+            logger.info("Hearth is up: nc localhost \(irc) · IRC clients on port \(irc) · http://localhost:\(http)/health · data in \(dataDir)")
+        }
+        try await group.run()
+        logger.info("Hearth stopped cleanly.")
+    }
+}
+
+enum Operators {
+    static func load(flags: [String], dataDirectory: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        let file = (dataDirectory as NSString).appendingPathComponent("opers.conf")
+        if let text = try? String(contentsOfFile: file, encoding: .utf8) {
+            for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+                let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+                if parts.count == 2 { result[parts[0]] = parts[1].trimmingCharacters(in: .whitespaces) }
+            }
+        }
+        for flag in flags {
+            guard let colon = flag.firstIndex(of: ":") else { throw ValidationError("--oper wants NAME:PASSWORD") }
+            result[String(flag[..<colon])] = String(flag[flag.index(after: colon)...])
+        }
+        return result
+    }
+}
+
+struct User: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage accounts from the shell (works while the server runs).", subcommands: [Add.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an account.")
+        @Argument var name: String
+        @Argument var password: String
+        @Option(help: "Where the database lives.") var dataDir = "./data"
+
+        func run() async throws {
+            if let problem = AccountService.nameProblem(name) { throw ValidationError(problem) }
+            if let problem = AccountService.passwordProblem(password) { throw ValidationError(problem) }
+            let store = try Store(dataDirectory: dataDir)
+            guard let hash = PasswordHash.hash(password) else { throw ValidationError("hashing failed") }
+            do {
+                let account = try await store.createAccount(
+                    name: name, nameKey: IRCNames.fold(name), passwordHash: hash, email: nil, phone: nil, recoveryHashes: [])
+                print("created account \(account.name) (id \(account.id!)) in \(store.path)")
+            } catch StoreError.nameTaken {
+                throw ValidationError("the name \(name) is taken")
+            }
+        }
+    }
+}
+
+struct HashPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hash-password", abstract: "Print an Argon2id hash (for --oper or opers.conf).")
+    @Argument var password: String
+    func run() async throws {
+        guard let hash = PasswordHash.hash(password) else { throw ValidationError("hashing failed") }
+        print(hash)
+    }
+}

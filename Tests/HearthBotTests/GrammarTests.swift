@@ -1,0 +1,103 @@
+import Foundation
+import HearthCrypto
+import Testing
+
+@testable import HearthBot
+
+@Suite struct GrammarTests {
+    @Test func parsesNameWordsAndRest() throws {
+        let input = try #require(CommandLineInput.parse("!Meme drake \"top text\" | bottom", requireBang: true))
+        #expect(input.name == "meme")
+        #expect(input.words == ["drake", "top text", "|", "bottom"])
+        #expect(input.rest == "drake \"top text\" | bottom")
+        #expect(input.text(after: 1) == "\"top text\" | bottom")
+    }
+
+    @Test func bangIsOptionalInPrivate() {
+        #expect(CommandLineInput.parse("help me", requireBang: true) == nil)
+        #expect(CommandLineInput.parse("help me", requireBang: false)?.name == "help")
+        #expect(CommandLineInput.parse("!", requireBang: true) == nil)
+        #expect(CommandLineInput.parse("!!!", requireBang: true) == nil)
+        #expect(CommandLineInput.parse("  !whoami  ", requireBang: true)?.words == [])
+    }
+
+    @Test func quotesAndEscapes() {
+        #expect(CommandLineInput.splitWords(#"a "b c" "d \"e\"" """#) == ["a", "b c", #"d "e""#, ""])
+        #expect(CommandLineInput.splitWords("unbalanced \"quote here") == ["unbalanced", "quote here"])
+    }
+
+    @Test func didYouMean() {
+        let names = ["help", "login", "logout", "register", "recover", "rename"]
+        #expect(Suggest.closest(to: "halp", in: names) == ["help"])
+        #expect(Suggest.closest(to: "loign", in: names).first == "login")
+        #expect(Suggest.closest(to: "reg", in: names) == ["register"])
+        #expect(Suggest.closest(to: "zzzzzz", in: names).isEmpty)
+        #expect(Suggest.distance("kitten", "sitting") == 3)
+        #expect(Suggest.distance("ab", "ba") == 1)
+    }
+}
+
+@Suite struct ThrottleTests {
+    @Test func delaysStartAfterFreeFailuresAndDouble() {
+        let throttle = LoginThrottle()
+        let keys = LoginThrottle.keys(accountKey: "alice", address: "10.0.0.1")
+        let t0 = Date(timeIntervalSince1970: 1_000_000)
+        for i in 0..<LoginThrottle.freeFailures {
+            #expect(throttle.waitTime(keys: keys, now: t0) == nil, "attempt \(i) should be free")
+            throttle.recordFailure(keys: keys, now: t0)
+        }
+        #expect(throttle.waitTime(keys: keys, now: t0) == LoginThrottle.baseDelay)
+        throttle.recordFailure(keys: keys, now: t0)
+        #expect(throttle.waitTime(keys: keys, now: t0) == LoginThrottle.baseDelay * 2)
+        #expect(throttle.waitTime(keys: keys, now: t0.addingTimeInterval(LoginThrottle.baseDelay * 2 + 0.1)) == nil)
+        // Forgotten after a quiet period; a success clears it at once.
+        #expect(throttle.waitTime(keys: keys, now: t0.addingTimeInterval(LoginThrottle.forgetAfter + 1)) == nil)
+        throttle.recordFailure(keys: keys, now: t0)
+        throttle.recordSuccess(keys: keys)
+        #expect(throttle.waitTime(keys: keys, now: t0) == nil)
+    }
+
+    @Test func delayIsCapped() {
+        let throttle = LoginThrottle()
+        let keys = ["acct:bob"]
+        let t0 = Date(timeIntervalSince1970: 0)
+        for _ in 0..<40 { throttle.recordFailure(keys: keys, now: t0) }
+        #expect(throttle.waitTime(keys: keys, now: t0) == LoginThrottle.maxDelay)
+    }
+
+    @Test func addressesGetMoreFreeFailures() {
+        let throttle = LoginThrottle()
+        let t0 = Date(timeIntervalSince1970: 0)
+        for _ in 0..<LoginThrottle.freeFailures { throttle.recordFailure(keys: ["addr:1.2.3.4"], now: t0) }
+        #expect(throttle.waitTime(keys: ["addr:1.2.3.4"], now: t0) == nil)
+    }
+}
+
+@Suite struct SecretTests {
+    @Test func codesUseTheReadableAlphabet() {
+        let code = SecretCodes.code(groups: 3)
+        #expect(code.count == 14)
+        let allowed = Set(SecretCodes.alphabet)
+        #expect(code.filter { $0 != "-" }.allSatisfy { allowed.contains($0) })
+        #expect(!SecretCodes.alphabet.contains("O") && !SecretCodes.alphabet.contains("0") && !SecretCodes.alphabet.contains("I"))
+        #expect(SecretCodes.normalize("k7qp m2xd-9fwt") == "K7QPM2XD9FWT")
+    }
+
+    @Test func tokensAreRandomAndRecognised() {
+        let a = SecretCodes.resumeToken(), b = SecretCodes.resumeToken()
+        #expect(a != b)
+        #expect(SecretCodes.looksLikeResumeToken(a))
+        #expect(!SecretCodes.looksLikeResumeToken("hrt_short"))
+        #expect(Sodium.hashSecret(a) != a)
+        #expect(Sodium.hashSecret(a).count == 64)
+    }
+
+    @Test func argon2idHashesVerify() throws {
+        let cost = PasswordHash.Cost(opsLimit: 1, memLimit: 8192 * 8)
+        let hash = try #require(PasswordHash.hash("pässwörd", cost: cost))
+        #expect(hash.hasPrefix("$argon2id$"))
+        #expect(PasswordHash.verify("pässwörd", hash: hash))
+        #expect(!PasswordHash.verify("password", hash: hash))
+        #expect(!PasswordHash.verify("x", hash: "not-a-hash"))
+    }
+}
