@@ -20,7 +20,7 @@ public enum ISupport {
             "NICKLEN=\(IRCLimits.nickLength)",
             "PREFIX=(ov)@+",
             "SAFELIST",
-            "TARGMAX=JOIN:,KICK:1,LIST:1,NAMES:1,NOTICE:\(IRCLimits.targetsPerMessage),PART:,PRIVMSG:\(IRCLimits.targetsPerMessage),WHOIS:1",
+            "TARGMAX=JOIN:,KICK:\(IRCLimits.targetsPerMessage),LIST:,NAMES:1,NOTICE:\(IRCLimits.targetsPerMessage),PART:,PRIVMSG:\(IRCLimits.targetsPerMessage),WHOIS:1",
             "TOPICLEN=\(IRCLimits.topicLength)",
             "USERLEN=\(IRCLimits.userLength)",
             "UTF8ONLY",

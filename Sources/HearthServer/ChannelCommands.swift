@@ -194,6 +194,11 @@ extension Core {
         }
         let name = message.params[0]
         let reason = IRCMessage.truncate(message.params.count > 2 ? message.params[2] : client.nick, toBytes: IRCLimits.kickLength)
+        let targets = message.params[1].split(separator: ",").map(String.init)
+        if targets.count > IRCLimits.targetsPerMessage {
+            reply(client, .tooManyTargets, message.params[1], "Too many targets (the limit is \(IRCLimits.targetsPerMessage))")
+            return
+        }
         withState { out in
             guard let channel = channels[IRCNames.fold(name)] else {
                 out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
@@ -207,7 +212,7 @@ extension Core {
                 out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
                 return
             }
-            for nick in message.params[1].split(separator: ",").map(String.init) {
+            for nick in targets {
                 guard let target = nicks[IRCNames.fold(nick)], channel.members[target.id] != nil else {
                     out.send(client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
                     continue

@@ -23,6 +23,7 @@ import Testing
         Case(name: "no recipient", bytes: Array("PRIVMSG\r\n".utf8), expected: " 411 "),
         Case(name: "no text", bytes: Array("PRIVMSG someone\r\n".utf8), expected: " 412 "),
         Case(name: "too many targets", bytes: Array("PRIVMSG a,b,c,d,e :hi\r\n".utf8), expected: " 407 "),
+        Case(name: "too many KICK targets", bytes: Array("KICK #x a,b,c,d,e\r\n".utf8), expected: " 407 "),
         Case(name: "no such nick", bytes: Array("PRIVMSG ghost :hi\r\n".utf8), expected: " 401 "),
         Case(name: "bad channel name", bytes: Array("JOIN lobby\r\n".utf8), expected: " 476 "),
         Case(name: "channel name too long", bytes: Array(("JOIN #" + String(repeating: "c", count: IRCLimits.channelLength) + "\r\n").utf8), expected: " 476 "),
