@@ -129,8 +129,9 @@ enum AccountCommands {
         try await request.services.store.revokeAllTokens(accountID: ref.id)
         let (token, tokenHash) = try await accounts.issueToken(accountID: ref.id)
         return BotResponse(
-            ["Password changed. Your old resume tokens no longer work; here is a new one."],
-            privateLines: tokenLines(token), effects: [.login(ref, tokenHash: tokenHash)])
+            ["Password changed. Your other connections are logged out and old resume tokens no longer work; here is a new one."],
+            privateLines: tokenLines(token),
+            effects: [.logoutEverywhere(accountID: ref.id, keep: request.caller.sessionID), .login(ref, tokenHash: tokenHash)])
     }
 
     static let rename = BotCommand(
@@ -163,13 +164,12 @@ enum AccountCommands {
         if let problem = AccountService.passwordProblem(password) { throw BotError(problem) }
         let services = request.services
         let keys = LoginThrottle.keys(accountKey: IRCNames.fold(name), address: request.caller.address)
-        if let wait = services.throttle.waitTime(keys: keys) {
+        if let wait = services.throttle.begin(keys: keys) {
             throw BotError("too many failed attempts; try again in \(Int(wait.rounded(.up)))s")
         }
         guard let account = try await services.store.consumeRecoveryCode(
             nameKey: IRCNames.fold(name), codeHash: Sodium.hashSecret(SecretCodes.normalize(code)))
         else {
-            services.throttle.recordFailure(keys: keys)
             throw BotError("that name and recovery code don't match (or the code was used already)")
         }
         services.throttle.recordSuccess(keys: keys)

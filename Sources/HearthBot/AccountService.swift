@@ -9,6 +9,8 @@ public struct AccountService: Sendable {
     public init(services: BotServices) { self.services = services }
 
     public static let recoveryCodeCount = 8
+    /// Nicks nobody may use: the bot, and the service names clients send passwords to.
+    public static let reservedNicks: Set<String> = [Bot.nick, "nickserv", "chanserv", "memoserv", "operserv", "services"]
     public static let maxEmailLength = 254
     public static let maxPhoneLength = 32
 
@@ -18,7 +20,7 @@ public struct AccountService: Sendable {
             return "\"\(name)\" can't be a name: use 1–\(IRCLimits.nickLength) letters, digits or - _ [ ] { } | ^, starting with a letter"
         }
         let key = IRCNames.fold(name)
-        if key == Bot.nick || GuestNames.isGuest(key) || ["nickserv", "chanserv", "services", "root", "admin"].contains(key) {
+        if GuestNames.isGuest(key) || reservedNicks.contains(key) || ["root", "admin"].contains(key) {
             return "the name \(name) is reserved; pick another"
         }
         return nil
@@ -39,7 +41,7 @@ public struct AccountService: Sendable {
     public func checkPassword(name: String, password: String, address: String) async throws -> Account {
         let key = IRCNames.fold(name)
         let keys = LoginThrottle.keys(accountKey: key, address: address)
-        if let wait = services.throttle.waitTime(keys: keys) {
+        if let wait = services.throttle.begin(keys: keys) {
             throw BotError("too many wrong passwords; try again in \(Int(wait.rounded(.up)))s")
         }
         let account = try await services.store.account(nameKey: key)
@@ -47,7 +49,6 @@ public struct AccountService: Sendable {
         let hash = account?.passwordHash ?? services.passwords.dummyHash
         let ok = try await services.passwords.verify(password, hash: hash)
         guard ok, let account else {
-            services.throttle.recordFailure(keys: keys)
             throw BotError("wrong name or password")
         }
         services.throttle.recordSuccess(keys: keys)
@@ -57,14 +58,14 @@ public struct AccountService: Sendable {
     /// The account a resume token belongs to.
     public func checkToken(_ token: String, address: String) async throws -> (Account, String) {
         let keys = LoginThrottle.keys(accountKey: nil, address: address)
-        if let wait = services.throttle.waitTime(keys: keys) {
+        if let wait = services.throttle.begin(keys: keys) {
             throw BotError("too many failed attempts; try again in \(Int(wait.rounded(.up)))s")
         }
         let hash = Sodium.hashSecret(token)
         guard SecretCodes.looksLikeResumeToken(token), let account = try await services.store.account(tokenHash: hash) else {
-            services.throttle.recordFailure(keys: keys)
             throw BotError("that resume token is unknown or expired; log in with !login NAME PASSWORD")
         }
+        services.throttle.recordSuccess(keys: keys)
         return (account, hash)
     }
 
@@ -93,6 +94,21 @@ public struct AccountService: Sendable {
         }
     }
 
+}
+
+/// Clients are often set up to send `IDENTIFY password` to NickServ on connect; Hearth's
+/// bot understands those lines as the matching account commands.
+public enum NickServAlias {
+    public static func translate(_ text: String, nick: String) -> String {
+        let words = CommandLineInput.splitWords(text)
+        guard let verb = words.first?.lowercased() else { return text }
+        switch (verb, words.count) {
+        case ("identify", 2): return "login \(nick) \(words[1])"
+        case ("identify", 3): return "login \(words[1]) \(words[2])"
+        case ("register", 2...3): return "register \(nick) " + words.dropFirst().joined(separator: " ")
+        default: return text
+        }
+    }
 }
 
 /// Guest nicks for connections that have not logged in: `guest` and digits.

@@ -20,10 +20,12 @@ public final class Bot: Sendable {
         groupOrder = ["accounts", "help"]
     }
 
-    /// True when the line is a command that carries a secret (it must not reach a channel).
+    /// True when the line is, or looks like a mistyped, command that carries a secret
+    /// (it must not reach a channel): `!logn alice pw` is as secret as `!login alice pw`.
     public func isSecret(_ text: String) -> Bool {
-        guard let input = CommandLineInput.parse(text, requireBang: false) else { return false }
-        return commands[input.name]?.secret ?? false
+        guard let input = CommandLineInput.parse(text, requireBang: true) else { return false }
+        if let command = commands[input.name] { return command.secret }
+        return Suggest.closest(to: input.name, in: Array(commands.keys)).contains { commands[$0]?.secret == true }
     }
 
     /// Runs one command line. `requireBang` is true in channels, false in private.

@@ -42,8 +42,9 @@ public enum SessionEffect: Sendable, Equatable {
     case login(AccountRef, tokenHash: String?)
     /// This connection is logged out.
     case logout
-    /// Every connection of the account is logged out (tokens already revoked).
-    case logoutEverywhere(accountID: Int64)
+    /// Every connection of the account is logged out (tokens already revoked), except the
+    /// connection `keep` if given (it stays logged in, e.g. after `!passwd`).
+    case logoutEverywhere(accountID: Int64, keep: Int? = nil)
     /// The account has a new name: its connections change nick.
     case renamed(accountID: Int64, newName: String)
 }

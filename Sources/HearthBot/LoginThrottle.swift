@@ -44,6 +44,15 @@ public final class LoginThrottle: Sendable {
         }
     }
 
+    /// Checks and books an attempt in one step: the attempt counts as a failure until
+    /// `recordSuccess` clears it, so parallel guesses cannot all slip through the check.
+    /// Returns the wait time if the attempt is refused.
+    public func begin(keys: [String], now: Date = Date()) -> TimeInterval? {
+        if let wait = waitTime(keys: keys, now: now) { return wait }
+        recordFailure(keys: keys, now: now)
+        return nil
+    }
+
     public func recordFailure(keys: [String], now: Date = Date()) {
         state.withLock { entries in
             if entries.count >= Self.maxEntries {

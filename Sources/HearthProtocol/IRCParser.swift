@@ -13,6 +13,8 @@ extension IRCMessage {
         var rest = Substring(line)
         while rest.last == "\r" || rest.last == "\n" { rest.removeLast() }
         if rest.contains("\0") { throw .containsNUL }
+        // A bare CR would let a relayed message split into two lines in some clients.
+        if rest.unicodeScalars.contains("\r") { throw .containsCR }
         var tags: [IRCTag] = []
         if rest.first == "@" {
             guard let space = rest.firstIndex(of: " ") else { throw .missingCommand }

@@ -20,7 +20,7 @@ public enum Numeric: String, Sendable {
     case userNotInChannel = "441", notOnChannel = "442", userOnChannel = "443", notRegistered = "451"
     case needMoreParams = "461", alreadyRegistered = "462", passwdMismatch = "464"
     case keySet = "467", channelIsFull = "471", unknownMode = "472", inviteOnlyChan = "473"
-    case bannedFromChan = "474", badChannelKey = "475", badChanMask = "476"
+    case bannedFromChan = "474", badChannelKey = "475", badChanMask = "476", banListFull = "478"
     case noPrivileges = "481", chanOPrivsNeeded = "482", noOperHost = "491"
     case umodeUnknownFlag = "501", usersDontMatch = "502"
     case loggedIn = "900", loggedOut = "901", nickLocked = "902", saslSuccess = "903"

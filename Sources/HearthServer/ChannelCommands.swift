@@ -34,6 +34,7 @@ extension Core {
         }
         let folded = IRCNames.fold(name)
         withState { out in
+            guard clients[client.id] != nil else { return }
             if let channel = channels[folded], channel.members[client.id] != nil {
                 if client.isPlain {
                     client.currentChannel = folded
@@ -220,9 +221,10 @@ extension Core {
                 out.send(channel.order, IRCMessage(source: client.prefix, command: "KICK", params: [channel.name, target.nick, reason]))
                 removeMember(target, from: channel.key)
                 target.channels.removeAll { $0 == channel.key }
-                if target.currentChannel == channel.key {
-                    let remaining = target.channels.last
-                    target.eventLoop.execute { target.currentChannel = remaining }
+                let key = channel.key
+                target.eventLoop.execute {
+                    // currentChannel belongs to the target's loop.
+                    if target.currentChannel == key { target.currentChannel = self.lock.withLock { target.channels.last } }
                 }
             }
         }

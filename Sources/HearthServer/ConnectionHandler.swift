@@ -47,9 +47,11 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        let wasClosing = client.closing
+        client.closing = true
         timer?.cancel()
         greetTimer?.cancel()
-        core.remove(client, reason: client.closing ? "Quit" : "Connection closed")
+        core.remove(client, reason: wasClosing ? "Quit" : "Connection closed")
         context.fireChannelInactive()
     }
 

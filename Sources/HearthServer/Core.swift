@@ -42,12 +42,15 @@ final class Core: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` under the lock, then writes what it queued.
+    /// Runs `body` under the lock, then sends what it queued (see `Outbox.dispatch`).
     @discardableResult
     func withState<T>(_ body: (inout Outbox) throws -> T) rethrows -> T {
         var out = Outbox()
-        let result = try lock.withLock { try body(&out) }
-        out.flush()
+        let (result, local) = try lock.withLock { () throws -> (T, Outbox.LocalWrites) in
+            let result = try body(&out)
+            return (result, out.dispatch())
+        }
+        local.perform()
         return result
     }
 
@@ -111,6 +114,7 @@ final class Core: @unchecked Sendable {
 
     /// Gives `client` a new nick and tells it and its peers. Caller checked availability.
     func setNick(_ client: Client, to newNick: String, out: inout Outbox) {
+        guard clients[client.id] != nil else { return }
         let newKey = IRCNames.fold(newNick)
         if !client.nickKey.isEmpty, nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
         let oldPrefix = client.prefix
@@ -124,12 +128,16 @@ final class Core: @unchecked Sendable {
         }
     }
 
-    /// A fresh guest nick nobody uses.
-    func freeGuestNick() -> String {
-        while true {
+    /// A fresh guest nick nobody uses (random first, so guests are not enumerable;
+    /// the connection id after that, which is unique, so this never spins).
+    func freeGuestNick(for client: Client? = nil) -> String {
+        for _ in 0..<20 {
             let nick = GuestNames.random()
             if nicks[IRCNames.fold(nick)] == nil { return nick }
         }
+        var id = client?.id ?? nextID
+        while nicks["guest\(id)"] != nil { id += 1_000_000 }
+        return "guest\(id)"
     }
 
     var userCount: Int { clients.values.filter(\.registered).count }

@@ -62,7 +62,7 @@ extension Core {
         case .invalidCommand:
             let word = String(decoding: raw.readableBytesView.prefix(40), as: UTF8.self).split(separator: " ").first ?? ""
             reply(client, .unknownCommand, String(word), "Unknown command")
-        case .invalidUTF8, .containsNUL, .missingCommand, .tooManyParams:
+        case .invalidUTF8, .containsNUL, .containsCR, .missingCommand, .tooManyParams:
             withState { out in
                 if client.caps.contains("standard-replies") {
                     let code = error == .invalidUTF8 ? "INVALID_UTF8" : "INVALID_MESSAGE"
@@ -125,8 +125,18 @@ extension Core {
     func later<T: Sendable>(
         _ client: Client, _ work: @escaping @Sendable () async -> T, then: @escaping @Sendable (T) -> Void
     ) {
-        let future = client.eventLoop.makeFutureWithTask { await work() }.map { value in then(value) }
-        client.pending = future
+        let loop = client.eventLoop
+        // Chained, so several async steps from one line (e.g. PRIVMSG hearth,#a :!x) run in order.
+        let previous = client.pending ?? loop.makeSucceededVoidFuture()
+        client.pending = previous.flatMap { loop.makeFutureWithTask { await work() } }.map { value in
+            // A connection that went away meanwhile must not get a nick or a channel seat back.
+            guard !client.closing, self.isConnected(client) else { return }
+            then(value)
+        }
+    }
+
+    func isConnected(_ client: Client) -> Bool {
+        lock.withLock { clients[client.id] != nil }
     }
 
     func quit(_ client: Client, reason: String?) {

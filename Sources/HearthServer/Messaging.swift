@@ -33,6 +33,11 @@ extension Core {
             if !isNotice { runBot(client, text: text, channel: nil, requireBang: false) }
             return
         }
+        if key == "nickserv" {
+            let nick = lock.withLock { client.nick }
+            if !isNotice { runBot(client, text: NickServAlias.translate(text, nick: nick), channel: nil, requireBang: false) }
+            return
+        }
         if IRCNames.isChannel(target) {
             var botChannel: String?
             var secret = false
@@ -55,16 +60,17 @@ extension Core {
                     if !isNotice { out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal)) }
                     return
                 }
-                if !isNotice && text.hasPrefix("!") && bot.isSecret(text) {
+                if bot.isSecret(text) {
                     secret = true
                     return
                 }
                 client.lastMessageAt = Date()
                 let relay = IRCMessage(source: client.prefix, command: command, params: [channel.name, text])
                 out.send(channel.order.lazy.filter { $0 !== client }, relay)
-                if !isNotice && text.hasPrefix("!") { botChannel = channel.key }
+                if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
             }
             if secret {
+                if isNotice { return }
                 withState { out in
                     out.send(client, botMessage(to: client.nick, "(not shown in \(target): that command carries a password or token, so it only ever goes to me privately — use /msg \(Bot.nick) …)"))
                 }
@@ -122,8 +128,8 @@ extension Core {
             logIn(client, account, tokenHash: tokenHash, out: &out)
         case .logout:
             logOut(client, note: nil, out: &out)
-        case .logoutEverywhere(let id):
-            for other in clients.values where other.account?.id == id {
+        case .logoutEverywhere(let id, let keep):
+            for other in clients.values where other.account?.id == id && other.id != keep {
                 logOut(other, note: other === client ? nil : "You were logged out from another connection.", out: &out)
             }
         case .renamed(let id, let newName):

@@ -174,7 +174,7 @@ extension Core {
                     let mask = IRCNames.normalizeMask(raw)
                     if adding {
                         if channel.bans.count >= IRCLimits.bansPerChannel {
-                            out.send(client, numeric(client, .banList, channel.name, mask, "Channel ban list is full (the limit is \(IRCLimits.bansPerChannel))"))
+                            out.send(client, numeric(client, .banListFull, channel.name, "b", "Channel ban list is full (the limit is \(IRCLimits.bansPerChannel))"))
                             continue
                         }
                         if !channel.bans.contains(where: { IRCNames.fold($0.mask) == IRCNames.fold(mask) }) {

@@ -1,9 +1,10 @@
 import HearthProtocol
 import NIOCore
 
-/// Messages decided under the lock, written after it is released (a write can close a
-/// channel synchronously, and that must not re-enter the lock). Each message is
-/// serialised once however many clients receive it; plain-mode clients get it rendered.
+/// Messages decided under the lock. Each is serialised once however many clients receive
+/// it; plain-mode clients get it rendered. Writes on the current event loop happen after
+/// the lock is released (a write can close a channel synchronously, and that must not
+/// re-enter the lock).
 struct Outbox {
     final class Item {
         let message: IRCMessage
@@ -37,8 +38,11 @@ struct Outbox {
         closing.append((client, reason))
     }
 
-    /// Writes everything, one task per event loop, one flush per client.
-    func flush() {
+    /// Renders every message and hands writes for other event loops to those loops.
+    /// Runs under `Core.lock`: recipients' fields are read safely, and the order in which
+    /// state changed is the order in which each loop receives its writes. Writes for the
+    /// current loop are returned, to be done after the lock is released.
+    func dispatch() -> LocalWrites {
         var byLoop: [ObjectIdentifier: (EventLoop, [(Client, ByteBuffer)])] = [:]
         for (client, item) in entries {
             let bytes: ByteBuffer
@@ -54,21 +58,31 @@ struct Outbox {
             let key = ObjectIdentifier(client.eventLoop)
             byLoop[key, default: (client.eventLoop, [])].1.append((client, bytes))
         }
+        var local = LocalWrites()
         for (_, (loop, writes)) in byLoop {
             if loop.inEventLoop {
-                Self.write(writes)
+                local.writes = writes
             } else {
                 loop.execute { Self.write(writes) }
             }
         }
-        for (client, _) in closing {
-            client.eventLoop.execute {
-                client.channel.close(promise: nil)
+        local.closing = closing.map(\.0)
+        return local
+    }
+
+    struct LocalWrites {
+        var writes: [(Client, ByteBuffer)] = []
+        var closing: [Client] = []
+
+        func perform() {
+            if !writes.isEmpty { Outbox.write(writes) }
+            for client in closing {
+                client.eventLoop.execute { client.channel.close(promise: nil) }
             }
         }
     }
 
-    private static func write(_ writes: [(Client, ByteBuffer)]) {
+    static func write(_ writes: [(Client, ByteBuffer)]) {
         var touched: [ObjectIdentifier: Channel] = [:]
         for (client, bytes) in writes {
             client.channel.write(bytes, promise: nil)

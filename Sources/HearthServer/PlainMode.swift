@@ -41,6 +41,10 @@ extension Core {
             plainSay(client, ["error: that line contains a NUL byte; nothing was sent."])
             return
         }
+        if raw.contains(13) {
+            plainSay(client, ["error: that line contains a carriage return inside it; nothing was sent."])
+            return
+        }
         guard var line = String(validating: raw, as: UTF8.self) else {
             plainSay(client, ["error: that line is not valid UTF-8; nothing was sent."])
             return
@@ -136,7 +140,39 @@ extension Core {
 
 /// Turns the IRC messages a connection would receive into plain text lines.
 enum PlainRenderer {
+    /// Rendered text without control characters, so nobody can move a terminal's cursor
+    /// or recolour it (mIRC colour codes included).
     static func render(_ message: IRCMessage, for client: Client) -> String? {
+        guard let text = renderRaw(message, for: client) else { return nil }
+        guard text.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else { return text }
+        return stripControls(text)
+    }
+
+    /// Drops C0 controls and DEL; a colour code (^C with up to two digits, optionally
+    /// ",NN") goes with its digits.
+    static func stripControls(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars[...]
+        func dropDigits() {
+            for _ in 0..<2 where scalars.first.map({ $0.properties.numericType != nil && $0.isASCII }) == true {
+                scalars = scalars.dropFirst()
+            }
+        }
+        while let scalar = scalars.popFirst() {
+            if scalar == "\u{3}" {
+                dropDigits()
+                if scalars.first == ",", let next = scalars.dropFirst().first, next.isASCII, next.properties.numericType != nil {
+                    scalars = scalars.dropFirst()
+                    dropDigits()
+                }
+            } else if scalar.value >= 32 && scalar.value != 127 {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    static func renderRaw(_ message: IRCMessage, for client: Client) -> String? {
         let p = message.params
         let sourceNick = message.source.map { String($0.prefix { $0 != "!" }) } ?? ""
         let isSelf = IRCNames.fold(sourceNick) == client.nickKey

@@ -129,6 +129,12 @@ extension Core {
             return
         }
         let passwords = self.passwords
+        let throttle = bot.services.throttle
+        let keys = ["oper:" + name, "addr:" + client.address]
+        if let wait = throttle.begin(keys: keys) {
+            reply(client, .passwdMismatch, "Too many failed OPER attempts; try again in \(Int(wait.rounded(.up)))s")
+            return
+        }
         later(client, {
             if expected.hasPrefix("$argon2") { return (try? await passwords.verify(password, hash: expected)) ?? false }
             return Sodium.constantTimeEquals(Array(expected.utf8), Array(password.utf8))
@@ -137,6 +143,7 @@ extension Core {
                 self.reply(client, .passwdMismatch, "Password incorrect")
                 return
             }
+            throttle.recordSuccess(keys: keys)
             self.withState { out in
                 client.isOper = true
                 out.send(client, self.numeric(client, .youreOper, "You are now an IRC operator"))
@@ -160,9 +167,12 @@ extension Core {
             reply(client, .noSuchNick, nick, "No such nick/channel")
             return
         }
-        let text = "Killed (\(client.nick) (\(reason)))"
+        let text = lock.withLock { "Killed (\(client.nick) (\(reason)))" }
         withState { $0.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.host) (\(text))"])) }
         remove(target, reason: text)
-        target.eventLoop.execute { target.channel.close(promise: nil) }
+        target.eventLoop.execute {
+            target.closing = true
+            target.channel.close(promise: nil)
+        }
     }
 }

@@ -14,7 +14,7 @@ extension Core {
 
     func cap(_ client: Client, _ message: IRCMessage) {
         let sub = message.params.first?.uppercased() ?? ""
-        let target = client.registered ? client.nick : "*"
+        let target = lock.withLock { client.registered ? client.nick : "*" }
         func capReply(_ params: [String]) -> IRCMessage {
             IRCMessage(source: serverName, command: "CAP", params: [target] + params)
         }
@@ -42,6 +42,11 @@ extension Core {
         case "END":
             if !client.registered {
                 client.capNegotiating = false
+                if client.saslInProgress {
+                    client.saslInProgress = false
+                    client.saslBuffer = ""
+                    reply(client, .saslAborted, "SASL authentication aborted")
+                }
                 tryCompleteRegistration(client)
             }
         default:
@@ -99,6 +104,7 @@ extension Core {
     /// The same, for callers that hold the lock.
     func nickTakenLocked(_ key: String, by client: Client) -> String? {
         if key == Bot.nick { return "Nickname belongs to the Hearth bot" }
+        if AccountService.reservedNicks.contains(key) { return "Nickname is reserved for services" }
         if let holder = nicks[key], holder !== client { return "Nickname is already in use" }
         return nil
     }
@@ -180,6 +186,7 @@ extension Core {
                     out.send(client, self.numeric(client, .nicknameInUse, client.nick,
                         "Nickname is reserved by a registered account; log in with SASL or PASS, or choose another nick"))
                     client.nickKey = ""
+                    client.nick = "*"
                 }
                 return
             }

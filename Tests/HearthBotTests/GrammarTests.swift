@@ -101,3 +101,24 @@ import Testing
         #expect(!PasswordHash.verify("x", hash: "not-a-hash"))
     }
 }
+
+@Suite struct ThrottleBookingTests {
+    @Test func parallelAttemptsAreBookedBeforeTheyFinish() {
+        let throttle = LoginThrottle()
+        let keys = ["acct:carol"]
+        let t0 = Date(timeIntervalSince1970: 0)
+        var allowed = 0
+        // Ten guesses started at once: only the free ones get through.
+        for _ in 0..<10 where throttle.begin(keys: keys, now: t0) == nil { allowed += 1 }
+        #expect(allowed == LoginThrottle.freeFailures)
+        throttle.recordSuccess(keys: keys)
+        #expect(throttle.begin(keys: keys, now: t0) == nil)
+    }
+
+    @Test func nickServLinesBecomeAccountCommands() {
+        #expect(NickServAlias.translate("IDENTIFY pw", nick: "amy") == "login amy pw")
+        #expect(NickServAlias.translate("identify bob pw", nick: "amy") == "login bob pw")
+        #expect(NickServAlias.translate("REGISTER pw a@b.c", nick: "amy") == "register amy pw a@b.c")
+        #expect(NickServAlias.translate("help", nick: "amy") == "help")
+    }
+}

@@ -262,3 +262,85 @@ import Testing
         #expect(String(decoding: data, as: UTF8.self).contains(#""status":"ok""#))
     }
 }
+
+/// Fixes from review: each guards a way to lose a secret, a nick or a registration.
+@Suite struct HardeningTests {
+    @Test func nickServIsReservedAndUnderstood() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await IRCProtocolTests.register(server, "vera", "s3cret-pass")
+        let c = try await TestClient.irc(server, nick: "vera_")
+        try await c.send("NICK NickServ")
+        try await c.expect(" 433 vera_ NickServ :Nickname is reserved for services")
+        try await c.send("PRIVMSG NickServ :IDENTIFY vera s3cret-pass")
+        try await c.expectNumeric("900")
+        try await c.expect("You are logged in as vera.")
+    }
+
+    @Test func capEndDuringSaslAbortsAndRegisters() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let c = try await server.connect()
+        try await c.send("CAP REQ :sasl")
+        try await c.send("NICK wes")
+        try await c.send("USER wes 0 * :Wes")
+        try await c.send("AUTHENTICATE PLAIN")
+        try await c.expect("AUTHENTICATE +")
+        try await c.send("CAP END")
+        try await c.expectNumeric("906")
+        try await c.expectNumeric("001")
+    }
+
+    @Test func mistypedSecretCommandsStayOutOfChannels() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let a = try await TestClient.irc(server, nick: "xena")
+        let b = try await TestClient.irc(server, nick: "yuri")
+        try await a.send("JOIN #c")
+        try await b.send("JOIN #c")
+        try await b.expectNumeric("366")
+        try await a.send("PRIVMSG #c :!logn xena hunter22")
+        try await a.expect("only ever goes to me privately")
+        try await a.send("PRIVMSG #c : !login xena hunter22")
+        try await a.expect("only ever goes to me privately")
+        try await a.send("NOTICE #c :!login xena hunter22")
+        try await a.send("PRIVMSG #c :visible")
+        try await b.expect("PRIVMSG #c :visible")
+        #expect(!b.unread().joined().contains("hunter22"))
+    }
+
+    @Test func plainModeNeverReceivesControlCharacters() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let nc = try await TestClient.plain(server)
+        try await nc.send("/join #c")
+        try await nc.expect("You joined #c.")
+        let irc = try await TestClient.irc(server, nick: "zed")
+        try await irc.send("JOIN #c")
+        try await irc.send("PRIVMSG #c :\u{1b}[2Jwiped? \u{3}04,01red\u{3} and \u{2}bold\u{2}")
+        let line = try await nc.expect("[#c] <zed>")
+        #expect(line == "[#c] <zed> [2Jwiped? red and bold")
+        // A bare CR inside a line is refused, never relayed.
+        try await irc.sendRaw(Array("PRIVMSG #c :hi\r:hearth!hearth@x PRIVMSG you :fake\r\n".utf8))
+        try await irc.expect("carriage return")
+        try await irc.send("PRIVMSG #c :after")
+        try await nc.expect("[#c] <zed> after")
+        #expect(!nc.unread().joined().contains("fake"))
+    }
+
+    @Test func passwordChangeLogsOutOtherDevicesOnly() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let a = try await TestClient.plain(server)
+        try await a.send("!register abby s3cret-pass")
+        try await a.expect("Welcome to Hearth, abby!")
+        let b = try await TestClient.plain(server)
+        try await b.send("!login abby s3cret-pass")
+        try await b.expect("You are logged in as abby.")
+        try await a.send("!passwd s3cret-pass n3w-s3cret-pass")
+        try await a.expect("Password changed.")
+        try await b.expect("You were logged out from another connection.")
+        try await a.send("!whoami")
+        try await a.expect("logged in as abby")
+    }
+}

@@ -1,0 +1,420 @@
+import ArgumentParser
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+@main
+struct HearthBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hearth-bench",
+        abstract: "Load generator for Hearth and any RFC 1459/2812 IRC server. Each scenario prints one JSON line.",
+        subcommands: [Connect.self, Fanout.self, Direct.self, BotLoad.self, Login.self])
+}
+
+struct Common: ParsableArguments {
+    @Option(help: "Server address.") var host = "127.0.0.1"
+    @Option(help: "Server port.") var port = 6667
+    @Option(help: "Server PID, for CPU seconds and RSS from /proc.") var pid: Int32?
+    @Option(help: "Label for the report.") var server = "server"
+    @Option(help: "Seconds to measure.") var duration: Double = 10
+    @Option(help: "Seconds of warm-up before measuring.") var warmup: Double = 2
+    @Option(help: "Registrations in flight (ngIRCd needs ~8, InspIRCd ~1000).") var inflight = 200
+    @Option(help: "Harness event-loop threads.") var threads = 2
+
+    func report(_ scenario: String) -> Report {
+        var r = Report()
+        r.add("scenario", scenario)
+        r.add("server", server)
+        return r
+    }
+}
+
+func raiseFileLimit() {
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+}
+
+/// Per-connection counters, touched only on the connection's event loop.
+final class Meter: @unchecked Sendable {
+    var count = 0
+    var latencies = newLatencies()
+    var measuring = false
+
+    func record(_ nanos: UInt64) {
+        guard measuring else { return }
+        count += 1
+        _ = latencies.record(nanos)
+    }
+}
+
+/// Starts measuring on every meter, waits, stops, and sums.
+func measure(_ pairs: [(BenchConnection, Meter)], seconds: Double) async throws -> (count: Int, latencies: Latencies) {
+    try await setMeasuring(pairs, true)
+    try await Task.sleep(for: .seconds(seconds))
+    try await setMeasuring(pairs, false)
+    var total = 0
+    var merged = newLatencies()
+    for (_, meter) in pairs {
+        total += meter.count
+        merged.add(meter.latencies)
+    }
+    return (total, merged)
+}
+
+func setMeasuring(_ pairs: [(BenchConnection, Meter)], _ on: Bool) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+        for (connection, meter) in pairs {
+            tasks.addTask {
+                try await connection.channel.eventLoop.submit {
+                    if on {
+                        meter.count = 0
+                        meter.latencies.reset()
+                    }
+                    meter.measuring = on
+                }.get()
+            }
+        }
+        try await tasks.waitForAll()
+    }
+}
+
+func closeAll(_ connections: [BenchConnection]) async {
+    for connection in connections {
+        try? await connection.channel.close()
+    }
+}
+
+func isPrivmsg(_ line: ByteBufferView) -> Bool {
+    BenchConnection.command(of: line)?.elementsEqual("PRIVMSG".utf8) ?? false
+}
+
+// MARK: connect
+
+struct Connect: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "N registered idle clients: registration rate, latency, RSS per client.")
+    @OptionGroup var common: Common
+    @Option(help: "Clients to connect.") var clients = 1000
+
+    func run() async throws {
+        raiseFileLimit()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
+        let before = common.pid.flatMap(ProcessStats.read)
+        let latencies = NIOLockedValueBox<[UInt64]>([])
+        let span = Span(pid: common.pid)
+        let connections = try await openMany(
+            count: clients, inflight: common.inflight, host: common.host, port: common.port, prefix: "c", group: group,
+            latencies: latencies)
+        let (seconds, cpu, harness, _) = span.finish()
+        try await Task.sleep(for: .seconds(2))
+        let after = common.pid.flatMap(ProcessStats.read)
+        var histogram = newLatencies()
+        for value in latencies.withLockedValue({ $0 }) { _ = histogram.record(value) }
+        var r = common.report("connect")
+        r.add("clients", connections.count)
+        r.add("inflight", common.inflight)
+        r.add("seconds", seconds)
+        r.add("registrations_per_s", Double(connections.count) / seconds)
+        r.add("p50_ms", histogram.ms(50))
+        r.add("p99_ms", histogram.ms(99))
+        r.add("server_cpu_s", cpu)
+        r.add("harness_cpu_s", harness)
+        r.add("server_rss_kib", after?.rssKiB)
+        if let before, let after {
+            r.add("kib_per_client", Double(after.rssKiB - before.rssKiB) / Double(max(1, connections.count)))
+        }
+        print(r.line())
+        await closeAll(connections)
+        try await group.shutdownGracefully()
+    }
+}
+
+// MARK: fanout
+
+struct Fanout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "C members in one channel, S senders with W messages in flight each.")
+    @OptionGroup var common: Common
+    @Option(help: "Channel members.") var members = 200
+    @Option(help: "Senders among them.") var senders = 10
+    @Option(help: "Messages in flight per sender.") var window = 16
+
+    final class Sender: @unchecked Sendable {
+        var inFlight = 0
+        var seq = 0
+    }
+
+    func run() async throws {
+        raiseFileLimit()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
+        let connections = try await openMany(
+            count: members, inflight: common.inflight, host: common.host, port: common.port, prefix: "f", group: group)
+        let meters = connections.map { _ in Meter() }
+        let senderState = (0..<senders).map { _ in Sender() }
+        let observer = senders  // the first member that does not send
+        let window = self.window
+        let joined = NIOLockedValueBox(0)
+        @Sendable func pump(_ index: Int) {
+            let connection = connections[index], state = senderState[index]
+            while state.inFlight < window {
+                state.seq += 1
+                state.inFlight += 1
+                connection.send("PRIVMSG #bench :s\(index) \(state.seq) \(nowNanos())\r\n")
+            }
+            connection.flush()
+        }
+        try await onLoops(connections) { connection in
+            let index = Int(connection.nick.dropFirst())!
+            let meter = meters[index]
+            connection.onLine = { _, line in
+                if isPrivmsg(line) {
+                    guard let sent = BenchConnection.lastNumber(of: line) else { return }
+                    meter.record(nowNanos() - sent)
+                    if index == observer, let text = BenchConnection.trailing(of: line), text.first == UInt8(ascii: "s") {
+                        let senderIndex = Int(String(decoding: text.dropFirst().prefix { $0 != 32 }, as: UTF8.self)) ?? 0
+                        let sender = connections[senderIndex]
+                        sender.channel.eventLoop.execute {
+                            senderState[senderIndex].inFlight -= 1
+                            pump(senderIndex)
+                        }
+                    }
+                } else if BenchConnection.command(of: line)?.elementsEqual("366".utf8) == true {
+                    joined.withLockedValue { $0 += 1 }
+                }
+            }
+            connection.send("JOIN #bench\r\n")
+            connection.flush()
+        }
+        while joined.withLockedValue({ $0 }) < members { try await Task.sleep(for: .milliseconds(20)) }
+        for index in 0..<senders {
+            connections[index].channel.eventLoop.execute { pump(index) }
+        }
+        let pairs = Array(zip(connections, meters))
+        try await Task.sleep(for: .seconds(common.warmup))
+        let span = Span(pid: common.pid)
+        let (deliveries, latencies) = try await measure(pairs, seconds: common.duration)
+        let (seconds, cpu, harness, rss) = span.finish()
+        var r = common.report("fanout")
+        r.add("members", members)
+        r.add("senders", senders)
+        r.add("window", window)
+        r.add("seconds", seconds)
+        r.add("deliveries", deliveries)
+        r.add("deliveries_per_s", Double(deliveries) / seconds)
+        r.add("p50_ms", latencies.ms(50))
+        r.add("p99_ms", latencies.ms(99))
+        r.add("server_cpu_s", cpu)
+        r.add("deliveries_per_server_cpu_s", cpu.map { Double(deliveries) / max($0, 0.001) })
+        r.add("harness_cpu_s", harness)
+        r.add("server_rss_kib", rss)
+        print(r.line())
+        await closeAll(connections)
+        try await group.shutdownGracefully()
+    }
+}
+
+// MARK: direct
+
+/// Pairs ping-ponging private messages; `chatPairs` is reused by the bot and login scenarios
+/// to measure chat latency under other load.
+func startPingPong(pairs: Int, prefix: String, common: Common, group: EventLoopGroup) async throws
+    -> (connections: [BenchConnection], meters: [(BenchConnection, Meter)])
+{
+    let connections = try await openMany(
+        count: pairs * 2, inflight: common.inflight, host: common.host, port: common.port, prefix: prefix, group: group)
+    let byNick = Dictionary(uniqueKeysWithValues: connections.map { ($0.nick, $0) })
+    var meters: [(BenchConnection, Meter)] = []
+    for i in 0..<pairs {
+        guard let a = byNick["\(prefix)\(2 * i)"], let b = byNick["\(prefix)\(2 * i + 1)"] else { continue }
+        let meter = Meter()
+        meters.append((a, meter))
+        let aNick = a.nick, bNick = b.nick
+        try await a.channel.eventLoop.submit {
+            a.onLine = { connection, line in
+                guard isPrivmsg(line), let sent = BenchConnection.lastNumber(of: line) else { return }
+                meter.record(nowNanos() - sent)
+                connection.send("PRIVMSG \(bNick) :\(nowNanos())\r\n")
+            }
+        }.get()
+        try await b.channel.eventLoop.submit {
+            b.onLine = { connection, line in
+                guard isPrivmsg(line), let text = BenchConnection.trailing(of: line) else { return }
+                connection.send("PRIVMSG \(aNick) :" + String(decoding: text, as: UTF8.self) + "\r\n")
+            }
+        }.get()
+        a.channel.eventLoop.execute {
+            a.send("PRIVMSG \(bNick) :\(nowNanos())\r\n")
+            a.flush()
+        }
+    }
+    return (connections, meters)
+}
+
+struct Direct: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "P pairs ping-ponging private messages.")
+    @OptionGroup var common: Common
+    @Option(help: "Pairs.") var pairs = 500
+
+    func run() async throws {
+        raiseFileLimit()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
+        let (connections, meters) = try await startPingPong(pairs: pairs, prefix: "d", common: common, group: group)
+        try await Task.sleep(for: .seconds(common.warmup))
+        let span = Span(pid: common.pid)
+        let (roundTrips, latencies) = try await measure(meters, seconds: common.duration)
+        let (seconds, cpu, harness, rss) = span.finish()
+        var r = common.report("direct")
+        r.add("pairs", pairs)
+        r.add("seconds", seconds)
+        r.add("round_trips", roundTrips)
+        r.add("round_trips_per_s", Double(roundTrips) / seconds)
+        r.add("p50_ms", latencies.ms(50))
+        r.add("p99_ms", latencies.ms(99))
+        r.add("server_cpu_s", cpu)
+        r.add("messages_per_server_cpu_s", cpu.map { Double(2 * roundTrips) / max($0, 0.001) })
+        r.add("harness_cpu_s", harness)
+        r.add("server_rss_kib", rss)
+        print(r.line())
+        await closeAll(connections)
+        try await group.shutdownGracefully()
+    }
+}
+
+// MARK: bot
+
+/// Clients that each keep one bot command in flight; a reply is complete after `lines` lines.
+func startBotClients(
+    count: Int, prefix: String, common: Common, group: EventLoopGroup,
+    command: @escaping @Sendable (BenchConnection) -> String, isEnd: @escaping @Sendable (ByteBufferView) -> Bool
+) async throws -> (connections: [BenchConnection], meters: [(BenchConnection, Meter)]) {
+    let connections = try await openMany(
+        count: count, inflight: common.inflight, host: common.host, port: common.port, prefix: prefix, group: group)
+    var meters: [(BenchConnection, Meter)] = []
+    for connection in connections {
+        let meter = Meter()
+        meters.append((connection, meter))
+        try await connection.channel.eventLoop.submit {
+            var sentAt = nowNanos()
+            connection.onLine = { connection, line in
+                guard line.starts(with: ":hearth!".utf8), isEnd(line) else { return }
+                meter.record(nowNanos() - sentAt)
+                sentAt = nowNanos()
+                connection.send("PRIVMSG hearth :\(command(connection))\r\n")
+            }
+            sentAt = nowNanos()
+            connection.send("PRIVMSG hearth :\(command(connection))\r\n")
+            connection.flush()
+        }.get()
+    }
+    return (connections, meters)
+}
+
+struct BotLoad: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bot", abstract: "Clients issuing Hearth bot commands, and the chat latency of others meanwhile.")
+    @OptionGroup var common: Common
+    @Option(help: "Clients issuing commands (one in flight each).") var clients = 64
+    @Option(help: "The bot command.") var command = "!whoami"
+    @Option(help: "Chat pairs measured alongside.") var chatPairs = 20
+
+    func run() async throws {
+        raiseFileLimit()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
+        let chat = try await startPingPong(pairs: chatPairs, prefix: "bc", common: common, group: group)
+        try await Task.sleep(for: .seconds(common.warmup))
+        let (_, quiet) = try await measure(chat.meters, seconds: common.duration / 2)
+        let command = self.command
+        let bots = try await startBotClients(
+            count: clients, prefix: "bb", common: common, group: group, command: { _ in command }, isEnd: { _ in true })
+        try await Task.sleep(for: .seconds(common.warmup))
+        let span = Span(pid: common.pid)
+        async let chatUnderLoad = measure(chat.meters, seconds: common.duration)
+        let (replies, latencies) = try await measure(bots.meters, seconds: common.duration)
+        let (seconds, cpu, harness, rss) = span.finish()
+        let (_, loaded) = try await chatUnderLoad
+        var r = common.report("bot")
+        r.add("command", command)
+        r.add("clients", clients)
+        r.add("seconds", seconds)
+        r.add("replies_per_s", Double(replies) / seconds)
+        r.add("p50_ms", latencies.ms(50))
+        r.add("p99_ms", latencies.ms(99))
+        r.add("chat_p99_ms_quiet", quiet.ms(99))
+        r.add("chat_p99_ms_loaded", loaded.ms(99))
+        r.add("server_cpu_s", cpu)
+        r.add("harness_cpu_s", harness)
+        r.add("server_rss_kib", rss)
+        print(r.line())
+        await closeAll(chat.connections + bots.connections)
+        try await group.shutdownGracefully()
+    }
+}
+
+// MARK: login
+
+struct Login: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Concurrent !login (Argon2id) while chat runs: chat p99 must not move.")
+    @OptionGroup var common: Common
+    @Option(help: "Clients logging in over and over.") var clients = 16
+    @Option(help: "Chat pairs measured alongside.") var chatPairs = 20
+    static let password = "bench-s3cret-pass"
+
+    func run() async throws {
+        raiseFileLimit()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
+        // Accounts named after the connections' nicks ("bl0", "bl1", …); "taken" is fine on a rerun.
+        let setup = try await startBotClients(
+            count: clients, prefix: "bl", common: common, group: group,
+            command: { "!register \($0.nick) \(Login.password)" },
+            isEnd: { line in
+                let text = String(decoding: line, as: UTF8.self)
+                return text.contains("To stay logged in") || text.contains("register:")
+            })
+        try await measureOnce(setup.meters, count: clients)
+        await closeAll(setup.connections)
+        let chat = try await startPingPong(pairs: chatPairs, prefix: "lc", common: common, group: group)
+        try await Task.sleep(for: .seconds(common.warmup))
+        let (_, quiet) = try await measure(chat.meters, seconds: common.duration / 2)
+        let logins = try await startBotClients(
+            count: clients, prefix: "bl", common: common, group: group,
+            command: { "!login \($0.nick) \(Login.password)" },
+            isEnd: { line in
+                let text = String(decoding: line, as: UTF8.self)
+                return text.contains("To stay logged in") || text.contains("login:")
+            })
+        let span = Span(pid: common.pid)
+        async let chatUnderLoad = measure(chat.meters, seconds: common.duration)
+        let (count, latencies) = try await measure(logins.meters, seconds: common.duration)
+        let (seconds, cpu, harness, rss) = span.finish()
+        let (_, loaded) = try await chatUnderLoad
+        var r = common.report("login")
+        r.add("clients", clients)
+        r.add("seconds", seconds)
+        r.add("logins_per_s", Double(count) / seconds)
+        r.add("p50_ms", latencies.ms(50))
+        r.add("p99_ms", latencies.ms(99))
+        r.add("chat_p99_ms_quiet", quiet.ms(99))
+        r.add("chat_p99_ms_loaded", loaded.ms(99))
+        r.add("server_cpu_s", cpu)
+        r.add("harness_cpu_s", harness)
+        r.add("server_rss_kib", rss)
+        print(r.line())
+        await closeAll(chat.connections + logins.connections)
+        try await group.shutdownGracefully()
+    }
+
+    /// Waits until every setup client got one reply.
+    func measureOnce(_ meters: [(BenchConnection, Meter)], count: Int) async throws {
+        try await setMeasuring(meters, true)
+        for _ in 0..<600 {
+            try await Task.sleep(for: .milliseconds(100))
+            var done = 0
+            for (connection, meter) in meters {
+                done += try await connection.channel.eventLoop.submit { meter.count > 0 ? 1 : 0 }.get()
+            }
+            if done >= count { break }
+        }
+        try await setMeasuring(meters, false)
+    }
+}

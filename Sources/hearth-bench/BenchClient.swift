@@ -1,0 +1,206 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// Monotonic nanoseconds, comparable across the harness's threads.
+@inline(__always) func nowNanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// One IRC connection of the load generator. It registers (NICK/USER, answering PING),
+/// then hands every other line to `onLine` on its own event loop. Lines are split by hand
+/// from the read buffer so the harness stays cheaper than the servers it measures.
+final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+
+    let nick: String
+    let registered: EventLoopPromise<Void>
+    var onLine: ((BenchConnection, ByteBufferView) -> Void)?
+    var channel: Channel!
+    private var pending = ByteBuffer()
+    private var out = ByteBuffer()
+    private var isRegistered = false
+
+    init(nick: String, eventLoop: EventLoop) {
+        self.nick = nick
+        self.registered = eventLoop.makePromise()
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        channel = context.channel
+        send("NICK \(nick)\r\nUSER \(nick) 0 * :bench\r\n")
+        flush()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        registered.fail(ChannelError.ioOnClosedChannel)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        if pending.readableBytes > 0 {
+            pending.writeBuffer(&buffer)
+            buffer = pending
+            pending = ByteBuffer()
+        }
+        let view = buffer.readableBytesView
+        var start = view.startIndex
+        while let newline = view[start...].firstIndex(of: 10) {
+            var end = newline
+            if end > start && view[end - 1] == 13 { end -= 1 }
+            handle(view[start..<end])
+            start = newline + 1
+        }
+        if start < view.endIndex {
+            pending = ByteBuffer(bytes: view[start...])
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        flush()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+
+    private func handle(_ line: ByteBufferView) {
+        if line.starts(with: "PING ".utf8) {
+            send("PONG " + String(decoding: line.dropFirst(5), as: UTF8.self) + "\r\n")
+            return
+        }
+        if !isRegistered {
+            if let command = Self.command(of: line), command.elementsEqual("001".utf8) {
+                isRegistered = true
+                registered.succeed(())
+            } else if let command = Self.command(of: line), command.elementsEqual("433".utf8) || command.elementsEqual("ERROR".utf8) {
+                registered.fail(ChannelError.ioOnClosedChannel)
+            }
+            return
+        }
+        onLine?(self, line)
+    }
+
+    /// The command word of a line with a source prefix.
+    static func command(of line: ByteBufferView) -> ByteBufferView? {
+        guard let firstSpace = line.firstIndex(of: 32) else { return nil }
+        let rest = line[(firstSpace + 1)...]
+        let end = rest.firstIndex(of: 32) ?? rest.endIndex
+        return rest[rest.startIndex..<end]
+    }
+
+    /// The text after " :" (the trailing parameter).
+    static func trailing(of line: ByteBufferView) -> ByteBufferView? {
+        var index = line.startIndex + 1
+        while index < line.endIndex - 1 {
+            if line[index] == 32 && line[index + 1] == 58 { return line[(index + 2)...] }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Parses the last space-separated word as an unsigned integer.
+    static func lastNumber(of line: ByteBufferView) -> UInt64? {
+        var value: UInt64 = 0
+        var multiplier: UInt64 = 1
+        var index = line.endIndex
+        var digits = 0
+        while index > line.startIndex {
+            index -= 1
+            let byte = line[index]
+            if byte >= 48 && byte <= 57 {
+                value += UInt64(byte - 48) * multiplier
+                multiplier *= 10
+                digits += 1
+            } else {
+                break
+            }
+        }
+        return digits > 0 ? value : nil
+    }
+
+    /// Queues a line (written on the next flush). Must run on the channel's event loop.
+    func send(_ text: String) {
+        out.writeString(text)
+    }
+
+    func flush() {
+        guard out.readableBytes > 0, let channel else { return }
+        channel.writeAndFlush(out, promise: nil)
+        out = channel.allocator.buffer(capacity: 256)
+    }
+
+    /// Connects and registers; the future completes after 001.
+    static func open(
+        host: String, port: Int, nick: String, group: EventLoopGroup, localAddress: String? = nil
+    ) -> EventLoopFuture<BenchConnection> {
+        let loop = group.next()
+        let handler = BenchConnection(nick: nick, eventLoop: loop)
+        var bootstrap = ClientBootstrap(group: loop)
+            .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+            .channelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .connectTimeout(.seconds(30))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+            }
+        if let localAddress, let address = try? SocketAddress(ipAddress: localAddress, port: 0) {
+            bootstrap = bootstrap.bind(to: address)
+        }
+        return bootstrap.connect(host: host, port: port).flatMap { _ in
+            handler.registered.futureResult.map { handler }
+        }
+    }
+}
+
+extension ByteBufferView {
+    func starts(with prefix: String.UTF8View) -> Bool {
+        guard count >= prefix.count else { return false }
+        return zip(self, prefix).allSatisfy { $0 == $1 }
+    }
+}
+
+/// Opens `count` registered connections keeping at most `inflight` registrations pending
+/// (ngIRCd listens with a backlog of 10; InspIRCd registers on a 1-second timer).
+func openMany(
+    count: Int, inflight: Int, host: String, port: Int, prefix: String, group: EventLoopGroup,
+    latencies: NIOLockedValueBox<[UInt64]>? = nil
+) async throws -> [BenchConnection] {
+    var result: [BenchConnection] = []
+    result.reserveCapacity(count)
+    var next = 0
+    try await withThrowingTaskGroup(of: BenchConnection.self) { tasks in
+        func start(_ i: Int) {
+            // Past ~25,000 connections one source address runs out of ephemeral ports.
+            let local = count > 20_000 ? "127.0.0.\(2 + i / 20_000)" : nil
+            tasks.addTask {
+                let began = nowNanos()
+                let connection = try await BenchConnection.open(
+                    host: host, port: port, nick: "\(prefix)\(i)", group: group, localAddress: local
+                ).get()
+                latencies?.withLockedValue { $0.append(nowNanos() - began) }
+                return connection
+            }
+        }
+        while next < min(inflight, count) {
+            start(next)
+            next += 1
+        }
+        for try await connection in tasks {
+            result.append(connection)
+            if next < count {
+                start(next)
+                next += 1
+            }
+        }
+    }
+    return result
+}
+
+/// Runs `body` on every connection's event loop and waits.
+func onLoops(_ connections: [BenchConnection], _ body: @escaping @Sendable (BenchConnection) -> Void) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+        for connection in connections {
+            tasks.addTask { try await connection.channel.eventLoop.submit { body(connection) }.get() }
+        }
+        try await tasks.waitForAll()
+    }
+}
