@@ -12,7 +12,7 @@ extension Core {
             withState { out in
                 for key in client.channels {
                     guard let channel = channels[key] else { continue }
-                    out.send(channel.order, IRCMessage(source: client.prefix, command: "PART", params: [channel.name, "Left all channels"]))
+                    out.send(channel, IRCMessage(source: client.prefix, command: "PART", params: [channel.name, "Left all channels"]))
                     removeMember(client, from: key)
                 }
                 client.channels = []
@@ -75,11 +75,10 @@ extension Core {
                 channels[folded] = channel
                 isNew = true
             }
-            channel.members[client.id] = MemberStatus(op: isNew, voice: false)
-            channel.order.append(client)
+            channel.add(client, MemberStatus(op: isNew, voice: false))
             client.channels.append(folded)
             if client.isPlain { client.currentChannel = folded }
-            out.send(channel.order, IRCMessage(source: client.prefix, command: "JOIN", params: [channel.name]))
+            out.send(channel, IRCMessage(source: client.prefix, command: "JOIN", params: [channel.name]))
             if !channel.topic.isEmpty {
                 out.send(client, numeric(client, .topic, channel.name, channel.topic))
                 out.send(client, numeric(client, .topicWhoTime, channel.name, channel.topicSetBy, String(Int(channel.topicSetAt.timeIntervalSince1970))))
@@ -143,7 +142,7 @@ extension Core {
                     continue
                 }
                 let params = reason.map { [channel.name, $0] } ?? [channel.name]
-                out.send(channel.order, IRCMessage(source: client.prefix, command: "PART", params: params))
+                out.send(channel, IRCMessage(source: client.prefix, command: "PART", params: params))
                 removeMember(client, from: key)
                 client.channels.removeAll { $0 == key }
                 if client.currentChannel == key { client.currentChannel = client.channels.last }
@@ -184,7 +183,7 @@ extension Core {
             channel.topic = IRCMessage.truncate(message.params[1], toBytes: IRCLimits.topicLength)
             channel.topicSetBy = client.prefix
             channel.topicSetAt = Date()
-            out.send(channel.order, IRCMessage(source: client.prefix, command: "TOPIC", params: [channel.name, channel.topic]))
+            out.send(channel, IRCMessage(source: client.prefix, command: "TOPIC", params: [channel.name, channel.topic]))
         }
     }
 
@@ -218,7 +217,7 @@ extension Core {
                     out.send(client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
                     continue
                 }
-                out.send(channel.order, IRCMessage(source: client.prefix, command: "KICK", params: [channel.name, target.nick, reason]))
+                out.send(channel, IRCMessage(source: client.prefix, command: "KICK", params: [channel.name, target.nick, reason]))
                 removeMember(target, from: channel.key)
                 target.channels.removeAll { $0 == channel.key }
                 let key = channel.key

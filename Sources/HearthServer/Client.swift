@@ -50,7 +50,14 @@ final class Client: @unchecked Sendable {
     /// Async work in progress; the connection reads no further line until it completes.
     var pending: EventLoopFuture<Void>?
 
-    init(id: Int, channel: Channel, address: String) {
+    /// This connection's loop's flush batcher, and whether it is queued there.
+    let batcher: FlushBatcher
+    var flushPending = false
+    /// Bytes written this tick, not yet handed to the socket.
+    var output = ByteBuffer()
+
+    init(id: Int, channel: Channel, address: String, batcher: FlushBatcher) {
+        self.batcher = batcher
         self.id = id
         self.channel = channel
         self.eventLoop = channel.eventLoop
@@ -84,7 +91,38 @@ final class ChannelState {
     var invited: Set<String> = []
     /// Member id → status; `order` keeps join order for NAMES.
     var members: [Int: MemberStatus] = [:]
-    var order: [Client] = []
+    private(set) var order: [Client] = []
+    /// IRC members grouped by event loop, and plain-mode members; rebuilt after a change.
+    private var partition: (irc: [(EventLoop, [Client])], plain: [Client])?
+
+    func add(_ client: Client, _ status: MemberStatus) {
+        members[client.id] = status
+        order.append(client)
+        partition = nil
+    }
+
+    func remove(_ client: Client) {
+        members[client.id] = nil
+        order.removeAll { $0 === client }
+        partition = nil
+    }
+
+    /// Members for fan-out: one list per event loop, so a message costs one task per loop.
+    func membersByLoop() -> (irc: [(EventLoop, [Client])], plain: [Client]) {
+        if let partition { return partition }
+        var irc: [ObjectIdentifier: (EventLoop, [Client])] = [:]
+        var plain: [Client] = []
+        for member in order {
+            if member.isPlain {
+                plain.append(member)
+            } else {
+                irc[ObjectIdentifier(member.eventLoop), default: (member.eventLoop, [])].1.append(member)
+            }
+        }
+        let result = (Array(irc.values), plain)
+        partition = result
+        return result
+    }
 
     init(name: String) {
         self.name = name

@@ -29,7 +29,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     func channelActive(context: ChannelHandlerContext) {
         self.context = context
         let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
-        client = Client(id: core.newClientID(), channel: context.channel, address: address)
+        client = Client(
+            id: core.newClientID(), channel: context.channel, address: address,
+            batcher: core.batchers.batcher(for: context.eventLoop))
         let loopback = address == "127.0.0.1" || address == "::1" || address.hasPrefix("127.")
         flood.enabled = core.config.floodControl || !loopback
         core.add(client)
@@ -155,7 +157,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         client.closing = true
         core.withState { $0.send(client, IRCMessage(command: "ERROR", params: ["Closing Link: \(client.host) (\(reason))"])) }
         core.remove(client, reason: reason)
-        context?.close(promise: nil)
+        client.batcher.close(client)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {

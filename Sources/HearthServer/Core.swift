@@ -24,7 +24,10 @@ final class Core: @unchecked Sendable {
     var channels: [String: ChannelState] = [:]
     private var nextID = 1
 
-    init(config: ServerConfig, store: Store, logger: Logger) {
+    let batchers: FlushBatchers
+
+    init(config: ServerConfig, store: Store, logger: Logger, group: EventLoopGroup) {
+        batchers = FlushBatchers(group: group)
         self.config = config
         self.store = store
         self.logger = logger
@@ -107,8 +110,7 @@ final class Core: @unchecked Sendable {
 
     func removeMember(_ client: Client, from key: String) {
         guard let channel = channels[key] else { return }
-        channel.members[client.id] = nil
-        channel.order.removeAll { $0 === client }
+        channel.remove(client)
         if channel.members.isEmpty { channels[key] = nil }
     }
 

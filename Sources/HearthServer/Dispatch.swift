@@ -146,6 +146,6 @@ extension Core {
         }
         client.closing = true
         remove(client, reason: text)
-        client.channel.close(promise: nil)
+        client.batcher.close(client)
     }
 }

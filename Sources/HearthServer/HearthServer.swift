@@ -24,7 +24,7 @@ public final class HearthServer: Sendable {
         self.config = config
         group = MultiThreadedEventLoopGroup.singleton
         store = try Store(dataDirectory: config.dataDirectory)
-        core = Core(config: config, store: store, logger: logger)
+        core = Core(config: config, store: store, logger: logger, group: group)
         let services = BotServices(
             store: store, passwords: PasswordWorker(threads: config.passwordThreads, cost: config.passwordCost),
             presence: core, logger: logger)
@@ -84,8 +84,9 @@ public final class HearthServer: Sendable {
             let open = core.lock.withLock { Array(core.clients.values) }
             for client in open {
                 core.withState { $0.send(client, .init(command: "ERROR", params: ["Closing Link: \(client.host) (Server shutting down)"])) }
-                try? await client.channel.close()
+                client.batcher.close(client)
             }
+            for client in open { try? await client.channel.closeFuture.get() }
             try? await core.passwords.shutdown()
         }
     }

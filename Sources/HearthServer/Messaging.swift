@@ -66,7 +66,7 @@ extension Core {
                 }
                 client.lastMessageAt = Date()
                 let relay = IRCMessage(source: client.prefix, command: command, params: [channel.name, text])
-                out.send(channel.order.lazy.filter { $0 !== client }, relay)
+                out.send(channel, except: client, relay)
                 if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
             }
             if secret {
@@ -109,7 +109,7 @@ extension Core {
                 for effect in response.effects { self.apply(effect, for: client, out: &out) }
                 let lines = response.lines.flatMap { TextSplitter.split($0) }
                 if let channelKey, let channel = self.channels[channelKey] {
-                    for line in lines { out.send(channel.order, self.botMessage(to: channel.name, line)) }
+                    for line in lines { out.send(channel, self.botMessage(to: channel.name, line)) }
                 } else {
                     for line in lines { out.send(client, self.botMessage(to: client.nick, line)) }
                 }

@@ -190,7 +190,7 @@ extension Core {
                 }
             }
             if !appliedModes.isEmpty {
-                out.send(channel.order, IRCMessage(source: client.prefix, command: "MODE", params: [channel.name, appliedModes] + appliedParams))
+                out.send(channel, IRCMessage(source: client.prefix, command: "MODE", params: [channel.name, appliedModes] + appliedParams))
             }
         }
     }

@@ -2,9 +2,13 @@ import HearthProtocol
 import NIOCore
 
 /// Messages decided under the lock. Each is serialised once however many clients receive
-/// it; plain-mode clients get it rendered. Writes on the current event loop happen after
-/// the lock is released (a write can close a channel synchronously, and that must not
-/// re-enter the lock).
+/// it; plain-mode clients get it rendered for them.
+///
+/// `dispatch` runs under `Core.lock`: recipients' fields are read safely, and every loop
+/// receives its writes in the order the state changed. Writes for other loops are handed
+/// to those loops right there (one task per loop per message, however many members live
+/// on it); writes for the current loop are returned and done after the lock is released
+/// (a write can close a channel synchronously, and that must not re-enter the lock).
 struct Outbox {
     final class Item {
         let message: IRCMessage
@@ -21,30 +25,62 @@ struct Outbox {
         }
     }
 
-    private(set) var entries: [(Client, Item)] = []
-    var closing: [(Client, String)] = []
+    enum Recipients {
+        case one(Client)
+        case some([Client])
+        /// A channel's members as they were when the message was queued (a kicked or
+        /// parting member still gets its KICK or PART), except one (a relay's sender).
+        case channel(irc: [(EventLoop, [Client])], plain: [Client], except: Client?)
+    }
+
+    private(set) var batches: [(Recipients, Item)] = []
+    var closing: [Client] = []
 
     mutating func send(_ client: Client, _ message: IRCMessage) {
-        entries.append((client, Item(message)))
+        batches.append((.one(client), Item(message)))
     }
 
-    /// The same message to many clients, serialised once.
-    mutating func send(_ clients: some Sequence<Client>, _ message: IRCMessage) {
-        let item = Item(message)
-        for client in clients { entries.append((client, item)) }
+    mutating func send(_ clients: [Client], _ message: IRCMessage) {
+        batches.append((.some(clients), Item(message)))
     }
 
-    mutating func close(_ client: Client, reason: String) {
-        closing.append((client, reason))
+    mutating func send(_ channel: ChannelState, except: Client? = nil, _ message: IRCMessage) {
+        let members = channel.membersByLoop()
+        batches.append((.channel(irc: members.irc, plain: members.plain, except: except), Item(message)))
     }
 
-    /// Renders every message and hands writes for other event loops to those loops.
-    /// Runs under `Core.lock`: recipients' fields are read safely, and the order in which
-    /// state changed is the order in which each loop receives its writes. Writes for the
-    /// current loop are returned, to be done after the lock is released.
+    mutating func close(_ client: Client) {
+        closing.append(client)
+    }
+
     func dispatch() -> LocalWrites {
-        var byLoop: [ObjectIdentifier: (EventLoop, [(Client, ByteBuffer)])] = [:]
-        for (client, item) in entries {
+        var local = LocalWrites()
+        for (recipients, item) in batches {
+            switch recipients {
+            case .one(let client):
+                deliver(item, to: [client], except: nil, local: &local)
+            case .some(let clients):
+                deliver(item, to: clients, except: nil, local: &local)
+            case .channel(let irc, let plainMembers, let except):
+                for plain in plainMembers where plain !== except {
+                    deliver(item, to: [plain], except: nil, local: &local)
+                }
+                for (loop, clients) in irc {
+                    let bytes = item.ircBytes()
+                    if loop.inEventLoop {
+                        local.groups.append((clients, except, bytes))
+                    } else {
+                        loop.execute { Self.write(bytes, to: clients, except: except) }
+                    }
+                }
+            }
+        }
+        local.closing = closing
+        return local
+    }
+
+    private func deliver(_ item: Item, to clients: [Client], except: Client?, local: inout LocalWrites) {
+        for client in clients where client !== except {
             let bytes: ByteBuffer
             if client.isPlain {
                 guard let text = PlainRenderer.render(item.message, for: client) else { continue }
@@ -55,39 +91,30 @@ struct Outbox {
             } else {
                 bytes = item.ircBytes()
             }
-            let key = ObjectIdentifier(client.eventLoop)
-            byLoop[key, default: (client.eventLoop, [])].1.append((client, bytes))
-        }
-        var local = LocalWrites()
-        for (_, (loop, writes)) in byLoop {
-            if loop.inEventLoop {
-                local.writes = writes
+            if client.eventLoop.inEventLoop {
+                local.groups.append(([client], nil, bytes))
             } else {
-                loop.execute { Self.write(writes) }
+                client.eventLoop.execute { client.batcher.write(client, bytes) }
             }
         }
-        local.closing = closing.map(\.0)
-        return local
     }
 
     struct LocalWrites {
-        var writes: [(Client, ByteBuffer)] = []
+        var groups: [([Client], Client?, ByteBuffer)] = []
         var closing: [Client] = []
 
         func perform() {
-            if !writes.isEmpty { Outbox.write(writes) }
+            for (clients, except, bytes) in groups { Outbox.write(bytes, to: clients, except: except) }
             for client in closing {
-                client.eventLoop.execute { client.channel.close(promise: nil) }
+                client.batcher.close(client)
             }
         }
     }
 
-    static func write(_ writes: [(Client, ByteBuffer)]) {
-        var touched: [ObjectIdentifier: Channel] = [:]
-        for (client, bytes) in writes {
-            client.channel.write(bytes, promise: nil)
-            touched[ObjectIdentifier(client.channel)] = client.channel
+    /// On the clients' loop: append to each client's output, flushed once at the end of the tick.
+    static func write(_ bytes: ByteBuffer, to clients: [Client], except: Client?) {
+        for client in clients where client !== except {
+            client.batcher.write(client, bytes)
         }
-        for channel in touched.values { channel.flush() }
     }
 }

@@ -170,9 +170,6 @@ extension Core {
         let text = lock.withLock { "Killed (\(client.nick) (\(reason)))" }
         withState { $0.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.host) (\(text))"])) }
         remove(target, reason: text)
-        target.eventLoop.execute {
-            target.closing = true
-            target.channel.close(promise: nil)
-        }
+        target.batcher.close(target)
     }
 }

@@ -125,5 +125,7 @@ import Testing
         try await a.expect("JOIN #c")
         try await a.send("JOIN 0")
         try await b.expect(":tommy!~tom@127.0.0.1 PART #x")
+        // The one who leaves sees its own PART too.
+        try await a.expect(":tommy!~tom@127.0.0.1 PART #x")
     }
 }

@@ -1,0 +1,73 @@
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Coalesces output: messages for a connection during one event-loop tick are appended to
+/// its output buffer and go out in one write at the end of the tick, instead of one
+/// pipeline write and one system call per message. One batcher per event loop, touched
+/// only on that loop.
+final class FlushBatcher: @unchecked Sendable {
+    let loop: EventLoop
+    private var pending: [Client] = []
+    private var scheduled = false
+
+    init(loop: EventLoop) {
+        self.loop = loop
+    }
+
+    /// Appends `bytes` to the connection's output; it is written at the end of this tick.
+    func write(_ client: Client, _ bytes: ByteBuffer) {
+        var bytes = bytes
+        client.output.writeBuffer(&bytes)
+        if !client.flushPending {
+            client.flushPending = true
+            pending.append(client)
+        }
+        if !scheduled {
+            scheduled = true
+            loop.execute { self.flushAll() }
+        }
+    }
+
+    /// Writes what the connection has pending, then closes it (so a final ERROR arrives).
+    /// Runs on the connection's loop; queued behind writes other loops already handed over.
+    func close(_ client: Client) {
+        loop.execute {
+            client.closing = true
+            self.flush(client)
+            client.channel.close(promise: nil)
+        }
+    }
+
+    private func flush(_ client: Client) {
+        guard client.output.readableBytes > 0 else { return }
+        let output = client.output
+        client.output = ByteBuffer()
+        client.channel.writeAndFlush(output, promise: nil)
+    }
+
+    private func flushAll() {
+        let clients = pending
+        pending.removeAll(keepingCapacity: true)
+        scheduled = false
+        for client in clients {
+            client.flushPending = false
+            flush(client)
+        }
+    }
+}
+
+/// The batcher of each event loop of the group, found by the loop's identity.
+final class FlushBatchers: Sendable {
+    private let byLoop: [ObjectIdentifier: FlushBatcher]
+
+    init(group: EventLoopGroup) {
+        var map: [ObjectIdentifier: FlushBatcher] = [:]
+        for loop in group.makeIterator() { map[ObjectIdentifier(loop)] = FlushBatcher(loop: loop) }
+        byLoop = map
+    }
+
+    func batcher(for loop: EventLoop) -> FlushBatcher {
+        // Loops outside the group (none in practice) get a batcher of their own.
+        byLoop[ObjectIdentifier(loop)] ?? FlushBatcher(loop: loop)
+    }
+}
