@@ -2,9 +2,9 @@
 public enum IRCNames {
     /// ASCII case folding, the mapping Hearth advertises as CASEMAPPING=ascii.
     public static func fold(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
-            (scalar.value >= 65 && scalar.value <= 90) ? Unicode.Scalar(scalar.value + 32)! : scalar
-        }))
+        let utf8 = name.utf8
+        guard utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return name }
+        return String(decoding: utf8.map { ($0 >= 65 && $0 <= 90) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     static let special = Set("[]\\`_^{|}")

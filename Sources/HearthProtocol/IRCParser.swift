@@ -1,56 +1,74 @@
 extension IRCMessage {
-    /// Parses one line (without CR LF). Rejects NUL bytes, invalid UTF-8 and lines over the
-    /// RFC/IRCv3 limits, so callers can answer with a clear error and keep the connection.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(IRCParseError) -> IRCMessage {
-        var raw = Array(bytes)
-        while let last = raw.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") { raw.removeLast() }
-        if raw.contains(0) { throw .containsNUL }
-        guard let line = String(validating: raw, as: UTF8.self) else { throw .invalidUTF8 }
-        return try parse(line)
+    /// Parses one line (without CR LF). Rejects NUL bytes, a CR inside the line, invalid
+    /// UTF-8 and lines over the RFC/IRCv3 limits, so callers can answer with a clear error
+    /// and keep the connection. Works on bytes: this runs for every line a client sends.
+    public static func parse(_ input: some Collection<UInt8>) throws(IRCParseError) -> IRCMessage {
+        var bytes = Array(input)
+        while let last = bytes.last, last == 13 || last == 10 { bytes.removeLast() }
+        if bytes.contains(0) { throw .containsNUL }
+        // A bare CR would let a relayed message split into two lines in some clients.
+        if bytes.contains(13) { throw .containsCR }
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw .invalidUTF8 }
+        return try bytes.withUnsafeBufferPointer { buffer throws(IRCParseError) in try parseValidated(buffer) }
     }
 
     public static func parse(_ line: String) throws(IRCParseError) -> IRCMessage {
-        var rest = Substring(line)
-        while rest.last == "\r" || rest.last == "\n" { rest.removeLast() }
-        if rest.contains("\0") { throw .containsNUL }
-        // A bare CR would let a relayed message split into two lines in some clients.
-        if rest.unicodeScalars.contains("\r") { throw .containsCR }
+        try parse(line.utf8)
+    }
+
+    private static func string(_ slice: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: slice), as: UTF8.self)
+    }
+
+    /// `bytes` is valid UTF-8 without CR, LF or NUL; slices are cut at ASCII spaces only.
+    private static func parseValidated(_ bytes: UnsafeBufferPointer<UInt8>) throws(IRCParseError) -> IRCMessage {
+        let space: UInt8 = 32
+        var index = 0
+        let end = bytes.count
+        func skipSpaces() { while index < end && bytes[index] == space { index += 1 } }
+        func word() -> Range<Int> {
+            let start = index
+            while index < end && bytes[index] != space { index += 1 }
+            return start..<index
+        }
         var tags: [IRCTag] = []
-        if rest.first == "@" {
-            guard let space = rest.firstIndex(of: " ") else { throw .missingCommand }
-            let tagPart = rest[rest.index(after: rest.startIndex)..<space]
-            if tagPart.utf8.count + 2 > IRCLimits.maxTagBytes { throw .tagsTooLong }
-            tags = parseTags(tagPart)
-            rest = rest[space...].drop { $0 == " " }
+        if end > 0 && bytes[0] == UInt8(ascii: "@") {
+            index = 1
+            let tagRange = word()
+            if index >= end { throw .missingCommand }
+            if tagRange.count + 2 > IRCLimits.maxTagBytes { throw .tagsTooLong }
+            tags = parseTags(Substring(string(bytes[tagRange])))
+            skipSpaces()
         }
         // The body limit counts the CR LF the client sent.
-        if rest.utf8.count + 2 > IRCLimits.maxBodyBytes { throw .bodyTooLong }
+        if end - index + 2 > IRCLimits.maxBodyBytes { throw .bodyTooLong }
         var source: String?
-        if rest.first == ":" {
-            guard let space = rest.firstIndex(of: " ") else { throw .missingCommand }
-            source = String(rest[rest.index(after: rest.startIndex)..<space])
-            rest = rest[space...].drop { $0 == " " }
+        if index < end && bytes[index] == UInt8(ascii: ":") {
+            index += 1
+            let sourceRange = word()
+            if index >= end { throw .missingCommand }
+            source = string(bytes[sourceRange])
+            skipSpaces()
         }
-        let commandEnd = rest.firstIndex(of: " ") ?? rest.endIndex
-        let command = rest[..<commandEnd]
-        if command.isEmpty { throw source == nil && tags.isEmpty ? .empty : .missingCommand }
-        let isNumeric = command.count == 3 && command.allSatisfy(\.isASCIIDigit)
-        guard isNumeric || command.allSatisfy(\.isASCIILetter) else { throw .invalidCommand }
-        rest = rest[commandEnd...]
+        let commandRange = word()
+        if commandRange.isEmpty { throw source == nil && tags.isEmpty ? .empty : .missingCommand }
+        let command = bytes[commandRange]
+        let isNumeric = command.count == 3 && command.allSatisfy { $0 >= 48 && $0 <= 57 }
+        let isWord = command.allSatisfy { ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }
+        guard isNumeric || isWord else { throw .invalidCommand }
+        let commandText = String(decoding: command.map { $0 >= 97 ? $0 - 32 : $0 }, as: UTF8.self)
         var params: [String] = []
         while true {
-            rest = rest.drop { $0 == " " }
-            if rest.isEmpty { break }
-            if rest.first == ":" {
-                params.append(String(rest.dropFirst()))
+            skipSpaces()
+            if index >= end { break }
+            if bytes[index] == UInt8(ascii: ":") {
+                params.append(string(bytes[(index + 1)..<end]))
                 break
             }
-            let end = rest.firstIndex(of: " ") ?? rest.endIndex
-            params.append(String(rest[..<end]))
-            rest = rest[end...]
+            params.append(string(bytes[word()]))
         }
         if params.count > IRCLimits.maxParams { throw .tooManyParams }
-        return IRCMessage(tags: tags, source: source, command: command.uppercased(), params: params)
+        return IRCMessage(tags: tags, source: source, command: commandText, params: params)
     }
 
     static func parseTags(_ text: Substring) -> [IRCTag] {

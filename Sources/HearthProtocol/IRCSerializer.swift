@@ -10,27 +10,31 @@ extension IRCMessage {
                 return tag.key + "=" + IRCMessage.escapeTagValue(value)
             }.joined(separator: ";") + " "
         }
-        var head = ""
-        if let source { head += ":" + source + " " }
-        head += command
-        var middle = ""
+        var body = ""
+        body.reserveCapacity(32 + (source?.utf8.count ?? 0) + params.reduce(0) { $0 + $1.utf8.count + 2 })
+        if let source {
+            body += ":"
+            body += source
+            body += " "
+        }
+        body += command
         // Text-bearing commands and numerics always mark their last parameter as trailing,
         // as most servers do; some clients rely on it.
         let alwaysTrailing = params.count > 1 || IRCMessage.textCommands.contains(command)
         for (index, param) in params.enumerated() {
             let isLast = index == params.count - 1
-            if isLast && (alwaysTrailing || param.isEmpty || param.contains(" ") || param.hasPrefix(":")) {
-                middle += " :" + param
+            if isLast && (alwaysTrailing || param.isEmpty || param.utf8.contains(32) || param.utf8.first == 58) {
+                body += " :"
             } else {
-                middle += " " + param
+                body += " "
             }
+            body += param
         }
-        var body = head + middle
         let budget = IRCLimits.maxBodyBytes - 2
         if body.utf8.count > budget {
             body = IRCMessage.truncate(body, toBytes: budget)
         }
-        return tagText + body
+        return tags.isEmpty ? body : tagText + body
     }
 
     static let textCommands: Set<String> = ["PRIVMSG", "NOTICE", "PART", "QUIT", "KICK", "TOPIC", "ERROR", "PING", "PONG", "AWAY"]

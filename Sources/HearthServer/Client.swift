@@ -17,11 +17,13 @@ final class Client: @unchecked Sendable {
     let connectedAt = Date()
 
     // shared (Core.lock)
-    var nick = "*"
+    var nick = "*" { didSet { updatePrefix() } }
     var nickKey = ""
-    var user = "user"
+    var user = "user" { didSet { updatePrefix() } }
     var realname = ""
-    var host: String
+    var host: String { didSet { updatePrefix() } }
+    /// `nick!user@host`, kept up to date: it is the source of every message this client sends.
+    private(set) var prefix = ""
     var account: AccountRef?
     var tokenHash: String?
     var away: String?
@@ -63,9 +65,10 @@ final class Client: @unchecked Sendable {
         self.eventLoop = channel.eventLoop
         self.address = address
         self.host = address
+        updatePrefix()
     }
 
-    var prefix: String { "\(nick)!\(user)@\(host)" }
+    private func updatePrefix() { prefix = "\(nick)!\(user)@\(host)" }
     var isPlain: Bool { mode == .plain }
 
     func caller(channel: String? = nil) -> Caller {

@@ -6,13 +6,14 @@ import NIOCore
 /// (the bot, SQL, Argon2id) runs or while flood control makes the client wait, stops
 /// reading when too many lines are held, and runs the registration and ping timers.
 final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
-    typealias InboundIn = InboundLine
+    typealias InboundIn = ByteBuffer
 
     /// Lines held before the handler stops reading from the socket.
     static let maxHeldLines = 64
 
     let core: Core
     var client: Client!
+    var framer = LineFramer()
     var held: [InboundLine] = []
     var heldStart = 0
     var waiting = false
@@ -20,7 +21,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     var timer: RepeatedTask?
     var greetTimer: Scheduled<Void>?
     var readingPaused = false
-    weak var context: ChannelHandlerContext?
+    /// Held strongly and dropped in channelInactive: a weak reference would put the context
+    /// (and this handler) on Swift's slow reference-counting path for every message.
+    var context: ChannelHandlerContext?
 
     init(core: Core) {
         self.core = core
@@ -38,8 +41,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         let client = self.client!
         let core = self.core
         let check = TimeAmount.milliseconds(Int64(max(0.05, min(core.config.pingInterval, core.config.registrationTimeout) / 4) * 1000))
-        timer = context.eventLoop.scheduleRepeatedTask(initialDelay: check, delay: check) { [weak self] _ in
-            self?.checkTimeouts()
+        timer = context.eventLoop.scheduleRepeatedTask(initialDelay: check, delay: check) { _ in
+            self.checkTimeouts()
         }
         greetTimer = context.eventLoop.scheduleTask(in: .milliseconds(Int64(core.config.plainGreetingDelay * 1000))) {
             // Someone who connected and said nothing is probably a person with nc: greet them.
@@ -54,18 +57,21 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         timer?.cancel()
         greetTimer?.cancel()
         core.remove(client, reason: wasClosing ? "Quit" : "Connection closed")
+        self.context = nil
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let line = unwrapInboundIn(data)
+        var bytes = unwrapInboundIn(data)
         client.lastInput = .now()
         client.pingOutstanding = false
-        if waiting || heldStart < held.count {
-            hold(line)
-            return
+        framer.feed(&bytes) { line in
+            if waiting || heldStart < held.count {
+                hold(line)
+            } else {
+                process(line)
+            }
         }
-        process(line)
     }
 
     private func hold(_ line: InboundLine) {
@@ -81,8 +87,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         if let wait = flood.take(registered: client.registered) {
             held.insert(line, at: heldStart)
             waiting = true
-            context?.eventLoop.scheduleTask(in: wait) { [weak self] in
-                guard let self else { return }
+            context?.eventLoop.scheduleTask(in: wait) {
                 self.waiting = false
                 self.drain()
             }
@@ -104,8 +109,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     private func waitForPending() {
         guard let pending = client.pending else { return }
         waiting = true
-        pending.whenComplete { [weak self] _ in
-            guard let self else { return }
+        pending.whenComplete { _ in
             if self.client.pending === pending { self.client.pending = nil }
             self.waiting = false
             if self.client.pending != nil {

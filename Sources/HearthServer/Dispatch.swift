@@ -81,6 +81,7 @@ extension Core {
             return
         }
         switch command {
+        case "PRIVMSG", "NOTICE": privmsg(client, message)
         case "CAP": cap(client, message)
         case "NICK": nick(client, message)
         case "USER": user(client, message)
@@ -96,7 +97,6 @@ extension Core {
         case "QUIT": quit(client, reason: message.params.first)
         case "JOIN": join(client, message)
         case "PART": part(client, message)
-        case "PRIVMSG", "NOTICE": privmsg(client, message)
         case "TOPIC": topic(client, message)
         case "NAMES": names(client, message)
         case "WHO": who(client, message)

@@ -10,8 +10,33 @@ final class FlushBatcher: @unchecked Sendable {
     private var pending: [Client] = []
     private var scheduled = false
 
+    /// Writes handed over by other loops, drained by one task: under load many messages
+    /// share one wake-up of this loop instead of one task (and one context switch) each.
+    private let inbox = NIOLockedValueBox<(writes: [(ByteBuffer, [Client], Client?)], scheduled: Bool)>(([], false))
+
     init(loop: EventLoop) {
         self.loop = loop
+    }
+
+    /// From another loop (under `Core.lock`, so order is the order state changed).
+    func handOver(_ bytes: ByteBuffer, to clients: [Client], except: Client?) {
+        let schedule = inbox.withLockedValue { box -> Bool in
+            box.writes.append((bytes, clients, except))
+            defer { box.scheduled = true }
+            return !box.scheduled
+        }
+        if schedule { loop.execute { self.drainInbox() } }
+    }
+
+    private func drainInbox() {
+        let writes = inbox.withLockedValue { box -> [(ByteBuffer, [Client], Client?)] in
+            box.scheduled = false
+            defer { box.writes.removeAll(keepingCapacity: true) }
+            return box.writes
+        }
+        for (bytes, clients, except) in writes {
+            for client in clients where client !== except { write(client, bytes) }
+        }
     }
 
     /// Appends `bytes` to the connection's output; it is written at the end of this tick.

@@ -22,7 +22,7 @@ public final class HearthServer: Sendable {
     public init(config: ServerConfig, logger: Logger = Logger(label: "hearth")) throws {
         Sodium.ensureReady()
         self.config = config
-        group = MultiThreadedEventLoopGroup.singleton
+        group = config.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? .singleton
         store = try Store(dataDirectory: config.dataDirectory)
         core = Core(config: config, store: store, logger: logger, group: group)
         let services = BotServices(
@@ -72,7 +72,6 @@ public final class HearthServer: Sendable {
                 .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFramer()))
                         try channel.pipeline.syncOperations.addHandler(ConnectionHandler(core: core))
                     }
                 }

@@ -9,44 +9,42 @@ enum InboundLine {
 
 /// Splits the byte stream on LF (dropping a CR before it). A line longer than
 /// `IRCLimits.maxLineBytes` is discarded up to its end and reported once, so the
-/// connection lives on and memory stays bounded.
-struct LineFramer: ByteToMessageDecoder {
-    typealias InboundOut = InboundLine
-    var discarding = false
+/// connection lives on and memory stays bounded. Used inside `ConnectionHandler`, so a
+/// line costs no extra pipeline hop or boxing.
+struct LineFramer {
+    private var pending = ByteBuffer()
+    private var discarding = false
 
-    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        let view = buffer.readableBytesView
-        if let newline = view.firstIndex(of: UInt8(ascii: "\n")) {
+    mutating func feed(_ input: inout ByteBuffer, _ emit: (InboundLine) -> Void) {
+        if pending.readableBytes > 0 {
+            pending.writeBuffer(&input)
+            input = pending
+            pending = ByteBuffer()
+        }
+        while true {
+            let view = input.readableBytesView
+            guard let newline = view.firstIndex(of: UInt8(ascii: "\n")) else { break }
             let length = newline - view.startIndex
             if discarding {
-                buffer.moveReaderIndex(forwardBy: length + 1)
+                input.moveReaderIndex(forwardBy: length + 1)
                 discarding = false
-                return .continue
+                continue
             }
-            var line = buffer.readSlice(length: length)!
-            buffer.moveReaderIndex(forwardBy: 1)
+            var line = input.readSlice(length: length)!
+            input.moveReaderIndex(forwardBy: 1)
             if line.readableBytesView.last == UInt8(ascii: "\r") {
                 line = line.getSlice(at: line.readerIndex, length: line.readableBytes - 1)!
             }
-            if line.readableBytes > IRCLimits.maxLineBytes {
-                context.fireChannelRead(wrapInboundOut(.tooLong))
-            } else {
-                context.fireChannelRead(wrapInboundOut(.line(line)))
-            }
-            return .continue
+            emit(line.readableBytes > IRCLimits.maxLineBytes ? .tooLong : .line(line))
         }
-        if buffer.readableBytes > IRCLimits.maxLineBytes {
-            buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+        if input.readableBytes > IRCLimits.maxLineBytes {
+            input.moveReaderIndex(forwardBy: input.readableBytes)
             if !discarding {
                 discarding = true
-                context.fireChannelRead(wrapInboundOut(.tooLong))
+                emit(.tooLong)
             }
+        } else if input.readableBytes > 0 {
+            pending = input.getSlice(at: input.readerIndex, length: input.readableBytes)!
         }
-        return .needMoreData
-    }
-
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        while try decode(context: context, buffer: &buffer) == .continue {}
-        return .needMoreData
     }
 }

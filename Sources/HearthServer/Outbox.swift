@@ -6,8 +6,8 @@ import NIOCore
 ///
 /// `dispatch` runs under `Core.lock`: recipients' fields are read safely, and every loop
 /// receives its writes in the order the state changed. Writes for other loops are handed
-/// to those loops right there (one task per loop per message, however many members live
-/// on it); writes for the current loop are returned and done after the lock is released
+/// to those loops' inboxes right there (one entry per loop per message, however many
+/// members live on it); writes for the current loop are returned and done after the lock is released
 /// (a write can close a channel synchronously, and that must not re-enter the lock).
 struct Outbox {
     final class Item {
@@ -70,7 +70,7 @@ struct Outbox {
                     if loop.inEventLoop {
                         local.groups.append((clients, except, bytes))
                     } else {
-                        loop.execute { Self.write(bytes, to: clients, except: except) }
+                        clients[0].batcher.handOver(bytes, to: clients, except: except)
                     }
                 }
             }
@@ -94,7 +94,7 @@ struct Outbox {
             if client.eventLoop.inEventLoop {
                 local.groups.append(([client], nil, bytes))
             } else {
-                client.eventLoop.execute { client.batcher.write(client, bytes) }
+                client.batcher.handOver(bytes, to: [client], except: nil)
             }
         }
     }

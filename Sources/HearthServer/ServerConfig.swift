@@ -30,6 +30,8 @@ public struct ServerConfig: Sendable {
     public var plainGreetingDelay: TimeInterval = 2
     public var passwordCost: PasswordHash.Cost = .interactive
     public var passwordThreads = 2
+    /// Event-loop threads for IRC and HTTP; nil uses one per core (NIO's shared group).
+    public var eventLoopThreads: Int?
 
     public init() {}
 

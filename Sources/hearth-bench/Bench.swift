@@ -316,6 +316,7 @@ struct BotLoad: AsyncParsableCommand {
     @OptionGroup var common: Common
     @Option(help: "Clients issuing commands (one in flight each).") var clients = 64
     @Option(help: "The bot command.") var command = "!whoami"
+    @Option(help: "Text in the last line of a reply (default: every line is a whole reply).") var end: String?
     @Option(help: "Chat pairs measured alongside.") var chatPairs = 20
 
     func run() async throws {
@@ -325,8 +326,10 @@ struct BotLoad: AsyncParsableCommand {
         try await Task.sleep(for: .seconds(common.warmup))
         let (_, quiet) = try await measure(chat.meters, seconds: common.duration / 2)
         let command = self.command
+        let end = self.end
         let bots = try await startBotClients(
-            count: clients, prefix: "bb", common: common, group: group, command: { _ in command }, isEnd: { _ in true })
+            count: clients, prefix: "bb", common: common, group: group, command: { _ in command },
+            isEnd: { line in end.map { String(decoding: line, as: UTF8.self).contains($0) } ?? true })
         try await Task.sleep(for: .seconds(common.warmup))
         let span = Span(pid: common.pid)
         async let chatUnderLoad = measure(chat.meters, seconds: common.duration)
@@ -376,9 +379,11 @@ struct Login: AsyncParsableCommand {
         let chat = try await startPingPong(pairs: chatPairs, prefix: "lc", common: common, group: group)
         try await Task.sleep(for: .seconds(common.warmup))
         let (_, quiet) = try await measure(chat.meters, seconds: common.duration / 2)
+        // Fresh connections ("lg0", …) log in to those accounts; a registered account's nick
+        // is reserved, so they cannot reuse the setup nicks.
         let logins = try await startBotClients(
-            count: clients, prefix: "bl", common: common, group: group,
-            command: { "!login \($0.nick) \(Login.password)" },
+            count: clients, prefix: "lg", common: common, group: group,
+            command: { "!login bl\($0.nick.dropFirst(2)) \(Login.password)" },
             isEnd: { line in
                 let text = String(decoding: line, as: UTF8.self)
                 return text.contains("To stay logged in") || text.contains("login:")

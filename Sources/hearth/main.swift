@@ -31,6 +31,7 @@ struct Serve: AsyncParsableCommand {
     var oper: [String] = []
     @Flag(help: "Turn flood control off for connections from loopback (load tests).") var noFloodControl = false
     @Option(help: "Seconds before an idle IRC client is pinged.") var pingInterval: Double = 120
+    @Option(help: "Event-loop threads (default: one per core).") var threads: Int?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
     func run() async throws {
@@ -47,6 +48,7 @@ struct Serve: AsyncParsableCommand {
         config.publicURL = publicURL
         config.floodControl = !noFloodControl
         config.pingInterval = pingInterval
+        config.eventLoopThreads = threads
         config.operators = try Operators.load(flags: oper, dataDirectory: dataDir)
         let server = try HearthServer(config: config, logger: logger)
         let group = ServiceGroup(

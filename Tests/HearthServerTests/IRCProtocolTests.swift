@@ -223,6 +223,7 @@ import Testing
         let b = try await TestClient.irc(server, nick: "omar")
         try await a.send("JOIN #books")
         try await a.send("TOPIC #books :Reading club")
+        try await a.expect("TOPIC #books :Reading club")
         try await b.send("JOIN #books")
         try await b.expectNumeric("366")
         try await b.send("AWAY :lunch")

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Turns hearth-bench JSON lines into docs/BENCHMARKS.md (side-by-side table and targets)."""
+import json, os, platform, subprocess, sys, datetime
+
+path, command, versions = sys.argv[1], sys.argv[2], sys.argv[3]
+rows = [json.loads(l) for l in open(path) if l.startswith("{")]
+
+def cpu_model():
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor()
+
+mem_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+servers = ["hearth", "ngircd", "inspircd"]
+def find(scenario, server, **match):
+    for r in rows:
+        if r["scenario"] == scenario and r["server"] == server and all(r.get(k) == v for k, v in match.items()):
+            return r
+    return None
+
+def fmt(v, digits=0):
+    if v is None: return "–"
+    if isinstance(v, float) and digits: return f"{v:,.{digits}f}"
+    return f"{v:,.0f}"
+
+out = []
+out.append("# Benchmarks\n")
+out.append(f"Made by `{command}` on {datetime.date.today().isoformat()}: {os.cpu_count()} cores ({cpu_model()}), "
+           f"{mem_gib:.0f} GiB, {platform.platform()}. Versions: {versions}. All servers on loopback with flood "
+           "control off (configs in `bench/`), measured in the same run by `hearth-bench` "
+           "(SwiftNIO, 2 threads). Server CPU and RSS come from /proc/PID; the harness's own CPU is shown so a "
+           "reader can tell when the client side is the limit (on 2 cores the harness and the server share the machine).\n")
+
+def ratio(metric, scenario, higher_better=True, **match):
+    h = find(scenario, "hearth", **match)
+    others = [find(scenario, s, **match) for s in servers[1:]]
+    others = [o for o in others if o and o.get(metric) is not None]
+    if not h or not others or h.get(metric) is None: return "–"
+    best = max(o[metric] for o in others) if higher_better else min(o[metric] for o in others)
+    return f"{h[metric] / best:.2f}×" if best else "–"
+
+# connect
+sizes = sorted({r["clients"] for r in rows if r["scenario"] == "connect"})
+out.append("## connect: registered idle clients\n")
+out.append("| clients | server | registrations/s | p50 ms | p99 ms | KiB per client | server CPU s | harness CPU s |")
+out.append("|---|---|---|---|---|---|---|---|")
+for n in sizes:
+    for s in servers:
+        r = find("connect", s, clients=n)
+        if r: out.append(f"| {n:,} | {s} | {fmt(r.get('registrations_per_s'))} | {fmt(r.get('p50_ms'),1)} | {fmt(r.get('p99_ms'),1)} | {fmt(r.get('kib_per_client'),2)} | {fmt(r.get('server_cpu_s'),2)} | {fmt(r.get('harness_cpu_s'),2)} |")
+    out.append(f"| {n:,} | **Hearth ÷ best** | {ratio('registrations_per_s','connect',clients=n)} | | | {ratio('kib_per_client','connect',False,clients=n)} | | |")
+out.append("")
+
+out.append("## fanout: 200 members in one channel, 10 senders, 16 messages in flight each\n")
+out.append("| server | deliveries/s | p50 ms | p99 ms | deliveries per server CPU s | server CPU s | harness CPU s | RSS KiB |")
+out.append("|---|---|---|---|---|---|---|---|")
+for s in servers:
+    r = find("fanout", s)
+    if r: out.append(f"| {s} | {fmt(r['deliveries_per_s'])} | {fmt(r['p50_ms'],1)} | {fmt(r['p99_ms'],1)} | {fmt(r.get('deliveries_per_server_cpu_s'))} | {fmt(r.get('server_cpu_s'),2)} | {fmt(r.get('harness_cpu_s'),2)} | {fmt(r.get('server_rss_kib'))} |")
+out.append(f"| **Hearth ÷ best** | {ratio('deliveries_per_s','fanout')} | | {ratio('p99_ms','fanout',False)} | {ratio('deliveries_per_server_cpu_s','fanout')} | | | |\n")
+
+out.append("## direct: 500 pairs ping-ponging private messages\n")
+out.append("| server | round trips/s | p50 ms | p99 ms | messages per server CPU s | server CPU s | harness CPU s |")
+out.append("|---|---|---|---|---|---|---|")
+for s in servers:
+    r = find("direct", s)
+    if r: out.append(f"| {s} | {fmt(r['round_trips_per_s'])} | {fmt(r['p50_ms'],1)} | {fmt(r['p99_ms'],1)} | {fmt(r.get('messages_per_server_cpu_s'))} | {fmt(r.get('server_cpu_s'),2)} | {fmt(r.get('harness_cpu_s'),2)} |")
+out.append(f"| **Hearth ÷ best** | {ratio('round_trips_per_s','direct')} | | {ratio('p99_ms','direct',False)} | {ratio('messages_per_server_cpu_s','direct')} | | |\n")
+
+out.append("## Hearth only: bot commands and logins while chat runs\n")
+out.append("| scenario | replies or logins /s | p50 ms | p99 ms | chat p99 ms quiet | chat p99 ms under load | server CPU s |")
+out.append("|---|---|---|---|---|---|---|")
+for r in rows:
+    if r["server"] != "hearth" or r["scenario"] not in ("bot", "login"): continue
+    name = f"bot `{r.get('command')}` ({r['clients']} clients)" if r["scenario"] == "bot" else f"login `!login` Argon2id ({r['clients']} clients)"
+    rate = r.get("replies_per_s", r.get("logins_per_s"))
+    out.append(f"| {name} | {fmt(rate)} | {fmt(r['p50_ms'],1)} | {fmt(r['p99_ms'],1)} | {fmt(r['chat_p99_ms_quiet'],1)} | {fmt(r['chat_p99_ms_loaded'],1)} | {fmt(r.get('server_cpu_s'),2)} |")
+out.append("")
+
+# targets
+def best_other(scenario, metric, higher=True, **m):
+    vals = [find(scenario, s, **m) for s in servers[1:]]
+    vals = [v[metric] for v in vals if v and v.get(metric) is not None]
+    return (max(vals) if higher else min(vals)) if vals else None
+out.append("## Targets\n")
+out.append("| target | measured | met? |")
+out.append("|---|---|---|")
+def target(name, measured, ok):
+    out.append(f"| {name} | {measured} | {'yes' if ok else 'no'} |")
+big = max(sizes) if sizes else None
+h10 = find("connect", "hearth", clients=10000) or (find("connect", "hearth", clients=big) if big else None)
+if h10:
+    target("50,000 idle clients held", f"{max(r['clients'] for r in rows if r['scenario']=='connect' and r['server']=='hearth'):,} (this machine allows {os.sysconf('SC_OPEN_MAX'):,} descriptors per process)", False)
+    target(f"≤ 4 KiB RSS per client at {h10['clients']:,}", f"{h10.get('kib_per_client', 0):.2f} KiB", (h10.get('kib_per_client') or 99) <= 4)
+    target("registration ≥ 3,000 clients/s", f"{h10['registrations_per_s']:,.0f}/s", h10['registrations_per_s'] >= 3000)
+f = find("fanout", "hearth")
+if f:
+    b = best_other("fanout", "deliveries_per_s"); p = best_other("fanout", "p99_ms", False)
+    target("fanout deliveries/s ≥ 1.0× best other", f"{f['deliveries_per_s']:,.0f} vs {b:,.0f}" if b else "–", b is not None and f['deliveries_per_s'] >= b)
+    target("fanout p99 ≤ theirs", f"{f['p99_ms']:.1f} ms vs {p:.1f} ms" if p else "–", p is not None and f['p99_ms'] <= p)
+d = find("direct", "hearth")
+if d:
+    b = best_other("direct", "round_trips_per_s"); c = best_other("direct", "messages_per_server_cpu_s"); p = best_other("direct", "p99_ms", False)
+    target("direct round trips/s ≥ 1.0× best other", f"{d['round_trips_per_s']:,.0f} vs {b:,.0f}" if b else "–", b is not None and d['round_trips_per_s'] >= b)
+    target("direct messages per server CPU s ≥ 1.0× best other", f"{d['messages_per_server_cpu_s']:,.0f} vs {c:,.0f}" if c else "–", c is not None and d['messages_per_server_cpu_s'] >= c)
+    target("direct p99 ≤ theirs", f"{d['p99_ms']:.1f} ms vs {p:.1f} ms" if p else "–", p is not None and d['p99_ms'] <= p)
+bots = [r for r in rows if r["scenario"] == "bot" and r["server"] == "hearth"]
+for r in bots:
+    target(f"bot `{r['command']}` ≥ 5,000 replies/s, chat p99 unaffected", f"{r['replies_per_s']:,.0f}/s; chat p99 {r['chat_p99_ms_quiet']:.1f} → {r['chat_p99_ms_loaded']:.1f} ms", r['replies_per_s'] >= 5000 and r['chat_p99_ms_loaded'] <= max(2 * r['chat_p99_ms_quiet'], r['chat_p99_ms_quiet'] + 5))
+out.append("")
+print("\n".join(out))
+print(open(os.path.join(os.path.dirname(__file__), "..", "docs", "BENCHMARKS-notes.md")).read() if os.path.exists(os.path.join(os.path.dirname(__file__), "..", "docs", "BENCHMARKS-notes.md")) else "")
