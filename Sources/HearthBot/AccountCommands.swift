@@ -163,16 +163,13 @@ enum AccountCommands {
         let (name, code, password) = (request.words[0], request.words[1], request.words[2])
         if let problem = AccountService.passwordProblem(password) { throw BotError(problem) }
         let services = request.services
-        let keys = LoginThrottle.keys(accountKey: IRCNames.fold(name), address: request.caller.address)
-        if let wait = services.throttle.begin(keys: keys) {
-            throw BotError("too many failed attempts; try again in \(Int(wait.rounded(.up)))s")
-        }
-        guard let account = try await services.store.consumeRecoveryCode(
+        let attempt = try AccountService.start(services.throttle, accountKey: IRCNames.fold(name), address: request.caller.address)
+        let consumed = try await services.store.consumeRecoveryCode(
             nameKey: IRCNames.fold(name), codeHash: Sodium.hashSecret(SecretCodes.normalize(code)))
-        else {
+        services.throttle.finish(attempt, success: consumed != nil)
+        guard let account = consumed else {
             throw BotError("that name and recovery code don't match (or the code was used already)")
         }
-        services.throttle.recordSuccess(keys: keys)
         let hash = try await services.passwords.hash(password)
         try await services.store.setPassword(accountID: account.id!, hash: hash)
         try await services.store.revokeAllTokens(accountID: account.id!)

@@ -40,33 +40,36 @@ public struct AccountService: Sendable {
     /// that never says whether the name exists.
     public func checkPassword(name: String, password: String, address: String) async throws -> Account {
         let key = IRCNames.fold(name)
-        let keys = LoginThrottle.keys(accountKey: key, address: address)
-        if let wait = services.throttle.begin(keys: keys) {
-            throw BotError("too many wrong passwords; try again in \(Int(wait.rounded(.up)))s")
-        }
+        let attempt = try Self.start(services.throttle, accountKey: key, address: address)
         let account = try await services.store.account(nameKey: key)
         // Verify against a real hash even for unknown names, so timing does not reveal them.
         let hash = account?.passwordHash ?? services.passwords.dummyHash
         let ok = try await services.passwords.verify(password, hash: hash)
+        services.throttle.finish(attempt, success: ok && account != nil)
         guard ok, let account else {
             throw BotError("wrong name or password")
         }
-        services.throttle.recordSuccess(keys: keys)
         return account
     }
 
     /// The account a resume token belongs to.
     public func checkToken(_ token: String, address: String) async throws -> (Account, String) {
-        let keys = LoginThrottle.keys(accountKey: nil, address: address)
-        if let wait = services.throttle.begin(keys: keys) {
-            throw BotError("too many failed attempts; try again in \(Int(wait.rounded(.up)))s")
-        }
+        let attempt = try Self.start(services.throttle, accountKey: nil, address: address)
         let hash = Sodium.hashSecret(token)
-        guard SecretCodes.looksLikeResumeToken(token), let account = try await services.store.account(tokenHash: hash) else {
+        let account = SecretCodes.looksLikeResumeToken(token) ? try await services.store.account(tokenHash: hash) : nil
+        services.throttle.finish(attempt, success: account != nil)
+        guard let account else {
             throw BotError("that resume token is unknown or expired; log in with !login NAME PASSWORD")
         }
-        services.throttle.recordSuccess(keys: keys)
         return (account, hash)
+    }
+
+    /// Starts a throttled attempt or throws the "try again in Ns" error.
+    static func start(_ throttle: LoginThrottle, accountKey: String?, address: String) throws -> LoginThrottle.Attempt {
+        switch throttle.start(accountKey: accountKey, address: address) {
+        case .success(let attempt): return attempt
+        case .failure(let refusal): throw BotError("too many failed attempts; try again in \(refusal.seconds)s")
+        }
     }
 
     /// A new resume token for the account; only its hash is stored.

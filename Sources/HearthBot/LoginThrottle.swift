@@ -83,4 +83,33 @@ public final class LoginThrottle: Sendable {
         if let accountKey { keys.append("acct:" + accountKey) }
         return keys
     }
+
+    /// An attempt on one account from one address. The account key is booked at once
+    /// (nobody can run parallel guesses against one account); the address key counts
+    /// only real failures, so many people behind one address can log in at the same time.
+    public struct Attempt: Sendable {
+        let account: [String]
+        let address: [String]
+    }
+
+    /// Starts an attempt, or returns how long to wait.
+    public func start(accountKey: String?, address: String) -> Result<Attempt, Refusal> {
+        let attempt = Attempt(account: accountKey.map { ["acct:" + $0] } ?? [], address: ["addr:" + address])
+        if let wait = waitTime(keys: attempt.address) ?? begin(keys: attempt.account) {
+            return .failure(Refusal(seconds: Int(wait.rounded(.up))))
+        }
+        return .success(attempt)
+    }
+
+    public func finish(_ attempt: Attempt, success: Bool) {
+        if success {
+            recordSuccess(keys: attempt.account)
+        } else {
+            recordFailure(keys: attempt.address)
+        }
+    }
+
+    public struct Refusal: Error, Sendable {
+        public let seconds: Int
+    }
 }

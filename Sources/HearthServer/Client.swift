@@ -27,9 +27,11 @@ final class Client: @unchecked Sendable {
     var account: AccountRef?
     var tokenHash: String?
     var away: String?
-    var isOper = false
-    var invisible = false
-    var registered = false
+    var isOper = false { didSet { if isOper != oldValue { counts.opers += isOper ? 1 : -1 } } }
+    var invisible = false { didSet { if invisible != oldValue { counts.invisible += invisible ? 1 : -1 } } }
+    var registered = false { didSet { if registered != oldValue { counts.users += registered ? 1 : -1 } } }
+    /// Server-wide counts kept as fields change, so LUSERS costs nothing per connection.
+    let counts: UserCounts
     var mode = ClientMode.undecided
     /// Folded names of joined channels, in join order.
     var channels: [String] = []
@@ -58,7 +60,8 @@ final class Client: @unchecked Sendable {
     /// Bytes written this tick, not yet handed to the socket.
     var output = ByteBuffer()
 
-    init(id: Int, channel: Channel, address: String, batcher: FlushBatcher) {
+    init(id: Int, channel: Channel, address: String, batcher: FlushBatcher, counts: UserCounts) {
+        self.counts = counts
         self.batcher = batcher
         self.id = id
         self.channel = channel
@@ -76,6 +79,13 @@ final class Client: @unchecked Sendable {
             sessionID: id, nick: nick, account: account, tokenHash: tokenHash, address: address,
             isIRC: mode != .plain, channel: channel)
     }
+}
+
+/// Registered users, invisible users and operators; changed only under `Core.lock`.
+final class UserCounts {
+    var users = 0
+    var invisible = 0
+    var opers = 0
 }
 
 /// A channel and its members. Changes only under `Core.lock`.

@@ -18,7 +18,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     var heldStart = 0
     var waiting = false
     var flood = FloodControl()
-    var timer: RepeatedTask?
+    var sweeper: LoopSweeper?
     var greetTimer: Scheduled<Void>?
     var readingPaused = false
     /// Held strongly and dropped in channelInactive: a weak reference would put the context
@@ -32,18 +32,17 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     func channelActive(context: ChannelHandlerContext) {
         self.context = context
         let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        let locals = core.loops.locals(for: context.eventLoop)
         client = Client(
-            id: core.newClientID(), channel: context.channel, address: address,
-            batcher: core.batchers.batcher(for: context.eventLoop))
+            id: core.newClientID(), channel: context.channel, address: address, batcher: locals.batcher,
+            counts: core.counts)
+        sweeper = locals.sweeper
         let loopback = address == "127.0.0.1" || address == "::1" || address.hasPrefix("127.")
         flood.enabled = core.config.floodControl || !loopback
         core.add(client)
         let client = self.client!
         let core = self.core
-        let check = TimeAmount.milliseconds(Int64(max(0.05, min(core.config.pingInterval, core.config.registrationTimeout) / 4) * 1000))
-        timer = context.eventLoop.scheduleRepeatedTask(initialDelay: check, delay: check) { _ in
-            self.checkTimeouts()
-        }
+        locals.sweeper.add(self)
         greetTimer = context.eventLoop.scheduleTask(in: .milliseconds(Int64(core.config.plainGreetingDelay * 1000))) {
             // Someone who connected and said nothing is probably a person with nc: greet them.
             if client.mode == .undecided { core.startPlainMode(client) }
@@ -54,7 +53,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     func channelInactive(context: ChannelHandlerContext) {
         let wasClosing = client.closing
         client.closing = true
-        timer?.cancel()
+        sweeper?.remove(self)
         greetTimer?.cancel()
         core.remove(client, reason: wasClosing ? "Quit" : "Connection closed")
         self.context = nil
@@ -63,6 +62,10 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
+        if greetTimer != nil {
+            greetTimer?.cancel()
+            greetTimer = nil
+        }
         client.lastInput = .now()
         client.pingOutstanding = false
         framer.feed(&bytes) { line in
@@ -136,7 +139,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func checkTimeouts() {
+    func checkTimeouts() {
         guard let client, !client.closing else { return }
         let config = core.config
         let idle = Double((NIODeadline.now() - client.lastInput).nanoseconds) / 1e9

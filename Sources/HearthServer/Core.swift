@@ -24,10 +24,12 @@ final class Core: @unchecked Sendable {
     var channels: [String: ChannelState] = [:]
     private var nextID = 1
 
-    let batchers: FlushBatchers
+    let loops: LoopLocals
 
     init(config: ServerConfig, store: Store, logger: Logger, group: EventLoopGroup) {
-        batchers = FlushBatchers(group: group)
+        // Timeouts are checked four times per shortest timeout.
+        let shortest = min(config.pingInterval, config.pingTimeout, config.registrationTimeout)
+        loops = LoopLocals(group: group, sweepInterval: .milliseconds(Int64(max(0.05, shortest / 4) * 1000)))
         self.config = config
         self.store = store
         self.logger = logger
@@ -104,6 +106,9 @@ final class Core: @unchecked Sendable {
             }
             for key in client.channels { removeMember(client, from: key) }
             client.channels = []
+            client.registered = false
+            client.invisible = false
+            client.isOper = false
             if !client.nickKey.isEmpty, nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
         }
     }
@@ -142,7 +147,8 @@ final class Core: @unchecked Sendable {
         return "guest\(id)"
     }
 
-    var userCount: Int { clients.values.filter(\.registered).count }
+    let counts = UserCounts()
+    var userCount: Int { counts.users }
 }
 
 extension Core: PresenceDirectory {

@@ -81,18 +81,51 @@ final class FlushBatcher: @unchecked Sendable {
     }
 }
 
-/// The batcher of each event loop of the group, found by the loop's identity.
-final class FlushBatchers: Sendable {
-    private let byLoop: [ObjectIdentifier: FlushBatcher]
+/// Runs the timeout checks of one loop's connections from one repeated task, instead of
+/// a timer per connection (which costs memory and timer-heap work per idle client).
+final class LoopSweeper: @unchecked Sendable {
+    let loop: EventLoop
+    let interval: TimeAmount
+    private var handlers: [ObjectIdentifier: ConnectionHandler] = [:]
+    private var task: RepeatedTask?
 
-    init(group: EventLoopGroup) {
-        var map: [ObjectIdentifier: FlushBatcher] = [:]
-        for loop in group.makeIterator() { map[ObjectIdentifier(loop)] = FlushBatcher(loop: loop) }
-        byLoop = map
+    init(loop: EventLoop, interval: TimeAmount) {
+        self.loop = loop
+        self.interval = interval
     }
 
-    func batcher(for loop: EventLoop) -> FlushBatcher {
-        // Loops outside the group (none in practice) get a batcher of their own.
-        byLoop[ObjectIdentifier(loop)] ?? FlushBatcher(loop: loop)
+    func add(_ handler: ConnectionHandler) {
+        handlers[ObjectIdentifier(handler)] = handler
+        if task == nil {
+            task = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in self.sweep() }
+        }
+    }
+
+    func remove(_ handler: ConnectionHandler) {
+        handlers[ObjectIdentifier(handler)] = nil
+    }
+
+    private func sweep() {
+        for handler in handlers.values { handler.checkTimeouts() }
+    }
+}
+
+/// Each event loop's batcher and sweeper, found by the loop's identity.
+final class LoopLocals: Sendable {
+    private let byLoop: [ObjectIdentifier: (FlushBatcher, LoopSweeper)]
+    private let interval: TimeAmount
+
+    init(group: EventLoopGroup, sweepInterval: TimeAmount) {
+        var map: [ObjectIdentifier: (FlushBatcher, LoopSweeper)] = [:]
+        for loop in group.makeIterator() {
+            map[ObjectIdentifier(loop)] = (FlushBatcher(loop: loop), LoopSweeper(loop: loop, interval: sweepInterval))
+        }
+        byLoop = map
+        interval = sweepInterval
+    }
+
+    func locals(for loop: EventLoop) -> (batcher: FlushBatcher, sweeper: LoopSweeper) {
+        // Loops outside the group (none in practice) get their own.
+        byLoop[ObjectIdentifier(loop)] ?? (FlushBatcher(loop: loop), LoopSweeper(loop: loop, interval: interval))
     }
 }

@@ -130,20 +130,22 @@ extension Core {
         }
         let passwords = self.passwords
         let throttle = bot.services.throttle
-        let keys = ["oper:" + name, "addr:" + client.address]
-        if let wait = throttle.begin(keys: keys) {
-            reply(client, .passwdMismatch, "Too many failed OPER attempts; try again in \(Int(wait.rounded(.up)))s")
+        let attempt: LoginThrottle.Attempt
+        switch throttle.start(accountKey: "oper:" + name, address: client.address) {
+        case .success(let started): attempt = started
+        case .failure(let refusal):
+            reply(client, .passwdMismatch, "Too many failed OPER attempts; try again in \(refusal.seconds)s")
             return
         }
         later(client, {
             if expected.hasPrefix("$argon2") { return (try? await passwords.verify(password, hash: expected)) ?? false }
             return Sodium.constantTimeEquals(Array(expected.utf8), Array(password.utf8))
         }) { ok in
+            throttle.finish(attempt, success: ok)
             guard ok else {
                 self.reply(client, .passwdMismatch, "Password incorrect")
                 return
             }
-            throttle.recordSuccess(keys: keys)
             self.withState { out in
                 client.isOper = true
                 out.send(client, self.numeric(client, .youreOper, "You are now an IRC operator"))

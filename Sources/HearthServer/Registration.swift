@@ -214,18 +214,16 @@ extension Core {
     }
 
     func lusers(_ client: Client, out: inout Outbox) {
-        let users = clients.values.filter(\.registered)
-        let invisible = users.filter(\.invisible).count
-        let unknown = clients.count - users.count
-        let opers = users.filter(\.isOper).count
+        let users = counts.users, invisible = counts.invisible
+        let unknown = clients.count - users
         func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
-        send(.luserClient, "There are \(users.count - invisible) users and \(invisible) invisible on 1 server")
-        send(.luserOp, String(opers), "operator(s) online")
+        send(.luserClient, "There are \(users - invisible) users and \(invisible) invisible on 1 server")
+        send(.luserOp, String(counts.opers), "operator(s) online")
         send(.luserUnknown, String(unknown), "unknown connection(s)")
         send(.luserChannels, String(channels.count), "channels formed")
-        send(.luserMe, "I have \(users.count) clients and 0 servers")
-        send(.localUsers, String(users.count), String(users.count), "Current local users \(users.count), max \(users.count)")
-        send(.globalUsers, String(users.count), String(users.count), "Current global users \(users.count), max \(users.count)")
+        send(.luserMe, "I have \(users) clients and 0 servers")
+        send(.localUsers, String(users), String(users), "Current local users \(users), max \(users)")
+        send(.globalUsers, String(users), String(users), "Current global users \(users), max \(users)")
     }
 
     func motd(_ client: Client, out: inout Outbox) {

@@ -283,10 +283,12 @@ struct Direct: AsyncParsableCommand {
 
 // MARK: bot
 
-/// Clients that each keep one bot command in flight; a reply is complete after `lines` lines.
+/// Clients that each keep one bot command in flight. `outcome` reads a line from the bot:
+/// nil while the reply goes on, true at the end of a successful one (it is measured),
+/// false at the end of a refusal (not measured; the command is sent again).
 func startBotClients(
     count: Int, prefix: String, common: Common, group: EventLoopGroup,
-    command: @escaping @Sendable (BenchConnection) -> String, isEnd: @escaping @Sendable (ByteBufferView) -> Bool
+    command: @escaping @Sendable (BenchConnection) -> String, outcome: @escaping @Sendable (ByteBufferView) -> Bool?
 ) async throws -> (connections: [BenchConnection], meters: [(BenchConnection, Meter)]) {
     let connections = try await openMany(
         count: count, inflight: common.inflight, host: common.host, port: common.port, prefix: prefix, group: group)
@@ -297,8 +299,8 @@ func startBotClients(
         try await connection.channel.eventLoop.submit {
             var sentAt = nowNanos()
             connection.onLine = { connection, line in
-                guard line.starts(with: ":hearth!".utf8), isEnd(line) else { return }
-                meter.record(nowNanos() - sentAt)
+                guard line.starts(with: ":hearth!".utf8), let success = outcome(line) else { return }
+                if success { meter.record(nowNanos() - sentAt) }
                 sentAt = nowNanos()
                 connection.send("PRIVMSG hearth :\(command(connection))\r\n")
             }
@@ -329,7 +331,10 @@ struct BotLoad: AsyncParsableCommand {
         let end = self.end
         let bots = try await startBotClients(
             count: clients, prefix: "bb", common: common, group: group, command: { _ in command },
-            isEnd: { line in end.map { String(decoding: line, as: UTF8.self).contains($0) } ?? true })
+            outcome: { line in
+                guard let end else { return true }
+                return String(decoding: line, as: UTF8.self).contains(end) ? true : nil
+            })
         try await Task.sleep(for: .seconds(common.warmup))
         let span = Span(pid: common.pid)
         async let chatUnderLoad = measure(chat.meters, seconds: common.duration)
@@ -370,9 +375,9 @@ struct Login: AsyncParsableCommand {
         let setup = try await startBotClients(
             count: clients, prefix: "bl", common: common, group: group,
             command: { "!register \($0.nick) \(Login.password)" },
-            isEnd: { line in
+            outcome: { line in
                 let text = String(decoding: line, as: UTF8.self)
-                return text.contains("To stay logged in") || text.contains("register:")
+                return text.contains("To stay logged in") || text.contains("register:") ? true : nil
             })
         try await measureOnce(setup.meters, count: clients)
         await closeAll(setup.connections)
@@ -384,9 +389,10 @@ struct Login: AsyncParsableCommand {
         let logins = try await startBotClients(
             count: clients, prefix: "lg", common: common, group: group,
             command: { "!login bl\($0.nick.dropFirst(2)) \(Login.password)" },
-            isEnd: { line in
+            outcome: { line in
                 let text = String(decoding: line, as: UTF8.self)
-                return text.contains("To stay logged in") || text.contains("login:")
+                if text.contains("To stay logged in") { return true }
+                return text.contains("login:") ? false : nil
             })
         let span = Span(pid: common.pid)
         async let chatUnderLoad = measure(chat.meters, seconds: common.duration)

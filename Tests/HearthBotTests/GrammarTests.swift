@@ -122,3 +122,35 @@ import Testing
         #expect(NickServAlias.translate("help", nick: "amy") == "help")
     }
 }
+
+@Suite struct ThrottleAttemptTests {
+    @Test func oneAccountCannotBeGuessedInParallelButOneAddressMayLogInToMany() {
+        let throttle = LoginThrottle()
+        var started = 0
+        for _ in 0..<10 {
+            if case .success = throttle.start(accountKey: "dora", address: "10.0.0.9") { started += 1 }
+        }
+        #expect(started == LoginThrottle.freeFailures)
+        // Sixteen people behind one address log in to their own accounts at once.
+        var attempts: [LoginThrottle.Attempt] = []
+        for i in 0..<16 {
+            guard case .success(let attempt) = throttle.start(accountKey: "user\(i)", address: "10.0.0.10") else {
+                Issue.record("attempt \(i) refused")
+                continue
+            }
+            attempts.append(attempt)
+        }
+        for attempt in attempts { throttle.finish(attempt, success: true) }
+        // Real failures from an address add up.
+        for i in 0..<(LoginThrottle.freeFailures * 4) {
+            if case .success(let attempt) = throttle.start(accountKey: "x\(i)", address: "10.0.0.11") {
+                throttle.finish(attempt, success: false)
+            }
+        }
+        guard case .failure(let refusal) = throttle.start(accountKey: "fresh", address: "10.0.0.11") else {
+            Issue.record("address with many failures was not slowed down")
+            return
+        }
+        #expect(refusal.seconds >= 1)
+    }
+}

@@ -118,7 +118,7 @@ import Testing
         }
         // Even the right password must now wait.
         try await b.send("!login gina s3cret-pass")
-        try await b.expect("too many wrong passwords; try again in")
+        try await b.expect("too many failed attempts; try again in")
     }
 
     @Test func badRegistrationsAreExplained() async throws {
