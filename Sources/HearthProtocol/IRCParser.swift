@@ -3,13 +3,28 @@ extension IRCMessage {
     /// UTF-8 and lines over the RFC/IRCv3 limits, so callers can answer with a clear error
     /// and keep the connection. Works on bytes: this runs for every line a client sends.
     public static func parse(_ input: some Collection<UInt8>) throws(IRCParseError) -> IRCMessage {
-        var bytes = Array(input)
-        while let last = bytes.last, last == 13 || last == 10 { bytes.removeLast() }
-        if bytes.contains(0) { throw .containsNUL }
-        // A bare CR would let a relayed message split into two lines in some clients.
-        if bytes.contains(13) { throw .containsCR }
-        guard String(validating: bytes, as: UTF8.self) != nil else { throw .invalidUTF8 }
-        return try bytes.withUnsafeBufferPointer { buffer throws(IRCParseError) in try parseValidated(buffer) }
+        // Parse in place when the bytes are contiguous (a NIO ByteBuffer view is).
+        let direct: Result<IRCMessage, IRCParseError>? = input.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(IRCParseError) -> IRCMessage in try parseRaw(buffer) }
+        }
+        if let direct { return try direct.get() }
+        let bytes = Array(input)
+        return try bytes.withUnsafeBufferPointer { buffer throws(IRCParseError) in try parseRaw(buffer) }
+    }
+
+    private static func parseRaw(_ raw: UnsafeBufferPointer<UInt8>) throws(IRCParseError) -> IRCMessage {
+        var count = raw.count
+        while count > 0 && (raw[count - 1] == 13 || raw[count - 1] == 10) { count -= 1 }
+        let bytes = UnsafeBufferPointer(rebasing: raw[0..<count])
+        var ascii = true
+        for byte in bytes {
+            if byte == 0 { throw .containsNUL }
+            // A bare CR would let a relayed message split into two lines in some clients.
+            if byte == 13 { throw .containsCR }
+            if byte >= 0x80 { ascii = false }
+        }
+        if !ascii && String(validating: bytes, as: UTF8.self) == nil { throw .invalidUTF8 }
+        return try parseValidated(bytes)
     }
 
     public static func parse(_ line: String) throws(IRCParseError) -> IRCMessage {

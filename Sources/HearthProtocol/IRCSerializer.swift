@@ -18,16 +18,8 @@ extension IRCMessage {
             body += " "
         }
         body += command
-        // Text-bearing commands and numerics always mark their last parameter as trailing,
-        // as most servers do; some clients rely on it.
-        let alwaysTrailing = params.count > 1 || IRCMessage.textCommands.contains(command)
         for (index, param) in params.enumerated() {
-            let isLast = index == params.count - 1
-            if isLast && (alwaysTrailing || param.isEmpty || param.utf8.contains(32) || param.utf8.first == 58) {
-                body += " :"
-            } else {
-                body += " "
-            }
+            body += isTrailing(index) ? " :" : " "
             body += param
         }
         let budget = IRCLimits.maxBodyBytes - 2
@@ -35,6 +27,24 @@ extension IRCMessage {
             body = IRCMessage.truncate(body, toBytes: budget)
         }
         return tags.isEmpty ? body : tagText + body
+    }
+
+    /// Whether parameter `index` is written with a leading ':'. Text-bearing commands and
+    /// numerics always mark their last parameter as trailing, as most servers do; some
+    /// clients rely on it.
+    public func isTrailing(_ index: Int) -> Bool {
+        guard index == params.count - 1 else { return false }
+        let param = params[index]
+        return params.count > 1 || IRCMessage.textCommands.contains(command) || param.isEmpty
+            || param.utf8.contains(32) || param.utf8.first == 58
+    }
+
+    /// Bytes of the body (source, command, parameters) as `serialized()` writes it, before
+    /// any shortening.
+    public var bodyLength: Int {
+        var length = (source.map { $0.utf8.count + 2 } ?? 0) + command.utf8.count
+        for index in params.indices { length += params[index].utf8.count + (isTrailing(index) ? 2 : 1) }
+        return length
     }
 
     static let textCommands: Set<String> = ["PRIVMSG", "NOTICE", "PART", "QUIT", "KICK", "TOPIC", "ERROR", "PING", "PONG", "AWAY"]

@@ -12,16 +12,16 @@ final class FlushBatcher: @unchecked Sendable {
 
     /// Writes handed over by other loops, drained by one task: under load many messages
     /// share one wake-up of this loop instead of one task (and one context switch) each.
-    private let inbox = NIOLockedValueBox<(writes: [(ByteBuffer, [Client], Client?)], scheduled: Bool)>(([], false))
+    private let inbox = NIOLockedValueBox<(writes: [Outbox.Delivery], scheduled: Bool)>(([], false))
 
     init(loop: EventLoop) {
         self.loop = loop
     }
 
     /// From another loop (under `Core.lock`, so order is the order state changed).
-    func handOver(_ bytes: ByteBuffer, to clients: [Client], except: Client?) {
+    func handOver(_ delivery: Outbox.Delivery) {
         let schedule = inbox.withLockedValue { box -> Bool in
-            box.writes.append((bytes, clients, except))
+            box.writes.append(delivery)
             defer { box.scheduled = true }
             return !box.scheduled
         }
@@ -29,14 +29,12 @@ final class FlushBatcher: @unchecked Sendable {
     }
 
     private func drainInbox() {
-        let writes = inbox.withLockedValue { box -> [(ByteBuffer, [Client], Client?)] in
+        let writes = inbox.withLockedValue { box -> [Outbox.Delivery] in
             box.scheduled = false
             defer { box.writes.removeAll(keepingCapacity: true) }
             return box.writes
         }
-        for (bytes, clients, except) in writes {
-            for client in clients where client !== except { write(client, bytes) }
-        }
+        for delivery in writes { delivery.write() }
     }
 
     /// Appends `bytes` to the connection's output; it is written at the end of this tick.

@@ -70,6 +70,9 @@ public final class HearthServer: Sendable {
                 .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
                 .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+                // IRC lines are small: one read per wake-up gets them all, and a second
+                // read would only return EAGAIN (one wasted system call per message).
+                .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(ConnectionHandler(core: core))

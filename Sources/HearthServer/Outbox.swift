@@ -17,8 +17,23 @@ struct Outbox {
 
         func ircBytes() -> ByteBuffer {
             if let wire { return wire }
-            var buffer = ByteBufferAllocator().buffer(capacity: 128)
-            buffer.writeString(message.serialized())
+            let length = message.bodyLength
+            var buffer = ByteBufferAllocator().buffer(capacity: length + 2)
+            if message.tags.isEmpty && length <= IRCLimits.maxBodyBytes - 2 {
+                // The common case, written piece by piece without an intermediate String.
+                if let source = message.source {
+                    buffer.writeStaticString(":")
+                    buffer.writeString(source)
+                    buffer.writeStaticString(" ")
+                }
+                buffer.writeString(message.command)
+                for index in message.params.indices {
+                    buffer.writeString(message.isTrailing(index) ? " :" : " ")
+                    buffer.writeString(message.params[index])
+                }
+            } else {
+                buffer.writeString(message.serialized())
+            }
             buffer.writeStaticString("\r\n")
             wire = buffer
             return buffer
@@ -68,9 +83,9 @@ struct Outbox {
                 for (loop, clients) in irc {
                     let bytes = item.ircBytes()
                     if loop.inEventLoop {
-                        local.groups.append((clients, except, bytes))
+                        local.deliveries.append(.many(bytes, clients, except: except))
                     } else {
-                        clients[0].batcher.handOver(bytes, to: clients, except: except)
+                        clients[0].batcher.handOver(.many(bytes, clients, except: except))
                     }
                 }
             }
@@ -92,29 +107,38 @@ struct Outbox {
                 bytes = item.ircBytes()
             }
             if client.eventLoop.inEventLoop {
-                local.groups.append(([client], nil, bytes))
+                local.deliveries.append(.one(client, bytes))
             } else {
-                client.batcher.handOver(bytes, to: [client], except: nil)
+                client.batcher.handOver(.one(client, bytes))
             }
         }
     }
 
     struct LocalWrites {
-        var groups: [([Client], Client?, ByteBuffer)] = []
+        var deliveries: [Delivery] = []
         var closing: [Client] = []
 
         func perform() {
-            for (clients, except, bytes) in groups { Outbox.write(bytes, to: clients, except: except) }
+            for delivery in deliveries { delivery.write() }
             for client in closing {
                 client.batcher.close(client)
             }
         }
     }
 
-    /// On the clients' loop: append to each client's output, flushed once at the end of the tick.
-    static func write(_ bytes: ByteBuffer, to clients: [Client], except: Client?) {
-        for client in clients where client !== except {
-            client.batcher.write(client, bytes)
+    /// Bytes for one client, or for several on one loop (one channel message).
+    enum Delivery {
+        case one(Client, ByteBuffer)
+        case many(ByteBuffer, [Client], except: Client?)
+
+        /// On the clients' loop: append to each client's output, flushed at the end of the tick.
+        func write() {
+            switch self {
+            case .one(let client, let bytes):
+                client.batcher.write(client, bytes)
+            case .many(let bytes, let clients, let except):
+                for client in clients where client !== except { client.batcher.write(client, bytes) }
+            }
         }
     }
 }
