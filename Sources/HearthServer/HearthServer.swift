@@ -73,6 +73,11 @@ public final class HearthServer: Sendable {
                 // IRC lines are small: one read per wake-up gets them all, and a second
                 // read would only return EAGAIN (one wasted system call per message).
                 .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+                // Each connection keeps its receive buffer between reads; IRC lines are short,
+                // so start small (NIO's default is 2 KiB) and let busy connections grow it.
+                .childChannelOption(
+                    ChannelOptions.recvAllocator,
+                    value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(ConnectionHandler(core: core))
