@@ -3,6 +3,20 @@ import HearthProtocol
 
 /// JOIN, PART, TOPIC, NAMES, KICK, INVITE.
 extension Core {
+    /// The channel called `name` and the client's status in it; otherwise sends 403 or 442
+    /// and returns nil. Under the lock.
+    func memberChannel(_ client: Client, _ name: String, out: inout Outbox) -> (ChannelState, MemberStatus)? {
+        guard let channel = channels[IRCNames.fold(name)] else {
+            out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
+            return nil
+        }
+        guard let status = channel.members[client.id] else {
+            out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
+            return nil
+        }
+        return (channel, status)
+    }
+
     func join(_ client: Client, _ message: IRCMessage) {
         guard let first = message.params.first, !first.isEmpty else {
             reply(client, .needMoreParams, "JOIN", "Not enough parameters")
@@ -132,15 +146,8 @@ extension Core {
         let reason = message.params.count > 1 ? message.params[1] : nil
         withState { out in
             for name in first.split(separator: ",").map(String.init) {
-                let key = IRCNames.fold(name)
-                guard let channel = channels[key] else {
-                    out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
-                    continue
-                }
-                guard channel.members[client.id] != nil else {
-                    out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
-                    continue
-                }
+                guard let (channel, _) = memberChannel(client, name, out: &out) else { continue }
+                let key = channel.key
                 let params = reason.map { [channel.name, $0] } ?? [channel.name]
                 out.send(channel, IRCMessage(source: client.prefix, command: "PART", params: params))
                 removeMember(client, from: key)
@@ -200,14 +207,7 @@ extension Core {
             return
         }
         withState { out in
-            guard let channel = channels[IRCNames.fold(name)] else {
-                out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
-                return
-            }
-            guard let status = channel.members[client.id] else {
-                out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
-                return
-            }
+            guard let (channel, status) = memberChannel(client, name, out: &out) else { return }
             guard status.op || client.isOper else {
                 out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
                 return
@@ -240,14 +240,7 @@ extension Core {
                 out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
                 return
             }
-            guard let channel = channels[IRCNames.fold(name)] else {
-                out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
-                return
-            }
-            guard let status = channel.members[client.id] else {
-                out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
-                return
-            }
+            guard let (channel, status) = memberChannel(client, name, out: &out) else { return }
             if channel.members[target.id] != nil {
                 out.send(client, numeric(client, .userOnChannel, target.nick, channel.name, "is already on channel"))
                 return

@@ -283,6 +283,42 @@ struct Direct: AsyncParsableCommand {
 
 // MARK: bot
 
+/// What one measured stretch of a load scenario produced.
+struct LoadResult {
+    var count: Int
+    var latencies: Latencies
+    var chatLoaded: Latencies
+    var seconds: Double
+    var serverCPU: Double?
+    var harnessCPU: Double
+    var serverRSS: Int?
+
+    /// Measures `load` for the scenario's duration while the chat pairs keep talking.
+    static func run(load: [(BenchConnection, Meter)], chat: [(BenchConnection, Meter)], common: Common) async throws -> LoadResult {
+        let span = Span(pid: common.pid)
+        async let chatUnderLoad = measure(chat, seconds: common.duration)
+        let (count, latencies) = try await measure(load, seconds: common.duration)
+        let (seconds, cpu, harness, rss) = span.finish()
+        let (_, loaded) = try await chatUnderLoad
+        return LoadResult(
+            count: count, latencies: latencies, chatLoaded: loaded, seconds: seconds, serverCPU: cpu, harnessCPU: harness,
+            serverRSS: rss)
+    }
+
+    func report(into r: inout Report, rateKey: String, quiet: Latencies) {
+        r.add("seconds", seconds)
+        r.add(rateKey, Double(count) / seconds)
+        r.add("p50_ms", latencies.ms(50))
+        r.add("p99_ms", latencies.ms(99))
+        r.add("chat_p99_ms_quiet", quiet.ms(99))
+        r.add("chat_p99_ms_loaded", chatLoaded.ms(99))
+        r.add("server_cpu_s", serverCPU)
+        r.add("harness_cpu_s", harnessCPU)
+        r.add("server_rss_kib", serverRSS)
+    }
+}
+
+
 /// Clients that each keep one bot command in flight. `outcome` reads a line from the bot:
 /// nil while the reply goes on, true at the end of a successful one (it is measured),
 /// false at the end of a refusal (not measured; the command is sent again).
@@ -336,23 +372,11 @@ struct BotLoad: AsyncParsableCommand {
                 return String(decoding: line, as: UTF8.self).contains(end) ? true : nil
             })
         try await Task.sleep(for: .seconds(common.warmup))
-        let span = Span(pid: common.pid)
-        async let chatUnderLoad = measure(chat.meters, seconds: common.duration)
-        let (replies, latencies) = try await measure(bots.meters, seconds: common.duration)
-        let (seconds, cpu, harness, rss) = span.finish()
-        let (_, loaded) = try await chatUnderLoad
+        let result = try await LoadResult.run(load: bots.meters, chat: chat.meters, common: common)
         var r = common.report("bot")
         r.add("command", command)
         r.add("clients", clients)
-        r.add("seconds", seconds)
-        r.add("replies_per_s", Double(replies) / seconds)
-        r.add("p50_ms", latencies.ms(50))
-        r.add("p99_ms", latencies.ms(99))
-        r.add("chat_p99_ms_quiet", quiet.ms(99))
-        r.add("chat_p99_ms_loaded", loaded.ms(99))
-        r.add("server_cpu_s", cpu)
-        r.add("harness_cpu_s", harness)
-        r.add("server_rss_kib", rss)
+        result.report(into: &r, rateKey: "replies_per_s", quiet: quiet)
         print(r.line())
         await closeAll(chat.connections + bots.connections)
         try await group.shutdownGracefully()
@@ -394,22 +418,10 @@ struct Login: AsyncParsableCommand {
                 if text.contains("To stay logged in") { return true }
                 return text.contains("login:") ? false : nil
             })
-        let span = Span(pid: common.pid)
-        async let chatUnderLoad = measure(chat.meters, seconds: common.duration)
-        let (count, latencies) = try await measure(logins.meters, seconds: common.duration)
-        let (seconds, cpu, harness, rss) = span.finish()
-        let (_, loaded) = try await chatUnderLoad
+        let result = try await LoadResult.run(load: logins.meters, chat: chat.meters, common: common)
         var r = common.report("login")
         r.add("clients", clients)
-        r.add("seconds", seconds)
-        r.add("logins_per_s", Double(count) / seconds)
-        r.add("p50_ms", latencies.ms(50))
-        r.add("p99_ms", latencies.ms(99))
-        r.add("chat_p99_ms_quiet", quiet.ms(99))
-        r.add("chat_p99_ms_loaded", loaded.ms(99))
-        r.add("server_cpu_s", cpu)
-        r.add("harness_cpu_s", harness)
-        r.add("server_rss_kib", rss)
+        result.report(into: &r, rateKey: "logins_per_s", quiet: quiet)
         print(r.line())
         await closeAll(chat.connections + logins.connections)
         try await group.shutdownGracefully()
