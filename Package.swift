@@ -60,6 +60,7 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOExtras", package: "swift-nio-extras"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ]
 )

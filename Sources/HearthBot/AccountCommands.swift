@@ -54,7 +54,7 @@ enum AccountCommands {
                 "Recovery codes — each works once with !recover if you forget your password. They are not shown again:",
                 codes.joined(separator: "  "),
             ] + tokenLines(token),
-            effects: [.login(AccountRef(id: account.id!, name: account.name), tokenHash: hash)])
+            effects: try await accounts.loginEffects(AccountRef(id: account.id!, name: account.name), tokenHash: hash))
     }
 
     static let login = BotCommand(
@@ -67,18 +67,18 @@ enum AccountCommands {
         let (token, hash) = try await accounts.issueToken(accountID: account.id!)
         return BotResponse(
             ["You are logged in as \(account.name)."], privateLines: tokenLines(token),
-            effects: [.login(AccountRef(id: account.id!, name: account.name), tokenHash: hash)])
+            effects: try await accounts.loginEffects(AccountRef(id: account.id!, name: account.name), tokenHash: hash))
     }
 
     static let resume = BotCommand(
         "resume", group: group, usage: "TOKEN", summary: "log back in with a resume token",
         example: "!resume hrt_3f9c…", arity: 1...1, secret: true
     ) { request in
-        let (account, hash) = try await AccountService(services: request.services)
-            .checkToken(request.words[0], address: request.caller.address)
+        let accounts = AccountService(services: request.services)
+        let (account, hash) = try await accounts.checkToken(request.words[0], address: request.caller.address)
         return BotResponse(
             ["Welcome back, \(account.name) — you are logged in."],
-            effects: [.login(AccountRef(id: account.id!, name: account.name), tokenHash: hash)])
+            effects: try await accounts.loginEffects(AccountRef(id: account.id!, name: account.name), tokenHash: hash))
     }
 
     static let logout = BotCommand(
@@ -131,7 +131,8 @@ enum AccountCommands {
         return BotResponse(
             ["Password changed. Your other connections are logged out and old resume tokens no longer work; here is a new one."],
             privateLines: tokenLines(token),
-            effects: [.logoutEverywhere(accountID: ref.id, keep: request.caller.sessionID), .login(ref, tokenHash: tokenHash)])
+            effects: [.logoutEverywhere(accountID: ref.id, keep: request.caller.sessionID)]
+                + (try await accounts.loginEffects(ref, tokenHash: tokenHash)))
     }
 
     static let rename = BotCommand(
@@ -178,7 +179,9 @@ enum AccountCommands {
         return BotResponse(
             ["Password reset for \(account.name); you are logged in. \(left) recovery code\(left == 1 ? "" : "s") left."],
             privateLines: tokenLines(token),
-            effects: [.logoutEverywhere(accountID: account.id!), .login(AccountRef(id: account.id!, name: account.name), tokenHash: tokenHash)])
+            effects: [.logoutEverywhere(accountID: account.id!)]
+                + (try await AccountService(services: services).loginEffects(
+                    AccountRef(id: account.id!, name: account.name), tokenHash: tokenHash)))
     }
 
     static let account = BotCommand(
@@ -189,7 +192,7 @@ enum AccountCommands {
         guard request.words[0].lowercased() == "delete" else { throw request.usageError("unknown action \(request.words[0])") }
         _ = try await AccountService(services: request.services)
             .checkPassword(name: ref.name, password: request.words[1], address: request.caller.address)
-        try await request.services.store.deleteAccount(id: ref.id)
+        try await request.services.store.deleteAccount(id: ref.id, cleanups: request.bot.cleanups)
         return BotResponse(
             ["Your account \(ref.name) and everything that was only yours are deleted. Goodbye!"],
             effects: [.logoutEverywhere(accountID: ref.id)])

@@ -72,6 +72,12 @@ public struct AccountService: Sendable {
         }
     }
 
+    /// What a login does to the connection: log in, and load whom the account blocks.
+    public func loginEffects(_ account: AccountRef, tokenHash: String?) async throws -> [SessionEffect] {
+        let blocked = try await services.store.blockedIDs(by: account.id)
+        return [.login(account, tokenHash: tokenHash), .blocks(accountID: account.id, blocked: blocked)]
+    }
+
     /// A new resume token for the account; only its hash is stored.
     public func issueToken(accountID: Int64) async throws -> (token: String, hash: String) {
         let token = SecretCodes.resumeToken()

@@ -1,4 +1,5 @@
 import HearthProtocol
+import HearthStore
 
 /// The built-in bot `hearth`: a command table and a dispatcher.
 /// It answers with values, never bytes, so IRC, plain mode and tests share it.
@@ -6,19 +7,26 @@ public final class Bot: Sendable {
     public static let nick = "hearth"
     public let services: BotServices
     public let commands: [String: BotCommand]
+    public let apps: [BotApp]
     /// Groups in the order `!help` lists them.
     public let groupOrder: [String]
 
-    public init(services: BotServices, extraCommands: [BotCommand] = []) {
+    public init(services: BotServices, apps: [BotApp] = BotApp.builtIn) {
         self.services = services
+        self.apps = apps
         var table: [String: BotCommand] = [:]
-        for command in AccountCommands.all + HelpCommands.all + extraCommands {
+        var groups: [String] = []
+        for command in apps.flatMap(\.commands) {
             precondition(table[command.name] == nil, "duplicate command \(command.name)")
             table[command.name] = command
+            if !groups.contains(command.group) { groups.append(command.group) }
         }
         commands = table
-        groupOrder = ["accounts", "help"]
+        groupOrder = groups
     }
+
+    /// Every app's part of the account deletion cascade.
+    public var cleanups: [AccountCleanup] { apps.compactMap(\.cleanup) }
 
     /// True when the line is, or looks like a mistyped, command that carries a secret
     /// (it must not reach a channel): `!logn alice pw` is as secret as `!login alice pw`.
@@ -39,8 +47,14 @@ public final class Bot: Sendable {
             let reason = input.words.count < command.arity.lowerBound ? "missing arguments" : "too many arguments"
             return BotResponse([command.usageError(reason).message])
         }
-        let request = BotRequest(caller: caller, input: input, command: command, bot: self)
+        var request = BotRequest(caller: caller, input: input, command: command, bot: self)
         do {
+            if let account = caller.account {
+                let settings = UserSettings(stored: try await services.store.settings(account.id))
+                request.settings = settings
+                // Replies in a channel are seen by others: only private ones are styled.
+                if settings.color && caller.channel == nil { request.style = Style(kind: caller.isIRC ? .irc : .ansi) }
+            }
             if command.requiresLogin { _ = try request.account() }
             return try await command.handler(request)
         } catch let error as BotError {

@@ -46,6 +46,16 @@ public struct BotRequest: Sendable {
     public var command: BotCommand
     public var bot: Bot
     public var services: BotServices { bot.services }
+    /// The caller's settings (nil when not logged in) and the reply style they ask for.
+    public var settings: UserSettings?
+    public var style = Style.plain
+
+    init(caller: Caller, input: CommandLineInput, command: BotCommand, bot: Bot) {
+        self.caller = caller
+        self.input = input
+        self.command = command
+        self.bot = bot
+    }
 
     public var words: [String] { input.words }
 

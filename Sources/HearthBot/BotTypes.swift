@@ -47,6 +47,10 @@ public enum SessionEffect: Sendable, Equatable {
     case logoutEverywhere(accountID: Int64, keep: Int? = nil)
     /// The account has a new name: its connections change nick.
     case renamed(accountID: Int64, newName: String)
+    /// A notice from the bot to every connection of an account.
+    case notify(accountID: Int64, text: String)
+    /// The accounts this account blocks: the server refuses their private messages to it.
+    case blocks(accountID: Int64, blocked: Set<Int64>)
 }
 
 /// A command's answer: lines for where it was asked, lines only the caller may see, effects.

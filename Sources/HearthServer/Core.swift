@@ -22,6 +22,8 @@ final class Core: @unchecked Sendable {
     var clients: [Int: Client] = [:]
     var nicks: [String: Client] = [:]
     var channels: [String: ChannelState] = [:]
+    /// Account → accounts it blocks, for logged-in accounts (private messages check it).
+    var blocking: [Int64: Set<Int64>] = [:]
     private var nextID = 1
 
     let loops: LoopLocals

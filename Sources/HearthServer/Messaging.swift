@@ -85,6 +85,14 @@ extension Core {
                 if !isNotice { out.send(client, numeric(client, .noSuchNick, target, "No such nick/channel")) }
                 return
             }
+            if let sender = client.account?.id, let receiver = recipient.account?.id,
+                blocking[receiver]?.contains(sender) == true
+            {
+                if !isNotice {
+                    out.send(client, numeric(client, .cannotSendToUser, recipient.nick, "\(recipient.nick) does not accept messages from you"))
+                }
+                return
+            }
             client.lastMessageAt = Date()
             out.send(recipient, IRCMessage(source: client.prefix, command: command, params: [recipient.nick, text]))
             // A plain-mode sender sees what went where.
@@ -132,6 +140,12 @@ extension Core {
             for other in clients.values where other.account?.id == id && other.id != keep {
                 logOut(other, note: other === client ? nil : "You were logged out from another connection.", out: &out)
             }
+        case .notify(let id, let text):
+            for other in clients.values where other.account?.id == id {
+                out.send(other, IRCMessage(source: botPrefix, command: "NOTICE", params: [other.nick, text]))
+            }
+        case .blocks(let id, let blocked):
+            blocking[id] = blocked.isEmpty ? nil : blocked
         case .renamed(let id, let newName):
             for other in clients.values where other.account?.id == id {
                 let oldKey = IRCNames.fold(other.account!.name)

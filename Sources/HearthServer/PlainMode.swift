@@ -145,12 +145,14 @@ enum PlainRenderer {
     static func render(_ message: IRCMessage, for client: Client) -> String? {
         guard let text = renderRaw(message, for: client) else { return nil }
         guard text.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else { return text }
-        return stripControls(text)
+        // Only the bot's own replies to this connection may carry ANSI styling (`!set color on`).
+        let fromBot = message.source?.hasPrefix(Bot.nick + "!") == true && message.params.first.map(IRCNames.fold) == client.nickKey
+        return stripControls(text, keepANSIStyle: fromBot)
     }
 
     /// Drops C0 controls and DEL; a colour code (^C with up to two digits, optionally
     /// ",NN") goes with its digits.
-    static func stripControls(_ text: String) -> String {
+    static func stripControls(_ text: String, keepANSIStyle: Bool = false) -> String {
         var out = String.UnicodeScalarView()
         var scalars = text.unicodeScalars[...]
         func dropDigits() {
@@ -159,7 +161,15 @@ enum PlainRenderer {
             }
         }
         while let scalar = scalars.popFirst() {
-            if scalar == "\u{3}" {
+            if scalar == "\u{1b}" && keepANSIStyle && scalars.first == "[" {
+                // SGR only: ESC [ digits/semicolons m
+                let body = scalars.dropFirst().prefix { ("0"..."9").contains($0) || $0 == ";" }
+                if scalars.dropFirst(1 + body.count).first == "m" {
+                    out.append(scalar)
+                    out.append(contentsOf: scalars.prefix(2 + body.count))
+                    scalars = scalars.dropFirst(2 + body.count)
+                }
+            } else if scalar == "\u{3}" {
                 dropDigits()
                 if scalars.first == ",", let next = scalars.dropFirst().first, next.isASCII, next.properties.numericType != nil {
                     scalars = scalars.dropFirst()

@@ -168,8 +168,9 @@ extension Core {
                 }
             }
             let owner = try? await store.account(nameKey: key)
-            return (login, passFailed, owner.map { AccountRef(id: $0.id!, name: $0.name) })
-        }) { (login, passFailed, owner) in
+            let blocked = login != nil ? ((try? await store.blockedIDs(by: login!.0.id)) ?? []) : []
+            return (login, passFailed, owner.map { AccountRef(id: $0.id!, name: $0.name) }, blocked)
+        }) { (login, passFailed, owner, blocked) in
             if passFailed {
                 self.reply(client, .passwdMismatch, "Password incorrect: that resume token or name:password was not accepted")
             }
@@ -177,6 +178,7 @@ extension Core {
                 self.lock.withLock {
                     client.account = account
                     client.tokenHash = hash
+                    self.blocking[account.id] = blocked.isEmpty ? nil : blocked
                 }
                 self.reply(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)")
             }
@@ -295,15 +297,16 @@ extension Core {
         }
         let accounts = AccountService(services: bot.services)
         let address = client.address
-        later(client, { () -> Result<(AccountRef, String?), BotError> in
+        let store = self.store
+        later(client, { () -> Result<(AccountRef, String?, Set<Int64>), BotError> in
             do {
                 if SecretCodes.looksLikeResumeToken(secret) {
                     let (account, hash) = try await accounts.checkToken(secret, address: address)
                     guard IRCNames.fold(account.name) == IRCNames.fold(authcid) else { return .failure(BotError("token is for another account")) }
-                    return .success((AccountRef(id: account.id!, name: account.name), hash))
+                    return .success((AccountRef(id: account.id!, name: account.name), hash, try await store.blockedIDs(by: account.id!)))
                 }
                 let account = try await accounts.checkPassword(name: authcid, password: secret, address: address)
-                return .success((AccountRef(id: account.id!, name: account.name), nil))
+                return .success((AccountRef(id: account.id!, name: account.name), nil, try await store.blockedIDs(by: account.id!)))
             } catch let error as BotError {
                 return .failure(error)
             } catch {
@@ -312,10 +315,11 @@ extension Core {
         }) { result in
             client.saslInProgress = false
             switch result {
-            case .success(let (account, hash)):
+            case .success(let (account, hash, blocked)):
                 self.lock.withLock {
                     client.account = account
                     client.tokenHash = hash
+                    self.blocking[account.id] = blocked.isEmpty ? nil : blocked
                 }
                 self.reply(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)")
                 self.reply(client, .saslSuccess, "SASL authentication successful")

@@ -10,6 +10,7 @@ public struct Account: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     public var email: String?
     public var phone: String?
     public var createdAt: Date
+    public var bio: String = ""
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
@@ -18,6 +19,11 @@ public enum StoreError: Error, Equatable, Sendable {
     case nameTaken
     case notFound
 }
+
+/// Part of the one deletion cascade: runs inside the transaction that deletes an account
+/// (rows with foreign keys go by themselves; a cleanup handles the rest, e.g. rows shared
+/// with others). Apps contribute theirs through `BotApp.cleanup`.
+public typealias AccountCleanup = @Sendable (Database, Int64) throws -> Void
 
 /// Account rows, resume tokens and recovery codes. Secrets arrive here already hashed.
 extension Store {
@@ -68,9 +74,14 @@ extension Store {
         }
     }
 
-    /// Deletes the account; foreign keys cascade to everything that is only the account's.
-    public func deleteAccount(id: Int64) async throws {
-        try await pool.write { db in _ = try Account.deleteOne(db, key: id) }
+    /// Deletes the account in one transaction: first every registered cleanup (for what
+    /// foreign keys cannot reach), then the row, whose foreign keys cascade to everything
+    /// that is only the account's.
+    public func deleteAccount(id: Int64, cleanups: [AccountCleanup] = []) async throws {
+        try await pool.write { db in
+            for cleanup in cleanups { try cleanup(db, id) }
+            _ = try Account.deleteOne(db, key: id)
+        }
     }
 
     public func addResumeToken(accountID: Int64, tokenHash: String, expiresAt: Date, now: Date = Date()) async throws {

@@ -29,6 +29,40 @@ enum Migrations {
                 t.uniqueKey(["accountId", "codeHash"])
             }
         }
+        m.registerMigration("v2-social") { db in
+            try db.alter(table: "account") { t in t.add(column: "bio", .text).notNull().defaults(to: "") }
+            // Who follows whom; both directions are indexed (followers and following lists).
+            try db.create(table: "follow", options: [.withoutRowID]) { t in
+                t.column("followerId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("followeeId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("createdAt", .datetime).notNull()
+                t.primaryKey(["followerId", "followeeId"])
+            }
+            try db.create(index: "follow_followee", on: "follow", columns: ["followeeId", "followerId"])
+            try db.create(table: "block", options: [.withoutRowID]) { t in
+                t.column("blockerId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("blockedId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("createdAt", .datetime).notNull()
+                t.primaryKey(["blockerId", "blockedId"])
+            }
+            try db.create(index: "block_blocked", on: "block", columns: ["blockedId", "blockerId"])
+            try db.create(table: "setting", options: [.withoutRowID]) { t in
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("key", .text).notNull()
+                t.column("value", .text).notNull()
+                t.primaryKey(["accountId", "key"])
+            }
+            // What people did, for !feed: each app adds its own kinds.
+            try db.create(table: "activity") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("kind", .text).notNull()
+                t.column("subjectId", .integer)
+                t.column("text", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(index: "activity_account", on: "activity", columns: ["accountId", "id"])
+        }
         return m
     }
 }

@@ -1,0 +1,34 @@
+import HearthStore
+
+/// One app of the bot: its commands, its line on `!profile`, and its part of the account
+/// deletion cascade. Adding an app means adding one value to `Bot`'s list.
+public struct BotApp: Sendable {
+    public var name: String
+    public var commands: [BotCommand]
+    /// A line for `!profile` (e.g. "memes: 12 · likes: 40"), or nil to show nothing.
+    public var profileLine: (@Sendable (ProfileContext) async throws -> String?)?
+    public var cleanup: AccountCleanup?
+
+    public init(
+        name: String, commands: [BotCommand],
+        profileLine: (@Sendable (ProfileContext) async throws -> String?)? = nil, cleanup: AccountCleanup? = nil
+    ) {
+        self.name = name
+        self.commands = commands
+        self.profileLine = profileLine
+        self.cleanup = cleanup
+    }
+
+    public static let builtIn: [BotApp] = [
+        BotApp(name: "accounts", commands: AccountCommands.all),
+        BotApp(name: "social", commands: SocialCommands.all),
+        BotApp(name: "help", commands: HelpCommands.all),
+    ]
+}
+
+/// Whose profile is shown, to whom.
+public struct ProfileContext: Sendable {
+    public var subject: Account
+    public var viewer: AccountRef?
+    public var store: Store
+}

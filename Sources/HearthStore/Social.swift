@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+
+/// A page of people, in name order; `next` is the cursor for the following page.
+public struct PeoplePage: Sendable {
+    public var names: [String]
+    public var next: String?
+}
+
+/// Follows, blocks, settings, bios and the activity record.
+extension Store {
+    /// Page size for every list of people.
+    public static let peoplePageSize = 20
+
+    public enum FollowResult: Sendable, Equatable { case followed, alreadyFollowing, blocked }
+
+    public func follow(_ follower: Int64, _ followee: Int64, now: Date = Date()) async throws -> FollowResult {
+        try await pool.write { db in
+            let blocked = try Int.fetchOne(
+                db,
+                sql: "SELECT COUNT(*) FROM block WHERE (blockerId = ? AND blockedId = ?) OR (blockerId = ? AND blockedId = ?)",
+                arguments: [follower, followee, followee, follower]) ?? 0
+            if blocked > 0 { return .blocked }
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO follow (followerId, followeeId, createdAt) VALUES (?, ?, ?)",
+                arguments: [follower, followee, now])
+            guard db.changesCount == 1 else { return .alreadyFollowing }
+            try Self.addActivity(db, accountID: follower, kind: "follow", subjectID: followee, text: "follows", now: now)
+            return .followed
+        }
+    }
+
+    public func unfollow(_ follower: Int64, _ followee: Int64) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM follow WHERE followerId = ? AND followeeId = ?", arguments: [follower, followee])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Blocks and removes follows in both directions, in one transaction.
+    public func block(_ blocker: Int64, _ blocked: Int64, now: Date = Date()) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO block (blockerId, blockedId, createdAt) VALUES (?, ?, ?)",
+                arguments: [blocker, blocked, now])
+            let added = db.changesCount == 1
+            try db.execute(
+                sql: "DELETE FROM follow WHERE (followerId = ? AND followeeId = ?) OR (followerId = ? AND followeeId = ?)",
+                arguments: [blocker, blocked, blocked, blocker])
+            return added
+        }
+    }
+
+    public func unblock(_ blocker: Int64, _ blocked: Int64) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM block WHERE blockerId = ? AND blockedId = ?", arguments: [blocker, blocked])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Accounts that `accountID` blocks.
+    public func blockedIDs(by accountID: Int64) async throws -> Set<Int64> {
+        try await pool.read { db in
+            Set(try Int64.fetchAll(db, sql: "SELECT blockedId FROM block WHERE blockerId = ?", arguments: [accountID]))
+        }
+    }
+
+    public func isBlocked(_ blocked: Int64, by blocker: Int64) async throws -> Bool {
+        try await pool.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM block WHERE blockerId = ? AND blockedId = ?", arguments: [blocker, blocked]) ?? 0
+                > 0
+        }
+    }
+
+    public enum PeopleList: Sendable { case followers, following, friends, blocked }
+
+    /// One page of a person list, keyset-paged by name (`after` is the last name seen).
+    public func people(_ list: PeopleList, of accountID: Int64, after: String?) async throws -> PeoplePage {
+        let join: String
+        switch list {
+        case .followers: join = "JOIN follow f ON f.followerId = a.id AND f.followeeId = :me"
+        case .following: join = "JOIN follow f ON f.followeeId = a.id AND f.followerId = :me"
+        case .friends:
+            join = """
+                JOIN follow f ON f.followeeId = a.id AND f.followerId = :me
+                JOIN follow g ON g.followerId = a.id AND g.followeeId = :me
+                """
+        case .blocked: join = "JOIN block b ON b.blockedId = a.id AND b.blockerId = :me"
+        }
+        return try await page(
+            sql: "SELECT a.name, a.nameKey FROM account a \(join) WHERE a.nameKey > :after ORDER BY a.nameKey LIMIT :limit",
+            arguments: ["me": accountID], after: after)
+    }
+
+    /// People whose name starts with `prefix` (case-insensitive), keyset-paged by name.
+    public func findPeople(prefix: String, after: String?) async throws -> PeoplePage {
+        let folded = prefix.lowercased()
+        // The range [prefix, prefix + U+FFFF) is a prefix match that uses the unique index.
+        return try await page(
+            sql: """
+                SELECT name, nameKey FROM account
+                WHERE nameKey >= :prefix AND nameKey < :upper AND nameKey > :after
+                ORDER BY nameKey LIMIT :limit
+                """,
+            arguments: ["prefix": folded, "upper": folded + "\u{FFFF}"], after: after)
+    }
+
+    private func page(sql: String, arguments: [String: (any DatabaseValueConvertible)?], after: String?) async throws
+        -> PeoplePage
+    {
+        var args = arguments
+        args["after"] = after?.lowercased() ?? ""
+        args["limit"] = Self.peoplePageSize + 1
+        let statementArguments = StatementArguments(args)
+        return try await pool.read { db in
+            let rows = try Row.fetchAll(db, sql: sql, arguments: statementArguments)
+            let names = rows.prefix(Self.peoplePageSize).map { $0["name"] as String }
+            let next = rows.count > Self.peoplePageSize ? names.last : nil
+            return PeoplePage(names: names, next: next)
+        }
+    }
+
+    public struct FollowCounts: Sendable {
+        public var followers: Int
+        public var following: Int
+    }
+
+    public func followCounts(_ accountID: Int64) async throws -> FollowCounts {
+        try await pool.read { db in
+            FollowCounts(
+                followers: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM follow WHERE followeeId = ?", arguments: [accountID]) ?? 0,
+                following: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM follow WHERE followerId = ?", arguments: [accountID]) ?? 0)
+        }
+    }
+
+    public func follows(_ follower: Int64, _ followee: Int64) async throws -> Bool {
+        try await pool.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM follow WHERE followerId = ? AND followeeId = ?", arguments: [follower, followee])
+                ?? 0 > 0
+        }
+    }
+
+    public func setBio(_ accountID: Int64, _ bio: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE account SET bio = ? WHERE id = ?", arguments: [bio, accountID])
+        }
+    }
+
+    public func settings(_ accountID: Int64) async throws -> [String: String] {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE accountId = ?", arguments: [accountID])
+            return Dictionary(rows.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { $1 })
+        }
+    }
+
+    public func setSetting(_ accountID: Int64, key: String, value: String) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO setting (accountId, key, value) VALUES (?, ?, ?) ON CONFLICT(accountId, key) DO UPDATE SET value = excluded.value",
+                arguments: [accountID, key, value])
+        }
+    }
+
+    /// Records something a user did, for their followers' feeds.
+    public static func addActivity(
+        _ db: Database, accountID: Int64, kind: String, subjectID: Int64?, text: String, now: Date = Date()
+    ) throws {
+        try db.execute(
+            sql: "INSERT INTO activity (accountId, kind, subjectId, text, createdAt) VALUES (?, ?, ?, ?, ?)",
+            arguments: [accountID, kind, subjectID, text, now])
+    }
+}
