@@ -231,7 +231,30 @@ enum SocialCommands {
         }
     }
 
+    static let feed = BotCommand(
+        "feed", group: group, usage: "[>NEXT]", summary: "what the people you follow did lately",
+        example: "!feed", arity: 0...1, requiresLogin: true
+    ) { request in
+        let me = try request.account()
+        let before = request.words.first.flatMap { $0.hasPrefix(">") ? Int64($0.dropFirst()) : nil }
+        if let word = request.words.first, before == nil { throw request.usageError("\(word) is not a page marker") }
+        let items = try await request.services.store.feed(for: me.id, before: before)
+        if items.isEmpty {
+            return BotResponse([before == nil ? "Your feed is empty — !follow people to see what they do." : "No older activity."])
+        }
+        let now = Date()
+        var lines = items.map { item in
+            let what = item.kind == "follow" ? "followed \(item.subjectName ?? "someone")" : item.text
+            return "\(request.style.bold(item.actor)) \(what) · \(TimeText.ago(from: item.createdAt, to: now))"
+        }
+        if items.count == Store.feedPageSize, let last = items.last {
+            lines.append(request.style.dim("more: !feed >\(last.id)"))
+        }
+        return BotResponse(lines)
+    }
+
     static let all: [BotCommand] = [
+        feed,
         profile, bio, follow, unfollow,
         listCommand("friends", list: .friends, summary: "people you follow who follow you back", example: "!friends", othersAllowed: false),
         listCommand("followers", list: .followers, summary: "who follows you (or USER)", example: "!followers alice", othersAllowed: true),

@@ -173,3 +173,42 @@ extension Store {
             arguments: [accountID, kind, subjectID, text, now])
     }
 }
+
+/// One line of someone's activity, for `!feed`.
+public struct ActivityItem: Sendable {
+    public var id: Int64
+    public var actor: String
+    public var kind: String
+    public var text: String
+    /// The name of the account the activity is about (for follows), if any.
+    public var subjectName: String?
+    public var createdAt: Date
+}
+
+extension Store {
+    public static let feedPageSize = 20
+
+    /// Activity of the people `accountID` follows, newest first, keyset-paged by id.
+    public func feed(for accountID: Int64, before: Int64?) async throws -> [ActivityItem] {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT act.id, a.name AS actor, act.kind, act.text, s.name AS subject, act.createdAt
+                    FROM activity act
+                    JOIN follow f ON f.followeeId = act.accountId AND f.followerId = :me
+                    JOIN account a ON a.id = act.accountId
+                    LEFT JOIN account s ON act.kind = 'follow' AND s.id = act.subjectId
+                    WHERE act.id < :before
+                      AND act.accountId NOT IN (SELECT blockedId FROM block WHERE blockerId = :me)
+                    ORDER BY act.id DESC LIMIT :limit
+                    """,
+                arguments: ["me": accountID, "before": before ?? Int64.max, "limit": Self.feedPageSize])
+            return rows.map {
+                ActivityItem(
+                    id: $0["id"], actor: $0["actor"], kind: $0["kind"], text: $0["text"], subjectName: $0["subject"],
+                    createdAt: $0["createdAt"])
+            }
+        }
+    }
+}

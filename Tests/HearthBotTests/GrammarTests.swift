@@ -154,3 +154,29 @@ import Testing
         #expect(refusal.seconds >= 1)
     }
 }
+
+@Suite struct TimeTextTests {
+    @Test func spans() {
+        let now = Date(timeIntervalSince1970: 1_000_000)
+        #expect(TimeText.ago(from: now.addingTimeInterval(-5), to: now) == "just now")
+        #expect(TimeText.ago(from: now.addingTimeInterval(-12 * 60), to: now) == "12 min ago")
+        #expect(TimeText.ago(from: now.addingTimeInterval(-3 * 3600), to: now) == "3 h ago")
+        #expect(TimeText.ago(from: now.addingTimeInterval(-30 * 3600), to: now) == "yesterday")
+        #expect(TimeText.ago(from: now.addingTimeInterval(-5 * 86_400), to: now) == "5 days ago")
+        #expect(TimeText.ago(from: now.addingTimeInterval(60), to: now) == "just now")
+    }
+}
+
+@Suite struct SettingTests {
+    @Test func valuesAreCheckedAndNormalised() throws {
+        let tz = try #require(Setting.named("TZ"))
+        #expect((try? tz.validate("Europe/Paris").get()) == "Europe/Paris")
+        #expect((try? tz.validate("Nowhere/Land").get()) == nil)
+        let color = try #require(Setting.named("color"))
+        #expect((try? color.validate("ON").get()) == "on")
+        #expect(UserSettings(stored: [:]).notify)
+        #expect(!UserSettings(stored: ["notify": "off"]).notify)
+        #expect(Style(kind: .irc).bold("x") == "\u{2}x\u{2}")
+        #expect(Style.plain.bold("x") == "x")
+    }
+}

@@ -61,6 +61,14 @@ import Testing
         try await alice.send("!profile")
         try await alice.expect("alice — joined")
 
+        // Carol follows bob, so bob's follows show in carol's feed, newest first.
+        try await carol.send("!feed")
+        try await carol.expect("bob followed alice · just now")
+        try await bob.send("!feed")
+        try await bob.expect("alice followed bob · just now")
+        try await alice.send("!feed >x")
+        try await alice.expect("x is not a page marker")
+
         try await alice.send("!unfollow bob")
         try await alice.expect("You no longer follow bob.")
         try await alice.send("!unfollow bob")
