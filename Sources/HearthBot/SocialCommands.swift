@@ -5,6 +5,7 @@ import HearthStore
 /// Profiles, bios, follows, friends, people search, blocking and settings.
 enum SocialCommands {
     static let group = "friends"
+    static let profileGroup = "profile"
     static let maxBioLength = 300
     static let maxFindPrefix = IRCLimits.nickLength
 
@@ -41,7 +42,7 @@ enum SocialCommands {
     }
 
     static let profile = BotCommand(
-        "profile", group: group, usage: "[USER]", summary: "someone's profile (yours without a name)",
+        "profile", group: profileGroup, usage: "[USER]", summary: "someone's profile (yours without a name)",
         example: "!profile alice", arity: 0...1
     ) { request in
         let store = request.services.store
@@ -78,7 +79,7 @@ enum SocialCommands {
     }
 
     static let bio = BotCommand(
-        "bio", group: group, usage: "[TEXT]", summary: "set the line about you on your profile (no text: clear it)",
+        "bio", group: profileGroup, usage: "[TEXT]", summary: "set the line about you on your profile (no text: clear it)",
         example: "!bio I bake bread and collect maps", requiresLogin: true
     ) { request in
         let me = try request.account()
@@ -201,7 +202,7 @@ enum SocialCommands {
     }
 
     static let settings = BotCommand(
-        "settings", group: group, summary: "your settings, their values and what they can be", example: "!settings",
+        "settings", group: profileGroup, summary: "your settings, their values and what they can be", example: "!settings",
         arity: 0...0, requiresLogin: true
     ) { request in
         let current = request.settings ?? UserSettings(stored: [:])
@@ -214,7 +215,7 @@ enum SocialCommands {
     }
 
     static let set = BotCommand(
-        "set", group: group, usage: "KEY VALUE", summary: "change a setting (see !settings)",
+        "set", group: profileGroup, usage: "KEY VALUE", summary: "change a setting (see !settings)",
         example: "!set tz Europe/Paris", arity: 2...2, requiresLogin: true
     ) { request in
         let me = try request.account()
