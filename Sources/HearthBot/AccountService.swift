@@ -75,7 +75,11 @@ public struct AccountService: Sendable {
     /// What a login does to the connection: log in, and load whom the account blocks.
     public func loginEffects(_ account: AccountRef, tokenHash: String?) async throws -> [SessionEffect] {
         let blocked = try await services.store.blockedIDs(by: account.id)
-        return [.login(account, tokenHash: tokenHash), .blocks(accountID: account.id, blocked: blocked)]
+        let settings = UserSettings(stored: try await services.store.settings(account.id))
+        return [
+            .login(account, tokenHash: tokenHash), .blocks(accountID: account.id, blocked: blocked),
+            .botFlag(accountID: account.id, isBot: settings["bot"] == "on"),
+        ]
     }
 
     /// A new resume token for the account; only its hash is stored.

@@ -51,6 +51,8 @@ public enum SessionEffect: Sendable, Equatable {
     case notify(accountID: Int64, text: String)
     /// The accounts this account blocks: the server refuses their private messages to it.
     case blocks(accountID: Int64, blocked: Set<Int64>)
+    /// `!set bot on|off`: the account's connections are marked as a bot (+B) or not.
+    case botFlag(accountID: Int64, isBot: Bool)
 }
 
 /// A command's answer: lines for where it was asked, lines only the caller may see, effects.

@@ -228,7 +228,8 @@ enum SocialCommands {
         case .failure(let error): throw error
         case .success(let value):
             try await request.services.store.setSetting(me.id, key: setting.key, value: value)
-            return BotResponse(["\(setting.key) is now \(value) — \(setting.summary)."])
+            let effects: [SessionEffect] = setting.key == "bot" ? [.botFlag(accountID: me.id, isBot: value == "on")] : []
+            return BotResponse(["\(setting.key) is now \(value) — \(setting.summary)."], effects: effects)
         }
     }
 

@@ -5,6 +5,7 @@ public enum ISupport {
     public static func tokens(network: String, extra: [String] = []) -> [String] {
         [
             "AWAYLEN=\(IRCLimits.awayLength)",
+            "BOT=B",
             "CASEMAPPING=ascii",
             "CHANLIMIT=#:\(IRCLimits.channelsPerUser)",
             "CHANMODES=b,k,l,imnst",

@@ -26,7 +26,7 @@ extension Core {
             withState { out in
                 for key in client.channels {
                     guard let channel = channels[key] else { continue }
-                    out.send(channel, IRCMessage(source: client.prefix, command: "PART", params: [channel.name, "Left all channels"]))
+                    out.send(channel, userMessage(client, "PART", [channel.name, "Left all channels"]))
                     removeMember(client, from: key)
                 }
                 client.channels = []
@@ -92,7 +92,17 @@ extension Core {
             channel.add(client, MemberStatus(op: isNew, voice: false))
             client.channels.append(folded)
             if client.isPlain { client.currentChannel = folded }
-            out.send(channel, IRCMessage(source: client.prefix, command: "JOIN", params: [channel.name]))
+            // extended-join: the joiner's account and real name for clients that asked.
+            let join = userMessage(client, "JOIN", [channel.name])
+            var extended = join
+            extended.params += [client.account?.name ?? "*", client.realname]
+            let wantsExtended = channel.order.filter { $0.caps.contains("extended-join") }
+            if wantsExtended.isEmpty {
+                out.send(channel, join)
+            } else {
+                out.send(channel.order.filter { !$0.caps.contains("extended-join") }, join)
+                out.send(wantsExtended, extended)
+            }
             if !channel.topic.isEmpty {
                 out.send(client, numeric(client, .topic, channel.name, channel.topic))
                 out.send(client, numeric(client, .topicWhoTime, channel.name, channel.topicSetBy, String(Int(channel.topicSetAt.timeIntervalSince1970))))
@@ -104,12 +114,13 @@ extension Core {
     func sendNames(_ client: Client, _ channel: ChannelState, out: inout Outbox) {
         let symbol = channel.flags.contains("s") ? "@" : (channel.flags.contains("p") ? "*" : "=")
         let allPrefixes = client.caps.contains("multi-prefix")
+        let fullMask = client.caps.contains("userhost-in-names")
         var line: [String] = []
         var length = 0
         // Keep each 353 well inside 512 bytes.
         let budget = 400 - channel.name.utf8.count - client.nick.utf8.count
         for member in channel.order {
-            let entry = (channel.members[member.id]?.prefixes(all: allPrefixes) ?? "") + member.nick
+            let entry = (channel.members[member.id]?.prefixes(all: allPrefixes) ?? "") + (fullMask ? member.prefix : member.nick)
             if length + entry.utf8.count + 1 > budget && !line.isEmpty {
                 out.send(client, numeric(client, .namReply, symbol, channel.name, line.joined(separator: " ")))
                 line = []
@@ -149,7 +160,7 @@ extension Core {
                 guard let (channel, _) = memberChannel(client, name, out: &out) else { continue }
                 let key = channel.key
                 let params = reason.map { [channel.name, $0] } ?? [channel.name]
-                out.send(channel, IRCMessage(source: client.prefix, command: "PART", params: params))
+                out.send(channel, userMessage(client, "PART", params))
                 removeMember(client, from: key)
                 client.channels.removeAll { $0 == key }
                 if client.currentChannel == key { client.currentChannel = client.channels.last }
@@ -190,7 +201,7 @@ extension Core {
             channel.topic = IRCMessage.truncate(message.params[1], toBytes: IRCLimits.topicLength)
             channel.topicSetBy = client.prefix
             channel.topicSetAt = Date()
-            out.send(channel, IRCMessage(source: client.prefix, command: "TOPIC", params: [channel.name, channel.topic]))
+            out.send(channel, userMessage(client, "TOPIC", [channel.name, channel.topic]))
         }
     }
 
@@ -217,7 +228,7 @@ extension Core {
                     out.send(client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
                     continue
                 }
-                out.send(channel, IRCMessage(source: client.prefix, command: "KICK", params: [channel.name, target.nick, reason]))
+                out.send(channel, userMessage(client, "KICK", [channel.name, target.nick, reason]))
                 removeMember(target, from: channel.key)
                 target.channels.removeAll { $0 == channel.key }
                 let key = channel.key
@@ -251,7 +262,11 @@ extension Core {
             }
             channel.invited.insert(target.nickKey)
             out.send(client, numeric(client, .inviting, target.nick, channel.name))
-            out.send(target, IRCMessage(source: client.prefix, command: "INVITE", params: [target.nick, channel.name]))
+            let inviteMessage = userMessage(client, "INVITE", [target.nick, channel.name])
+            out.send(target, inviteMessage)
+            // invite-notify: other members who asked see who was invited.
+            let watchers = channel.order.filter { $0 !== client && $0 !== target && $0.caps.contains("invite-notify") }
+            if !watchers.isEmpty { out.send(watchers, inviteMessage) }
             if let away = target.away { out.send(client, numeric(client, .away, target.nick, away)) }
         }
     }

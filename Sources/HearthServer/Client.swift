@@ -37,8 +37,14 @@ final class Client: @unchecked Sendable {
     var channels: [String] = []
     var lastMessageAt = Date()
 
+    /// Enabled capabilities; changed on the client's loop under `Core.lock`.
+    var caps: Set<String> = [] { didSet { tagMask = TagMask.forCaps(caps) } }
+    /// Which tags this client receives, derived from `caps`.
+    private(set) var tagMask: TagMask = []
+    /// `!set bot on`: marked +B, tagged `bot`, shown with 335 in WHOIS.
+    var isBot = false
+
     // event-loop local
-    var caps: Set<String> = []
     var capNegotiating = false
     var gotUser = false
     var pass: String?
@@ -105,8 +111,18 @@ final class ChannelState {
     /// Member id → status; `order` keeps join order for NAMES.
     var members: [Int: MemberStatus] = [:]
     private(set) var order: [Client] = []
+    /// The IRC members on one event loop and the tag masks among them.
+    struct LoopMembers {
+        let loop: EventLoop
+        var clients: [Client]
+        var masks: [TagMask]
+    }
+
     /// IRC members grouped by event loop, and plain-mode members; rebuilt after a change.
-    private var partition: (irc: [(EventLoop, [Client])], plain: [Client])?
+    private var partition: (irc: [LoopMembers], plain: [Client])?
+
+    /// A member's caps changed: the tag masks of the partition are stale.
+    func invalidateMembers() { partition = nil }
 
     func add(_ client: Client, _ status: MemberStatus) {
         members[client.id] = status
@@ -121,15 +137,17 @@ final class ChannelState {
     }
 
     /// Members for fan-out: one list per event loop, so a message costs one task per loop.
-    func membersByLoop() -> (irc: [(EventLoop, [Client])], plain: [Client]) {
+    func membersByLoop() -> (irc: [LoopMembers], plain: [Client]) {
         if let partition { return partition }
-        var irc: [ObjectIdentifier: (EventLoop, [Client])] = [:]
+        var irc: [ObjectIdentifier: LoopMembers] = [:]
         var plain: [Client] = []
         for member in order {
             if member.isPlain {
                 plain.append(member)
             } else {
-                irc[ObjectIdentifier(member.eventLoop), default: (member.eventLoop, [])].1.append(member)
+                let key = ObjectIdentifier(member.eventLoop)
+                irc[key, default: LoopMembers(loop: member.eventLoop, clients: [], masks: [])].clients.append(member)
+                if !irc[key]!.masks.contains(member.tagMask) { irc[key]!.masks.append(member.tagMask) }
             }
         }
         let result = (Array(irc.values), plain)

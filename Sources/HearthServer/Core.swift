@@ -92,6 +92,25 @@ final class Core: @unchecked Sendable {
         return result
     }
 
+    /// A message from `client` with the tags IRCv3 clients may ask for: server time, a
+    /// msgid, the sender's account, `bot`, and the sender's own client-only tags.
+    func userMessage(
+        _ client: Client, source: String? = nil, _ command: String, _ params: [String], clientTags: [IRCTag] = []
+    ) -> IRCMessage {
+        var tags = [IRCTag("time", MessageStamp.time()), IRCTag("msgid", MessageStamp.msgid())]
+        if let account = client.account { tags.append(IRCTag("account", account.name)) }
+        if client.isBot { tags.append(IRCTag("bot")) }
+        tags += clientTags
+        return IRCMessage(tags: tags, source: source ?? client.prefix, command: command, params: params)
+    }
+
+    /// Sends to the peers of `client` (and itself when `includeSelf`) that enabled `cap`.
+    func sendToPeers(of client: Client, withCap cap: String, includeSelf: Bool = false, _ message: IRCMessage, out: inout Outbox) {
+        let targets = (includeSelf ? [client] : []) + peers(of: client)
+        let interested = targets.filter { $0.caps.contains(cap) }
+        if !interested.isEmpty { out.send(interested, message) }
+    }
+
     // MARK: registry
 
     func add(_ client: Client) {
@@ -103,7 +122,7 @@ final class Core: @unchecked Sendable {
         withState { out in
             guard clients.removeValue(forKey: client.id) != nil else { return }
             if client.registered {
-                let quit = IRCMessage(source: client.prefix, command: "QUIT", params: [reason])
+                let quit = userMessage(client, "QUIT", [reason])
                 out.send(peers(of: client), quit)
             }
             for key in client.channels { removeMember(client, from: key) }
@@ -132,7 +151,7 @@ final class Core: @unchecked Sendable {
         client.nickKey = newKey
         nicks[newKey] = client
         if wasRegistered {
-            let message = IRCMessage(source: oldPrefix, command: "NICK", params: [newNick])
+            let message = userMessage(client, source: oldPrefix, "NICK", [newNick])
             out.send([client] + peers(of: client), message)
         }
     }

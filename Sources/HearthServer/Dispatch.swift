@@ -82,6 +82,8 @@ extension Core {
         }
         switch command {
         case "PRIVMSG", "NOTICE": privmsg(client, message)
+        case "TAGMSG": tagmsg(client, message)
+        case "SETNAME": setname(client, message)
         case "CAP": cap(client, message)
         case "NICK": nick(client, message)
         case "USER": user(client, message)

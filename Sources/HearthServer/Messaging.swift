@@ -2,8 +2,42 @@ import Foundation
 import HearthBot
 import HearthProtocol
 
-/// PRIVMSG and NOTICE to channels, nicks and the bot.
+/// PRIVMSG, NOTICE and TAGMSG to channels, nicks and the bot.
 extension Core {
+    /// Client-only tags (`+typing`, `+draft/reply`…) travel with the message to clients
+    /// that enabled message-tags.
+    static func clientTags(_ message: IRCMessage) -> [IRCTag] {
+        message.tags.filter { $0.key.hasPrefix("+") }
+    }
+
+    func tagmsg(_ client: Client, _ message: IRCMessage) {
+        guard let target = message.params.first, !target.isEmpty else {
+            reply(client, .noRecipient, "No recipient given (TAGMSG)")
+            return
+        }
+        let tags = Self.clientTags(message)
+        withState { out in
+            let relay: IRCMessage
+            var recipients: [Client]
+            if IRCNames.isChannel(target) {
+                guard let (channel, _) = memberChannel(client, target, out: &out) else { return }
+                relay = userMessage(client, "TAGMSG", [channel.name], clientTags: tags)
+                recipients = channel.order.filter { $0 !== client }
+            } else {
+                guard let recipient = nicks[IRCNames.fold(target)], recipient.registered else {
+                    out.send(client, numeric(client, .noSuchNick, target, "No such nick/channel"))
+                    return
+                }
+                relay = userMessage(client, "TAGMSG", [recipient.nick], clientTags: tags)
+                recipients = [recipient]
+            }
+            if client.caps.contains("echo-message") { recipients.append(client) }
+            // Only clients that speak message-tags can make sense of a TAGMSG.
+            recipients = recipients.filter { $0.caps.contains("message-tags") }
+            if !recipients.isEmpty { out.send(recipients, relay) }
+        }
+    }
+
     func privmsg(_ client: Client, _ message: IRCMessage) {
         let isNotice = message.command == "NOTICE"
         guard let targetList = message.params.first, !targetList.isEmpty else {
@@ -20,13 +54,14 @@ extension Core {
             if !isNotice { reply(client, .tooManyTargets, targetList, "Too many recipients (the limit is \(IRCLimits.targetsPerMessage))") }
             return
         }
+        let tags = Self.clientTags(message)
         for target in targets {
-            send(client, command: message.command, target: target, text: text)
+            send(client, command: message.command, target: target, text: text, clientTags: tags)
         }
     }
 
     /// Delivers one message to one target, running bot commands where they are meant for the bot.
-    func send(_ client: Client, command: String, target: String, text: String) {
+    func send(_ client: Client, command: String, target: String, text: String, clientTags: [IRCTag] = []) {
         let isNotice = command == "NOTICE"
         let key = IRCNames.fold(target)
         if key == Bot.nick {
@@ -65,8 +100,9 @@ extension Core {
                     return
                 }
                 client.lastMessageAt = Date()
-                let relay = IRCMessage(source: client.prefix, command: command, params: [channel.name, text])
+                let relay = userMessage(client, command, [channel.name, text], clientTags: clientTags)
                 out.send(channel, except: client, relay)
+                if client.caps.contains("echo-message") { out.send(client, relay) }
                 if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
             }
             if secret {
@@ -94,7 +130,9 @@ extension Core {
                 return
             }
             client.lastMessageAt = Date()
-            out.send(recipient, IRCMessage(source: client.prefix, command: command, params: [recipient.nick, text]))
+            let relay = userMessage(client, command, [recipient.nick, text], clientTags: clientTags)
+            out.send(recipient, relay)
+            if client.caps.contains("echo-message") { out.send(client, relay) }
             // A plain-mode sender sees what went where.
             if client.isPlain { notice(client, "[to \(recipient.nick)] \(text)", out: &out) }
             if !isNotice, let away = recipient.away {
@@ -146,6 +184,13 @@ extension Core {
             }
         case .blocks(let id, let blocked):
             blocking[id] = blocked.isEmpty ? nil : blocked
+        case .botFlag(let id, let isBot):
+            for other in clients.values where other.account?.id == id && other.isBot != isBot {
+                other.isBot = isBot
+                if other.mode == .irc {
+                    out.send(other, IRCMessage(source: other.prefix, command: "MODE", params: [other.nick, isBot ? "+B" : "-B"]))
+                }
+            }
         case .renamed(let id, let newName):
             for other in clients.values where other.account?.id == id {
                 let oldKey = IRCNames.fold(other.account!.name)
@@ -153,6 +198,7 @@ extension Core {
                 if other.mode == .irc {
                     out.send(other, numeric(other, .loggedIn, other.prefix, newName, "You are now logged in as \(newName)"))
                 }
+                sendToPeers(of: other, withCap: "account-notify", userMessage(other, "ACCOUNT", [newName]), out: &out)
                 if other.nickKey == oldKey { claimNick(other, newName, out: &out) }
             }
         }
@@ -164,6 +210,7 @@ extension Core {
         if client.mode == .irc {
             out.send(client, numeric(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)"))
         }
+        sendToPeers(of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", [account.name]), out: &out)
         claimNick(client, account.name, out: &out)
     }
 
@@ -190,6 +237,8 @@ extension Core {
         guard let account = client.account else { return }
         client.account = nil
         client.tokenHash = nil
+        client.isBot = false
+        sendToPeers(of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", ["*"]), out: &out)
         if client.mode == .irc {
             out.send(client, numeric(client, .loggedOut, client.prefix, "You are now logged out"))
         }

@@ -43,6 +43,13 @@ extension Core {
                         if sign != lastSign { applied.append(sign); lastSign = sign }
                         applied.append("i")
                     }
+                case "B":
+                    if client.isBot != adding {
+                        client.isBot = adding
+                        let sign: Character = adding ? "+" : "-"
+                        if sign != lastSign { applied.append(sign); lastSign = sign }
+                        applied.append("B")
+                    }
                 case "o":
                     if !adding && client.isOper {
                         client.isOper = false
@@ -54,13 +61,13 @@ extension Core {
                 }
             }
             if !applied.isEmpty {
-                out.send(client, IRCMessage(source: client.prefix, command: "MODE", params: [client.nick, applied]))
+                out.send(client, userMessage(client, "MODE", [client.nick, applied]))
             }
         }
     }
 
     func userModes(_ client: Client) -> String {
-        "+" + (client.invisible ? "i" : "") + (client.isOper ? "o" : "")
+        "+" + (client.isBot ? "B" : "") + (client.invisible ? "i" : "") + (client.isOper ? "o" : "")
     }
 
     func channelMode(_ client: Client, _ name: String, _ args: [String]) {
@@ -190,7 +197,7 @@ extension Core {
                 }
             }
             if !appliedModes.isEmpty {
-                out.send(channel, IRCMessage(source: client.prefix, command: "MODE", params: [channel.name, appliedModes] + appliedParams))
+                out.send(channel, userMessage(client, "MODE", [channel.name, appliedModes] + appliedParams))
             }
         }
     }

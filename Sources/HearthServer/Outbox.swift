@@ -12,11 +12,36 @@ import NIOCore
 struct Outbox {
     final class Item {
         let message: IRCMessage
-        private var wire: ByteBuffer?
-        init(_ message: IRCMessage) { self.message = message }
+        /// The tag bits the message carries; recipients see the subset their caps ask for.
+        let mask: TagMask
+        /// Wire bytes per tag variant (index: the recipient's mask within `mask`).
+        private var wires: [ByteBuffer?] = [nil]
+        init(_ message: IRCMessage) {
+            self.message = message
+            self.mask = message.tagMask
+        }
 
-        func ircBytes() -> ByteBuffer {
-            if let wire { return wire }
+        func variant(for client: Client) -> TagMask { client.tagMask.intersection(mask) }
+
+        func ircBytes(for client: Client) -> ByteBuffer { ircBytes(variant: variant(for: client)) }
+
+        /// Bytes for every variant that `masks` needs, indexed by variant.
+        func wireTable(for masks: [TagMask]) -> [ByteBuffer?] {
+            for m in masks { _ = ircBytes(variant: m.intersection(mask)) }
+            return wires
+        }
+
+        func ircBytes(variant: TagMask) -> ByteBuffer {
+            let index = Int(variant.rawValue)
+            if index < wires.count, let wire = wires[index] { return wire }
+            if wires.count <= index { wires += Array(repeating: nil, count: index + 1 - wires.count) }
+            let message = variant == mask ? self.message : self.message.filtered(for: variant)
+            let wire = Self.serialize(message)
+            wires[index] = wire
+            return wire
+        }
+
+        private static func serialize(_ message: IRCMessage) -> ByteBuffer {
             let length = message.bodyLength
             var buffer = ByteBufferAllocator().buffer(capacity: length + 2)
             if message.tags.isEmpty && length <= IRCLimits.maxBodyBytes - 2 {
@@ -35,7 +60,6 @@ struct Outbox {
                 buffer.writeString(message.serialized())
             }
             buffer.writeStaticString("\r\n")
-            wire = buffer
             return buffer
         }
     }
@@ -45,7 +69,7 @@ struct Outbox {
         case some([Client])
         /// A channel's members as they were when the message was queued (a kicked or
         /// parting member still gets its KICK or PART), except one (a relay's sender).
-        case channel(irc: [(EventLoop, [Client])], plain: [Client], except: Client?)
+        case channel(irc: [ChannelState.LoopMembers], plain: [Client], except: Client?)
     }
 
     private(set) var batches: [(Recipients, Item)] = []
@@ -80,12 +104,17 @@ struct Outbox {
                 for plain in plainMembers where plain !== except {
                     deliver(item, to: [plain], except: nil, local: &local)
                 }
-                for (loop, clients) in irc {
-                    let bytes = item.ircBytes()
-                    if loop.inEventLoop {
-                        local.deliveries.append(.many(bytes, clients, except: except))
+                for group in irc {
+                    let delivery: Delivery
+                    if item.mask.isEmpty || group.masks == [[]] {
+                        delivery = .many(item.ircBytes(variant: []), group.clients, except: except)
                     } else {
-                        clients[0].batcher.handOver(.many(bytes, clients, except: except))
+                        delivery = .tagged(item.wireTable(for: group.masks), item.mask, group.clients, except: except)
+                    }
+                    if group.loop.inEventLoop {
+                        local.deliveries.append(delivery)
+                    } else {
+                        group.clients[0].batcher.handOver(delivery)
                     }
                 }
             }
@@ -104,7 +133,7 @@ struct Outbox {
                 buffer.writeStaticString("\r\n")
                 bytes = buffer
             } else {
-                bytes = item.ircBytes()
+                bytes = item.ircBytes(for: client)
             }
             if client.eventLoop.inEventLoop {
                 local.deliveries.append(.one(client, bytes))
@@ -130,6 +159,8 @@ struct Outbox {
     enum Delivery {
         case one(Client, ByteBuffer)
         case many(ByteBuffer, [Client], except: Client?)
+        /// Variants by tag mask: each client gets the one its caps ask for.
+        case tagged([ByteBuffer?], TagMask, [Client], except: Client?)
 
         /// On the clients' loop: append to each client's output, flushed at the end of the tick.
         func write() {
@@ -138,6 +169,12 @@ struct Outbox {
                 client.batcher.write(client, bytes)
             case .many(let bytes, let clients, let except):
                 for client in clients where client !== except { client.batcher.write(client, bytes) }
+            case .tagged(let wires, let mask, let clients, let except):
+                for client in clients where client !== except {
+                    // tagMask is read on the client's own loop, where it changes.
+                    let index = Int(client.tagMask.intersection(mask).rawValue)
+                    if index < wires.count, let bytes = wires[index] { client.batcher.write(client, bytes) }
+                }
             }
         }
     }

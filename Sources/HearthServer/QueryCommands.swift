@@ -3,14 +3,32 @@ import HearthBot
 import HearthCrypto
 import HearthProtocol
 
-/// WHO, WHOIS, LIST, ISON, USERHOST, AWAY, OPER, KILL.
+/// WHO, WHOIS, LIST, ISON, USERHOST, AWAY, OPER, KILL, SETNAME.
 extension Core {
+    func setname(_ client: Client, _ message: IRCMessage) {
+        guard let name = message.params.first, !name.isEmpty else {
+            reply(client, .needMoreParams, "SETNAME", "Not enough parameters")
+            return
+        }
+        guard name.utf8.count <= IRCLimits.realnameLength else {
+            withState { out in
+                out.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["SETNAME", "INVALID_REALNAME", "Realname is too long (the limit is \(IRCLimits.realnameLength) bytes)"]))
+            }
+            return
+        }
+        withState { out in
+            client.realname = name
+            sendToPeers(of: client, withCap: "setname", includeSelf: true, userMessage(client, "SETNAME", [name]), out: &out)
+        }
+    }
+
     func who(_ client: Client, _ message: IRCMessage) {
         let mask = message.params.first ?? "*"
         withState { out in
             func row(_ member: Client, _ channelName: String, _ status: MemberStatus?) {
                 var flags = member.away == nil ? "H" : "G"
                 if member.isOper { flags += "*" }
+                if member.isBot { flags += "B" }
                 flags += status?.prefixes(all: client.caps.contains("multi-prefix")) ?? ""
                 out.send(client, numeric(client, .whoReply, channelName, member.user, member.host, serverName, member.nick, flags, "0 \(member.realname)"))
             }
@@ -60,6 +78,7 @@ extension Core {
             if !visible.isEmpty { out.send(client, numeric(client, .whoisChannels, target.nick, visible.joined(separator: " "))) }
             out.send(client, numeric(client, .whoisServer, target.nick, serverName, config.description))
             if target.isOper { out.send(client, numeric(client, .whoisOperator, target.nick, "is an IRC operator")) }
+            if target.isBot { out.send(client, numeric(client, .whoisBot, target.nick, "is a bot on \(config.networkName)")) }
             if let away = target.away { out.send(client, numeric(client, .away, target.nick, away)) }
             if let account = target.account { out.send(client, numeric(client, .whoisAccount, target.nick, account.name, "is logged in as")) }
             let idle = Int(Date().timeIntervalSince(target.lastMessageAt))
@@ -110,6 +129,7 @@ extension Core {
         let text = message.params.first.flatMap { $0.isEmpty ? nil : IRCMessage.truncate($0, toBytes: IRCLimits.awayLength) }
         withState { out in
             client.away = text
+            sendToPeers(of: client, withCap: "away-notify", userMessage(client, "AWAY", text.map { [$0] } ?? []), out: &out)
             if text == nil {
                 out.send(client, numeric(client, .unaway, "You are no longer marked as being away"))
             } else {
@@ -149,7 +169,7 @@ extension Core {
             self.withState { out in
                 client.isOper = true
                 out.send(client, self.numeric(client, .youreOper, "You are now an IRC operator"))
-                out.send(client, IRCMessage(source: client.prefix, command: "MODE", params: [client.nick, "+o"]))
+                out.send(client, self.userMessage(client, "MODE", [client.nick, "+o"]))
             }
         }
     }

@@ -6,7 +6,10 @@ import NIOCore
 
 /// CAP, NICK, USER, PASS, SASL and the welcome burst.
 extension Core {
-    static let supportedCaps = ["sasl"]
+    static let supportedCaps = [
+        "account-notify", "account-tag", "away-notify", "cap-notify", "echo-message", "extended-join", "invite-notify",
+        "message-tags", "multi-prefix", "sasl", "server-time", "setname", "standard-replies", "userhost-in-names",
+    ]
 
     func capValue(_ cap: String, version: Int) -> String {
         (cap == "sasl" && version >= 302) ? "sasl=PLAIN" : cap
@@ -22,6 +25,8 @@ extension Core {
         case "LS":
             let version = Int(message.params.dropFirst().first ?? "") ?? 0
             if !client.registered { client.capNegotiating = true }
+            // CAP LS 302 turns cap-notify on implicitly.
+            if version >= 302 { _ = lock.withLock { client.caps.insert("cap-notify") } }
             let list = Self.supportedCaps.map { capValue($0, version: version) }.joined(separator: " ")
             withState { $0.send(client, capReply(["LS", list])) }
         case "LIST":
@@ -32,10 +37,14 @@ extension Core {
             let known = requested.allSatisfy { Self.supportedCaps.contains($0.hasPrefix("-") ? String($0.dropFirst()) : $0) }
             let text = requested.joined(separator: " ")
             if known && !requested.isEmpty {
-                for cap in requested {
-                    if cap.hasPrefix("-") { client.caps.remove(String(cap.dropFirst())) } else { client.caps.insert(cap) }
+                withState { out in
+                    for cap in requested {
+                        if cap.hasPrefix("-") { client.caps.remove(String(cap.dropFirst())) } else { client.caps.insert(cap) }
+                    }
+                    // Channels cache their members' tag masks.
+                    for key in client.channels { channels[key]?.invalidateMembers() }
+                    out.send(client, capReply(["ACK", text]))
                 }
-                withState { $0.send(client, capReply(["ACK", text])) }
             } else {
                 withState { $0.send(client, capReply(["NAK", text])) }
             }
@@ -205,7 +214,7 @@ extension Core {
             send(.welcome, "Welcome to the \(config.networkName) IRC network, \(client.prefix)")
             send(.yourHost, "Your host is \(serverName), running version \(version)")
             send(.created, "This server was created \(startedAt.formatted(.iso8601))")
-            send(.myInfo, serverName, version, "io", "biklmnostv", "bklov")
+            send(.myInfo, serverName, version, "Bio", "biklmnostv", "bklov")
             for line in ISupport.lines(ISupport.tokens(network: config.networkName)) {
                 out.send(client, numeric(client, .isupport, params: line + ["are supported by this server"]))
             }

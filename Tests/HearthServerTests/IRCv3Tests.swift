@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// IRCv3 capabilities as modern clients use them.
+@Suite struct IRCv3Tests {
+    static func client(_ server: TestServer, _ nick: String, caps: String) async throws -> TestClient {
+        try await TestClient.irc(server, nick: nick, extra: ["CAP LS 302", "CAP REQ :\(caps)", "CAP END"])
+    }
+
+    @Test func capabilitiesAreListedAcknowledgedAndRefused() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let c = try await server.connect()
+        try await c.send("CAP LS 302")
+        let list = try await c.expect("CAP * LS")
+        for cap in ["account-notify", "account-tag", "away-notify", "cap-notify", "echo-message", "extended-join", "invite-notify", "message-tags", "multi-prefix", "sasl=PLAIN", "server-time", "setname", "standard-replies", "userhost-in-names"] {
+            #expect(list.contains(cap), "missing \(cap)")
+        }
+        try await c.send("CAP REQ :server-time no-such-cap")
+        try await c.expect("CAP * NAK :server-time no-such-cap")
+        try await c.send("CAP REQ :server-time echo-message")
+        try await c.expect("CAP * ACK :server-time echo-message")
+        try await c.send("CAP LIST")
+        try await c.expect("CAP * LIST :cap-notify echo-message server-time")
+        try await c.send("NICK capper")
+        try await c.send("USER c 0 * :C")
+        try await c.send("CAP END")
+        let isupport = try await c.expect("BOT=B") { $0.contains(" 005 ") && $0.contains("BOT=B") }
+        #expect(isupport.contains("BOT=B"))
+    }
+
+    @Test func tagsFollowEachRecipientsCaps() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await IRCProtocolTests.register(server, "ann", "s3cret-pass")
+        let full = try await TestClient.irc(
+            server, nick: "ann",
+            extra: ["CAP LS 302", "CAP REQ :server-time message-tags account-tag echo-message", "PASS ann:s3cret-pass", "CAP END"])
+        let timeOnly = try await Self.client(server, "tim", caps: "server-time")
+        let none = try await TestClient.irc(server, nick: "old")
+        for c in [full, timeOnly, none] { try await c.send("JOIN #tags") }
+        try await none.expectNumeric("366")
+        try await full.expectNumeric("366")
+        try await timeOnly.expectNumeric("366")
+        try await full.send("@+typing=done PRIVMSG #tags :tagged hello")
+        // Echo to the sender, with every tag it asked for.
+        let echo = try await full.expect("PRIVMSG #tags :tagged hello")
+        #expect(echo.hasPrefix("@"))
+        #expect(echo.contains("time="))
+        #expect(echo.contains("msgid="))
+        #expect(echo.contains("account=ann"))
+        #expect(echo.contains("+typing=done"))
+        let timed = try await timeOnly.expect("PRIVMSG #tags :tagged hello")
+        #expect(timed.hasPrefix("@time=20"))
+        #expect(!timed.contains("msgid") && !timed.contains("account") && !timed.contains("typing"))
+        let bare = try await none.expect("PRIVMSG #tags :tagged hello")
+        #expect(bare.hasPrefix(":ann!"))
+
+        // TAGMSG reaches only clients that speak message-tags.
+        let typing = try await Self.client(server, "typ", caps: "message-tags")
+        try await typing.send("JOIN #tags")
+        try await typing.expectNumeric("366")
+        try await full.send("@+typing=active TAGMSG #tags")
+        let tagmsg = try await typing.expect("TAGMSG #tags")
+        #expect(tagmsg.contains("+typing=active"))
+        try await none.sync()
+        #expect(!none.unread().joined().contains("TAGMSG"))
+    }
+
+    @Test func notifyCapabilitiesExtendedJoinAndNames() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await IRCProtocolTests.register(server, "bea", "s3cret-pass")
+        let watcher = try await Self.client(
+            server, "wat", caps: "away-notify account-notify extended-join userhost-in-names invite-notify setname multi-prefix")
+        try await watcher.send("JOIN #n")
+        try await watcher.expectNumeric("366")
+        let other = try await TestClient.irc(server, nick: "bea_")
+        try await other.send("JOIN #n")
+        try await watcher.expect(":bea_!~bea_@127.0.0.1 JOIN #n * :Test bea_")
+        try await other.send("AWAY :lunch")
+        try await watcher.expect("AWAY :lunch")
+        try await other.send("AWAY")
+        try await watcher.expect(":bea_!~bea_@127.0.0.1 AWAY") { $0.hasSuffix("AWAY") }
+        try await other.send("PRIVMSG hearth :login bea s3cret-pass")
+        try await watcher.expect("ACCOUNT bea")
+        try await other.send("SETNAME :Beatrice B.")
+        try await watcher.expect("SETNAME :Beatrice B.")
+        try await watcher.send("NAMES #n")
+        try await watcher.expect(" 353 wat = #n :@wat!~wat@127.0.0.1 bea!~bea_@127.0.0.1")
+        try await watcher.send("MODE #n +v bea")
+        try await watcher.send("MODE #n +o bea")
+        try await watcher.send("NAMES #n")
+        try await watcher.expect("@+bea!~bea_@127.0.0.1")
+        let guest = try await TestClient.irc(server, nick: "gil")
+        try await other.send("INVITE gil #n")
+        try await watcher.expect("INVITE gil :#n")
+        try await guest.expect("INVITE gil :#n")
+        try await other.send("SETNAME :" + String(repeating: "r", count: 101))
+        try await other.expect("FAIL SETNAME INVALID_REALNAME")
+    }
+
+    @Test func botAccountsAreMarked() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let robot = try await TestClient.irc(server, nick: "robo")
+        try await robot.send("PRIVMSG hearth :register robo s3cret-pass")
+        try await robot.expect("Welcome to Hearth, robo!")
+        try await robot.send("PRIVMSG hearth :set bot on")
+        try await robot.expect(":robo!~robo@127.0.0.1 MODE robo :+B")
+        let human = try await Self.client(server, "hum", caps: "message-tags")
+        try await human.send("WHOIS robo")
+        try await human.expect(" 335 hum robo :is a bot on Hearth")
+        try await robot.send("JOIN #bots")
+        try await human.send("JOIN #bots")
+        try await human.expectNumeric("366")
+        try await human.send("WHO #bots")
+        try await human.expect(" 352 hum #bots ~robo 127.0.0.1 test.hearth robo HB@")
+        try await robot.send("PRIVMSG #bots :beep")
+        let tagged = try await human.expect("PRIVMSG #bots :beep")
+        #expect(tagged.contains(";bot") || tagged.contains("@bot"))
+        // A new login of the account is marked again.
+        let again = try await server.connect()
+        try await again.send("PASS robo:s3cret-pass")
+        try await again.send("NICK robo2")
+        try await again.send("USER r 0 * :R")
+        try await again.expectNumeric("001")
+        try await again.send("PRIVMSG hearth :whoami")
+        try await again.expect("logged in as robo")
+        try await robot.send("PRIVMSG hearth :set bot off")
+        try await robot.expect("MODE robo :-B")
+    }
+}
