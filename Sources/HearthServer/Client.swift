@@ -118,8 +118,9 @@ final class ChannelState {
         var masks: [TagMask]
     }
 
-    /// IRC members grouped by event loop, and plain-mode members; rebuilt after a change.
-    private var partition: (irc: [LoopMembers], plain: [Client])?
+    /// IRC members grouped by event loop, plain-mode members, and every tag any member
+    /// wants; rebuilt after a change.
+    private var partition: (irc: [LoopMembers], plain: [Client], tagMask: TagMask)?
 
     /// A member's caps changed: the tag masks of the partition are stale.
     func invalidateMembers() { partition = nil }
@@ -137,7 +138,7 @@ final class ChannelState {
     }
 
     /// Members for fan-out: one list per event loop, so a message costs one task per loop.
-    func membersByLoop() -> (irc: [LoopMembers], plain: [Client]) {
+    func membersByLoop() -> (irc: [LoopMembers], plain: [Client], tagMask: TagMask) {
         if let partition { return partition }
         var irc: [ObjectIdentifier: LoopMembers] = [:]
         var plain: [Client] = []
@@ -150,7 +151,8 @@ final class ChannelState {
                 if !irc[key]!.masks.contains(member.tagMask) { irc[key]!.masks.append(member.tagMask) }
             }
         }
-        let result = (Array(irc.values), plain)
+        let union = irc.values.reduce(TagMask()) { $0.union($1.masks.reduce(TagMask()) { $0.union($1) }) }
+        let result = (Array(irc.values), plain, union)
         partition = result
         return result
     }

@@ -94,13 +94,22 @@ final class Core: @unchecked Sendable {
 
     /// A message from `client` with the tags IRCv3 clients may ask for: server time, a
     /// msgid, the sender's account, `bot`, and the sender's own client-only tags.
+    /// `wanted` is what the recipients asked for; tags nobody will see are not made
+    /// (formatting a time and a msgid per message is a measurable cost).
     func userMessage(
-        _ client: Client, source: String? = nil, _ command: String, _ params: [String], clientTags: [IRCTag] = []
+        _ client: Client, source: String? = nil, _ command: String, _ params: [String], clientTags: [IRCTag] = [],
+        wanted: TagMask = [.serverTime, .messageTags, .accountTag]
     ) -> IRCMessage {
-        var tags = [IRCTag("time", MessageStamp.time()), IRCTag("msgid", MessageStamp.msgid())]
-        if let account = client.account { tags.append(IRCTag("account", account.name)) }
-        if client.isBot { tags.append(IRCTag("bot")) }
-        tags += clientTags
+        var tags: [IRCTag] = []
+        if !wanted.isEmpty {
+            if wanted.contains(.serverTime) { tags.append(IRCTag("time", MessageStamp.time())) }
+            if wanted.contains(.messageTags) {
+                tags.append(IRCTag("msgid", MessageStamp.msgid()))
+                if client.isBot { tags.append(IRCTag("bot")) }
+                tags += clientTags
+            }
+            if wanted.contains(.accountTag), let account = client.account { tags.append(IRCTag("account", account.name)) }
+        }
         return IRCMessage(tags: tags, source: source ?? client.prefix, command: command, params: params)
     }
 

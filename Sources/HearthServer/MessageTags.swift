@@ -19,11 +19,9 @@ struct TagMask: OptionSet, Hashable {
 
     /// The cap a tag needs.
     static func required(for key: String) -> TagMask {
-        switch key {
-        case "time": return .serverTime
-        case "account": return .accountTag
-        default: return .messageTags
-        }
+        if key == "time" { return .serverTime }
+        if key == "account" { return .accountTag }
+        return .messageTags
     }
 }
 
@@ -54,13 +52,24 @@ enum MessageStamp {
         return prefix + "-" + String(n, radix: 36)
     }
 
-    static func time(_ date: Date = Date()) -> String {
-        var seconds = time_t(date.timeIntervalSince1970)
-        let millis = Int((date.timeIntervalSince1970 - Double(seconds)) * 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    /// The formatted second, cached: formatting a date costs more than the rest of a message.
+    private static let secondCache = Mutex<(second: Int, text: String)>((-1, ""))
+
+    static func time() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let second = now.tv_sec
+        let millis = Int(now.tv_nsec / 1_000_000)
+        let base = secondCache.withLock { cache -> String in
+            if cache.second == second { return cache.text }
+            var seconds = time_t(second)
+            var parts = tm()
+            gmtime_r(&seconds, &parts)
+            func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            cache = (second, "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))")
+            return cache.text
+        }
         let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
+        return base + "." + ms + "Z"
     }
 }

@@ -100,9 +100,11 @@ extension Core {
                     return
                 }
                 client.lastMessageAt = Date()
-                let relay = userMessage(client, command, [channel.name, text], clientTags: clientTags)
+                let echo = client.caps.contains("echo-message")
+                let wanted = channel.membersByLoop().tagMask.union(echo ? client.tagMask : [])
+                let relay = userMessage(client, command, [channel.name, text], clientTags: clientTags, wanted: wanted)
                 out.send(channel, except: client, relay)
-                if client.caps.contains("echo-message") { out.send(client, relay) }
+                if echo { out.send(client, relay) }
                 if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
             }
             if secret {
@@ -130,9 +132,11 @@ extension Core {
                 return
             }
             client.lastMessageAt = Date()
-            let relay = userMessage(client, command, [recipient.nick, text], clientTags: clientTags)
+            let echo = client.caps.contains("echo-message")
+            let wanted = recipient.tagMask.union(echo ? client.tagMask : [])
+            let relay = userMessage(client, command, [recipient.nick, text], clientTags: clientTags, wanted: wanted)
             out.send(recipient, relay)
-            if client.caps.contains("echo-message") { out.send(client, relay) }
+            if echo { out.send(client, relay) }
             // A plain-mode sender sees what went where.
             if client.isPlain { notice(client, "[to \(recipient.nick)] \(text)", out: &out) }
             if !isNotice, let away = recipient.away {

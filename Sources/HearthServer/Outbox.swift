@@ -35,16 +35,19 @@ struct Outbox {
             let index = Int(variant.rawValue)
             if index < wires.count, let wire = wires[index] { return wire }
             if wires.count <= index { wires += Array(repeating: nil, count: index + 1 - wires.count) }
-            let message = variant == mask ? self.message : self.message.filtered(for: variant)
-            let wire = Self.serialize(message)
+            // Without tags the body is written straight from the message (the common case).
+            let wire =
+                variant.isEmpty
+                ? Self.serialize(message, withTags: false)
+                : Self.serialize(variant == mask ? message : message.filtered(for: variant), withTags: true)
             wires[index] = wire
             return wire
         }
 
-        private static func serialize(_ message: IRCMessage) -> ByteBuffer {
+        private static func serialize(_ message: IRCMessage, withTags: Bool) -> ByteBuffer {
             let length = message.bodyLength
             var buffer = ByteBufferAllocator().buffer(capacity: length + 2)
-            if message.tags.isEmpty && length <= IRCLimits.maxBodyBytes - 2 {
+            if (!withTags || message.tags.isEmpty) && length <= IRCLimits.maxBodyBytes - 2 {
                 // The common case, written piece by piece without an intermediate String.
                 if let source = message.source {
                     buffer.writeStaticString(":")
@@ -56,8 +59,12 @@ struct Outbox {
                     buffer.writeString(message.isTrailing(index) ? " :" : " ")
                     buffer.writeString(message.params[index])
                 }
-            } else {
+            } else if withTags {
                 buffer.writeString(message.serialized())
+            } else {
+                var bare = message
+                bare.tags = []
+                buffer.writeString(bare.serialized())
             }
             buffer.writeStaticString("\r\n")
             return buffer
