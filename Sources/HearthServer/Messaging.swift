@@ -191,7 +191,7 @@ extension Core {
         case .botFlag(let id, let isBot):
             for other in clients.values where other.account?.id == id && other.isBot != isBot {
                 other.isBot = isBot
-                if other.mode == .irc {
+                if other.mode == .irc && other.registered {
                     out.send(other, IRCMessage(source: other.prefix, command: "MODE", params: [other.nick, isBot ? "+B" : "-B"]))
                 }
             }

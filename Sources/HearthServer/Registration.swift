@@ -177,19 +177,14 @@ extension Core {
                 }
             }
             let owner = try? await store.account(nameKey: key)
-            let blocked = login != nil ? ((try? await store.blockedIDs(by: login!.0.id)) ?? []) : []
-            return (login, passFailed, owner.map { AccountRef(id: $0.id!, name: $0.name) }, blocked)
-        }) { (login, passFailed, owner, blocked) in
+            let effects = login != nil ? ((try? await accounts.loginEffects(login!.0, tokenHash: login!.1)) ?? []) : []
+            return (login, passFailed, owner.map { AccountRef(id: $0.id!, name: $0.name) }, effects)
+        }) { (login, passFailed, owner, effects) in
             if passFailed {
                 self.reply(client, .passwdMismatch, "Password incorrect: that resume token or name:password was not accepted")
             }
             if let (account, hash) = login {
-                self.lock.withLock {
-                    client.account = account
-                    client.tokenHash = hash
-                    self.blocking[account.id] = blocked.isEmpty ? nil : blocked
-                }
-                self.reply(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)")
+                self.protocolLogin(client, account, tokenHash: hash, effects: effects)
             }
             if let owner, owner.id != client.account?.id {
                 self.withState { out in
@@ -221,6 +216,23 @@ extension Core {
             lusers(client, out: &out)
             motd(client, out: &out)
             _ = nick
+        }
+    }
+
+    /// A login through SASL or PASS: like the bot's login, but the client keeps the nick it
+    /// chose (it is checked against reservations when registration completes).
+    func protocolLogin(_ client: Client, _ account: AccountRef, tokenHash: String?, effects: [SessionEffect]) {
+        withState { out in
+            client.account = account
+            client.tokenHash = tokenHash
+            out.send(client, numeric(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)"))
+            if client.registered {
+                sendToPeers(of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", [account.name]), out: &out)
+            }
+            for effect in effects {
+                if case .login = effect { continue }
+                apply(effect, for: client, out: &out)
+            }
         }
     }
 
@@ -306,16 +318,17 @@ extension Core {
         }
         let accounts = AccountService(services: bot.services)
         let address = client.address
-        let store = self.store
-        later(client, { () -> Result<(AccountRef, String?, Set<Int64>), BotError> in
+        later(client, { () -> Result<(AccountRef, String?, [SessionEffect]), BotError> in
             do {
                 if SecretCodes.looksLikeResumeToken(secret) {
                     let (account, hash) = try await accounts.checkToken(secret, address: address)
                     guard IRCNames.fold(account.name) == IRCNames.fold(authcid) else { return .failure(BotError("token is for another account")) }
-                    return .success((AccountRef(id: account.id!, name: account.name), hash, try await store.blockedIDs(by: account.id!)))
+                    let ref = AccountRef(id: account.id!, name: account.name)
+                    return .success((ref, hash, try await accounts.loginEffects(ref, tokenHash: hash)))
                 }
                 let account = try await accounts.checkPassword(name: authcid, password: secret, address: address)
-                return .success((AccountRef(id: account.id!, name: account.name), nil, try await store.blockedIDs(by: account.id!)))
+                let ref = AccountRef(id: account.id!, name: account.name)
+                return .success((ref, nil, try await accounts.loginEffects(ref, tokenHash: nil)))
             } catch let error as BotError {
                 return .failure(error)
             } catch {
@@ -324,13 +337,8 @@ extension Core {
         }) { result in
             client.saslInProgress = false
             switch result {
-            case .success(let (account, hash, blocked)):
-                self.lock.withLock {
-                    client.account = account
-                    client.tokenHash = hash
-                    self.blocking[account.id] = blocked.isEmpty ? nil : blocked
-                }
-                self.reply(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)")
+            case .success(let (account, hash, effects)):
+                self.protocolLogin(client, account, tokenHash: hash, effects: effects)
                 self.reply(client, .saslSuccess, "SASL authentication successful")
             case .failure(let error):
                 self.reply(client, .saslFail, "SASL authentication failed: \(error.message)")

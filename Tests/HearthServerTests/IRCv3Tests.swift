@@ -125,8 +125,8 @@ import Testing
         try await again.send("NICK robo2")
         try await again.send("USER r 0 * :R")
         try await again.expectNumeric("001")
-        try await again.send("PRIVMSG hearth :whoami")
-        try await again.expect("logged in as robo")
+        try await again.send("MODE robo2")
+        try await again.expect(" 221 robo2 :+B")
         try await robot.send("PRIVMSG hearth :set bot off")
         try await robot.expect("MODE robo :-B")
     }
