@@ -256,13 +256,13 @@ enum SocialCommands {
     }
 
     static let all: [BotCommand] = [
-        feed,
-        profile, bio, follow, unfollow,
+        profile, bio, settings, set,
+        follow, unfollow,
         listCommand("friends", list: .friends, summary: "people you follow who follow you back", example: "!friends", othersAllowed: false),
         listCommand("followers", list: .followers, summary: "who follows you (or USER)", example: "!followers alice", othersAllowed: true),
         listCommand("following", list: .following, summary: "who you (or USER) follow", example: "!following", othersAllowed: true),
         find, block, unblock,
         listCommand("blocked", list: .blocked, summary: "people you block", example: "!blocked", othersAllowed: false),
-        settings, set,
+        feed,
     ]
 }

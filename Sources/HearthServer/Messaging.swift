@@ -21,6 +21,10 @@ extension Core {
             var recipients: [Client]
             if IRCNames.isChannel(target) {
                 guard let (channel, _) = memberChannel(client, target, out: &out) else { return }
+                if let refusal = channelRefusal(client, channel) {
+                    out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal))
+                    return
+                }
                 relay = userMessage(client, "TAGMSG", [channel.name], clientTags: tags)
                 recipients = channel.order.filter { $0 !== client }
             } else {
@@ -28,6 +32,7 @@ extension Core {
                     out.send(client, numeric(client, .noSuchNick, target, "No such nick/channel"))
                     return
                 }
+                if isBlocked(client, by: recipient) { return }
                 relay = userMessage(client, "TAGMSG", [recipient.nick], clientTags: tags)
                 recipients = [recipient]
             }
@@ -81,17 +86,7 @@ extension Core {
                     if !isNotice { out.send(client, numeric(client, .noSuchChannel, target, "No such channel")) }
                     return
                 }
-                let status = channel.members[client.id]
-                let privileged = status?.op == true || status?.voice == true || client.isOper
-                var refusal: String?
-                if status == nil && channel.flags.contains("n") {
-                    refusal = "Cannot send to channel (+n) — join it first"
-                } else if channel.flags.contains("m") && !privileged {
-                    refusal = "Cannot send to channel (+m) — only voiced users may speak"
-                } else if channel.isBanned(client) && !privileged {
-                    refusal = "Cannot send to channel — you are banned"
-                }
-                if let refusal {
+                if let refusal = channelRefusal(client, channel) {
                     if !isNotice { out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal)) }
                     return
                 }
@@ -123,9 +118,7 @@ extension Core {
                 if !isNotice { out.send(client, numeric(client, .noSuchNick, target, "No such nick/channel")) }
                 return
             }
-            if let sender = client.account?.id, let receiver = recipient.account?.id,
-                blocking[receiver]?.contains(sender) == true
-            {
+            if isBlocked(client, by: recipient) {
                 if !isNotice {
                     out.send(client, numeric(client, .cannotSendToUser, recipient.nick, "\(recipient.nick) does not accept messages from you"))
                 }
@@ -143,6 +136,22 @@ extension Core {
                 out.send(client, numeric(client, .away, recipient.nick, away))
             }
         }
+    }
+
+    /// Why `client` may not speak in `channel` (+n, +m, bans), or nil. Under the lock.
+    func channelRefusal(_ client: Client, _ channel: ChannelState) -> String? {
+        let status = channel.members[client.id]
+        let privileged = status?.op == true || status?.voice == true || client.isOper
+        if status == nil && channel.flags.contains("n") { return "Cannot send to channel (+n) — join it first" }
+        if channel.flags.contains("m") && !privileged { return "Cannot send to channel (+m) — only voiced users may speak" }
+        if channel.isBanned(client) && !privileged { return "Cannot send to channel — you are banned" }
+        return nil
+    }
+
+    /// Whether `recipient`'s account blocks `client`'s. Under the lock.
+    func isBlocked(_ client: Client, by recipient: Client) -> Bool {
+        guard let sender = client.account?.id, let receiver = recipient.account?.id else { return false }
+        return blocking[receiver]?.contains(sender) == true
     }
 
     func botMessage(to target: String, _ text: String) -> IRCMessage {
@@ -241,7 +250,10 @@ extension Core {
         guard let account = client.account else { return }
         client.account = nil
         client.tokenHash = nil
-        client.isBot = false
+        if client.isBot {
+            client.isBot = false
+            if client.mode == .irc { out.send(client, IRCMessage(source: client.prefix, command: "MODE", params: [client.nick, "-B"])) }
+        }
         sendToPeers(of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", ["*"]), out: &out)
         if client.mode == .irc {
             out.send(client, numeric(client, .loggedOut, client.prefix, "You are now logged out"))
