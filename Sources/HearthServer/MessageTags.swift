@@ -55,9 +55,14 @@ enum MessageStamp {
     /// The formatted second, cached: formatting a date costs more than the rest of a message.
     private static let secondCache = Mutex<(second: Int, text: String)>((-1, ""))
 
-    static func time() -> String {
+    static func time(_ date: Date? = nil) -> String {
         var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
+        if let date {
+            now.tv_sec = Int(date.timeIntervalSince1970.rounded(.down))
+            now.tv_nsec = Int((date.timeIntervalSince1970 - Double(now.tv_sec)) * 1e9)
+        } else {
+            clock_gettime(CLOCK_REALTIME, &now)
+        }
         let second = now.tv_sec
         let millis = Int(now.tv_nsec / 1_000_000)
         let base = secondCache.withLock { cache -> String in

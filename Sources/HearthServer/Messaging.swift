@@ -1,6 +1,7 @@
 import Foundation
 import HearthBot
 import HearthProtocol
+import HearthStore
 
 /// PRIVMSG, NOTICE and TAGMSG to channels, nicks and the bot.
 extension Core {
@@ -113,16 +114,13 @@ extension Core {
             }
             return
         }
-        withState { out in
-            guard let recipient = nicks[key], recipient.registered else {
-                if !isNotice { out.send(client, numeric(client, .noSuchNick, target, "No such nick/channel")) }
-                return
-            }
+        let online = withState { out -> Bool in
+            guard let recipient = nicks[key], recipient.registered else { return false }
             if isBlocked(client, by: recipient) {
                 if !isNotice {
                     out.send(client, numeric(client, .cannotSendToUser, recipient.nick, "\(recipient.nick) does not accept messages from you"))
                 }
-                return
+                return true
             }
             client.lastMessageAt = Date()
             let echo = client.caps.contains("echo-message")
@@ -134,6 +132,58 @@ extension Core {
             if client.isPlain { notice(client, "[to \(recipient.nick)] \(text)", out: &out) }
             if !isNotice, let away = recipient.away {
                 out.send(client, numeric(client, .away, recipient.nick, away))
+            }
+            return true
+        }
+        if !online && !isNotice { keepForLater(client, target: target, text: text) }
+    }
+
+    /// A private message to someone not online: kept if they have an account (and the
+    /// sender is logged in), otherwise 401.
+    func keepForLater(_ client: Client, target: String, text: String) {
+        guard let sender = lock.withLock({ client.account }), IRCNames.isValidNick(target) else {
+            let guest = lock.withLock { client.account } == nil && IRCNames.isValidNick(target)
+            reply(client, .noSuchNick, target, guest ? "No such nick/channel (log in to leave messages for people who are offline)" : "No such nick/channel")
+            return
+        }
+        let store = self.store
+        later(client, {
+            try? await store.keepOfflineMessage(
+                recipientKey: IRCNames.fold(target), senderID: sender.id, senderName: sender.name, text: text)
+        }) { result in
+            switch result {
+            case .stored:
+                self.withState { self.notice(client, "\(target) is offline; they will get your message when they next log in.", out: &$0) }
+            case .inboxFull:
+                self.withState {
+                    self.notice(client, "\(target) is offline and has \(Store.maxOfflineMessages) messages waiting already; yours was not kept.", out: &$0)
+                }
+            case .blocked:
+                self.reply(client, .cannotSendToUser, target, "\(target) does not accept messages from you")
+            case .noSuchAccount, nil:
+                self.reply(client, .noSuchNick, target, "No such nick/channel")
+            }
+        }
+    }
+
+    /// Delivers the messages kept while the account was offline, with their original time.
+    func deliverKept(_ client: Client) {
+        guard let account = lock.withLock({ client.account }) else { return }
+        let store = self.store
+        later(client, { (try? await store.takeOfflineMessages(for: account.id)) ?? [] }) { messages in
+            guard !messages.isEmpty else { return }
+            self.withState { out in
+                let now = Date()
+                for kept in messages {
+                    var text = kept.text
+                    if !client.tagMask.contains(.serverTime) {
+                        text += " (sent \(TimeText.ago(from: kept.createdAt, to: now)))"
+                    }
+                    let source = "\(kept.senderName)!\(kept.senderName)@\(self.serverName)"
+                    out.send(client, IRCMessage(
+                        tags: [IRCTag("time", MessageStamp.time(kept.createdAt)), IRCTag("msgid", MessageStamp.msgid())],
+                        source: source, command: "PRIVMSG", params: [client.nick, text]))
+                }
             }
         }
     }
@@ -175,6 +225,9 @@ extension Core {
                 for line in response.privateLines.flatMap({ TextSplitter.split($0) }) {
                     out.send(client, self.botMessage(to: client.nick, line))
                 }
+            }
+            if response.effects.contains(where: { if case .login = $0 { return true } else { return false } }) {
+                self.deliverKept(client)
             }
         }
     }

@@ -217,6 +217,7 @@ extension Core {
             motd(client, out: &out)
             _ = nick
         }
+        deliverKept(client)
     }
 
     /// A login through SASL or PASS: like the bot's login, but the client keeps the nick it
@@ -234,6 +235,8 @@ extension Core {
                 apply(effect, for: client, out: &out)
             }
         }
+        // Before registration, completeRegistration delivers them after the welcome.
+        if client.registered { deliverKept(client) }
     }
 
     func lusers(_ client: Client, out: inout Outbox) {

@@ -63,6 +63,18 @@ enum Migrations {
             }
             try db.create(index: "activity_account", on: "activity", columns: ["accountId", "id"])
         }
+        m.registerMigration("v3-offline-messages") { db in
+            // Private messages to registered users who were offline, until they next log in.
+            try db.create(table: "offlineMessage") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("recipientId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("senderId", .integer).references("account", onDelete: .setNull)
+                t.column("senderName", .text).notNull()
+                t.column("text", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(index: "offlineMessage_recipient", on: "offlineMessage", columns: ["recipientId", "id"])
+        }
         return m
     }
 }
