@@ -17,6 +17,7 @@ public enum ISupport {
             "MAXLIST=b:\(IRCLimits.bansPerChannel)",
             "MAXTARGETS=\(IRCLimits.targetsPerMessage)",
             "MODES=\(IRCLimits.modesPerCommand)",
+            "MONITOR=100",
             "NETWORK=\(network)",
             "NICKLEN=\(IRCLimits.nickLength)",
             "PREFIX=(ov)@+",

@@ -23,6 +23,7 @@ public enum Numeric: String, Sendable {
     case bannedFromChan = "474", badChannelKey = "475", badChanMask = "476", banListFull = "478"
     case noPrivileges = "481", chanOPrivsNeeded = "482", noOperHost = "491"
     case umodeUnknownFlag = "501", usersDontMatch = "502", cannotSendToUser = "531"
+    case monOnline = "730", monOffline = "731", monList = "732", endOfMonList = "733", monListFull = "734"
     case loggedIn = "900", loggedOut = "901", nickLocked = "902", saslSuccess = "903"
     case saslFail = "904", saslTooLong = "905", saslAborted = "906", saslAlready = "907", saslMechs = "908"
 

@@ -35,6 +35,8 @@ final class Client: @unchecked Sendable {
     var mode = ClientMode.undecided
     /// Folded names of joined channels, in join order.
     var channels: [String] = []
+    /// Folded nicks this client MONITORs.
+    var monitoring: Set<String> = []
     var lastMessageAt = Date()
 
     /// Enabled capabilities; changed on the client's loop under `Core.lock`.

@@ -24,6 +24,8 @@ final class Core: @unchecked Sendable {
     var channels: [String: ChannelState] = [:]
     /// Account → accounts it blocks, for logged-in accounts (private messages check it).
     var blocking: [Int64: Set<Int64>] = [:]
+    /// Folded nick → ids of the clients that MONITOR it.
+    var watchers: [String: Set<Int>] = [:]
     private var nextID = 1
 
     let loops: LoopLocals
@@ -133,7 +135,9 @@ final class Core: @unchecked Sendable {
             if client.registered {
                 let quit = userMessage(client, "QUIT", [reason])
                 out.send(peers(of: client), quit)
+                announcePresence(client, online: false, out: &out)
             }
+            dropMonitors(client)
             for key in client.channels { removeMember(client, from: key) }
             client.channels = []
             client.registered = false
@@ -162,6 +166,10 @@ final class Core: @unchecked Sendable {
         if wasRegistered {
             let message = userMessage(client, source: oldPrefix, "NICK", [newNick])
             out.send([client] + peers(of: client), message)
+            if let oldNick = oldPrefix.split(separator: "!").first.map(String.init), IRCNames.fold(oldNick) != newKey {
+                announcePresence(client, online: false, nick: oldNick, out: &out)
+            }
+            announcePresence(client, online: true, out: &out)
         }
     }
 

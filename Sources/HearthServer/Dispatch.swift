@@ -84,6 +84,7 @@ extension Core {
         case "PRIVMSG", "NOTICE": privmsg(client, message)
         case "TAGMSG": tagmsg(client, message)
         case "SETNAME": setname(client, message)
+        case "MONITOR": monitor(client, message)
         case "CAP": cap(client, message)
         case "NICK": nick(client, message)
         case "USER": user(client, message)

@@ -27,6 +27,7 @@ extension Core {
             client.realname = "plain-mode user"
             setNick(client, to: freeGuestNick(), out: &out)
             client.registered = true
+            announcePresence(client, online: true, out: &out)
             for line in Self.plainGreeting(nick: client.nick, network: config.networkName) { notice(client, line, out: &out) }
         }
     }

@@ -204,6 +204,7 @@ extension Core {
         withState { out in
             guard clients[client.id] != nil else { return }
             client.registered = true
+            announcePresence(client, online: true, out: &out)
             let nick = client.nick
             func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
             send(.welcome, "Welcome to the \(config.networkName) IRC network, \(client.prefix)")

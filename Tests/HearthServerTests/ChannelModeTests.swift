@@ -56,6 +56,7 @@ import Testing
         try await third.send("JOIN #club secretkey")
         try await third.expect(" 471 ray #club")
         try await op.send("MODE #club -l")
+        try await op.expect("MODE #club :-l")
         try await third.send("JOIN #club wrongkey")
         try await third.expect(" 475 ray #club")
         try await third.send("JOIN #club secretkey")
@@ -91,6 +92,7 @@ import Testing
         try await third.send("JOIN #club")
         try await third.expect(" 474 ray #club")
         try await op.send("MODE #club -b ray!*@*")
+        try await op.expect("MODE #club -b :ray!*@*")
         try await third.send("JOIN #club")
         try await third.expect(":ray!~ray@127.0.0.1 JOIN #club")
 

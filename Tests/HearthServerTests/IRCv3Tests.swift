@@ -131,3 +131,39 @@ import Testing
         try await robot.expect("MODE robo :-B")
     }
 }
+
+@Suite struct MonitorTests {
+    @Test func watchersHearWhoComesAndGoes() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let watcher = try await TestClient.irc(server, nick: "eyes")
+        try await watcher.send("MONITOR + Late,early,bad*nick")
+        try await watcher.expect(" 731 eyes :Late,early")
+        let late = try await TestClient.irc(server, nick: "late")
+        try await watcher.expect(" 730 eyes :late!~late@127.0.0.1")
+        try await late.send("NICK later")
+        try await watcher.expect(" 731 eyes :late")
+        try await late.send("NICK early")
+        try await watcher.expect(" 730 eyes :early!~late@127.0.0.1")
+        try await watcher.send("MONITOR L")
+        try await watcher.expect(" 732 eyes :early,late")
+        try await watcher.expectNumeric("733")
+        try await watcher.send("MONITOR S")
+        try await watcher.expect(" 730 eyes :early!~late@127.0.0.1")
+        try await watcher.expect(" 731 eyes :late")
+        try await late.send("QUIT :bye")
+        try await watcher.expect(" 731 eyes :early")
+        try await watcher.send("MONITOR - early")
+        try await watcher.send("MONITOR L")
+        try await watcher.expect(" 732 eyes :late")
+        try await watcher.send("MONITOR C")
+        try await watcher.send("MONITOR L")
+        try await watcher.expect(" 733 eyes :End of MONITOR list")
+        // The list has a limit.
+        let many = (0..<(105)).map { "n\($0)" }.joined(separator: ",")
+        try await watcher.send("MONITOR + \(many)")
+        try await watcher.expect(" 734 eyes 100 n100,n101,n102,n103,n104 :Monitor list is full")
+        try await watcher.send("MONITOR X")
+        try await watcher.expectNumeric("421")
+    }
+}
