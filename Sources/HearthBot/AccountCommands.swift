@@ -195,7 +195,7 @@ enum AccountCommands {
         try await request.services.store.deleteAccount(id: ref.id, cleanups: request.bot.cleanups)
         return BotResponse(
             ["Your account \(ref.name) and everything that was only yours are deleted. Goodbye!"],
-            effects: [.logoutEverywhere(accountID: ref.id)])
+            effects: [.logoutEverywhere(accountID: ref.id), .accountGone(accountID: ref.id)])
     }
 
     static let all = [register, login, resume, logout, whoami, passwd, rename, recover, account]

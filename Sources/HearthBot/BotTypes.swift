@@ -53,6 +53,12 @@ public enum SessionEffect: Sendable, Equatable {
     case blocks(accountID: Int64, blocked: Set<Int64>)
     /// `!set bot on|off`: the account's connections are marked as a bot (+B) or not.
     case botFlag(accountID: Int64, isBot: Bool)
+    /// A channel was registered, or its owner changed.
+    case channelOwned(RegisteredChannel)
+    /// A channel's registration was dropped.
+    case channelDropped(nameKey: String)
+    /// The account is deleted: what the server keeps about it goes too.
+    case accountGone(accountID: Int64)
 }
 
 /// A command's answer: lines for where it was asked, lines only the caller may see, effects.
@@ -79,4 +85,32 @@ public struct BotError: Error, Sendable, Equatable {
 public protocol PresenceDirectory: Sendable {
     /// The id of the connection using this (folded) nick, if any.
     func sessionUsing(nickKey: String) -> Int?
+    /// A live channel as a connection sees it, if the channel exists.
+    func channel(nameKey: String, sessionID: Int) -> LiveChannel?
+}
+
+/// What the bot may know about a live channel.
+public struct LiveChannel: Sendable {
+    public var name: String
+    public var members: Int
+    public var callerIsOp: Bool
+    public var topic: String
+    public var topicSetBy: String
+    public var flags: String
+    public var key: String?
+    public var limit: Int?
+
+    public init(
+        name: String, members: Int, callerIsOp: Bool, topic: String, topicSetBy: String, flags: String, key: String?,
+        limit: Int?
+    ) {
+        self.name = name
+        self.members = members
+        self.callerIsOp = callerIsOp
+        self.topic = topic
+        self.topicSetBy = topicSetBy
+        self.flags = flags
+        self.key = key
+        self.limit = limit
+    }
 }

@@ -60,36 +60,52 @@ extension Core {
                 out.send(client, numeric(client, .tooManyChannels, name, "You have joined too many channels (the limit is \(IRCLimits.channelsPerUser))"))
                 return
             }
-            let channel: ChannelState
             var isNew = false
+            let channel: ChannelState
             if let existing = channels[folded] {
                 channel = existing
-                let invited = channel.invited.contains(client.nickKey)
-                if !client.isOper {
-                    if channel.isBanned(client) && !invited {
-                        out.send(client, numeric(client, .bannedFromChan, channel.name, "Cannot join channel (+b) — you are banned"))
-                        return
-                    }
-                    if channel.flags.contains("i") && !invited {
-                        out.send(client, numeric(client, .inviteOnlyChan, channel.name, "Cannot join channel (+i) — you need an invitation"))
-                        return
-                    }
-                    if let channelKey = channel.channelKey, channelKey != key {
-                        out.send(client, numeric(client, .badChannelKey, channel.name, "Cannot join channel (+k) — wrong or missing key"))
-                        return
-                    }
-                    if let limit = channel.limit, channel.members.count >= limit, !invited {
-                        out.send(client, numeric(client, .channelIsFull, channel.name, "Cannot join channel (+l) — it is full"))
-                        return
-                    }
-                }
-                channel.invited.remove(client.nickKey)
             } else {
                 channel = ChannelState(name: name)
-                channels[folded] = channel
+                if let record = registered[folded] {
+                    // A registered channel comes back as it was left.
+                    channel.name = record.name
+                    channel.topic = record.topic
+                    channel.topicSetBy = record.topicSetBy
+                    channel.topicSetAt = record.topicSetAt ?? Date()
+                    channel.flags = Set(record.flags)
+                    channel.channelKey = record.channelKey
+                    channel.limit = record.userLimit
+                }
                 isNew = true
             }
-            channel.add(client, MemberStatus(op: isNew, voice: false))
+            // A fresh unregistered channel has no rules yet; otherwise they apply to all but
+            // operators and the channel's owner.
+            let isOwner = registered[folded].map { $0.ownerId == client.account?.id } ?? false
+            if !(isNew && registered[folded] == nil) && !client.isOper && !isOwner {
+                let invited = channel.invited.contains(client.nickKey)
+                if channel.isBanned(client) && !invited {
+                    out.send(client, numeric(client, .bannedFromChan, channel.name, "Cannot join channel (+b) — you are banned"))
+                    return
+                }
+                if channel.flags.contains("i") && !invited {
+                    out.send(client, numeric(client, .inviteOnlyChan, channel.name, "Cannot join channel (+i) — you need an invitation"))
+                    return
+                }
+                if let channelKey = channel.channelKey, channelKey != key {
+                    out.send(client, numeric(client, .badChannelKey, channel.name, "Cannot join channel (+k) — wrong or missing key"))
+                    return
+                }
+                if let limit = channel.limit, channel.members.count >= limit, !invited {
+                    out.send(client, numeric(client, .channelIsFull, channel.name, "Cannot join channel (+l) — it is full"))
+                    return
+                }
+            }
+            channel.invited.remove(client.nickKey)
+            if isNew { channels[folded] = channel }
+            // Registered channels give ops to their owner only; others to the first joiner.
+            let owner = registered[folded]?.ownerId
+            let op = owner.map { $0 == client.account?.id } ?? isNew
+            channel.add(client, MemberStatus(op: op, voice: false))
             client.channels.append(folded)
             if client.isPlain { client.currentChannel = folded }
             // extended-join: the joiner's account and real name for clients that asked.
@@ -202,6 +218,7 @@ extension Core {
             channel.topicSetBy = client.prefix
             channel.topicSetAt = Date()
             out.send(channel, userMessage(client, "TOPIC", [channel.name, channel.topic]))
+            persistIfRegistered(channel)
         }
     }
 

@@ -26,6 +26,11 @@ final class Core: @unchecked Sendable {
     var blocking: [Int64: Set<Int64>] = [:]
     /// Folded nick → ids of the clients that MONITOR it.
     var watchers: [String: Set<Int>] = [:]
+    /// Registered channels by folded name (loaded at start, kept in step with the store).
+    var registered: [String: RegisteredChannel] = [:]
+    /// Topic and mode changes of registered channels, saved in order by one task.
+    let saves: AsyncStream<RegisteredChannel>.Continuation
+    private let savesStream: AsyncStream<RegisteredChannel>
     private var nextID = 1
 
     let loops: LoopLocals
@@ -34,12 +39,39 @@ final class Core: @unchecked Sendable {
         // Timeouts are checked four times per shortest timeout.
         let shortest = min(config.pingInterval, config.pingTimeout, config.registrationTimeout)
         loops = LoopLocals(group: group, sweepInterval: .milliseconds(Int64(max(0.05, shortest / 4) * 1000)))
+        (savesStream, saves) = AsyncStream.makeStream(of: RegisteredChannel.self)
         self.config = config
         self.store = store
         self.logger = logger
     }
 
     func attachBot(_ bot: Bot) { self.bot = bot }
+
+    /// Loads registered channels (before the listener accepts anyone).
+    func loadRegisteredChannels() async throws {
+        let stored = try await store.registeredChannels()
+        lock.withLock { for record in stored { registered[record.nameKey] = record } }
+    }
+
+    /// Saves registered channels' changes, in order, until the stream ends.
+    func runChannelSaves() async {
+        for await record in savesStream {
+            do { try await store.save(record) } catch { logger.error("saving \(record.name) failed: \(error)") }
+        }
+    }
+
+    /// Queues a save of a registered channel's topic and modes. Under the lock.
+    func persistIfRegistered(_ channel: ChannelState) {
+        guard var record = registered[channel.key] else { return }
+        record.topic = channel.topic
+        record.topicSetBy = channel.topicSetBy
+        record.topicSetAt = channel.topicSetAt
+        record.flags = String(channel.flags.sorted())
+        record.channelKey = channel.channelKey
+        record.userLimit = channel.limit
+        registered[channel.key] = record
+        saves.yield(record)
+    }
 
     var serverName: String { config.serverName }
     var botPrefix: String { "\(Bot.nick)!\(Bot.nick)@\(config.serverName)" }
@@ -192,5 +224,15 @@ final class Core: @unchecked Sendable {
 extension Core: PresenceDirectory {
     func sessionUsing(nickKey: String) -> Int? {
         lock.withLock { nicks[nickKey]?.id }
+    }
+
+    func channel(nameKey: String, sessionID: Int) -> LiveChannel? {
+        lock.withLock {
+            guard let channel = channels[nameKey] else { return nil }
+            return LiveChannel(
+                name: channel.name, members: channel.members.count, callerIsOp: channel.members[sessionID]?.op == true,
+                topic: channel.topic, topicSetBy: channel.topicSetBy, flags: String(channel.flags.sorted()),
+                key: channel.channelKey, limit: channel.limit)
+        }
     }
 }

@@ -65,6 +65,7 @@ public final class HearthServer: Sendable {
 
         func run() async throws {
             let core = server.core
+            try await core.loadRegisteredChannels()
             let channel = try await ServerBootstrap(group: server.group)
                 .serverChannelOption(ChannelOptions.backlog, value: 1024)
                 .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -86,6 +87,7 @@ public final class HearthServer: Sendable {
                 .bind(host: server.config.host, port: server.config.ircPort).get()
             server.readyIRC.set(channel.localAddress?.port ?? 0)
             core.logger.info("IRC listening on \(server.config.host):\(channel.localAddress?.port ?? 0)")
+            let registry = Task { await core.runChannelSaves() }
             try? await gracefulShutdown()
             try? await channel.close()
             let open = core.lock.withLock { Array(core.clients.values) }
@@ -94,6 +96,8 @@ public final class HearthServer: Sendable {
                 client.batcher.close(client)
             }
             for client in open { try? await client.channel.closeFuture.get() }
+            core.saves.finish()
+            await registry.value
             try? await core.passwords.shutdown()
         }
     }

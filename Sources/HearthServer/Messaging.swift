@@ -250,6 +250,13 @@ extension Core {
             }
         case .blocks(let id, let blocked):
             blocking[id] = blocked.isEmpty ? nil : blocked
+        case .channelOwned(let record):
+            registered[record.nameKey] = record
+        case .channelDropped(let key):
+            registered[key] = nil
+        case .accountGone(let id):
+            registered = registered.filter { $0.value.ownerId != id }
+            blocking[id] = nil
         case .botFlag(let id, let isBot):
             for other in clients.values where other.account?.id == id && other.isBot != isBot {
                 other.isBot = isBot

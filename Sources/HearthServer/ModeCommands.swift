@@ -197,6 +197,7 @@ extension Core {
                 }
             }
             if !appliedModes.isEmpty {
+                persistIfRegistered(channel)
                 out.send(channel, userMessage(client, "MODE", [channel.name, appliedModes] + appliedParams))
             }
         }

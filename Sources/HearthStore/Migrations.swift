@@ -75,6 +75,21 @@ enum Migrations {
             }
             try db.create(index: "offlineMessage_recipient", on: "offlineMessage", columns: ["recipientId", "id"])
         }
+        m.registerMigration("v4-registered-channels") { db in
+            // Channels with an owner: topic and modes survive restarts, the owner gets ops back.
+            try db.create(table: "registeredChannel") { t in
+                t.column("nameKey", .text).primaryKey()
+                t.column("name", .text).notNull()
+                t.column("ownerId", .integer).notNull().indexed().references("account", onDelete: .cascade)
+                t.column("topic", .text).notNull().defaults(to: "")
+                t.column("topicSetBy", .text).notNull().defaults(to: "")
+                t.column("topicSetAt", .datetime)
+                t.column("flags", .text).notNull().defaults(to: "nt")
+                t.column("channelKey", .text)
+                t.column("userLimit", .integer)
+                t.column("createdAt", .datetime).notNull()
+            }
+        }
         return m
     }
 }

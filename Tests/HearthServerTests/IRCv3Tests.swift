@@ -63,8 +63,8 @@ import Testing
         try await full.send("@+typing=active TAGMSG #tags")
         let tagmsg = try await typing.expect("TAGMSG #tags")
         #expect(tagmsg.contains("+typing=active"))
-        try await none.sync()
-        #expect(!none.unread().joined().contains("TAGMSG"))
+        try await none.send("PING after-tagmsg")
+        try await none.expectNoLine(containing: "TAGMSG", before: "after-tagmsg")
     }
 
     @Test func notifyCapabilitiesExtendedJoinAndNames() async throws {
@@ -112,6 +112,7 @@ import Testing
         try await human.send("WHOIS robo")
         try await human.expect(" 335 hum robo :is a bot on Hearth")
         try await robot.send("JOIN #bots")
+        try await robot.expectNumeric("366")
         try await human.send("JOIN #bots")
         try await human.expectNumeric("366")
         try await human.send("WHO #bots")
@@ -156,9 +157,10 @@ import Testing
         try await watcher.send("MONITOR - early")
         try await watcher.send("MONITOR L")
         try await watcher.expect(" 732 eyes :late")
+        try await watcher.expectNumeric("733")
         try await watcher.send("MONITOR C")
         try await watcher.send("MONITOR L")
-        try await watcher.expect(" 733 eyes :End of MONITOR list")
+        try await watcher.expectNoLine(containing: " 732 ", before: " 733 eyes :End of MONITOR list")
         // The list has a limit.
         let many = (0..<(105)).map { "n\($0)" }.joined(separator: ",")
         try await watcher.send("MONITOR + \(many)")

@@ -42,8 +42,7 @@ import Testing
         try await again.send("!login pia s3cret-pass")
         try await again.expect("You are logged in as pia.")
         try await again.send("!whoami")
-        try await again.expect("logged in as pia")
-        #expect(!again.unread().joined().contains("see you at 8"))
+        try await again.expectNoLine(containing: "see you at 8", before: "logged in as pia")
     }
 
     @Test func plainModeShowsWhenItWasSentAndBlocksAndLimitsHold() async throws {
@@ -61,6 +60,7 @@ import Testing
         try await quin.send("!block rae")
         try await quin.expect("You blocked rae.")
         try await quin.send("/quit")
+        try await quin.expect("Bye!")
         try await rae.send("/msg quin still there?")
         try await rae.expect("error: quin: quin does not accept messages from you")
 

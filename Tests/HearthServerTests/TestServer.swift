@@ -156,6 +156,15 @@ final class TestClient: Sendable {
         }
     }
 
+    /// Waits for a line containing `sentinel` and checks that no line containing `leak`
+    /// arrived before it (call it right after the action that must not leak).
+    func expectNoLine(
+        containing leak: String, before sentinel: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let line = try await expect("\"\(sentinel)\"", sourceLocation: sourceLocation) { $0.contains(leak) || $0.contains(sentinel) }
+        #expect(!line.contains(leak), "unexpected line: \(line)", sourceLocation: sourceLocation)
+    }
+
     /// Lines not yet consumed, after letting the server answer what it has.
     func unread() -> [String] {
         inbox.state.withLockedValue { Array($0.lines[$0.read...]) }

@@ -1,0 +1,72 @@
+import Foundation
+import HearthProtocol
+import HearthStore
+
+/// `!channel register|info|drop|transfer`: channels with an owner.
+enum ChannelCommands {
+    static let group = "channels"
+
+    static let channel = BotCommand(
+        "channel", group: group, usage: "register|info|drop|transfer #CHANNEL [USER]",
+        summary: "own a channel: its topic and modes survive restarts and you get ops back on join",
+        example: "!channel register #bakers", arity: 2...3
+    ) { request in
+        let action = request.words[0].lowercased()
+        let name = request.words[1]
+        guard IRCNames.isValidChannel(name) else { throw request.usageError("\(name) is not a channel name") }
+        let key = IRCNames.fold(name)
+        let store = request.services.store
+        switch action {
+        case "register":
+            let me = try request.account()
+            guard let live = request.services.presence.channel(nameKey: key, sessionID: request.caller.sessionID) else {
+                throw BotError("\(name) doesn't exist right now: /join \(name) first")
+            }
+            if try await store.registeredChannel(nameKey: key) != nil {
+                throw BotError("\(live.name) is registered already — !channel info \(live.name)")
+            }
+            guard live.callerIsOp else { throw BotError("only a channel operator of \(live.name) can register it") }
+            let record = RegisteredChannel(
+                nameKey: key, name: live.name, ownerId: me.id, topic: live.topic, topicSetBy: live.topicSetBy,
+                topicSetAt: live.topic.isEmpty ? nil : Date(), flags: live.flags, channelKey: live.key, userLimit: live.limit)
+            guard try await store.register(record) else {
+                throw BotError("\(live.name) is registered already — !channel info \(live.name)")
+            }
+            return BotResponse(
+                ["\(live.name) is yours now: its topic and modes are kept, and you get ops back when you join."],
+                effects: [.channelOwned(record)])
+        case "info":
+            guard let record = try await store.registeredChannel(nameKey: key) else {
+                return BotResponse(["\(name) is not registered" + (request.caller.account == nil ? "." : " — an operator can !channel register \(name)")])
+            }
+            let owner = try await store.account(id: record.ownerId)?.name ?? "?"
+            let since = record.createdAt.formatted(.iso8601.year().month().day())
+            let live = request.services.presence.channel(nameKey: key, sessionID: request.caller.sessionID)
+            var lines = ["\(record.name) — owner \(owner), registered \(since), modes +\(record.flags)"]
+            if !record.topic.isEmpty { lines.append("topic: \(record.topic)") }
+            lines.append(live.map { "\($0.members) here now" } ?? "nobody here now")
+            return BotResponse(lines)
+        case "drop", "transfer":
+            let me = try request.account()
+            guard let record = try await store.registeredChannel(nameKey: key) else { throw BotError("\(name) is not registered") }
+            guard record.ownerId == me.id else { throw BotError("only the owner of \(record.name) can do that") }
+            if action == "drop" {
+                guard request.words.count == 2 else { throw request.usageError() }
+                try await store.dropChannel(nameKey: key)
+                return BotResponse(["\(record.name) is no longer registered."], effects: [.channelDropped(nameKey: key)])
+            }
+            guard request.words.count == 3 else { throw request.usageError("transfer needs the new owner") }
+            guard let heir = try await store.account(nameKey: IRCNames.fold(request.words[2])) else {
+                throw BotError("nobody is called \(request.words[2])")
+            }
+            try await store.transferChannel(nameKey: key, to: heir.id!)
+            var updated = record
+            updated.ownerId = heir.id!
+            return BotResponse(["\(record.name) now belongs to \(heir.name)."], effects: [.channelOwned(updated)])
+        default:
+            throw request.usageError("unknown action \(action)")
+        }
+    }
+
+    static let all = [channel]
+}

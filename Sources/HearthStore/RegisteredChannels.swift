@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+
+/// A registered channel as stored: owner, topic and modes.
+public struct RegisteredChannel: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "registeredChannel"
+    public var nameKey: String
+    public var name: String
+    public var ownerId: Int64
+    public var topic: String
+    public var topicSetBy: String
+    public var topicSetAt: Date?
+    public var flags: String
+    public var channelKey: String?
+    public var userLimit: Int?
+    public var createdAt: Date
+
+    public init(
+        nameKey: String, name: String, ownerId: Int64, topic: String = "", topicSetBy: String = "", topicSetAt: Date? = nil,
+        flags: String = "nt", channelKey: String? = nil, userLimit: Int? = nil, createdAt: Date = Date()
+    ) {
+        self.nameKey = nameKey
+        self.name = name
+        self.ownerId = ownerId
+        self.topic = topic
+        self.topicSetBy = topicSetBy
+        self.topicSetAt = topicSetAt
+        self.flags = flags
+        self.channelKey = channelKey
+        self.userLimit = userLimit
+        self.createdAt = createdAt
+    }
+}
+
+extension Store {
+    public func registeredChannels() async throws -> [RegisteredChannel] {
+        try await pool.read { db in try RegisteredChannel.fetchAll(db) }
+    }
+
+    public func registeredChannel(nameKey: String) async throws -> RegisteredChannel? {
+        try await pool.read { db in try RegisteredChannel.fetchOne(db, key: nameKey) }
+    }
+
+    /// Registers a channel; false if it already has an owner.
+    public func register(_ channel: RegisteredChannel) async throws -> Bool {
+        try await pool.write { db in
+            if try RegisteredChannel.exists(db, key: channel.nameKey) { return false }
+            try channel.insert(db)
+            return true
+        }
+    }
+
+    /// Saves topic and modes (after a change in a live channel).
+    public func save(_ channel: RegisteredChannel) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE registeredChannel SET topic = ?, topicSetBy = ?, topicSetAt = ?, flags = ?, channelKey = ?, userLimit = ?
+                    WHERE nameKey = ?
+                    """,
+                arguments: [channel.topic, channel.topicSetBy, channel.topicSetAt, channel.flags, channel.channelKey, channel.userLimit, channel.nameKey])
+        }
+    }
+
+    public func dropChannel(nameKey: String) async throws {
+        try await pool.write { db in _ = try RegisteredChannel.deleteOne(db, key: nameKey) }
+    }
+
+    public func transferChannel(nameKey: String, to ownerId: Int64) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE registeredChannel SET ownerId = ? WHERE nameKey = ?", arguments: [ownerId, nameKey])
+        }
+    }
+}
