@@ -32,6 +32,14 @@ extension Core {
             var adding = true
             var applied = ""
             var lastSign: Character = " "
+            func record(_ mode: Character) {
+                let sign: Character = adding ? "+" : "-"
+                if sign != lastSign {
+                    applied.append(sign)
+                    lastSign = sign
+                }
+                applied.append(mode)
+            }
             for ch in change {
                 switch ch {
                 case "+": adding = true
@@ -39,22 +47,18 @@ extension Core {
                 case "i":
                     if client.invisible != adding {
                         client.invisible = adding
-                        let sign: Character = adding ? "+" : "-"
-                        if sign != lastSign { applied.append(sign); lastSign = sign }
-                        applied.append("i")
+                        record("i")
                     }
                 case "B":
                     if client.isBot != adding {
                         client.isBot = adding
-                        let sign: Character = adding ? "+" : "-"
-                        if sign != lastSign { applied.append(sign); lastSign = sign }
-                        applied.append("B")
+                        record("B")
                     }
                 case "o":
+                    // Operator status is gained with OPER only; it can be dropped here.
                     if !adding && client.isOper {
                         client.isOper = false
-                        if lastSign != "-" { applied.append("-"); lastSign = "-" }
-                        applied.append("o")
+                        record("o")
                     }
                 default:
                     out.send(client, numeric(client, .umodeUnknownFlag, "Unknown MODE flag \(ch)"))
