@@ -41,11 +41,11 @@ public final class Bot: Sendable {
     public func handle(_ text: String, caller: Caller, requireBang: Bool) async -> BotResponse? {
         guard let input = CommandLineInput.parse(text, requireBang: requireBang) else { return nil }
         guard let command = commands[input.name] else {
-            return BotResponse([unknownCommandMessage(input.name)])
+            return .failed(unknownCommandMessage(input.name), command: input.name, code: "UNKNOWN_COMMAND")
         }
         if !command.arity.contains(input.words.count) {
             let reason = input.words.count < command.arity.lowerBound ? "missing arguments" : "too many arguments"
-            return BotResponse([command.usageError(reason).message])
+            return .failed(command.usageError(reason).message, command: command.name, code: "INVALID_PARAMS")
         }
         var request = BotRequest(caller: caller, input: input, command: command, bot: self)
         do {
@@ -58,10 +58,13 @@ public final class Bot: Sendable {
             if command.requiresLogin { _ = try request.account() }
             return try await command.handler(request)
         } catch let error as BotError {
-            return BotResponse(["\(command.name): \(error.message)"])
+            let code = error.message.hasPrefix("you need to log in") ? "ACCOUNT_REQUIRED" : "FAILED"
+            return .failed("\(command.name): \(error.message)", command: command.name, code: code)
         } catch {
             services.logger.error("command \(command.name) failed: \(error)")
-            return BotResponse(["\(command.name): something went wrong on our side; nothing was changed. Please try again."])
+            return .failed(
+                "\(command.name): something went wrong on our side; nothing was changed. Please try again.",
+                command: command.name, code: "INTERNAL_ERROR")
         }
     }
 

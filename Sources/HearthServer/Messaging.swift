@@ -217,7 +217,12 @@ extension Core {
             self.withState { out in
                 for effect in response.effects { self.apply(effect, for: client, out: &out) }
                 let lines = response.lines.flatMap { TextSplitter.split($0) }
-                if let channelKey, let channel = self.channels[channelKey] {
+                if channelKey == nil, let failure = response.failure, client.caps.contains("standard-replies") {
+                    // A private failure as a standard reply, for clients that show them as errors.
+                    for line in lines {
+                        out.send(client, IRCMessage(source: self.serverName, command: "FAIL", params: [failure.command, failure.code, line]))
+                    }
+                } else if let channelKey, let channel = self.channels[channelKey] {
                     for line in lines { out.send(channel, self.botMessage(to: channel.name, line)) }
                 } else {
                     for line in lines { out.send(client, self.botMessage(to: client.nick, line)) }

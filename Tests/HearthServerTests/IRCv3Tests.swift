@@ -169,3 +169,25 @@ import Testing
         try await watcher.expectNumeric("421")
     }
 }
+
+@Suite struct StandardRepliesTests {
+    @Test func botFailuresAreFailRepliesForClientsThatAskForThem() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let modern = try await IRCv3Tests.client(server, "neo", caps: "standard-replies")
+        try await modern.send("PRIVMSG hearth :halp")
+        try await modern.expect(":test.hearth FAIL HALP UNKNOWN_COMMAND :unknown command !halp — did you mean !help?")
+        try await modern.send("PRIVMSG hearth :rename")
+        try await modern.expect("FAIL RENAME INVALID_PARAMS :missing arguments — usage: !rename NEWNAME")
+        try await modern.send("PRIVMSG hearth :bio hello")
+        try await modern.expect("FAIL BIO ACCOUNT_REQUIRED :bio: you need to log in first")
+        try await modern.send("PRIVMSG hearth :profile nobody")
+        try await modern.expect("FAIL PROFILE FAILED :profile: nobody is called nobody")
+        // Successes stay ordinary messages; older clients get failures as messages too.
+        try await modern.send("PRIVMSG hearth :whoami")
+        try await modern.expect("PRIVMSG neo :You are neo")
+        let old = try await TestClient.irc(server, nick: "trinity")
+        try await old.send("PRIVMSG hearth :halp")
+        try await old.expect("PRIVMSG trinity :unknown command !halp")
+    }
+}
