@@ -22,7 +22,7 @@ public struct BotApp: Sendable {
     public static let builtIn: [BotApp] = [
         BotApp(name: "accounts", commands: AccountCommands.all),
         BotApp(name: "social", commands: SocialCommands.all),
-        BotApp(name: "channels", commands: ChannelCommands.all),
+        BotApp(name: "channels", commands: ChannelCommands.all + HistoryCommands.all),
         BotApp(name: "help", commands: HelpCommands.all),
     ]
 }

@@ -107,6 +107,7 @@ public protocol PresenceDirectory: Sendable {
 public struct LiveChannel: Sendable {
     public var name: String
     public var members: Int
+    public var callerIsMember: Bool
     public var callerIsOp: Bool
     public var topic: String
     public var topicSetBy: String
@@ -115,11 +116,12 @@ public struct LiveChannel: Sendable {
     public var limit: Int?
 
     public init(
-        name: String, members: Int, callerIsOp: Bool, topic: String, topicSetBy: String, flags: String, key: String?,
+        name: String, members: Int, callerIsMember: Bool, callerIsOp: Bool, topic: String, topicSetBy: String, flags: String, key: String?,
         limit: Int?
     ) {
         self.name = name
         self.members = members
+        self.callerIsMember = callerIsMember
         self.callerIsOp = callerIsOp
         self.topic = topic
         self.topicSetBy = topicSetBy

@@ -47,18 +47,18 @@ extension Core {
             return
         }
         let folded = IRCNames.fold(name)
-        withState { out in
-            guard clients[client.id] != nil else { return }
+        let joined = withState { out -> String? in
+            guard clients[client.id] != nil else { return nil }
             if let channel = channels[folded], channel.members[client.id] != nil {
                 if client.isPlain {
                     client.currentChannel = folded
                     notice(client, "You are now talking in \(channel.name).", out: &out)
                 }
-                return
+                return nil
             }
             if client.channels.count >= IRCLimits.channelsPerUser {
                 out.send(client, numeric(client, .tooManyChannels, name, "You have joined too many channels (the limit is \(IRCLimits.channelsPerUser))"))
-                return
+                return nil
             }
             var isNew = false
             let channel: ChannelState
@@ -85,19 +85,19 @@ extension Core {
                 let invited = channel.invited.contains(client.nickKey)
                 if channel.isBanned(client) && !invited {
                     out.send(client, numeric(client, .bannedFromChan, channel.name, "Cannot join channel (+b) — you are banned"))
-                    return
+                    return nil
                 }
                 if channel.flags.contains("i") && !invited {
                     out.send(client, numeric(client, .inviteOnlyChan, channel.name, "Cannot join channel (+i) — you need an invitation"))
-                    return
+                    return nil
                 }
                 if let channelKey = channel.channelKey, channelKey != key {
                     out.send(client, numeric(client, .badChannelKey, channel.name, "Cannot join channel (+k) — wrong or missing key"))
-                    return
+                    return nil
                 }
                 if let limit = channel.limit, channel.members.count >= limit, !invited {
                     out.send(client, numeric(client, .channelIsFull, channel.name, "Cannot join channel (+l) — it is full"))
-                    return
+                    return nil
                 }
             }
             channel.invited.remove(client.nickKey)
@@ -124,7 +124,9 @@ extension Core {
                 out.send(client, numeric(client, .topicWhoTime, channel.name, channel.topicSetBy, String(Int(channel.topicSetAt.timeIntervalSince1970))))
             }
             sendNames(client, channel, out: &out)
+            return channel.name
         }
+        if let joined { sendBacklog(client, channelKey: folded, channelName: joined) }
     }
 
     func sendNames(_ client: Client, _ channel: ChannelState, out: inout Outbox) {

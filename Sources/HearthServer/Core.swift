@@ -26,6 +26,9 @@ final class Core: @unchecked Sendable {
     var blocking: [Int64: Set<Int64>] = [:]
     /// Folded nick → ids of the clients that MONITOR it.
     var watchers: [String: Set<Int>] = [:]
+    /// History waiting to be written, and whether a write is scheduled.
+    var historyBuffer: [HistoryRecord] = []
+    var historyFlushScheduled = false
     /// Registered channels by folded name (loaded at start, kept in step with the store).
     var registered: [String: RegisteredChannel] = [:]
     /// Topic and mode changes of registered channels, saved in order by one task.
@@ -132,13 +135,13 @@ final class Core: @unchecked Sendable {
     /// (formatting a time and a msgid per message is a measurable cost).
     func userMessage(
         _ client: Client, source: String? = nil, _ command: String, _ params: [String], clientTags: [IRCTag] = [],
-        wanted: TagMask = [.serverTime, .messageTags, .accountTag]
+        msgid: String? = nil, wanted: TagMask = [.serverTime, .messageTags, .accountTag]
     ) -> IRCMessage {
         var tags: [IRCTag] = []
         if !wanted.isEmpty {
             if wanted.contains(.serverTime) { tags.append(IRCTag("time", MessageStamp.time())) }
             if wanted.contains(.messageTags) {
-                tags.append(IRCTag("msgid", MessageStamp.msgid()))
+                tags.append(IRCTag("msgid", msgid ?? MessageStamp.msgid()))
                 if client.isBot { tags.append(IRCTag("bot")) }
                 tags += clientTags
             }
@@ -230,7 +233,8 @@ extension Core: PresenceDirectory {
         lock.withLock {
             guard let channel = channels[nameKey] else { return nil }
             return LiveChannel(
-                name: channel.name, members: channel.members.count, callerIsOp: channel.members[sessionID]?.op == true,
+                name: channel.name, members: channel.members.count, callerIsMember: channel.members[sessionID] != nil,
+                callerIsOp: channel.members[sessionID]?.op == true,
                 topic: channel.topic, topicSetBy: channel.topicSetBy, flags: String(channel.flags.sorted()),
                 key: channel.channelKey, limit: channel.limit)
         }

@@ -88,6 +88,7 @@ public final class HearthServer: Sendable {
             server.readyIRC.set(channel.localAddress?.port ?? 0)
             core.logger.info("IRC listening on \(server.config.host):\(channel.localAddress?.port ?? 0)")
             let registry = Task { await core.runChannelSaves() }
+            let expiry = Task { await core.runHistoryExpiry() }
             try? await gracefulShutdown()
             try? await channel.close()
             let open = core.lock.withLock { Array(core.clients.values) }
@@ -98,6 +99,8 @@ public final class HearthServer: Sendable {
             for client in open { try? await client.channel.closeFuture.get() }
             core.saves.finish()
             await registry.value
+            expiry.cancel()
+            await core.flushHistory()
             try? await core.passwords.shutdown()
         }
     }

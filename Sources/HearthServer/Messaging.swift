@@ -98,8 +98,10 @@ extension Core {
                 client.lastMessageAt = Date()
                 let echo = client.caps.contains("echo-message")
                 let wanted = channel.membersByLoop().tagMask.union(echo ? client.tagMask : [])
-                let relay = userMessage(client, command, [channel.name, text], clientTags: clientTags, wanted: wanted)
+                let msgid = MessageStamp.msgid()
+                let relay = userMessage(client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
                 out.send(channel, except: client, relay)
+                recordHistory(HistoryRecord(target: channel.key, msgid: msgid, source: client.prefix, command: command, text: text, createdAt: Date()))
                 if echo { out.send(client, relay) }
                 if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
             }
@@ -125,8 +127,15 @@ extension Core {
             client.lastMessageAt = Date()
             let echo = client.caps.contains("echo-message")
             let wanted = recipient.tagMask.union(echo ? client.tagMask : [])
-            let relay = userMessage(client, command, [recipient.nick, text], clientTags: clientTags, wanted: wanted)
+            let msgid = MessageStamp.msgid()
+            let relay = userMessage(client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
             out.send(recipient, relay)
+            // Conversations between two accounts are kept (guests have no lasting identity).
+            if let from = client.account?.id, let to = recipient.account?.id {
+                recordHistory(HistoryRecord(
+                    target: HistoryRecord.conversation(from, to), msgid: msgid, source: client.prefix, command: command,
+                    text: text, createdAt: Date()))
+            }
             if echo { out.send(client, relay) }
             // A plain-mode sender sees what went where.
             if client.isPlain { notice(client, "[to \(recipient.nick)] \(text)", out: &out) }
@@ -173,17 +182,10 @@ extension Core {
         later(client, { (try? await store.takeOfflineMessages(for: account.id)) ?? [] }) { messages in
             guard !messages.isEmpty else { return }
             self.withState { out in
-                let now = Date()
-                for kept in messages {
-                    var text = kept.text
-                    if !client.tagMask.contains(.serverTime) {
-                        text += " (sent \(TimeText.ago(from: kept.createdAt, to: now)))"
-                    }
-                    let source = "\(kept.senderName)!\(kept.senderName)@\(self.serverName)"
-                    out.send(client, IRCMessage(
-                        tags: [IRCTag("time", MessageStamp.time(kept.createdAt)), IRCTag("msgid", MessageStamp.msgid())],
-                        source: source, command: "PRIVMSG", params: [client.nick, text]))
-                }
+                self.replay(
+                    client,
+                    messages.map { ("\($0.senderName)!\($0.senderName)@\(self.serverName)", "PRIVMSG", client.nick, $0.text, $0.createdAt) },
+                    out: &out)
             }
         }
     }
@@ -223,7 +225,12 @@ extension Core {
                         out.send(client, IRCMessage(source: self.serverName, command: "FAIL", params: [failure.command, failure.code, line]))
                     }
                 } else if let channelKey, let channel = self.channels[channelKey] {
-                    for line in lines { out.send(channel, self.botMessage(to: channel.name, line)) }
+                    for line in lines {
+                        out.send(channel, self.botMessage(to: channel.name, line))
+                        self.recordHistory(HistoryRecord(
+                            target: channel.key, msgid: MessageStamp.msgid(), source: self.botPrefix, command: "PRIVMSG",
+                            text: line, createdAt: Date()))
+                    }
                 } else {
                     for line in lines { out.send(client, self.botMessage(to: client.nick, line)) }
                 }

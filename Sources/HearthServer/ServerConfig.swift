@@ -30,6 +30,10 @@ public struct ServerConfig: Sendable {
     public var plainGreetingDelay: TimeInterval = 2
     public var passwordCost: PasswordHash.Cost = .interactive
     public var passwordThreads = 2
+    /// Days of channel and private history kept; 0 keeps none.
+    public var historyDays = 90
+    /// Lines of history shown to someone joining a channel.
+    public var joinBacklog = 5
     /// Event-loop threads for IRC and HTTP; nil uses one per core (NIO's shared group).
     public var eventLoopThreads: Int?
 

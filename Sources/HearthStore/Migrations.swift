@@ -90,6 +90,20 @@ enum Migrations {
                 t.column("createdAt", .datetime).notNull()
             }
         }
+        m.registerMigration("v5-history") { db in
+            // Channel messages and private messages between accounts, for !history and join backlog.
+            try db.create(table: "history") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("target", .text).notNull()
+                t.column("msgid", .text).notNull()
+                t.column("source", .text).notNull()
+                t.column("command", .text).notNull()
+                t.column("text", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(index: "history_target", on: "history", columns: ["target", "id"])
+            try db.create(index: "history_time", on: "history", columns: ["createdAt"])
+        }
         return m
     }
 }
