@@ -32,6 +32,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Turn flood control off for connections from loopback (load tests).") var noFloodControl = false
     @Option(help: "Seconds before an idle IRC client is pinged.") var pingInterval: Double = 120
     @Option(help: "Event-loop threads (default: one per core).") var threads: Int?
+    @Option(help: "Days of channel and conversation history kept (0: none).") var historyDays = 90
+    @Option(help: "Lines of history shown to someone joining a channel.") var joinBacklog = 5
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
     func run() async throws {
@@ -49,6 +51,8 @@ struct Serve: AsyncParsableCommand {
         config.floodControl = !noFloodControl
         config.pingInterval = pingInterval
         config.eventLoopThreads = threads
+        config.historyDays = max(0, historyDays)
+        config.joinBacklog = max(0, min(joinBacklog, 50))
         config.operators = try Operators.load(flags: oper, dataDirectory: dataDir)
         let server = try HearthServer(config: config, logger: logger)
         let group = ServiceGroup(
