@@ -68,6 +68,16 @@ struct Report {
         if let value { fields.append((key, value)) }
     }
 
+    /// The fields every measured run reports: how long, how fast (p50/p99), and what it cost.
+    mutating func addRun(seconds: Double, latencies: Latencies, serverCPU: Double?, harnessCPU: Double, rss: Int?) {
+        add("seconds", seconds)
+        add("p50_ms", latencies.ms(50))
+        add("p99_ms", latencies.ms(99))
+        add("server_cpu_s", serverCPU)
+        add("harness_cpu_s", harnessCPU)
+        add("server_rss_kib", rss)
+    }
+
     func line() -> String {
         "{" + fields.map { key, value in
             let rendered: String
