@@ -10,6 +10,7 @@ public enum ISupport {
             "CHANLIMIT=#:\(IRCLimits.channelsPerUser)",
             "CHANMODES=b,k,l,imnst",
             "CHANNELLEN=\(IRCLimits.channelLength)",
+            "CHATHISTORY=100",
             "CHANTYPES=#",
             "ELIST=",
             "HOSTLEN=\(IRCLimits.hostLength)",

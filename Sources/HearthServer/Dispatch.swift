@@ -85,6 +85,7 @@ extension Core {
         case "TAGMSG": tagmsg(client, message)
         case "SETNAME": setname(client, message)
         case "MONITOR": monitor(client, message)
+        case "CHATHISTORY": chathistory(client, message)
         case "CAP": cap(client, message)
         case "NICK": nick(client, message)
         case "USER": user(client, message)

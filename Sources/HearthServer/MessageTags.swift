@@ -8,12 +8,14 @@ struct TagMask: OptionSet, Hashable {
     static let serverTime = TagMask(rawValue: 1)  // `time`
     static let messageTags = TagMask(rawValue: 2)  // `msgid`, `bot`, client-only `+tags`
     static let accountTag = TagMask(rawValue: 4)  // `account`
+    static let batch = TagMask(rawValue: 8)  // `batch`
 
     static func forCaps(_ caps: Set<String>) -> TagMask {
         var mask: TagMask = []
         if caps.contains("server-time") { mask.insert(.serverTime) }
         if caps.contains("message-tags") { mask.insert(.messageTags) }
         if caps.contains("account-tag") { mask.insert(.accountTag) }
+        if caps.contains("batch") { mask.insert(.batch) }
         return mask
     }
 
@@ -21,6 +23,7 @@ struct TagMask: OptionSet, Hashable {
     static func required(for key: String) -> TagMask {
         if key == "time" { return .serverTime }
         if key == "account" { return .accountTag }
+        if key == "batch" { return .batch }
         return .messageTags
     }
 }

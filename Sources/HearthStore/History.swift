@@ -66,3 +66,81 @@ extension Store {
         }
     }
 }
+
+/// A point in a target's history: a message id or a time.
+public enum HistoryRef: Sendable, Equatable {
+    case msgid(String)
+    case time(Date)
+}
+
+extension Store {
+    /// The row id of a message, for msgid references.
+    private static func rowID(_ db: Database, target: String, msgid: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM history WHERE target = ? AND msgid = ?", arguments: [target, msgid])
+    }
+
+    /// Messages of `target` strictly after `after` and before `before` (either may be nil),
+    /// at most `limit`, taken from the newest end when `newestFirst`; returned oldest first.
+    public func history(
+        target: String, after: HistoryRef?, before: HistoryRef?, limit: Int, newestFirst: Bool, includeAfter: Bool = false
+    ) async throws -> [HistoryRecord] {
+        try await pool.read { db in
+            var conditions = ["target = :target"]
+            var arguments: [String: (any DatabaseValueConvertible)?] = ["target": target, "limit": limit]
+            func bound(_ ref: HistoryRef, _ name: String, _ op: String) throws -> Bool {
+                switch ref {
+                case .msgid(let id):
+                    guard let row = try Self.rowID(db, target: target, msgid: id) else { return false }
+                    conditions.append("id \(op) :\(name)")
+                    arguments[name] = row
+                case .time(let date):
+                    conditions.append("createdAt \(op) :\(name)")
+                    arguments[name] = date
+                }
+                return true
+            }
+            if let after, try !bound(after, "after", includeAfter ? ">=" : ">") { return [] }
+            if let before, try !bound(before, "before", "<") { return [] }
+            let order = newestFirst ? "DESC" : "ASC"
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM history WHERE \(conditions.joined(separator: " AND ")) ORDER BY id \(order) LIMIT :limit",
+                arguments: StatementArguments(arguments))
+            let records = rows.map {
+                HistoryRecord(
+                    target: $0["target"], msgid: $0["msgid"], source: $0["source"], command: $0["command"], text: $0["text"],
+                    createdAt: $0["createdAt"])
+            }
+            return newestFirst ? records.reversed() : records
+        }
+    }
+
+    /// Conversations and channels with messages between two times, latest first: the
+    /// channels in `channels`, and conversations that include `accountID`.
+    public func historyTargets(channels: [String], accountID: Int64?, from: Date, to: Date, limit: Int) async throws
+        -> [(target: String, latest: Date)]
+    {
+        try await pool.read { db in
+            var clauses: [String] = []
+            var arguments: [any DatabaseValueConvertible] = []
+            if !channels.isEmpty {
+                clauses.append("target IN (\(channels.map { _ in "?" }.joined(separator: ",")))")
+                arguments += channels
+            }
+            if let accountID {
+                clauses.append("target LIKE ? OR target LIKE ?")
+                arguments += ["pm:\(accountID):%", "pm:%:\(accountID)"]
+            }
+            guard !clauses.isEmpty else { return [] }
+            arguments += [min(from, to), max(from, to), limit]
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT target, MAX(createdAt) AS latest FROM history
+                    WHERE (\(clauses.joined(separator: " OR "))) AND createdAt BETWEEN ? AND ?
+                    GROUP BY target ORDER BY latest DESC LIMIT ?
+                    """, arguments: StatementArguments(arguments))
+            return rows.map { ($0["target"], $0["latest"]) }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import HearthBot
+import HearthProtocol
+import HearthStore
+
+/// CHATHISTORY (IRCv3 draft/chathistory): LATEST, BEFORE, AFTER, AROUND, BETWEEN and
+/// TARGETS over the stored history, answered inside a `batch`.
+extension Core {
+    /// Most messages one CHATHISTORY request returns (ISUPPORT CHATHISTORY).
+    static let chathistoryLimit = 100
+
+    private func historyFail(_ client: Client, _ code: String, _ context: [String], _ text: String) {
+        withState { out in
+            out.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["CHATHISTORY", code] + context + [text]))
+        }
+    }
+
+    static func parseRef(_ text: String) -> HistoryRef?? {
+        if text == "*" { return .some(nil) }
+        if text.hasPrefix("msgid=") { return .some(.msgid(String(text.dropFirst(6)))) }
+        if text.hasPrefix("timestamp=") {
+            let value = String(text.dropFirst(10))
+            let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+            if let date = (try? withFraction.parse(value)) ?? (try? Date.ISO8601FormatStyle().parse(value)) { return .some(.time(date)) }
+        }
+        return nil
+    }
+
+    func chathistory(_ client: Client, _ message: IRCMessage) {
+        let p = message.params
+        guard let sub = p.first?.uppercased(), p.count >= 4 else {
+            historyFail(client, "INVALID_PARAMS", [p.first ?? "*"], "Not enough parameters")
+            return
+        }
+        guard let limitText = p.last, let requested = Int(limitText), requested > 0 else {
+            historyFail(client, "INVALID_PARAMS", [sub], "The last parameter must be a positive limit")
+            return
+        }
+        let limit = min(requested, Self.chathistoryLimit)
+        if sub == "TARGETS" {
+            guard case .time(let from)?? = Self.parseRef(p[1]), case .time(let to)?? = Self.parseRef(p[2]) else {
+                historyFail(client, "INVALID_PARAMS", [sub], "TARGETS needs two timestamp= references")
+                return
+            }
+            historyTargets(client, from: from, to: to, limit: limit)
+            return
+        }
+        let target = p[1]
+        let refs = p.dropFirst(2).dropLast().map { Self.parseRef($0) }
+        guard !refs.contains(where: { $0 == nil }) else {
+            historyFail(client, "INVALID_PARAMS", [sub, target], "References are msgid=…, timestamp=… or *")
+            return
+        }
+        let parsed = refs.map { $0! }
+        let expected = ["LATEST": 1, "BEFORE": 1, "AFTER": 1, "AROUND": 1, "BETWEEN": 2][sub]
+        guard let expected, parsed.count == expected, sub == "LATEST" || !parsed.contains(where: { $0 == nil }) else {
+            historyFail(client, "INVALID_PARAMS", [sub, target], "Use LATEST, BEFORE, AFTER, AROUND, BETWEEN or TARGETS with the right references")
+            return
+        }
+        // Who may read what: channel members their channel; two accounts their conversation.
+        let access: (key: String?, me: AccountRef?, display: String) = lock.withLock {
+            if IRCNames.isChannel(target) {
+                let channel = channels[IRCNames.fold(target)]
+                return (channel?.members[client.id] != nil ? channel!.key : nil, client.account, channel?.name ?? target)
+            }
+            return (nil, client.account, target)
+        }
+        let store = self.store
+        let isChannel = IRCNames.isChannel(target)
+        later(client, { () -> [HistoryRecord]? in
+            var key = access.key
+            if !isChannel, let me = access.me, let other = try? await store.account(nameKey: IRCNames.fold(target)), let id = other.id {
+                key = HistoryRecord.conversation(me.id, id)
+            }
+            guard let key else { return nil }
+            let a = parsed.first ?? nil, b = parsed.count > 1 ? parsed[1] : nil
+            switch sub {
+            case "LATEST": return try? await store.history(target: key, after: a, before: nil, limit: limit, newestFirst: true)
+            case "BEFORE": return try? await store.history(target: key, after: nil, before: a, limit: limit, newestFirst: true)
+            case "AFTER": return try? await store.history(target: key, after: a, before: nil, limit: limit, newestFirst: false)
+            case "AROUND":
+                let older = (try? await store.history(target: key, after: nil, before: a, limit: limit / 2, newestFirst: true)) ?? []
+                let newer = (try? await store.history(
+                    target: key, after: a, before: nil, limit: limit - older.count, newestFirst: false, includeAfter: true)) ?? []
+                return older + newer
+            default:  // BETWEEN, either order
+                return try? await store.history(target: key, after: a, before: b, limit: limit, newestFirst: false)
+            }
+        }) { records in
+            guard let records else {
+                self.historyFail(client, "INVALID_TARGET", [sub, target], "You can't read the history of \(target)")
+                return
+            }
+            self.withState { out in
+                let me = client.account.map { IRCNames.fold($0.name) }
+                let batch = self.openBatch(client, type: "chathistory", params: [access.display], out: &out)
+                for record in records {
+                    var shownTarget = access.display
+                    if !isChannel {
+                        let sender = IRCNames.fold(String(record.source.prefix { $0 != "!" }))
+                        shownTarget = (sender == me || sender == client.nickKey) ? target : client.nick
+                    }
+                    var tags = [IRCTag("time", MessageStamp.time(record.createdAt)), IRCTag("msgid", record.msgid)]
+                    if let batch { tags.insert(IRCTag("batch", batch), at: 0) }
+                    out.send(client, IRCMessage(tags: tags, source: record.source, command: record.command, params: [shownTarget, record.text]))
+                }
+                self.closeBatch(client, batch, out: &out)
+            }
+        }
+    }
+
+    private func historyTargets(_ client: Client, from: Date, to: Date, limit: Int) {
+        let (channelKeys, account) = lock.withLock { (client.channels, client.account) }
+        let names = lock.withLock { Dictionary(uniqueKeysWithValues: client.channels.compactMap { key in channels[key].map { (key, $0.name) } }) }
+        let store = self.store
+        later(client, { () -> [(String, Date)] in
+            let rows = (try? await store.historyTargets(channels: channelKeys, accountID: account?.id, from: from, to: to, limit: limit)) ?? []
+            var result: [(String, Date)] = []
+            for (target, latest) in rows {
+                if let name = names[target] {
+                    result.append((name, latest))
+                } else if let account, target.hasPrefix("pm:") {
+                    let ids = target.dropFirst(3).split(separator: ":").compactMap { Int64($0) }
+                    if let other = ids.first(where: { $0 != account.id }) ?? ids.first,
+                        let name = try? await store.account(id: other)?.name
+                    {
+                        result.append((name, latest))
+                    }
+                }
+            }
+            return result
+        }) { targets in
+            self.withState { out in
+                let batch = self.openBatch(client, type: "draft/chathistory-targets", params: [], out: &out)
+                for (name, latest) in targets {
+                    var message = IRCMessage(source: self.serverName, command: "CHATHISTORY", params: ["TARGETS", name, MessageStamp.time(latest)])
+                    if let batch { message.tags = [IRCTag("batch", batch)] }
+                    out.send(client, message)
+                }
+                self.closeBatch(client, batch, out: &out)
+            }
+        }
+    }
+
+    /// Starts a batch for a client that negotiated `batch`; returns its reference tag.
+    func openBatch(_ client: Client, type: String, params: [String], out: inout Outbox) -> String? {
+        guard client.caps.contains("batch") else { return nil }
+        let id = MessageStamp.msgid()
+        out.send(client, IRCMessage(source: serverName, command: "BATCH", params: ["+" + id, type] + params))
+        return id
+    }
+
+    func closeBatch(_ client: Client, _ id: String?, out: inout Outbox) {
+        guard let id else { return }
+        out.send(client, IRCMessage(source: serverName, command: "BATCH", params: ["-" + id]))
+    }
+}
