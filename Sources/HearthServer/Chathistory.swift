@@ -57,22 +57,11 @@ extension Core {
             historyFail(client, "INVALID_PARAMS", [sub, target], "Use LATEST, BEFORE, AFTER, AROUND, BETWEEN or TARGETS with the right references")
             return
         }
-        // Who may read what: channel members their channel; two accounts their conversation.
-        let access: (key: String?, me: AccountRef?, display: String) = lock.withLock {
-            if IRCNames.isChannel(target) {
-                let channel = channels[IRCNames.fold(target)]
-                return (channel?.members[client.id] != nil ? channel!.key : nil, client.account, channel?.name ?? target)
-            }
-            return (nil, client.account, target)
-        }
         let store = self.store
         let isChannel = IRCNames.isChannel(target)
+        let display = lock.withLock { channels[IRCNames.fold(target)]?.name ?? target }
         later(client, { () -> [HistoryRecord]? in
-            var key = access.key
-            if !isChannel, let me = access.me, let other = try? await store.account(nameKey: IRCNames.fold(target)), let id = other.id {
-                key = HistoryRecord.conversation(me.id, id)
-            }
-            guard let key else { return nil }
+            guard let key = await self.historyKey(client, target) else { return nil }
             let a = parsed.first ?? nil, b = parsed.count > 1 ? parsed[1] : nil
             switch sub {
             case "LATEST": return try? await store.history(target: key, after: a, before: nil, limit: limit, newestFirst: true)
@@ -93,9 +82,9 @@ extension Core {
             }
             self.withState { out in
                 let me = client.account.map { IRCNames.fold($0.name) }
-                let batch = self.openBatch(client, type: "chathistory", params: [access.display], out: &out)
+                let batch = self.openBatch(client, type: "chathistory", params: [display], out: &out)
                 for record in records {
-                    var shownTarget = access.display
+                    var shownTarget = display
                     if !isChannel {
                         let sender = IRCNames.fold(String(record.source.prefix { $0 != "!" }))
                         shownTarget = (sender == me || sender == client.nickKey) ? target : client.nick
@@ -140,6 +129,20 @@ extension Core {
                 self.closeBatch(client, batch, out: &out)
             }
         }
+    }
+
+    /// The history key of a target `client` may read: a channel it is in, or its
+    /// conversation with an account. Nil when it may not.
+    func historyKey(_ client: Client, _ target: String) async -> String? {
+        let (channelKey, me): (String?, AccountRef?) = lock.withLock {
+            if IRCNames.isChannel(target), let channel = channels[IRCNames.fold(target)], channel.members[client.id] != nil {
+                return (channel.key, client.account)
+            }
+            return (nil, client.account)
+        }
+        if IRCNames.isChannel(target) { return channelKey }
+        guard let me, let other = try? await store.account(nameKey: IRCNames.fold(target)), let id = other.id else { return nil }
+        return HistoryRecord.conversation(me.id, id)
     }
 
     /// Starts a batch for a client that negotiated `batch`; returns its reference tag.

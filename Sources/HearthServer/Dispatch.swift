@@ -86,6 +86,7 @@ extension Core {
         case "SETNAME": setname(client, message)
         case "MONITOR": monitor(client, message)
         case "CHATHISTORY": chathistory(client, message)
+        case "REDACT": redact(client, message)
         case "CAP": cap(client, message)
         case "NICK": nick(client, message)
         case "USER": user(client, message)

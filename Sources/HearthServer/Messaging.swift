@@ -101,7 +101,9 @@ extension Core {
                 let msgid = MessageStamp.msgid()
                 let relay = userMessage(client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
                 out.send(channel, except: client, relay)
-                recordHistory(HistoryRecord(target: channel.key, msgid: msgid, source: client.prefix, command: command, text: text, createdAt: Date()))
+                recordHistory(HistoryRecord(
+                    target: channel.key, msgid: msgid, source: client.prefix, accountID: client.account?.id, command: command,
+                    text: text, createdAt: Date()))
                 if echo { out.send(client, relay) }
                 if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
             }
@@ -133,7 +135,7 @@ extension Core {
             // Conversations between two accounts are kept (guests have no lasting identity).
             if let from = client.account?.id, let to = recipient.account?.id {
                 recordHistory(HistoryRecord(
-                    target: HistoryRecord.conversation(from, to), msgid: msgid, source: client.prefix, command: command,
+                    target: HistoryRecord.conversation(from, to), msgid: msgid, source: client.prefix, accountID: from, command: command,
                     text: text, createdAt: Date()))
             }
             if echo { out.send(client, relay) }

@@ -7,7 +7,8 @@ import NIOCore
 /// CAP, NICK, USER, PASS, SASL and the welcome burst.
 extension Core {
     static let supportedCaps = [
-        "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "draft/chathistory", "echo-message",
+        "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "draft/chathistory",
+        "draft/message-redaction", "echo-message",
         "extended-join", "invite-notify",
         "message-tags", "multi-prefix", "sasl", "server-time", "setname", "standard-replies", "userhost-in-names",
     ]

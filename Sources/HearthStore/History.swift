@@ -8,14 +8,19 @@ public struct HistoryRecord: Sendable {
     public var msgid: String
     /// `nick!user@host` of the sender.
     public var source: String
+    /// The sender's account, if logged in.
+    public var accountID: Int64?
     public var command: String
     public var text: String
     public var createdAt: Date
 
-    public init(target: String, msgid: String, source: String, command: String, text: String, createdAt: Date) {
+    public init(
+        target: String, msgid: String, source: String, accountID: Int64? = nil, command: String, text: String, createdAt: Date
+    ) {
         self.target = target
         self.msgid = msgid
         self.source = source
+        self.accountID = accountID
         self.command = command
         self.text = text
         self.createdAt = createdAt
@@ -32,10 +37,10 @@ extension Store {
         guard !records.isEmpty else { return }
         try await pool.write { db in
             let statement = try db.cachedStatement(
-                sql: "INSERT INTO history (target, msgid, source, command, text, createdAt) VALUES (?, ?, ?, ?, ?, ?)")
+                sql: "INSERT INTO history (target, msgid, source, accountId, command, text, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)")
             for record in records {
                 try statement.execute(arguments: [
-                    record.target, record.msgid, record.source, record.command, record.text, record.createdAt,
+                    record.target, record.msgid, record.source, record.accountID, record.command, record.text, record.createdAt,
                 ])
             }
         }
@@ -51,7 +56,7 @@ extension Store {
                     """, arguments: [target, limit])
             return rows.map {
                 HistoryRecord(
-                    target: $0["target"], msgid: $0["msgid"], source: $0["source"], command: $0["command"], text: $0["text"],
+                    target: $0["target"], msgid: $0["msgid"], source: $0["source"], accountID: $0["accountId"], command: $0["command"], text: $0["text"],
                     createdAt: $0["createdAt"])
             }
         }
@@ -108,7 +113,7 @@ extension Store {
                 arguments: StatementArguments(arguments))
             let records = rows.map {
                 HistoryRecord(
-                    target: $0["target"], msgid: $0["msgid"], source: $0["source"], command: $0["command"], text: $0["text"],
+                    target: $0["target"], msgid: $0["msgid"], source: $0["source"], accountID: $0["accountId"], command: $0["command"], text: $0["text"],
                     createdAt: $0["createdAt"])
             }
             return newestFirst ? records.reversed() : records
@@ -141,6 +146,26 @@ extension Store {
                     GROUP BY target ORDER BY latest DESC LIMIT ?
                     """, arguments: StatementArguments(arguments))
             return rows.map { ($0["target"], $0["latest"]) }
+        }
+    }
+}
+
+extension Store {
+    /// The stored message with this msgid in this target, if any.
+    public func historyMessage(target: String, msgid: String) async throws -> HistoryRecord? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM history WHERE target = ? AND msgid = ?", arguments: [target, msgid])
+            else { return nil }
+            return HistoryRecord(
+                target: row["target"], msgid: row["msgid"], source: row["source"], accountID: row["accountId"],
+                command: row["command"], text: row["text"], createdAt: row["createdAt"])
+        }
+    }
+
+    /// Removes a message from history (message redaction).
+    public func deleteHistoryMessage(target: String, msgid: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM history WHERE target = ? AND msgid = ?", arguments: [target, msgid])
         }
     }
 }

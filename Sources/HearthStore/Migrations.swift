@@ -97,6 +97,8 @@ enum Migrations {
                 t.column("target", .text).notNull()
                 t.column("msgid", .text).notNull()
                 t.column("source", .text).notNull()
+                // The sender's account, so only they (or a channel operator) can redact it.
+                t.column("accountId", .integer).references("account", onDelete: .setNull)
                 t.column("command", .text).notNull()
                 t.column("text", .text).notNull()
                 t.column("createdAt", .datetime).notNull()

@@ -91,3 +91,42 @@ import Testing
         try await stranger.expect("FAIL CHATHISTORY INVALID_PARAMS LATEST :The last parameter must be a positive limit")
     }
 }
+
+@Suite struct RedactionTests {
+    @Test func authorsAndOperatorsRedactOthersCannot() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let caps = ChathistoryTests.caps + " draft/message-redaction"
+        try await IRCProtocolTests.register(server, "cleo", "s3cret-pass")
+        try await IRCProtocolTests.register(server, "dan", "s3cret-pass")
+        let cleo = try await TestClient.irc(server, nick: "cleo", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS cleo:s3cret-pass", "CAP END"])
+        let dan = try await TestClient.irc(server, nick: "dan", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS dan:s3cret-pass", "CAP END"])
+        try await cleo.send("JOIN #r")
+        try await cleo.expectNumeric("366")
+        try await dan.send("JOIN #r")
+        try await dan.expectNumeric("366")
+        try await dan.send("PRIVMSG #r :oops, wrong window")
+        let oops = ChathistoryTests.msgid(try await cleo.expect("PRIVMSG #r :oops, wrong window"))
+        try await cleo.send("PRIVMSG #r :my own line")
+        let own = ChathistoryTests.msgid(try await dan.expect("PRIVMSG #r :my own line"))
+        // Wait until both are stored (written in batches).
+        for _ in 0..<100 {
+            try await dan.send("CHATHISTORY LATEST #r * 10")
+            if try await ChathistoryTests.batch(dan).count == 2 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // dan is not an operator: he can't redact cleo's line, but can redact his own.
+        try await dan.send("REDACT #r \(own)")
+        try await dan.expect("FAIL REDACT REDACT_FORBIDDEN #r \(own) :You may only redact your own messages")
+        try await dan.send("REDACT #r \(oops) :typo")
+        try await cleo.expect("REDACT #r \(oops) :typo")
+        try await dan.expect("REDACT #r \(oops) :typo")
+        try await dan.send("REDACT #r nosuchid")
+        try await dan.expect("FAIL REDACT UNKNOWN_MSGID #r nosuchid")
+        // cleo (first joiner, operator) may redact anything in her channel.
+        try await cleo.send("REDACT #r \(own)")
+        try await dan.expect("REDACT #r :\(own)")
+        try await dan.send("CHATHISTORY LATEST #r * 10")
+        #expect(try await ChathistoryTests.batch(dan).isEmpty)
+    }
+}

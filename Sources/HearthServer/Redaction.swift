@@ -1,0 +1,54 @@
+import Foundation
+import HearthProtocol
+import HearthStore
+
+/// REDACT (IRCv3 draft/message-redaction): delete your own message — or, as a channel
+/// operator, anyone's in your channel — from history, and tell clients that show it.
+extension Core {
+    static let redactionCap = "draft/message-redaction"
+
+    func redact(_ client: Client, _ message: IRCMessage) {
+        guard message.params.count >= 2 else {
+            reply(client, .needMoreParams, "REDACT", "Not enough parameters: REDACT <target> <msgid> [:reason]")
+            return
+        }
+        let target = message.params[0], msgid = message.params[1]
+        let reason = message.params.count > 2 ? message.params[2] : nil
+        let (isOp, account) = lock.withLock {
+            (channels[IRCNames.fold(target)]?.members[client.id]?.op == true || client.isOper, client.account)
+        }
+        let store = self.store
+        later(client, { () -> (String?, String) in
+            guard let key = await self.historyKey(client, target) else { return (nil, "INVALID_TARGET") }
+            guard let record = try? await store.historyMessage(target: key, msgid: msgid) else { return (nil, "UNKNOWN_MSGID") }
+            let own = account != nil && record.accountID == account?.id
+            guard own || (isOp && IRCNames.isChannel(target)) else { return (nil, "REDACT_FORBIDDEN") }
+            try? await store.deleteHistoryMessage(target: key, msgid: msgid)
+            return (key, "")
+        }) { (key, code) in
+            guard key != nil else {
+                let text = [
+                    "INVALID_TARGET": "You can't redact messages in \(target)",
+                    "UNKNOWN_MSGID": "No message \(msgid) in \(target)",
+                    "REDACT_FORBIDDEN": "You may only redact your own messages",
+                ][code] ?? "Redaction failed"
+                self.withState { $0.send(client, IRCMessage(source: self.serverName, command: "FAIL", params: ["REDACT", code, target, msgid, text])) }
+                return
+            }
+            self.withState { out in
+                let redaction = self.userMessage(client, "REDACT", [target, msgid] + (reason.map { [$0] } ?? []))
+                var audience: [Client]
+                if let channel = self.channels[IRCNames.fold(target)] {
+                    audience = channel.order
+                } else {
+                    let other = self.nicks[IRCNames.fold(target)]
+                    let mine = self.clients.values.filter { $0.account != nil && $0.account?.id == client.account?.id }
+                    audience = mine + (other.map { [$0] } ?? [])
+                }
+                if !audience.contains(where: { $0 === client }) { audience.append(client) }
+                let interested = audience.filter { $0.caps.contains(Self.redactionCap) }
+                if !interested.isEmpty { out.send(interested, redaction) }
+            }
+        }
+    }
+}
