@@ -126,7 +126,10 @@ extension Core {
             sendNames(client, channel, out: &out)
             return channel.name
         }
-        if let joined { sendBacklog(client, channelKey: folded, channelName: joined) }
+        if let joined {
+            sendBacklog(client, channelKey: folded, channelName: joined)
+            sendReadMarker(client, channelName: joined)
+        }
     }
 
     func sendNames(_ client: Client, _ channel: ChannelState, out: inout Outbox) {

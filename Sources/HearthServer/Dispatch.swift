@@ -87,6 +87,7 @@ extension Core {
         case "MONITOR": monitor(client, message)
         case "CHATHISTORY": chathistory(client, message)
         case "REDACT": redact(client, message)
+        case "MARKREAD": markread(client, message)
         case "CAP": cap(client, message)
         case "NICK": nick(client, message)
         case "USER": user(client, message)

@@ -169,3 +169,24 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    public func readMarker(accountID: Int64, target: String) async throws -> Date? {
+        try await pool.read { db in
+            try Date.fetchOne(db, sql: "SELECT readAt FROM readMarker WHERE accountId = ? AND target = ?", arguments: [accountID, target])
+        }
+    }
+
+    /// Moves a read marker forward (never back) and returns where it is now.
+    public func advanceReadMarker(accountID: Int64, target: String, to date: Date) async throws -> Date {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO readMarker (accountId, target, readAt) VALUES (?, ?, ?)
+                    ON CONFLICT(accountId, target) DO UPDATE SET readAt = MAX(readAt, excluded.readAt)
+                    """, arguments: [accountID, target, date])
+            return try Date.fetchOne(
+                db, sql: "SELECT readAt FROM readMarker WHERE accountId = ? AND target = ?", arguments: [accountID, target]) ?? date
+        }
+    }
+}

@@ -106,6 +106,15 @@ enum Migrations {
             try db.create(index: "history_target", on: "history", columns: ["target", "id"])
             try db.create(index: "history_time", on: "history", columns: ["createdAt"])
         }
+        m.registerMigration("v6-read-markers") { db in
+            // How far each account has read each channel or conversation (synced across devices).
+            try db.create(table: "readMarker", options: [.withoutRowID]) { t in
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("target", .text).notNull()
+                t.column("readAt", .datetime).notNull()
+                t.primaryKey(["accountId", "target"])
+            }
+        }
         return m
     }
 }

@@ -130,3 +130,31 @@ import Testing
         #expect(try await ChathistoryTests.batch(dan).isEmpty)
     }
 }
+
+@Suite struct ReadMarkerTests {
+    @Test func markersMoveForwardAndSyncAcrossDevices() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await IRCProtocolTests.register(server, "ema", "s3cret-pass")
+        let caps = "draft/read-marker server-time"
+        let laptop = try await TestClient.irc(server, nick: "ema", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS ema:s3cret-pass", "CAP END"])
+        let phone = try await TestClient.irc(server, nick: "ema_phone", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS ema:s3cret-pass", "CAP END"])
+        try await laptop.send("JOIN #read")
+        try await laptop.expect("MARKREAD #read :*")
+        try await laptop.send("MARKREAD #read timestamp=2026-11-22T10:00:00.000Z")
+        try await laptop.expect("MARKREAD #read :timestamp=2026-11-22T10:00:00.000Z")
+        try await phone.expect("MARKREAD #read :timestamp=2026-11-22T10:00:00.000Z")
+        // Never backwards.
+        try await phone.send("MARKREAD #read timestamp=2026-11-22T09:00:00.000Z")
+        try await phone.expect("MARKREAD #read :timestamp=2026-11-22T10:00:00.000Z")
+        try await phone.send("MARKREAD #read")
+        try await phone.expect("MARKREAD #read :timestamp=2026-11-22T10:00:00.000Z")
+        try await phone.send("JOIN #read")
+        try await phone.expect("MARKREAD #read :timestamp=2026-11-22T10:00:00.000Z")
+        try await phone.send("MARKREAD #read yesterday")
+        try await phone.expect("FAIL MARKREAD INVALID_PARAMS #read")
+        let guest = try await TestClient.irc(server, nick: "anon")
+        try await guest.send("MARKREAD #read")
+        try await guest.expect("FAIL MARKREAD ACCOUNT_REQUIRED #read")
+    }
+}
