@@ -35,7 +35,8 @@ extension IRCMessage {
     public func isTrailing(_ index: Int) -> Bool {
         guard index == params.count - 1 else { return false }
         let param = params[index]
-        return params.count > 1 || IRCMessage.textCommands.contains(command) || param.isEmpty
+        let forced = (params.count > 1 && !IRCMessage.plainLastParam.contains(command)) || IRCMessage.textCommands.contains(command)
+        return forced || param.isEmpty
             || param.utf8.contains(32) || param.utf8.first == 58
     }
 
@@ -46,6 +47,9 @@ extension IRCMessage {
         for index in params.indices { length += params[index].utf8.count + (isTrailing(index) ? 2 : 1) }
         return length
     }
+
+    /// IRCv3 commands whose last parameter is a token, never written as trailing unless it must be.
+    static let plainLastParam: Set<String> = ["BATCH", "CHATHISTORY", "MARKREAD", "ACK"]
 
     static let textCommands: Set<String> = ["PRIVMSG", "NOTICE", "PART", "QUIT", "KICK", "TOPIC", "ERROR", "PING", "PONG", "AWAY"]
 

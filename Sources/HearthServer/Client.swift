@@ -54,6 +54,16 @@ final class Client: @unchecked Sendable {
     var saslInProgress = false
     var pingOutstanding = false
     var lastInput = NIODeadline.now()
+    /// labeled-response: the label of the command being answered, whether this client's own
+    /// code is running (only then are its replies captured), and the replies so far.
+    var label: String?
+    var capturing = false {
+        didSet {
+            // The loop remembers whose labeled command runs, so fan-out can check in O(1).
+            if capturing { batcher.capturing = self } else if batcher.capturing === self { batcher.capturing = nil }
+        }
+    }
+    var labeledReplies: [IRCMessage] = []
     /// Plain mode: where chat text goes.
     var currentChannel: String?
     /// Plain-mode lines handled so far.

@@ -106,6 +106,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         case .line(let bytes):
             core.handleLine(client, bytes)
         }
+        if client.pending == nil { core.finishLabel(client) }
         waitForPending()
     }
 
@@ -118,6 +119,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             if self.client.pending != nil {
                 self.waitForPending()
             } else {
+                self.core.finishLabel(self.client)
                 self.drain()
             }
         }

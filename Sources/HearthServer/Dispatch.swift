@@ -76,6 +76,11 @@ extension Core {
 
     func handleIRC(_ client: Client, _ message: IRCMessage) {
         let command = message.command
+        if let label = message.tag("label"), client.caps.contains("labeled-response"), client.registered {
+            client.label = label
+            client.capturing = true
+        }
+        defer { client.capturing = false }
         if !client.registered && !Self.preRegistration.contains(command) {
             reply(client, .notRegistered, "You have not registered")
             return
@@ -134,9 +139,12 @@ extension Core {
         let loop = client.eventLoop
         // Chained, so several async steps from one line (e.g. PRIVMSG hearth,#a :!x) run in order.
         let previous = client.pending ?? loop.makeSucceededVoidFuture()
+        let labeled = client.label != nil
         client.pending = previous.flatMap { loop.makeFutureWithTask { await work() } }.map { value in
             // A connection that went away meanwhile must not get a nick or a channel seat back.
             guard !client.closing, self.isConnected(client) else { return }
+            client.capturing = labeled && client.label != nil
+            defer { client.capturing = false }
             then(value)
         }
     }

@@ -9,6 +9,8 @@ final class FlushBatcher: @unchecked Sendable {
     let loop: EventLoop
     private var pending: [Client] = []
     private var scheduled = false
+    /// The client of this loop whose labeled command is running, if any.
+    var capturing: Client?
 
     /// Writes handed over by other loops, drained by one task: under load many messages
     /// share one wake-up of this loop instead of one task (and one context switch) each.

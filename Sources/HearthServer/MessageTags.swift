@@ -9,6 +9,7 @@ struct TagMask: OptionSet, Hashable {
     static let messageTags = TagMask(rawValue: 2)  // `msgid`, `bot`, client-only `+tags`
     static let accountTag = TagMask(rawValue: 4)  // `account`
     static let batch = TagMask(rawValue: 8)  // `batch`
+    static let label = TagMask(rawValue: 16)  // `label` (labeled-response)
 
     static func forCaps(_ caps: Set<String>) -> TagMask {
         var mask: TagMask = []
@@ -16,6 +17,7 @@ struct TagMask: OptionSet, Hashable {
         if caps.contains("message-tags") { mask.insert(.messageTags) }
         if caps.contains("account-tag") { mask.insert(.accountTag) }
         if caps.contains("batch") { mask.insert(.batch) }
+        if caps.contains("labeled-response") { mask.insert(.label) }
         return mask
     }
 
@@ -24,6 +26,7 @@ struct TagMask: OptionSet, Hashable {
         if key == "time" { return .serverTime }
         if key == "account" { return .accountTag }
         if key == "batch" { return .batch }
+        if key == "label" { return .label }
         return .messageTags
     }
 }

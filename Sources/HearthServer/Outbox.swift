@@ -111,7 +111,17 @@ struct Outbox {
                 for plain in plainMembers where plain !== except {
                     deliver(item, to: [plain], except: nil, local: &local)
                 }
-                for group in irc {
+                for var group in irc {
+                    var except = except
+                    // The member whose labeled command this is gets it among its replies.
+                    if group.loop.inEventLoop, let capturer = group.clients.first?.batcher.capturing,
+                        group.clients.contains(where: { $0 === capturer })
+                    {
+                        if capturer !== except { capturer.labeledReplies.append(item.message) }
+                        if except == nil { except = capturer } else if except !== capturer {
+                            group.clients.removeAll { $0 === capturer }
+                        }
+                    }
                     let delivery: Delivery
                     if item.mask.isEmpty || group.masks == [[]] {
                         delivery = .many(item.ircBytes(variant: []), group.clients, except: except)
@@ -132,6 +142,11 @@ struct Outbox {
 
     private func deliver(_ item: Item, to clients: [Client], except: Client?, local: inout LocalWrites) {
         for client in clients where client !== except {
+            // Replies to a labeled command are collected and sent together at its end.
+            if client.capturing && client.eventLoop.inEventLoop {
+                client.labeledReplies.append(item.message)
+                continue
+            }
             let bytes: ByteBuffer
             if client.isPlain {
                 guard let text = PlainRenderer.render(item.message, for: client) else { continue }

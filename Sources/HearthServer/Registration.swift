@@ -8,7 +8,7 @@ import NIOCore
 extension Core {
     static let supportedCaps = [
         "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "draft/chathistory",
-        "draft/message-redaction", "draft/read-marker", "echo-message",
+        "draft/message-redaction", "draft/read-marker", "echo-message", "labeled-response",
         "extended-join", "invite-notify",
         "message-tags", "multi-prefix", "sasl", "server-time", "setname", "standard-replies", "userhost-in-names",
     ]

@@ -191,3 +191,39 @@ import Testing
         try await old.expect("PRIVMSG trinity :unknown command !halp")
     }
 }
+
+@Suite struct LabeledResponseTests {
+    @Test func repliesCarryTheLabelOneBatchOrAck() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let bot = try await IRCv3Tests.client(server, "scripty", caps: "labeled-response batch message-tags")
+        // One reply: the label is on it.
+        try await bot.send("@label=p1 PING tok")
+        try await bot.expect("@label=p1 :test.hearth PONG test.hearth :tok")
+        // Several replies: one labeled-response batch.
+        try await bot.send("@label=j1 JOIN #lab")
+        let open = try await bot.expect("BATCH +")
+        #expect(open.hasPrefix("@label=j1 "))
+        #expect(open.hasSuffix(" labeled-response"))
+        let id = String(open.split(separator: " ").first { $0.hasPrefix("+") }!.dropFirst())
+        try await bot.expect("@batch=\(id)") { $0.contains("batch=\(id)") && $0.contains("JOIN #lab") }
+        try await bot.expect(" 353 ") { $0.contains("batch=\(id)") && $0.contains(" 353 ") }
+        try await bot.expect(" 366 ") { $0.contains("batch=\(id)") && $0.contains(" 366 ") }
+        try await bot.expect("BATCH -\(id)")
+        // No reply: ACK.
+        try await bot.send("@label=m1 PRIVMSG #lab :hello")
+        try await bot.expect("@label=m1 :test.hearth ACK")
+        // Bot commands answer asynchronously and still carry the label.
+        try await bot.send("@label=w1 PRIVMSG hearth :whoami")
+        try await bot.expect("@label=w1 :hearth!hearth@test.hearth PRIVMSG scripty :You are scripty")
+        try await bot.send("@label=h1 PRIVMSG hearth :help")
+        let helpBatch = try await bot.expect("BATCH +") { $0.contains("label=h1") }
+        let helpID = String(helpBatch.split(separator: " ").first { $0.hasPrefix("+") }!.dropFirst())
+        try await bot.expect("Hearth commands") { $0.contains("batch=\(helpID)") && $0.contains("Hearth commands") }
+        try await bot.expect("BATCH -\(helpID)")
+        // Without the cap nothing changes.
+        let plain = try await TestClient.irc(server, nick: "oldbot")
+        try await plain.send("@label=x PING tok")
+        try await plain.expect(":test.hearth PONG test.hearth :tok") { $0.hasPrefix(":test.hearth PONG") }
+    }
+}
