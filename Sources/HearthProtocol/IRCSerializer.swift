@@ -35,7 +35,7 @@ extension IRCMessage {
     public func isTrailing(_ index: Int) -> Bool {
         guard index == params.count - 1 else { return false }
         let param = params[index]
-        let forced = (params.count > 1 && !IRCMessage.plainLastParam.contains(command)) || IRCMessage.textCommands.contains(command)
+        let forced = (params.count > 1 && !IRCMessage.endsWithToken(command)) || IRCMessage.textCommands.contains(command)
         return forced || param.isEmpty
             || param.utf8.contains(32) || param.utf8.first == 58
     }
@@ -50,6 +50,14 @@ extension IRCMessage {
 
     /// IRCv3 commands whose last parameter is a token, never written as trailing unless it must be.
     static let plainLastParam: Set<String> = ["BATCH", "CHATHISTORY", "MARKREAD", "ACK"]
+
+    /// Checked for every message written: skip the set lookup unless the first letter could match.
+    static func endsWithToken(_ command: String) -> Bool {
+        switch command.utf8.first {
+        case UInt8(ascii: "A"), UInt8(ascii: "B"), UInt8(ascii: "C"), UInt8(ascii: "M"): return plainLastParam.contains(command)
+        default: return false
+        }
+    }
 
     static let textCommands: Set<String> = ["PRIVMSG", "NOTICE", "PART", "QUIT", "KICK", "TOPIC", "ERROR", "PING", "PONG", "AWAY"]
 
