@@ -62,6 +62,7 @@ extension Core {
         let display = lock.withLock { channels[IRCNames.fold(target)]?.name ?? target }
         later(client, { () -> [HistoryRecord]? in
             guard let key = await self.historyKey(client, target) else { return nil }
+            await self.flushHistory()  // include what was said in the last moments
             let a = parsed.first ?? nil, b = parsed.count > 1 ? parsed[1] : nil
             switch sub {
             case "LATEST": return try? await store.history(target: key, after: a, before: nil, limit: limit, newestFirst: true)
@@ -72,8 +73,10 @@ extension Core {
                 let newer = (try? await store.history(
                     target: key, after: a, before: nil, limit: limit - older.count, newestFirst: false, includeAfter: true)) ?? []
                 return older + newer
-            default:  // BETWEEN, either order
-                return try? await store.history(target: key, after: a, before: b, limit: limit, newestFirst: false)
+            default:  // BETWEEN: forwards from a to b, or backwards when a is the later one
+                let forwards = (try? await store.history(target: key, after: a, before: b, limit: limit, newestFirst: false)) ?? []
+                if !forwards.isEmpty { return forwards }
+                return try? await store.history(target: key, after: b, before: a, limit: limit, newestFirst: true)
             }
         }) { records in
             guard let records else {
@@ -81,13 +84,12 @@ extension Core {
                 return
             }
             self.withState { out in
-                let me = client.account.map { IRCNames.fold($0.name) }
                 let batch = self.openBatch(client, type: "chathistory", params: [display], out: &out)
                 for record in records {
                     var shownTarget = display
                     if !isChannel {
-                        let sender = IRCNames.fold(String(record.source.prefix { $0 != "!" }))
-                        shownTarget = (sender == me || sender == client.nickKey) ? target : client.nick
+                        let mine = record.accountID != nil && record.accountID == client.account?.id
+                        shownTarget = mine ? target : client.nick
                     }
                     var tags = [IRCTag("time", MessageStamp.time(record.createdAt)), IRCTag("msgid", record.msgid)]
                     if let batch { tags.insert(IRCTag("batch", batch), at: 0) }
@@ -179,7 +181,8 @@ extension Core {
                 let id = MessageStamp.msgid()
                 out.send(client, IRCMessage(tags: [IRCTag("label", label)], source: serverName, command: "BATCH", params: ["+" + id, "labeled-response"]))
                 for var reply in replies {
-                    reply.tags.insert(IRCTag("batch", id), at: 0)
+                    // Lines already inside a batch of their own (CHATHISTORY) keep that one.
+                    if !reply.tags.contains(where: { $0.key == "batch" }) { reply.tags.insert(IRCTag("batch", id), at: 0) }
                     out.send(client, reply)
                 }
                 out.send(client, IRCMessage(source: serverName, command: "BATCH", params: ["-" + id]))

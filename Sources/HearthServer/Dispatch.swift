@@ -16,8 +16,9 @@ extension Core {
             if text.allSatisfy({ $0 == " " }) { return }
             if Self.startsWithIRCCommand(text) {
                 // Also undoes a plain-mode greeting sent to a client that was slow to speak.
-                withState { _ in
+                withState { out in
                     if client.mode == .plain {
+                        if client.registered { announcePresence(client, online: false, out: &out) }
                         if nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
                         client.nickKey = ""
                         client.nick = "*"
@@ -76,7 +77,9 @@ extension Core {
 
     func handleIRC(_ client: Client, _ message: IRCMessage) {
         let command = message.command
-        if let label = message.tag("label"), client.caps.contains("labeled-response"), client.registered {
+        if let label = message.tag("label"), client.caps.contains("labeled-response"), client.caps.contains("batch"),
+            client.registered
+        {
             client.label = label
             client.capturing = true
         }

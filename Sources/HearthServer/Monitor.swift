@@ -12,6 +12,7 @@ extension Core {
         }
         let targets = (message.params.dropFirst().first ?? "").split(separator: ",").map(String.init).filter { !$0.isEmpty }
         withState { out in
+            guard clients[client.id] != nil else { return }  // killed meanwhile
             switch sub {
             case "+":
                 var added: [String] = []

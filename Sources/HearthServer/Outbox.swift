@@ -143,7 +143,7 @@ struct Outbox {
     private func deliver(_ item: Item, to clients: [Client], except: Client?, local: inout LocalWrites) {
         for client in clients where client !== except {
             // Replies to a labeled command are collected and sent together at its end.
-            if client.capturing && client.eventLoop.inEventLoop {
+            if client.eventLoop.inEventLoop && client.capturing {
                 client.labeledReplies.append(item.message)
                 continue
             }

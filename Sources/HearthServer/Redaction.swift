@@ -20,6 +20,7 @@ extension Core {
         let store = self.store
         later(client, { () -> (String?, String) in
             guard let key = await self.historyKey(client, target) else { return (nil, "INVALID_TARGET") }
+            await self.flushHistory()
             guard let record = try? await store.historyMessage(target: key, msgid: msgid) else { return (nil, "UNKNOWN_MSGID") }
             let own = account != nil && record.accountID == account?.id
             guard own || (isOp && IRCNames.isChannel(target)) else { return (nil, "REDACT_FORBIDDEN") }
@@ -41,9 +42,9 @@ extension Core {
                 if let channel = self.channels[IRCNames.fold(target)] {
                     audience = channel.order
                 } else {
-                    let other = self.nicks[IRCNames.fold(target)]
-                    let mine = self.clients.values.filter { $0.account != nil && $0.account?.id == client.account?.id }
-                    audience = mine + (other.map { [$0] } ?? [])
+                    // Both sides of the conversation: every connection of either account.
+                    let ids = (key ?? "").dropFirst(3).split(separator: ":").compactMap { Int64($0) }
+                    audience = self.clients.values.filter { $0.account.map { ids.contains($0.id) } ?? false }
                 }
                 if !audience.contains(where: { $0 === client }) { audience.append(client) }
                 let interested = audience.filter { $0.caps.contains(Self.redactionCap) }

@@ -61,6 +61,7 @@ import Testing
         #expect(try await texts("CHATHISTORY AFTER #ch msgid=\(ids[2]) 1") == ["a4"])
         #expect(try await texts("CHATHISTORY AROUND #ch msgid=\(ids[2]) 3") == ["a2", "a3", "a4"])
         #expect(try await texts("CHATHISTORY BETWEEN #ch msgid=\(ids[0]) msgid=\(ids[4]) 10") == ["a2", "a3", "a4"])
+        #expect(try await texts("CHATHISTORY BETWEEN #ch msgid=\(ids[4]) msgid=\(ids[0]) 2") == ["a3", "a4"])
         #expect(try await texts("CHATHISTORY LATEST #ch msgid=\(ids[3]) 10") == ["a5"])
 
         try await ben.send("CHATHISTORY TARGETS timestamp=2000-01-01T00:00:00.000Z timestamp=2100-01-01T00:00:00.000Z 10")
