@@ -78,12 +78,6 @@ public final class LoginThrottle: Sendable {
         key.hasPrefix("addr:") ? freeFailures * 4 : freeFailures
     }
 
-    public static func keys(accountKey: String?, address: String) -> [String] {
-        var keys = ["addr:" + address]
-        if let accountKey { keys.append("acct:" + accountKey) }
-        return keys
-    }
-
     /// An attempt on one account from one address. The account key is booked at once
     /// (nobody can run parallel guesses against one account); the address key counts
     /// only real failures, so many people behind one address can log in at the same time.

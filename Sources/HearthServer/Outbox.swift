@@ -80,7 +80,6 @@ struct Outbox {
     }
 
     private(set) var batches: [(Recipients, Item)] = []
-    var closing: [Client] = []
 
     mutating func send(_ client: Client, _ message: IRCMessage) {
         batches.append((.one(client), Item(message)))
@@ -93,10 +92,6 @@ struct Outbox {
     mutating func send(_ channel: ChannelState, except: Client? = nil, _ message: IRCMessage) {
         let members = channel.membersByLoop()
         batches.append((.channel(irc: members.irc, plain: members.plain, except: except), Item(message)))
-    }
-
-    mutating func close(_ client: Client) {
-        closing.append(client)
     }
 
     func dispatch() -> LocalWrites {
@@ -136,7 +131,6 @@ struct Outbox {
                 }
             }
         }
-        local.closing = closing
         return local
     }
 
@@ -167,13 +161,9 @@ struct Outbox {
 
     struct LocalWrites {
         var deliveries: [Delivery] = []
-        var closing: [Client] = []
 
         func perform() {
             for delivery in deliveries { delivery.write() }
-            for client in closing {
-                client.batcher.close(client)
-            }
         }
     }
 

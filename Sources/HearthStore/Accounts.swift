@@ -54,10 +54,6 @@ extension Store {
         try await pool.read { db in try Account.fetchOne(db, key: id) }
     }
 
-    public func accountCount() async throws -> Int {
-        try await pool.read { db in try Account.fetchCount(db) }
-    }
-
     public func setPassword(accountID: Int64, hash: String) async throws {
         try await pool.write { db in
             try db.execute(sql: "UPDATE account SET passwordHash = ? WHERE id = ?", arguments: [hash, accountID])
@@ -111,12 +107,6 @@ extension Store {
 
     public func revokeAllTokens(accountID: Int64) async throws {
         try await pool.write { db in try db.execute(sql: "DELETE FROM resumeToken WHERE accountId = ?", arguments: [accountID]) }
-    }
-
-    public func tokenCount(accountID: Int64) async throws -> Int {
-        try await pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM resumeToken WHERE accountId = ?", arguments: [accountID]) ?? 0
-        }
     }
 
     /// Marks an unused recovery code as used and returns the account, atomically:

@@ -40,7 +40,7 @@ import Testing
 @Suite struct ThrottleTests {
     @Test func delaysStartAfterFreeFailuresAndDouble() {
         let throttle = LoginThrottle()
-        let keys = LoginThrottle.keys(accountKey: "alice", address: "10.0.0.1")
+        let keys = ["addr:10.0.0.1", "acct:alice"]
         let t0 = Date(timeIntervalSince1970: 1_000_000)
         for i in 0..<LoginThrottle.freeFailures {
             #expect(throttle.waitTime(keys: keys, now: t0) == nil, "attempt \(i) should be free")
