@@ -26,12 +26,9 @@ extension Core {
             withState { out in
                 for key in client.channels {
                     guard let channel = channels[key] else { continue }
-                    out.send(channel, userMessage(client, "PART", [channel.name, "Left all channels"]))
-                    removeMember(client, from: key)
+                    leave(client, channel, userMessage(client, "PART", [channel.name, "Left all channels"]), out: &out)
                 }
-                client.channels = []
             }
-            client.currentChannel = nil
             return
         }
         let names = first.split(separator: ",").map(String.init)
@@ -95,7 +92,7 @@ extension Core {
                     out.send(client, numeric(client, .badChannelKey, channel.name, "Cannot join channel (+k) — wrong or missing key"))
                     return nil
                 }
-                if let limit = channel.limit, channel.members.count >= limit, !invited {
+                if let limit = channel.limit, userCount(channel) >= limit, !invited {
                     out.send(client, numeric(client, .channelIsFull, channel.name, "Cannot join channel (+l) — it is full"))
                     return nil
                 }
@@ -108,6 +105,13 @@ extension Core {
             channel.add(client, MemberStatus(op: op, voice: false))
             client.channels.append(folded)
             if client.isPlain { client.currentChannel = folded }
+            // The user's other devices join too; they see the JOIN, the rest see one.
+            let devices = otherDevices(of: client)
+            for device in devices {
+                channel.add(device, MemberStatus(op: op, voice: false))
+                device.channels.append(folded)
+                if device.isPlain { device.eventLoop.execute { if device.currentChannel == nil { device.currentChannel = folded } } }
+            }
             // extended-join: the joiner's account and real name for clients that asked.
             let join = userMessage(client, "JOIN", [channel.name])
             var extended = join
@@ -119,16 +123,41 @@ extension Core {
                 out.send(channel.order.filter { !$0.caps.contains("extended-join") }, join)
                 out.send(wantsExtended, extended)
             }
-            if !channel.topic.isEmpty {
-                out.send(client, numeric(client, .topic, channel.name, channel.topic))
-                out.send(client, numeric(client, .topicWhoTime, channel.name, channel.topicSetBy, String(Int(channel.topicSetAt.timeIntervalSince1970))))
+            for joiner in [client] + devices {
+                sendTopic(joiner, channel, out: &out)
+                sendNames(joiner, channel, out: &out)
             }
-            sendNames(client, channel, out: &out)
             return channel.name
         }
         if let joined {
             sendBacklog(client, channelKey: folded, channelName: joined)
             sendReadMarker(client, channelName: joined)
+        }
+    }
+
+    func sendTopic(_ client: Client, _ channel: ChannelState, out: inout Outbox) {
+        guard !channel.topic.isEmpty else { return }
+        out.send(client, numeric(client, .topic, channel.name, channel.topic))
+        out.send(client, numeric(client, .topicWhoTime, channel.name, channel.topicSetBy, String(Int(channel.topicSetAt.timeIntervalSince1970))))
+    }
+
+    /// Takes the user of `client` — all its devices — out of `channel` after telling the
+    /// members `message` (a PART or KICK). Under the lock.
+    func leave(_ client: Client, _ channel: ChannelState, _ message: IRCMessage, out: inout Outbox) {
+        out.send(channel, message)
+        let key = channel.key
+        for device in [client] + otherDevices(of: client) {
+            removeMember(device, from: key)
+            device.channels.removeAll { $0 == key }
+            guard device.isPlain else { continue }
+            // currentChannel belongs to the device's loop.
+            if device.eventLoop.inEventLoop {
+                if device.currentChannel == key { device.currentChannel = device.channels.last }
+            } else {
+                device.eventLoop.execute {
+                    if device.currentChannel == key { device.currentChannel = self.lock.withLock { device.channels.last } }
+                }
+            }
         }
     }
 
@@ -140,7 +169,7 @@ extension Core {
         var length = 0
         // Keep each 353 well inside 512 bytes.
         let budget = 400 - channel.name.utf8.count - client.nick.utf8.count
-        for member in channel.order {
+        for member in distinctMembers(channel) {
             let entry = (channel.members[member.id]?.prefixes(all: allPrefixes) ?? "") + (fullMask ? member.prefix : member.nick)
             if length + entry.utf8.count + 1 > budget && !line.isEmpty {
                 out.send(client, numeric(client, .namReply, symbol, channel.name, line.joined(separator: " ")))
@@ -179,12 +208,8 @@ extension Core {
         withState { out in
             for name in first.split(separator: ",").map(String.init) {
                 guard let (channel, _) = memberChannel(client, name, out: &out) else { continue }
-                let key = channel.key
                 let params = reason.map { [channel.name, $0] } ?? [channel.name]
-                out.send(channel, userMessage(client, "PART", params))
-                removeMember(client, from: key)
-                client.channels.removeAll { $0 == key }
-                if client.currentChannel == key { client.currentChannel = client.channels.last }
+                leave(client, channel, userMessage(client, "PART", params), out: &out)
             }
         }
     }
@@ -250,14 +275,7 @@ extension Core {
                     out.send(client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
                     continue
                 }
-                out.send(channel, userMessage(client, "KICK", [channel.name, target.nick, reason]))
-                removeMember(target, from: channel.key)
-                target.channels.removeAll { $0 == channel.key }
-                let key = channel.key
-                target.eventLoop.execute {
-                    // currentChannel belongs to the target's loop.
-                    if target.currentChannel == key { target.currentChannel = self.lock.withLock { target.channels.last } }
-                }
+                leave(target, channel, userMessage(client, "KICK", [channel.name, target.nick, reason]), out: &out)
             }
         }
     }
@@ -285,7 +303,7 @@ extension Core {
             channel.invited.insert(target.nickKey)
             out.send(client, numeric(client, .inviting, target.nick, channel.name))
             let inviteMessage = userMessage(client, "INVITE", [target.nick, channel.name])
-            out.send(target, inviteMessage)
+            out.send(connections(nickKey: target.nickKey), inviteMessage)
             // invite-notify: other members who asked see who was invited.
             let watchers = channel.order.filter { $0 !== client && $0 !== target && $0.caps.contains("invite-notify") }
             if !watchers.isEmpty { out.send(watchers, inviteMessage) }

@@ -21,6 +21,8 @@ final class Core: @unchecked Sendable {
     // All below: only under `lock`.
     var clients: [Int: Client] = [:]
     var nicks: [String: Client] = [:]
+    /// Folded nick → every connection sharing it, when more than one does (see Devices.swift).
+    var deviceGroups: [String: [Client]] = [:]
     var channels: [String: ChannelState] = [:]
     /// Account → accounts it blocks, for logged-in accounts (private messages check it).
     var blocking: [Int64: Set<Int64>] = [:]
@@ -167,7 +169,8 @@ final class Core: @unchecked Sendable {
     func remove(_ client: Client, reason: String) {
         withState { out in
             guard clients.removeValue(forKey: client.id) != nil else { return }
-            if client.registered {
+            // A device leaving while others stay: the user is still here.
+            if !detachDevice(client, tell: false, out: &out) && client.registered {
                 let quit = userMessage(client, "QUIT", [reason])
                 out.send(peers(of: client), quit)
                 announcePresence(client, online: false, out: &out)
@@ -188,19 +191,30 @@ final class Core: @unchecked Sendable {
         if channel.members.isEmpty { channels[key] = nil }
     }
 
-    /// Gives `client` a new nick and tells it and its peers. Caller checked availability.
+    /// Gives `client` — and the devices sharing its nick — a new nick and tells them and
+    /// their peers. Caller checked availability.
     func setNick(_ client: Client, to newNick: String, out: inout Outbox) {
         guard clients[client.id] != nil else { return }
         let newKey = IRCNames.fold(newNick)
-        if !client.nickKey.isEmpty, nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
+        let oldKey = client.nickKey
+        var group = [client]
+        if let shared = deviceGroups[oldKey], shared.contains(where: { $0 === client }) {
+            group = shared
+            deviceGroups[oldKey] = nil
+        }
+        let holder = nicks[oldKey].flatMap { h in group.contains { $0 === h } ? h : nil } ?? client
+        if !oldKey.isEmpty, nicks[oldKey] === holder { nicks[oldKey] = nil }
         let oldPrefix = client.prefix
         let wasRegistered = client.registered
-        client.nick = newNick
-        client.nickKey = newKey
-        nicks[newKey] = client
+        for device in group {
+            device.nick = newNick
+            device.nickKey = newKey
+        }
+        nicks[newKey] = holder
+        if group.count > 1 { deviceGroups[newKey] = group }
         if wasRegistered {
             let message = userMessage(client, source: oldPrefix, "NICK", [newNick])
-            out.send([client] + peers(of: client), message)
+            out.send(Self.unique(group + peers(of: client)), message)
             if let oldNick = oldPrefix.split(separator: "!").first.map(String.init), IRCNames.fold(oldNick) != newKey {
                 announcePresence(client, online: false, nick: oldNick, out: &out)
             }
@@ -233,7 +247,7 @@ extension Core: PresenceDirectory {
         lock.withLock {
             guard let channel = channels[nameKey] else { return nil }
             return LiveChannel(
-                name: channel.name, members: channel.members.count, callerIsMember: channel.members[sessionID] != nil,
+                name: channel.name, members: userCount(channel), callerIsMember: channel.members[sessionID] != nil,
                 callerIsOp: channel.members[sessionID]?.op == true,
                 topic: channel.topic, topicSetBy: channel.topicSetBy, flags: String(channel.flags.sorted()),
                 key: channel.channelKey, limit: channel.limit)

@@ -35,7 +35,7 @@ extension Core {
                 }
                 if isBlocked(client, by: recipient) { return }
                 relay = userMessage(client, "TAGMSG", [recipient.nick], clientTags: tags)
-                recipients = [recipient]
+                recipients = Self.unique(connections(nickKey: recipient.nickKey) + otherDevices(of: client)).filter { $0 !== client }
             }
             if client.caps.contains("echo-message") { recipients.append(client) }
             // Only clients that speak message-tags can make sense of a TAGMSG.
@@ -128,10 +128,12 @@ extension Core {
             }
             client.lastMessageAt = Date()
             let echo = client.caps.contains("echo-message")
-            let wanted = recipient.tagMask.union(echo ? client.tagMask : [])
+            // Every device of the recipient gets it, and the sender's other devices see it.
+            let receivers = Self.unique(connections(nickKey: recipient.nickKey) + otherDevices(of: client)).filter { $0 !== client }
+            let wanted = receivers.reduce(echo ? client.tagMask : []) { $0.union($1.tagMask) }
             let msgid = MessageStamp.msgid()
             let relay = userMessage(client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
-            out.send(recipient, relay)
+            out.send(receivers, relay)
             // Conversations between two accounts are kept (guests have no lasting identity).
             if let from = client.account?.id, let to = recipient.account?.id {
                 recordHistory(HistoryRecord(
@@ -310,7 +312,11 @@ extension Core {
         }
         if let holder = nicks[key], holder !== client {
             if holder.account != nil && holder.account?.id == client.account?.id {
-                notice(client, "Your other connection is using the nick \(holder.nick); this one stays \(client.nick).", out: &out)
+                if canShareNick(client, with: holder) {
+                    attachDevice(client, to: holder, out: &out)
+                } else {
+                    notice(client, "\(holder.nick) is in use on \(Self.maxDevicesPerUser) connections already; this one stays \(client.nick).", out: &out)
+                }
                 return
             }
             let guest = freeGuestNick()
@@ -332,7 +338,9 @@ extension Core {
         if client.mode == .irc {
             out.send(client, numeric(client, .loggedOut, client.prefix, "You are now logged out"))
         }
-        if client.isPlain || client.nickKey == IRCNames.fold(account.name) {
+        // A device sharing the account's nick leaves the user's channels and the nick.
+        let detached = detachDevice(client, tell: true, out: &out)
+        if detached || client.isPlain || client.nickKey == IRCNames.fold(account.name) {
             setNick(client, to: freeGuestNick(), out: &out)
         }
         if let note { notice(client, note, out: &out) }

@@ -175,7 +175,7 @@ extension Core {
                         continue
                     }
                     if ch == "o" { memberStatus.op = adding } else { memberStatus.voice = adding }
-                    channel.members[target.id] = memberStatus
+                    for device in [target] + otherDevices(of: target) { channel.members[device.id] = memberStatus }
                     record(ch, target.nick)
                 case "b":
                     guard let raw = params.popFirst() else { continue }

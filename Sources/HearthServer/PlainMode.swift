@@ -201,6 +201,8 @@ enum PlainRenderer {
                 return action ? "[\(p[0])] * \(sourceNick) \(text)" : "[\(p[0])] <\(sourceNick)> \(text)"
             }
             if fromServer || IRCNames.fold(sourceNick) == Bot.nick { return text }
+            // Sent by this user's other device.
+            if isSelf && IRCNames.fold(p[0]) != client.nickKey { return "[to \(p[0])] \(text)" }
             if message.command == "NOTICE" { return "-\(sourceNick)- \(text)" }
             return action ? "[pm] * \(sourceNick) \(text)" : "[pm] <\(sourceNick)> \(text)"
         case "JOIN":

@@ -36,7 +36,7 @@ extension Core {
                 if let channel = channels[IRCNames.fold(mask)],
                     !channel.flags.contains("s") || channel.members[client.id] != nil || client.isOper
                 {
-                    for member in channel.order { row(member, channel.name, channel.members[member.id]) }
+                    for member in distinctMembers(channel) { row(member, channel.name, channel.members[member.id]) }
                 }
             } else if let target = nicks[IRCNames.fold(mask)] {
                 row(target, "*", nil)
@@ -94,7 +94,7 @@ extension Core {
             for channel in channels.values.sorted(by: { $0.key < $1.key }) {
                 if let wanted, !wanted.contains(channel.key) { continue }
                 if channel.flags.contains("s") && channel.members[client.id] == nil && !client.isOper { continue }
-                out.send(client, numeric(client, .list, channel.name, String(channel.members.count), channel.topic))
+                out.send(client, numeric(client, .list, channel.name, String(userCount(channel)), channel.topic))
             }
             out.send(client, numeric(client, .listEnd, "End of /LIST"))
         }
@@ -184,14 +184,17 @@ extension Core {
             return
         }
         let reason = message.params.count > 1 ? message.params[1] : "no reason"
-        let target: Client? = lock.withLock { nicks[IRCNames.fold(nick)] }
-        guard let target else {
+        // Every device of the user goes.
+        let targets = lock.withLock { connections(nickKey: IRCNames.fold(nick)) }
+        guard !targets.isEmpty else {
             reply(client, .noSuchNick, nick, "No such nick/channel")
             return
         }
         let text = lock.withLock { "Killed (\(client.nick) (\(reason)))" }
-        withState { $0.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.host) (\(text))"])) }
-        remove(target, reason: text)
-        target.batcher.close(target)
+        for target in targets {
+            withState { $0.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.host) (\(text))"])) }
+            remove(target, reason: text)
+            target.batcher.close(target)
+        }
     }
 }

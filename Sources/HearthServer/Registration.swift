@@ -80,6 +80,23 @@ extension Core {
             if wanted != client.nick { withState { setNick(client, to: wanted, out: &$0) } }
             return
         }
+        if !client.registered, lock.withLock({ nicks[key].map { Self.isAccountNick(key, of: $0) && $0.registered } ?? false }) {
+            // Maybe the same account's next device: decided after SASL or PASS had their chance.
+            withState { _ in
+                if nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
+                client.nick = wanted
+                client.nickKey = key
+            }
+            tryCompleteRegistration(client)
+            return
+        }
+        if let holder = lock.withLock({ nicks[key] }), withState({ out -> Bool in
+            guard canShareNick(client, with: holder), client.registered, Self.isAccountNick(key, of: holder) else { return false }
+            attachDevice(client, to: holder, out: &out)
+            return true
+        }) {
+            return
+        }
         if let problem = nickTaken(key, by: client) {
             reply(client, .nicknameInUse, wanted, problem)
             return
@@ -105,6 +122,11 @@ extension Core {
                 else { out.send(client, self.numeric(client, .nicknameInUse, wanted, "Nickname is already in use")) }
             }
         }
+    }
+
+    /// Whether `key` is the nick of `holder`'s account (the nick its devices share).
+    static func isAccountNick(_ key: String, of holder: Client) -> Bool {
+        holder.account.map { IRCNames.fold($0.name) == key } ?? false
     }
 
     /// Why `key` is not free for `client`, or nil.
@@ -188,11 +210,18 @@ extension Core {
             if let (account, hash) = login {
                 self.protocolLogin(client, account, tokenHash: hash, effects: effects)
             }
-            if let owner, owner.id != client.account?.id {
+            let sharing = self.lock.withLock { () -> Bool in
+                guard let holder = self.nicks[client.nickKey], holder !== client else { return true }
+                return self.canShareNick(client, with: holder) && Self.isAccountNick(client.nickKey, of: holder)
+            }
+            let reserved = owner != nil && owner?.id != client.account?.id
+            if reserved || !sharing {
                 self.withState { out in
                     if self.nicks[client.nickKey] === client { self.nicks[client.nickKey] = nil }
-                    out.send(client, self.numeric(client, .nicknameInUse, client.nick,
-                        "Nickname is reserved by a registered account; log in with SASL or PASS, or choose another nick"))
+                    let why = reserved
+                        ? "Nickname is reserved by a registered account; log in with SASL or PASS, or choose another nick"
+                        : "Nickname is already in use (on at most \(Self.maxDevicesPerUser) connections at once)"
+                    out.send(client, self.numeric(client, .nicknameInUse, client.nick, why))
                     client.nickKey = ""
                     client.nick = "*"
                 }
@@ -206,7 +235,13 @@ extension Core {
         withState { out in
             guard clients[client.id] != nil else { return }
             client.registered = true
-            announcePresence(client, online: true, out: &out)
+            // Another device of a user who is online already: attached after the welcome.
+            let holder = nicks[client.nickKey].flatMap { $0 === client ? nil : $0 }
+            if holder == nil {
+                nicks[client.nickKey] = client
+                announcePresence(client, online: true, out: &out)
+            }
+            defer { if let holder { attachDevice(client, to: holder, out: &out) } }
             let nick = client.nick
             func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
             send(.welcome, "Welcome to the \(config.networkName) IRC network, \(client.prefix)")

@@ -1,0 +1,96 @@
+import HearthProtocol
+
+/// Several devices of one account sharing one nick (say irssi on a laptop and nc on a
+/// phone). Each device is its own connection and its own channel member, but the rest of
+/// the network sees one user: joins, parts and kicks apply to every device, private
+/// messages reach them all, and what one device sends the others see too. The nick's entry
+/// in `nicks` is one of them (the holder); when it quits, another takes over unseen.
+extension Core {
+    /// Most connections that may share one nick.
+    static let maxDevicesPerUser = 8
+
+    /// Every connection using the nick `key`, the holder first. Under the lock.
+    func connections(nickKey key: String) -> [Client] {
+        if let group = deviceGroups[key] { return group }
+        return nicks[key].map { [$0] } ?? []
+    }
+
+    /// The other connections sharing `client`'s nick. Under the lock.
+    func otherDevices(of client: Client) -> [Client] {
+        guard let group = deviceGroups[client.nickKey], group.contains(where: { $0 === client }) else { return [] }
+        return group.filter { $0 !== client }
+    }
+
+    /// Whether `client` may become another device of `holder`. Under the lock.
+    func canShareNick(_ client: Client, with holder: Client) -> Bool {
+        guard holder !== client, let account = client.account, holder.account?.id == account.id, holder.registered else { return false }
+        return connections(nickKey: holder.nickKey).count < Self.maxDevicesPerUser
+    }
+
+    /// Makes `client` another device of the user `holder`: it takes the nick and is put in
+    /// the holder's channels; nobody else sees anything. Channels it was in under another
+    /// nick are left first. Under the lock.
+    func attachDevice(_ client: Client, to holder: Client, out: inout Outbox) {
+        for key in client.channels {
+            if let channel = channels[key] { out.send(channel, userMessage(client, "PART", [channel.name, "Now \(holder.nick)"])) }
+            removeMember(client, from: key)
+        }
+        client.channels = []
+        let oldPrefix = client.prefix, oldNick = client.nick
+        if !client.nickKey.isEmpty, nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
+        client.nick = holder.nick
+        client.nickKey = holder.nickKey
+        deviceGroups[holder.nickKey] = connections(nickKey: holder.nickKey) + [client]
+        if client.registered && oldNick != holder.nick && oldNick != "*" {
+            out.send(client, IRCMessage(source: oldPrefix, command: "NICK", params: [holder.nick]))
+            announcePresence(client, online: false, nick: oldNick, out: &out)
+        }
+        let count = connections(nickKey: holder.nickKey).count
+        notice(client, "You are \(holder.nick) on \(count) connections now: each sees your messages and everything sent to \(holder.nick).", out: &out)
+        for key in holder.channels {
+            guard let channel = channels[key], let status = channel.members[holder.id] else { continue }
+            channel.add(client, status)
+            client.channels.append(key)
+            out.send(client, userMessage(client, "JOIN", [channel.name]))
+            sendTopic(client, channel, out: &out)
+            sendNames(client, channel, out: &out)
+        }
+        if client.isPlain { client.currentChannel = client.channels.last }
+    }
+
+    /// Takes `client` out of its device group, if it is in one: it leaves the user's
+    /// channels (only it sees the PARTs, when `tell`), and the nick passes to another
+    /// device if it held it. Under the lock.
+    @discardableResult
+    func detachDevice(_ client: Client, tell: Bool, out: inout Outbox) -> Bool {
+        guard var group = deviceGroups[client.nickKey], group.contains(where: { $0 === client }) else { return false }
+        group.removeAll { $0 === client }
+        deviceGroups[client.nickKey] = group.count > 1 ? group : nil
+        if nicks[client.nickKey] === client { nicks[client.nickKey] = group[0] }
+        for key in client.channels {
+            if tell, let channel = channels[key] { out.send(client, userMessage(client, "PART", [channel.name])) }
+            removeMember(client, from: key)
+        }
+        client.channels = []
+        return true
+    }
+
+    /// Members counted as users: devices sharing a nick count once. Under the lock.
+    func userCount(_ channel: ChannelState) -> Int {
+        if deviceGroups.isEmpty { return channel.members.count }
+        return Set(channel.order.map(\.nickKey)).count
+    }
+
+    /// A channel's members with each shared nick once (NAMES, WHO). Under the lock.
+    func distinctMembers(_ channel: ChannelState) -> [Client] {
+        if deviceGroups.isEmpty { return channel.order }
+        var seen: Set<String> = []
+        return channel.order.filter { seen.insert($0.nickKey).inserted }
+    }
+
+    /// `clients` without repeats, in order.
+    static func unique(_ clients: [Client]) -> [Client] {
+        var seen: Set<Int> = []
+        return clients.filter { seen.insert($0.id).inserted }
+    }
+}
