@@ -20,4 +20,7 @@ public enum IRCLimits {
     public static let targetsPerMessage = 4
     public static let modesPerCommand = 4
     public static let bansPerChannel = 100
+    /// draft/multiline: the text of one batch (lines joined by newlines) and its line count.
+    public static let multilineMaxBytes = 4096
+    public static let multilineMaxLines = 100
 }

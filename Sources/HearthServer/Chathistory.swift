@@ -91,9 +91,7 @@ extension Core {
                         let mine = record.accountID != nil && record.accountID == client.account?.id
                         shownTarget = mine ? target : client.nick
                     }
-                    var tags = [IRCTag("time", MessageStamp.time(record.createdAt)), IRCTag("msgid", record.msgid)]
-                    if let batch { tags.insert(IRCTag("batch", batch), at: 0) }
-                    out.send(client, IRCMessage(tags: tags, source: record.source, command: record.command, params: [shownTarget, record.text]))
+                    self.sendStored(client, record, to: shownTarget, inBatch: batch, out: &out)
                 }
                 self.closeBatch(client, batch, out: &out)
             }
@@ -145,6 +143,30 @@ extension Core {
         if IRCNames.isChannel(target) { return channelKey }
         guard let me, let other = try? await store.account(nameKey: IRCNames.fold(target)), let id = other.id else { return nil }
         return HistoryRecord.conversation(me.id, id)
+    }
+
+    /// One stored message inside a CHATHISTORY batch; a multiline one as a nested
+    /// draft/multiline batch for clients that take it, line by line for others.
+    func sendStored(_ client: Client, _ record: HistoryRecord, to target: String, inBatch batch: String?, out: inout Outbox) {
+        let stamp = [IRCTag("time", MessageStamp.time(record.createdAt)), IRCTag("msgid", record.msgid)]
+        let outer = batch.map { [IRCTag("batch", $0)] } ?? []
+        let pieces = Self.multilinePieces(record.text)
+        if pieces.count == 1 {
+            out.send(client, IRCMessage(tags: outer + stamp, source: record.source, command: record.command, params: [target, record.text]))
+        } else if batch != nil && client.caps.contains(Self.multilineCap) {
+            let inner = MessageStamp.msgid()
+            out.send(client, IRCMessage(tags: outer + stamp, source: record.source, command: "BATCH", params: ["+" + inner, Self.multilineCap, target]))
+            for piece in pieces {
+                let tags = [IRCTag("batch", inner)] + (piece.concat ? [IRCTag(Self.multilineConcat)] : [])
+                out.send(client, IRCMessage(tags: tags, source: record.source, command: record.command, params: [target, piece.text]))
+            }
+            out.send(client, IRCMessage(tags: outer, source: record.source, command: "BATCH", params: ["-" + inner]))
+        } else {
+            for (index, piece) in pieces.enumerated() {
+                let tags = outer + (index == 0 ? stamp : [stamp[0]])
+                out.send(client, IRCMessage(tags: tags, source: record.source, command: record.command, params: [target, piece.text]))
+            }
+        }
     }
 
     /// Starts a batch for a client that negotiated `batch`; returns its reference tag.

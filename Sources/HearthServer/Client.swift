@@ -64,6 +64,8 @@ final class Client: @unchecked Sendable {
         }
     }
     var labeledReplies: [IRCMessage] = []
+    /// draft/multiline: the batch being received.
+    var multiline: MultilineDraft?
     /// Plain mode: where chat text goes.
     var currentChannel: String?
     /// Plain-mode lines handled so far.

@@ -88,7 +88,12 @@ extension Core {
             reply(client, .notRegistered, "You have not registered")
             return
         }
+        if message.tag("batch") != nil {
+            addToMultiline(client, message)
+            return
+        }
         switch command {
+        case "BATCH": batch(client, message)
         case "PRIVMSG", "NOTICE": privmsg(client, message)
         case "TAGMSG": tagmsg(client, message)
         case "SETNAME": setname(client, message)

@@ -50,11 +50,15 @@ extension Core {
     func replay(_ client: Client, _ messages: [(source: String, command: String, target: String, text: String, at: Date)], out: inout Outbox) {
         let now = Date()
         for message in messages {
-            var text = message.text
-            if !client.tagMask.contains(.serverTime) { text += " (sent \(TimeText.ago(from: message.at, to: now)))" }
-            out.send(client, IRCMessage(
-                tags: [IRCTag("time", MessageStamp.time(message.at)), IRCTag("msgid", MessageStamp.msgid())],
-                source: message.source, command: message.command, params: [message.target, text]))
+            // A multiline message comes back line by line.
+            let pieces = Self.multilinePieces(message.text)
+            for (index, piece) in pieces.enumerated() {
+                var text = piece.text
+                if index == pieces.count - 1 && !client.tagMask.contains(.serverTime) { text += " (sent \(TimeText.ago(from: message.at, to: now)))" }
+                out.send(client, IRCMessage(
+                    tags: [IRCTag("time", MessageStamp.time(message.at)), IRCTag("msgid", MessageStamp.msgid())],
+                    source: message.source, command: message.command, params: [message.target, text]))
+            }
         }
     }
 

@@ -25,7 +25,8 @@ struct TagMask: OptionSet, Hashable {
     static func required(for key: String) -> TagMask {
         if key == "time" { return .serverTime }
         if key == "account" { return .accountTag }
-        if key == "batch" { return .batch }
+        // The multiline concat mark belongs to the batch it is in (its clients need it).
+        if key == "batch" || key == "draft/multiline-concat" { return .batch }
         if key == "label" { return .label }
         return .messageTags
     }

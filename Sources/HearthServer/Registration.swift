@@ -8,13 +8,16 @@ import NIOCore
 extension Core {
     static let supportedCaps = [
         "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "draft/chathistory",
-        "draft/message-redaction", "draft/read-marker", "echo-message", "labeled-response",
+        "draft/message-redaction", "draft/multiline", "draft/read-marker", "echo-message", "labeled-response",
         "extended-join", "invite-notify",
         "message-tags", "multi-prefix", "sasl", "server-time", "setname", "standard-replies", "userhost-in-names",
     ]
 
     func capValue(_ cap: String, version: Int) -> String {
-        (cap == "sasl" && version >= 302) ? "sasl=PLAIN" : cap
+        guard version >= 302 else { return cap }
+        if cap == "sasl" { return "sasl=PLAIN" }
+        if cap == Self.multilineCap { return Self.multilineCapValue }
+        return cap
     }
 
     func cap(_ client: Client, _ message: IRCMessage) {

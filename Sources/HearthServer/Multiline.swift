@@ -1,0 +1,175 @@
+import Foundation
+import HearthProtocol
+import HearthStore
+
+/// IRCv3 draft/multiline: a client sends `BATCH +id draft/multiline TARGET`, PRIVMSG or
+/// NOTICE lines tagged `batch=id` (`draft/multiline-concat` joins a line to the one before
+/// without a newline), then `BATCH -id`. Clients that negotiated the cap receive the batch as
+/// one message; others get its lines one by one. History keeps it as one message.
+struct MultilineDraft {
+    let id: String
+    let target: String
+    var command: String?
+    /// The text as one string (newlines between lines), as history keeps it.
+    var text = ""
+    /// The lines as sent, relayed as they are.
+    var lines: [(text: String, concat: Bool)] = []
+    var clientTags: [IRCTag] = []
+}
+
+extension Core {
+    static let multilineCap = "draft/multiline"
+    static let multilineConcat = "draft/multiline-concat"
+    static var multilineCapValue: String {
+        "\(multilineCap)=max-bytes=\(IRCLimits.multilineMaxBytes),max-lines=\(IRCLimits.multilineMaxLines)"
+    }
+
+    private func multilineFail(_ client: Client, _ code: String, _ text: String) {
+        client.multiline = nil
+        withState { $0.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["BATCH", code, text])) }
+    }
+
+    /// `BATCH +id draft/multiline target` and `BATCH -id`.
+    func batch(_ client: Client, _ message: IRCMessage) {
+        guard let reference = message.params.first, reference.count > 1, let sign = reference.first, sign == "+" || sign == "-" else {
+            reply(client, .needMoreParams, "BATCH", "Not enough parameters: BATCH +id draft/multiline target, or BATCH -id")
+            return
+        }
+        let id = String(reference.dropFirst())
+        if sign == "+" {
+            guard message.params.count >= 3, message.params[1] == Self.multilineCap else {
+                return multilineFail(client, "MULTILINE_INVALID", "Only draft/multiline batches can be sent: BATCH +id draft/multiline target")
+            }
+            guard client.caps.contains(Self.multilineCap) else {
+                return multilineFail(client, "MULTILINE_INVALID", "Enable the draft/multiline capability first")
+            }
+            if client.multiline != nil {
+                return multilineFail(client, "MULTILINE_INVALID", "A multiline batch is already open; the earlier one was dropped")
+            }
+            client.multiline = MultilineDraft(id: id, target: message.params[2])
+            return
+        }
+        guard let draft = client.multiline, draft.id == id else {
+            return multilineFail(client, "MULTILINE_INVALID", "No open batch called \(id)")
+        }
+        client.multiline = nil
+        guard let command = draft.command, !draft.text.isEmpty else {
+            return multilineFail(client, "MULTILINE_INVALID", "The batch has no text")
+        }
+        deliverMultiline(client, draft, command: command)
+    }
+
+    /// A line tagged with the open batch: collected, checked against the limits.
+    func addToMultiline(_ client: Client, _ message: IRCMessage) {
+        guard var draft = client.multiline, message.tag("batch") == draft.id else {
+            return multilineFail(client, "MULTILINE_INVALID", "That batch is not open")
+        }
+        guard message.command == "PRIVMSG" || message.command == "NOTICE", message.params.count >= 2,
+            draft.command == nil || draft.command == message.command,
+            IRCNames.fold(message.params[0]) == IRCNames.fold(draft.target)
+        else {
+            return multilineFail(client, "MULTILINE_INVALID", "A multiline batch holds PRIVMSG or NOTICE lines to its own target only")
+        }
+        let concat = message.tags.contains { $0.key == Self.multilineConcat }
+        if !draft.text.isEmpty && !concat { draft.text += "\n" }
+        draft.text += message.params[1]
+        draft.lines.append((message.params[1], concat && !draft.lines.isEmpty))
+        draft.command = message.command
+        if draft.clientTags.isEmpty { draft.clientTags = Self.clientTags(message).filter { $0.key != Self.multilineConcat } }
+        if draft.text.utf8.count > IRCLimits.multilineMaxBytes {
+            return multilineFail(client, "MULTILINE_MAX_BYTES", "\(IRCLimits.multilineMaxBytes)", "A multiline message may hold \(IRCLimits.multilineMaxBytes) bytes")
+        }
+        if draft.lines.count > IRCLimits.multilineMaxLines {
+            return multilineFail(client, "MULTILINE_MAX_LINES", "\(IRCLimits.multilineMaxLines)", "A multiline message may hold \(IRCLimits.multilineMaxLines) lines")
+        }
+        client.multiline = draft
+    }
+
+    private func multilineFail(_ client: Client, _ code: String, _ limit: String, _ text: String) {
+        client.multiline = nil
+        withState { $0.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["BATCH", code, limit, text])) }
+    }
+
+    private func deliverMultiline(_ client: Client, _ draft: MultilineDraft, command: String) {
+        withState { out in
+            var receivers: [Client]
+            let shownTarget: String
+            var historyTarget: String?
+            if IRCNames.isChannel(draft.target) {
+                guard let channel = channels[IRCNames.fold(draft.target)] else {
+                    out.send(client, numeric(client, .noSuchChannel, draft.target, "No such channel"))
+                    return
+                }
+                if let refusal = channelRefusal(client, channel) {
+                    out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal))
+                    return
+                }
+                receivers = channel.order.filter { $0 !== client }
+                shownTarget = channel.name
+                historyTarget = channel.key
+            } else {
+                guard let recipient = nicks[IRCNames.fold(draft.target)], recipient.registered else {
+                    out.send(client, IRCMessage(source: serverName, command: "FAIL", params: [
+                        "BATCH", "MULTILINE_INVALID_TARGET", draft.target, "\(draft.target) is not online; send separate lines to leave a message",
+                    ]))
+                    return
+                }
+                if isBlocked(client, by: recipient) {
+                    out.send(client, numeric(client, .cannotSendToUser, recipient.nick, "\(recipient.nick) does not accept messages from you"))
+                    return
+                }
+                receivers = Self.unique(connections(nickKey: recipient.nickKey) + otherDevices(of: client)).filter { $0 !== client }
+                shownTarget = recipient.nick
+                if let from = client.account?.id, let to = recipient.account?.id { historyTarget = HistoryRecord.conversation(from, to) }
+            }
+            if client.caps.contains("echo-message") { receivers.append(client) }
+            client.lastMessageAt = Date()
+            let msgid = MessageStamp.msgid()
+            let pieces = draft.lines
+            let asBatch = receivers.filter { $0.caps.contains(Self.multilineCap) && $0.caps.contains("batch") }
+            let asLines = receivers.filter { !($0.caps.contains(Self.multilineCap) && $0.caps.contains("batch")) }
+            if !asBatch.isEmpty {
+                let start = userMessage(client, "BATCH", ["+" + msgid, Self.multilineCap, shownTarget], clientTags: draft.clientTags, msgid: msgid)
+                out.send(asBatch, start)
+                for piece in pieces {
+                    var tags = [IRCTag("batch", msgid)]
+                    if piece.concat { tags.append(IRCTag(Self.multilineConcat)) }
+                    out.send(asBatch, IRCMessage(tags: tags, source: client.prefix, command: command, params: [shownTarget, piece.text]))
+                }
+                out.send(asBatch, IRCMessage(source: client.prefix, command: "BATCH", params: ["-" + msgid]))
+            }
+            if !asLines.isEmpty {
+                for (index, piece) in pieces.enumerated() {
+                    out.send(asLines, userMessage(
+                        client, command, [shownTarget, piece.text], clientTags: draft.clientTags, msgid: index == 0 ? msgid : nil))
+                }
+            }
+            if let historyTarget {
+                recordHistory(HistoryRecord(
+                    target: historyTarget, msgid: msgid, source: client.prefix, accountID: client.account?.id, command: command,
+                    text: draft.text, createdAt: Date()))
+            }
+        }
+    }
+
+    /// A stored text as lines that each fit in one IRC message: its own lines, long ones cut
+    /// after a space (the following parts marked `concat`, to be joined without a newline).
+    static func multilinePieces(_ text: String, maxBytes: Int = TextSplitter.maxBytes) -> [(text: String, concat: Bool)] {
+        var pieces: [(text: String, concat: Bool)] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var rest = Substring(line)
+            var concat = false
+            while rest.utf8.count > maxBytes {
+                var cut = Substring(IRCMessage.truncate(String(rest), toBytes: maxBytes))
+                if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > cut.count / 2 {
+                    cut = cut[...space]
+                }
+                pieces.append((String(cut), concat))
+                rest = rest.dropFirst(cut.count)
+                concat = true
+            }
+            pieces.append((String(rest), concat))
+        }
+        return pieces
+    }
+}
