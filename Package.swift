@@ -21,13 +21,15 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CGD", path: "Sources/CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         .target(name: "HearthProtocol"),
+        .target(name: "HearthMedia", dependencies: ["CGD"]),
         .target(name: "HearthCrypto", dependencies: ["CSodium"]),
         .target(name: "HearthStore", dependencies: [
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "HearthBot", dependencies: [
-            "HearthProtocol", "HearthStore", "HearthCrypto",
+            "HearthProtocol", "HearthStore", "HearthCrypto", "HearthMedia",
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -52,6 +54,7 @@ let package = Package(
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
+        .testTarget(name: "HearthMediaTests", dependencies: ["HearthMedia"]),
         .testTarget(name: "HearthBotTests", dependencies: ["HearthBot", "HearthCrypto"]),
         .testTarget(name: "HearthServerTests", dependencies: [
             "HearthServer", "HearthStore", "HearthCrypto",

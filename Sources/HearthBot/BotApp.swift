@@ -23,6 +23,10 @@ public struct BotApp: Sendable {
         BotApp(name: "accounts", commands: AccountCommands.all),
         BotApp(name: "social", commands: SocialCommands.all),
         BotApp(name: "channels", commands: ChannelCommands.all + HistoryCommands.all),
+        BotApp(
+            name: "memes", commands: PictureCommands.all + MemeCommands.all + CommentCommands.all,
+            profileLine: { try await MemeCommands.profileLine($0, media: $0.media) },
+            cleanup: { db, id in try Store.forgetReactions(db, accountID: id) }),
         BotApp(name: "help", commands: HelpCommands.all),
     ]
 }
@@ -32,4 +36,5 @@ public struct ProfileContext: Sendable {
     public var subject: Account
     public var viewer: AccountRef?
     public var store: Store
+    public var media: MediaLibrary?
 }

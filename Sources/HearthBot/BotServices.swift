@@ -13,6 +13,8 @@ public final class BotServices: Sendable {
     public let presence: any PresenceDirectory
     public let logger: Logger
     public let tokenLifetime: TimeInterval
+    /// Pictures: uploads, memes, grids (nil when the server runs without them).
+    public let media: MediaLibrary?
 
     /// Resume tokens live 30 days.
     public static let defaultTokenLifetime: TimeInterval = 30 * 24 * 3600
@@ -20,8 +22,9 @@ public final class BotServices: Sendable {
     public init(
         store: Store, passwords: PasswordWorker, throttle: LoginThrottle = LoginThrottle(),
         presence: any PresenceDirectory, logger: Logger = Logger(label: "hearth.bot"),
-        tokenLifetime: TimeInterval = BotServices.defaultTokenLifetime
+        tokenLifetime: TimeInterval = BotServices.defaultTokenLifetime, media: MediaLibrary? = nil
     ) {
+        self.media = media
         self.store = store
         self.passwords = passwords
         self.throttle = throttle

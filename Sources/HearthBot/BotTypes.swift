@@ -57,6 +57,8 @@ public enum SessionEffect: Sendable, Equatable {
     case channelOwned(RegisteredChannel)
     /// A channel's registration was dropped.
     case channelDropped(nameKey: String)
+    /// A line from the bot to a live channel (e.g. `!share`).
+    case channelMessage(nameKey: String, text: String)
     /// The account is deleted: what the server keeps about it goes too.
     case accountGone(accountID: Int64)
 }

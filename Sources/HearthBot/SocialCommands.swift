@@ -71,7 +71,7 @@ enum SocialCommands {
             "bio: " + (subject.bio.isEmpty ? style.dim("(none yet — !bio TEXT)") : subject.bio),
             "picture: " + style.dim("none yet"),
         ]
-        let context = ProfileContext(subject: subject, viewer: viewer, store: store)
+        let context = ProfileContext(subject: subject, viewer: viewer, store: store, media: request.services.media)
         for app in request.bot.apps {
             if let line = try await app.profileLine?(context) { lines.append(line) }
         }

@@ -234,6 +234,17 @@ final class Core: @unchecked Sendable {
         return "guest\(id)"
     }
 
+    /// A notice from the bot to every connection of an account (e.g. an upload arrived).
+    func notify(accountID: Int64, text: String) {
+        withState { notify(accountID: accountID, text: text, out: &$0) }
+    }
+
+    func notify(accountID: Int64, text: String, out: inout Outbox) {
+        for other in clients.values where other.account?.id == accountID {
+            out.send(other, IRCMessage(source: botPrefix, command: "NOTICE", params: [other.nick, text]))
+        }
+    }
+
     let counts = UserCounts()
     var userCount: Int { counts.users }
 }

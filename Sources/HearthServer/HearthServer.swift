@@ -16,6 +16,7 @@ public final class HearthServer: Sendable {
     public let store: Store
     let core: Core
     let group: MultiThreadedEventLoopGroup
+    let media: MediaLibrary
     private let readyIRC = Ready()
     private let readyHTTP = Ready()
 
@@ -25,9 +26,12 @@ public final class HearthServer: Sendable {
         group = config.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? .singleton
         store = try Store(dataDirectory: config.dataDirectory)
         core = Core(config: config, store: store, logger: logger, group: group)
+        media = try MediaLibrary(
+            directory: URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("media"), publicURL: config.linkBase,
+            threads: config.mediaThreads)
         let services = BotServices(
             store: store, passwords: PasswordWorker(threads: config.passwordThreads, cost: config.passwordCost),
-            presence: core, logger: logger)
+            presence: core, logger: logger, media: media)
         core.attachBot(Bot(services: services))
     }
 
@@ -42,8 +46,9 @@ public final class HearthServer: Sendable {
     }
 
     func makeHTTP() -> some Service {
-        let router = Router()
+        let router = Router(context: HearthRequestContext.self)
         let core = self.core
+        MediaRoutes(core: core, media: media).add(to: router)
         router.get("/health") { _, _ -> Response in
             let (users, channels) = core.lock.withLock { (core.userCount, core.channels.count) }
             let body = #"{"status":"ok","users":\#(users),"channels":\#(channels)}"#
@@ -55,7 +60,15 @@ public final class HearthServer: Sendable {
         return Application(
             router: router,
             configuration: .init(address: .hostname(config.host, port: config.httpPort), serverName: "Hearth"),
-            onServerRunning: { channel in ready.set(channel.localAddress?.port ?? 0) },
+            onServerRunning: { [config, media] channel in
+                let port = channel.localAddress?.port ?? 0
+                if config.publicURL == nil {
+                    var actual = config
+                    actual.httpPort = port
+                    media.setPublicURL(actual.linkBase)
+                }
+                ready.set(port)
+            },
             eventLoopGroupProvider: .shared(group),
             logger: core.logger)
     }
@@ -102,6 +115,7 @@ public final class HearthServer: Sendable {
             expiry.cancel()
             await core.flushHistory()
             try? await core.passwords.shutdown()
+            try? await server.media.shutdown()
         }
     }
 }

@@ -261,15 +261,18 @@ extension Core {
                 logOut(other, note: other === client ? nil : "You were logged out from another connection.", out: &out)
             }
         case .notify(let id, let text):
-            for other in clients.values where other.account?.id == id {
-                out.send(other, IRCMessage(source: botPrefix, command: "NOTICE", params: [other.nick, text]))
-            }
+            notify(accountID: id, text: text, out: &out)
         case .blocks(let id, let blocked):
             blocking[id] = blocked.isEmpty ? nil : blocked
         case .channelOwned(let record):
             registered[record.nameKey] = record
         case .channelDropped(let key):
             registered[key] = nil
+        case .channelMessage(let key, let text):
+            guard let channel = channels[key] else { return }
+            out.send(channel, botMessage(to: channel.name, text))
+            recordHistory(HistoryRecord(
+                target: channel.key, msgid: MessageStamp.msgid(), source: botPrefix, command: "PRIVMSG", text: text, createdAt: Date()))
         case .accountGone(let id):
             registered = registered.filter { $0.value.ownerId != id }
             blocking[id] = nil

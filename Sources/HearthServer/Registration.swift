@@ -251,7 +251,9 @@ extension Core {
             send(.yourHost, "Your host is \(serverName), running version \(version)")
             send(.created, "This server was created \(startedAt.formatted(.iso8601))")
             send(.myInfo, serverName, version, "Bio", "biklmnostv", "bklov")
-            for line in ISupport.lines(ISupport.tokens(network: config.networkName)) {
+            // draft/FILEHOST: where IRC clients may upload pictures themselves.
+            let fileHost = bot.services.media.map { ["draft/FILEHOST=\($0.publicURL)/upload"] } ?? []
+            for line in ISupport.lines(ISupport.tokens(network: config.networkName, extra: fileHost)) {
                 out.send(client, numeric(client, .isupport, params: line + ["are supported by this server"]))
             }
             lusers(client, out: &out)

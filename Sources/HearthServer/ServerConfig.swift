@@ -30,6 +30,8 @@ public struct ServerConfig: Sendable {
     public var plainGreetingDelay: TimeInterval = 2
     public var passwordCost: PasswordHash.Cost = .interactive
     public var passwordThreads = 2
+    /// Threads that decode and draw pictures (libgd), off the event loops.
+    public var mediaThreads = 2
     /// Days of channel and private history kept; 0 keeps none.
     public var historyDays = 90
     /// Lines of history shown to someone joining a channel.

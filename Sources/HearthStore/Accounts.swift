@@ -11,6 +11,7 @@ public struct Account: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     public var phone: String?
     public var createdAt: Date
     public var bio: String = ""
+    public var avatarImageId: String? = nil
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

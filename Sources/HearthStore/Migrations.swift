@@ -115,6 +115,76 @@ enum Migrations {
                 t.primaryKey(["accountId", "target"])
             }
         }
+        m.registerMigration("v7-media") { db in
+            // Pictures: uploads, rendered memes, grids. The file is media/<id>.<format>.
+            try db.create(table: "image") { t in
+                t.column("id", .text).primaryKey()  // 128 random bits, hex
+                t.column("ownerId", .integer).indexed().references("account", onDelete: .cascade)
+                t.column("kind", .text).notNull()  // upload, meme, grid, template, map
+                t.column("format", .text).notNull()
+                t.column("width", .integer).notNull()
+                t.column("height", .integer).notNull()
+                t.column("bytes", .integer).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            // One-time upload links: only a hash of the token is kept.
+            try db.create(table: "uploadTicket") { t in
+                t.column("tokenHash", .text).primaryKey()
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("expiresAt", .datetime).notNull()
+            }
+            // Users' own templates (built-in ones live in code).
+            try db.create(table: "template") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("ownerId", .integer).references("account", onDelete: .cascade)  // NULL: global
+                t.column("name", .text).notNull()
+                t.column("nameKey", .text).notNull()
+                t.column("imageId", .text).notNull().references("image", onDelete: .cascade)
+                t.column("boxes", .text).notNull()  // JSON [CaptionBox]
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(index: "template_owner_name", on: "template", columns: ["ownerId", "nameKey"], options: .unique)
+            try db.create(table: "meme") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("imageId", .text).notNull().references("image")
+                t.column("source", .text).notNull()  // template name or image id it was made from
+                t.column("caption", .text).notNull()  // the parts joined by " | "
+                t.column("likes", .integer).notNull().defaults(to: 0)
+                t.column("favs", .integer).notNull().defaults(to: 0)
+                t.column("comments", .integer).notNull().defaults(to: 0)
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(index: "meme_account", on: "meme", columns: ["accountId", "id"])
+            try db.create(table: "memeLike", options: [.withoutRowID]) { t in
+                t.column("memeId", .integer).notNull().references("meme", onDelete: .cascade)
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("createdAt", .datetime).notNull()
+                t.primaryKey(["memeId", "accountId"])
+            }
+            try db.create(table: "memeFav", options: [.withoutRowID]) { t in
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("memeId", .integer).notNull().references("meme", onDelete: .cascade)
+                t.column("createdAt", .datetime).notNull()
+                t.primaryKey(["accountId", "memeId"])
+            }
+            // Rendered memes by what they were made from, so a repeat is served from the cache.
+            try db.create(table: "renderCache", options: [.withoutRowID]) { t in
+                t.column("renderKey", .text).primaryKey()
+                t.column("imageId", .text).notNull().references("image", onDelete: .cascade)
+            }
+            // One comment system for every kind of thing (memes, recipes, family posts).
+            try db.create(table: "comment") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("kind", .text).notNull()
+                t.column("targetId", .integer).notNull()
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("text", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(index: "comment_target", on: "comment", columns: ["kind", "targetId", "id"])
+            try db.alter(table: "account") { t in t.add(column: "avatarImageId", .text) }
+        }
         return m
     }
 }

@@ -1,0 +1,2 @@
+#include <gd.h>
+#include <gdfontg.h>

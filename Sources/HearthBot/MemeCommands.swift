@@ -1,0 +1,244 @@
+import Foundation
+import HearthMedia
+import HearthProtocol
+import HearthStore
+
+/// Making memes, looking at them, liking, favouriting, trending.
+enum MemeCommands {
+    static let group = "memes"
+    /// Text-size setting → caption scale.
+    static let textScales = ["small": 0.8, "normal": 1.0, "large": 1.25]
+
+    static func memeID(_ request: BotRequest, _ word: String) throws -> Int64 {
+        guard let id = Int64(word.drop { $0 == "#" }), id > 0 else { throw request.usageError("\(word) is not a meme number") }
+        return id
+    }
+
+    /// A meme the caller may see (not from someone who blocks them or whom they block).
+    static func visibleMeme(_ request: BotRequest, _ id: Int64) async throws -> MemeRow {
+        let store = request.services.store
+        guard let row = try await store.meme(id: id) else { throw BotError("there is no meme #\(id)") }
+        if let me = request.caller.account?.id, try await store.eitherBlocks(me, row.meme.accountId) {
+            throw BotError("there is no meme #\(id)")
+        }
+        return row
+    }
+
+    /// `!meme SOURCE text | text`, `!meme show ID`, `!meme delete ID`.
+    static let meme = BotCommand(
+        "meme", group: group, usage: "TEMPLATE|IMAGE top text | bottom text  ·  show ID  ·  delete ID",
+        summary: "make a meme from a template or your picture (more | parts for templates with more texts)",
+        example: "!meme sunset when the build is green | on the first try", arity: 1...Int.max
+    ) { request in
+        switch request.words[0].lowercased() {
+        case "show" where request.words.count == 2: return try await show(request, try memeID(request, request.words[1]))
+        case "delete" where request.words.count == 2: return try await delete(request, try memeID(request, request.words[1]))
+        default: return try await make(request)
+        }
+    }
+
+    static func make(_ request: BotRequest) async throws -> BotResponse {
+        let me = try request.account()
+        let media = try PictureCommands.media(request)
+        let store = request.services.store
+        let sourceWord = request.words[0]
+        let text = request.input.text(after: 1)
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw request.usageError("what should it say? Separate the texts with |")
+        }
+        let captions = text.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        if let long = captions.first(where: { $0.utf8.count > MediaLimits.maxCaptionBytes }) {
+            throw BotError("\"\(long.prefix(20))…\" is too long: a text may have \(MediaLimits.maxCaptionBytes) bytes")
+        }
+        // The picture: a built-in template, one of the caller's (or a global) template, or an upload.
+        let base: MediaLibrary.MemeBase
+        var boxes: [CaptionBox]
+        if let builtin = BuiltinTemplate.named(sourceWord) {
+            base = .builtin(builtin)
+            boxes = builtin.boxes
+        } else if let own = try await store.templates(for: me.id).first(where: { $0.nameKey == sourceWord.lowercased() }),
+            let image = try await store.image(id: own.imageId)
+        {
+            base = .stored(image)
+            boxes = (try? JSONDecoder().decode([CaptionBox].self, from: Data(own.boxes.utf8))) ?? CaptionBox.classic
+        } else if sourceWord.allSatisfy(\.isHexDigit) && sourceWord.count >= PictureCommands.minIDPrefix {
+            base = .stored(try await PictureCommands.ownUpload(request, me, sourceWord))
+            boxes = CaptionBox.classic
+        } else {
+            let names = BuiltinTemplate.all.map(\.name)
+            let close = Suggest.closest(to: sourceWord.lowercased(), in: names)
+            let hint = close.isEmpty ? "!templates lists them" : "did you mean \(close.joined(separator: " or "))?"
+            throw BotError("there is no template or picture \"\(sourceWord)\" — \(hint)")
+        }
+        if captions.count > boxes.count {
+            throw BotError("\(sourceWord) has \(boxes.count) text\(boxes.count == 1 ? "" : "s"); you gave \(captions.count) — separate them with |")
+        }
+        boxes = Array(boxes.prefix(captions.count))
+        let scale = textScales[request.settings?["textsize"] ?? "normal"] ?? 1
+        let key = MediaLibrary.renderKey(base: base, boxes: boxes, captions: captions, textScale: scale)
+        let image: ImageRecord
+        if let cached = try await store.cachedRender(key: key) {
+            image = cached
+        } else {
+            let rendered = try await media.renderMeme(base: base, boxes: boxes, captions: captions, textScale: scale)
+            image = try await store.addRender(rendered, key: key)
+            if image.id != rendered.id { media.delete(ids: [rendered.id]) }  // someone rendered it at the same moment
+        }
+        let caption = captions.joined(separator: " | ")
+        let link = media.url(image)
+        let meme = try await store.addMeme(
+            MemeRecord(accountId: me.id, imageId: image.id, source: sourceWord.lowercased(), caption: caption),
+            feedText: "made meme #ID “\(caption.prefix(60))” \(link)")
+        return BotResponse(["\(request.style.bold("meme #\(meme.id!)")) by \(me.name): \(link)"])
+    }
+
+    static func show(_ request: BotRequest, _ id: Int64) async throws -> BotResponse {
+        let media = try PictureCommands.media(request)
+        let row = try await visibleMeme(request, id)
+        let m = row.meme
+        var mine: [String] = []
+        if let me = request.caller.account?.id {
+            if try await request.services.store.hasReacted(.like, memeID: id, accountID: me) { mine.append("you like it") }
+            if try await request.services.store.hasReacted(.fav, memeID: id, accountID: me) { mine.append("in your favourites") }
+        }
+        return BotResponse([
+            "\(request.style.bold("meme #\(id)")) by \(row.author), \(TimeText.ago(from: m.createdAt, to: Date())) from \(m.source): “\(m.caption)”",
+            "♥ \(m.likes) likes · ★ \(m.favs) favourites · \(m.comments) comments\(mine.isEmpty ? "" : " (\(mine.joined(separator: ", ")))") · \(media.url(id: m.imageId, format: row.format))",
+            request.style.dim("!like \(id) · !fav \(id) · !comment meme \(id) TEXT · !comments meme \(id) · !share meme \(id) #channel"),
+        ])
+    }
+
+    static func delete(_ request: BotRequest, _ id: Int64) async throws -> BotResponse {
+        let me = try request.account()
+        guard try await request.services.store.deleteMeme(id: id, by: me.id) else {
+            throw BotError("you have no meme #\(id) — !memes lists yours")
+        }
+        return BotResponse(["Meme #\(id) is deleted, with its likes and comments."])
+    }
+
+    static func table(_ request: BotRequest, _ rows: [MemeRow], media: MediaLibrary) -> [String] {
+        let now = Date()
+        return rows.map { row in
+            let m = row.meme
+            return "#\(m.id!)  “\(m.caption.count > 40 ? m.caption.prefix(39) + "…" : Substring(m.caption))”  ♥\(m.likes) ★\(m.favs)  \(row.author)  \(TimeText.ago(from: m.createdAt, to: now))  \(media.url(id: m.imageId, format: row.format))"
+        }
+    }
+
+    /// `!memes [USER] [PAGE]` and `!memes grid [USER]`.
+    static let memes = BotCommand(
+        "memes", group: group, usage: "[USER] [PAGE]  ·  grid [USER]", summary: "memes as a table (yours or USER's), or one grid picture",
+        example: "!memes alice 2", arity: 0...3
+    ) { request in
+        let media = try PictureCommands.media(request)
+        let store = request.services.store
+        var words = request.words
+        let grid = words.first?.lowercased() == "grid"
+        if grid { words.removeFirst() }
+        var pageWord: String?
+        if let last = words.last, Int(last) != nil { pageWord = words.removeLast() }
+        guard words.count <= 1 else { throw request.usageError() }
+        let owner: AccountRef
+        if let name = words.first {
+            let account = try await SocialCommands.person(request, name)
+            owner = AccountRef(id: account.id!, name: account.name)
+        } else {
+            owner = try request.account()
+        }
+        guard try await store.mayViewLists(of: owner.id, viewer: request.caller.account?.id) else {
+            throw BotError("\(owner.name) shares memes with friends only (mutual follows)")
+        }
+        if grid {
+            let (rows, total) = try await store.memes(of: owner.id, page: 1, pageSize: GridLayout.maxTiles)
+            if total == 0 { return BotResponse(["\(owner.name) has no memes yet."]) }
+            var images: [ImageRecord] = []
+            for row in rows { if let image = try await store.image(id: row.meme.imageId) { images.append(image) } }
+            let picture = try await media.grid(images, ownerID: request.caller.account?.id ?? owner.id)
+            try await store.addImage(picture)
+            return BotResponse(["\(request.style.bold("\(owner.name)'s memes")) (\(images.count) of \(total)): \(media.url(picture))"])
+        }
+        let page = try Paging.page(request, pageWord)
+        let (rows, total) = try await store.memes(of: owner.id, page: page)
+        if total == 0 { return BotResponse(["\(owner.name) has no memes yet — make one: !meme sunset top | bottom"]) }
+        if rows.isEmpty { return BotResponse(["There is no page \(page); there are \(Paging.pages(total, Store.memePageSize))."]) }
+        var lines = ["\(request.style.bold("\(owner.name)'s memes")) (\(total)):"] + table(request, rows, media: media)
+        lines += Paging.footer(request, page: page, total: total, size: Store.memePageSize, command: "!memes \(owner.name)")
+        return BotResponse(lines)
+    }
+
+    static func reaction(_ name: String, _ reaction: Store.Reaction, on: Bool, summary: String) -> BotCommand {
+        BotCommand(name, group: group, usage: "ID", summary: summary, example: "!\(name) 12", arity: 1...1, requiresLogin: true) { request in
+            let me = try request.account()
+            let id = try memeID(request, request.words[0])
+            _ = try await visibleMeme(request, id)
+            guard let (changed, count) = try await request.services.store.react(reaction, memeID: id, accountID: me.id, on: on) else {
+                throw BotError("there is no meme #\(id)")
+            }
+            let noun = reaction == .like ? "likes" : "favourites"
+            let what: String
+            switch (reaction, on, changed) {
+            case (.like, true, true): what = "You like meme #\(id)."
+            case (.like, true, false): what = "You already like meme #\(id)."
+            case (.like, false, true): what = "You no longer like meme #\(id)."
+            case (.like, false, false): what = "You didn't like meme #\(id)."
+            case (.fav, true, true): what = "Meme #\(id) is in your favourites (!favs)."
+            case (.fav, true, false): what = "Meme #\(id) is already in your favourites."
+            case (.fav, false, true): what = "Meme #\(id) is out of your favourites."
+            case (.fav, false, false): what = "Meme #\(id) wasn't in your favourites."
+            }
+            return BotResponse(["\(what) It has \(count) \(noun)."])
+        }
+    }
+
+    static let favs = BotCommand(
+        "favs", group: group, usage: "[PAGE]", summary: "your favourite memes", example: "!favs", arity: 0...1, requiresLogin: true
+    ) { request in
+        let me = try request.account()
+        let media = try PictureCommands.media(request)
+        let page = try Paging.page(request, request.words.first)
+        let (rows, total) = try await request.services.store.favourites(of: me.id, page: page)
+        if total == 0 { return BotResponse(["No favourites yet — !fav ID on a meme you love."]) }
+        return BotResponse(["\(request.style.bold("Your favourites")) (\(total)):"] + table(request, rows, media: media)
+            + Paging.footer(request, page: page, total: total, size: Store.memePageSize, command: "!favs"))
+    }
+
+    /// Trending: reactions weighted by age (a day-old like counts about a third of a new one).
+    static func hotScore(_ m: MemeRecord, now: Date) -> Double {
+        let hours = max(0, now.timeIntervalSince(m.createdAt) / 3600)
+        return Double(m.likes + 2 * m.favs + m.comments + 1) / pow(hours + 2, 1.5)
+    }
+
+    static let hot = BotCommand(
+        "hot", group: group, usage: "[PAGE]", summary: "trending memes: most liked lately", example: "!hot", arity: 0...1
+    ) { request in
+        let media = try PictureCommands.media(request)
+        let page = try Paging.page(request, request.words.first)
+        let now = Date()
+        let recent = try await request.services.store.recentMemes(for: request.caller.account?.id, since: now.addingTimeInterval(-Store.hotWindow))
+        let ranked = recent.sorted { hotScore($0.meme, now: now) > hotScore($1.meme, now: now) }
+        let slice = Array(ranked.dropFirst((page - 1) * Store.memePageSize).prefix(Store.memePageSize))
+        if ranked.isEmpty { return BotResponse(["Nothing is trending yet — make a meme: !meme sunset top | bottom"]) }
+        if slice.isEmpty { return BotResponse(["There is no page \(page)."]) }
+        return BotResponse(["\(request.style.bold("Hot memes")):"] + table(request, slice, media: media)
+            + Paging.footer(request, page: page, total: ranked.count, size: Store.memePageSize, command: "!hot"))
+    }
+
+    static let all: [BotCommand] = [
+        meme, memes,
+        reaction("like", .like, on: true, summary: "like a meme"),
+        reaction("unlike", .like, on: false, summary: "take back your like"),
+        reaction("fav", .fav, on: true, summary: "add a meme to your favourites"),
+        reaction("unfav", .fav, on: false, summary: "remove a meme from your favourites"),
+        favs, hot,
+    ]
+
+    /// `!profile` line: picture and meme counts.
+    static func profileLine(_ context: ProfileContext, media: MediaLibrary?) async throws -> String? {
+        let (_, total) = try await context.store.memes(of: context.subject.id!, page: 1, pageSize: 0)
+        var parts: [String] = []
+        if let avatar = context.subject.avatarImageId, let media, let image = try await context.store.image(id: avatar) {
+            parts.append("picture: \(media.url(image))")
+        }
+        parts.append("memes: \(total)")
+        return parts.joined(separator: " · ")
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import HTTPTypes
+import HearthBot
+import HearthCrypto
+import HearthMedia
+import HearthStore
+import Hummingbird
+import NIOCore
+
+/// The HTTP side of pictures: image links (`/i/ID.EXT`), one-time upload links
+/// (`/upload/TOKEN`: PUT from `curl -T`, POST from a browser form) and the draft/FILEHOST
+/// endpoint (`/upload` with HTTP Basic login) for IRC clients that upload by themselves.
+struct MediaRoutes {
+    let core: Core
+    let media: MediaLibrary
+    var store: Store { core.store }
+
+    static let nosniff = HTTPField.Name("X-Content-Type-Options")!
+    /// The body limit: the largest image plus room for a form's headers.
+    static let maxBodyBytes = MediaLimits.maxUploadBytes + 64 * 1024
+
+    func add(to router: Router<HearthRequestContext>) {
+        router.get("/i/:file") { request, context in try await image(request, context) }
+        router.get("/upload/:token") { _, context in try await form(context) }
+        router.put("/upload/:token") { request, context in try await ticketUpload(request, context) }
+        router.post("/upload/:token") { request, context in try await ticketUpload(request, context) }
+        router.post("/upload") { request, context in try await fileHostUpload(request, context) }
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ body: String, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "text/plain; charset=utf-8"
+        fields[nosniff] = "nosniff"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: body + "\n")))
+    }
+
+    func image(_ request: Request, _ context: HearthRequestContext) async throws -> Response {
+        let file = context.parameters.get("file") ?? ""
+        let parts = file.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2, let bytes = try await media.read(id: String(parts[0]), ext: String(parts[1])) else {
+            return Self.text(.notFound, "No such picture.")
+        }
+        let etag = "\"\(parts[0])\""
+        var headers: HTTPFields = [
+            .eTag: etag, .cacheControl: "public, max-age=31536000, immutable",
+            .contentType: ImageFormat.allCases.first { $0.fileExtension == parts[1] }!.mimeType,
+        ]
+        headers[Self.nosniff] = "nosniff"
+        // The file never changes, so a client holding it needs nothing more.
+        if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) == true {
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    func ticketAccount(_ context: HearthRequestContext) async throws -> (Int64, String)? {
+        guard let token = context.parameters.get("token"), token.count == 32, token.allSatisfy(\.isHexDigit) else { return nil }
+        let hash = Sodium.hashSecret(token)
+        return try await store.uploadTicket(tokenHash: hash).map { ($0, hash) }
+    }
+
+    func form(_ context: HearthRequestContext) async throws -> Response {
+        guard try await ticketAccount(context) != nil else { return Self.text(.notFound, Self.expired) }
+        let html = """
+            <!doctype html><meta charset="utf-8"><title>Upload to Hearth</title>
+            <body style="font-family: sans-serif; max-width: 32em; margin: 3em auto">
+            <h1>Upload a picture</h1>
+            <p>PNG, JPEG, GIF or WebP, up to \(MediaLimits.maxUploadBytes / 1024 / 1024) MiB. The link works once.</p>
+            <form method="post" enctype="multipart/form-data">
+            <input type="file" name="file" accept="image/png,image/jpeg,image/gif,image/webp" required>
+            <button>Upload</button></form></body>
+            """
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
+        headers[Self.nosniff] = "nosniff"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    static let expired = "This upload link has expired or was used already. Ask the bot for a new one: !upload"
+
+    /// The uploaded bytes: the file part of a form, or the whole body.
+    func uploadedBytes(_ request: Request) async throws -> [UInt8]? {
+        guard let body = try? await request.body.collect(upTo: Self.maxBodyBytes) else { return nil }
+        let bytes = [UInt8](buffer: body)
+        if let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data"),
+            let boundary = type.split(separator: ";").compactMap({ part -> String? in
+                let trimmed = part.trimmingCharacters(in: .whitespaces)
+                return trimmed.lowercased().hasPrefix("boundary=") ? String(trimmed.dropFirst(9)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : nil
+            }).first
+        {
+            return Multipart.firstFile(bytes, boundary: boundary) ?? []
+        }
+        return bytes
+    }
+
+    func ticketUpload(_ request: Request, _ context: HearthRequestContext) async throws -> Response {
+        guard let (accountID, hash) = try await ticketAccount(context) else { return Self.text(.notFound, Self.expired) }
+        return try await accept(request, accountID: accountID, ticket: hash)
+    }
+
+    /// Stores the upload and tells its owner where it is.
+    func accept(_ request: Request, accountID: Int64, ticket: String?) async throws -> Response {
+        guard let bytes = try await uploadedBytes(request) else {
+            return Self.text(.contentTooLarge, "Not stored: the file is over \(MediaLimits.maxUploadBytes / 1024 / 1024) MiB.")
+        }
+        if bytes.isEmpty { return Self.text(.badRequest, "Not stored: no file came with the request.") }
+        let image: ImageRecord
+        do {
+            image = try await media.ingest(bytes, ownerID: accountID)
+        } catch MediaLibrary.UploadError.invalid(let problem) {
+            let status: HTTPResponse.Status
+            switch problem {
+            case .tooBig: status = .contentTooLarge
+            case .notAnImage: status = .unsupportedMediaType
+            default: status = .unprocessableContent
+            }
+            return Self.text(status, "Not stored: \(problem).")
+        } catch {
+            return Self.text(.unprocessableContent, "Not stored: \(error).")
+        }
+        guard try await store.addUpload(image, tokenHash: ticket) else {
+            media.delete(ids: [image.id])
+            return Self.text(.gone, Self.expired)
+        }
+        let url = media.url(image)
+        let short = String(image.id.prefix(8))
+        core.notify(accountID: accountID, text: "Your picture \(short) is uploaded (\(image.width)×\(image.height)): \(url) — make a meme: !meme \(short) top text | bottom text")
+        return Self.text(.created, "Uploaded: picture \(short) (\(image.width)×\(image.height)) \(url)\nMake a meme: !meme \(short) top text | bottom text", headers: [.location: url])
+    }
+
+    /// draft/FILEHOST: `Authorization: Basic name:password` (or name:resume-token).
+    func fileHostUpload(_ request: Request, _ context: HearthRequestContext) async throws -> Response {
+        let challenge: HTTPFields = [.wwwAuthenticate: "Basic realm=\"Hearth\""]
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }),
+            let colon = decoded.firstIndex(of: ":")
+        else { return Self.text(.unauthorized, "Log in with HTTP Basic: your account name and password (or resume token).", headers: challenge) }
+        let name = String(decoded[..<colon]), secret = String(decoded[decoded.index(after: colon)...])
+        let accounts = AccountService(services: core.bot.services)
+        let address = context.remoteAddress?.ipAddress ?? "http"
+        let account: Account
+        do {
+            if SecretCodes.looksLikeResumeToken(secret) {
+                account = try await accounts.checkToken(secret, address: address).0
+                guard account.nameKey == name.lowercased() else { throw BotError("token is for another account") }
+            } else {
+                account = try await accounts.checkPassword(name: name, password: secret, address: address)
+            }
+        } catch {
+            return Self.text(.unauthorized, "That name and password were not accepted.", headers: challenge)
+        }
+        return try await accept(request, accountID: account.id!, ticket: nil)
+    }
+}
+
+/// Requests know who sent them (login throttling counts failures per address).
+struct HearthRequestContext: RequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let remoteAddress: SocketAddress?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}
+
+/// The first file in a multipart/form-data body (RFC 7578), enough for one file input.
+enum Multipart {
+    static func firstFile(_ body: [UInt8], boundary: String) -> [UInt8]? {
+        let delimiter = Array("--\(boundary)".utf8)
+        let headerEnd = Array("\r\n\r\n".utf8)
+        var start = 0
+        while let open = find(delimiter, in: body, from: start) {
+            let partStart = open + delimiter.count
+            guard let headersEnd = find(headerEnd, in: body, from: partStart) else { return nil }
+            let headers = String(decoding: body[partStart..<headersEnd], as: UTF8.self).lowercased()
+            let contentStart = headersEnd + headerEnd.count
+            guard let next = find(Array("\r\n".utf8) + delimiter, in: body, from: contentStart) else { return nil }
+            if headers.contains("filename=") { return Array(body[contentStart..<next]) }
+            start = next + 2
+        }
+        return nil
+    }
+
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count, from <= haystack.count - needle.count else { return nil }
+        let first = needle[0]
+        var i = from
+        while i <= haystack.count - needle.count {
+            if haystack[i] == first && haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+}

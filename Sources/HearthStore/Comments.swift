@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+
+/// One comment system for every kind of thing people comment on. A kind names the table
+/// of its targets, which keeps a `comments` count.
+public struct CommentRow: Sendable, Equatable {
+    public var id: Int64
+    public var author: String
+    public var authorId: Int64
+    public var text: String
+    public var createdAt: Date
+}
+
+extension Store {
+    public static let commentPageSize = 10
+    /// Kinds of things that take comments → the table holding them (with `accountId` and `comments`).
+    public static let commentKinds: [String: String] = ["meme": "meme"]
+
+    /// The account that owns a commentable thing, or nil when it does not exist.
+    public func commentTargetOwner(kind: String, id: Int64) async throws -> Int64? {
+        guard let table = Self.commentKinds[kind] else { return nil }
+        return try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT accountId FROM \(table) WHERE id = ?", arguments: [id]) }
+    }
+
+    public func addComment(kind: String, targetID: Int64, accountID: Int64, text: String, now: Date = Date()) async throws -> Int64? {
+        guard let table = Self.commentKinds[kind] else { return nil }
+        return try await pool.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE id = ?", arguments: [targetID]) != nil else { return nil }
+            try db.execute(
+                sql: "INSERT INTO comment (kind, targetId, accountId, text, createdAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [kind, targetID, accountID, text, now])
+            let id = db.lastInsertedRowID
+            try db.execute(sql: "UPDATE \(table) SET comments = comments + 1 WHERE id = ?", arguments: [targetID])
+            return id
+        }
+    }
+
+    /// Comments oldest first, `commentPageSize` a page, hiding people `viewer` blocks or who block them.
+    public func comments(kind: String, targetID: Int64, page: Int, viewer: Int64?) async throws -> (comments: [CommentRow], total: Int) {
+        try await pool.read { db in
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM comment WHERE kind = ? AND targetId = ?", arguments: [kind, targetID]) ?? 0
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT comment.id, account.name, comment.accountId, comment.text, comment.createdAt
+                    FROM comment JOIN account ON account.id = comment.accountId
+                    WHERE kind = :kind AND targetId = :target
+                      AND (:viewer IS NULL OR comment.accountId NOT IN (
+                        SELECT blockerId FROM block WHERE blockedId = :viewer UNION SELECT blockedId FROM block WHERE blockerId = :viewer))
+                    ORDER BY comment.id LIMIT :limit OFFSET :offset
+                    """,
+                arguments: ["kind": kind, "target": targetID, "viewer": viewer, "limit": Self.commentPageSize, "offset": (page - 1) * Self.commentPageSize])
+            return (rows.map { CommentRow(id: $0[0], author: $0[1], authorId: $0[2], text: $0[3], createdAt: $0[4]) }, total)
+        }
+    }
+
+    /// Before an account goes: its likes, favourites and comments leave others' counts.
+    public static func forgetReactions(_ db: Database, accountID: Int64) throws {
+        try db.execute(
+            sql: """
+                UPDATE meme SET
+                  likes = likes - (SELECT COUNT(*) FROM memeLike WHERE memeId = meme.id AND accountId = :id),
+                  favs = favs - (SELECT COUNT(*) FROM memeFav WHERE memeId = meme.id AND accountId = :id),
+                  comments = comments - (SELECT COUNT(*) FROM comment WHERE kind = 'meme' AND targetId = meme.id AND accountId = :id)
+                WHERE id IN (SELECT memeId FROM memeLike WHERE accountId = :id UNION SELECT memeId FROM memeFav WHERE accountId = :id
+                  UNION SELECT targetId FROM comment WHERE kind = 'meme' AND accountId = :id)
+                """, arguments: ["id": accountID])
+        // Memes keep their pictures when the account that first rendered them goes.
+        try db.execute(sql: "UPDATE image SET ownerId = NULL WHERE ownerId = ? AND kind = 'meme'", arguments: [accountID])
+    }
+
+    /// Deletes a comment written by `accountID`; returns its kind and target, or nil.
+    public func deleteComment(id: Int64, by accountID: Int64) async throws -> (kind: String, targetID: Int64)? {
+        try await pool.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT kind, targetId FROM comment WHERE id = ? AND accountId = ?", arguments: [id, accountID])
+            else { return nil }
+            let kind: String = row[0], target: Int64 = row[1]
+            try db.execute(sql: "DELETE FROM comment WHERE id = ?", arguments: [id])
+            if let table = Self.commentKinds[kind] {
+                try db.execute(sql: "UPDATE \(table) SET comments = MAX(0, comments - 1) WHERE id = ?", arguments: [target])
+            }
+            return (kind, target)
+        }
+    }
+}
