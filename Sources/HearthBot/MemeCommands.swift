@@ -173,7 +173,7 @@ enum MemeCommands {
             guard let (changed, count) = try await request.services.store.react(reaction, memeID: id, accountID: me.id, on: on) else {
                 throw BotError("there is no meme #\(id)")
             }
-            let noun = reaction == .like ? "likes" : "favourites"
+            let noun = (reaction == .like ? "like" : "favourite") + (count == 1 ? "" : "s")
             let what: String
             switch (reaction, on, changed) {
             case (.like, true, true): what = "You like meme #\(id)."
@@ -237,6 +237,8 @@ enum MemeCommands {
         var parts: [String] = []
         if let avatar = context.subject.avatarImageId, let media, let image = try await context.store.image(id: avatar) {
             parts.append("picture: \(media.url(image))")
+        } else {
+            parts.append("picture: none yet (!avatar IMAGE)")
         }
         parts.append("memes: \(total)")
         return parts.joined(separator: " · ")

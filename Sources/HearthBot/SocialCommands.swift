@@ -69,7 +69,6 @@ enum SocialCommands {
         var lines = [
             "\(style.bold(subject.name)) — joined \(since) · \(counts.followers) follower\(counts.followers == 1 ? "" : "s") · \(counts.following) following\(relation)",
             "bio: " + (subject.bio.isEmpty ? style.dim("(none yet — !bio TEXT)") : subject.bio),
-            "picture: " + style.dim("none yet"),
         ]
         let context = ProfileContext(subject: subject, viewer: viewer, store: store, media: request.services.media)
         for app in request.bot.apps {

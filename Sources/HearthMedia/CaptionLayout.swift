@@ -31,15 +31,18 @@ public struct CaptionLayout: Sendable {
         let tokens = tokenize(text, fonts: fonts)
         let space = measureWidth(" n", font: fonts.primary, size: referenceSize) - measureWidth("n", font: fonts.primary, size: referenceSize)
         var size = max(minSize, min(maxSize, Double(height) / 1.2))
+        // Small sizes are hinted wider than scaling says: at the minimum, wrap narrower until it fits.
+        var widthFactor = 0.97
         while true {
             let atMinimum = size <= minSize
-            if let lines = wrap(tokens, space: space, scale: size / referenceSize, width: Double(width) * 0.97, breakWords: atMinimum) {
+            if let lines = wrap(tokens, space: space, scale: size / referenceSize, width: Double(width) * widthFactor, breakWords: atMinimum) {
                 // Exact widths at this size; shrink if rounding or kerning pushed one over.
                 let measured = lines.map { line in Line(runs: line, width: Int(line.reduce(0.0) { $0 + measureWidth($1.text, font: $1.font, size: size) }.rounded(.up))) }
-                let fitsHeight = measured.count * lineHeight(size) <= height
-                if atMinimum || (fitsHeight && measured.allSatisfy { $0.width <= width }) {
+                let fitsWidth = measured.allSatisfy { $0.width <= width }
+                if fitsWidth && (atMinimum || measured.count * lineHeight(size) <= height) {
                     return CaptionLayout(size: size, lines: measured)
                 }
+                if atMinimum { widthFactor *= 0.9 }
             }
             size = max(minSize, (size * 0.92).rounded(.down))
         }

@@ -80,6 +80,21 @@ public final class GDImage: @unchecked Sendable {
         return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
     }
 
+    /// GIF and WebP, for tests and fixtures (Hearth stores JPEG and PNG).
+    public func gif() -> [UInt8] {
+        var size: Int32 = 0
+        guard let data = gdImageGifPtr(ptr, &size) else { return [] }
+        defer { gdFree(data) }
+        return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
+    }
+
+    public func webp() -> [UInt8] {
+        var size: Int32 = 0
+        guard let data = gdImageWebpPtr(ptr, &size) else { return [] }
+        defer { gdFree(data) }
+        return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
+    }
+
     /// Whether any pixel is not fully opaque.
     public var hasTransparency: Bool {
         for y in 0..<height {

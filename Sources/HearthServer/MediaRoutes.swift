@@ -21,6 +21,10 @@ struct MediaRoutes {
 
     func add(to router: Router<HearthRequestContext>) {
         router.get("/i/:file") { request, context in try await image(request, context) }
+        router.head("/i/:file") { request, context in
+            let response = try await image(request, context)
+            return Response(status: response.status, headers: response.headers)
+        }
         router.get("/upload/:token") { _, context in try await form(context) }
         router.put("/upload/:token") { request, context in try await ticketUpload(request, context) }
         router.post("/upload/:token") { request, context in try await ticketUpload(request, context) }
