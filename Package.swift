@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "HearthMediaTests", dependencies: ["HearthMedia"]),
         .testTarget(name: "HearthBotTests", dependencies: ["HearthBot", "HearthCrypto"]),
         .testTarget(name: "HearthServerTests", dependencies: [
-            "HearthServer", "HearthStore", "HearthCrypto",
+            "HearthServer", "HearthStore", "HearthCrypto", "HearthMedia",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
