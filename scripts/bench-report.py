@@ -72,11 +72,20 @@ out.append("## Hearth only: bot commands and logins while chat runs\n")
 out.append("| scenario | replies or logins /s | p50 ms | p99 ms | chat p99 ms quiet | chat p99 ms under load | server CPU s |")
 out.append("|---|---|---|---|---|---|---|")
 for r in rows:
-    if r["server"] != "hearth" or r["scenario"] not in ("bot", "login"): continue
-    name = f"bot `{r.get('command')}` ({r['clients']} clients)" if r["scenario"] == "bot" else f"login `!login` Argon2id ({r['clients']} clients)"
-    rate = r.get("replies_per_s", r.get("logins_per_s"))
+    if r["server"] != "hearth" or r["scenario"] not in ("bot", "login", "meme-cold", "meme-cached"): continue
+    names = {"login": f"login `!login` Argon2id ({r['clients']} clients)",
+             "meme-cold": f"`!meme sunset …` cold, new captions each time ({r['clients']} clients)",
+             "meme-cached": f"`!meme sunset …` cached, same captions ({r['clients']} clients)"}
+    name = f"bot `{r.get('command')}` ({r['clients']} clients)" if r["scenario"] == "bot" else names[r["scenario"]]
+    rate = r.get("replies_per_s", r.get("logins_per_s", r.get("memes_per_s")))
     out.append(f"| {name} | {fmt(rate)} | {fmt(r['p50_ms'],1)} | {fmt(r['p99_ms'],1)} | {fmt(r['chat_p99_ms_quiet'],1)} | {fmt(r['chat_p99_ms_loaded'],1)} | {fmt(r.get('server_cpu_s'),2)} |")
 out.append("")
+rr = find("render", "hearth")
+if rr:
+    out.append("## Hearth only: one meme render in-process (`hearth-bench render`)\n")
+    out.append("| memes | size | p50 ms | p99 ms | memes per core-second | average JPEG bytes |")
+    out.append("|---|---|---|---|---|---|")
+    out.append(f"| {rr['count']} | {rr['width']}×{rr['height']} | {fmt(rr['p50_ms'],1)} | {fmt(rr['p99_ms'],1)} | {fmt(rr['memes_per_core_s'])} | {fmt(rr['avg_jpeg_bytes'])} |\n")
 
 # targets
 def best_other(scenario, metric, higher=True, **m):
@@ -108,6 +117,13 @@ if d:
 bots = [r for r in rows if r["scenario"] == "bot" and r["server"] == "hearth"]
 for r in bots:
     target(f"bot `{r['command']}` ≥ 5,000 replies/s, chat p99 unaffected", f"{r['replies_per_s']:,.0f}/s; chat p99 {r['chat_p99_ms_quiet']:.1f} → {r['chat_p99_ms_loaded']:.1f} ms", r['replies_per_s'] >= 5000 and r['chat_p99_ms_loaded'] <= max(2 * r['chat_p99_ms_quiet'], r['chat_p99_ms_quiet'] + 5))
+if rr:
+    target("meme render (800×600, two captions, cold) median ≤ 20 ms", f"{rr['p50_ms']:.1f} ms", rr['p50_ms'] <= 20)
+mc = find("meme-cold", "hearth"); mh = find("meme-cached", "hearth")
+if mc:
+    target("≥ 80 cold memes/s on 2 cores, chat p99 < 10 ms meanwhile", f"{mc['memes_per_s']:,.0f}/s; chat p99 {mc['chat_p99_ms_quiet']:.1f} → {mc['chat_p99_ms_loaded']:.1f} ms", mc['memes_per_s'] >= 80 and mc['chat_p99_ms_loaded'] < 10)
+if mh:
+    target("cached meme answered in ≤ 1 ms of server time", f"{mh['server_cpu_s'] * 1000 / max(1, mh['memes_per_s'] * mh['seconds']):.2f} ms server CPU per reply (p50 round trip {mh['p50_ms']:.1f} ms)", mh['server_cpu_s'] * 1000 / max(1, mh['memes_per_s'] * mh['seconds']) <= 1)
 out.append("")
 print("\n".join(out))
 print(open(os.path.join(os.path.dirname(__file__), "..", "docs", "BENCHMARKS-notes.md")).read() if os.path.exists(os.path.join(os.path.dirname(__file__), "..", "docs", "BENCHMARKS-notes.md")) else "")

@@ -9,7 +9,7 @@ struct HearthBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hearth-bench",
         abstract: "Load generator for Hearth and any RFC 1459/2812 IRC server. Each scenario prints one JSON line.",
-        subcommands: [Connect.self, Fanout.self, Direct.self, BotLoad.self, Login.self])
+        subcommands: [Connect.self, Fanout.self, Direct.self, BotLoad.self, Login.self, MemeLoad.self, Render.self])
 }
 
 struct Common: ParsableArguments {
@@ -313,6 +313,14 @@ func startBotClients(
 ) async throws -> (connections: [BenchConnection], meters: [(BenchConnection, Meter)]) {
     let connections = try await openMany(
         count: count, inflight: common.inflight, host: common.host, port: common.port, prefix: prefix, group: group)
+    return (connections, try await driveBotClients(connections, command: command, outcome: outcome))
+}
+
+/// Makes each connection keep one bot command in flight (see `startBotClients`).
+func driveBotClients(
+    _ connections: [BenchConnection], command: @escaping @Sendable (BenchConnection) -> String,
+    outcome: @escaping @Sendable (ByteBufferView) -> Bool?
+) async throws -> [(BenchConnection, Meter)] {
     var meters: [(BenchConnection, Meter)] = []
     for connection in connections {
         let meter = Meter()
@@ -330,7 +338,7 @@ func startBotClients(
             connection.flush()
         }.get()
     }
-    return (connections, meters)
+    return meters
 }
 
 struct BotLoad: AsyncParsableCommand {
