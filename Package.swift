@@ -43,7 +43,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "hearth", dependencies: [
-            "HearthServer", "HearthStore", "HearthCrypto",
+            "HearthServer", "HearthStore", "HearthCrypto", "HearthBot", "HearthMedia",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "hearth-bench", dependencies: [

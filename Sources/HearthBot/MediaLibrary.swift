@@ -97,7 +97,7 @@ public final class MediaLibrary: Sendable {
     /// Checks an upload by its content, decodes it (GIF: first frame), scales it to the
     /// stored size and re-encodes it — which drops all metadata (EXIF, GPS). Writes the file
     /// and returns its record, not yet in the database.
-    public func ingest(_ bytes: [UInt8], ownerID: Int64) async throws -> ImageRecord {
+    public func ingest(_ bytes: [UInt8], ownerID: Int64?) async throws -> ImageRecord {
         let probe: ImageProbe
         do { probe = try ImageProbe.inspect(bytes) } catch { throw UploadError.invalid(error) }
         let id = Self.newID()

@@ -8,7 +8,6 @@ enum PictureCommands {
     static let group = "pictures"
     /// Shortest image-id prefix people may type.
     static let minIDPrefix = 6
-    static let maxTemplateName = 24
 
     static func media(_ request: BotRequest) throws -> MediaLibrary {
         guard let media = request.services.media else { throw BotError("pictures are not set up on this server") }
@@ -92,14 +91,6 @@ enum PictureCommands {
         return BotResponse(lines)
     }
 
-    static func templateNameProblem(_ name: String) -> String? {
-        guard (2...maxTemplateName).contains(name.count), name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
-            return "a template name has 2 to \(maxTemplateName) letters, digits or dashes"
-        }
-        if BuiltinTemplate.named(name) != nil { return "\(name) is a built-in template; pick another name" }
-        if name.allSatisfy(\.isHexDigit) && name.count >= minIDPrefix { return "a template name must not look like a picture id" }
-        return nil
-    }
 
     static let templateAdd = BotCommand(
         "template", group: group, usage: "add NAME IMAGE", summary: "make one of your pictures a template (top and bottom text)",
@@ -108,7 +99,7 @@ enum PictureCommands {
         let me = try request.account()
         guard request.words[0].lowercased() == "add" else { throw request.usageError() }
         let name = request.words[1]
-        if let problem = templateNameProblem(name) { throw BotError(problem) }
+        if let problem = TemplateNames.problem(name) { throw BotError(problem) }
         let image = try await ownUpload(request, me, request.words[2])
         let boxes = String(decoding: try JSONEncoder().encode(CaptionBox.classic), as: UTF8.self)
         do {
@@ -139,6 +130,20 @@ enum PictureCommands {
 
 extension MediaLibrary {
     static var maxUploadMiB: Int { MediaLimits.maxUploadBytes / 1024 / 1024 }
+}
+
+/// Names of users' and operators' templates.
+public enum TemplateNames {
+    public static let maxLength = 24
+
+    public static func problem(_ name: String) -> String? {
+        guard (2...maxLength).contains(name.count), name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+            return "a template name has 2 to \(maxLength) letters, digits or dashes"
+        }
+        if BuiltinTemplate.named(name) != nil { return "\(name) is a built-in template; pick another name" }
+        if name.allSatisfy(\.isHexDigit) && name.count >= PictureCommands.minIDPrefix { return "a template name must not look like a picture id" }
+        return nil
+    }
 }
 
 /// Page numbers for list commands.

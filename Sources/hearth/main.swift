@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HearthBot
 import HearthCrypto
+import HearthMedia
 import HearthProtocol
 import HearthServer
 import HearthStore
@@ -12,7 +13,7 @@ import ServiceLifecycle
 struct Hearth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Hearth: a chat server for nc, IRC clients and bots, with a built-in social bot.",
-        subcommands: [Serve.self, User.self, HashPassword.self],
+        subcommands: [Serve.self, User.self, Template.self, HashPassword.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -117,5 +118,36 @@ struct HashPassword: AsyncParsableCommand {
     func run() async throws {
         guard let hash = PasswordHash.hash(password) else { throw ValidationError("hashing failed") }
         print(hash)
+    }
+}
+
+struct Template: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage global meme templates (works while the server runs).", subcommands: [Add.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a picture as a template everyone can use (top and bottom text).")
+        @Argument(help: "Template name (letters, digits, dashes).") var name: String
+        @Argument(help: "A PNG, JPEG, GIF or WebP file.") var file: String
+        @Option(help: "Where the database and media live.") var dataDir = "./data"
+
+        func run() async throws {
+            if let problem = TemplateNames.problem(name) { throw ValidationError(problem) }
+            guard let bytes = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+            let store = try Store(dataDirectory: dataDir)
+            let media = try MediaLibrary(directory: URL(fileURLWithPath: dataDir).appendingPathComponent("media"), publicURL: "", threads: 1)
+            defer { Task { try? await media.shutdown() } }
+            let image: ImageRecord
+            do { image = try await media.ingest([UInt8](bytes), ownerID: nil) } catch { throw ValidationError("\(file): \(error)") }
+            _ = try await store.addUpload(image, tokenHash: nil)
+            let boxes = String(decoding: try JSONEncoder().encode(CaptionBox.classic), as: UTF8.self)
+            do {
+                _ = try await store.addTemplate(TemplateRecord(ownerId: nil, name: name, imageId: image.id, boxes: boxes))
+            } catch StoreError.nameTaken {
+                media.delete(ids: [image.id])
+                throw ValidationError("there is a global template called \(name) already")
+            }
+            print("added template \(name) (\(image.width)×\(image.height)); use it: !meme \(name) top text | bottom text")
+        }
     }
 }

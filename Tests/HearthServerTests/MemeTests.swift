@@ -232,6 +232,9 @@ import Glibc
         try await dan.send("/join #memes")
         try await fans[4].send("/join #memes")
         try await fans[4].expect("You joined #memes")
+        // A meme made in a channel is shown there.
+        try await dan.send("!meme this-is-fine the channel | sees it")
+        try await fans[4].expect("[#memes] <hearth> meme #2 by dan: http")
         try await dan.send("!share meme 1 #memes")
         try await fans[4].expect("[#memes] <hearth> dan shares meme #1 by dan: “it compiled | first try” http")
         try await dan.send("!share meme 1 #elsewhere")
@@ -241,12 +244,13 @@ import Glibc
 
         // The grid has a tile per meme; the table lists them.
         try await dan.send("!meme sunset a | b")
-        try await dan.expect("meme #2")
+        try await dan.expect("meme #3")
         try await dan.send("!memes grid")
-        let grid = try await dan.expect("dan's memes (2 of 2): http")
+        let grid = try await dan.expect("dan's memes (3 of 3): http")
         let (gridJPEG, _) = try await Self.fetch(try Self.link(in: grid))
         let probe = try ImageProbe.inspect([UInt8](gridJPEG))
         #expect(probe.width == GridLayout.gap + 2 * (GridLayout.tileSide + GridLayout.gap))
+        #expect(probe.height == GridLayout.gap + 2 * (GridLayout.tileSide + GridLayout.gap))
         try await dan.send("!hot")
         try await dan.expect("#1  “it compiled | first try”  ♥11 ★1")
 
@@ -286,6 +290,47 @@ import Glibc
         try await fay.expect("there is no meme #1")
         try await fay.send("!hot")
         try await fay.expectNoLine(containing: "oh | no", before: "Nothing is trending yet")
+    }
+
+    @Test func templatesOfUsersAndOperators() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        // An operator adds a global template from the shell while the server runs.
+        let file = server.dataDirectory + "/office.png"
+        try Self.samplePNG(400, 300).write(to: URL(fileURLWithPath: file))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: AccountTests.hearthBinary())
+        process.arguments = ["template", "add", "office", file, "--data-dir", server.dataDirectory]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("added template office (400×300)"))
+
+        let hal = try await SocialTests.user(server, "hal")
+        try await hal.send("!templates office")
+        try await hal.expect("office (everyone's) · http")
+        try await hal.send("!meme office monday | again")
+        try await hal.expect("meme #1 by hal")
+
+        // A user's own template, from an upload; others can't use it.
+        let (_, uploaded) = try await Self.fetch(try await Self.uploadLink(hal), method: "PUT", body: Self.samplePNG())
+        #expect(uploaded.statusCode == 201)
+        let short = String(try await hal.expect("Your picture ").split(separator: " ")[2])
+        try await hal.send("!template add sunset \(short)")
+        try await hal.expect("sunset is a built-in template")
+        try await hal.send("!template add my-cat \(short)")
+        try await hal.expect("Template my-cat is ready")
+        try await hal.send("!template add my-cat \(short)")
+        try await hal.expect("you already have a template called my-cat")
+        try await hal.send("!meme my-cat hello | there")
+        try await hal.expect("meme #2 by hal")
+        let ida = try await SocialTests.user(server, "ida")
+        try await ida.send("!meme my-cat hello | there")
+        try await ida.expect("there is no template or picture \"my-cat\"")
+        try await ida.send("!meme \(short) hello")
+        try await ida.expect("you have no picture \(short)")
     }
 
     @Test func badMemeCommandsExplainThemselves() async throws {
