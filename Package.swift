@@ -23,7 +23,7 @@ let package = Package(
                        providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CGD", path: "Sources/CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         .target(name: "HearthProtocol"),
-        .target(name: "HearthMedia", dependencies: ["CGD"]),
+        .target(name: "HearthMedia", dependencies: ["CGD"], resources: [.copy("MapData")]),
         .target(name: "HearthCrypto", dependencies: ["CSodium"]),
         .target(name: "HearthStore", dependencies: [
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -32,7 +32,7 @@ let package = Package(
             "HearthProtocol", "HearthStore", "HearthCrypto", "HearthMedia",
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], resources: [.copy("Fortunes")]),
         .target(name: "HearthServer", dependencies: [
             "HearthProtocol", "HearthBot", "HearthStore", "HearthCrypto",
             .product(name: "NIOCore", package: "swift-nio"),

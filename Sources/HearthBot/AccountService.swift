@@ -76,10 +76,12 @@ public struct AccountService: Sendable {
     public func loginEffects(_ account: AccountRef, tokenHash: String?) async throws -> [SessionEffect] {
         let blocked = try await services.store.blockedIDs(by: account.id)
         let settings = UserSettings(stored: try await services.store.settings(account.id))
-        return [
+        var effects: [SessionEffect] = [
             .login(account, tokenHash: tokenHash), .blocks(accountID: account.id, blocked: blocked),
             .botFlag(accountID: account.id, isBot: settings["bot"] == "on"),
         ]
+        for hook in services.loginHooks.withLock({ $0 }) { effects += try await hook(services, account) }
+        return effects
     }
 
     /// A new resume token for the account; only its hash is stored.

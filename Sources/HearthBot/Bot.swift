@@ -23,6 +23,7 @@ public final class Bot: Sendable {
         }
         commands = table
         groupOrder = groups
+        services.loginHooks.withLock { $0 = apps.compactMap(\.onLogin) }
     }
 
     /// Every app's part of the account deletion cascade.

@@ -8,11 +8,15 @@ public struct BotApp: Sendable {
     /// A line for `!profile` (e.g. "memes: 12 · likes: 40"), or nil to show nothing.
     public var profileLine: (@Sendable (ProfileContext) async throws -> String?)?
     public var cleanup: AccountCleanup?
+    /// Effects of every login (e.g. "today's cookie is waiting").
+    public var onLogin: LoginHook?
 
     public init(
         name: String, commands: [BotCommand],
-        profileLine: (@Sendable (ProfileContext) async throws -> String?)? = nil, cleanup: AccountCleanup? = nil
+        profileLine: (@Sendable (ProfileContext) async throws -> String?)? = nil, cleanup: AccountCleanup? = nil,
+        onLogin: LoginHook? = nil
     ) {
+        self.onLogin = onLogin
         self.name = name
         self.commands = commands
         self.profileLine = profileLine
@@ -27,6 +31,9 @@ public struct BotApp: Sendable {
             name: "memes", commands: PictureCommands.all + MemeCommands.all + CommentCommands.all,
             profileLine: { try await MemeCommands.profileLine($0, media: $0.media) },
             cleanup: { db, id in try Store.forgetReactions(db, accountID: id) }),
+        BotApp(
+            name: "fortunes", commands: FortuneCommands.all, profileLine: { try await FortuneCommands.profileLine($0) },
+            onLogin: { try await FortuneCommands.onLogin($0, $1) }),
         BotApp(name: "help", commands: HelpCommands.all),
     ]
 }

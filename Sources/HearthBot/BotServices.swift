@@ -3,6 +3,9 @@ import HearthCrypto
 import HearthStore
 import Logging
 import NIOPosix
+import Synchronization
+
+public typealias LoginHook = @Sendable (BotServices, AccountRef) async throws -> [SessionEffect]
 
 /// What command handlers may use: the store, password hashing off the event loops,
 /// login throttling and a view of who is online.
@@ -15,6 +18,11 @@ public final class BotServices: Sendable {
     public let tokenLifetime: TimeInterval
     /// Pictures: uploads, memes, grids (nil when the server runs without them).
     public let media: MediaLibrary?
+    /// The sayings fortune cookies are made of.
+    public let fortunes: FortuneCatalogue?
+    public let clock: HearthClock
+    /// What apps add to every login (see `BotApp.onLogin`); set by `Bot`.
+    let loginHooks = Mutex<[LoginHook]>([])
 
     /// Resume tokens live 30 days.
     public static let defaultTokenLifetime: TimeInterval = 30 * 24 * 3600
@@ -22,9 +30,12 @@ public final class BotServices: Sendable {
     public init(
         store: Store, passwords: PasswordWorker, throttle: LoginThrottle = LoginThrottle(),
         presence: any PresenceDirectory, logger: Logger = Logger(label: "hearth.bot"),
-        tokenLifetime: TimeInterval = BotServices.defaultTokenLifetime, media: MediaLibrary? = nil
+        tokenLifetime: TimeInterval = BotServices.defaultTokenLifetime, media: MediaLibrary? = nil,
+        fortunes: FortuneCatalogue? = nil, clock: HearthClock = .system
     ) {
         self.media = media
+        self.fortunes = fortunes
+        self.clock = clock
         self.store = store
         self.passwords = passwords
         self.throttle = throttle

@@ -1,3 +1,4 @@
+import Foundation
 import HearthStore
 
 /// An account as a connection knows it.
@@ -57,6 +58,8 @@ public enum SessionEffect: Sendable, Equatable {
     case channelOwned(RegisteredChannel)
     /// A channel's registration was dropped.
     case channelDropped(nameKey: String)
+    /// A notice to the account's connections at a given time (replacing an earlier one).
+    case remind(accountID: Int64, at: Date, text: String)
     /// A line from the bot to a live channel (e.g. `!share`).
     case channelMessage(nameKey: String, text: String)
     /// The account is deleted: what the server keeps about it goes too.

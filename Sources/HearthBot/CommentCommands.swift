@@ -13,7 +13,12 @@ struct Shareable: Sendable {
             let media = try PictureCommands.media(request)
             let row = try await MemeCommands.visibleMeme(request, id)
             return "meme #\(id) by \(row.author): “\(row.meme.caption)” \(media.url(id: row.meme.imageId, format: row.format))"
-        }
+        },
+        "fortune": Shareable { request, id in
+            let f = try await FortuneCommands.visibleFortune(request, id)
+            let owner = try await request.services.store.account(id: f.accountId)
+            return "\(owner?.name ?? "someone")'s fortune #\(id) of \(f.day): “\(f.text)” — lucky numbers \(f.numbers)"
+        },
     ]
 
     static func kind(_ request: BotRequest, _ word: String) throws -> (String, Shareable) {

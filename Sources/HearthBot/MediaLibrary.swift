@@ -15,6 +15,8 @@ public final class MediaLibrary: Sendable {
     private let base: Mutex<String>
     let pool: NIOThreadPool
     public let renderer: MemeRenderer?
+    /// The world map, loaded once.
+    let worldMapBase: WorldMap?
     /// Decoded, fitted pictures that memes are drawn on, by template or image id.
     private let pictures = Mutex<[String: (image: GDImage, used: UInt64)]>([:])
     private let clock = Atomic<UInt64>(0)
@@ -30,6 +32,7 @@ public final class MediaLibrary: Sendable {
         pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
         renderer = FontSet.installed().map { MemeRenderer(fonts: $0) }
+        worldMapBase = FontSet.installed().flatMap { WorldMap(fonts: $0) }
     }
 
     public func setPublicURL(_ url: String) { base.withLock { $0 = url } }
@@ -196,6 +199,18 @@ public final class MediaLibrary: Sendable {
             }
         }
         return url(id: id, format: "png")
+    }
+
+    /// The world map with numbered markers and a legend, as a PNG.
+    public func worldMap(title: String, markers: [WorldMap.Marker], ownerID: Int64?) async throws -> ImageRecord {
+        guard let world = worldMapBase else { throw BotError("maps need the map data and fonts; ask the operator to run scripts/setup") }
+        let id = Self.newID()
+        return try await run {
+            let picture = world.render(title: title, markers: markers)
+            let png = picture.png(level: 3)
+            _ = try self.write(png, id: id, format: .png)
+            return ImageRecord(id: id, ownerId: ownerID, kind: "map", format: "png", width: picture.width, height: picture.height, bytes: png.count)
+        }
     }
 
     /// One picture with the given images as tiles (at most `GridLayout.maxTiles`).

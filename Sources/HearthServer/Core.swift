@@ -31,6 +31,8 @@ final class Core: @unchecked Sendable {
     /// History waiting to be written, and whether a write is scheduled.
     var historyBuffer: [HistoryRecord] = []
     var historyFlushScheduled = false
+    /// One pending reminder per account (e.g. "a new cookie is ready"), scheduled, not polled.
+    var reminders: [Int64: Scheduled<Void>] = [:]
     /// Registered channels by folded name (loaded at start, kept in step with the store).
     var registered: [String: RegisteredChannel] = [:]
     /// Topic and mode changes of registered channels, saved in order by one task.
@@ -39,6 +41,7 @@ final class Core: @unchecked Sendable {
     private var nextID = 1
 
     let loops: LoopLocals
+    let group: EventLoopGroup
 
     init(config: ServerConfig, store: Store, logger: Logger, group: EventLoopGroup) {
         // Timeouts are checked four times per shortest timeout.
@@ -46,6 +49,7 @@ final class Core: @unchecked Sendable {
         loops = LoopLocals(group: group, sweepInterval: .milliseconds(Int64(max(0.05, shortest / 4) * 1000)))
         (savesStream, saves) = AsyncStream.makeStream(of: RegisteredChannel.self)
         self.config = config
+        self.group = group
         self.store = store
         self.logger = logger
     }
@@ -242,6 +246,21 @@ final class Core: @unchecked Sendable {
     func notify(accountID: Int64, text: String, out: inout Outbox) {
         for other in clients.values where other.account?.id == accountID {
             out.send(other, IRCMessage(source: botPrefix, command: "NOTICE", params: [other.nick, text]))
+        }
+    }
+
+    /// Schedules a notice for an account's connections (replacing its earlier reminder).
+    /// Under the lock. The delay comes from the configured clock, so tests can move time.
+    func scheduleReminder(accountID: Int64, at: Date, text: String) {
+        reminders[accountID]?.cancel()
+        let delay = max(0, at.timeIntervalSince(config.clock.now()))
+        let loop = group.next()
+        reminders[accountID] = loop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) { [weak self] in
+            guard let self else { return }
+            self.withState { out in
+                self.reminders[accountID] = nil
+                self.notify(accountID: accountID, text: text, out: &out)
+            }
         }
     }
 

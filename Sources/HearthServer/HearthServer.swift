@@ -31,7 +31,9 @@ public final class HearthServer: Sendable {
             threads: config.mediaThreads)
         let services = BotServices(
             store: store, passwords: PasswordWorker(threads: config.passwordThreads, cost: config.passwordCost),
-            presence: core, logger: logger, media: media)
+            presence: core, logger: logger, media: media,
+            fortunes: FortuneCatalogue.load(
+                directory: config.fortunesDirectory, offensive: config.fortunesOffensive, builtin: config.builtinFortunes), clock: config.clock)
         core.attachBot(Bot(services: services))
     }
 

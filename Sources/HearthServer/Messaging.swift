@@ -268,6 +268,8 @@ extension Core {
             registered[record.nameKey] = record
         case .channelDropped(let key):
             registered[key] = nil
+        case .remind(let id, let at, let text):
+            scheduleReminder(accountID: id, at: at, text: text)
         case .channelMessage(let key, let text):
             guard let channel = channels[key] else { return }
             out.send(channel, botMessage(to: channel.name, text))

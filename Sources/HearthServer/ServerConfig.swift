@@ -1,4 +1,5 @@
 import Foundation
+import HearthBot
 import HearthCrypto
 
 /// Everything an operator can set. Defaults suit a small self-hosted server.
@@ -32,6 +33,13 @@ public struct ServerConfig: Sendable {
     public var passwordThreads = 2
     /// Threads that decode and draw pictures (libgd), off the event loops.
     public var mediaThreads = 2
+    /// strfile fortune databases to add to the built-in sayings (e.g. /usr/share/games/fortunes).
+    public var fortunesDirectory: String?
+    public var fortunesOffensive = false
+    /// Hearth's own sayings (tests turn them off to use a small catalogue).
+    public var builtinFortunes = true
+    /// Where "now" comes from (tests move it across midnights).
+    public var clock: HearthClock = .system
     /// Days of channel and private history kept; 0 keeps none.
     public var historyDays = 90
     /// Lines of history shown to someone joining a channel.

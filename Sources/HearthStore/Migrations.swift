@@ -185,6 +185,40 @@ enum Migrations {
             try db.create(index: "comment_target", on: "comment", columns: ["kind", "targetId", "id"])
             try db.alter(table: "account") { t in t.add(column: "avatarImageId", .text) }
         }
+        m.registerMigration("v8-fortunes") { db in
+            try db.create(table: "fortune") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("day", .text).notNull()  // local date in the account's time zone
+                t.column("sayingKey", .text).notNull()
+                t.column("round", .integer).notNull()
+                t.column("text", .text).notNull()
+                t.column("numbers", .text).notNull()
+                t.column("lat", .double)
+                t.column("lon", .double)
+                t.column("place", .text)
+                t.column("points", .integer).notNull()
+                t.column("openedAt", .datetime).notNull()
+            }
+            try db.create(index: "fortune_account_day", on: "fortune", columns: ["accountId", "day"], options: .unique)
+            // Points: one row per reason per day (a cookie, a first login), so none is given twice.
+            try db.create(table: "pointsEvent") { t in
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("kind", .text).notNull()
+                t.column("day", .text).notNull()
+                t.column("points", .integer).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.primaryKey(["accountId", "kind", "day"])
+            }
+            // Where each account last said it was (fortunes, !loc), for maps and !where.
+            try db.create(table: "lastLocation") { t in
+                t.column("accountId", .integer).primaryKey().references("account", onDelete: .cascade)
+                t.column("lat", .double).notNull()
+                t.column("lon", .double).notNull()
+                t.column("label", .text)
+                t.column("at", .datetime).notNull()
+            }
+        }
         return m
     }
 }

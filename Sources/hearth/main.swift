@@ -35,6 +35,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Event-loop threads (default: one per core).") var threads: Int?
     @Option(help: "Days of channel and conversation history kept (0: none).") var historyDays = 90
     @Option(help: "Lines of history shown to someone joining a channel.") var joinBacklog = 5
+    @Option(help: "Threads that decode and draw pictures.") var mediaThreads = 2
+    @Option(help: "A directory of strfile fortune databases to add to the built-in sayings (e.g. /usr/share/games/fortunes).") var fortunes: String?
+    @Flag(help: "Include the offensive fortune sets of --fortunes (its off/ folder).") var fortunesOffensive = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
     func run() async throws {
@@ -54,6 +57,9 @@ struct Serve: AsyncParsableCommand {
         config.eventLoopThreads = threads
         config.historyDays = max(0, historyDays)
         config.joinBacklog = max(0, min(joinBacklog, 50))
+        config.mediaThreads = max(1, min(mediaThreads, 16))
+        config.fortunesDirectory = fortunes
+        config.fortunesOffensive = fortunesOffensive
         config.operators = try Operators.load(flags: oper, dataDirectory: dataDir)
         let server = try HearthServer(config: config, logger: logger)
         let group = ServiceGroup(

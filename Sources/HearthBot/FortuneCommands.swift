@@ -1,0 +1,295 @@
+import Foundation
+import HearthCrypto
+import HearthMedia
+import HearthStore
+
+/// The daily fortune cookie: one a day in your time zone, its history, a map of where you
+/// opened them, points and streaks.
+enum FortuneCommands {
+    static let group = "fortunes"
+    static let pointsPerCookie = 10
+    /// Per day of streak beyond the first, up to `maxStreakBonus`.
+    static let streakBonusPerDay = 2
+    static let maxStreakBonus = 10
+    static let loginBonus = 2
+    static let luckyNumberCount = 6
+    static let luckyNumberRange = 1...49
+    static let maxPlaceLength = 60
+    static let leaderboardSize = 10
+
+    static func days(_ request: BotRequest) -> LocalDays {
+        LocalDays(identifier: request.settings?["tz"] ?? "UTC")
+    }
+
+    static func now(_ request: BotRequest) -> Date { request.services.clock.now() }
+
+    /// Six different numbers, drawn with libsodium's randomness, in order.
+    static func luckyNumbers() -> [Int] {
+        var numbers: Set<Int> = []
+        let span = UInt32(luckyNumberRange.count)
+        while numbers.count < luckyNumberCount { numbers.insert(luckyNumberRange.lowerBound + Int(Sodium.randomUniform(span))) }
+        return numbers.sorted()
+    }
+
+    /// A place from `@LAT,LON [name]` or `@Place Name`, or an explanation.
+    static func place(_ text: String) throws -> (lat: Double, lon: Double, name: String?) {
+        let body = text.dropFirst()  // "@"
+        let words = body.split(separator: " ", maxSplits: 1).map(String.init)
+        let head = words.first ?? ""
+        let parts = head.split(separator: ",", omittingEmptySubsequences: false)
+        if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) {
+            guard (-90...90).contains(lat), (-180...180).contains(lon) else {
+                throw BotError("\(head) is off the globe: latitude goes from -90 to 90 and longitude from -180 to 180 — e.g. @48.85,2.35 Paris")
+            }
+            let name = words.count > 1 ? String(words[1].prefix(maxPlaceLength)) : nil
+            return (lat, lon, name)
+        }
+        if parts.count == 2 || head.contains(where: { $0.isNumber }) && head.contains(",") {
+            throw BotError("\"\(head)\" is not a place: use @LAT,LON with numbers, e.g. @48.85,2.35 Paris, or a city like @Paris")
+        }
+        let name = String(body).trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw BotError("where? Use @LAT,LON (e.g. @48.85,2.35) or a city (e.g. @Paris)") }
+        guard let found = Gazetteer.lookup(name) else {
+            throw BotError("I don't know a place called \(name) — give coordinates instead, e.g. @48.85,2.35 \(name)")
+        }
+        return (found.lat, found.lon, found.name)
+    }
+
+    static func formatDay(_ day: String) -> String {
+        guard let date = LocalDays.utcDate(day) else { return day }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let weekday = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][calendar.component(.weekday, from: date) - 1]
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        return "\(weekday) \(calendar.component(.day, from: date)) \(months[calendar.component(.month, from: date) - 1])"
+    }
+
+    static func nextCookieLine(_ request: BotRequest) -> String {
+        let days = days(request)
+        let now = now(request)
+        let midnight = days.nextMidnight(after: now)
+        return "Next cookie in \(LocalDays.countdown(from: now, to: midnight)) (midnight \(days.name))."
+    }
+
+    static func describe(_ f: FortuneRecord, style: Style) -> String {
+        let place = f.place.map { " · \($0)" } ?? (f.lat != nil ? String(format: " · %.2f,%.2f", f.lat!, f.lon!) : "")
+        return "\(style.bold("#\(f.id!)")) \(formatDay(f.day))\(place): “\(f.text)” — lucky numbers \(f.numbers)"
+    }
+
+    // MARK: !fortune
+
+    static let fortune = BotCommand(
+        "fortune", group: group, usage: "[@LAT,LON [PLACE] | @CITY]  ·  show ID  ·  map [USER]  ·  stats",
+        summary: "open today's fortune cookie (where you are, if you say)",
+        example: "!fortune @48.85,2.35 Paris", arity: 0...Int.max, requiresLogin: true
+    ) { request in
+        switch request.words.first?.lowercased() {
+        case "show": return try await show(request)
+        case "map": return try await map(request)
+        case "stats": return try await stats(request)
+        default: return try await open(request)
+        }
+    }
+
+    static func open(_ request: BotRequest) async throws -> BotResponse {
+        let me = try request.account()
+        let store = request.services.store
+        let days = days(request)
+        let now = now(request)
+        let today = days.day(now)
+        if let first = request.words.first, !first.hasPrefix("@") { throw request.usageError("\(first)? Give a place as @LAT,LON or @City") }
+        var where_: (lat: Double, lon: Double, name: String?)?
+        if request.words.first?.hasPrefix("@") == true {
+            where_ = try place(request.input.text(after: 0))
+        }
+        if let existing = try await store.fortune(accountID: me.id, day: today) {
+            return BotResponse(["You opened today's cookie already: “\(existing.text)” — lucky numbers \(existing.numbers).", nextCookieLine(request)])
+        }
+        if where_ == nil, request.settings?["location"] == "on", let last = try await store.lastLocation(accountID: me.id) {
+            where_ = (last.lat, last.lon, last.label)
+        }
+        guard let catalogue = request.services.fortunes, !catalogue.sayings.isEmpty else {
+            throw BotError("the fortune catalogue is empty on this server")
+        }
+        // No repeats until the whole catalogue has been seen.
+        var (round, seen) = try await store.fortuneRound(accountID: me.id)
+        var unseen = catalogue.sayings.filter { !seen.contains($0.key) }
+        if unseen.isEmpty {
+            round += 1
+            seen = []
+            unseen = catalogue.sayings
+        }
+        let saying = unseen[Int(Sodium.randomUniform(UInt32(unseen.count)))]
+        let streakBefore = LocalDays.streaks(days: try await store.fortuneDays(accountID: me.id), today: today).current
+        let streak = streakBefore + 1
+        let bonus = min(maxStreakBonus, (streak - 1) * streakBonusPerDay)
+        let record = FortuneRecord(
+            accountId: me.id, day: today, sayingKey: saying.key, round: round, text: saying.text,
+            numbers: luckyNumbers().map(String.init).joined(separator: " "), lat: where_?.lat, lon: where_?.lon, place: where_?.name,
+            points: pointsPerCookie + bonus, openedAt: now)
+        let (opened, isNew) = try await store.openFortune(record)
+        guard isNew else {
+            return BotResponse(["You opened today's cookie already: “\(opened.text)” — lucky numbers \(opened.numbers).", nextCookieLine(request)])
+        }
+        let style = request.style
+        var lines = [
+            "🥠 \(style.bold("Your fortune for \(formatDay(today))")): “\(opened.text)”",
+            "Lucky numbers: \(opened.numbers) · +\(opened.points) points" + (streak > 1 ? " (\(streak)-day streak, +\(bonus) bonus)" : "")
+                + (opened.place.map { " · opened in \($0)" } ?? ""),
+        ]
+        lines.append(style.dim(nextCookieLine(request) + " · !fortunes for your history, !fortune map for the map"))
+        return BotResponse(lines, effects: try await reminderEffects(request.services, me, settings: request.settings))
+    }
+
+    /// A notice at the next local midnight for people who want it.
+    static func reminderEffects(_ services: BotServices, _ account: AccountRef, settings: UserSettings?) async throws -> [SessionEffect] {
+        var resolved = settings
+        if resolved == nil { resolved = UserSettings(stored: try await services.store.settings(account.id)) }
+        let settings = resolved!
+        guard settings.notify else { return [] }
+        let days = LocalDays(identifier: settings["tz"])
+        let at = days.nextMidnight(after: services.clock.now())
+        return [.remind(accountID: account.id, at: at, text: "🥠 A new fortune cookie is ready — !fortune")]
+    }
+
+    /// On login: the first login of a local day earns a bonus, and an unopened cookie is announced.
+    static func onLogin(_ services: BotServices, _ account: AccountRef) async throws -> [SessionEffect] {
+        let settings = UserSettings(stored: try await services.store.settings(account.id))
+        let days = LocalDays(identifier: settings["tz"])
+        let today = days.day(services.clock.now())
+        var effects: [SessionEffect] = []
+        var notes: [String] = []
+        if try await services.store.addPoints(accountID: account.id, kind: "login", day: today, points: loginBonus, now: services.clock.now()) {
+            notes.append("+\(loginBonus) points for your first visit today")
+        }
+        if try await services.store.fortune(accountID: account.id, day: today) == nil {
+            notes.append("today's fortune cookie is waiting — !fortune")
+        }
+        if !notes.isEmpty { effects.append(.notify(accountID: account.id, text: "🥠 " + notes.joined(separator: "; ") + ".")) }
+        return effects + (try await reminderEffects(services, account, settings: settings))
+    }
+
+    static func show(_ request: BotRequest) async throws -> BotResponse {
+        guard request.words.count == 2, let id = Int64(request.words[1].drop { $0 == "#" }) else { throw request.usageError("show which? e.g. !fortune show 3") }
+        let f = try await visibleFortune(request, id)
+        let owner = try await request.services.store.account(id: f.accountId)
+        return BotResponse([
+            describe(f, style: request.style) + " · \(owner?.name ?? "someone") · +\(f.points) points",
+            request.style.dim("!share fortune \(id) #channel|user"),
+        ])
+    }
+
+    /// A fortune the caller may see: their own, or one of someone whose lists they may see.
+    static func visibleFortune(_ request: BotRequest, _ id: Int64) async throws -> FortuneRecord {
+        let store = request.services.store
+        guard let f = try await store.fortune(id: id),
+            try await store.mayViewLists(of: f.accountId, viewer: request.caller.account?.id)
+        else { throw BotError("there is no fortune #\(id) you can see") }
+        return f
+    }
+
+    /// Whose fortunes: the caller, or USER if the caller may see theirs.
+    static func subject(_ request: BotRequest, _ name: String?) async throws -> AccountRef {
+        guard let name else { return try request.account() }
+        let account = try await SocialCommands.person(request, name)
+        let ref = AccountRef(id: account.id!, name: account.name)
+        guard try await request.services.store.mayViewLists(of: ref.id, viewer: request.caller.account?.id) else {
+            throw BotError("\(account.name) shares fortunes with friends only (mutual follows)")
+        }
+        return ref
+    }
+
+    static func map(_ request: BotRequest) async throws -> BotResponse {
+        guard request.words.count <= 2 else { throw request.usageError() }
+        let who = try await subject(request, request.words.count == 2 ? request.words[1] : nil)
+        let media = try PictureCommands.media(request)
+        let fortunes = try await request.services.store.allFortunes(of: who.id).filter { $0.lat != nil }
+        if fortunes.isEmpty {
+            return BotResponse(["\(who.name) has no cookies with a place yet — open one with !fortune @LAT,LON or @City (or !set location on)."])
+        }
+        let markers = fortunes.map { f in
+            WorldMap.Marker(lat: f.lat!, lon: f.lon!, label: "\(f.day) \(f.place ?? String(format: "%.2f,%.2f", f.lat!, f.lon!))")
+        }
+        let image = try await media.worldMap(title: "Where \(who.name) opened fortune cookies", markers: markers, ownerID: request.caller.account?.id)
+        try await request.services.store.addImage(image)
+        return BotResponse(["\(request.style.bold("\(who.name)'s fortune map")) (\(fortunes.count) places): \(media.url(image))"])
+    }
+
+    static func stats(_ request: BotRequest) async throws -> BotResponse {
+        let me = try request.account()
+        let store = request.services.store
+        let all = try await store.allFortunes(of: me.id)
+        if all.isEmpty { return BotResponse(["No cookies yet — open one with !fortune"]) }
+        let today = days(request).day(now(request))
+        let (current, longest) = LocalDays.streaks(days: all.map(\.day), today: today)
+        let places = Set(all.compactMap { f in f.lat.map { String(format: "%.2f,%.2f", $0, f.lon!) } })
+        var counts: [String: Int] = [:]
+        for f in all { for n in f.numbers.split(separator: " ") { counts[String(n), default: 0] += 1 } }
+        let favourite = counts.max { a, b in a.value != b.value ? a.value < b.value : Int(a.key)! > Int(b.key)! }
+        var distance = ""
+        let located = all.filter { $0.lat != nil }
+        if let first = located.first, let last = located.last, located.count > 1 {
+            let km = haversineKilometres((first.lat!, first.lon!), (last.lat!, last.lon!))
+            distance = " · \(Int(km.rounded())) km between your first and latest places"
+        }
+        return BotResponse([
+            "\(request.style.bold("Your cookies")): \(all.count) opened · streak \(current) day\(current == 1 ? "" : "s") (longest \(longest)) · \(places.count) place\(places.count == 1 ? "" : "s")\(distance)",
+            "Most frequent lucky number: \(favourite.map { "\($0.key) (\($0.value)×)" } ?? "–") · points: \(try await store.points(of: me.id))",
+        ])
+    }
+
+    // MARK: lists and points
+
+    static let fortunes = BotCommand(
+        "fortunes", group: group, usage: "[USER] [PAGE]", summary: "the cookies you (or USER) opened: date, place, first words",
+        example: "!fortunes alice", arity: 0...2
+    ) { request in
+        var words = request.words
+        var pageWord: String?
+        if let last = words.last, Int(last) != nil { pageWord = words.removeLast() }
+        guard words.count <= 1 else { throw request.usageError() }
+        let who = try await subject(request, words.first)
+        let page = try Paging.page(request, pageWord)
+        let (rows, total) = try await request.services.store.fortunes(of: who.id, page: page)
+        if total == 0 { return BotResponse(["\(who.name) has opened no cookies yet."]) }
+        var lines = ["\(request.style.bold("\(who.name)'s cookies")) (\(total)):"]
+        lines += rows.map { f in
+            let words = f.text.split(separator: " ").prefix(6).joined(separator: " ")
+            return "#\(f.id!)  \(f.day)  \(f.place ?? (f.lat != nil ? String(format: "%.2f,%.2f", f.lat!, f.lon!) : "—"))  “\(words)\(f.text.split(separator: " ").count > 6 ? "…" : "")”"
+        }
+        lines += Paging.footer(request, page: page, total: total, size: Store.fortunePageSize, command: "!fortunes \(who.name)")
+        return BotResponse(lines)
+    }
+
+    static let points = BotCommand(
+        "points", group: group, summary: "your points: cookies, streaks and first visits of the day", example: "!points",
+        arity: 0...0, requiresLogin: true
+    ) { request in
+        let me = try request.account()
+        let total = try await request.services.store.points(of: me.id)
+        return BotResponse([
+            "You have \(request.style.bold("\(total) points")). A cookie gives \(pointsPerCookie), a streak \(streakBonusPerDay) more per day (up to \(maxStreakBonus)), your first visit of a day \(loginBonus)."
+        ])
+    }
+
+    static let top = BotCommand(
+        "top", group: group, usage: "points [friends]", summary: "the points leaderboard (everyone, or you and your friends)",
+        example: "!top points friends", arity: 1...2
+    ) { request in
+        guard request.words[0].lowercased() == "points" else { throw request.usageError("only !top points so far") }
+        let friendsOnly = request.words.count == 2
+        if friendsOnly && request.words[1].lowercased() != "friends" { throw request.usageError() }
+        let me = friendsOnly ? try request.account() : request.caller.account
+        let rows = try await request.services.store.topPoints(limit: leaderboardSize, friendsOf: friendsOnly ? me?.id : nil)
+        if rows.isEmpty { return BotResponse(["Nobody has points yet — !fortune to start."]) }
+        let title = friendsOnly ? "Top points among your friends" : "Top points"
+        return BotResponse(["\(request.style.bold(title)):"] + rows.enumerated().map { "\($0.offset + 1). \($0.element.name) — \($0.element.points)" })
+    }
+
+    static let all: [BotCommand] = [fortune, fortunes, points, top]
+
+    static func profileLine(_ context: ProfileContext) async throws -> String? {
+        let (_, total) = try await context.store.fortunes(of: context.subject.id!, page: 1, pageSize: 0)
+        return "fortunes: \(total) · points: \(try await context.store.points(of: context.subject.id!))"
+    }
+}

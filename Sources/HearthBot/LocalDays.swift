@@ -1,0 +1,79 @@
+import Foundation
+
+/// Where "now" comes from. The server uses the system clock; tests use one they can move,
+/// to cross midnights, time zones and DST changes without waiting.
+public struct HearthClock: Sendable {
+    public let now: @Sendable () -> Date
+    public init(now: @escaping @Sendable () -> Date) { self.now = now }
+    public static let system = HearthClock { Date() }
+}
+
+/// Calendar days in a user's time zone: which day it is, when the next one starts, and
+/// streaks of consecutive days.
+public struct LocalDays: Sendable {
+    public let timeZone: TimeZone
+    /// The zone as the user set it ("UTC", "Europe/Paris").
+    public let name: String
+    private let calendar: Calendar
+
+    public init(timeZone: TimeZone, name: String? = nil) {
+        self.timeZone = timeZone
+        self.name = name ?? timeZone.identifier
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
+    }
+
+    public init(identifier: String) {
+        if let zone = TimeZone(identifier: identifier) { self.init(timeZone: zone, name: identifier) } else { self.init(timeZone: TimeZone(identifier: "UTC")!, name: "UTC") }
+    }
+
+    /// The local date of `date`, as `yyyy-MM-dd`.
+    public func day(_ date: Date) -> String {
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+    }
+
+    /// When the next local day starts (midnight, or the first moment after it on a DST day).
+    public func nextMidnight(after date: Date) -> Date {
+        calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: date))!
+    }
+
+    /// "7h 12m", "45m", "under a minute".
+    public static func countdown(from date: Date, to target: Date) -> String {
+        let minutes = Int((target.timeIntervalSince(date) / 60).rounded(.up))
+        if minutes < 1 { return "under a minute" }
+        if minutes < 60 { return "\(minutes)m" }
+        return minutes % 60 == 0 ? "\(minutes / 60)h" : "\(minutes / 60)h \(minutes % 60)m"
+    }
+
+    /// Days between two `yyyy-MM-dd` dates (b − a).
+    public static func distance(_ a: String, _ b: String) -> Int? {
+        guard let da = utcDate(a), let db = utcDate(b) else { return nil }
+        return Int((db.timeIntervalSince(da) / 86400).rounded())
+    }
+
+    static func utcDate(_ day: String) -> Date? {
+        let parts = day.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        return utc.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+    }
+
+    /// Streaks from days (any order, no repeats): the current one — ending `today`, or
+    /// yesterday if today has no entry yet — and the longest ever.
+    public static func streaks(days: [String], today: String) -> (current: Int, longest: Int) {
+        let sorted = days.sorted()
+        var longest = 0, run = 0
+        var previous: String?
+        for day in sorted {
+            run = (previous.flatMap { distance($0, day) } == 1) ? run + 1 : 1
+            longest = max(longest, run)
+            previous = day
+        }
+        guard let last = sorted.last, let gap = distance(last, today), gap <= 1 else { return (0, longest) }
+        // `run` is the streak ending on the last day.
+        return (run, longest)
+    }
+}

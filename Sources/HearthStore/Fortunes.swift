@@ -1,0 +1,169 @@
+import Foundation
+import GRDB
+
+/// One opened fortune cookie: one per account per local day.
+public struct FortuneRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "fortune"
+    public var id: Int64?
+    public var accountId: Int64
+    /// The local date it was opened on, `yyyy-MM-dd` in the account's time zone.
+    public var day: String
+    /// Which catalogue saying (a hash of its text), and which pass through the catalogue.
+    public var sayingKey: String
+    public var round: Int
+    public var text: String
+    /// Six lucky numbers, space-separated.
+    public var numbers: String
+    public var lat: Double?
+    public var lon: Double?
+    public var place: String?
+    public var points: Int
+    public var openedAt: Date
+
+    public init(
+        accountId: Int64, day: String, sayingKey: String, round: Int, text: String, numbers: String, lat: Double?, lon: Double?,
+        place: String?, points: Int, openedAt: Date
+    ) {
+        (self.accountId, self.day, self.sayingKey, self.round, self.text, self.numbers) = (accountId, day, sayingKey, round, text, numbers)
+        (self.lat, self.lon, self.place, self.points, self.openedAt) = (lat, lon, place, points, openedAt)
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A place someone shared (`!loc`, or where a fortune was opened).
+public struct SharedLocation: Sendable, Equatable {
+    public var lat: Double
+    public var lon: Double
+    public var label: String?
+    public var at: Date
+    public init(lat: Double, lon: Double, label: String?, at: Date) { (self.lat, self.lon, self.label, self.at) = (lat, lon, label, at) }
+}
+
+extension Store {
+    public static let fortunePageSize = 10
+
+    public func fortune(accountID: Int64, day: String) async throws -> FortuneRecord? {
+        try await pool.read { db in
+            try FortuneRecord.fetchOne(db, sql: "SELECT * FROM fortune WHERE accountId = ? AND day = ?", arguments: [accountID, day])
+        }
+    }
+
+    public func fortune(id: Int64) async throws -> FortuneRecord? {
+        try await pool.read { db in try FortuneRecord.fetchOne(db, key: id) }
+    }
+
+    /// The sayings seen in the account's current pass through the catalogue, and that pass.
+    public func fortuneRound(accountID: Int64) async throws -> (round: Int, seen: Set<String>) {
+        try await pool.read { db in
+            let round = try Int.fetchOne(db, sql: "SELECT MAX(round) FROM fortune WHERE accountId = ?", arguments: [accountID]) ?? 0
+            let seen = try String.fetchAll(db, sql: "SELECT sayingKey FROM fortune WHERE accountId = ? AND round = ?", arguments: [accountID, round])
+            return (round, Set(seen))
+        }
+    }
+
+    /// Saves today's cookie and its points, unless one was opened for that day meanwhile
+    /// (then that one is returned and nothing changes).
+    public func openFortune(_ fortune: FortuneRecord) async throws -> (fortune: FortuneRecord, isNew: Bool) {
+        try await pool.write { db in
+            if let existing = try FortuneRecord.fetchOne(
+                db, sql: "SELECT * FROM fortune WHERE accountId = ? AND day = ?", arguments: [fortune.accountId, fortune.day])
+            {
+                return (existing, false)
+            }
+            var record = fortune
+            try record.insert(db)
+            try db.execute(
+                sql: "INSERT INTO pointsEvent (accountId, kind, day, points, createdAt) VALUES (?, 'fortune', ?, ?, ?)",
+                arguments: [fortune.accountId, fortune.day, fortune.points, fortune.openedAt])
+            if let lat = fortune.lat, let lon = fortune.lon {
+                try Self.shareLocation(db, accountID: fortune.accountId, SharedLocation(lat: lat, lon: lon, label: fortune.place, at: fortune.openedAt))
+            }
+            return (record, true)
+        }
+    }
+
+    /// Every day the account opened a cookie on, newest first (for streaks).
+    public func fortuneDays(accountID: Int64) async throws -> [String] {
+        try await pool.read { db in
+            try String.fetchAll(db, sql: "SELECT day FROM fortune WHERE accountId = ? ORDER BY day DESC", arguments: [accountID])
+        }
+    }
+
+    public func fortunes(of accountID: Int64, page: Int, pageSize: Int = Store.fortunePageSize) async throws -> (fortunes: [FortuneRecord], total: Int) {
+        try await pool.read { db in
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fortune WHERE accountId = ?", arguments: [accountID]) ?? 0
+            let rows = try FortuneRecord.fetchAll(
+                db, sql: "SELECT * FROM fortune WHERE accountId = ? ORDER BY day DESC LIMIT ? OFFSET ?",
+                arguments: [accountID, pageSize, (page - 1) * pageSize])
+            return (rows, total)
+        }
+    }
+
+    /// All of an account's cookies, oldest first (stats and the map).
+    public func allFortunes(of accountID: Int64) async throws -> [FortuneRecord] {
+        try await pool.read { db in
+            try FortuneRecord.fetchAll(db, sql: "SELECT * FROM fortune WHERE accountId = ? ORDER BY day", arguments: [accountID])
+        }
+    }
+
+    // MARK: points
+
+    /// Adds points once per (kind, day): false when they were given already.
+    public func addPoints(accountID: Int64, kind: String, day: String, points: Int, now: Date = Date()) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO pointsEvent (accountId, kind, day, points, createdAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [accountID, kind, day, points, now])
+            return db.changesCount == 1
+        }
+    }
+
+    public func points(of accountID: Int64) async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(points), 0) FROM pointsEvent WHERE accountId = ?", arguments: [accountID]) ?? 0
+        }
+    }
+
+    /// The leaderboard: everyone, or only `friendsOf` and their friends (mutual follows).
+    public func topPoints(limit: Int, friendsOf: Int64?) async throws -> [(name: String, points: Int)] {
+        try await pool.read { db in
+            let friendFilter = friendsOf == nil ? "" : """
+                 AND (account.id = :me OR (
+                   EXISTS (SELECT 1 FROM follow WHERE followerId = :me AND followeeId = account.id)
+                   AND EXISTS (SELECT 1 FROM follow WHERE followerId = account.id AND followeeId = :me)))
+                """
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT account.name, SUM(points) AS total FROM pointsEvent JOIN account ON account.id = pointsEvent.accountId
+                    WHERE 1 = 1 \(friendFilter)
+                    GROUP BY account.id ORDER BY total DESC, account.nameKey LIMIT :limit
+                    """,
+                arguments: ["me": friendsOf, "limit": limit])
+            return rows.map { ($0[0], $0[1]) }
+        }
+    }
+
+    // MARK: locations
+
+    static func shareLocation(_ db: Database, accountID: Int64, _ location: SharedLocation) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO lastLocation (accountId, lat, lon, label, at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(accountId) DO UPDATE SET lat = excluded.lat, lon = excluded.lon, label = excluded.label, at = excluded.at
+                """, arguments: [accountID, location.lat, location.lon, location.label, location.at])
+    }
+
+    public func shareLocation(accountID: Int64, _ location: SharedLocation) async throws {
+        try await pool.write { db in try Self.shareLocation(db, accountID: accountID, location) }
+    }
+
+    public func lastLocation(accountID: Int64) async throws -> SharedLocation? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT lat, lon, label, at FROM lastLocation WHERE accountId = ?", arguments: [accountID]).map {
+                SharedLocation(lat: $0[0], lon: $0[1], label: $0[2], at: $0[3])
+            }
+        }
+    }
+}
