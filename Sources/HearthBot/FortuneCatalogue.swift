@@ -40,8 +40,9 @@ public struct FortuneCatalogue: Sendable {
             }
             current = []
         }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "%" || line == "%\r" { flush() } else { current.append(line.hasSuffix("\r") ? line.dropLast() : line) }
+        // "\r\n" is one Character in Swift: normalise line ends before splitting.
+        for line in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "%" { flush() } else { current.append(line) }
         }
         flush()
         return entries
