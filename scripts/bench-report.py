@@ -68,7 +68,8 @@ for s in servers:
     if r: out.append(f"| {s} | {fmt(r['round_trips_per_s'])} | {fmt(r['p50_ms'],1)} | {fmt(r['p99_ms'],1)} | {fmt(r.get('messages_per_server_cpu_s'))} | {fmt(r.get('server_cpu_s'),2)} | {fmt(r.get('harness_cpu_s'),2)} |")
 out.append(f"| **Hearth ÷ best** | {ratio('round_trips_per_s','direct')} | | {ratio('p99_ms','direct',False)} | {ratio('messages_per_server_cpu_s','direct')} | | |\n")
 
-out.append("## Hearth only: bot commands and logins while chat runs\n")
+out.append("## Hearth only: bot commands, logins and memes while chat runs\n")
+out.append("Chat alongside: 20 pairs of users exchanging private messages, each pair pausing 20 ms between messages (about 1,000 messages/s), measured quiet and under the load.\n")
 out.append("| scenario | replies or logins /s | p50 ms | p99 ms | chat p99 ms quiet | chat p99 ms under load | server CPU s |")
 out.append("|---|---|---|---|---|---|---|")
 for r in rows:

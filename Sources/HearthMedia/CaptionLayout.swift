@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Fitting a caption into a box: words wrapped into lines, the font shrunk until every line
 /// fits the width and all lines fit the height. Words are measured once at a reference size
 /// and scaled; the chosen lines are then measured exactly, so nothing ever overflows.
@@ -29,7 +31,7 @@ public struct CaptionLayout: Sendable {
     /// Lays out `text` to fit `width`×`height` pixels, starting at `maxSize`.
     public static func fit(_ text: String, width: Int, height: Int, maxSize: Double, fonts: FontSet) -> CaptionLayout {
         let tokens = tokenize(text, fonts: fonts)
-        let space = measureWidth(" n", font: fonts.primary, size: referenceSize) - measureWidth("n", font: fonts.primary, size: referenceSize)
+        let space = estimatedWidth(" ", font: fonts.primary)
         var size = max(minSize, min(maxSize, Double(height) / 1.2))
         // Small sizes are hinted wider than scaling says: at the minimum, wrap narrower until it fits.
         var widthFactor = 0.97
@@ -85,7 +87,7 @@ public struct CaptionLayout: Sendable {
             }
             guard breakWords else { return nil }
             for character in token.text {
-                let cw = measureWidth(String(character), font: token.font, size: referenceSize) * scale
+                let cw = estimatedWidth(String(character), font: token.font) * scale
                 if used + cw > width && !current.isEmpty {
                     lines.append(current)
                     current = []
@@ -124,9 +126,40 @@ public struct CaptionLayout: Sendable {
         }
         flush()
         for index in tokens.indices {
-            tokens[index].width = measureWidth(tokens[index].text, font: tokens[index].font, size: referenceSize)
+            tokens[index].width = estimatedWidth(tokens[index].text, font: tokens[index].font)
         }
         return tokens
+    }
+
+    /// Advance widths of single characters at the reference size, per font, kept across
+    /// renders: a word's width is estimated as their sum (no kerning; the chosen lines are
+    /// measured exactly afterwards), so a caption costs few FreeType calls.
+    private static let characterWidths = Mutex<[String: [Character: Double]]>([:])
+    static let maxCachedCharacters = 20_000
+
+    static func estimatedWidth(_ text: String, font: String) -> Double {
+        var missing: [Character] = []
+        var total = characterWidths.withLock { cache -> Double in
+            let widths = cache[font] ?? [:]
+            var sum = 0.0
+            for character in text {
+                if let w = widths[character] { sum += w } else { missing.append(character) }
+            }
+            return sum
+        }
+        guard !missing.isEmpty else { return total }
+        var measured: [Character: Double] = [:]
+        for character in missing where measured[character] == nil {
+            // The advance between two n's: a lone glyph's box misses side bearings (and spaces).
+            measured[character] = measureWidth("n" + String(character) + "n", font: font, size: referenceSize)
+                - measureWidth("nn", font: font, size: referenceSize)
+        }
+        for character in missing { total += measured[character]! }
+        characterWidths.withLock { cache in
+            if cache.values.reduce(0, { $0 + $1.count }) > maxCachedCharacters { cache = [:] }
+            cache[font, default: [:]].merge(measured) { a, _ in a }
+        }
+        return total
     }
 
     static func measureWidth(_ text: String, font: String, size: Double) -> Double {

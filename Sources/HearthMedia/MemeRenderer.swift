@@ -93,8 +93,8 @@ public struct MemeRenderer: Sendable {
         var pen = pad
         let baseline = pad + CaptionLayout.ascent(size)
         for run in line.runs {
-            mask.text(run.text, font: run.font, size: size, x: pen, y: baseline, color: GDImage.color(255, 255, 255))
-            pen += Int(CaptionLayout.measureWidth(run.text, font: run.font, size: size))
+            let box = mask.text(run.text, font: run.font, size: size, x: pen, y: baseline, color: GDImage.color(255, 255, 255))
+            pen += Int(box[2] - box[0])
         }
         var coverage = [UInt8](repeating: 0, count: maskW * maskH)
         for y in 0..<maskH {
@@ -115,34 +115,42 @@ public struct MemeRenderer: Sendable {
     }
 
     /// The largest coverage within `radius` of each pixel (a disc): the outline's shape.
+    /// Row maxima for half-widths 0…radius are built incrementally (each from the previous,
+    /// three reads a pixel), then each output row takes, for every dy, the row maximum of the
+    /// half-width the disc has at that dy.
     static func dilate(_ source: [UInt8], width: Int, height: Int, radius: Int) -> [UInt8] {
-        // Per row offset ±dx allowed at each dy; a running maximum along rows first.
-        var offsets: [(dy: Int, dx: Int)] = []
-        for dy in -radius...radius {
-            let dx = Int(Double(radius * radius - dy * dy).squareRoot())
-            offsets.append((dy, dx))
-        }
-        // rowMax[dx][i]: max of source over [x-dx, x+dx] in the same row, for each dx used.
-        let spans = Set(offsets.map(\.dx))
-        var rowMax: [Int: [UInt8]] = [:]
-        for dx in spans {
-            var out = [UInt8](repeating: 0, count: source.count)
-            for y in 0..<height {
-                let base = y * width
-                for x in 0..<width {
-                    var m: UInt8 = 0
-                    for k in max(0, x - dx)...min(width - 1, x + dx) where source[base + k] > m { m = source[base + k] }
-                    out[base + x] = m
+        let count = source.count
+        var spans = [Int](repeating: 0, count: 2 * radius + 1)
+        for dy in -radius...radius { spans[dy + radius] = Int(Double(radius * radius - dy * dy).squareRoot()) }
+        // rows[d]: the maximum over [x-d, x+d] in the same row.
+        var rows: [[UInt8]] = [source]
+        rows.reserveCapacity(radius + 1)
+        for d in 0..<radius {
+            var next = [UInt8](repeating: 0, count: count)
+            rows[d].withUnsafeBufferPointer { prev in
+                next.withUnsafeMutableBufferPointer { out in
+                    for y in 0..<height {
+                        let base = y * width
+                        for x in 0..<width {
+                            var m = prev[base + x]
+                            if x > 0, prev[base + x - 1] > m { m = prev[base + x - 1] }
+                            if x + 1 < width, prev[base + x + 1] > m { m = prev[base + x + 1] }
+                            out[base + x] = m
+                        }
+                    }
                 }
             }
-            rowMax[dx] = out
+            rows.append(next)
         }
-        var result = [UInt8](repeating: 0, count: source.count)
-        for (dy, dx) in offsets {
-            let rows = rowMax[dx]!
-            for y in max(0, -dy)..<min(height, height - dy) {
-                let dst = y * width, src = (y + dy) * width
-                for x in 0..<width where rows[src + x] > result[dst + x] { result[dst + x] = rows[src + x] }
+        var result = [UInt8](repeating: 0, count: count)
+        result.withUnsafeMutableBufferPointer { out in
+            for dy in -radius...radius {
+                rows[spans[dy + radius]].withUnsafeBufferPointer { row in
+                    for y in max(0, -dy)..<min(height, height - dy) {
+                        let dst = y * width, src = (y + dy) * width
+                        for x in 0..<width where row[src + x] > out[dst + x] { out[dst + x] = row[src + x] }
+                    }
+                }
             }
         }
         return result
@@ -150,6 +158,7 @@ public struct MemeRenderer: Sendable {
 
     /// Paints `color` over the image where `coverage` says, clipped to the image.
     private func blend(_ image: GDImage, _ coverage: [UInt8], _ w: Int, _ h: Int, at origin: (x: Int, y: Int), color: (Int, Int, Int)) {
+        coverage.withUnsafeBufferPointer { coverage in
         for my in 0..<h {
             let iy = origin.y + my
             guard iy >= 0 && iy < image.height else { continue }
@@ -165,6 +174,7 @@ public struct MemeRenderer: Sendable {
                 let b = (p & 0xFF) * (255 - a) / 255 + color.2 * a / 255
                 row[ix] = Int32(p & 0x7F00_0000 | r << 16 | g << 8 | b)
             }
+        }
         }
     }
 }

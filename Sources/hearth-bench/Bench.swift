@@ -213,7 +213,7 @@ struct Fanout: AsyncParsableCommand {
 
 /// Pairs ping-ponging private messages; `chatPairs` is reused by the bot and login scenarios
 /// to measure chat latency under other load.
-func startPingPong(pairs: Int, prefix: String, common: Common, group: EventLoopGroup) async throws
+func startPingPong(pairs: Int, prefix: String, common: Common, group: EventLoopGroup, pauseMillis: Int64 = 0) async throws
     -> (connections: [BenchConnection], meters: [(BenchConnection, Meter)])
 {
     let connections = try await openMany(
@@ -229,7 +229,15 @@ func startPingPong(pairs: Int, prefix: String, common: Common, group: EventLoopG
             a.onLine = { connection, line in
                 guard isPrivmsg(line), let sent = BenchConnection.lastNumber(of: line) else { return }
                 meter.record(nowNanos() - sent)
-                connection.send("PRIVMSG \(bNick) :\(nowNanos())\r\n")
+                if pauseMillis > 0 {
+                    // A person chatting, not a flood: the next line after a pause.
+                    connection.channel.eventLoop.scheduleTask(in: .milliseconds(pauseMillis)) {
+                        connection.send("PRIVMSG \(bNick) :\(nowNanos())\r\n")
+                        connection.flush()
+                    }
+                } else {
+                    connection.send("PRIVMSG \(bNick) :\(nowNanos())\r\n")
+                }
             }
         }.get()
         try await b.channel.eventLoop.submit {
@@ -349,11 +357,12 @@ struct BotLoad: AsyncParsableCommand {
     @Option(help: "The bot command.") var command = "!whoami"
     @Option(help: "Text in the last line of a reply (default: every line is a whole reply).") var end: String?
     @Option(help: "Chat pairs measured alongside.") var chatPairs = 20
+    @Option(help: "Milliseconds each chat pair waits between messages (0: as fast as the server answers).") var chatPause: Int64 = 20
 
     func run() async throws {
         raiseFileLimit()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
-        let chat = try await startPingPong(pairs: chatPairs, prefix: "bc", common: common, group: group)
+        let chat = try await startPingPong(pairs: chatPairs, prefix: "bc", common: common, group: group, pauseMillis: chatPause)
         try await Task.sleep(for: .seconds(common.warmup))
         let (_, quiet) = try await measure(chat.meters, seconds: common.duration / 2)
         let command = self.command
@@ -369,6 +378,7 @@ struct BotLoad: AsyncParsableCommand {
         var r = common.report("bot")
         r.add("command", command)
         r.add("clients", clients)
+        r.add("chat_pause_ms", Int(chatPause))
         result.report(into: &r, rateKey: "replies_per_s", quiet: quiet)
         print(r.line())
         await closeAll(chat.connections + bots.connections)
@@ -383,6 +393,7 @@ struct Login: AsyncParsableCommand {
     @OptionGroup var common: Common
     @Option(help: "Clients logging in over and over.") var clients = 16
     @Option(help: "Chat pairs measured alongside.") var chatPairs = 20
+    @Option(help: "Milliseconds each chat pair waits between messages (0: as fast as the server answers).") var chatPause: Int64 = 20
     static let password = "bench-s3cret-pass"
 
     func run() async throws {
@@ -398,7 +409,7 @@ struct Login: AsyncParsableCommand {
             })
         try await measureOnce(setup.meters, count: clients)
         await closeAll(setup.connections)
-        let chat = try await startPingPong(pairs: chatPairs, prefix: "lc", common: common, group: group)
+        let chat = try await startPingPong(pairs: chatPairs, prefix: "lc", common: common, group: group, pauseMillis: chatPause)
         try await Task.sleep(for: .seconds(common.warmup))
         let (_, quiet) = try await measure(chat.meters, seconds: common.duration / 2)
         // Fresh connections ("lg0", …) log in to those accounts; a registered account's nick
@@ -414,6 +425,7 @@ struct Login: AsyncParsableCommand {
         let result = try await LoadResult.run(load: logins.meters, chat: chat.meters, common: common)
         var r = common.report("login")
         r.add("clients", clients)
+        r.add("chat_pause_ms", Int(chatPause))
         result.report(into: &r, rateKey: "logins_per_s", quiet: quiet)
         print(r.line())
         await closeAll(chat.connections + logins.connections)

@@ -14,6 +14,7 @@ struct MemeLoad: AsyncParsableCommand {
     @Option(help: "Clients making memes (one in flight each).") var clients = 8
     @Flag(help: "Repeat one caption (cache hits) instead of a new caption each time.") var cached = false
     @Option(help: "Chat pairs measured alongside.") var chatPairs = 20
+    @Option(help: "Milliseconds each chat pair waits between messages (0: as fast as the server answers).") var chatPause: Int64 = 20
 
     func run() async throws {
         raiseFileLimit()
@@ -29,7 +30,7 @@ struct MemeLoad: AsyncParsableCommand {
                 return text.contains("To stay logged in") ? true : nil
             })
         try await Login().measureOnce(setup.meters, count: clients)
-        let chat = try await startPingPong(pairs: chatPairs, prefix: cached ? "kc" : "mc", common: common, group: group)
+        let chat = try await startPingPong(pairs: chatPairs, prefix: cached ? "kc" : "mc", common: common, group: group, pauseMillis: chatPause)
         try await Task.sleep(for: .seconds(common.warmup))
         let (_, quiet) = try await measure(chat.meters, seconds: common.duration / 2)
         let counter = Atomic<Int>(0)
@@ -46,6 +47,7 @@ struct MemeLoad: AsyncParsableCommand {
         let result = try await LoadResult.run(load: meters, chat: chat.meters, common: common)
         var r = common.report(cached ? "meme-cached" : "meme-cold")
         r.add("clients", clients)
+        r.add("chat_pause_ms", Int(chatPause))
         result.report(into: &r, rateKey: "memes_per_s", quiet: quiet)
         print(r.line())
         await closeAll(chat.connections + setup.connections)

@@ -84,3 +84,27 @@ import Testing
         #expect(grid.pixel(x + 10, y + 10) & 0xFFFFFF == GDImage.color(24, 24, 28))
     }
 }
+
+@Suite struct DilationTests {
+    /// The fast dilation equals the obvious one: the maximum over a disc.
+    @Test(arguments: [1, 2, 4, 7])
+    func matchesTheDefinition(radius: Int) {
+        let w = 23, h = 17
+        var source = [UInt8](repeating: 0, count: w * h)
+        for i in source.indices where (i * 7919) % 13 == 0 { source[i] = UInt8((i * 31) % 256) }
+        let fast = MemeRenderer.dilate(source, width: w, height: h, radius: radius)
+        for y in 0..<h {
+            for x in 0..<w {
+                var m: UInt8 = 0
+                for dy in -radius...radius {
+                    let span = Int(Double(radius * radius - dy * dy).squareRoot())
+                    for dx in -span...span {
+                        let sx = x + dx, sy = y + dy
+                        if sx >= 0 && sx < w && sy >= 0 && sy < h { m = max(m, source[sy * w + sx]) }
+                    }
+                }
+                #expect(fast[y * w + x] == m)
+            }
+        }
+    }
+}
