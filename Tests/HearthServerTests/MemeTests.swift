@@ -331,6 +331,18 @@ import Glibc
         try await ida.expect("there is no template or picture \"my-cat\"")
         try await ida.send("!meme \(short) hello")
         try await ida.expect("you have no picture \(short)")
+
+        // A profile picture from an upload, shown on the profile.
+        try await ida.send("!avatar \(short)")
+        try await ida.expect("you have no picture \(short)")
+        try await hal.send("!avatar \(short)")
+        try await hal.expect("Your profile picture is now http")
+        try await ida.send("!profile hal")
+        try await ida.expect("picture: http://127.0.0.1:\(server.httpPort)/i/\(short)")
+        try await hal.send("!avatar off")
+        try await hal.expect("Your profile has no picture now.")
+        try await ida.send("!profile hal")
+        try await ida.expect("picture: none yet (!avatar IMAGE) · memes: 2")
     }
 
     @Test func badMemeCommandsExplainThemselves() async throws {
