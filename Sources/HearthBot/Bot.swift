@@ -40,6 +40,17 @@ public final class Bot: Sendable {
     /// Runs one command line. `requireBang` is true in channels, false in private.
     /// Returns nil when the text is not a command at all.
     public func handle(_ text: String, caller: Caller, requireBang: Bool) async -> BotResponse? {
+        // A line of a recipe being written, said privately.
+        if !requireBang, !text.drop(while: { $0 == " " }).hasPrefix("!"), let account = caller.account,
+            let draft = try? await services.store.recipeDraft(accountID: account.id), draft.stage != .ready, let command = commands["recipe"]
+        {
+            let request = BotRequest(caller: caller, input: CommandLineInput(name: "recipe", words: [], rest: text), command: command, bot: self)
+            do { return try await RecipeCommands.draftLine(request, text) } catch let error as BotError {
+                return .failed("recipe: \(error.message)", command: "recipe", code: "INVALID_LINE")
+            } catch {
+                return .failed("recipe: something went wrong on our side; try the line again.", command: "recipe", code: "INTERNAL_ERROR")
+            }
+        }
         guard let input = CommandLineInput.parse(text, requireBang: requireBang) else { return nil }
         guard let command = commands[input.name] else {
             return .failed(unknownCommandMessage(input.name), command: input.name, code: "UNKNOWN_COMMAND")

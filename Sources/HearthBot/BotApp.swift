@@ -34,6 +34,9 @@ public struct BotApp: Sendable {
         BotApp(
             name: "fortunes", commands: FortuneCommands.all, profileLine: { try await FortuneCommands.profileLine($0) },
             onLogin: { try await FortuneCommands.onLogin($0, $1) }),
+        BotApp(
+            name: "recipes", commands: RecipeCommands.all, profileLine: { try await RecipeCommands.profileLine($0) },
+            onLogin: { try await RecipeCommands.onLogin($0, $1) }),
         BotApp(name: "help", commands: HelpCommands.all),
     ]
 }

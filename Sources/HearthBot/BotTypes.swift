@@ -60,6 +60,8 @@ public enum SessionEffect: Sendable, Equatable {
     case channelDropped(nameKey: String)
     /// A notice to the account's connections at a given time (replacing an earlier one).
     case remind(accountID: Int64, at: Date, text: String)
+    /// The account is writing a recipe: plain-mode lines that are not commands go to the bot.
+    case writingRecipe(accountID: Int64, on: Bool)
     /// A line from the bot to a live channel (e.g. `!share`).
     case channelMessage(nameKey: String, text: String)
     /// The account is deleted: what the server keeps about it goes too.

@@ -14,6 +14,10 @@ struct Shareable: Sendable {
             let row = try await MemeCommands.visibleMeme(request, id)
             return "meme #\(id) by \(row.author): “\(row.meme.caption)” \(media.url(id: row.meme.imageId, format: row.format))"
         },
+        "recipe": Shareable { request, id in
+            let row = try await RecipeCommands.visible(request, id)
+            return "recipe #\(id) “\(row.recipe.title)” by \(row.author) (score \(row.recipe.score)) — !recipe \(id)"
+        },
         "fortune": Shareable { request, id in
             let f = try await FortuneCommands.visibleFortune(request, id)
             let owner = try await request.services.store.account(id: f.accountId)

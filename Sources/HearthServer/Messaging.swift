@@ -270,6 +270,8 @@ extension Core {
             registered[key] = nil
         case .remind(let id, let at, let text):
             scheduleReminder(accountID: id, at: at, text: text)
+        case .writingRecipe(let id, let on):
+            for other in clients.values where other.account?.id == id { other.writingRecipe = on }
         case .channelMessage(let key, let text):
             guard let channel = channels[key] else { return }
             out.send(channel, botMessage(to: channel.name, text))

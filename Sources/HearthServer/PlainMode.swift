@@ -67,6 +67,8 @@ extension Core {
             } else {
                 runBot(client, text: line, channel: nil, requireBang: true)
             }
+        } else if lock.withLock({ client.writingRecipe }) {
+            runBot(client, text: line, channel: nil, requireBang: false)
         } else {
             plainChat(client, line)
         }

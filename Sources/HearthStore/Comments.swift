@@ -14,7 +14,7 @@ public struct CommentRow: Sendable, Equatable {
 extension Store {
     public static let commentPageSize = 10
     /// Kinds of things that take comments → the table holding them (with `accountId` and `comments`).
-    public static let commentKinds: [String: String] = ["meme": "meme"]
+    public static let commentKinds: [String: String] = ["meme": "meme", "recipe": "recipe"]
 
     /// The account that owns a commentable thing, or nil when it does not exist.
     public func commentTargetOwner(kind: String, id: Int64) async throws -> Int64? {
@@ -64,6 +64,14 @@ extension Store {
                   comments = comments - (SELECT COUNT(*) FROM comment WHERE kind = 'meme' AND targetId = meme.id AND accountId = :id)
                 WHERE id IN (SELECT memeId FROM memeLike WHERE accountId = :id UNION SELECT memeId FROM memeFav WHERE accountId = :id
                   UNION SELECT targetId FROM comment WHERE kind = 'meme' AND accountId = :id)
+                """, arguments: ["id": accountID])
+        try db.execute(
+            sql: """
+                UPDATE recipe SET
+                  ups = ups - (SELECT COUNT(*) FROM recipeVote WHERE recipeId = recipe.id AND accountId = :id AND value > 0),
+                  downs = downs - (SELECT COUNT(*) FROM recipeVote WHERE recipeId = recipe.id AND accountId = :id AND value < 0),
+                  comments = comments - (SELECT COUNT(*) FROM comment WHERE kind = 'recipe' AND targetId = recipe.id AND accountId = :id)
+                WHERE id IN (SELECT recipeId FROM recipeVote WHERE accountId = :id UNION SELECT targetId FROM comment WHERE kind = 'recipe' AND accountId = :id)
                 """, arguments: ["id": accountID])
         // Memes keep their pictures when the account that first rendered them goes.
         try db.execute(sql: "UPDATE image SET ownerId = NULL WHERE ownerId = ? AND kind = 'meme'", arguments: [accountID])

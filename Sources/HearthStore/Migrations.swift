@@ -219,6 +219,54 @@ enum Migrations {
                 t.column("at", .datetime).notNull()
             }
         }
+        m.registerMigration("v9-recipes") { db in
+            try db.create(table: "recipe") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("accountId", .integer).notNull().indexed().references("account", onDelete: .cascade)
+                t.column("title", .text).notNull()
+                t.column("ingredients", .text).notNull()
+                t.column("steps", .text).notNull()
+                t.column("photoImageId", .text)
+                t.column("tags", .text).notNull().defaults(to: "")
+                t.column("source", .text)
+                t.column("ups", .integer).notNull().defaults(to: 0)
+                t.column("downs", .integer).notNull().defaults(to: 0)
+                t.column("comments", .integer).notNull().defaults(to: 0)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+            // Full-text index kept in step with `recipe` by triggers (GRDB's synchronize).
+            try db.create(virtualTable: "recipeSearch", using: FTS5()) { t in
+                t.synchronize(withTable: "recipe")
+                t.tokenizer = .unicode61()
+                t.column("title")
+                t.column("tags")
+                t.column("ingredients")
+                t.column("steps")
+            }
+            try db.create(table: "recipeDraft") { t in
+                t.column("accountId", .integer).primaryKey().references("account", onDelete: .cascade)
+                t.column("stage", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("ingredients", .text).notNull()
+                t.column("steps", .text).notNull()
+                t.column("photoImageId", .text)
+                t.column("tags", .text).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(table: "recipeVote", options: [.withoutRowID]) { t in
+                t.column("recipeId", .integer).notNull().references("recipe", onDelete: .cascade)
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("value", .integer).notNull()
+                t.primaryKey(["recipeId", "accountId"])
+            }
+            try db.create(table: "recipeSave", options: [.withoutRowID]) { t in
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("recipeId", .integer).notNull().references("recipe", onDelete: .cascade)
+                t.column("createdAt", .datetime).notNull()
+                t.primaryKey(["accountId", "recipeId"])
+            }
+        }
         return m
     }
 }

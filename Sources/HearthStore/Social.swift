@@ -66,6 +66,16 @@ extension Store {
         }
     }
 
+    /// Accounts that block `accountID`.
+    public func blockerIDs(of accountID: Int64) async throws -> Set<Int64> {
+        try await pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT blockerId FROM block WHERE blockedId = ?", arguments: [accountID])) }
+    }
+
+    /// Accounts `accountID` follows.
+    public func followingIDs(of accountID: Int64) async throws -> Set<Int64> {
+        try await pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT followeeId FROM follow WHERE followerId = ?", arguments: [accountID])) }
+    }
+
     public func isBlocked(_ blocked: Int64, by blocker: Int64) async throws -> Bool {
         try await pool.read { db in
             try Int.fetchOne(

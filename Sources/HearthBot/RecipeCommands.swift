@@ -1,0 +1,362 @@
+import Foundation
+import HearthStore
+
+/// Recipes (Staple): write one line by line, publish, vote, comment, save, search.
+enum RecipeCommands {
+    static let group = "recipes"
+    static let maxTitle = 120
+    static let maxLine = 300
+    static let maxIngredients = 60
+    static let maxSteps = 40
+    static let maxTags = 10
+    static let maxTag = 30
+    static let end = "."
+
+    static func id(_ request: BotRequest, _ word: String) throws -> Int64 {
+        guard let id = Int64(word.drop { $0 == "#" }), id > 0 else { throw request.usageError("\(word) is not a recipe number") }
+        return id
+    }
+
+    /// A recipe the caller may see (not from someone who blocks them or whom they block).
+    static func visible(_ request: BotRequest, _ id: Int64) async throws -> RecipeRow {
+        guard let row = try await request.services.store.recipe(id: id) else { throw BotError("there is no recipe #\(id)") }
+        if let me = request.caller.account?.id, try await request.services.store.eitherBlocks(me, row.recipe.accountId) {
+            throw BotError("there is no recipe #\(id)")
+        }
+        return row
+    }
+
+    static func tags(_ text: String) throws -> String {
+        let words = text.lowercased().split { $0 == " " || $0 == "," }.map(String.init)
+        if words == ["-"] || words.isEmpty { return "" }
+        guard words.count <= maxTags, words.allSatisfy({ $0.count <= maxTag && $0.allSatisfy { $0.isLetter || $0 == "-" } }) else {
+            throw BotError("tags are up to \(maxTags) words of letters (and -), e.g. italian vegetarian")
+        }
+        return Array(NSOrderedSet(array: words)).compactMap { $0 as? String }.joined(separator: " ")
+    }
+
+    static func prompt(_ stage: RecipeDraft.Stage, _ draft: RecipeDraft) -> String {
+        switch stage {
+        case .title: return "What is the recipe called? (one line)"
+        case .ingredients: return "Ingredients, one per line; a line with just \(end) ends them."
+        case .steps: return "Steps, one per line; a line with just \(end) ends them."
+        case .photo: return "A photo? Give a picture id from !upload (or - for none)."
+        case .tags: return "Cuisine and diet tags, e.g. italian vegetarian (or - for none)."
+        case .ready:
+            return "“\(draft.title)” is ready (\(draft.ingredientLines.count) ingredients, \(draft.stepLines.count) steps): !recipe post to publish it, !recipe cancel to drop it."
+        }
+    }
+
+    static func writing(_ me: AccountRef, _ on: Bool) -> SessionEffect { .writingRecipe(accountID: me.id, on: on) }
+
+    /// A line typed while a draft collects lines (not a command).
+    static func draftLine(_ request: BotRequest, _ text: String) async throws -> BotResponse {
+        let me = try request.account()
+        let store = request.services.store
+        guard var draft = try await store.recipeDraft(accountID: me.id), draft.stage != .ready else {
+            return BotResponse([], effects: [writing(me, false)])
+        }
+        let line = text.trimmingCharacters(in: .whitespaces)
+        if line.count > maxLine { throw BotError("that line has \(line.count) characters; the limit is \(maxLine)") }
+        let before = draft.stage
+        switch draft.stage {
+        case .title:
+            guard !line.isEmpty, line != end else { throw BotError("the recipe needs a title") }
+            guard line.count <= maxTitle else { throw BotError("a title may have \(maxTitle) characters") }
+            draft.title = line
+            draft.stage = .ingredients
+        case .ingredients:
+            if line == end {
+                guard !draft.ingredients.isEmpty else { throw BotError("add at least one ingredient first") }
+                draft.stage = .steps
+            } else {
+                guard draft.ingredientLines.count < maxIngredients else { throw BotError("a recipe may have \(maxIngredients) ingredients; end them with \(end)") }
+                draft.ingredients += (draft.ingredients.isEmpty ? "" : "\n") + line
+            }
+        case .steps:
+            if line == end {
+                guard !draft.steps.isEmpty else { throw BotError("add at least one step first") }
+                draft.stage = .photo
+            } else {
+                guard draft.stepLines.count < maxSteps else { throw BotError("a recipe may have \(maxSteps) steps; end them with \(end)") }
+                draft.steps += (draft.steps.isEmpty ? "" : "\n") + line
+            }
+        case .photo:
+            if line != "-" { draft.photoImageId = try await PictureCommands.ownUpload(request, me, line).id }
+            draft.stage = .tags
+        case .tags:
+            draft.tags = try tags(line)
+            draft.stage = .ready
+        case .ready:
+            break
+        }
+        draft.updatedAt = request.services.clock.now()
+        try await request.services.store.saveRecipeDraft(draft)
+        // Quiet while lines of a part keep coming (a bot may send fifty at once); a new part is announced.
+        let reply = draft.stage != before ? [prompt(draft.stage, draft)] : []
+        return BotResponse(reply, effects: draft.stage == .ready ? [writing(me, false)] : [])
+    }
+
+    static let recipe = BotCommand(
+        "recipe", group: group, usage: "new · post · cancel · ID · edit ID FIELD VALUE · delete ID",
+        summary: "write a recipe step by step, publish it, show one, or change yours", example: "!recipe new", arity: 1...Int.max
+    ) { request in
+        let word = request.words[0].lowercased()
+        switch word {
+        case "new": return try await new(request)
+        case "post": return try await post(request)
+        case "cancel": return try await cancel(request)
+        case "edit": return try await edit(request)
+        case "delete":
+            let me = try request.account()
+            guard request.words.count == 2 else { throw request.usageError() }
+            let id = try id(request, request.words[1])
+            guard try await request.services.store.deleteRecipe(id: id, by: me.id) else { throw BotError("you have no recipe #\(id)") }
+            return BotResponse(["Recipe #\(id) is deleted, with its votes, comments and saves."])
+        default:
+            guard request.words.count == 1 else { throw request.usageError() }
+            return try await show(request, try id(request, word))
+        }
+    }
+
+    static func new(_ request: BotRequest) async throws -> BotResponse {
+        let me = try request.account()
+        let store = request.services.store
+        if let draft = try await store.recipeDraft(accountID: me.id) {
+            let what = draft.title.isEmpty ? "an untitled draft" : "your draft “\(draft.title)”"
+            return BotResponse(
+                ["You have \(what) (\(draft.ingredientLines.count) ingredients, \(draft.stepLines.count) steps) — let's continue. \(prompt(draft.stage, draft))"],
+                effects: draft.stage == .ready ? [] : [writing(me, true)])
+        }
+        let draft = RecipeDraft(accountId: me.id, now: request.services.clock.now())
+        try await store.saveRecipeDraft(draft)
+        let where_ = request.caller.isIRC ? "Send me the lines privately (/msg hearth …)." : "Type the lines here; while you write they come to me, not to a channel (//text still chats)."
+        return BotResponse(["New recipe. \(where_) \(prompt(.title, draft)) (!recipe cancel stops.)"], effects: [writing(me, true)])
+    }
+
+    static func post(_ request: BotRequest) async throws -> BotResponse {
+        let me = try request.account()
+        let store = request.services.store
+        guard let draft = try await store.recipeDraft(accountID: me.id) else { throw BotError("you have no draft — start one with !recipe new") }
+        guard !draft.title.isEmpty, !draft.ingredients.isEmpty, !draft.steps.isEmpty else {
+            throw BotError("the draft needs a title, ingredients and steps first — \(prompt(draft.stage, draft))")
+        }
+        let recipe = try await store.addRecipe(
+            RecipeRecord(accountId: me.id, title: draft.title, ingredients: draft.ingredients, steps: draft.steps,
+                photoImageId: draft.photoImageId, tags: draft.tags, now: request.services.clock.now()),
+            fromDraft: true, feedText: "posted recipe #ID “\(draft.title)”")
+        return BotResponse(["Recipe #\(recipe.id!) “\(recipe.title)” is posted — !recipe \(recipe.id!) to see it."], effects: [writing(me, false)])
+    }
+
+    static func cancel(_ request: BotRequest) async throws -> BotResponse {
+        let me = try request.account()
+        guard try await request.services.store.deleteRecipeDraft(accountID: me.id) else { throw BotError("you have no draft") }
+        return BotResponse(["Draft dropped."], effects: [writing(me, false)])
+    }
+
+    static func show(_ request: BotRequest, _ id: Int64) async throws -> BotResponse {
+        let row = try await visible(request, id)
+        let r = row.recipe
+        var lines = ["\(request.style.bold("#\(id) \(r.title)")) by \(row.author) · score \(r.score) (▲\(r.ups) ▼\(r.downs)) · \(r.comments) comments"
+            + (r.tags.isEmpty ? "" : " · \(r.tags)")]
+        if let photo = r.photoImageId, let media = request.services.media, let image = try await request.services.store.image(id: photo) {
+            lines.append("photo: \(media.url(image))")
+        }
+        if let source = r.source { lines.append("source: \(source)") }
+        lines.append(request.style.bold("Ingredients:"))
+        lines += r.ingredients.split(separator: "\n").map { "• \($0)" }
+        lines.append(request.style.bold("Steps:"))
+        lines += r.steps.split(separator: "\n").enumerated().map { "\($0.offset + 1). \($0.element)" }
+        lines.append(request.style.dim("!up \(id) · !down \(id) · !save \(id) · !comment recipe \(id) TEXT · !comments recipe \(id)"))
+        return BotResponse(lines)
+    }
+
+    static let fields = ["title", "ingredients", "steps", "photo", "tags"]
+
+    /// `!recipe edit ID FIELD VALUE`; ingredients and steps take `;`-separated lines.
+    static func edit(_ request: BotRequest) async throws -> BotResponse {
+        let me = try request.account()
+        guard request.words.count >= 4 else { throw request.usageError("edit needs an id, a field (\(fields.joined(separator: "|"))) and a value") }
+        let id = try id(request, request.words[1])
+        let field = request.words[2].lowercased()
+        guard fields.contains(field) else { throw request.usageError("\(field) is not a field: \(fields.joined(separator: ", "))") }
+        let value = request.input.text(after: 3)
+        guard var recipe = try await request.services.store.recipe(id: id)?.recipe, recipe.accountId == me.id else {
+            throw BotError("you have no recipe #\(id)")
+        }
+        func lines(_ text: String, max: Int) throws -> String {
+            let parts = text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !parts.isEmpty, parts.count <= max, parts.allSatisfy({ $0.count <= maxLine }) else {
+                throw BotError("give 1 to \(max) lines separated by ; (each up to \(maxLine) characters)")
+            }
+            return parts.joined(separator: "\n")
+        }
+        switch field {
+        case "title":
+            guard (1...maxTitle).contains(value.count) else { throw BotError("a title has 1 to \(maxTitle) characters") }
+            recipe.title = value
+        case "ingredients": recipe.ingredients = try lines(value, max: maxIngredients)
+        case "steps": recipe.steps = try lines(value, max: maxSteps)
+        case "photo": recipe.photoImageId = value == "-" ? nil : try await PictureCommands.ownUpload(request, me, value).id
+        default: recipe.tags = try tags(value)
+        }
+        _ = try await request.services.store.updateRecipe(recipe, by: me.id)
+        return BotResponse(["Recipe #\(id): \(field) updated."])
+    }
+
+    static func table(_ rows: [RecipeRow], now: Date) -> [String] {
+        rows.map { row in
+            let r = row.recipe
+            return "#\(r.id!)  \(r.title)  by \(row.author)  score \(r.score)  \(r.comments) comments\(r.tags.isEmpty ? "" : "  [\(r.tags)]")  \(TimeText.ago(from: r.createdAt, to: now))"
+        }
+    }
+
+    /// Score decayed by age: a day-old vote counts about a third of a new one.
+    static func hotScore(_ r: RecipeRecord, now: Date) -> Double {
+        let hours = max(0, now.timeIntervalSince(r.createdAt) / 3600)
+        return Double(r.score + r.comments + 1) / pow(hours + 2, 1.5)
+    }
+
+    static let recipes = BotCommand(
+        "recipes", group: group, usage: "hot|new|top|foryou [PAGE]  ·  by USER [PAGE]",
+        summary: "recipe lists: trending, newest, best, for you (your cuisines and people you follow), or by someone",
+        example: "!recipes foryou", arity: 0...3
+    ) { request in
+        let store = request.services.store
+        var words = request.words
+        let kind = words.first?.lowercased() ?? "hot"
+        if !words.isEmpty { words.removeFirst() }
+        var author: AccountRef?
+        if kind == "by" {
+            guard let name = words.first else { throw request.usageError("by whom?") }
+            let account = try await SocialCommands.person(request, name)
+            author = AccountRef(id: account.id!, name: account.name)
+            words.removeFirst()
+        }
+        guard words.count <= 1 else { throw request.usageError() }
+        let page = try Paging.page(request, words.first)
+        let now = request.services.clock.now()
+        var blocked: Set<Int64> = []
+        if let me = request.caller.account?.id {
+            blocked = try await store.blockedIDs(by: me).union(try await store.blockerIDs(of: me))
+        }
+        let rows: [RecipeRow], total: Int, title: String
+        switch kind {
+        case "new", "top", "by":
+            let (found, count) = try await store.recipes(order: kind == "top" ? .top : .new, author: author?.id, page: page)
+            (rows, total) = (found.filter { !blocked.contains($0.recipe.accountId) }, count)
+            title = kind == "by" ? "Recipes by \(author!.name)" : kind == "top" ? "Top recipes" : "New recipes"
+        case "hot", "foryou":
+            var candidates = try await store.recentRecipes().filter { !blocked.contains($0.recipe.accountId) }
+            if kind == "foryou" {
+                let me = try request.account()
+                let cuisines = Set((try await store.settings(me.id)["cuisine"] ?? "").split(separator: ",").map(String.init))
+                let following = try await store.followingIDs(of: me.id)
+                candidates = candidates.filter { row in
+                    following.contains(row.recipe.accountId) || !cuisines.isDisjoint(with: row.recipe.tags.split(separator: " ").map(String.init))
+                }
+                if candidates.isEmpty {
+                    return BotResponse(["Nothing for you yet — set your cuisines (!prefs cuisine italian,thai) or !follow people who cook."])
+                }
+            }
+            let ranked = candidates.sorted { hotScore($0.recipe, now: now) > hotScore($1.recipe, now: now) }
+            total = ranked.count
+            rows = Array(ranked.dropFirst((page - 1) * Store.recipePageSize).prefix(Store.recipePageSize))
+            title = kind == "hot" ? "Hot recipes" : "Recipes for you"
+        default:
+            throw request.usageError("\(kind) is not a list: hot, new, top, foryou or by USER")
+        }
+        if total == 0 { return BotResponse(["No recipes yet — write one: !recipe new"]) }
+        if rows.isEmpty { return BotResponse(["There is no page \(page)."]) }
+        return BotResponse(["\(request.style.bold(title)):"] + table(rows, now: now)
+            + Paging.footer(request, page: page, total: total, size: Store.recipePageSize, command: "!recipes \(kind)\(author.map { " \($0.name)" } ?? "")"))
+    }
+
+    static func vote(_ name: String, _ value: Int, summary: String) -> BotCommand {
+        BotCommand(name, group: group, usage: "ID", summary: summary, example: "!\(name) 12", arity: 1...1, requiresLogin: true) { request in
+            let me = try request.account()
+            let id = try id(request, request.words[0])
+            _ = try await visible(request, id)
+            guard let (ups, downs) = try await request.services.store.vote(recipeID: id, accountID: me.id, value: value) else {
+                throw BotError("there is no recipe #\(id)")
+            }
+            let what = value > 0 ? "You voted recipe #\(id) up." : value < 0 ? "You voted recipe #\(id) down." : "Your vote on recipe #\(id) is gone."
+            return BotResponse(["\(what) Score \(ups - downs) (▲\(ups) ▼\(downs))."])
+        }
+    }
+
+    static func saveCommand(_ name: String, saved: Bool) -> BotCommand {
+        BotCommand(name, group: group, usage: "ID", summary: saved ? "keep a recipe in your list" : "take a recipe out of your list",
+            example: "!\(name) 12", arity: 1...1, requiresLogin: true) { request in
+            let me = try request.account()
+            let id = try id(request, request.words[0])
+            _ = try await visible(request, id)
+            guard let changed = try await request.services.store.saveRecipe(id, for: me.id, saved: saved) else { throw BotError("there is no recipe #\(id)") }
+            if saved { return BotResponse([changed ? "Recipe #\(id) saved — !saved lists them." : "Recipe #\(id) was saved already."]) }
+            return BotResponse([changed ? "Recipe #\(id) is out of your saved list." : "Recipe #\(id) wasn't saved."])
+        }
+    }
+
+    static let saved = BotCommand(
+        "saved", group: group, usage: "[PAGE]", summary: "the recipes you saved", example: "!saved", arity: 0...1, requiresLogin: true
+    ) { request in
+        let me = try request.account()
+        let page = try Paging.page(request, request.words.first)
+        let (rows, total) = try await request.services.store.recipes(order: .new, savedBy: me.id, page: page)
+        if total == 0 { return BotResponse(["Nothing saved yet — !save ID on a recipe you like."]) }
+        return BotResponse(["\(request.style.bold("Saved recipes")) (\(total)):"] + table(rows, now: request.services.clock.now())
+            + Paging.footer(request, page: page, total: total, size: Store.recipePageSize, command: "!saved"))
+    }
+
+    static let search = BotCommand(
+        "search", group: group, usage: "WORDS [cuisine:X] [diet:X]  ·  user PREFIX",
+        summary: "search recipes (tom* for prefixes, \"quoted phrases\", OR, NOT) or people", example: "!search tomato basil cuisine:italian",
+        arity: 1...Int.max
+    ) { request in
+        if request.words[0].lowercased() == "user" {
+            guard request.words.count == 2 else { throw request.usageError("search user PREFIX") }
+            let found = try await request.services.store.findPeople(prefix: request.words[1], after: nil)
+            return BotResponse(found.names.isEmpty ? ["Nobody's name starts with \(request.words[1])."] : ["People: " + found.names.joined(separator: ", ")])
+        }
+        let query = try RecipeSearchQuery.parse(request.input.text(after: 0))
+        let page = 1
+        let (rows, total) = try await request.services.store.searchRecipes(match: query.match, tags: query.tags, page: page)
+        if total == 0 { return BotResponse(["No recipe matches — try fewer words, or a prefix like tom*."]) }
+        return BotResponse(["\(request.style.bold("Found \(total)")):"] + table(rows, now: request.services.clock.now()))
+    }
+
+    static let prefs = BotCommand(
+        "prefs", group: group, usage: "cuisine A,B,…", summary: "your favourite cuisines, for !recipes foryou", example: "!prefs cuisine italian,thai",
+        arity: 0...2, requiresLogin: true
+    ) { request in
+        let me = try request.account()
+        guard request.words.first?.lowercased() == "cuisine" else {
+            let current = try await request.services.store.settings(me.id)["cuisine"] ?? ""
+            return BotResponse(["Your cuisines: \(current.isEmpty ? "none yet" : current.replacingOccurrences(of: ",", with: ", ")) — change with !prefs cuisine italian,thai"])
+        }
+        let list = request.words.count > 1 ? try tags(request.words[1]).split(separator: " ").joined(separator: ",") : ""
+        try await request.services.store.setSetting(me.id, key: "cuisine", value: list)
+        return BotResponse([list.isEmpty ? "Cuisines cleared." : "Your cuisines: \(list.replacingOccurrences(of: ",", with: ", "))."])
+    }
+
+    static let all: [BotCommand] = [
+        recipe, recipes,
+        vote("up", 1, summary: "vote a recipe up"), vote("down", -1, summary: "vote a recipe down"),
+        vote("unvote", 0, summary: "take back your vote"),
+        saveCommand("save", saved: true), saveCommand("unsave", saved: false), saved, search, prefs,
+    ]
+
+    static func profileLine(_ context: ProfileContext) async throws -> String? {
+        let (_, total) = try await context.store.recipes(order: .new, author: context.subject.id!, page: 1)
+        return "recipes: \(total)"
+    }
+
+    /// On login: a draft in progress is mentioned, and its lines keep coming to the bot.
+    static func onLogin(_ services: BotServices, _ account: AccountRef) async throws -> [SessionEffect] {
+        guard let draft = try await services.store.recipeDraft(accountID: account.id) else { return [] }
+        let name = draft.title.isEmpty ? "a recipe draft" : "your recipe draft “\(draft.title)”"
+        var effects: [SessionEffect] = [.notify(accountID: account.id, text: "You have \(name) — !recipe new to continue it, !recipe cancel to drop it.")]
+        if draft.stage != .ready { effects.append(.writingRecipe(accountID: account.id, on: false)) }
+        return effects
+    }
+}

@@ -1,0 +1,37 @@
+import Testing
+
+@testable import HearthBot
+
+@Suite struct RecipeSearchQueryTests {
+    @Test func wordsPrefixesPhrasesAndFiltersBecomeQuotedTerms() throws {
+        #expect(try RecipeSearchQuery.parse("tomato basil") == RecipeSearchQuery(match: "\"tomato\" \"basil\"", tags: []))
+        #expect(try RecipeSearchQuery.parse("tom* \"green curry\" cuisine:Thai diet:vegan") ==
+            RecipeSearchQuery(match: "\"tom\"* \"green curry\"", tags: ["thai", "vegan"]))
+        #expect(try RecipeSearchQuery.parse("basil OR mint NOT cream").match == "\"basil\" OR \"mint\" NOT \"cream\"")
+        // Quotes inside words are escaped, so FTS5 syntax cannot leak in.
+        #expect(try RecipeSearchQuery.parse("cuisine:italian").match == "")
+        #expect(try RecipeSearchQuery.parse("naïve café").match == "\"naïve\" \"café\"")
+    }
+
+    @Test(arguments: [
+        ("\"tomato soup", "a quote is not closed"),
+        ("soup OR", "OR needs words on both sides"),
+        ("NOT soup", "NOT needs words on both sides"),
+        ("soup AND OR rice", "OR needs words on both sides"),
+        ("*", "is not a word I can search for"),
+        ("to*m", "is not a word I can search for"),
+        ("( )", "is not a word I can search for"),
+        ("cuisine:", "needs a word after the colon"),
+        ("\"\"", "an empty phrase"),
+        ("", "search for what?"),
+        ("a b c d e f g h i j k l m", "more than 12 words"),
+    ])
+    func malformedQueriesGetAMessage(query: String, message: String) {
+        #expect(throws: BotError.self) { try RecipeSearchQuery.parse(query) }
+        do {
+            _ = try RecipeSearchQuery.parse(query)
+        } catch {
+            #expect(error.message.contains(message), "\(query): \(error.message)")
+        }
+    }
+}
