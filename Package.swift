@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
@@ -31,6 +32,7 @@ let package = Package(
         .target(name: "HearthBot", dependencies: [
             "HearthProtocol", "HearthStore", "HearthCrypto", "HearthMedia",
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fortunes")]),
         .target(name: "HearthServer", dependencies: [
@@ -65,6 +67,7 @@ let package = Package(
             .product(name: "NIOExtras", package: "swift-nio-extras"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Hummingbird", package: "hummingbird"),
         ]),
     ]
 )

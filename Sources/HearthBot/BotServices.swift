@@ -21,6 +21,8 @@ public final class BotServices: Sendable {
     /// The sayings fortune cookies are made of.
     public let fortunes: FortuneCatalogue?
     public let clock: HearthClock
+    /// Edamam recipe search, when the operator configured keys.
+    public let edamam: EdamamClient?
     /// What apps add to every login (see `BotApp.onLogin`); set by `Bot`.
     let loginHooks = Mutex<[LoginHook]>([])
 
@@ -31,8 +33,9 @@ public final class BotServices: Sendable {
         store: Store, passwords: PasswordWorker, throttle: LoginThrottle = LoginThrottle(),
         presence: any PresenceDirectory, logger: Logger = Logger(label: "hearth.bot"),
         tokenLifetime: TimeInterval = BotServices.defaultTokenLifetime, media: MediaLibrary? = nil,
-        fortunes: FortuneCatalogue? = nil, clock: HearthClock = .system
+        fortunes: FortuneCatalogue? = nil, clock: HearthClock = .system, edamam: EdamamConfig? = nil
     ) {
+        self.edamam = edamam.map { EdamamClient(config: $0) }
         self.media = media
         self.fortunes = fortunes
         self.clock = clock

@@ -339,8 +339,41 @@ enum RecipeCommands {
         return BotResponse([list.isEmpty ? "Cuisines cleared." : "Your cuisines: \(list.replacingOccurrences(of: ",", with: ", "))."])
     }
 
+    static let edamam = BotCommand(
+        "edamam", group: group, usage: "WORDS  ·  save N", summary: "find recipes on Edamam and import one (when the server has keys)",
+        example: "!edamam chicken curry", arity: 1...Int.max, requiresLogin: true
+    ) { request in
+        let me = try request.account()
+        guard let client = request.services.edamam else {
+            throw BotError("Edamam is not set up on this server: the operator starts Hearth with --edamam-app-id ID --edamam-app-key KEY (free keys at https://developer.edamam.com)")
+        }
+        if request.words[0].lowercased() == "save" {
+            guard request.words.count == 2, let n = Int(request.words[1]) else { throw request.usageError("save which? e.g. !edamam save 2") }
+            guard let found = client.lastResult(n, for: me.id) else { throw BotError("there is no result \(n) — search first: !edamam WORDS") }
+            let ingredients = found.ingredientLines.prefix(maxIngredients).map { String($0.prefix(maxLine)) }.joined(separator: "\n")
+            let labels = ((found.cuisineType ?? []) + (found.dietLabels ?? [])).joined(separator: " ")
+            let recipe = try await request.services.store.addRecipe(
+                RecipeRecord(
+                    accountId: me.id, title: String(found.label.prefix(maxTitle)), ingredients: ingredients.isEmpty ? "(see the source)" : ingredients,
+                    steps: "Follow the method at \(found.url)", photoImageId: nil, tags: (try? tags(labels)) ?? "",
+                    source: "\(found.source ?? "Edamam") — \(found.url) (via Edamam)", now: request.services.clock.now()),
+                fromDraft: false, feedText: "imported recipe #ID “\(found.label.prefix(60))” from Edamam")
+            return BotResponse(["Imported as recipe #\(recipe.id!) “\(recipe.title)” (source: \(found.source ?? "Edamam")) — !recipe \(recipe.id!)"])
+        }
+        let results = try await client.search(request.input.text(after: 0), for: me.id)
+        if results.isEmpty { return BotResponse(["Edamam found nothing for that."]) }
+        var lines = ["\(request.style.bold("From Edamam")):"]
+        for (index, r) in results.enumerated() {
+            let cuisine = (r.cuisineType ?? []).first.map { " · \($0)" } ?? ""
+            let time = (r.totalTime ?? 0) > 0 ? " · \(Int(r.totalTime!)) min" : ""
+            lines.append("\(index + 1). \(r.label) — \(r.source ?? "?") · \(r.ingredientLines.count) ingredients\(cuisine)\(time) · \(r.url)")
+        }
+        lines.append(request.style.dim("Import one: !edamam save N"))
+        return BotResponse(lines)
+    }
+
     static let all: [BotCommand] = [
-        recipe, recipes,
+        recipe, recipes, edamam,
         vote("up", 1, summary: "vote a recipe up"), vote("down", -1, summary: "vote a recipe down"),
         vote("unvote", 0, summary: "take back your vote"),
         saveCommand("save", saved: true), saveCommand("unsave", saved: false), saved, search, prefs,

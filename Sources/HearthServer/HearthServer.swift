@@ -33,7 +33,8 @@ public final class HearthServer: Sendable {
             store: store, passwords: PasswordWorker(threads: config.passwordThreads, cost: config.passwordCost),
             presence: core, logger: logger, media: media,
             fortunes: FortuneCatalogue.load(
-                directory: config.fortunesDirectory, offensive: config.fortunesOffensive, builtin: config.builtinFortunes), clock: config.clock)
+                directory: config.fortunesDirectory, offensive: config.fortunesOffensive, builtin: config.builtinFortunes), clock: config.clock,
+            edamam: config.edamam)
         core.attachBot(Bot(services: services))
     }
 

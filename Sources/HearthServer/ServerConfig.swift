@@ -38,6 +38,8 @@ public struct ServerConfig: Sendable {
     public var fortunesOffensive = false
     /// Hearth's own sayings (tests turn them off to use a small catalogue).
     public var builtinFortunes = true
+    /// Edamam recipe search keys (and base URL), if any.
+    public var edamam: EdamamConfig?
     /// Where "now" comes from (tests move it across midnights).
     public var clock: HearthClock = .system
     /// Days of channel and private history kept; 0 keeps none.

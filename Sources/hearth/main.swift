@@ -38,6 +38,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Threads that decode and draw pictures.") var mediaThreads = 2
     @Option(help: "A directory of strfile fortune databases to add to the built-in sayings (e.g. /usr/share/games/fortunes).") var fortunes: String?
     @Flag(help: "Include the offensive fortune sets of --fortunes (its off/ folder).") var fortunesOffensive = false
+    @Option(help: "Edamam Recipe Search app id (or EDAMAM_APP_ID), for !edamam.") var edamamAppId: String?
+    @Option(help: "Edamam Recipe Search app key (or EDAMAM_APP_KEY).") var edamamAppKey: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
     func run() async throws {
@@ -60,6 +62,10 @@ struct Serve: AsyncParsableCommand {
         config.mediaThreads = max(1, min(mediaThreads, 16))
         config.fortunesDirectory = fortunes
         config.fortunesOffensive = fortunesOffensive
+        let environment = ProcessInfo.processInfo.environment
+        if let id = edamamAppId ?? environment["EDAMAM_APP_ID"], let key = edamamAppKey ?? environment["EDAMAM_APP_KEY"] {
+            config.edamam = EdamamConfig(appID: id, appKey: key)
+        }
         config.operators = try Operators.load(flags: oper, dataDirectory: dataDir)
         let server = try HearthServer(config: config, logger: logger)
         let group = ServiceGroup(
