@@ -267,6 +267,38 @@ enum Migrations {
                 t.primaryKey(["accountId", "recipeId"])
             }
         }
+        m.registerMigration("v10-families") { db in
+            try db.create(table: "family") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("founderId", .integer).notNull().indexed().references("account", onDelete: .cascade)
+                t.column("parentFamilyId", .integer).references("family", onDelete: .setNull)
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "familyMember", options: [.withoutRowID]) { t in
+                t.column("familyId", .integer).notNull().references("family", onDelete: .cascade)
+                t.column("accountId", .integer).notNull().indexed().references("account", onDelete: .cascade)
+                t.column("role", .text).notNull()
+                t.column("joinedAt", .datetime).notNull()
+                t.primaryKey(["familyId", "accountId"])
+            }
+            try db.create(table: "familyLink", options: [.withoutRowID]) { t in
+                t.column("familyId", .integer).notNull().references("family", onDelete: .cascade)
+                t.column("fromId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("toId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("kind", .text).notNull()
+                t.primaryKey(["familyId", "fromId", "toId", "kind"])
+            }
+            // Invite codes are stored only as hashes; each works once and expires.
+            try db.create(table: "familyInvite") { t in
+                t.column("codeHash", .text).primaryKey()
+                t.column("familyId", .integer).notNull().references("family", onDelete: .cascade)
+                t.column("inviterId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("relation", .text)
+                t.column("hint", .text).notNull()
+                t.column("expiresAt", .datetime).notNull()
+            }
+        }
         return m
     }
 }

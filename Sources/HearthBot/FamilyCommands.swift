@@ -1,0 +1,231 @@
+import Foundation
+import HearthCrypto
+import HearthStore
+
+/// Family trees (AppleTree): found a family, invite with codes, link relationships, show the
+/// tree, leave home and found your own household.
+enum FamilyCommands {
+    static let group = "family"
+    static let relations = ["parent", "child", "partner", "sibling"]
+    static let inviteLifetime: TimeInterval = 7 * 24 * 3600
+    static let inviteGroups = 3
+    static let maxName = 40
+    /// Open invites one family may have at once.
+    static let maxOpenInvites = 20
+
+    static func familyNameProblem(_ name: String) -> String? {
+        (2...maxName).contains(name.count) ? nil : "a family name has 2 to \(maxName) characters"
+    }
+
+    /// The caller's current family: the one they joined or founded last.
+    static func current(_ request: BotRequest) async throws -> (AccountRef, FamilyRecord) {
+        let me = try request.account()
+        guard let family = try await request.services.store.families(of: me.id).first else {
+            throw BotError("you are in no family yet — !tree new NAME founds one, !tree join CODE joins one")
+        }
+        return (me, family)
+    }
+
+    static func member(_ request: BotRequest, _ family: FamilyRecord, _ name: String) async throws -> FamilyMember {
+        let members = try await request.services.store.familyMembers(family.id!)
+        guard let found = members.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+            throw BotError("\(name) is not in \(family.name) — !tree members lists who is")
+        }
+        return found
+    }
+
+    static let tree = BotCommand(
+        "tree", group: group,
+        usage: "[new NAME · invite [as parent|child|partner|sibling] · invites · revoke CODE · join CODE · members · link USER RELATION · leave · remove USER · independent [NAME]]",
+        summary: "your family tree: found one, invite people with codes, link them, leave home",
+        example: "!tree invite as child", arity: 0...Int.max
+    ) { request in
+        let words = request.words
+        switch words.first?.lowercased() {
+        case nil: return try await show(request)
+        case "new": return try await found(request, name: request.input.text(after: 1), parent: nil)
+        case "invite": return try await invite(request)
+        case "invites": return try await invites(request)
+        case "revoke": return try await revoke(request)
+        case "join": return try await join(request)
+        case "members": return try await members(request)
+        case "link": return try await link(request)
+        case "leave": return try await leave(request)
+        case "remove": return try await remove(request)
+        case "independent": return try await independent(request)
+        case let other?: throw request.usageError("\(other) is not a !tree command")
+        }
+    }
+
+    static func found(_ request: BotRequest, name: String, parent: FamilyRecord?) async throws -> BotResponse {
+        let me = try request.account()
+        let name = name.trimmingCharacters(in: .whitespaces)
+        if let problem = familyNameProblem(name) { throw request.usageError(problem) }
+        let family = try await request.services.store.foundFamily(
+            name: name, founderID: me.id, parentFamilyID: parent?.id, now: request.services.clock.now())
+        let (code, lines) = try await newInvite(request, family, me, relation: nil)
+        _ = code
+        let lead = parent.map { "You left home: \(name) is your own household, still connected to \($0.name)." } ?? "You founded \(name)."
+        return BotResponse(
+            ["\(lead) Invite people with !tree invite [as parent|child|partner|sibling]." + (request.caller.channel != nil ? " (Your first invite code came privately.)" : "")],
+            privateLines: lines)
+    }
+
+    static func newInvite(_ request: BotRequest, _ family: FamilyRecord, _ me: AccountRef, relation: String?) async throws -> (String, [String]) {
+        let store = request.services.store
+        let now = request.services.clock.now()
+        if try await store.familyInvites(family.id!, now: now).count >= maxOpenInvites {
+            throw BotError("\(family.name) has \(maxOpenInvites) open invites; !tree revoke some first")
+        }
+        let code = SecretCodes.code(groups: inviteGroups)
+        try await store.addFamilyInvite(
+            FamilyInvite(
+                codeHash: Sodium.hashSecret("family/" + SecretCodes.normalize(code)), familyId: family.id!, inviterId: me.id, relation: relation,
+                hint: String(code.suffix(4)), expiresAt: now.addingTimeInterval(inviteLifetime)), now: now)
+        let role = relation.map { " as your \($0)" } ?? ""
+        return (code, ["Invite code for \(family.name)\(role): \(code) — it works once, for 7 days. They type: !tree join \(code)"])
+    }
+
+    static func invite(_ request: BotRequest) async throws -> BotResponse {
+        let (me, family) = try await current(request)
+        var relation: String?
+        let words = request.words.dropFirst()
+        if !words.isEmpty {
+            guard words.count == 2, words.first?.lowercased() == "as", relations.contains(words.last!.lowercased()) else {
+                throw request.usageError("invite as parent, child, partner or sibling (or without a relationship)")
+            }
+            relation = words.last!.lowercased()
+        }
+        let (_, lines) = try await newInvite(request, family, me, relation: relation)
+        return BotResponse(request.caller.channel == nil ? [] : ["I sent you the invite code privately."], privateLines: lines)
+    }
+
+    static func invites(_ request: BotRequest) async throws -> BotResponse {
+        let (_, family) = try await current(request)
+        let now = request.services.clock.now()
+        let open = try await request.services.store.familyInvites(family.id!, now: now)
+        if open.isEmpty { return BotResponse(["\(family.name) has no open invites — !tree invite makes one."]) }
+        var lines = ["Open invites for \(family.name):"]
+        for invite in open {
+            let inviter = try await request.services.store.account(id: invite.inviterId)?.name ?? "?"
+            let days = Int((invite.expiresAt.timeIntervalSince(now) / 86400).rounded(.up))
+            lines.append("…-\(invite.hint)\(invite.relation.map { " as \($0)" } ?? "") by \(inviter), expires in \(days) day\(days == 1 ? "" : "s")")
+        }
+        return BotResponse(lines)
+    }
+
+    static func revoke(_ request: BotRequest) async throws -> BotResponse {
+        let (_, family) = try await current(request)
+        guard request.words.count == 2 else { throw request.usageError("revoke which code? e.g. !tree revoke K7QP-M2XD-9FWT") }
+        let hash = Sodium.hashSecret("family/" + SecretCodes.normalize(request.words[1]))
+        guard try await request.services.store.revokeFamilyInvite(codeHash: hash, familyID: family.id!) else {
+            throw BotError("\(family.name) has no open invite \(request.words[1])")
+        }
+        return BotResponse(["Invite \(request.words[1]) is cancelled."])
+    }
+
+    static func join(_ request: BotRequest) async throws -> BotResponse {
+        let me = try request.account()
+        guard request.words.count == 2 else { throw request.usageError("join with the code you were given, e.g. !tree join K7QP-M2XD-9FWT") }
+        // Guessing codes is slowed down like guessing passwords.
+        let key = "family-invite:\(me.id)"
+        let throttle = request.services.throttle
+        if let wait = throttle.waitTime(keys: [key], now: request.services.clock.now()) {
+            throw BotError("too many wrong codes; try again in \(Int(wait.rounded(.up))) s")
+        }
+        let hash = Sodium.hashSecret("family/" + SecretCodes.normalize(request.words[1]))
+        do {
+            let (family, relation, inviter) = try await request.services.store.joinFamily(codeHash: hash, accountID: me.id, now: request.services.clock.now())
+            throttle.recordSuccess(keys: [key])
+            let inviterName = try await request.services.store.account(id: inviter)?.name ?? "someone"
+            let role = relation.map { " as \(inviterName)'s \($0)" } ?? ""
+            return BotResponse(
+                ["Welcome to \(family.name)\(role)! !tree shows the family."],
+                effects: [.notify(accountID: inviter, text: "\(me.name) joined \(family.name)\(relation.map { " as your \($0)" } ?? "").")])
+        } catch FamilyError.notFound {
+            throttle.recordFailure(keys: [key], now: request.services.clock.now())
+            throw BotError("that code is unknown, used or expired — ask for a new one")
+        } catch FamilyError.alreadyMember {
+            throw BotError("you are in that family already")
+        }
+    }
+
+    static func show(_ request: BotRequest) async throws -> BotResponse {
+        let (_, family) = try await current(request)
+        let store = request.services.store
+        var lines = ["\(request.style.bold(family.name))"]
+        lines += FamilyTreeText.render(members: try await store.familyMembers(family.id!), links: try await store.familyLinks(family.id!))
+        // Households connected by someone leaving home.
+        if let parentID = family.parentFamilyId, let parent = try await store.family(id: parentID) {
+            let founder = try await store.account(id: family.founderId)?.name ?? "?"
+            lines.append(request.style.dim("\(founder) left home from \(parent.name):"))
+            lines += FamilyTreeText.render(members: try await store.familyMembers(parentID), links: try await store.familyLinks(parentID)).map { "   " + $0 }
+        }
+        for child in try await store.childFamilies(of: family.id!) {
+            let founder = try await store.account(id: child.founderId)?.name ?? "?"
+            lines.append(request.style.dim("\(founder)'s own household, \(child.name):"))
+            lines += FamilyTreeText.render(members: try await store.familyMembers(child.id!), links: try await store.familyLinks(child.id!)).map { "   " + $0 }
+        }
+        return BotResponse(lines)
+    }
+
+    static func members(_ request: BotRequest) async throws -> BotResponse {
+        let (_, family) = try await current(request)
+        let members = try await request.services.store.familyMembers(family.id!)
+        return BotResponse(["\(request.style.bold(family.name)) (\(members.count)): " + members.map { $0.role == "member" ? $0.name : "\($0.name) (\($0.role))" }.joined(separator: ", ")])
+    }
+
+    static func link(_ request: BotRequest) async throws -> BotResponse {
+        let (me, family) = try await current(request)
+        guard request.words.count == 3, relations.contains(request.words[2].lowercased()) else {
+            throw request.usageError("link USER parent|child|partner|sibling — e.g. !tree link bob child (bob is your child)")
+        }
+        let other = try await member(request, family, request.words[1])
+        let relation = request.words[2].lowercased()
+        do {
+            switch relation {
+            case "parent": try await request.services.store.link(family.id!, from: other.accountId, to: me.id, kind: "parent")
+            case "child": try await request.services.store.link(family.id!, from: me.id, to: other.accountId, kind: "parent")
+            default: try await request.services.store.link(family.id!, from: me.id, to: other.accountId, kind: relation)
+            }
+        } catch FamilyError.selfLink {
+            throw BotError("you can't be your own \(relation)")
+        } catch FamilyError.wouldCycle {
+            throw BotError("that would make someone their own ancestor")
+        }
+        return BotResponse(["\(other.name) is now your \(relation) in \(family.name)."])
+    }
+
+    static func leave(_ request: BotRequest) async throws -> BotResponse {
+        let (me, family) = try await current(request)
+        do {
+            try await request.services.store.leaveFamily(family.id!, accountID: me.id)
+        } catch FamilyError.founderMustStay {
+            throw BotError("you founded \(family.name), so you stay; !tree independent starts a household of your own")
+        }
+        return BotResponse(["You left \(family.name)."])
+    }
+
+    static func remove(_ request: BotRequest) async throws -> BotResponse {
+        let (me, family) = try await current(request)
+        guard request.words.count == 2 else { throw request.usageError("remove whom?") }
+        let role = try await request.services.store.familyRole(family.id!, accountID: me.id)
+        guard role == "founder" || role == "admin" else { throw BotError("only the founder of \(family.name) can remove people") }
+        let other = try await member(request, family, request.words[1])
+        if other.accountId == me.id { throw BotError("to go yourself: !tree leave") }
+        do {
+            try await request.services.store.leaveFamily(family.id!, accountID: other.accountId)
+        } catch FamilyError.founderMustStay {
+            throw BotError("the founder stays")
+        }
+        return BotResponse(["\(other.name) is no longer in \(family.name)."], effects: [.notify(accountID: other.accountId, text: "\(me.name) removed you from \(family.name).")])
+    }
+
+    static func independent(_ request: BotRequest) async throws -> BotResponse {
+        let (me, family) = try await current(request)
+        let name = request.words.count > 1 ? request.input.text(after: 1) : "\(me.name)'s household"
+        return try await found(request, name: name, parent: family)
+    }
+
+    static let all: [BotCommand] = [tree]
+}

@@ -1,0 +1,207 @@
+import Foundation
+import GRDB
+
+public struct FamilyRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "family"
+    public var id: Int64?
+    public var name: String
+    public var founderId: Int64
+    /// The family its founder left home from (`!tree independent`), if any.
+    public var parentFamilyId: Int64?
+    public var createdAt: Date
+
+    public init(name: String, founderId: Int64, parentFamilyId: Int64? = nil, createdAt: Date = Date()) {
+        (self.name, self.founderId, self.parentFamilyId, self.createdAt) = (name, founderId, parentFamilyId, createdAt)
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+public struct FamilyMember: Sendable, Equatable {
+    public var accountId: Int64
+    public var name: String
+    public var role: String  // founder, admin, member
+    public var joinedAt: Date
+
+    public init(accountId: Int64, name: String, role: String, joinedAt: Date) {
+        (self.accountId, self.name, self.role, self.joinedAt) = (accountId, name, role, joinedAt)
+    }
+}
+
+/// A relationship inside a family: `parent` (from is a parent of to), or the symmetric
+/// `partner` and `sibling` (stored with from < to).
+public struct FamilyLink: Sendable, Equatable, Hashable {
+    public var from: Int64
+    public var to: Int64
+    public var kind: String
+
+    public init(from: Int64, to: Int64, kind: String) { (self.from, self.to, self.kind) = (from, to, kind) }
+}
+
+public struct FamilyInvite: Sendable, Equatable {
+    public var codeHash: String
+    public var familyId: Int64
+    public var inviterId: Int64
+    public var relation: String?
+    public var hint: String  // the code's last group, to tell invites apart
+    public var expiresAt: Date
+
+    public init(codeHash: String, familyId: Int64, inviterId: Int64, relation: String?, hint: String, expiresAt: Date) {
+        (self.codeHash, self.familyId, self.inviterId, self.relation, self.hint, self.expiresAt) = (codeHash, familyId, inviterId, relation, hint, expiresAt)
+    }
+}
+
+public enum FamilyError: Error, Equatable, Sendable {
+    case notFound, alreadyMember, wouldCycle, selfLink, notMember, founderMustStay
+}
+
+extension Store {
+    /// Families the account belongs to, the one it joined or founded last first.
+    public func families(of accountID: Int64) async throws -> [FamilyRecord] {
+        try await pool.read { db in
+            try FamilyRecord.fetchAll(
+                db,
+                sql: "SELECT family.* FROM family JOIN familyMember m ON m.familyId = family.id WHERE m.accountId = ? ORDER BY m.joinedAt DESC, family.id DESC",
+                arguments: [accountID])
+        }
+    }
+
+    public func family(id: Int64) async throws -> FamilyRecord? {
+        try await pool.read { db in try FamilyRecord.fetchOne(db, key: id) }
+    }
+
+    /// Founds a family with the account as founder (and, for independence, its parent family).
+    public func foundFamily(name: String, founderID: Int64, parentFamilyID: Int64? = nil, now: Date = Date()) async throws -> FamilyRecord {
+        try await pool.write { db in
+            var family = FamilyRecord(name: name, founderId: founderID, parentFamilyId: parentFamilyID, createdAt: now)
+            try family.insert(db)
+            try db.execute(
+                sql: "INSERT INTO familyMember (familyId, accountId, role, joinedAt) VALUES (?, ?, 'founder', ?)",
+                arguments: [family.id!, founderID, now])
+            return family
+        }
+    }
+
+    public func familyMembers(_ familyID: Int64) async throws -> [FamilyMember] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT m.accountId, a.name, m.role, m.joinedAt FROM familyMember m JOIN account a ON a.id = m.accountId
+                    WHERE m.familyId = ? ORDER BY m.joinedAt, a.nameKey
+                    """, arguments: [familyID]
+            ).map { FamilyMember(accountId: $0[0], name: $0[1], role: $0[2], joinedAt: $0[3]) }
+        }
+    }
+
+    public func familyRole(_ familyID: Int64, accountID: Int64) async throws -> String? {
+        try await pool.read { db in
+            try String.fetchOne(db, sql: "SELECT role FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, accountID])
+        }
+    }
+
+    public func familyLinks(_ familyID: Int64) async throws -> [FamilyLink] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT fromId, toId, kind FROM familyLink WHERE familyId = ?", arguments: [familyID])
+                .map { FamilyLink(from: $0[0], to: $0[1], kind: $0[2]) }
+        }
+    }
+
+    /// Adds a relationship between two members. Parents may not form a cycle, and nobody is
+    /// linked to themselves.
+    public func link(_ familyID: Int64, from: Int64, to: Int64, kind: String) async throws {
+        try await pool.write { db in try Self.link(db, familyID, from: from, to: to, kind: kind) }
+    }
+
+    static func link(_ db: Database, _ familyID: Int64, from: Int64, to: Int64, kind: String) throws {
+        guard from != to else { throw FamilyError.selfLink }
+        for id in [from, to] {
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, id]) != nil
+            else { throw FamilyError.notMember }
+        }
+        if kind == "parent" {
+            // `to` must not already be an ancestor of `from`.
+            let ancestors = try Int64.fetchAll(
+                db,
+                sql: """
+                    WITH RECURSIVE up(id) AS (SELECT ? UNION SELECT l.fromId FROM familyLink l JOIN up ON l.toId = up.id
+                      WHERE l.familyId = ? AND l.kind = 'parent')
+                    SELECT id FROM up
+                    """, arguments: [from, familyID])
+            if ancestors.contains(to) { throw FamilyError.wouldCycle }
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO familyLink (familyId, fromId, toId, kind) VALUES (?, ?, ?, 'parent')", arguments: [familyID, from, to])
+        } else {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO familyLink (familyId, fromId, toId, kind) VALUES (?, ?, ?, ?)",
+                arguments: [familyID, min(from, to), max(from, to), kind])
+        }
+    }
+
+    // MARK: invites
+
+    public func addFamilyInvite(_ invite: FamilyInvite, now: Date = Date()) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM familyInvite WHERE expiresAt < ?", arguments: [now])
+            try db.execute(
+                sql: "INSERT INTO familyInvite (codeHash, familyId, inviterId, relation, hint, expiresAt) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [invite.codeHash, invite.familyId, invite.inviterId, invite.relation, invite.hint, invite.expiresAt])
+        }
+    }
+
+    public func familyInvites(_ familyID: Int64, now: Date = Date()) async throws -> [FamilyInvite] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT codeHash, familyId, inviterId, relation, hint, expiresAt FROM familyInvite WHERE familyId = ? AND expiresAt > ? ORDER BY expiresAt",
+                arguments: [familyID, now]
+            ).map { FamilyInvite(codeHash: $0[0], familyId: $0[1], inviterId: $0[2], relation: $0[3], hint: $0[4], expiresAt: $0[5]) }
+        }
+    }
+
+    public func revokeFamilyInvite(codeHash: String, familyID: Int64) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM familyInvite WHERE codeHash = ? AND familyId = ?", arguments: [codeHash, familyID])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Uses up an invite: the account joins with the relationship the inviter chose. The code
+    /// works once; an expired or unknown one throws `notFound`.
+    public func joinFamily(codeHash: String, accountID: Int64, now: Date = Date()) async throws -> (family: FamilyRecord, relation: String?, inviter: Int64) {
+        try await pool.write { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT familyId, inviterId, relation FROM familyInvite WHERE codeHash = ? AND expiresAt > ?", arguments: [codeHash, now])
+            else { throw FamilyError.notFound }
+            let familyID: Int64 = row[0], inviter: Int64 = row[1], relation: String? = row[2]
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, accountID]) != nil {
+                throw FamilyError.alreadyMember
+            }
+            try db.execute(sql: "DELETE FROM familyInvite WHERE codeHash = ?", arguments: [codeHash])
+            try db.execute(
+                sql: "INSERT INTO familyMember (familyId, accountId, role, joinedAt) VALUES (?, ?, 'member', ?)", arguments: [familyID, accountID, now])
+            switch relation {
+            case "parent": try Self.link(db, familyID, from: accountID, to: inviter, kind: "parent")
+            case "child": try Self.link(db, familyID, from: inviter, to: accountID, kind: "parent")
+            case let kind?: try Self.link(db, familyID, from: inviter, to: accountID, kind: kind)
+            case nil: break
+            }
+            return (try FamilyRecord.fetchOne(db, key: familyID)!, relation, inviter)
+        }
+    }
+
+    /// Takes a member out of a family with their links (the founder cannot leave).
+    public func leaveFamily(_ familyID: Int64, accountID: Int64) async throws {
+        try await pool.write { db in
+            guard let role = try String.fetchOne(db, sql: "SELECT role FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, accountID])
+            else { throw FamilyError.notMember }
+            if role == "founder" { throw FamilyError.founderMustStay }
+            try db.execute(sql: "DELETE FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, accountID])
+            try db.execute(sql: "DELETE FROM familyLink WHERE familyId = ? AND (fromId = ? OR toId = ?)", arguments: [familyID, accountID, accountID])
+        }
+    }
+
+    /// Families founded by members who left home from `familyID`.
+    public func childFamilies(of familyID: Int64) async throws -> [FamilyRecord] {
+        try await pool.read { db in try FamilyRecord.fetchAll(db, sql: "SELECT * FROM family WHERE parentFamilyId = ?", arguments: [familyID]) }
+    }
+}
