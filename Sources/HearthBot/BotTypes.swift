@@ -62,6 +62,10 @@ public enum SessionEffect: Sendable, Equatable {
     case remind(accountID: Int64, at: Date, text: String)
     /// The account is writing a recipe: plain-mode lines that are not commands go to the bot.
     case writingRecipe(accountID: Int64, on: Bool)
+    /// A family's members changed: who may be in its private channel (others are taken out).
+    case familyMembers(familyID: Int64, name: String, members: Set<Int64>)
+    /// The account's connections join these families' private channels.
+    case joinFamilyChannels(accountID: Int64, familyIDs: [Int64])
     /// A line from the bot to a live channel (e.g. `!share`).
     case channelMessage(nameKey: String, text: String)
     /// The account is deleted: what the server keeps about it goes too.

@@ -4,7 +4,7 @@ import HearthStore
 
 /// Family trees (AppleTree): found a family, invite with codes, link relationships, show the
 /// tree, leave home and found your own household.
-enum FamilyCommands {
+public enum FamilyCommands {
     static let group = "family"
     static let relations = ["parent", "child", "partner", "sibling"]
     static let inviteLifetime: TimeInterval = 7 * 24 * 3600
@@ -12,6 +12,23 @@ enum FamilyCommands {
     static let maxName = 40
     /// Open invites one family may have at once.
     static let maxOpenInvites = 20
+
+    /// Each family's private channel.
+    public static func channelName(_ familyID: Int64) -> String { "#family-\(familyID)" }
+
+    /// Effects after a family's membership changed: its channel's guest list, and joining it.
+    static func membershipEffects(_ request: BotRequest, _ family: FamilyRecord, joining: Int64?) async throws -> [SessionEffect] {
+        let members = try await request.services.store.familyMemberIDs(family.id!)
+        var effects: [SessionEffect] = [.familyMembers(familyID: family.id!, name: family.name, members: members)]
+        if let joining { effects.append(.joinFamilyChannels(accountID: joining, familyIDs: [family.id!])) }
+        return effects
+    }
+
+    /// On login: into every family channel.
+    static func onLogin(_ services: BotServices, _ account: AccountRef) async throws -> [SessionEffect] {
+        let families = try await services.store.families(of: account.id)
+        return families.isEmpty ? [] : [.joinFamilyChannels(accountID: account.id, familyIDs: families.map { $0.id! })]
+    }
 
     static func familyNameProblem(_ name: String) -> String? {
         (2...maxName).contains(name.count) ? nil : "a family name has 2 to \(maxName) characters"
@@ -67,8 +84,9 @@ enum FamilyCommands {
         _ = code
         let lead = parent.map { "You left home: \(name) is your own household, still connected to \($0.name)." } ?? "You founded \(name)."
         return BotResponse(
-            ["\(lead) Invite people with !tree invite [as parent|child|partner|sibling]." + (request.caller.channel != nil ? " (Your first invite code came privately.)" : "")],
-            privateLines: lines)
+            ["\(lead) Its private channel is \(channelName(family.id!)). Invite people with !tree invite [as parent|child|partner|sibling]."
+                + (request.caller.channel != nil ? " (Your first invite code came privately.)" : "")],
+            privateLines: lines, effects: try await membershipEffects(request, family, joining: me.id))
     }
 
     static func newInvite(_ request: BotRequest, _ family: FamilyRecord, _ me: AccountRef, relation: String?) async throws -> (String, [String]) {
@@ -140,8 +158,9 @@ enum FamilyCommands {
             let inviterName = try await request.services.store.account(id: inviter)?.name ?? "someone"
             let role = relation.map { " as \(inviterName)'s \($0)" } ?? ""
             return BotResponse(
-                ["Welcome to \(family.name)\(role)! !tree shows the family."],
-                effects: [.notify(accountID: inviter, text: "\(me.name) joined \(family.name)\(relation.map { " as your \($0)" } ?? "").")])
+                ["Welcome to \(family.name)\(role)! !tree shows the family; its private channel is \(channelName(family.id!))."],
+                effects: [.notify(accountID: inviter, text: "\(me.name) joined \(family.name)\(relation.map { " as your \($0)" } ?? "").")]
+                    + (try await membershipEffects(request, family, joining: me.id)))
         } catch FamilyError.notFound {
             throttle.recordFailure(keys: [key], now: request.services.clock.now())
             throw BotError("that code is unknown, used or expired — ask for a new one")
@@ -203,7 +222,7 @@ enum FamilyCommands {
         } catch FamilyError.founderMustStay {
             throw BotError("you founded \(family.name), so you stay; !tree independent starts a household of your own")
         }
-        return BotResponse(["You left \(family.name)."])
+        return BotResponse(["You left \(family.name)."], effects: try await membershipEffects(request, family, joining: nil))
     }
 
     static func remove(_ request: BotRequest) async throws -> BotResponse {
@@ -218,7 +237,10 @@ enum FamilyCommands {
         } catch FamilyError.founderMustStay {
             throw BotError("the founder stays")
         }
-        return BotResponse(["\(other.name) is no longer in \(family.name)."], effects: [.notify(accountID: other.accountId, text: "\(me.name) removed you from \(family.name).")])
+        return BotResponse(
+            ["\(other.name) is no longer in \(family.name)."],
+            effects: [.notify(accountID: other.accountId, text: "\(me.name) removed you from \(family.name).")]
+                + (try await membershipEffects(request, family, joining: nil)))
     }
 
     static func independent(_ request: BotRequest) async throws -> BotResponse {

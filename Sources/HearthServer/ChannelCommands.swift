@@ -3,6 +3,9 @@ import HearthProtocol
 
 /// JOIN, PART, TOPIC, NAMES, KICK, INVITE.
 extension Core {
+    /// Families' private channels are named `#family-<id>`.
+    static let familyChannelPrefix = "#family-"
+
     /// The channel called `name` and the client's status in it; otherwise sends 403 or 442
     /// and returns nil. Under the lock.
     func memberChannel(_ client: Client, _ name: String, out: inout Outbox) -> (ChannelState, MemberStatus)? {
@@ -38,6 +41,14 @@ extension Core {
         }
     }
 
+    /// Whether `client` may not see `channel` in NAMES, WHO, WHOIS or LIST: a secret (+s)
+    /// channel it is not in (operators see those), or a family's channel it is not in (nobody does).
+    func hidden(_ channel: ChannelState, from client: Client) -> Bool {
+        guard channel.members[client.id] == nil else { return false }
+        if familyChannels[channel.key] != nil { return true }
+        return channel.flags.contains("s") && !client.isOper
+    }
+
     func joinOne(_ client: Client, name: String, key: String?) {
         guard IRCNames.isValidChannel(name) else {
             reply(client, .badChanMask, name, "Bad channel name: it must start with # and have no spaces or commas (at most \(IRCLimits.channelLength) bytes)")
@@ -53,6 +64,13 @@ extension Core {
                 }
                 return nil
             }
+            // A family's channel: its members only, whatever the modes, operators included.
+            if folded.hasPrefix(Self.familyChannelPrefix) {
+                guard let allowed = familyChannels[folded], let account = client.account?.id, allowed.contains(account) else {
+                    out.send(client, numeric(client, .inviteOnlyChan, name, "Cannot join channel — it is a family's private channel"))
+                    return nil
+                }
+            }
             if client.channels.count >= IRCLimits.channelsPerUser {
                 out.send(client, numeric(client, .tooManyChannels, name, "You have joined too many channels (the limit is \(IRCLimits.channelsPerUser))"))
                 return nil
@@ -63,6 +81,10 @@ extension Core {
                 channel = existing
             } else {
                 channel = ChannelState(name: name)
+                if familyChannels[folded] != nil {
+                    channel.flags = ["i", "n", "s", "t"]
+                    channel.topic = "Family only"
+                }
                 if let record = registered[folded] {
                     // A registered channel comes back as it was left.
                     channel.name = record.name
@@ -78,7 +100,9 @@ extension Core {
             // A fresh unregistered channel has no rules yet; otherwise they apply to all but
             // operators and the channel's owner.
             let isOwner = registered[folded].map { $0.ownerId == client.account?.id } ?? false
-            if !(isNew && registered[folded] == nil) && !client.isOper && !isOwner {
+            // Family members pass their family channel's modes (which keep everyone else out).
+            let isFamily = familyChannels[folded] != nil
+            if !(isNew && registered[folded] == nil) && !client.isOper && !isOwner && !isFamily {
                 let invited = channel.invited.contains(client.nickKey)
                 if channel.isBanned(client) && !invited {
                     out.send(client, numeric(client, .bannedFromChan, channel.name, "Cannot join channel (+b) — you are banned"))
@@ -190,7 +214,7 @@ extension Core {
         }
         withState { out in
             guard let channel = channels[IRCNames.fold(target)],
-                !channel.flags.contains("s") || channel.members[client.id] != nil
+                !hidden(channel, from: client)
             else {
                 out.send(client, numeric(client, .endOfNames, target, "End of /NAMES list."))
                 return
@@ -226,7 +250,7 @@ extension Core {
             }
             let status = channel.members[client.id]
             if message.params.count < 2 {
-                if channel.flags.contains("s") && status == nil {
+                if hidden(channel, from: client) {
                     out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
                 } else if channel.topic.isEmpty {
                     out.send(client, numeric(client, .noTopic, channel.name, "No topic is set"))

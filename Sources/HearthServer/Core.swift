@@ -31,6 +31,8 @@ final class Core: @unchecked Sendable {
     /// History waiting to be written, and whether a write is scheduled.
     var historyBuffer: [HistoryRecord] = []
     var historyFlushScheduled = false
+    /// Families' private channels (folded name) → the accounts allowed in.
+    var familyChannels: [String: Set<Int64>] = [:]
     /// One pending reminder per account (e.g. "a new cookie is ready"), scheduled, not polled.
     var reminders: [Int64: Scheduled<Void>] = [:]
     /// Registered channels by folded name (loaded at start, kept in step with the store).
@@ -60,6 +62,20 @@ final class Core: @unchecked Sendable {
     func loadRegisteredChannels() async throws {
         let stored = try await store.registeredChannels()
         lock.withLock { for record in stored { registered[record.nameKey] = record } }
+    }
+
+    /// Loads who may be in each family's private channel.
+    func loadFamilyChannels() async throws {
+        let all = try await store.allFamilyMembers()
+        lock.withLock {
+            for (id, members) in all { familyChannels[IRCNames.fold(FamilyCommands.channelName(id))] = members }
+        }
+    }
+
+    /// Puts a connection that logged in before registering into its families' channels. Under the lock.
+    func joinFamilyChannels(_ client: Client, accountID: Int64) {
+        let keys = familyChannels.filter { $0.value.contains(accountID) }.keys.sorted()
+        for key in keys { client.eventLoop.execute { self.joinOne(client, name: key, key: nil) } }
     }
 
     /// Saves registered channels' changes, in order, until the stream ends.

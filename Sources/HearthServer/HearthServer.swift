@@ -82,6 +82,7 @@ public final class HearthServer: Sendable {
         func run() async throws {
             let core = server.core
             try await core.loadRegisteredChannels()
+            try await core.loadFamilyChannels()
             let channel = try await ServerBootstrap(group: server.group)
                 .serverChannelOption(ChannelOptions.backlog, value: 1024)
                 .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)

@@ -272,6 +272,22 @@ extension Core {
             scheduleReminder(accountID: id, at: at, text: text)
         case .writingRecipe(let id, let on):
             for other in clients.values where other.account?.id == id { other.writingRecipe = on }
+        case .familyMembers(let id, let name, let members):
+            let key = IRCNames.fold(FamilyCommands.channelName(id))
+            familyChannels[key] = members
+            if let channel = channels[key] {
+                channel.topic = "\(name) — family only"
+                for member in channel.order where !(member.account.map { members.contains($0.id) } ?? false) {
+                    leave(member, channel, userMessage(member, "PART", [channel.name, "No longer in \(name)"]), out: &out)
+                }
+            }
+        case .joinFamilyChannels(let id, let families):
+            for other in clients.values where other.account?.id == id && other.registered {
+                for family in families {
+                    let name = FamilyCommands.channelName(family)
+                    other.eventLoop.execute { self.joinOne(other, name: name, key: nil) }
+                }
+            }
         case .channelMessage(let key, let text):
             guard let channel = channels[key] else { return }
             out.send(channel, botMessage(to: channel.name, text))

@@ -34,7 +34,7 @@ extension Core {
             }
             if IRCNames.isChannel(mask) {
                 if let channel = channels[IRCNames.fold(mask)],
-                    !channel.flags.contains("s") || channel.members[client.id] != nil || client.isOper
+                    !hidden(channel, from: client)
                 {
                     for member in distinctMembers(channel) { row(member, channel.name, channel.members[member.id]) }
                 }
@@ -72,7 +72,7 @@ extension Core {
             out.send(client, numeric(client, .whoisUser, target.nick, target.user, target.host, "*", target.realname))
             let visible = target.channels.compactMap { key -> String? in
                 guard let channel = channels[key] else { return nil }
-                if channel.flags.contains("s") && channel.members[client.id] == nil && target !== client { return nil }
+                if hidden(channel, from: client) && target !== client { return nil }
                 return (channel.members[target.id]?.prefixes(all: false) ?? "") + channel.name
             }
             if !visible.isEmpty { out.send(client, numeric(client, .whoisChannels, target.nick, visible.joined(separator: " "))) }
@@ -93,7 +93,7 @@ extension Core {
             out.send(client, numeric(client, .listStart, "Channel", "Users  Name"))
             for channel in channels.values.sorted(by: { $0.key < $1.key }) {
                 if let wanted, !wanted.contains(channel.key) { continue }
-                if channel.flags.contains("s") && channel.members[client.id] == nil && !client.isOper { continue }
+                if hidden(channel, from: client) { continue }
                 out.send(client, numeric(client, .list, channel.name, String(userCount(channel)), channel.topic))
             }
             out.send(client, numeric(client, .listEnd, "End of /LIST"))

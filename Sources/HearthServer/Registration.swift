@@ -245,6 +245,7 @@ extension Core {
                 announcePresence(client, online: true, out: &out)
             }
             defer { if let holder { attachDevice(client, to: holder, out: &out) } }
+            defer { if holder == nil, let account = client.account { joinFamilyChannels(client, accountID: account.id) } }
             let nick = client.nick
             func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
             send(.welcome, "Welcome to the \(config.networkName) IRC network, \(client.prefix)")

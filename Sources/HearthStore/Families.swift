@@ -200,6 +200,21 @@ extension Store {
         }
     }
 
+    /// Every family's members (to guard the families' private channels).
+    public func allFamilyMembers() async throws -> [Int64: Set<Int64>] {
+        try await pool.read { db in
+            var result: [Int64: Set<Int64>] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT familyId, accountId FROM familyMember") {
+                result[row[0], default: []].insert(row[1])
+            }
+            return result
+        }
+    }
+
+    public func familyMemberIDs(_ familyID: Int64) async throws -> Set<Int64> {
+        try await pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT accountId FROM familyMember WHERE familyId = ?", arguments: [familyID])) }
+    }
+
     /// Families founded by members who left home from `familyID`.
     public func childFamilies(of familyID: Int64) async throws -> [FamilyRecord] {
         try await pool.read { db in try FamilyRecord.fetchAll(db, sql: "SELECT * FROM family WHERE parentFamilyId = ?", arguments: [familyID]) }

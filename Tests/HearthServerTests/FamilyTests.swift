@@ -85,3 +85,47 @@ import Testing
         #expect(!stored.contains { $0.contains(first.replacingOccurrences(of: "-", with: "")) })
     }
 }
+
+@Suite struct FamilyChannelTests {
+    @Test func onlyMembersJoinReadOrSeeTheFamilyChannel() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let gus = try await SocialTests.user(server, "gus")
+        try await gus.send("!tree new Oaks")
+        try await gus.expect("Its private channel is #family-1.")
+        let code = try FamilyTests.code(in: try await gus.expect("Invite code for Oaks: "))
+        try await gus.expect("You joined #family-1.")
+        let hal = try await SocialTests.user(server, "hal")
+        try await hal.send("!tree join \(code)")
+        try await hal.expect("Welcome to Oaks")
+        try await hal.expect("You joined #family-1.")
+        try await gus.send("dinner on sunday?")
+        try await hal.expect("[#family-1] <gus> dinner on sunday?")
+
+        // An outsider, even an IRC operator, can't join, list or read it.
+        let ivy = try await TestClient.irc(server, nick: "ivy")
+        try await ivy.send("JOIN #family-1")
+        try await ivy.expect(" 473 ivy #family-1 :Cannot join channel — it is a family's private channel")
+        try await ivy.send("NAMES #family-1")
+        try await ivy.expectNoLine(containing: "gus", before: " 366 ")
+        try await ivy.send("LIST")
+        try await ivy.expectNoLine(containing: "#family-1", before: " 323 ")
+        try await ivy.send("CHATHISTORY LATEST #family-1 * 10")
+        try await ivy.expect("FAIL CHATHISTORY INVALID_TARGET")
+        try await ivy.send("WHOIS gus")
+        try await ivy.expectNoLine(containing: "#family-1", before: " 318 ")
+
+        // An IRC client logging in with SASL/PASS is put in its families' channels.
+        let laptop = try await TestClient.irc(server, nick: "hal_", extra: ["PASS hal:s3cret-pass"])
+        try await laptop.expect("JOIN #family-1")
+        try await laptop.expect("PRIVMSG #family-1 :dinner on sunday?")  // the join backlog
+
+        // Removed from the family: out of the channel too, and no way back in.
+        try await gus.send("!tree remove hal")
+        try await gus.expect("hal is no longer in Oaks.")
+        try await hal.expect("You left #family-1.")
+        try await laptop.expect("PART #family-1")
+        try await hal.send("/join #family-1")
+        try await hal.expect("it is a family's private channel")
+    }
+}
