@@ -37,7 +37,7 @@ public struct BotApp: Sendable {
         BotApp(
             name: "recipes", commands: RecipeCommands.all, profileLine: { try await RecipeCommands.profileLine($0) },
             onLogin: { try await RecipeCommands.onLogin($0, $1) }),
-        BotApp(name: "family", commands: FamilyCommands.all, onLogin: { try await FamilyCommands.onLogin($0, $1) }),
+        BotApp(name: "family", commands: FamilyCommands.all + LocationCommands.all + FamilyFeedCommands.all, onLogin: { try await FamilyCommands.onLogin($0, $1) }),
         BotApp(name: "help", commands: HelpCommands.all),
     ]
 }

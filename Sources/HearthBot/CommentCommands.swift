@@ -18,6 +18,11 @@ struct Shareable: Sendable {
             let row = try await RecipeCommands.visible(request, id)
             return "recipe #\(id) “\(row.recipe.title)” by \(row.author) (score \(row.recipe.score)) — !recipe \(id)"
         },
+        "post": Shareable { request, id in
+            let post = try await FamilyFeedCommands.visiblePost(request, id)
+            let author = try await request.services.store.account(id: post.accountId)?.name ?? "someone"
+            return "post #\(id) by \(author): \(post.kind == "event" ? "📅 \(post.eventDate ?? "") " : "")\(post.text)"
+        },
         "fortune": Shareable { request, id in
             let f = try await FortuneCommands.visibleFortune(request, id)
             let owner = try await request.services.store.account(id: f.accountId)
@@ -92,7 +97,8 @@ enum CommentCommands {
         example: "!share meme 12 #lobby", arity: 3...3, requiresLogin: true
     ) { request in
         let me = try request.account()
-        let (_, shareable) = try Shareable.kind(request, request.words[0])
+        let (kind, shareable) = try Shareable.kind(request, request.words[0])
+        if kind == "post" { throw BotError("family posts stay in the family") }
         let id = try targetID(request, request.words[1])
         let line = try await shareable.describe(request, id)
         let target = request.words[2]

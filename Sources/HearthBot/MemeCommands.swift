@@ -166,9 +166,20 @@ enum MemeCommands {
     }
 
     static func reaction(_ name: String, _ reaction: Store.Reaction, on: Bool, summary: String) -> BotCommand {
-        BotCommand(name, group: group, usage: "ID", summary: summary, example: "!\(name) 12", arity: 1...1, requiresLogin: true) { request in
+        let usage = reaction == .like ? "[meme|post] ID" : "ID"
+        return BotCommand(name, group: group, usage: usage, summary: summary, example: "!\(name) 12", arity: 1...2, requiresLogin: true) { request in
             let me = try request.account()
-            let id = try memeID(request, request.words[0])
+            if reaction == .like, request.words.count == 2, request.words[0].lowercased() == "post" {
+                let id = try memeID(request, request.words[1])
+                _ = try await FamilyFeedCommands.visiblePost(request, id)
+                guard let (changed, count) = try await request.services.store.likePost(id, accountID: me.id, on: on) else {
+                    throw BotError("there is no post #\(id) in your families")
+                }
+                let what = on ? (changed ? "You like post #\(id)." : "You already like post #\(id).") : (changed ? "You no longer like post #\(id)." : "You didn't like post #\(id).")
+                return BotResponse(["\(what) It has \(count) like\(count == 1 ? "" : "s")."])
+            }
+            if request.words.count == 2 && request.words[0].lowercased() != "meme" { throw request.usageError() }
+            let id = try memeID(request, request.words.last!)
             _ = try await visibleMeme(request, id)
             guard let (changed, count) = try await request.services.store.react(reaction, memeID: id, accountID: me.id, on: on) else {
                 throw BotError("there is no meme #\(id)")

@@ -14,7 +14,7 @@ public struct CommentRow: Sendable, Equatable {
 extension Store {
     public static let commentPageSize = 10
     /// Kinds of things that take comments → the table holding them (with `accountId` and `comments`).
-    public static let commentKinds: [String: String] = ["meme": "meme", "recipe": "recipe"]
+    public static let commentKinds: [String: String] = ["meme": "meme", "recipe": "recipe", "post": "familyPost"]
 
     /// The account that owns a commentable thing, or nil when it does not exist.
     public func commentTargetOwner(kind: String, id: Int64) async throws -> Int64? {

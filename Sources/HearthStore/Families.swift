@@ -220,3 +220,67 @@ extension Store {
         try await pool.read { db in try FamilyRecord.fetchAll(db, sql: "SELECT * FROM family WHERE parentFamilyId = ?", arguments: [familyID]) }
     }
 }
+
+/// A post on a family's feed: text (with an optional picture) or an event on a date.
+public struct FamilyPost: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "familyPost"
+    public var id: Int64?
+    public var familyId: Int64
+    public var accountId: Int64
+    public var kind: String  // text, event
+    public var text: String
+    public var imageId: String?
+    public var eventDate: String?
+    public var likes = 0
+    public var comments = 0
+    public var createdAt: Date
+
+    public init(familyId: Int64, accountId: Int64, kind: String, text: String, imageId: String?, eventDate: String?, createdAt: Date) {
+        (self.familyId, self.accountId, self.kind, self.text, self.imageId, self.eventDate, self.createdAt) =
+            (familyId, accountId, kind, text, imageId, eventDate, createdAt)
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+extension Store {
+    public static let familyPostPageSize = 10
+
+    public func addFamilyPost(_ post: FamilyPost) async throws -> FamilyPost {
+        try await pool.write { db in
+            var record = post
+            try record.insert(db)
+            return record
+        }
+    }
+
+    public func familyPost(id: Int64) async throws -> FamilyPost? {
+        try await pool.read { db in try FamilyPost.fetchOne(db, key: id) }
+    }
+
+    public func familyPosts(_ familyID: Int64, page: Int) async throws -> (posts: [(FamilyPost, String)], total: Int) {
+        try await pool.read { db in
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM familyPost WHERE familyId = ?", arguments: [familyID]) ?? 0
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT familyPost.*, account.name AS author FROM familyPost JOIN account ON account.id = familyPost.accountId WHERE familyId = ? ORDER BY familyPost.id DESC LIMIT ? OFFSET ?",
+                arguments: [familyID, Self.familyPostPageSize, (page - 1) * Self.familyPostPageSize])
+            return (try rows.map { (try FamilyPost(row: $0), $0["author"] as String) }, total)
+        }
+    }
+
+    /// Likes a post (or takes it back); idempotent, the count recomputed in the transaction.
+    public func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)? {
+        try await pool.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM familyPost WHERE id = ?", arguments: [postID]) != nil else { return nil }
+            if on {
+                try db.execute(sql: "INSERT OR IGNORE INTO postLike (postId, accountId) VALUES (?, ?)", arguments: [postID, accountID])
+            } else {
+                try db.execute(sql: "DELETE FROM postLike WHERE postId = ? AND accountId = ?", arguments: [postID, accountID])
+            }
+            let changed = db.changesCount == 1
+            try db.execute(sql: "UPDATE familyPost SET likes = (SELECT COUNT(*) FROM postLike WHERE postId = ?) WHERE id = ?", arguments: [postID, postID])
+            return (changed, try Int.fetchOne(db, sql: "SELECT likes FROM familyPost WHERE id = ?", arguments: [postID]) ?? 0)
+        }
+    }
+}

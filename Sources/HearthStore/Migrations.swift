@@ -298,6 +298,24 @@ enum Migrations {
                 t.column("hint", .text).notNull()
                 t.column("expiresAt", .datetime).notNull()
             }
+            try db.create(table: "familyPost") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("familyId", .integer).notNull().references("family", onDelete: .cascade)
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.column("kind", .text).notNull()
+                t.column("text", .text).notNull()
+                t.column("imageId", .text)
+                t.column("eventDate", .text)
+                t.column("likes", .integer).notNull().defaults(to: 0)
+                t.column("comments", .integer).notNull().defaults(to: 0)
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(index: "familyPost_family", on: "familyPost", columns: ["familyId", "id"])
+            try db.create(table: "postLike", options: [.withoutRowID]) { t in
+                t.column("postId", .integer).notNull().references("familyPost", onDelete: .cascade)
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.primaryKey(["postId", "accountId"])
+            }
         }
         return m
     }

@@ -129,3 +129,76 @@ import Testing
         try await hal.expect("it is a family's private channel")
     }
 }
+
+@Suite struct FamilyFeedAndPlacesTests {
+    @Test func feedEventsLikesCommentsStayInTheFamily() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let jo = try await SocialTests.user(server, "jo")
+        try await jo.send("!tree new Pines")
+        let code = try FamilyTests.code(in: try await jo.expect("Invite code for Pines: "))
+        let kai = try await SocialTests.user(server, "kai")
+        try await kai.send("!tree join \(code)")
+        try await kai.expect("Welcome to Pines")
+        let out = try await SocialTests.user(server, "out")
+
+        try await jo.send("!post the garden is in bloom")
+        try await jo.expect("Posted #1 to Pines's feed.")
+        try await kai.expect("jo posted to Pines: “the garden is in bloom” — !famfeed")
+        try await kai.send("!event 2026-12-24 dinner at grandma's")
+        try await kai.expect("Posted #2")
+        try await kai.send("!event 24/12 dinner")
+        try await kai.expect("24/12 is not a date like 2026-12-24")
+        try await kai.send("!like post 1")
+        try await kai.expect("You like post #1. It has 1 like.")
+        try await kai.send("!comment post 1 lovely!")
+        try await kai.expect("Comment #1 added to post #1.")
+        try await jo.send("!famfeed")
+        try await jo.expect("#2 kai: 📅 2026-12-24 dinner at grandma's")
+        try await jo.expect("#1 jo: the garden is in bloom · ♥1 · 1 comments")
+
+        // An outsider sees none of it, through any command.
+        for command in ["!famfeed", "!like post 1", "!comments post 1", "!comment post 1 hi"] {
+            try await out.send(command)
+            let reply = try await out.expect("out") { $0.contains("in no family") || $0.contains("there is no post #1 in your families") }
+            #expect(!reply.contains("garden"))
+        }
+        try await kai.send("!share post 1 out")
+        try await kai.expect("family posts stay in the family")
+    }
+
+    @Test func whereAndTheFamilyMapShowOnlySharers() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let lu = try await SocialTests.user(server, "lu")
+        try await lu.send("!tree new Firs")
+        let code = try FamilyTests.code(in: try await lu.expect("Invite code for Firs: "))
+        let mo = try await SocialTests.user(server, "mo")
+        try await mo.send("!tree join \(code)")
+        try await mo.expect("Welcome to Firs")
+        try await lu.send("!loc 48.85,2.35 Paris")
+        try await lu.expect("location sharing is off — !loc on first")
+        try await lu.send("!loc on")
+        try await lu.expect("Location sharing is on")
+        try await lu.send("!loc 95,2")
+        try await lu.expect("is off the globe")
+        try await lu.send("!loc 48.85,2.35 home in Paris")
+        try await lu.expect("Shared: home in Paris.")
+        try await mo.send("!where")
+        try await mo.expect("Firs:")
+        try await mo.expect("lu — home in Paris · just now")
+        try await mo.expect("mo — not sharing")
+        try await mo.send("!map family")
+        let line = try await mo.expect("Firs on the map (1 of 2): http")
+        let (png, response) = try await MemeTests.fetch(try MemeTests.link(in: line))
+        #expect(response.statusCode == 200 && png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        // Sharing off hides it again.
+        try await lu.send("!loc off")
+        try await lu.expect("Location sharing is off")
+        try await mo.send("!where")
+        try await mo.expect("lu — not sharing")
+        let stranger = try await SocialTests.user(server, "nia")
+        try await stranger.send("!where")
+        try await stranger.expect("you are in no family yet")
+    }
+}
