@@ -176,7 +176,7 @@ import Testing
         defer { Task { await server.stop() } }
         let modern = try await IRCv3Tests.client(server, "neo", caps: "standard-replies")
         try await modern.send("PRIVMSG hearth :halp")
-        try await modern.expect(":test.hearth FAIL HALP UNKNOWN_COMMAND :unknown command !halp — did you mean !help?")
+        try await modern.expect(":test.hearth FAIL HALP UNKNOWN_COMMAND :unknown command !halp — did you mean !help")
         try await modern.send("PRIVMSG hearth :rename")
         try await modern.expect("FAIL RENAME INVALID_PARAMS :missing arguments — usage: !rename NEWNAME")
         try await modern.send("PRIVMSG hearth :bio hello")

@@ -49,7 +49,7 @@ import Testing
 
         // Unknown commands get a suggestion; wrong arguments the usage and an example.
         try await irc.send("PRIVMSG hearth :!halp")
-        try await irc.expect("unknown command !halp — did you mean !help?")
+        try await irc.expect("unknown command !halp — did you mean !help")
         try await irc.send("PRIVMSG hearth :rename")
         try await irc.expect("usage: !rename NEWNAME — e.g. !rename alice2")
 
