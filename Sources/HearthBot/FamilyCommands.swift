@@ -54,7 +54,7 @@ public enum FamilyCommands {
 
     static let tree = BotCommand(
         "tree", group: group,
-        usage: "[new NAME · invite [as parent|child|partner|sibling] · invites · revoke CODE · join CODE · members · link USER RELATION · leave · remove USER · independent [NAME]]",
+        usage: "[image · new NAME · invite [as parent|child|partner|sibling] · invites · revoke CODE · join CODE · members · link USER RELATION · leave · remove USER · independent [NAME]]",
         summary: "your family tree: found one, invite people with codes, link them, leave home",
         example: "!tree invite as child", arity: 0...Int.max
     ) { request in
@@ -71,6 +71,7 @@ public enum FamilyCommands {
         case "leave": return try await leave(request)
         case "remove": return try await remove(request)
         case "independent": return try await independent(request)
+        case "image": return try await image(request)
         case let other?: throw request.usageError("\(other) is not a !tree command")
         }
     }
@@ -248,6 +249,21 @@ public enum FamilyCommands {
         let (me, family) = try await current(request)
         let name = request.words.count > 1 ? request.input.text(after: 1) : "\(me.name)'s household"
         return try await found(request, name: name, parent: family)
+    }
+
+    static func image(_ request: BotRequest) async throws -> BotResponse {
+        let (_, family) = try await current(request)
+        let store = request.services.store
+        let media = try PictureCommands.media(request)
+        let members = try await store.familyMembers(family.id!)
+        let links = try await store.familyLinks(family.id!)
+        let people = members.map { FamilyTreePicture.Person(id: $0.accountId, name: $0.name, note: $0.role == "member" ? nil : $0.role) }
+        let picture = try await media.familyTree(
+            title: family.name, people: people,
+            parents: links.filter { $0.kind == "parent" }.map { ($0.from, $0.to) },
+            partners: links.filter { $0.kind == "partner" }.map { ($0.from, $0.to) }, ownerID: request.caller.account?.id)
+        try await store.addImage(picture)
+        return BotResponse(["\(request.style.bold(family.name)) as a picture (\(members.count) people): \(media.url(picture))"])
     }
 
     static let all: [BotCommand] = [tree]

@@ -213,6 +213,20 @@ public final class MediaLibrary: Sendable {
         }
     }
 
+    /// A family tree picture, as a PNG.
+    public func familyTree(
+        title: String, people: [FamilyTreePicture.Person], parents: [(parent: Int64, child: Int64)], partners: [(Int64, Int64)], ownerID: Int64?
+    ) async throws -> ImageRecord {
+        guard let fonts = FontSet.installed() else { throw BotError("tree pictures need the fonts; ask the operator to run scripts/setup") }
+        let id = Self.newID()
+        return try await run {
+            let picture = FamilyTreePicture(fonts: fonts).draw(title: title, people: people, parents: parents, partners: partners)
+            let png = picture.png(level: 3)
+            _ = try self.write(png, id: id, format: .png)
+            return ImageRecord(id: id, ownerId: ownerID, kind: "tree", format: "png", width: picture.width, height: picture.height, bytes: png.count)
+        }
+    }
+
     /// One picture with the given images as tiles (at most `GridLayout.maxTiles`).
     public func grid(_ images: [ImageRecord], ownerID: Int64) async throws -> ImageRecord {
         let id = Self.newID()

@@ -41,6 +41,10 @@ import Testing
         try await ann.expect("└─ cat")
         try await ann.send("!tree members")
         try await ann.expect("The Rivers (3): ann (founder), bob, cat")
+        try await ann.send("!tree image")
+        let picture = try await ann.expect("The Rivers as a picture (3 people): http")
+        let (png, response) = try await MemeTests.fetch(try MemeTests.link(in: picture))
+        #expect(response.statusCode == 200 && png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
 
         // No cycles of parents, no self links; only the founder removes people.
         try await cat.send("!tree link ann child")

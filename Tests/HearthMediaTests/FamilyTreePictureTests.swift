@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import HearthMedia
+
+@Suite struct FamilyTreePictureTests {
+    /// Thirty people over four generations: rows by generation, couples side by side.
+    static func bigFamily() -> ([FamilyTreePicture.Person], [(parent: Int64, child: Int64)], [(Int64, Int64)]) {
+        var people: [FamilyTreePicture.Person] = []
+        var parents: [(parent: Int64, child: Int64)] = []
+        var partners: [(Int64, Int64)] = []
+        var next: Int64 = 1
+        func person(_ name: String) -> Int64 {
+            defer { next += 1 }
+            people.append(.init(id: next, name: name, note: next == 1 ? "founder" : nil))
+            return next
+        }
+        let a = person("Grandma Rose"), b = person("Grandpa Tom")
+        partners.append((a, b))
+        for i in 0..<4 {
+            let kid = person("Child \(i + 1)")
+            parents += [(a, kid), (b, kid)]
+            let spouse = person("Spouse \(i + 1)")
+            partners.append((kid, spouse))
+            for j in 0..<(i == 3 ? 2 : 3) {
+                let grandkid = person("Grandchild \(i + 1).\(j + 1)")
+                parents += [(kid, grandkid), (spouse, grandkid)]
+                if j == 0 && i < 3 {
+                    let baby = person("Baby \(i + 1)")
+                    parents.append((grandkid, baby))
+                }
+            }
+        }
+        while people.count < 30 { _ = person("Cousin \(people.count)") }
+        return (people, parents, partners)
+    }
+
+    @Test func generationsAreRowsAndCouplesSitTogether() {
+        let (people, parents, partners) = Self.bigFamily()
+        #expect(people.count == 30)
+        let layout = FamilyTreePicture.layout(people: people, parents: parents, partners: partners)
+        for link in parents { #expect(layout[link.child]!.row == layout[link.parent]!.row + 1) }
+        for (a, b) in partners {
+            #expect(layout[a]!.row == layout[b]!.row)
+            #expect(abs(layout[a]!.column - layout[b]!.column) == 1)
+        }
+        let fonts = FontSet.installed()!
+        let image = FamilyTreePicture(fonts: fonts).draw(title: "The Roses", people: people, parents: parents, partners: partners)
+        #expect(image.height == FamilyTreePicture.titleHeight + 2 * FamilyTreePicture.margin + 4 * FamilyTreePicture.boxHeight + 3 * FamilyTreePicture.gapY)
+        if let dir = ProcessInfo.processInfo.environment["HEARTH_RENDER_DIR"] {
+            try? Data(image.png(level: 1)).write(to: URL(fileURLWithPath: "\(dir)/family-tree.png"))
+        }
+    }
+}
