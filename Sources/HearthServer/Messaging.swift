@@ -228,7 +228,8 @@ extension Core {
                     for line in lines {
                         out.send(client, IRCMessage(source: self.serverName, command: "FAIL", params: [failure.command, failure.code, line]))
                     }
-                } else if let channelKey, let channel = self.channels[channelKey] {
+                } else if let channelKey, let channel = self.channels[channelKey], channel.members[client.id] != nil {
+                    // (A caller the command took out of the channel gets the answer privately.)
                     for line in lines {
                         out.send(channel, self.botMessage(to: channel.name, line))
                         self.recordHistory(HistoryRecord(

@@ -206,3 +206,93 @@ import Testing
         try await stranger.expect("you are in no family yet")
     }
 }
+
+@Suite struct FamilyAuthorizationTests {
+    /// Every family command and link, tried by a stranger, an ex-member and a user the
+    /// founder blocks: each is refused and sees nothing of the family.
+    @Test func outsidersAreRefusedEverywhere() async throws {
+        let clock = TestClock("2026-05-01T10:00:00Z")
+        let server = try await TestServer.start { $0.clock = clock.hearth }
+        defer { Task { await server.stop() } }
+        let founder = try await SocialTests.user(server, "rosa")
+        try await founder.send("!tree new Elms")
+        let first = try FamilyTests.code(in: try await founder.expect("Invite code for Elms: "))
+        let ex = try await SocialTests.user(server, "exie")
+        try await ex.send("!tree join \(first)")
+        try await ex.expect("Welcome to Elms")
+        try await ex.send("!tree leave")
+        try await ex.expect("You left Elms.")
+        let blocked = try await SocialTests.user(server, "blox")
+        try await founder.send("!block blox")
+        try await founder.expect("You blocked blox")
+        let stranger = try await SocialTests.user(server, "stran")
+        try await founder.send("!post secret family news")
+        try await founder.expect("Posted #1")
+        try await founder.send("!loc on")
+        try await founder.send("!loc 10,10 the secret cabin")
+        try await founder.expect("Shared: the secret cabin.")
+
+        let commands = [
+            "!tree", "!tree members", "!tree image", "!tree invite", "!tree invites", "!tree link rosa child", "!tree remove rosa",
+            "!tree leave", "!tree revoke AAAA-BBBB-CCCC", "!tree independent Mine", "!famfeed", "!post hello", "!event 2026-06-01 party",
+            "!where", "!map family", "!like post 1", "!comment post 1 hi", "!comments post 1",
+        ]
+        for outsider in [stranger, ex, blocked] {
+            for command in commands {
+                try await outsider.send(command)
+                let reply = try await outsider.expect(command) { $0.contains("you are in no family yet") || $0.contains("there is no post #1 in your families") }
+                #expect(!reply.contains("secret"), "\(command): \(reply)")
+            }
+            try await outsider.send("/join #family-1")
+            try await outsider.expect("it is a family's private channel")
+            try await outsider.send("!history #family-1")
+            try await outsider.expectNoLine(containing: "secret", before: "history")
+        }
+        // Nothing changed: still one member, one post, no new invites.
+        try await founder.send("!tree members")
+        try await founder.expect("Elms (1): rosa (founder)")
+        try await founder.send("!famfeed")
+        try await founder.expect("#1 rosa: secret family news")
+        try await founder.send("!tree invites")
+        try await founder.expect("Elms has no open invites")
+
+        // Codes expire after 7 days.
+        try await founder.send("!tree invite as child")
+        let late = try FamilyTests.code(in: try await founder.expect("as your child: "))
+        clock.set("2026-05-08T10:00:01Z")
+        try await stranger.send("!tree join \(late)")
+        try await stranger.expect("that code is unknown, used or expired")
+    }
+
+    @Test func threeGenerationsAsText() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let gran = try await SocialTests.user(server, "gran")
+        try await gran.send("!tree new Maples")
+        _ = try await gran.expect("Invite code for Maples: ")
+        func invite(_ relation: String, by inviter: TestClient) async throws -> String {
+            try await inviter.send("!tree invite as \(relation)")
+            return try FamilyTests.code(in: try await inviter.expect("as your \(relation): "))
+        }
+        let gramps = try await SocialTests.user(server, "gramps")
+        try await gramps.send("!tree join \(try await invite("partner", by: gran))")
+        try await gramps.expect("Welcome")
+        let mum = try await SocialTests.user(server, "mum")
+        try await mum.send("!tree join \(try await invite("child", by: gran))")
+        try await mum.expect("Welcome")
+        try await mum.send("!tree link gramps parent")
+        try await mum.expect("gramps is now your parent")
+        let uncle = try await SocialTests.user(server, "uncle")
+        try await uncle.send("!tree join \(try await invite("child", by: gramps))")
+        try await uncle.expect("Welcome")
+        let kid = try await SocialTests.user(server, "kid")
+        try await kid.send("!tree join \(try await invite("child", by: mum))")
+        try await kid.expect("Welcome")
+        try await gran.send("!tree")
+        try await gran.expect("Maples")
+        try await gran.expect("gran ⚭ gramps")
+        try await gran.expect("├─ mum")
+        try await gran.expect("│  └─ kid")
+        try await gran.expect("└─ uncle")
+    }
+}
