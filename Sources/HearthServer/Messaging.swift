@@ -128,8 +128,11 @@ extension Core {
             }
             client.lastMessageAt = Date()
             let echo = client.caps.contains("echo-message")
-            // Every device of the recipient gets it, and the sender's other devices see it.
-            let receivers = Self.unique(connections(nickKey: recipient.nickKey) + otherDevices(of: client)).filter { $0 !== client }
+            // Every device of the recipient gets it, and the sender's other devices see it
+            // (without shared nicks anywhere, that is just the recipient: the common case).
+            let receivers = deviceGroups.isEmpty
+                ? (recipient === client ? [] : [recipient])
+                : Self.unique(connections(nickKey: recipient.nickKey) + otherDevices(of: client)).filter { $0 !== client }
             let wanted = receivers.reduce(echo ? client.tagMask : []) { $0.union($1.tagMask) }
             let msgid = MessageStamp.msgid()
             let relay = userMessage(client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
