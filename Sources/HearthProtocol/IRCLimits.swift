@@ -20,6 +20,11 @@ public enum IRCLimits {
     public static let targetsPerMessage = 4
     public static let modesPerCommand = 4
     public static let bansPerChannel = 100
+    /// Bytes waiting to be sent to one client before it counts as not reading: it is
+    /// disconnected ("SendQ exceeded") rather than making the server hold more for it.
+    public static let maxSendQueueBytes = 1024 * 1024
+    /// Connections one address may hold at once (ServerConfig can lower or raise it).
+    public static let connectionsPerAddress = 32
     /// draft/multiline: the text of one batch (lines joined by newlines) and its line count.
     public static let multilineMaxBytes = 4096
     public static let multilineMaxLines = 100

@@ -39,7 +39,13 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         sweeper = locals.sweeper
         let loopback = address == "127.0.0.1" || address == "::1" || address.hasPrefix("127.")
         flood.enabled = core.config.floodControl || !loopback
-        core.add(client)
+        guard core.add(client, exempt: !flood.enabled) else {
+            let limit = core.config.maxConnectionsPerAddress
+            let refusal = "ERROR :Closing Link: \(address) (Too many connections from your address: the limit is \(limit))\r\n"
+            client.closing = true
+            context.writeAndFlush(NIOAny(ByteBuffer(string: refusal))).whenComplete { _ in context.close(promise: nil) }
+            return
+        }
         let client = self.client!
         let core = self.core
         locals.sweeper.add(self)
@@ -48,6 +54,17 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             if client.mode == .undecided { core.startPlainMode(client) }
         }
         context.fireChannelActive()
+    }
+
+    /// The client stopped reading and its send queue passed the limit: it goes, so that
+    /// nobody else waits and the server holds no more for it.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if !context.channel.isWritable && !client.closing {
+            client.closing = true
+            core.remove(client, reason: "SendQ exceeded")
+            context.close(promise: nil)
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     func channelInactive(context: ChannelHandlerContext) {

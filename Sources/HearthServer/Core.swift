@@ -181,14 +181,30 @@ final class Core: @unchecked Sendable {
 
     // MARK: registry
 
-    func add(_ client: Client) {
-        lock.withLock { clients[client.id] = client }
+    /// Connections per address, for the per-address limit.
+    private var perAddress: [String: Int] = [:]
+
+    /// Takes a new connection in, unless its address holds too many already.
+    func add(_ client: Client, exempt: Bool) -> Bool {
+        lock.withLock {
+            if !exempt && perAddress[client.address, default: 0] >= config.maxConnectionsPerAddress { return false }
+            perAddress[client.address, default: 0] += 1
+            clients[client.id] = client
+            return true
+        }
+    }
+
+    /// Under the lock, when a connection is removed.
+    func forgetAddress(_ client: Client) {
+        let left = (perAddress[client.address] ?? 1) - 1
+        perAddress[client.address] = left > 0 ? left : nil
     }
 
     /// Removes a connection: QUIT to its peers, out of its channels and the nick table.
     func remove(_ client: Client, reason: String) {
         withState { out in
             guard clients.removeValue(forKey: client.id) != nil else { return }
+            forgetAddress(client)
             // A device leaving while others stay: the user is still here.
             if !detachDevice(client, tell: false, out: &out) && client.registered {
                 let quit = userMessage(client, "QUIT", [reason])

@@ -1,6 +1,7 @@
 import Foundation
 import HearthBot
 import HearthCrypto
+import HearthProtocol
 import HearthStore
 import Hummingbird
 import Logging
@@ -91,6 +92,10 @@ public final class HearthServer: Sendable {
                 // IRC lines are small: one read per wake-up gets them all, and a second
                 // read would only return EAGAIN (one wasted system call per message).
                 .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+                // A client that does not read stops being writable past this; it is then dropped.
+                .childChannelOption(
+                    ChannelOptions.writeBufferWaterMark,
+                    value: .init(low: IRCLimits.maxSendQueueBytes / 2, high: IRCLimits.maxSendQueueBytes))
                 // Each connection keeps its receive buffer between reads; IRC lines are short,
                 // so start small (NIO's default is 2 KiB) and let busy connections grow it.
                 .childChannelOption(

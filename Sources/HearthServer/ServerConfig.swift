@@ -1,6 +1,7 @@
 import Foundation
 import HearthBot
 import HearthCrypto
+import HearthProtocol
 
 /// Everything an operator can set. Defaults suit a small self-hosted server.
 public struct ServerConfig: Sendable {
@@ -17,6 +18,8 @@ public struct ServerConfig: Sendable {
     public var operators: [String: String] = [:]
     /// When false, connections from loopback addresses skip flood control (load tests).
     public var floodControl = true
+    /// Connections one address may hold at once; loopback is exempt when flood control is off.
+    public var maxConnectionsPerAddress = IRCLimits.connectionsPerAddress
     public var motd: [String] = [
         "Welcome to Hearth — chat, memes, fortunes, recipes and family trees.",
         "Type !help in any channel or /msg hearth help to see what the bot can do.",
