@@ -21,6 +21,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     var sweeper: LoopSweeper?
     var greetTimer: Scheduled<Void>?
     var readingPaused = false
+    /// The client closed its sending side (`printf … | nc`): answer what it sent, then close.
+    var inputClosed = false
     /// Held strongly and dropped in channelInactive: a weak reference would put the context
     /// (and this handler) on Swift's slow reference-counting path for every message.
     var context: ChannelHandlerContext?
@@ -152,10 +154,27 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             held.removeAll(keepingCapacity: true)
             heldStart = 0
         }
+        closeIfFinished()
         if readingPaused && held.count - heldStart < Self.maxHeldLines / 2 {
             readingPaused = false
             context?.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
         }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            inputClosed = true
+            closeIfFinished()
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// After a half-close, once every line sent has been answered.
+    private func closeIfFinished() {
+        guard inputClosed, !waiting, heldStart >= held.count, client.pending == nil, !client.closing else { return }
+        client.closing = true
+        core.remove(client, reason: "Connection closed")
+        client.batcher.close(client)
     }
 
     func checkTimeouts() {

@@ -92,6 +92,8 @@ public final class HearthServer: Sendable {
                 // IRC lines are small: one read per wake-up gets them all, and a second
                 // read would only return EAGAIN (one wasted system call per message).
                 .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+                // `printf '…' | nc host port` closes its sending side first: still answer it.
+                .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
                 // A client that does not read stops being writable past this; it is then dropped.
                 .childChannelOption(
                     ChannelOptions.writeBufferWaterMark,
