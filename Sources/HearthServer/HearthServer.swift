@@ -7,6 +7,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import ServiceLifecycle
 import Synchronization
 
@@ -19,6 +20,7 @@ public final class HearthServer: Sendable {
     let group: MultiThreadedEventLoopGroup
     let media: MediaLibrary
     private let readyIRC = Ready()
+    private let readyTLS = Ready()
     private let readyHTTP = Ready()
 
     public init(config: ServerConfig, logger: Logger = Logger(label: "hearth")) throws {
@@ -45,6 +47,9 @@ public final class HearthServer: Sendable {
     }
 
     /// The bound ports (useful with port 0 in tests), once both listeners are up.
+    /// The TLS port once listening (0 when TLS is off).
+    public func tlsPort() async -> Int { await readyTLS.wait() }
+
     public func ports() async -> (irc: Int, http: Int) {
         (await readyIRC.wait(), await readyHTTP.wait())
     }
@@ -77,6 +82,36 @@ public final class HearthServer: Sendable {
             logger: core.logger)
     }
 
+    /// The IRC listener's bootstrap; with `tls`, each connection starts with a TLS handshake.
+    func bootstrap(tls: NIOSSLContext?) -> ServerBootstrap {
+        let core = self.core
+        return ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 1024)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
+            .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+            // IRC lines are small: one read per wake-up gets them all, and a second
+            // read would only return EAGAIN (one wasted system call per message).
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            // `printf '…' | nc host port` closes its sending side first: still answer it.
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: tls == nil)
+            // A client that does not read stops being writable past this; it is then dropped.
+            .childChannelOption(
+                ChannelOptions.writeBufferWaterMark,
+                value: .init(low: IRCLimits.maxSendQueueBytes / 2, high: IRCLimits.maxSendQueueBytes))
+            // Each connection keeps its receive buffer between reads; IRC lines are short,
+            // so start small (NIO's default is 2 KiB) and let busy connections grow it.
+            .childChannelOption(
+                ChannelOptions.recvAllocator,
+                value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
+                    try channel.pipeline.syncOperations.addHandler(ConnectionHandler(core: core))
+                }
+            }
+    }
+
     struct IRCListener: Service {
         let server: HearthServer
 
@@ -84,37 +119,25 @@ public final class HearthServer: Sendable {
             let core = server.core
             try await core.loadRegisteredChannels()
             try await core.loadFamilyChannels()
-            let channel = try await ServerBootstrap(group: server.group)
-                .serverChannelOption(ChannelOptions.backlog, value: 1024)
-                .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-                .childChannelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
-                .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
-                // IRC lines are small: one read per wake-up gets them all, and a second
-                // read would only return EAGAIN (one wasted system call per message).
-                .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
-                // `printf '…' | nc host port` closes its sending side first: still answer it.
-                .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-                // A client that does not read stops being writable past this; it is then dropped.
-                .childChannelOption(
-                    ChannelOptions.writeBufferWaterMark,
-                    value: .init(low: IRCLimits.maxSendQueueBytes / 2, high: IRCLimits.maxSendQueueBytes))
-                // Each connection keeps its receive buffer between reads; IRC lines are short,
-                // so start small (NIO's default is 2 KiB) and let busy connections grow it.
-                .childChannelOption(
-                    ChannelOptions.recvAllocator,
-                    value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
-                .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ConnectionHandler(core: core))
-                    }
-                }
-                .bind(host: server.config.host, port: server.config.ircPort).get()
+            let channel = try await server.bootstrap(tls: nil).bind(host: server.config.host, port: server.config.ircPort).get()
             server.readyIRC.set(channel.localAddress?.port ?? 0)
             core.logger.info("IRC listening on \(server.config.host):\(channel.localAddress?.port ?? 0)")
+            // TLS (port 6697 by default) when a certificate and key are given.
+            var tlsChannel: Channel?
+            if let cert = server.config.tlsCertificatePath, let key = server.config.tlsKeyPath {
+                let configuration = TLSConfiguration.makeServerConfiguration(
+                    certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
+                    privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+                let context = try NIOSSLContext(configuration: configuration)
+                tlsChannel = try await server.bootstrap(tls: context).bind(host: server.config.host, port: server.config.tlsPort).get()
+                core.logger.info("IRC over TLS listening on \(server.config.host):\(tlsChannel?.localAddress?.port ?? 0)")
+            }
+            server.readyTLS.set(tlsChannel?.localAddress?.port ?? 0)
             let registry = Task { await core.runChannelSaves() }
             let expiry = Task { await core.runHistoryExpiry() }
             try? await gracefulShutdown()
             try? await channel.close()
+            try? await tlsChannel?.close()
             let open = core.lock.withLock { Array(core.clients.values) }
             for client in open {
                 core.withState { $0.send(client, .init(command: "ERROR", params: ["Closing Link: \(client.host) (Server shutting down)"])) }

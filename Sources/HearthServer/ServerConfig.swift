@@ -8,6 +8,10 @@ public struct ServerConfig: Sendable {
     public var host = "0.0.0.0"
     public var ircPort = 6667
     public var httpPort = 8080
+    /// IRC over TLS, when both a certificate chain and a key (PEM files) are given.
+    public var tlsPort = 6697
+    public var tlsCertificatePath: String?
+    public var tlsKeyPath: String?
     public var dataDirectory = "./data"
     public var serverName = "hearth.local"
     public var networkName = "Hearth"

@@ -36,6 +36,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Days of channel and conversation history kept (0: none).") var historyDays = 90
     @Option(help: "Lines of history shown to someone joining a channel.") var joinBacklog = 5
     @Option(help: "Threads that decode and draw pictures.") var mediaThreads = 2
+    @Option(help: "TLS certificate chain (PEM) for IRC over TLS; scripts/make-cert makes a self-signed one.") var tlsCert: String?
+    @Option(help: "TLS private key (PEM).") var tlsKey: String?
+    @Option(help: "IRC-over-TLS port.") var tlsPort = 6697
     @Option(help: "A directory of strfile fortune databases to add to the built-in sayings (e.g. /usr/share/games/fortunes).") var fortunes: String?
     @Flag(help: "Include the offensive fortune sets of --fortunes (its off/ folder).") var fortunesOffensive = false
     @Option(help: "Edamam Recipe Search app id (or EDAMAM_APP_ID), for !edamam.") var edamamAppId: String?
@@ -60,6 +63,10 @@ struct Serve: AsyncParsableCommand {
         config.historyDays = max(0, historyDays)
         config.joinBacklog = max(0, min(joinBacklog, 50))
         config.mediaThreads = max(1, min(mediaThreads, 16))
+        if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
+        config.tlsCertificatePath = tlsCert
+        config.tlsKeyPath = tlsKey
+        config.tlsPort = tlsPort
         config.fortunesDirectory = fortunes
         config.fortunesOffensive = fortunesOffensive
         let environment = ProcessInfo.processInfo.environment

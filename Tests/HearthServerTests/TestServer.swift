@@ -5,6 +5,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOExtras
 import NIOPosix
+import NIOSSL
 import ServiceLifecycle
 import Testing
 
@@ -95,6 +96,25 @@ final class TestClient: Sendable {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: 1 << 20))
+                    try channel.pipeline.syncOperations.addHandler(inbox)
+                }
+            }
+            .connect(host: "127.0.0.1", port: port).get()
+        return TestClient(channel: channel, inbox: inbox)
+    }
+
+    /// A connection over TLS (the test's self-signed certificate is not verified).
+    static func connectTLS(port: Int) async throws -> TestClient {
+        let inbox = Inbox()
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .none
+        let context = try NIOSSLContext(configuration: configuration)
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: nil))
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: 1 << 20))
                     try channel.pipeline.syncOperations.addHandler(inbox)
