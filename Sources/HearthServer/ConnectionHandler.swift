@@ -106,7 +106,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     private func process(_ line: InboundLine) {
         guard !client.closing else { return }
-        if let wait = flood.take(registered: client.registered) {
+        let tier: FloodControl.Tier = !client.registered ? .unregistered : (client.isBot ? .bot : .registered)
+        if let wait = flood.take(tier) {
             held.insert(line, at: heldStart)
             waiting = true
             context?.eventLoop.scheduleTask(in: wait) {

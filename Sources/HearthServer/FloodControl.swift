@@ -10,16 +10,26 @@ struct FloodControl {
     /// Stricter limits before registration.
     static let unregisteredBurst = 8.0
     static let unregisteredRatePerSecond = 2.0
+    /// Looser, but capped, for accounts marked as bots (`!set bot on`): a recipe block or a
+    /// relay's answers go through without waiting, a runaway bot still cannot flood.
+    static let botBurst = 40.0
+    static let botRatePerSecond = 10.0
+
+    enum Tier { case unregistered, registered, bot }
 
     var tokens = FloodControl.unregisteredBurst
     var last = NIODeadline.now()
     var enabled = true
 
     /// Takes a token; returns how long to wait when none is left.
-    mutating func take(registered: Bool, now: NIODeadline = .now()) -> TimeAmount? {
+    mutating func take(_ tier: Tier, now: NIODeadline = .now()) -> TimeAmount? {
         guard enabled else { return nil }
-        let (burst, rate) = registered
-            ? (Self.burst, Self.ratePerSecond) : (Self.unregisteredBurst, Self.unregisteredRatePerSecond)
+        let (burst, rate): (Double, Double)
+        switch tier {
+        case .unregistered: (burst, rate) = (Self.unregisteredBurst, Self.unregisteredRatePerSecond)
+        case .registered: (burst, rate) = (Self.burst, Self.ratePerSecond)
+        case .bot: (burst, rate) = (Self.botBurst, Self.botRatePerSecond)
+        }
         let elapsed = Double((now - last).nanoseconds) / 1e9
         tokens = min(burst, tokens + elapsed * rate)
         last = now
