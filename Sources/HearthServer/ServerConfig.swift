@@ -8,6 +8,8 @@ public struct ServerConfig: Sendable {
     public var host = "0.0.0.0"
     public var ircPort = 6667
     public var httpPort = 8080
+    /// Seconds an HTTP connection may stay idle (including a request that stalls) before it is closed.
+    public var httpIdleTimeout: TimeInterval = 30
     /// IRC over TLS, when both a certificate chain and a key (PEM files) are given.
     public var tlsPort = 6697
     public var tlsCertificatePath: String?

@@ -67,3 +67,22 @@ import Testing
         #expect(IRCLimits.maxSendQueueBytes == 1024 * 1024)
     }
 }
+
+@Suite struct HTTPLimitTests {
+    /// A client that opens an HTTP connection and trickles half a request is closed once the
+    /// idle timeout passes (set short here), and the server keeps answering others.
+    @Test func stalledHTTPClientsAreClosed() async throws {
+        let server = try await TestServer.start { $0.httpIdleTimeout = 0.5 }
+        defer { Task { await server.stop() } }
+        let stalled = try await TestClient.connect(port: server.httpPort)
+        try await stalled.send("GET /health HTTP/1.1")  // and never the rest
+        var closed = false
+        for _ in 0..<60 where !closed {
+            try await Task.sleep(for: .milliseconds(100))
+            closed = stalled.isClosed
+        }
+        #expect(closed)
+        let (body, response) = try await MemeTests.fetch(URL(string: "http://127.0.0.1:\(server.httpPort)/health")!)
+        #expect(response.statusCode == 200 && String(decoding: body, as: UTF8.self).contains("\"status\":\"ok\""))
+    }
+}
