@@ -82,8 +82,7 @@ public enum FamilyCommands {
         if let problem = familyNameProblem(name) { throw request.usageError(problem) }
         let family = try await request.services.store.foundFamily(
             name: name, founderID: me.id, parentFamilyID: parent?.id, now: request.services.clock.now())
-        let (code, lines) = try await newInvite(request, family, me, relation: nil)
-        _ = code
+        let lines = try await newInvite(request, family, me, relation: nil)
         let lead = parent.map { "You left home: \(name) is your own household, still connected to \($0.name)." } ?? "You founded \(name)."
         return BotResponse(
             ["\(lead) Its private channel is \(channelName(family.id!)). Invite people with !tree invite [as parent|child|partner|sibling]."
@@ -91,7 +90,7 @@ public enum FamilyCommands {
             privateLines: lines, effects: try await membershipEffects(request, family, joining: me.id))
     }
 
-    static func newInvite(_ request: BotRequest, _ family: FamilyRecord, _ me: AccountRef, relation: String?) async throws -> (String, [String]) {
+    static func newInvite(_ request: BotRequest, _ family: FamilyRecord, _ me: AccountRef, relation: String?) async throws -> [String] {
         let store = request.services.store
         let now = request.services.clock.now()
         if try await store.familyInvites(family.id!, now: now).count >= maxOpenInvites {
@@ -103,7 +102,7 @@ public enum FamilyCommands {
                 codeHash: Sodium.hashSecret("family/" + SecretCodes.normalize(code)), familyId: family.id!, inviterId: me.id, relation: relation,
                 hint: String(code.suffix(4)), expiresAt: now.addingTimeInterval(inviteLifetime)), now: now)
         let role = relation.map { " as your \($0)" } ?? ""
-        return (code, ["Invite code for \(family.name)\(role): \(code) — it works once, for 7 days. They type: !tree join \(code)"])
+        return ["Invite code for \(family.name)\(role): \(code) — it works once, for 7 days. They type: !tree join \(code)"]
     }
 
     static func invite(_ request: BotRequest) async throws -> BotResponse {
@@ -116,7 +115,7 @@ public enum FamilyCommands {
             }
             relation = words.last!.lowercased()
         }
-        let (_, lines) = try await newInvite(request, family, me, relation: relation)
+        let lines = try await newInvite(request, family, me, relation: relation)
         return BotResponse(request.caller.channel == nil ? [] : ["I sent you the invite code privately."], privateLines: lines)
     }
 

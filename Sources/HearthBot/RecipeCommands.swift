@@ -319,10 +319,11 @@ enum RecipeCommands {
             return BotResponse(found.names.isEmpty ? ["Nobody's name starts with \(request.words[1])."] : ["People: " + found.names.joined(separator: ", ")])
         }
         let query = try RecipeSearchQuery.parse(request.input.text(after: 0))
-        let page = 1
-        let (rows, total) = try await request.services.store.searchRecipes(match: query.match, tags: query.tags, page: page)
+        // The best matches only: a search is refined with more words rather than paged.
+        let (rows, total) = try await request.services.store.searchRecipes(match: query.match, tags: query.tags, page: 1)
         if total == 0 { return BotResponse(["No recipe matches — try fewer words, or a prefix like tom*."]) }
-        return BotResponse(["\(request.style.bold("Found \(total)")):"] + table(rows, now: request.services.clock.now()))
+        let more = total > rows.count ? [request.style.dim("showing the best \(rows.count) — add words to narrow it down")] : []
+        return BotResponse(["\(request.style.bold("Found \(total)")):"] + table(rows, now: request.services.clock.now()) + more)
     }
 
     static let prefs = BotCommand(

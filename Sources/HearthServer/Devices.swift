@@ -75,6 +75,14 @@ extension Core {
         return true
     }
 
+    /// Who gets a private message: every device of the recipient, and the sender's other
+    /// devices (not the sender itself). Without shared nicks anywhere — the common case —
+    /// that is just the recipient. Under the lock.
+    func privateReceivers(from client: Client, to recipient: Client) -> [Client] {
+        if deviceGroups.isEmpty { return recipient === client ? [] : [recipient] }
+        return Self.unique(connections(nickKey: recipient.nickKey) + otherDevices(of: client)).filter { $0 !== client }
+    }
+
     /// Members counted as users: devices sharing a nick count once. Under the lock.
     func userCount(_ channel: ChannelState) -> Int {
         if deviceGroups.isEmpty { return channel.members.count }

@@ -35,7 +35,7 @@ extension Core {
                 }
                 if isBlocked(client, by: recipient) { return }
                 relay = userMessage(client, "TAGMSG", [recipient.nick], clientTags: tags)
-                recipients = Self.unique(connections(nickKey: recipient.nickKey) + otherDevices(of: client)).filter { $0 !== client }
+                recipients = privateReceivers(from: client, to: recipient)
             }
             if client.caps.contains("echo-message") { recipients.append(client) }
             // Only clients that speak message-tags can make sense of a TAGMSG.
@@ -128,11 +128,7 @@ extension Core {
             }
             client.lastMessageAt = Date()
             let echo = client.caps.contains("echo-message")
-            // Every device of the recipient gets it, and the sender's other devices see it
-            // (without shared nicks anywhere, that is just the recipient: the common case).
-            let receivers = deviceGroups.isEmpty
-                ? (recipient === client ? [] : [recipient])
-                : Self.unique(connections(nickKey: recipient.nickKey) + otherDevices(of: client)).filter { $0 !== client }
+            let receivers = privateReceivers(from: client, to: recipient)
             let wanted = receivers.reduce(echo ? client.tagMask : []) { $0.union($1.tagMask) }
             let msgid = MessageStamp.msgid()
             let relay = userMessage(client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted)

@@ -118,7 +118,7 @@ extension Core {
                     out.send(client, numeric(client, .cannotSendToUser, recipient.nick, "\(recipient.nick) does not accept messages from you"))
                     return
                 }
-                receivers = Self.unique(connections(nickKey: recipient.nickKey) + otherDevices(of: client)).filter { $0 !== client }
+                receivers = privateReceivers(from: client, to: recipient)
                 shownTarget = recipient.nick
                 if let from = client.account?.id, let to = recipient.account?.id { historyTarget = HistoryRecord.conversation(from, to) }
             }

@@ -246,7 +246,6 @@ extension Core {
             }
             defer { if let holder { attachDevice(client, to: holder, out: &out) } }
             defer { if holder == nil, let account = client.account { joinFamilyChannels(client, accountID: account.id) } }
-            let nick = client.nick
             func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
             send(.welcome, "Welcome to the \(config.networkName) IRC network, \(client.prefix)")
             send(.yourHost, "Your host is \(serverName), running version \(version)")
@@ -259,7 +258,6 @@ extension Core {
             }
             lusers(client, out: &out)
             motd(client, out: &out)
-            _ = nick
         }
         deliverKept(client)
     }
