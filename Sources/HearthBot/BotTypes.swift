@@ -100,12 +100,6 @@ public struct BotResponse: Sendable {
     }
 }
 
-/// A failure with a message for the user. Nothing was changed.
-public struct BotError: Error, Sendable, Equatable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-}
-
 /// What the bot may ask the server about who is online (implemented by the server).
 public protocol PresenceDirectory: Sendable {
     /// The id of the connection using this (folded) nick, if any.

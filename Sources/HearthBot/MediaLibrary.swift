@@ -105,16 +105,11 @@ public final class MediaLibrary: Sendable {
         do { probe = try ImageProbe.inspect(bytes) } catch { throw UploadError.invalid(error) }
         let id = Self.newID()
         return try await run {
-            guard let decoded = GDImage.decode(bytes, format: probe.format) else { throw UploadError.undecodable }
-            let image = decoded.fitted(maxSide: MediaLimits.storedSide)
-            // Photos stay JPEG; anything with transparency, or line art, stays lossless.
-            let asJPEG = probe.format == .jpeg || !image.hasTransparency
-            let encoded = asJPEG ? image.jpeg(quality: 88) : image.png(level: 3)
-            let format: ImageFormat = asJPEG ? .jpeg : .png
-            _ = try self.write(encoded, id: id, format: format)
+            guard let image = probe.reencode(bytes) else { throw UploadError.undecodable }
+            _ = try self.write(image.bytes, id: id, format: image.format)
             return ImageRecord(
-                id: id, ownerId: ownerID, kind: "upload", format: format.rawValue, width: image.width, height: image.height,
-                bytes: encoded.count)
+                id: id, ownerId: ownerID, kind: "upload", format: image.format.rawValue, width: image.width,
+                height: image.height, bytes: image.bytes.count)
         }
     }
 

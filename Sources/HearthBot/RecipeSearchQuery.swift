@@ -12,8 +12,15 @@ public struct RecipeSearchQuery: Sendable, Equatable {
         var parts: [String] = []  // FTS5 terms and operators, in order
         var tags: [String] = []
         var rest = Substring(text)
+        // Quotes are found and doubled by Unicode scalar, not by Character: a quote followed
+        // by a combining mark is one Character but still a quote to FTS5.
         func term(_ word: Substring, prefix: Bool) -> String {
-            "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
+            var quoted = "\""
+            for scalar in word.unicodeScalars {
+                quoted.unicodeScalars.append(scalar)
+                if scalar == "\"" { quoted.unicodeScalars.append(scalar) }
+            }
+            return quoted + "\"" + (prefix ? "*" : "")
         }
         while true {
             rest = rest.drop { $0 == " " }
@@ -32,7 +39,7 @@ public struct RecipeSearchQuery: Sendable, Equatable {
             }
             let word = rest.prefix { $0 != " " }
             rest = rest.dropFirst(word.count)
-            if word.contains("\"") { throw BotError("a quote is not closed — put phrases in pairs of quotes, e.g. !search \"tomato soup\"") }
+            if word.unicodeScalars.contains("\"") { throw BotError("a quote is not closed — put phrases in pairs of quotes, e.g. !search \"tomato soup\"") }
             let lower = word.lowercased()
             if lower.hasPrefix("cuisine:") || lower.hasPrefix("diet:") {
                 let value = lower.split(separator: ":", maxSplits: 1).dropFirst().first.map(String.init) ?? ""

@@ -50,7 +50,7 @@ public enum IRCParseError: Error, Equatable, Sendable {
         case .bodyTooLong: return "Input line too long (the limit is \(IRCLimits.maxBodyBytes) bytes)"
         case .invalidUTF8: return "Message rejected: this server only accepts UTF-8"
         case .containsNUL: return "Message rejected: it contains a NUL byte"
-        case .containsCR: return "Message rejected: it contains a carriage return inside the line"
+        case .containsCR: return "Message rejected: it contains a carriage return or line feed inside the line"
         case .missingCommand: return "Missing command"
         case .invalidCommand: return "Invalid command"
         case .tooManyParams: return "Too many parameters (the limit is \(IRCLimits.maxParams))"

@@ -19,8 +19,9 @@ extension IRCMessage {
         var ascii = true
         for byte in bytes {
             if byte == 0 { throw .containsNUL }
-            // A bare CR would let a relayed message split into two lines in some clients.
-            if byte == 13 { throw .containsCR }
+            // A bare CR (or an LF, for callers that did not frame on it) would let a relayed
+            // message split into two lines in some clients.
+            if byte == 13 || byte == 10 { throw .containsCR }
             if byte >= 0x80 { ascii = false }
         }
         if !ascii && String(validating: bytes, as: UTF8.self) == nil { throw .invalidUTF8 }
@@ -86,53 +87,54 @@ extension IRCMessage {
         return IRCMessage(tags: tags, source: source, command: commandText, params: params)
     }
 
+    /// Split on the bytes ';' and '=', never on Characters: "=" followed by a combining
+    /// mark is one Character, and would hide where a key ends.
     static func parseTags(_ text: Substring) -> [IRCTag] {
-        text.split(separator: ";").compactMap { item in
-            guard !item.isEmpty else { return nil }
-            if let eq = item.firstIndex(of: "=") {
-                let key = String(item[..<eq])
-                let value = unescapeTagValue(item[item.index(after: eq)...])
-                return IRCTag(key, value.isEmpty ? nil : value)
-            }
-            return IRCTag(String(item))
+        text.utf8.split(separator: UInt8(ascii: ";")).compactMap { item in
+            guard let eq = item.firstIndex(of: UInt8(ascii: "=")) else { return IRCTag(String(Substring(item))) }
+            guard eq != item.startIndex else { return nil }  // "=value" names no tag
+            let value = unescapeTagValue(Substring(item[item.index(after: eq)...]))
+            return IRCTag(String(Substring(item[..<eq])), value.isEmpty ? nil : value)
         }
     }
 
+    // Both work on Unicode scalars: as Characters, CR LF is one grapheme that matches
+    // neither "\r" nor "\n", and would be relayed raw — a line injection.
     static func unescapeTagValue(_ value: Substring) -> String {
-        var out = ""
+        var out = String.UnicodeScalarView()
         var escaping = false
-        for ch in value {
+        for scalar in value.unicodeScalars {
             if escaping {
-                switch ch {
+                switch scalar {
                 case ":": out.append(";")
                 case "s": out.append(" ")
                 case "r": out.append("\r")
                 case "n": out.append("\n")
-                default: out.append(ch)
+                default: out.append(scalar)
                 }
                 escaping = false
-            } else if ch == "\\" {
+            } else if scalar == "\\" {
                 escaping = true
             } else {
-                out.append(ch)
+                out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 
     static func escapeTagValue(_ value: String) -> String {
-        var out = ""
-        for ch in value {
-            switch ch {
-            case ";": out += "\\:"
-            case " ": out += "\\s"
-            case "\\": out += "\\\\"
-            case "\r": out += "\\r"
-            case "\n": out += "\\n"
-            default: out.append(ch)
+        var out = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case ";": out.append(contentsOf: "\\:".unicodeScalars)
+            case " ": out.append(contentsOf: "\\s".unicodeScalars)
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            default: out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 }
 

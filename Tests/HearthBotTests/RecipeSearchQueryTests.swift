@@ -35,3 +35,12 @@ import Testing
         }
     }
 }
+
+/// The command-grammar fuzzer found a quote hidden in a combining mark (Fuzz/crashes/command-grammar).
+@Suite struct SearchQuoteScalarTests {
+    @Test func aQuoteWithACombiningMarkIsStillAQuote() throws {
+        #expect(throws: BotError.self) { try RecipeSearchQuery.parse("tomato\"\u{0301}soup") }
+        let query = try RecipeSearchQuery.parse("\"tomato \"\u{0301}soup\"")
+        #expect(query.match == "\"tomato \"\"\u{0301}soup\"")
+    }
+}

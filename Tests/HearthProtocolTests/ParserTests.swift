@@ -137,3 +137,23 @@ import Testing
         #expect(lines.flatMap { $0 }.contains("UTF8ONLY"))
     }
 }
+
+/// Inputs the irc-line fuzzer found (Fuzz/crashes/irc-line), spelled out.
+@Suite struct FuzzFoundTests {
+    @Test func anEscapedCRLFInATagValueIsRelayedEscaped() throws {
+        let message = try IRCMessage.parse("@+draft/reply=x\\r\\nQUIT PRIVMSG #c :hi")
+        #expect(message.tag("+draft/reply") == "x\r\nQUIT")
+        #expect(message.serialized() == "@+draft/reply=x\\r\\nQUIT PRIVMSG #c :hi")
+    }
+
+    @Test func aLineFeedInsideALineIsRefused() {
+        #expect(throws: IRCParseError.containsCR) { try IRCMessage.parse("PRIVMSG #c :a\nQUIT") }
+    }
+
+    @Test func tagsSplitOnBytesNotCharacters() throws {
+        // "=" then U+073A (a combining mark) is one Character.
+        let message = try IRCMessage.parse("@t=\u{073A}c;=v PING x")
+        #expect(message.tags == [IRCTag("t", "\u{073A}c")])
+        #expect(try IRCMessage.parse(message.serialized()) == message)
+    }
+}
