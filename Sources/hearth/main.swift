@@ -13,7 +13,7 @@ import ServiceLifecycle
 struct Hearth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Hearth: a chat server for nc, IRC clients and bots, with a built-in social bot.",
-        subcommands: [Serve.self, User.self, Template.self, HashPassword.self],
+        subcommands: [Serve.self, User.self, Template.self, HashPassword.self, BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -74,6 +74,10 @@ struct Serve: AsyncParsableCommand {
             config.edamam = EdamamConfig(appID: id, appKey: key)
         }
         config.operators = try Operators.load(flags: oper, dataDirectory: dataDir)
+        let lock: DataDirectoryLock
+        do { lock = try DataDirectoryLock(dataDirectory: dataDir) } catch let busy as DataDirectoryLock.Busy {
+            throw ValidationError(busy.description)
+        }
         let server = try HearthServer(config: config, logger: logger)
         let group = ServiceGroup(
             configuration: .init(services: server.services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -82,6 +86,7 @@ struct Serve: AsyncParsableCommand {
             logger.info("Hearth is up: nc localhost \(irc) · IRC clients on port \(irc) · http://localhost:\(http)/health · data in \(dataDir)")
         }
         try await group.run()
+        withExtendedLifetime(lock) {}
         logger.info("Hearth stopped cleanly.")
     }
 }
@@ -168,5 +173,50 @@ struct Template: AsyncParsableCommand {
             }
             print("added template \(name) (\(image.width)×\(image.height)); use it: !meme \(name) top text | bottom text")
         }
+    }
+}
+
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Copy the database (SQLite online backup) and pictures; safe while the server runs.")
+    @Argument(help: "The backup file to create; pictures are copied to FILE.media/.") var file: String
+    @Option(help: "Where the database and media live.") var dataDir = "./data"
+
+    func run() async throws {
+        guard FileManager.default.fileExists(atPath: (dataDir as NSString).appendingPathComponent(Store.fileName)) else {
+            throw ValidationError("there is no Hearth database in \(dataDir)")
+        }
+        let store = try Store(dataDirectory: dataDir)
+        do {
+            let summary = try Backup.create(
+                from: store, mediaDirectory: (dataDir as NSString).appendingPathComponent("media"), to: file)
+            print("backed up \(summary.databaseBytes) bytes of database to \(file) and \(summary.mediaFiles) pictures to \(Backup.mediaCopy(of: file))/")
+        } catch let failure as Backup.Failure {
+            throw ValidationError(failure.description)
+        }
+    }
+}
+
+struct RestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Replace the database with a backup (and add its pictures). Stop the server first.")
+    @Argument(help: "A file made by `hearth backup`.") var file: String
+    @Option(help: "Where the database and media live.") var dataDir = "./data"
+
+    func run() async throws {
+        let lock: DataDirectoryLock
+        do { lock = try DataDirectoryLock(dataDirectory: dataDir) } catch let busy as DataDirectoryLock.Busy {
+            throw ValidationError(busy.description)
+        }
+        do {
+            let keptAs = try Backup.restore(from: file, into: dataDir)
+            _ = try Store(dataDirectory: dataDir)  // brings an older backup's schema up to date
+            print("restored \(file) into \(dataDir)" + (keptAs.map { "; the previous database is kept as \($0)" } ?? ""))
+        } catch let failure as Backup.Failure {
+            throw ValidationError(failure.description)
+        }
+        withExtendedLifetime(lock) {}
     }
 }

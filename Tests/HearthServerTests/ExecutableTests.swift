@@ -4,14 +4,11 @@ import Testing
 
 /// The `hearth` executable as an operator runs it: `serve` with flags, and a clean stop on SIGTERM.
 @Suite struct ExecutableTests {
-    @Test func serveStartsAndStopsCleanlyOnSigterm() async throws {
-        let dir = TestServer.tempDirectory()
+    /// Starts `hearth serve` on `dir` with free ports; returns it, its output so far and its IRC port.
+    static func serve(_ dir: String, _ extra: [String] = []) async throws -> (Process, NIOLockedValueBox<String>, Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: AccountTests.hearthBinary())
-        process.arguments = [
-            "serve", "--host", "127.0.0.1", "--irc-port", "0", "--http-port", "0", "--data-dir", dir,
-            "--server-name", "exec.hearth", "--description", "Executable test",
-        ]
+        process.arguments = ["serve", "--host", "127.0.0.1", "--irc-port", "0", "--http-port", "0", "--data-dir", dir] + extra
         let output = NIOLockedValueBox("")
         let pipe = Pipe()
         process.standardError = pipe
@@ -30,7 +27,12 @@ import Testing
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        let ircPort = try #require(port, "server did not report its port: \(output.withLockedValue { $0 })")
+        return (process, output, try #require(port, "server did not report its port: \(output.withLockedValue { $0 })"))
+    }
+
+    @Test func serveStartsAndStopsCleanlyOnSigterm() async throws {
+        let dir = TestServer.tempDirectory()
+        let (process, output, ircPort) = try await Self.serve(dir, ["--server-name", "exec.hearth", "--description", "Executable test"])
         let client = try await TestClient.connect(port: ircPort)
         try await client.send("NICK exec")
         try await client.send("USER exec 0 * :Exec")
@@ -40,7 +42,6 @@ import Testing
         process.terminate()  // SIGTERM
         try await client.expect("ERROR :Closing Link: 127.0.0.1 (Server shutting down)")
         process.waitUntilExit()
-        pipe.fileHandleForReading.readabilityHandler = nil
         #expect(process.terminationStatus == 0)
         #expect(output.withLockedValue { $0 }.contains("Hearth stopped cleanly."))
         #expect(FileManager.default.fileExists(atPath: dir + "/hearth.sqlite"))
