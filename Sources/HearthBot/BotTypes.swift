@@ -114,6 +114,8 @@ public struct LiveChannel: Sendable {
     public var members: Int
     public var callerIsMember: Bool
     public var callerIsOp: Bool
+    /// Why the caller may not send to the channel right now (+n, +m, a ban), or nil.
+    public var callerSendRefusal: String?
     public var topic: String
     public var topicSetBy: String
     public var flags: String
@@ -122,7 +124,7 @@ public struct LiveChannel: Sendable {
 
     public init(
         name: String, members: Int, callerIsMember: Bool, callerIsOp: Bool, topic: String, topicSetBy: String, flags: String, key: String?,
-        limit: Int?
+        limit: Int?, callerSendRefusal: String? = nil
     ) {
         self.name = name
         self.members = members
@@ -133,5 +135,6 @@ public struct LiveChannel: Sendable {
         self.flags = flags
         self.key = key
         self.limit = limit
+        self.callerSendRefusal = callerSendRefusal
     }
 }

@@ -106,6 +106,8 @@ enum CommentCommands {
             guard let live = request.services.presence.channel(nameKey: IRCNames.fold(target), sessionID: request.caller.sessionID),
                 live.callerIsMember
             else { throw BotError("join \(target) first; you can share only where you are") }
+            // The bot speaks for the caller: not where the caller may not speak (+m, a ban).
+            if let refusal = live.callerSendRefusal { throw BotError("you can't share in \(live.name): \(refusal)") }
             return BotResponse(["Shared in \(live.name)."], effects: [.channelMessage(nameKey: IRCNames.fold(target), text: "\(me.name) shares \(line)")])
         }
         let person = try await SocialCommands.other(request, me, target)

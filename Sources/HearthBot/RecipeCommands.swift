@@ -240,6 +240,8 @@ enum RecipeCommands {
         if let me = request.caller.account?.id {
             blocked = try await store.blockedIDs(by: me).union(try await store.blockerIDs(of: me))
         }
+        // Someone who blocks you, or whom you block, is left out: not even how many recipes they have.
+        if let author, blocked.contains(author.id) { throw BotError("\(author.name)'s recipes are not available to you") }
         let rows: [RecipeRow], total: Int, title: String
         switch kind {
         case "new", "top", "by":

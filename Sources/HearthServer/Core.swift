@@ -312,7 +312,8 @@ extension Core: PresenceDirectory {
                 name: channel.name, members: userCount(channel), callerIsMember: channel.members[sessionID] != nil,
                 callerIsOp: channel.members[sessionID]?.op == true,
                 topic: channel.topic, topicSetBy: channel.topicSetBy, flags: String(channel.flags.sorted()),
-                key: channel.channelKey, limit: channel.limit)
+                key: channel.channelKey, limit: channel.limit,
+                callerSendRefusal: clients[sessionID].flatMap { channelRefusal($0, channel) })
         }
     }
 }
