@@ -148,9 +148,12 @@ public enum TemplateNames {
 
 /// Page numbers for list commands.
 enum Paging {
+    /// Highest page number a list command accepts.
+    static let maxPage = 10_000
+
     static func page(_ request: BotRequest, _ word: String?) throws -> Int {
         guard let word else { return 1 }
-        guard let page = Int(word), page >= 1, page <= 10_000 else { throw request.usageError("\(word) is not a page number") }
+        guard let page = Int(word), page >= 1, page <= maxPage else { throw request.usageError("\(word) is not a page number") }
         return page
     }
 

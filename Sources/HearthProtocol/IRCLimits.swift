@@ -20,6 +20,10 @@ public enum IRCLimits {
     public static let targetsPerMessage = 4
     public static let modesPerCommand = 4
     public static let bansPerChannel = 100
+    /// A channel key (+k) longer than this is cut to it.
+    public static let keyLength = 32
+    /// Nicks one USERHOST answers (RFC 2812: up to five); further ones are ignored.
+    public static let userhostTargets = 5
     /// Bytes waiting to be sent to one client before it counts as not reading: it is
     /// disconnected ("SendQ exceeded") rather than making the server hold more for it.
     public static let maxSendQueueBytes = 1024 * 1024

@@ -140,7 +140,7 @@ extension Core {
                             out.send(client, numeric(client, .keySet, channel.name, "Channel key already set"))
                             continue
                         }
-                        channel.channelKey = String(key.prefix(32))
+                        channel.channelKey = String(key.prefix(IRCLimits.keyLength))
                         record("k", channel.channelKey)
                     } else {
                         _ = params.popFirst()

@@ -117,7 +117,7 @@ extension Core {
             return
         }
         withState { out in
-            let entries = message.params.prefix(5).compactMap { nick -> String? in
+            let entries = message.params.prefix(IRCLimits.userhostTargets).compactMap { nick -> String? in
                 guard let target = nicks[IRCNames.fold(nick)], target.registered else { return nil }
                 return target.nick + (target.isOper ? "*" : "") + "=" + (target.away == nil ? "+" : "-") + target.user + "@" + target.host
             }

@@ -31,6 +31,8 @@ extension Store {
     public static let memePageSize = 10
     /// How far back `!hot` looks.
     public static let hotWindow: TimeInterval = 7 * 24 * 3600
+    /// The newest memes (and recipes) that hot and for-you lists rank; older ones are left out.
+    public static let hotCandidates = 500
 
     private static let memeSelect = """
         SELECT meme.*, account.name AS author, image.format AS format FROM meme
@@ -140,9 +142,9 @@ extension Store {
                         OR EXISTS (SELECT 1 FROM setting WHERE setting.accountId = meme.accountId AND key = 'privacy' AND value = 'public')
                         OR (EXISTS (SELECT 1 FROM follow WHERE followerId = :viewer AND followeeId = meme.accountId)
                           AND EXISTS (SELECT 1 FROM follow WHERE followerId = meme.accountId AND followeeId = :viewer)))
-                    ORDER BY meme.id DESC LIMIT 500
+                    ORDER BY meme.id DESC LIMIT :limit
                     """,
-                arguments: ["since": since, "viewer": viewer])
+                arguments: ["since": since, "viewer": viewer, "limit": Self.hotCandidates])
             return try rows.map(Self.memeRow)
         }
     }

@@ -180,7 +180,7 @@ extension Store {
     }
 
     /// Recent recipes (for hot and for-you ranking done by the caller).
-    public func recentRecipes(limit: Int = 500) async throws -> [RecipeRow] {
+    public func recentRecipes(limit: Int = Store.hotCandidates) async throws -> [RecipeRow] {
         try await pool.read { db in try Row.fetchAll(db, sql: Self.recipeSelect + " ORDER BY recipe.id DESC LIMIT ?", arguments: [limit]).map(Self.recipeRow) }
     }
 
