@@ -56,6 +56,7 @@ public final class HearthServer: Sendable {
 
     func makeHTTP() -> some Service {
         let router = Router(context: HearthRequestContext.self)
+        router.add(middleware: HTTPGuard())
         let core = self.core
         MediaRoutes(core: core, media: media).add(to: router)
         router.get("/health") { _, _ -> Response in

@@ -15,7 +15,6 @@ struct MediaRoutes {
     let media: MediaLibrary
     var store: Store { core.store }
 
-    static let nosniff = HTTPField.Name("X-Content-Type-Options")!
     /// The body limit: the largest image plus room for a form's headers.
     static let maxBodyBytes = MediaLimits.maxUploadBytes + 64 * 1024
 
@@ -34,7 +33,6 @@ struct MediaRoutes {
     static func text(_ status: HTTPResponse.Status, _ body: String, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "text/plain; charset=utf-8"
-        fields[nosniff] = "nosniff"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: body + "\n")))
     }
 
@@ -45,11 +43,10 @@ struct MediaRoutes {
             return Self.text(.notFound, "No such picture.")
         }
         let etag = "\"\(parts[0])\""
-        var headers: HTTPFields = [
+        let headers: HTTPFields = [
             .eTag: etag, .cacheControl: "public, max-age=31536000, immutable",
             .contentType: ImageFormat.allCases.first { $0.fileExtension == parts[1] }!.mimeType,
         ]
-        headers[Self.nosniff] = "nosniff"
         // The file never changes, so a client holding it needs nothing more.
         if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) == true {
             return Response(status: .notModified, headers: headers)
@@ -74,8 +71,7 @@ struct MediaRoutes {
             <input type="file" name="file" accept="image/png,image/jpeg,image/gif,image/webp" required>
             <button>Upload</button></form></body>
             """
-        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
-        headers[Self.nosniff] = "nosniff"
+        let headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 

@@ -4,6 +4,8 @@ import NIOCore
 import NIOPosix
 import Testing
 
+@testable import HearthServer
+
 /// Limits that protect everyone from one connection (or one address).
 @Suite struct LimitTests {
     @Test func connectionsPerAddressAreLimited() async throws {
@@ -84,5 +86,71 @@ import Testing
         #expect(closed)
         let (body, response) = try await MemeTests.fetch(URL(string: "http://127.0.0.1:\(server.httpPort)/health")!)
         #expect(response.statusCode == 200 && String(decoding: body, as: UTF8.self).contains("\"status\":\"ok\""))
+    }
+}
+
+/// Request targets and headers at their limits and past them, paths that try to leave the
+/// media directory, and the headers every answer carries.
+@Suite struct HTTPHardeningTests {
+    /// Sends `head` (a request line and headers, without the blank line) as raw bytes; returns
+    /// the status code and the whole answer.
+    static func raw(_ port: Int, _ head: String) async throws -> (Int, String) {
+        let request = Data((head + "\r\nConnection: close\r\n\r\n").utf8)
+        let answer = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, Error>) in
+            Thread { continuation.resume(with: Result { try RawHTTP.exchange(port: port, request) }) }.start()
+        }
+        let text = String(decoding: answer, as: UTF8.self)
+        let status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return (status, text)
+    }
+
+    @Test func targetsAndHeadersAtTheirLimitsAndOnePast() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let port = server.httpPort
+        func target(_ bytes: Int) -> String { "/i/" + String(repeating: "a", count: bytes - 3) }
+        #expect(try await Self.raw(port, "GET \(target(HTTPLimits.maxTargetBytes)) HTTP/1.1\r\nHost: x").0 == 404)
+        let (long, longText) = try await Self.raw(port, "GET \(target(HTTPLimits.maxTargetBytes + 1)) HTTP/1.1\r\nHost: x")
+        #expect(long == 414 && longText.contains("the limit is \(HTTPLimits.maxTargetBytes) bytes"))
+
+        // Header bytes count names and values: "Connection" + "close" + the filler (HTTP
+        // types carry Host as the request's authority, not as a header field).
+        let fixed = "Connection".count + "close".count + "X-Filler".count
+        func filler(_ total: Int) -> String { "X-Filler: " + String(repeating: "f", count: total - fixed) }
+        #expect(try await Self.raw(port, "GET /health HTTP/1.1\r\nHost: x\r\n\(filler(HTTPLimits.maxHeaderBytes))").0 == 200)
+        let (big, bigText) = try await Self.raw(port, "GET /health HTTP/1.1\r\nHost: x\r\n\(filler(HTTPLimits.maxHeaderBytes + 1))")
+        #expect(big == 431 && bigText.contains("the limit is \(HTTPLimits.maxHeaderBytes) bytes"))
+        // Far past both, NIO's parser refuses the request head before any handler runs.
+        #expect(try await Self.raw(port, "GET /health HTTP/1.1\r\nHost: x\r\n\(filler(200_000))").0 == 400)
+        #expect(try await Self.raw(port, "GET \(target(200_000)) HTTP/1.1\r\nHost: x").0 == 400)
+        #expect(try await Self.raw(port, "GET /health HTTP/1.1\r\nHost: x").0 == 200)
+    }
+
+    @Test func pathsCannotLeaveTheMediaDirectory() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try Data("top secret".utf8).write(to: URL(fileURLWithPath: server.dataDirectory + "/media/secret.png"))
+        let attempts = [
+            "/i/../hearth.sqlite", "/i/..%2fhearth.sqlite", "/i/%2e%2e%2fhearth.sqlite", "/i/%2e%2e/%2e%2e/etc/passwd",
+            "/i/....//hearth.sqlite", "/i/secret.png", "/i/..%5chearth.sqlite", "/i/%00.png", "/i/.%2e/media/secret.png",
+            "/upload/../i/secret.png", "/i/hearth.sqlite",
+        ]
+        for path in attempts {
+            let (status, text) = try await Self.raw(server.httpPort, "GET \(path) HTTP/1.1\r\nHost: x")
+            #expect(status == 404 || status == 400, "\(path): \(status)")
+            #expect(!text.contains("SQLite format") && !text.contains("top secret") && !text.contains("root:"), "\(path)")
+        }
+    }
+
+    @Test func everyAnswerSaysNosniffAndItsContentType() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        for (path, type) in [("/health", "application/json"), ("/i/nothing.png", "text/plain; charset=utf-8"), ("/upload/" + String(repeating: "0", count: 32), "text/plain; charset=utf-8")] {
+            let (_, text) = try await Self.raw(server.httpPort, "GET \(path) HTTP/1.1\r\nHost: x")
+            let head = text.lowercased()
+            #expect(head.contains("x-content-type-options: nosniff"), "\(path)")
+            #expect(head.contains("content-security-policy: default-src 'none'"), "\(path)")
+            #expect(head.contains("content-type: \(type)"), "\(path): \(text)")
+        }
     }
 }
