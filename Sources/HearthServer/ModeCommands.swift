@@ -76,7 +76,8 @@ extension Core {
 
     func channelMode(_ client: Client, _ name: String, _ args: [String]) {
         withState { out in
-            guard let channel = channels[IRCNames.fold(name)] else {
+            // A channel the client may not see (secret, or a family's) does not exist for it.
+            guard let channel = channels[IRCNames.fold(name)], !hidden(channel, from: client) else {
                 out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
                 return
             }

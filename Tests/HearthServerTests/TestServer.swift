@@ -29,7 +29,10 @@ final class TestServer: Sendable {
     /// Fast Argon2id parameters so tests don't spend 100 ms per hash.
     static let fastCost = PasswordHash.Cost(opsLimit: 1, memLimit: 8192 * 8)
 
-    static func start(dataDirectory: String? = nil, configure: (inout ServerConfig) -> Void = { _ in }) async throws -> TestServer {
+    /// With `logs`, everything the server logs (from trace level up) is kept there.
+    static func start(
+        dataDirectory: String? = nil, logs: LogCapture? = nil, configure: (inout ServerConfig) -> Void = { _ in }
+    ) async throws -> TestServer {
         var config = ServerConfig()
         config.host = "127.0.0.1"
         config.ircPort = 0
@@ -40,8 +43,8 @@ final class TestServer: Sendable {
         config.floodControl = false
         config.plainGreetingDelay = 30
         configure(&config)
-        var logger = Logger(label: "test")
-        logger.logLevel = .warning
+        var logger = logs.map { capture in Logger(label: "test") { _ in LogCapture.Handler(capture: capture) } } ?? Logger(label: "test")
+        logger.logLevel = logs == nil ? .warning : .trace
         let server = try HearthServer(config: config, logger: logger)
         let group = ServiceGroup(configuration: .init(services: server.services, logger: logger))
         let task = Task { try await group.run() }
@@ -65,6 +68,30 @@ final class TestServer: Sendable {
 
     func connect() async throws -> TestClient {
         try await TestClient.connect(port: ircPort)
+    }
+}
+
+/// Log lines of a test server, as text: level, message, metadata and attached error.
+final class LogCapture: Sendable {
+    private let lines = NIOLockedValueBox<[String]>([])
+    var text: String { lines.withLockedValue { $0.joined(separator: "\n") } }
+    var count: Int { lines.withLockedValue { $0.count } }
+
+    struct Handler: LogHandler {
+        let capture: LogCapture
+        var logLevel: Logger.Level = .trace
+        var metadata: Logger.Metadata = [:]
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            var line = "\(event.level) \(event.source): \(event.message)"
+            if !all.isEmpty { line += " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+            if let error = event.error { line += " error=\(error)" }
+            capture.lines.withLockedValue { $0.append(line) }
+        }
     }
 }
 
