@@ -239,7 +239,7 @@ enum SocialCommands {
         let me = try request.account()
         let before = request.words.first.flatMap { $0.hasPrefix(">") ? Int64($0.dropFirst()) : nil }
         if let word = request.words.first, before == nil { throw request.usageError("\(word) is not a page marker") }
-        let items = try await request.services.store.feed(for: me.id, before: before)
+        let (items, more) = try await request.services.store.feed(for: me.id, before: before)
         if items.isEmpty {
             return BotResponse([before == nil ? "Your feed is empty — !follow people to see what they do." : "No older activity."])
         }
@@ -248,7 +248,7 @@ enum SocialCommands {
             let what = item.kind == "follow" ? "followed \(item.subjectName ?? "someone")" : item.text
             return "\(request.style.bold(item.actor)) \(what) · \(TimeText.ago(from: item.createdAt, to: now))"
         }
-        if items.count == Store.feedPageSize, let last = items.last {
+        if more, let last = items.last {
             lines.append(request.style.dim("more: !feed >\(last.id)"))
         }
         return BotResponse(lines)

@@ -157,7 +157,7 @@ extension Core {
         let username = String(message.params[0].filter { $0 != "@" && $0 != "!" }.prefix(IRCLimits.userLength))
         lock.withLock {
             client.user = username.isEmpty ? "user" : "~" + username.prefix(IRCLimits.userLength - 1)
-            client.realname = String(message.params[3].prefix(IRCLimits.realnameLength))
+            client.realname = IRCMessage.truncate(message.params[3], toBytes: IRCLimits.realnameLength)
         }
         client.gotUser = true
         tryCompleteRegistration(client)

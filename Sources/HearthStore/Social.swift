@@ -198,8 +198,9 @@ public struct ActivityItem: Sendable {
 extension Store {
     public static let feedPageSize = 20
 
-    /// Activity of the people `accountID` follows, newest first, keyset-paged by id.
-    public func feed(for accountID: Int64, before: Int64?) async throws -> [ActivityItem] {
+    /// Activity of the people `accountID` follows, newest first, keyset-paged by id; `more`
+    /// says whether anything older is left (one row past the page is read to know).
+    public func feed(for accountID: Int64, before: Int64?) async throws -> (items: [ActivityItem], more: Bool) {
         try await pool.read { db in
             let rows = try Row.fetchAll(
                 db,
@@ -213,12 +214,13 @@ extension Store {
                       AND act.accountId NOT IN (SELECT blockedId FROM block WHERE blockerId = :me)
                     ORDER BY act.id DESC LIMIT :limit
                     """,
-                arguments: ["me": accountID, "before": before ?? Int64.max, "limit": Self.feedPageSize])
-            return rows.map {
+                arguments: ["me": accountID, "before": before ?? Int64.max, "limit": Self.feedPageSize + 1])
+            let items = rows.prefix(Self.feedPageSize).map {
                 ActivityItem(
                     id: $0["id"], actor: $0["actor"], kind: $0["kind"], text: $0["text"], subjectName: $0["subject"],
                     createdAt: $0["createdAt"])
             }
+            return (items, rows.count > Self.feedPageSize)
         }
     }
 }

@@ -794,6 +794,7 @@ import Testing
         try await addRecipes(upTo: Store.feedPageSize)
         page = try await Self.replies(reader, "!feed")
         #expect(Self.count(page, containing: "cook posted recipe") == Store.feedPageSize)
+        #expect(Self.count(page, containing: "more: !feed >") == 0)  // exactly a page: nothing older
         try await addRecipes(upTo: Store.feedPageSize + 1)
         page = try await Self.replies(reader, "!feed")
         #expect(Self.count(page, containing: "cook posted recipe") == Store.feedPageSize)
