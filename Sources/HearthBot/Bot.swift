@@ -33,8 +33,8 @@ public final class Bot: Sendable {
     /// (it must not reach a channel): `!logn alice pw` is as secret as `!login alice pw`.
     public func isSecret(_ text: String) -> Bool {
         guard let input = CommandLineInput.parse(text, requireBang: true) else { return false }
-        if let command = commands[input.name] { return command.secret }
-        return Suggest.closest(to: input.name, in: Array(commands.keys)).contains { commands[$0]?.secret == true }
+        if let command = commands[input.name] { return command.carriesSecret(input.words) }
+        return Suggest.closest(to: input.name, in: Array(commands.keys)).contains { commands[$0]?.carriesSecret(input.words) == true }
     }
 
     /// Runs one command line. `requireBang` is true in channels, false in private.

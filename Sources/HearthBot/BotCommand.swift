@@ -14,12 +14,14 @@ public struct BotCommand: Sendable {
     public var requiresLogin: Bool
     /// Secret commands carry passwords or tokens: never relayed to a channel, answered privately.
     public var secret: Bool
+    /// Subcommands (the first word) that carry a secret, like `!tree join CODE`: treated as secret.
+    public var secretSubcommands: Set<String>
     public var handler: Handler
 
     public init(
         _ name: String, group: String, usage: String = "", summary: String, example: String,
         arity: ClosedRange<Int> = 0...Int.max, requiresLogin: Bool = false, secret: Bool = false,
-        handler: @escaping Handler
+        secretSubcommands: Set<String> = [], handler: @escaping Handler
     ) {
         self.name = name
         self.group = group
@@ -29,7 +31,13 @@ public struct BotCommand: Sendable {
         self.arity = arity
         self.requiresLogin = requiresLogin
         self.secret = secret
+        self.secretSubcommands = secretSubcommands
         self.handler = handler
+    }
+
+    /// Whether these words after the name carry a secret.
+    public func carriesSecret(_ words: [String]) -> Bool {
+        secret || words.first.map { secretSubcommands.contains($0.lowercased()) } == true
     }
 
     public var usageLine: String { usage.isEmpty ? "!\(name)" : "!\(name) \(usage)" }

@@ -56,7 +56,7 @@ public enum FamilyCommands {
         "tree", group: group,
         usage: "[image · new NAME · invite [as parent|child|partner|sibling] · invites · revoke CODE · join CODE · members · link USER RELATION · leave · remove USER · independent [NAME]]",
         summary: "your family tree: found one, invite people with codes, link them, leave home",
-        example: "!tree invite as child", arity: 0...Int.max
+        example: "!tree invite as child", arity: 0...Int.max, secretSubcommands: ["join", "revoke"]
     ) { request in
         let words = request.words
         switch words.first?.lowercased() {

@@ -16,6 +16,10 @@ enum HelpCommands {
                 var lines = ["\(command.usageLine) — \(command.summary)", "example: \(command.example)"]
                 if command.requiresLogin { lines.append("(you need to be logged in)") }
                 if command.secret { lines.append("(send it privately: in a channel it is never shown to others)") }
+                if !command.secretSubcommands.isEmpty {
+                    let names = command.secretSubcommands.sorted().map { "!\(command.name) \($0)" }.joined(separator: " and ")
+                    lines.append("(send \(names) privately: in a channel they are never shown to others)")
+                }
                 return BotResponse(lines)
             }
             var lines = ["Hearth commands — type !help COMMAND for details:"]

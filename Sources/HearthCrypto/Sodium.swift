@@ -25,17 +25,29 @@ public enum Sodium {
     /// BLAKE2b-256 of the text, as lower-case hex. Used to store high-entropy secrets
     /// (resume tokens, recovery codes) so the database never holds them in the clear.
     public static func hashSecret(_ text: String) -> String {
-        ensureReady()
-        var out = [UInt8](repeating: 0, count: 32)
-        let input = Array(text.utf8)
-        _ = crypto_generichash(&out, 32, input, UInt64(input.count), nil, 0)
-        return hex(out)
+        hex(digest(Array(text.utf8)))
     }
 
-    /// Compares two byte strings in constant time.
+    /// BLAKE2b-256 of the bytes.
+    static func digest(_ input: [UInt8]) -> [UInt8] {
+        ensureReady()
+        var out = [UInt8](repeating: 0, count: 32)
+        _ = crypto_generichash(&out, 32, input, UInt64(input.count), nil, 0)
+        return out
+    }
+
+    /// Compares two byte strings in constant time (for equal lengths; a different
+    /// length returns at once, so use `constantTimeEqual` when the length is secret too).
     public static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         return sodium_memcmp(a, b, a.count) == 0
+    }
+
+    /// Compares a secret with what was offered, in constant time whatever their lengths:
+    /// both are hashed (BLAKE2b-256) and the digests compared with `sodium_memcmp`, so
+    /// neither the first differing byte nor the secret's length shows in the time taken.
+    public static func constantTimeEqual(_ secret: String, _ offered: String) -> Bool {
+        constantTimeEquals(digest(Array(secret.utf8)), digest(Array(offered.utf8)))
     }
 
     public static func hex(_ bytes: [UInt8]) -> String {

@@ -3,6 +3,7 @@ import HTTPTypes
 import HearthBot
 import HearthCrypto
 import HearthMedia
+import HearthProtocol
 import HearthStore
 import Hummingbird
 import NIOCore
@@ -141,7 +142,7 @@ struct MediaRoutes {
         do {
             if SecretCodes.looksLikeResumeToken(secret) {
                 account = try await accounts.checkToken(secret, address: address).0
-                guard account.nameKey == name.lowercased() else { throw BotError("token is for another account") }
+                guard account.nameKey == IRCNames.fold(name) else { throw BotError("token is for another account") }
             } else {
                 account = try await accounts.checkPassword(name: name, password: secret, address: address)
             }

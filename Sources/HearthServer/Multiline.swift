@@ -1,4 +1,5 @@
 import Foundation
+import HearthBot
 import HearthProtocol
 import HearthStore
 
@@ -102,6 +103,11 @@ extension Core {
                 }
                 if let refusal = channelRefusal(client, channel) {
                     out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal))
+                    return
+                }
+                // A command carrying a password or code, pasted as one of the lines: not relayed.
+                if draft.text.split(separator: "\n").contains(where: { bot.isSecret(String($0)) }) {
+                    out.send(client, botMessage(to: client.nick, "(not shown in \(channel.name): a line of it is a command that carries a password or code, so it only ever goes to me privately — use /msg \(Bot.nick) …)"))
                     return
                 }
                 receivers = channel.order.filter { $0 !== client }

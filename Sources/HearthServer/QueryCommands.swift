@@ -159,7 +159,7 @@ extension Core {
         }
         later(client, {
             if expected.hasPrefix("$argon2") { return (try? await passwords.verify(password, hash: expected)) ?? false }
-            return Sodium.constantTimeEquals(Array(expected.utf8), Array(password.utf8))
+            return Sodium.constantTimeEqual(expected, password)
         }) { ok in
             throttle.finish(attempt, success: ok)
             guard ok else {
