@@ -55,12 +55,17 @@ extension Core {
             return
         }
         let text = message.params[1]
+        let tags = Self.clientTags(message)
+        // One target (nearly always): no list to build.
+        if !targetList.utf8.contains(UInt8(ascii: ",")) {
+            send(client, command: message.command, target: targetList, text: text, clientTags: tags)
+            return
+        }
         let targets = targetList.split(separator: ",").map(String.init)
         if targets.count > IRCLimits.targetsPerMessage {
             if !isNotice { reply(client, .tooManyTargets, targetList, "Too many recipients (the limit is \(IRCLimits.targetsPerMessage))") }
             return
         }
-        let tags = Self.clientTags(message)
         for target in targets {
             send(client, command: message.command, target: target, text: text, clientTags: tags)
         }
@@ -130,11 +135,13 @@ extension Core {
             let echo = client.caps.contains("echo-message")
             let receivers = privateReceivers(from: client, to: recipient)
             let wanted = receivers.reduce(echo ? client.tagMask : []) { $0.union($1.tagMask) }
-            let msgid = MessageStamp.msgid()
+            // Conversations between two accounts are kept (guests have no lasting identity).
+            let kept = client.account.flatMap { from in recipient.account.map { (from.id, $0.id) } }
+            // A msgid is made only when someone sees it or history keeps it.
+            let msgid = kept != nil || wanted.contains(.messageTags) ? MessageStamp.msgid() : nil
             let relay = userMessage(client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
             out.send(receivers, relay)
-            // Conversations between two accounts are kept (guests have no lasting identity).
-            if let from = client.account?.id, let to = recipient.account?.id {
+            if let (from, to) = kept, let msgid {
                 recordHistory(HistoryRecord(
                     target: HistoryRecord.conversation(from, to), msgid: msgid, source: client.prefix, accountID: from, command: command,
                     text: text, createdAt: Date()))

@@ -14,8 +14,10 @@ struct Outbox {
         let message: IRCMessage
         /// The tag bits the message carries; recipients see the subset their caps ask for.
         let mask: TagMask
-        /// Wire bytes per tag variant (index: the recipient's mask within `mask`).
-        private var wires: [ByteBuffer?] = [nil]
+        /// Wire bytes without tags (most recipients), and per tagged variant (index: the
+        /// recipient's mask within `mask`); the array is only made when a variant is needed.
+        private var untagged: ByteBuffer?
+        private var wires: [ByteBuffer?] = []
         init(_ message: IRCMessage) {
             self.message = message
             self.mask = message.tagMask
@@ -28,18 +30,24 @@ struct Outbox {
         /// Bytes for every variant that `masks` needs, indexed by variant.
         func wireTable(for masks: [TagMask]) -> [ByteBuffer?] {
             for m in masks { _ = ircBytes(variant: m.intersection(mask)) }
-            return wires
+            return wires.isEmpty ? [untagged] : wires
         }
 
         func ircBytes(variant: TagMask) -> ByteBuffer {
+            if variant.isEmpty {
+                if let untagged { return untagged }
+                let wire = Self.serialize(message, withTags: false)
+                untagged = wire
+                if !wires.isEmpty { wires[0] = wire }
+                return wire
+            }
             let index = Int(variant.rawValue)
             if index < wires.count, let wire = wires[index] { return wire }
-            if wires.count <= index { wires += Array(repeating: nil, count: index + 1 - wires.count) }
-            // Without tags the body is written straight from the message (the common case).
-            let wire =
-                variant.isEmpty
-                ? Self.serialize(message, withTags: false)
-                : Self.serialize(variant == mask ? message : message.filtered(for: variant), withTags: true)
+            if wires.count <= index {
+                wires += Array(repeating: nil, count: index + 1 - wires.count)
+                wires[0] = untagged
+            }
+            let wire = Self.serialize(variant == mask ? message : message.filtered(for: variant), withTags: true)
             wires[index] = wire
             return wire
         }
@@ -86,7 +94,7 @@ struct Outbox {
     }
 
     mutating func send(_ clients: [Client], _ message: IRCMessage) {
-        batches.append((.some(clients), Item(message)))
+        batches.append((clients.count == 1 ? .one(clients[0]) : .some(clients), Item(message)))
     }
 
     mutating func send(_ channel: ChannelState, except: Client? = nil, _ message: IRCMessage) {
@@ -99,12 +107,12 @@ struct Outbox {
         for (recipients, item) in batches {
             switch recipients {
             case .one(let client):
-                deliver(item, to: [client], except: nil, local: &local)
+                deliver(item, to: client, local: &local)
             case .some(let clients):
-                deliver(item, to: clients, except: nil, local: &local)
+                for client in clients { deliver(item, to: client, local: &local) }
             case .channel(let irc, let plainMembers, let except):
                 for plain in plainMembers where plain !== except {
-                    deliver(item, to: [plain], except: nil, local: &local)
+                    deliver(item, to: plain, local: &local)
                 }
                 for var group in irc {
                     var except = except
@@ -134,28 +142,26 @@ struct Outbox {
         return local
     }
 
-    private func deliver(_ item: Item, to clients: [Client], except: Client?, local: inout LocalWrites) {
-        for client in clients where client !== except {
-            // Replies to a labeled command are collected and sent together at its end.
-            if client.eventLoop.inEventLoop && client.capturing {
-                client.labeledReplies.append(item.message)
-                continue
-            }
-            let bytes: ByteBuffer
-            if client.isPlain {
-                guard let text = PlainRenderer.render(item.message, for: client) else { continue }
-                var buffer = ByteBufferAllocator().buffer(capacity: text.utf8.count + 2)
-                buffer.writeString(text)
-                buffer.writeStaticString("\r\n")
-                bytes = buffer
-            } else {
-                bytes = item.ircBytes(for: client)
-            }
-            if client.eventLoop.inEventLoop {
-                local.deliveries.append(.one(client, bytes))
-            } else {
-                client.batcher.handOver(.one(client, bytes))
-            }
+    private func deliver(_ item: Item, to client: Client, local: inout LocalWrites) {
+        // Replies to a labeled command are collected and sent together at its end.
+        if client.eventLoop.inEventLoop && client.capturing {
+            client.labeledReplies.append(item.message)
+            return
+        }
+        let bytes: ByteBuffer
+        if client.isPlain {
+            guard let text = PlainRenderer.render(item.message, for: client) else { return }
+            var buffer = ByteBufferAllocator().buffer(capacity: text.utf8.count + 2)
+            buffer.writeString(text)
+            buffer.writeStaticString("\r\n")
+            bytes = buffer
+        } else {
+            bytes = item.ircBytes(for: client)
+        }
+        if client.eventLoop.inEventLoop {
+            local.deliveries.append(.one(client, bytes))
+        } else {
+            client.batcher.handOver(.one(client, bytes))
         }
     }
 
