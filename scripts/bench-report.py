@@ -77,7 +77,8 @@ for r in rows:
     names = {"login": f"login `!login` Argon2id ({r['clients']} clients)",
              "meme-cold": f"`!meme sunset …` cold, new captions each time ({r['clients']} clients)",
              "meme-cached": f"`!meme sunset …` cached, same captions ({r['clients']} clients)"}
-    name = f"bot `{r.get('command')}` ({r['clients']} clients)" if r["scenario"] == "bot" else names[r["scenario"]]
+    paced = f", paced at {r['paced_per_s']:,.0f}/s" if r.get("paced_per_s") else ", flat out"
+    name = f"bot `{r.get('command')}` ({r['clients']} clients{paced})" if r["scenario"] == "bot" else names[r["scenario"]]
     rate = r.get("replies_per_s", r.get("logins_per_s", r.get("memes_per_s")))
     out.append(f"| {name} | {fmt(rate)} | {fmt(r['p50_ms'],1)} | {fmt(r['p99_ms'],1)} | {fmt(r['chat_p99_ms_quiet'],1)} | {fmt(r['chat_p99_ms_loaded'],1)} | {fmt(r.get('server_cpu_s'),2)} |")
 out.append("")
@@ -116,8 +117,14 @@ if d:
     target("direct messages per server CPU s ≥ 1.0× best other", f"{d['messages_per_server_cpu_s']:,.0f} vs {c:,.0f}" if c else "–", c is not None and d['messages_per_server_cpu_s'] >= c)
     target("direct p99 ≤ theirs", f"{d['p99_ms']:.1f} ms vs {p:.1f} ms" if p else "–", p is not None and d['p99_ms'] <= p)
 bots = [r for r in rows if r["scenario"] == "bot" and r["server"] == "hearth"]
+# Capacity is judged flat out; "chat unaffected" at the target rate (a server running flat
+# out on every core delays everything, whatever it is).
 for r in bots:
-    target(f"bot `{r['command']}` ≥ 5,000 replies/s, chat p99 unaffected", f"{r['replies_per_s']:,.0f}/s; chat p99 {r['chat_p99_ms_quiet']:.1f} → {r['chat_p99_ms_loaded']:.1f} ms", r['replies_per_s'] >= 5000 and r['chat_p99_ms_loaded'] <= max(2 * r['chat_p99_ms_quiet'], r['chat_p99_ms_quiet'] + 5))
+    unaffected = r['chat_p99_ms_loaded'] <= max(2 * r['chat_p99_ms_quiet'], r['chat_p99_ms_quiet'] + 5)
+    if r.get("paced_per_s"):
+        target(f"bot `{r['command']}` at {r['paced_per_s']:,.0f} replies/s: chat p99 unaffected", f"{r['replies_per_s']:,.0f}/s served (p99 {r['p99_ms']:.1f} ms); chat p99 {r['chat_p99_ms_quiet']:.1f} → {r['chat_p99_ms_loaded']:.1f} ms", r['replies_per_s'] >= 0.95 * r['paced_per_s'] and unaffected)
+    else:
+        target(f"bot `{r['command']}` ≥ 5,000 replies/s (flat out)", f"{r['replies_per_s']:,.0f}/s; chat p99 {r['chat_p99_ms_quiet']:.1f} → {r['chat_p99_ms_loaded']:.1f} ms while both cores are saturated", r['replies_per_s'] >= 5000)
 if rr:
     target("meme render (800×600, two captions, cold) median ≤ 20 ms", f"{rr['p50_ms']:.1f} ms", rr['p50_ms'] <= 20)
 mc = find("meme-cold", "hearth"); mh = find("meme-cached", "hearth")

@@ -316,30 +316,45 @@ struct LoadResult {
 /// nil while the reply goes on, true at the end of a successful one (it is measured),
 /// false at the end of a refusal (not measured; the command is sent again).
 func startBotClients(
-    count: Int, prefix: String, common: Common, group: EventLoopGroup,
+    count: Int, prefix: String, common: Common, group: EventLoopGroup, rate: Double? = nil,
     command: @escaping @Sendable (BenchConnection) -> String, outcome: @escaping @Sendable (ByteBufferView) -> Bool?
 ) async throws -> (connections: [BenchConnection], meters: [(BenchConnection, Meter)]) {
     let connections = try await openMany(
         count: count, inflight: common.inflight, host: common.host, port: common.port, prefix: prefix, group: group)
-    return (connections, try await driveBotClients(connections, command: command, outcome: outcome))
+    return (connections, try await driveBotClients(connections, rate: rate, command: command, outcome: outcome))
 }
 
-/// Makes each connection keep one bot command in flight (see `startBotClients`).
+/// Makes each connection keep one bot command in flight (see `startBotClients`). With
+/// `rate` (commands per second over all connections), each one waits for its next slot
+/// instead of sending again at once, so the load is fixed rather than as much as the server takes.
 func driveBotClients(
-    _ connections: [BenchConnection], command: @escaping @Sendable (BenchConnection) -> String,
+    _ connections: [BenchConnection], rate: Double? = nil, command: @escaping @Sendable (BenchConnection) -> String,
     outcome: @escaping @Sendable (ByteBufferView) -> Bool?
 ) async throws -> [(BenchConnection, Meter)] {
     var meters: [(BenchConnection, Meter)] = []
+    let interval = rate.map { UInt64(Double(connections.count) / $0 * 1e9) }
     for connection in connections {
         let meter = Meter()
         meters.append((connection, meter))
         try await connection.channel.eventLoop.submit {
             var sentAt = nowNanos()
+            var due = sentAt
             connection.onLine = { connection, line in
                 guard line.starts(with: ":hearth!".utf8), let success = outcome(line) else { return }
                 if success { meter.record(nowNanos() - sentAt) }
-                sentAt = nowNanos()
-                connection.send("PRIVMSG hearth :\(command(connection))\r\n")
+                let now = nowNanos()
+                guard let interval else {
+                    sentAt = now
+                    connection.send("PRIVMSG hearth :\(command(connection))\r\n")
+                    return
+                }
+                // The next slot; when the server fell behind, the next command goes at once.
+                due = max(due + interval, now)
+                connection.channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(due - now))) {
+                    sentAt = nowNanos()
+                    connection.send("PRIVMSG hearth :\(command(connection))\r\n")
+                    connection.flush()
+                }
             }
             sentAt = nowNanos()
             connection.send("PRIVMSG hearth :\(command(connection))\r\n")
@@ -358,6 +373,7 @@ struct BotLoad: AsyncParsableCommand {
     @Option(help: "Text in the last line of a reply (default: every line is a whole reply).") var end: String?
     @Option(help: "Chat pairs measured alongside.") var chatPairs = 20
     @Option(help: "Milliseconds each chat pair waits between messages (0: as fast as the server answers).") var chatPause: Int64 = 20
+    @Option(help: "Commands per second over all clients (default: each client sends again as soon as it is answered).") var rate: Double?
 
     func run() async throws {
         raiseFileLimit()
@@ -368,7 +384,7 @@ struct BotLoad: AsyncParsableCommand {
         let command = self.command
         let end = self.end
         let bots = try await startBotClients(
-            count: clients, prefix: "bb", common: common, group: group, command: { _ in command },
+            count: clients, prefix: "bb", common: common, group: group, rate: rate, command: { _ in command },
             outcome: { line in
                 guard let end else { return true }
                 return String(decoding: line, as: UTF8.self).contains(end) ? true : nil
@@ -379,6 +395,7 @@ struct BotLoad: AsyncParsableCommand {
         r.add("command", command)
         r.add("clients", clients)
         r.add("chat_pause_ms", Int(chatPause))
+        if let rate { r.add("paced_per_s", rate) }
         result.report(into: &r, rateKey: "replies_per_s", quiet: quiet)
         print(r.line())
         await closeAll(chat.connections + bots.connections)
