@@ -24,8 +24,10 @@ public struct FamilyTreePicture: Sendable {
         self.fonts = fonts
     }
 
-    /// Row and column of each person.
-    public static func layout(people: [Person], parents: [(parent: Int64, child: Int64)], partners: [(Int64, Int64)]) -> [Int64: (row: Int, column: Int)] {
+    /// Row (generation) and horizontal place of each person, in box widths from the left.
+    /// A tidy tree: a person or a couple is a unit, each unit sits centred over its
+    /// children's units, and a family's subtree never overlaps another's.
+    public static func layout(people: [Person], parents: [(parent: Int64, child: Int64)], partners: [(Int64, Int64)]) -> [Int64: (row: Int, x: Double)] {
         let ids = people.map(\.id)
         let known = Set(ids)
         let parentLinks = parents.filter { known.contains($0.parent) && known.contains($0.child) }
@@ -51,32 +53,57 @@ public struct FamilyTreePicture: Sendable {
             partnerOf[a] = b
             partnerOf[b] = a
         }
-        var result: [Int64: (row: Int, column: Int)] = [:]
+        // Units in people's order; a unit's parent unit is that of its first member's first
+        // parent on the row just above.
+        var units: [[Int64]] = []
+        var unitOf: [Int64: Int] = [:]
+        for id in ids where unitOf[id] == nil {
+            let unit = [id] + (partnerOf[id].map { [$0] } ?? [])
+            for member in unit { unitOf[member] = units.count }
+            units.append(unit)
+        }
+        func row(_ unit: Int) -> Int { generation[units[unit][0]]! }
+        var parentUnit: [Int: Int] = [:]
+        var childUnits: [[Int]] = Array(repeating: [], count: units.count)
+        for (index, unit) in units.enumerated() {
+            let above = unit.lazy.flatMap { member in parentLinks.filter { $0.child == member } }
+                .map { unitOf[$0.parent]! }.first { row($0) == row(index) - 1 }
+            if let above {
+                parentUnit[index] = above
+                childUnits[above].append(index)
+            }
+        }
+        // Place subtrees left to right; `edge` is the first free place on each row.
         let rows = (generation.values.max() ?? 0) + 1
-        var position: [Int64: Double] = [:]
-        for row in 0..<rows {
-            // Units: a person, or a couple kept side by side; ordered under their parents.
-            var units: [[Int64]] = []
-            var placed: Set<Int64> = []
-            for id in ids where generation[id] == row && !placed.contains(id) {
-                var unit = [id]
-                if let partner = partnerOf[id] { unit.append(partner) }
-                placed.formUnion(unit)
-                units.append(unit)
+        var edge = Array(repeating: 0.0, count: rows)
+        var x: [Double] = Array(repeating: 0, count: units.count)
+        let spacing = 0.25  // between neighbouring units, so families read apart
+        func shift(_ unit: Int, by delta: Double) {
+            x[unit] += delta
+            edge[row(unit)] = max(edge[row(unit)], x[unit] + Double(units[unit].count) + spacing)
+            for child in childUnits[unit] { shift(child, by: delta) }
+        }
+        func place(_ unit: Int) {
+            let r = row(unit), size = Double(units[unit].count)
+            let kids = childUnits[unit]
+            for kid in kids { place(kid) }
+            var wanted = edge[r]
+            if let first = kids.first, let last = kids.last {
+                wanted = (x[first] + x[last] + Double(units[last].count)) / 2 - size / 2
             }
-            func center(_ unit: [Int64]) -> Double {
-                let above = parentLinks.filter { unit.contains($0.child) }.compactMap { position[$0.parent] }
-                return above.isEmpty ? Double(ids.firstIndex(of: unit[0])!) * 1000 : above.reduce(0, +) / Double(above.count)
-            }
-            units.sort { center($0) < center($1) }
-            var column = 0
-            for unit in units {
-                for id in unit {
-                    result[id] = (row, column)
-                    position[id] = Double(column)
-                    column += 1
-                }
-            }
+            x[unit] = max(wanted, edge[r])
+            edge[r] = x[unit] + size + spacing
+            // Pushed right by the row's earlier units: its children follow, to stay under it.
+            if x[unit] > wanted { for kid in kids { shift(kid, by: x[unit] - wanted) } }
+        }
+        for r in 0..<rows {
+            for unit in units.indices where row(unit) == r && parentUnit[unit] == nil { place(unit) }
+        }
+        // Nothing left of the margin (a centred parent may start before its row's edge).
+        let leftmost = x.min() ?? 0
+        var result: [Int64: (row: Int, x: Double)] = [:]
+        for (index, unit) in units.enumerated() {
+            for (offset, id) in unit.enumerated() { result[id] = (row(index), x[index] - leftmost + Double(offset)) }
         }
         return result
     }
@@ -84,22 +111,8 @@ public struct FamilyTreePicture: Sendable {
     public func draw(title: String, people: [Person], parents: [(parent: Int64, child: Int64)], partners: [(Int64, Int64)]) -> GDImage {
         let places = Self.layout(people: people, parents: parents, partners: partners)
         let rows = (places.values.map(\.row).max() ?? 0) + 1
-        // Left edges: row by row, each person as near the middle of their parents as the
-        // people before them in the row allow.
-        var left: [Int64: Int] = [:]
-        let step = Self.boxWidth + Self.gapX
-        for row in 0..<rows {
-            var edge = Self.margin
-            let inRow = places.filter { $0.value.row == row }.sorted { $0.value.column < $1.value.column }.map(\.key)
-            for id in inRow {
-                let above = parents.filter { $0.child == id }.compactMap { left[$0.parent] }
-                var wanted = above.isEmpty ? edge : above.reduce(0, +) / above.count
-                if above.count == 1 { wanted = above[0] }
-                let x = max(edge, wanted)
-                left[id] = x
-                edge = x + step
-            }
-        }
+        let step = Double(Self.boxWidth + Self.gapX)
+        let left = places.mapValues { Self.margin + Int(($0.x * step).rounded()) }
         let width = max(420, (left.values.max() ?? 0) + Self.boxWidth + Self.margin)
         let height = Self.titleHeight + Self.margin + rows * Self.boxHeight + (rows - 1) * Self.gapY + Self.margin
         let image = GDImage(width: width, height: height)

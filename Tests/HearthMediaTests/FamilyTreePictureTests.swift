@@ -35,15 +35,38 @@ import Testing
         return (people, parents, partners)
     }
 
-    @Test func generationsAreRowsAndCouplesSitTogether() {
+    @Test func generationsAreRowsCouplesSitTogetherAndParentsAreCentredOverTheirChildren() {
         let (people, parents, partners) = Self.bigFamily()
         #expect(people.count == 30)
         let layout = FamilyTreePicture.layout(people: people, parents: parents, partners: partners)
         for link in parents { #expect(layout[link.child]!.row == layout[link.parent]!.row + 1) }
         for (a, b) in partners {
             #expect(layout[a]!.row == layout[b]!.row)
-            #expect(abs(layout[a]!.column - layout[b]!.column) == 1)
+            #expect(abs(layout[a]!.x - layout[b]!.x) == 1)
         }
+        // No two boxes of a row overlap, and nobody is left of the margin.
+        for row in Set(layout.values.map(\.row)) {
+            let xs = layout.values.filter { $0.row == row }.map(\.x).sorted()
+            for (a, b) in zip(xs, xs.dropFirst()) { #expect(b - a >= 1) }
+        }
+        #expect(layout.values.map(\.x).min() == 0)
+        // Each couple's middle lies within the span of its children, so no line runs across
+        // another family.
+        for (a, b) in partners {
+            let kids = parents.filter { $0.parent == a }.map(\.child)
+            guard !kids.isEmpty else { continue }
+            let middle = (layout[a]!.x + layout[b]!.x + 1) / 2
+            let span = kids.map { layout[$0]!.x }
+            #expect(middle >= span.min()! && middle <= span.max()! + 1, "\(people.first { $0.id == a }!.name)")
+        }
+        // Subtrees do not interleave: everyone under Child 1 is left of everyone under Child 2.
+        func descendants(_ id: Int64) -> [Int64] {
+            let kids = parents.filter { $0.parent == id }.map(\.child)
+            return kids + kids.flatMap(descendants)
+        }
+        func id(_ name: String) -> Int64 { people.first { $0.name == name }!.id }
+        let first = descendants(id("Child 1")).map { layout[$0]!.x }, second = descendants(id("Child 2")).map { layout[$0]!.x }
+        #expect(first.max()! < second.min()!)
         let fonts = FontSet.installed()!
         let image = FamilyTreePicture(fonts: fonts).draw(title: "The Roses", people: people, parents: parents, partners: partners)
         #expect(image.height == FamilyTreePicture.titleHeight + 2 * FamilyTreePicture.margin + 4 * FamilyTreePicture.boxHeight + 3 * FamilyTreePicture.gapY)
