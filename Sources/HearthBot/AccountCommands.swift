@@ -193,8 +193,8 @@ enum AccountCommands {
         _ = try await AccountService(services: request.services)
             .checkPassword(name: ref.name, password: request.words[1], address: request.caller.address)
         let images = try await request.services.store.imageIDs(ownerID: ref.id)
-        try await request.services.store.deleteAccount(id: ref.id, cleanups: request.bot.cleanups)
-        request.services.media?.delete(ids: images)  // the files of their pictures
+        let renders = try await request.services.store.deleteAccount(id: ref.id, cleanups: request.bot.cleanups)
+        request.services.media?.delete(ids: images + renders)  // the files of their pictures and memes
         return BotResponse(
             ["Your account \(ref.name) and everything that was only yours are deleted. Goodbye!"],
             effects: [.logoutEverywhere(accountID: ref.id), .accountGone(accountID: ref.id)])

@@ -74,10 +74,31 @@ extension Store {
     /// Deletes the account in one transaction: first every registered cleanup (for what
     /// foreign keys cannot reach), then the row, whose foreign keys cascade to everything
     /// that is only the account's.
-    public func deleteAccount(id: Int64, cleanups: [AccountCleanup] = []) async throws {
+    /// Deletes the account and everything only it owned. Returns the ids of rendered memes
+    /// that no remaining meme, avatar or family post shows (their rows are gone; the caller
+    /// deletes the files). A render is shared when two people made the same meme, so it
+    /// stays while someone else's meme still shows it.
+    @discardableResult
+    public func deleteAccount(id: Int64, cleanups: [AccountCleanup] = []) async throws -> [String] {
         try await pool.write { db in
+            let rendered = try String.fetchAll(db, sql: "SELECT DISTINCT imageId FROM meme WHERE accountId = ?", arguments: [id])
             for cleanup in cleanups { try cleanup(db, id) }
             _ = try Account.deleteOne(db, key: id)
+            var orphans: [String] = []
+            for imageID in rendered {
+                let used = try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM meme WHERE imageId = :id)
+                            OR EXISTS (SELECT 1 FROM account WHERE avatarImageId = :id)
+                            OR EXISTS (SELECT 1 FROM familyPost WHERE imageId = :id)
+                        """, arguments: ["id": imageID]) ?? true
+                if !used {
+                    try db.execute(sql: "DELETE FROM image WHERE id = ? AND kind = 'meme'", arguments: [imageID])
+                    if db.changesCount > 0 { orphans.append(imageID) }
+                }
+            }
+            return orphans
         }
     }
 

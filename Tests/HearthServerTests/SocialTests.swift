@@ -212,9 +212,18 @@ import Testing
         try await gus.send("!bio short-lived")
         try await gus.expect("Your bio now reads")
         let id = try #require(try await server.server.store.account(nameKey: "gus")?.id)
+        // A meme only gus made, and one hal made too (the same render, shared).
+        try await gus.send("!meme sunset only | mine")
+        let only = try MemeTests.link(in: try await gus.expect("meme #1 by gus: http")).lastPathComponent
+        try await gus.send("!meme sunset shared | render")
+        let shared = try MemeTests.link(in: try await gus.expect("meme #2 by gus: http")).lastPathComponent
+        try await hal.send("!meme sunset shared | render")
+        try await hal.expect("meme #3 by hal: http")
 
         try await gus.send("!account delete s3cret-pass")
         try await gus.expect("are deleted. Goodbye!")
+        #expect(!MemeTests.mediaFiles(server).contains(only))
+        #expect(MemeTests.mediaFiles(server).contains(shared))
         let orphans = try await server.server.store.pool.read { db in
             try Int.fetchOne(
                 db,
