@@ -58,6 +58,23 @@ import Testing
         lines.filter { $0.contains(text) }.count
     }
 
+    /// Crosses a page size by one. With `size` items (lines containing `item`) the list has
+    /// no footer; after `addOne`, page 1 still shows `size` with a footer pointing at `next`,
+    /// and `next` shows the one left (the line containing `last`, when given).
+    static func crossPageSize(
+        _ c: TestClient, _ command: String, next: String, item: String, size: Int, last: String? = nil,
+        addOne: () async throws -> Void
+    ) async throws {
+        var page = try await replies(c, command)
+        #expect(count(page, containing: item) == size && count(page, containing: "page 1 of") == 0, "\(command)")
+        try await addOne()
+        page = try await replies(c, command)
+        #expect(count(page, containing: item) == size, "\(command)")
+        #expect(count(page, containing: "page 1 of 2 — more: \(next)") == 1, "\(command)")
+        page = try await replies(c, next)
+        #expect(count(page, containing: item) == 1 && (last.map { count(page, containing: $0) == 1 } ?? true), "\(next)")
+    }
+
     static func accountID(_ server: TestServer, _ name: String) async throws -> Int64 {
         try #require(try await server.server.store.account(nameKey: name)?.id)
     }
@@ -624,15 +641,9 @@ import Testing
         let store = server.server.store
         let me = try await Self.accountID(server, "cook")
         for i in 2...Store.commentPageSize { _ = try await store.addComment(kind: "recipe", targetID: Int64(id), accountID: me, text: "note-\(i)") }
-        var page = try await Self.replies(cook, "!comments recipe \(id)")
-        #expect(Self.count(page, containing: "cook: ") == Store.commentPageSize)
-        #expect(Self.count(page, containing: "page 1 of") == 0)
-        _ = try await store.addComment(kind: "recipe", targetID: Int64(id), accountID: me, text: "note-last")
-        page = try await Self.replies(cook, "!comments recipe \(id)")
-        #expect(Self.count(page, containing: "cook: ") == Store.commentPageSize)
-        #expect(Self.count(page, containing: "page 1 of 2 — more: !comments recipe \(id) 2") == 1)
-        page = try await Self.replies(cook, "!comments recipe \(id) 2")
-        #expect(Self.count(page, containing: "cook: ") == 1 && Self.count(page, containing: "note-last") == 1)
+        try await Self.crossPageSize(
+            cook, "!comments recipe \(id)", next: "!comments recipe \(id) 2", item: "cook: ", size: Store.commentPageSize, last: "note-last"
+        ) { _ = try await store.addComment(kind: "recipe", targetID: Int64(id), accountID: me, text: "note-last") }
     }
 
     /// Family name, open invites, post length and the family feed's page.
@@ -667,15 +678,9 @@ import Testing
                 FamilyPost(familyId: family, accountId: me, kind: "text", text: text, imageId: nil, eventDate: nil, createdAt: Date()))
         }
         for i in 2...Store.familyPostPageSize { try await add("news-\(i)") }
-        var page = try await Self.replies(fay, "!famfeed")
-        #expect(Self.count(page, containing: " fay: ") == Store.familyPostPageSize)
-        #expect(Self.count(page, containing: "page 1 of") == 0)
-        try await add("news-last")
-        page = try await Self.replies(fay, "!famfeed")
-        #expect(Self.count(page, containing: " fay: ") == Store.familyPostPageSize)
-        #expect(Self.count(page, containing: "page 1 of 2 — more: !famfeed 2") == 1)
-        page = try await Self.replies(fay, "!famfeed 2")
-        #expect(Self.count(page, containing: " fay: ") == 1 && Self.count(page, containing: "#1 fay: Ppp") == 1)
+        try await Self.crossPageSize(
+            fay, "!famfeed", next: "!famfeed 2", item: " fay: ", size: Store.familyPostPageSize, last: "#1 fay: Ppp"
+        ) { try await add("news-last") }
     }
 
     @Test func recipeSearchTermsAtTheLimitAndOnePast() async throws {
@@ -776,14 +781,10 @@ import Testing
             }
         }
         try await addRecipes(upTo: Store.recipePageSize)
-        var page = try await Self.replies(reader, "!recipes new")
-        #expect(Self.count(page, containing: "  by cook  ") == Store.recipePageSize && Self.count(page, containing: "page 1 of") == 0)
-        try await addRecipes(upTo: Store.recipePageSize + 1)
-        page = try await Self.replies(reader, "!recipes new")
-        #expect(Self.count(page, containing: "  by cook  ") == Store.recipePageSize)
-        #expect(Self.count(page, containing: "page 1 of 2 — more: !recipes new 2") == 1)
-        page = try await Self.replies(reader, "!recipes new 2")
-        #expect(Self.count(page, containing: "  by cook  ") == 1 && Self.count(page, containing: "#1  R1  ") == 1)
+        try await Self.crossPageSize(
+            reader, "!recipes new", next: "!recipes new 2", item: "  by cook  ", size: Store.recipePageSize, last: "#1  R1  "
+        ) { try await addRecipes(upTo: Store.recipePageSize + 1) }
+        var page: [String] = []
 
         try await reader.send("!recipes new \(Paging.maxPage)")
         try await reader.expect("There is no page \(Paging.maxPage).")
@@ -830,14 +831,10 @@ import Testing
             }
         }
         try await addUploads(upTo: Store.imagePageSize)
-        var page = try await Self.replies(mia, "!images")
-        #expect(Self.count(page, containing: " png  ") == Store.imagePageSize && Self.count(page, containing: "page 1 of") == 0)
-        try await addUploads(upTo: Store.imagePageSize + 1)
-        page = try await Self.replies(mia, "!images")
-        #expect(Self.count(page, containing: " png  ") == Store.imagePageSize)
-        #expect(Self.count(page, containing: "page 1 of 2 — more: !images 2") == 1)
-        page = try await Self.replies(mia, "!images 2")
-        #expect(Self.count(page, containing: " png  ") == 1)
+        try await Self.crossPageSize(mia, "!images", next: "!images 2", item: " png  ", size: Store.imagePageSize) {
+            try await addUploads(upTo: Store.imagePageSize + 1)
+        }
+        var page: [String] = []
 
         var memes = 0
         func addMemes(upTo total: Int) async throws {
@@ -854,14 +851,9 @@ import Testing
             }
         }
         try await addMemes(upTo: Store.memePageSize)
-        page = try await Self.replies(mia, "!memes")
-        #expect(Self.count(page, containing: "“cap-") == Store.memePageSize && Self.count(page, containing: "page 1 of") == 0)
-        try await addMemes(upTo: Store.memePageSize + 1)
-        page = try await Self.replies(mia, "!memes")
-        #expect(Self.count(page, containing: "“cap-") == Store.memePageSize)
-        #expect(Self.count(page, containing: "page 1 of 2 — more: !memes mia 2") == 1)
-        page = try await Self.replies(mia, "!memes mia 2")
-        #expect(Self.count(page, containing: "“cap-1”") == 1 && Self.count(page, containing: "“cap-") == 1)
+        try await Self.crossPageSize(mia, "!memes", next: "!memes mia 2", item: "“cap-", size: Store.memePageSize, last: "“cap-1”") {
+            try await addMemes(upTo: Store.memePageSize + 1)
+        }
 
         try await addMemes(upTo: GridLayout.maxTiles)
         try await mia.send("!memes grid")
@@ -906,14 +898,10 @@ import Testing
             }
         }
         try await addFortunes(upTo: Store.fortunePageSize)
-        var page = try await Self.replies(sol, "!fortunes")
-        #expect(Self.count(page, containing: "  “") == Store.fortunePageSize && Self.count(page, containing: "page 1 of") == 0)
-        try await addFortunes(upTo: Store.fortunePageSize + 1)
-        page = try await Self.replies(sol, "!fortunes")
-        #expect(Self.count(page, containing: "  “") == Store.fortunePageSize)
-        #expect(Self.count(page, containing: "page 1 of 2 — more: !fortunes sol 2") == 1)
-        page = try await Self.replies(sol, "!fortunes sol 2")
-        #expect(Self.count(page, containing: "  “") == 1)
+        try await Self.crossPageSize(sol, "!fortunes", next: "!fortunes sol 2", item: "  “", size: Store.fortunePageSize) {
+            try await addFortunes(upTo: Store.fortunePageSize + 1)
+        }
+        var page: [String] = []
 
         // The leaderboard shows leaderboardSize people; the next one down is left off.
         let hash = try #require(PasswordHash.hash("s3cret-pass", cost: TestServer.fastCost))
