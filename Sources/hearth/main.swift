@@ -74,10 +74,8 @@ struct Serve: AsyncParsableCommand {
             config.edamam = EdamamConfig(appID: id, appKey: key)
         }
         config.operators = try Operators.load(flags: oper, dataDirectory: dataDir)
-        let lock: DataDirectoryLock
-        do { lock = try DataDirectoryLock(dataDirectory: dataDir) } catch let busy as DataDirectoryLock.Busy {
-            throw ValidationError(busy.description)
-        }
+        // Its error says a server already runs here (ArgumentParser prints its description).
+        let lock = try DataDirectoryLock(dataDirectory: dataDir)
         let server = try HearthServer(config: config, logger: logger)
         let group = ServiceGroup(
             configuration: .init(services: server.services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -188,13 +186,8 @@ struct BackupCommand: AsyncParsableCommand {
             throw ValidationError("there is no Hearth database in \(dataDir)")
         }
         let store = try Store(dataDirectory: dataDir)
-        do {
-            let summary = try Backup.create(
-                from: store, mediaDirectory: (dataDir as NSString).appendingPathComponent("media"), to: file)
-            print("backed up \(summary.databaseBytes) bytes of database to \(file) and \(summary.mediaFiles) pictures to \(Backup.mediaCopy(of: file))/")
-        } catch let failure as Backup.Failure {
-            throw ValidationError(failure.description)
-        }
+        let summary = try Backup.create(from: store, mediaDirectory: (dataDir as NSString).appendingPathComponent("media"), to: file)
+        print("backed up \(summary.databaseBytes) bytes of database to \(file) and \(summary.mediaFiles) pictures to \(Backup.mediaCopy(of: file))/")
     }
 }
 
@@ -206,17 +199,11 @@ struct RestoreCommand: AsyncParsableCommand {
     @Option(help: "Where the database and media live.") var dataDir = "./data"
 
     func run() async throws {
-        let lock: DataDirectoryLock
-        do { lock = try DataDirectoryLock(dataDirectory: dataDir) } catch let busy as DataDirectoryLock.Busy {
-            throw ValidationError(busy.description)
-        }
-        do {
-            let keptAs = try Backup.restore(from: file, into: dataDir)
-            _ = try Store(dataDirectory: dataDir)  // brings an older backup's schema up to date
-            print("restored \(file) into \(dataDir)" + (keptAs.map { "; the previous database is kept as \($0)" } ?? ""))
-        } catch let failure as Backup.Failure {
-            throw ValidationError(failure.description)
-        }
+        // Its error says a server already runs here (ArgumentParser prints its description).
+        let lock = try DataDirectoryLock(dataDirectory: dataDir)
+        let keptAs = try Backup.restore(from: file, into: dataDir)
+        _ = try Store(dataDirectory: dataDir)  // brings an older backup's schema up to date
+        print("restored \(file) into \(dataDir)" + (keptAs.map { "; the previous database is kept as \($0)" } ?? ""))
         withExtendedLifetime(lock) {}
     }
 }

@@ -22,8 +22,11 @@ import Testing
 
     final class Seen: Sendable { let queries = Mutex<[String]>([]) }
 
-    /// Starts the fake Edamam; returns its port and what it was asked.
-    static func fakeEdamam() async throws -> (port: Int, seen: Seen, group: ServiceGroup) {
+    /// Starts the fake Edamam, answering with `answer` (default: `body`); returns its port
+    /// and what it was asked.
+    static func fakeEdamam(
+        answer: @escaping @Sendable (Request) -> String = { _ in body }
+    ) async throws -> (port: Int, seen: Seen, group: ServiceGroup) {
         let seen = Seen()
         let router = Router()
         router.get("/api/recipes/v2") { request, _ -> Response in
@@ -31,7 +34,8 @@ import Testing
             guard request.uri.queryParameters["app_key"] == "test-key" else {
                 return Response(status: .unauthorized, body: .init(byteBuffer: ByteBuffer(string: "[]")))
             }
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: answer(request))))
         }
         let port = Mutex<Int?>(nil)
         let app = Application(

@@ -928,27 +928,16 @@ import Testing
     /// An Edamam answer of maxResponseBytes is read, one byte more is not; resultsShown
     /// results are shown, a further one is left out.
     @Test func edamamAnswersAtTheirByteAndResultLimitsAndOnePast() async throws {
-        let router = Router()
-        router.get("/api/recipes/v2") { request, _ -> Response in
-            let body: String
+        let (edamamPort, _, group) = try await EdamamTests.fakeEdamam { request in
             switch request.uri.queryParameters["q"] {
             case "exact", "over":
                 let size = EdamamClient.maxResponseBytes + (request.uri.queryParameters["q"] == "over" ? 1 : 0)
-                body = EdamamTests.body + String(repeating: " ", count: size - EdamamTests.body.utf8.count)
-            case "many": body = Self.edamamHits(EdamamClient.resultsShown + 1)
-            default: body = Self.edamamHits(EdamamClient.resultsShown)
+                return EdamamTests.body + String(repeating: " ", count: size - EdamamTests.body.utf8.count)
+            case "many": return Self.edamamHits(EdamamClient.resultsShown + 1)
+            default: return Self.edamamHits(EdamamClient.resultsShown)
             }
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
         }
-        let port = Mutex<Int?>(nil)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in port.withLock { $0 = channel.localAddress?.port } }, logger: Logger(label: "fake-edamam"))
-        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "fake-edamam")))
-        Task { try await group.run() }
         defer { Task { await group.triggerGracefulShutdown() } }
-        for _ in 0..<200 where port.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(10)) }
-        let edamamPort = try #require(port.withLock { $0 })
         let server = try await TestServer.start {
             $0.edamam = EdamamConfig(appID: "test-id", appKey: "test-key", baseURL: "http://127.0.0.1:\(edamamPort)")
         }
