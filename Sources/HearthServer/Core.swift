@@ -17,7 +17,7 @@ final class Core: @unchecked Sendable {
     private(set) var bot: Bot!
     var passwords: PasswordWorker { bot.services.passwords }
 
-    let lock = NIOLock()
+    let lock = AdaptiveLock()
     // All below: only under `lock`.
     var clients: [Int: Client] = [:]
     var nicks: [String: Client] = [:]

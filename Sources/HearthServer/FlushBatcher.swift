@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 import NIOCore
 
 /// Coalesces output: messages for a connection during one event-loop tick are appended to
@@ -14,7 +13,8 @@ final class FlushBatcher: @unchecked Sendable {
 
     /// Writes handed over by other loops, drained by one task: under load many messages
     /// share one wake-up of this loop instead of one task (and one context switch) each.
-    private let inbox = NIOLockedValueBox<(writes: [Outbox.Delivery], scheduled: Bool)>(([], false))
+    private let inboxLock = AdaptiveLock()
+    private var inbox: (writes: [Outbox.Delivery], scheduled: Bool) = ([], false)
 
     init(loop: EventLoop) {
         self.loop = loop
@@ -22,19 +22,19 @@ final class FlushBatcher: @unchecked Sendable {
 
     /// From another loop (under `Core.lock`, so order is the order state changed).
     func handOver(_ delivery: Outbox.Delivery) {
-        let schedule = inbox.withLockedValue { box -> Bool in
-            box.writes.append(delivery)
-            defer { box.scheduled = true }
-            return !box.scheduled
+        let schedule = inboxLock.withLock { () -> Bool in
+            inbox.writes.append(delivery)
+            defer { inbox.scheduled = true }
+            return !inbox.scheduled
         }
         if schedule { loop.execute { self.drainInbox() } }
     }
 
     private func drainInbox() {
-        let writes = inbox.withLockedValue { box -> [Outbox.Delivery] in
-            box.scheduled = false
-            defer { box.writes.removeAll(keepingCapacity: true) }
-            return box.writes
+        let writes = inboxLock.withLock { () -> [Outbox.Delivery] in
+            inbox.scheduled = false
+            defer { inbox.writes.removeAll(keepingCapacity: true) }
+            return inbox.writes
         }
         for delivery in writes { delivery.write() }
     }

@@ -9,7 +9,7 @@ struct HearthBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hearth-bench",
         abstract: "Load generator for Hearth and any RFC 1459/2812 IRC server. Each scenario prints one JSON line.",
-        subcommands: [Connect.self, Fanout.self, Direct.self, BotLoad.self, Login.self, MemeLoad.self, Render.self])
+        subcommands: [Connect.self, Fanout.self, Direct.self, BotLoad.self, Login.self, MemeLoad.self, Render.self, Floor.self])
 }
 
 struct Common: ParsableArguments {
