@@ -37,11 +37,7 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
-        if pending.readableBytes > 0 {
-            pending.writeBuffer(&buffer)
-            buffer = pending
-            pending = ByteBuffer()
-        }
+        prependPartial(&pending, to: &buffer)
         let view = buffer.readableBytesView
         var start = view.startIndex
         while let newline = view[start...].firstIndex(of: 10) {
@@ -149,6 +145,14 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
             handler.registered.futureResult.map { handler }
         }
     }
+}
+
+/// Puts what was left of the last read (a line cut in two) in front of this read.
+func prependPartial(_ partial: inout ByteBuffer, to buffer: inout ByteBuffer) {
+    guard partial.readableBytes > 0 else { return }
+    partial.writeBuffer(&buffer)
+    buffer = partial
+    partial = ByteBuffer()
 }
 
 extension ByteBufferView {

@@ -58,11 +58,7 @@ final class FloorConnection: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
-        if partial.readableBytes > 0 {
-            partial.writeBuffer(&buffer)
-            buffer = partial
-            partial = ByteBuffer()
-        }
+        prependPartial(&partial, to: &buffer)
         while let newline = buffer.readableBytesView.firstIndex(of: 10) {
             var line = buffer.readSlice(length: newline - buffer.readerIndex + 1)!
             line.moveWriterIndex(to: line.writerIndex - (line.readableBytesView.dropLast().last == 13 ? 2 : 1))
