@@ -14,10 +14,16 @@ def cpu_model():
 mem_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
 servers = ["hearth", "ngircd", "inspircd"]
 def find(scenario, server, **match):
-    for r in rows:
-        if r["scenario"] == scenario and r["server"] == server and all(r.get(k) == v for k, v in match.items()):
-            return r
-    return None
+    """The run of `scenario` on `server`; with several runs (rounds), each number is their median."""
+    runs = [r for r in rows if r["scenario"] == scenario and r["server"] == server and all(r.get(k) == v for k, v in match.items())]
+    if len(runs) <= 1:
+        return runs[0] if runs else None
+    merged = dict(runs[0], runs=len(runs))
+    for key, value in runs[0].items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            values = sorted(r[key] for r in runs if isinstance(r.get(key), (int, float)))
+            merged[key] = values[len(values) // 2]
+    return merged
 
 def fmt(v, digits=0):
     if v is None: return "–"
@@ -52,7 +58,12 @@ for n in sizes:
     out.append(f"| {n:,} | **Hearth ÷ best** | {ratio('registrations_per_s','connect',clients=n)} | | | {ratio('kib_per_client','connect',False,clients=n)} | | |")
 out.append("")
 
+def rounds_note(scenario):
+    r = find(scenario, "hearth")
+    return f"Each figure is the median of {r['runs']} runs, the servers taking turns.\n" if r and r.get("runs") else ""
+
 out.append("## fanout: 200 members in one channel, 10 senders, 16 messages in flight each\n")
+if rounds_note("fanout"): out.append(rounds_note("fanout"))
 out.append("| server | deliveries/s | p50 ms | p99 ms | deliveries per server CPU s | server CPU s | harness CPU s | RSS KiB |")
 out.append("|---|---|---|---|---|---|---|---|")
 for s in servers:
@@ -61,6 +72,7 @@ for s in servers:
 out.append(f"| **Hearth ÷ best** | {ratio('deliveries_per_s','fanout')} | | {ratio('p99_ms','fanout',False)} | {ratio('deliveries_per_server_cpu_s','fanout')} | | | |\n")
 
 out.append("## direct: 500 pairs ping-ponging private messages\n")
+if rounds_note("direct"): out.append(rounds_note("direct"))
 out.append("| server | round trips/s | p50 ms | p99 ms | messages per server CPU s | server CPU s | harness CPU s |")
 out.append("|---|---|---|---|---|---|---|")
 for s in servers:
