@@ -78,6 +78,8 @@ extension IRCMessage {
         while true {
             skipSpaces()
             if index >= end { break }
+            // Room for the usual two or three at once, instead of growing it per parameter.
+            if params.isEmpty { params.reserveCapacity(4) }
             if bytes[index] == UInt8(ascii: ":") {
                 params.append(string(bytes[(index + 1)..<end]))
                 break

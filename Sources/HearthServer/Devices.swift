@@ -83,6 +83,12 @@ extension Core {
         return Self.unique(connections(nickKey: recipient.nickKey) + otherDevices(of: client)).filter { $0 !== client }
     }
 
+    /// `privateReceivers` without an array in the usual case (no device shares a nick).
+    func privateRecipients(from client: Client, to recipient: Client) -> Outbox.Recipients {
+        if deviceGroups.isEmpty && recipient !== client { return .one(recipient) }
+        return .some(privateReceivers(from: client, to: recipient))
+    }
+
     /// Members counted as users: devices sharing a nick count once. Under the lock.
     func userCount(_ channel: ChannelState) -> Int {
         if deviceGroups.isEmpty { return channel.members.count }

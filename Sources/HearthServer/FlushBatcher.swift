@@ -65,10 +65,19 @@ final class FlushBatcher: @unchecked Sendable {
 
     private func flush(_ client: Client) {
         guard client.output.readableBytes > 0 else { return }
-        let output = client.output
-        client.output = ByteBuffer()
-        client.channel.writeAndFlush(output, promise: nil)
+        client.channel.writeAndFlush(client.output, promise: nil)
+        // The socket usually took it all at once, so NIO let go and the same memory serves
+        // the next tick (no allocation per message). Large buffers (a welcome burst, a
+        // history replay) are let go, so idle connections stay small.
+        if client.output.capacity <= Self.keptOutputCapacity {
+            client.output.clear()
+        } else {
+            client.output = ByteBuffer()
+        }
     }
+
+    /// The largest output buffer a connection keeps between ticks.
+    static let keptOutputCapacity = 512
 
     private func flushAll() {
         let clients = pending

@@ -133,8 +133,8 @@ extension Core {
             }
             client.lastMessageAt = Date()
             let echo = client.caps.contains("echo-message")
-            let receivers = privateReceivers(from: client, to: recipient)
-            let wanted = receivers.reduce(echo ? client.tagMask : []) { $0.union($1.tagMask) }
+            let receivers = privateRecipients(from: client, to: recipient)
+            let wanted = receivers.tagMask.union(echo ? client.tagMask : [])
             // Conversations between two accounts are kept (guests have no lasting identity).
             let kept = client.account.flatMap { from in recipient.account.map { (from.id, $0.id) } }
             // A msgid is made only when someone sees it or history keeps it.

@@ -85,12 +85,25 @@ struct Outbox {
         /// A channel's members as they were when the message was queued (a kicked or
         /// parting member still gets its KICK or PART), except one (a relay's sender).
         case channel(irc: [ChannelState.LoopMembers], plain: [Client], except: Client?)
+
+        /// The tags the receivers asked for (not used for channels, which keep their own).
+        var tagMask: TagMask {
+            switch self {
+            case .one(let client): client.tagMask
+            case .some(let clients): clients.reduce([]) { $0.union($1.tagMask) }
+            case .channel: []
+            }
+        }
     }
 
-    private(set) var batches: [(Recipients, Item)] = []
+    private var batches = InlineList<(Recipients, Item)>()
 
     mutating func send(_ client: Client, _ message: IRCMessage) {
         batches.append((.one(client), Item(message)))
+    }
+
+    mutating func send(_ recipients: Recipients, _ message: IRCMessage) {
+        batches.append((recipients, Item(message)))
     }
 
     mutating func send(_ clients: [Client], _ message: IRCMessage) {
@@ -104,7 +117,7 @@ struct Outbox {
 
     func dispatch() -> LocalWrites {
         var local = LocalWrites()
-        for (recipients, item) in batches {
+        batches.forEach { recipients, item in
             switch recipients {
             case .one(let client):
                 deliver(item, to: client, local: &local)
@@ -166,10 +179,10 @@ struct Outbox {
     }
 
     struct LocalWrites {
-        var deliveries: [Delivery] = []
+        var deliveries = InlineList<Delivery>()
 
         func perform() {
-            for delivery in deliveries { delivery.write() }
+            deliveries.forEach { $0.write() }
         }
     }
 
