@@ -87,6 +87,12 @@ func closeAll(_ connections: [BenchConnection]) async {
     }
 }
 
+/// Two random letters for a run's nicks: a server may still hold the last run's nicks
+/// (InspIRCd 3.15 keeps some connections closed mid-flood in CLOSE-WAIT, nick and all).
+func runTag() -> String {
+    String((0..<2).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement()! })
+}
+
 func isPrivmsg(_ line: ByteBufferView) -> Bool {
     BenchConnection.command(of: line)?.elementsEqual("PRIVMSG".utf8) ?? false
 }
@@ -148,8 +154,9 @@ struct Fanout: AsyncParsableCommand {
     func run() async throws {
         raiseFileLimit()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
+        let prefix = "f" + runTag()
         let connections = try await openMany(
-            count: members, inflight: common.inflight, host: common.host, port: common.port, prefix: "f", group: group)
+            count: members, inflight: common.inflight, host: common.host, port: common.port, prefix: prefix, group: group)
         let meters = connections.map { _ in Meter() }
         let senderState = (0..<senders).map { _ in Sender() }
         let observer = senders  // the first member that does not send
@@ -165,7 +172,7 @@ struct Fanout: AsyncParsableCommand {
             connection.flush()
         }
         try await onLoops(connections) { connection in
-            let index = Int(connection.nick.dropFirst())!
+            let index = Int(connection.nick.dropFirst(prefix.count))!
             let meter = meters[index]
             connection.onLine = { _, line in
                 if isPrivmsg(line) {
@@ -262,7 +269,7 @@ struct Direct: AsyncParsableCommand {
     func run() async throws {
         raiseFileLimit()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
-        let (connections, meters) = try await startPingPong(pairs: pairs, prefix: "d", common: common, group: group)
+        let (connections, meters) = try await startPingPong(pairs: pairs, prefix: "d" + runTag(), common: common, group: group)
         try await Task.sleep(for: .seconds(common.warmup))
         let span = Span(pid: common.pid)
         let (roundTrips, latencies) = try await measure(meters, seconds: common.duration)
