@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turns hearth-bench JSON lines into docs/BENCHMARKS.md (side-by-side table and targets)."""
-import json, os, platform, subprocess, sys, datetime
+import json, os, platform, statistics, subprocess, sys, datetime
 
 path, command, versions = sys.argv[1], sys.argv[2], sys.argv[3]
 rows = [json.loads(l) for l in open(path) if l.startswith("{")]
@@ -18,11 +18,12 @@ def find(scenario, server, **match):
     runs = [r for r in rows if r["scenario"] == scenario and r["server"] == server and all(r.get(k) == v for k, v in match.items())]
     if len(runs) <= 1:
         return runs[0] if runs else None
+    def number(v): return isinstance(v, (int, float)) and not isinstance(v, bool)
     merged = dict(runs[0], runs=len(runs))
-    for key, value in runs[0].items():
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            values = sorted(r[key] for r in runs if isinstance(r.get(key), (int, float)))
-            merged[key] = values[len(values) // 2]
+    for key in {k for r in runs for k in r}:
+        values = [r[key] for r in runs if number(r.get(key))]
+        if values:
+            merged[key] = statistics.median(values)
     return merged
 
 def fmt(v, digits=0):

@@ -64,8 +64,12 @@ final class FlushBatcher: @unchecked Sendable {
     }
 
     private func flush(_ client: Client) {
-        guard client.output.readableBytes > 0 else { return }
+        let written = client.output.readableBytes
+        guard written > 0 else { return }
         client.channel.writeAndFlush(client.output, promise: nil)
+        // Anything written meanwhile (by a handler the write triggered) stays queued.
+        client.output.moveReaderIndex(forwardBy: written)
+        guard client.output.readableBytes == 0 else { return }
         // The socket usually took it all at once, so NIO let go and the same memory serves
         // the next tick (no allocation per message). Large buffers (a welcome burst, a
         // history replay) are let go, so idle connections stay small.

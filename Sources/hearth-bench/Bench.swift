@@ -87,10 +87,11 @@ func closeAll(_ connections: [BenchConnection]) async {
     }
 }
 
-/// Two random letters for a run's nicks: a server may still hold the last run's nicks
+/// Four random letters for a run's nicks: a server may still hold the last run's nicks
 /// (InspIRCd 3.15 keeps some connections closed mid-flood in CLOSE-WAIT, nick and all).
+/// With a one-letter prefix and up to three digits a nick stays within ngIRCd's 9.
 func runTag() -> String {
-    String((0..<2).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement()! })
+    String((0..<4).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement()! })
 }
 
 func isPrivmsg(_ line: ByteBufferView) -> Bool {

@@ -27,7 +27,7 @@ struct Floor: AsyncParsableCommand {
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(FloorConnection(table: table))
+                    try channel.pipeline.syncOperations.addHandler(FloorConnection(table: table, loop: channel.eventLoop))
                 }
             }
             .bind(host: host, port: port).get()
@@ -43,11 +43,17 @@ final class FloorTable: @unchecked Sendable {
 final class FloorConnection: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     let table: FloorTable
+    /// Fixed for the connection's life, so other loops may read it; `context` is only
+    /// touched on this loop.
+    let loop: EventLoop
     var nick = ""
     var context: ChannelHandlerContext?
     private var partial = ByteBuffer()
 
-    init(table: FloorTable) { self.table = table }
+    init(table: FloorTable, loop: EventLoop) {
+        self.table = table
+        self.loop = loop
+    }
 
     func channelActive(context: ChannelHandlerContext) { self.context = context }
 
@@ -73,17 +79,19 @@ final class FloorConnection: ChannelInboundHandler, @unchecked Sendable {
             let rest = view.dropFirst(8)
             guard let space = rest.firstIndex(of: 32) else { return }
             let target = String(decoding: rest[..<space], as: UTF8.self)
-            guard let to = table.lock.withLock({ table.byNick[target] }), let loop = to.context?.eventLoop else { return }
+            guard let to = table.lock.withLock({ table.byNick[target] }) else { return }
+            let loop = to.loop
             var out = ByteBufferAllocator().buffer(capacity: line.readableBytes + nick.utf8.count + 16)
             out.writeStaticString(":")
             out.writeString(nick)
             out.writeStaticString("!b@floor ")
             out.writeImmutableBuffer(line)
             out.writeStaticString("\r\n")
+            let bytes = out
             if loop.inEventLoop {
-                to.context?.writeAndFlush(NIOAny(out), promise: nil)
+                to.context?.writeAndFlush(NIOAny(bytes), promise: nil)
             } else {
-                loop.execute { to.context?.writeAndFlush(NIOAny(out), promise: nil) }
+                loop.execute { to.context?.writeAndFlush(NIOAny(bytes), promise: nil) }
             }
         } else if view.starts(with: "NICK ".utf8) {
             nick = String(decoding: view.dropFirst(5), as: UTF8.self)
