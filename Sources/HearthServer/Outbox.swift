@@ -86,12 +86,12 @@ struct Outbox {
         /// parting member still gets its KICK or PART), except one (a relay's sender).
         case channel(irc: [ChannelState.LoopMembers], plain: [Client], except: Client?)
 
-        /// The tags the receivers asked for (not used for channels, which keep their own).
+        /// Every tag some receiver asked for (plain-mode clients take none).
         var tagMask: TagMask {
             switch self {
             case .one(let client): client.tagMask
             case .some(let clients): clients.reduce([]) { $0.union($1.tagMask) }
-            case .channel: []
+            case .channel(let irc, _, _): irc.reduce([]) { group, members in members.masks.reduce(group) { $0.union($1) } }
             }
         }
     }
