@@ -121,11 +121,14 @@ public struct LiveChannel: Sendable {
     public var flags: String
     public var key: String?
     public var limit: Int?
+    /// Where the channel's present incarnation keeps its history (see `HistoryAccess`).
+    public var historyKey: String
 
     public init(
         name: String, members: Int, callerIsMember: Bool, callerIsOp: Bool, topic: String, topicSetBy: String, flags: String, key: String?,
-        limit: Int?, callerSendRefusal: String? = nil
+        limit: Int?, callerSendRefusal: String? = nil, historyKey: String
     ) {
+        self.historyKey = historyKey
         self.name = name
         self.members = members
         self.callerIsMember = callerIsMember

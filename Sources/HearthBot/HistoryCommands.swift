@@ -24,23 +24,24 @@ enum HistoryCommands {
         }
         guard let target else { throw request.usageError("which channel or person?") }
         let store = request.services.store
-        let key: String
+        let keys: [String]
         let title: String
         if IRCNames.isChannel(target) {
             guard let live = request.services.presence.channel(nameKey: IRCNames.fold(target), sessionID: request.caller.sessionID),
                 live.callerIsMember
             else { throw BotError("join \(target) to read its history") }
-            key = IRCNames.fold(target)
+            keys = try await store.readableHistoryTargets(
+                channel: IRCNames.fold(target), current: live.historyKey, accountID: request.caller.account?.id)
             title = live.name
         } else {
             let me = try request.account()
             guard let other = try await store.account(nameKey: IRCNames.fold(target)) else {
                 throw BotError("nobody is called \(target) (conversations are kept between accounts)")
             }
-            key = HistoryRecord.conversation(me.id, other.id!)
+            keys = [HistoryRecord.conversation(me.id, other.id!)]
             title = "you and \(other.name)"
         }
-        let records = try await store.latestHistory(target: key, limit: count)
+        let records = try await store.latestHistory(targets: keys, limit: count)
         if records.isEmpty { return BotResponse(["Nothing kept for \(title) yet."]) }
         let now = Date()
         var lines = ["Last \(records.count) line\(records.count == 1 ? "" : "s") of \(title):"]

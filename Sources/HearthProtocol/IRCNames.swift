@@ -16,8 +16,14 @@ public enum IRCNames {
         return nick.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || special.contains($0) || $0 == "-" }
     }
 
-    /// Channel names start with '#', hold no space, comma, colon, BEL or control character.
+    /// Channel names start with '#', hold no space, comma, colon, BEL or control character,
+    /// and pass `NameSafety` (nothing invisible, no mixed scripts).
     public static func isValidChannel(_ name: String) -> Bool {
+        isWellFormedChannel(name) && NameSafety.problem(in: name) == nil
+    }
+
+    /// The shape alone: '#', length, and none of the characters the protocol reserves.
+    public static func isWellFormedChannel(_ name: String) -> Bool {
         guard name.hasPrefix("#"), name.count >= 2, name.utf8.count <= IRCLimits.channelLength else { return false }
         return !name.unicodeScalars.contains { $0 == " " || $0 == "," || $0 == ":" || $0.value < 32 || $0.value == 127 }
     }

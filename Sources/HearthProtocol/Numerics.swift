@@ -21,6 +21,7 @@ public enum Numeric: String, Sendable {
     case needMoreParams = "461", alreadyRegistered = "462", passwdMismatch = "464"
     case keySet = "467", channelIsFull = "471", unknownMode = "472", inviteOnlyChan = "473"
     case bannedFromChan = "474", badChannelKey = "475", badChanMask = "476", banListFull = "478"
+    case badChannelName = "479"
     case noPrivileges = "481", chanOPrivsNeeded = "482", noOperHost = "491"
     case umodeUnknownFlag = "501", usersDontMatch = "502", cannotSendToUser = "531"
     case monOnline = "730", monOffline = "731", monList = "732", endOfMonList = "733", monListFull = "734"

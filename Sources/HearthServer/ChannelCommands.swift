@@ -50,12 +50,16 @@ extension Core {
     }
 
     func joinOne(_ client: Client, name: String, key: String?) {
+        if IRCNames.isChannel(name), let problem = NameSafety.problem(in: name) {
+            reply(client, .badChannelName, name, "Illegal channel name: \(problem)")
+            return
+        }
         guard IRCNames.isValidChannel(name) else {
             reply(client, .badChanMask, name, "Bad channel name: it must start with # and have no spaces or commas (at most \(IRCLimits.channelLength) bytes)")
             return
         }
         let folded = IRCNames.fold(name)
-        let joined = withState { out -> String? in
+        let joined = withState { out -> (String, String)? in
             guard clients[client.id] != nil else { return nil }
             if let channel = channels[folded], channel.members[client.id] != nil {
                 if client.isPlain {
@@ -80,7 +84,7 @@ extension Core {
             if let existing = channels[folded] {
                 channel = existing
             } else {
-                channel = ChannelState(name: name)
+                channel = ChannelState(name: name, historyKey: historyKey(forNew: folded))
                 if familyChannels[folded] != nil {
                     channel.flags = ["i", "n", "s", "t"]
                     channel.topic = "Family only"
@@ -128,6 +132,7 @@ extension Core {
             let op = owner.map { $0 == client.account?.id } ?? isNew
             channel.add(client, MemberStatus(op: op, voice: false))
             client.channels.append(folded)
+            grantHistory(client, channel)
             if client.isPlain { client.currentChannel = folded }
             // The user's other devices join too; they see the JOIN, the rest see one.
             let devices = otherDevices(of: client)
@@ -151,10 +156,10 @@ extension Core {
                 sendTopic(joiner, channel, out: &out)
                 sendNames(joiner, channel, out: &out)
             }
-            return channel.name
+            return (channel.name, channel.historyKey)
         }
-        if let joined {
-            sendBacklog(client, channelKey: folded, channelName: joined)
+        if let (joined, historyKey) = joined {
+            sendBacklog(client, channelKey: folded, historyKey: historyKey, channelName: joined)
             sendReadMarker(client, channelName: joined)
         }
     }

@@ -61,22 +61,22 @@ extension Core {
         let isChannel = IRCNames.isChannel(target)
         let display = lock.withLock { channels[IRCNames.fold(target)]?.name ?? target }
         later(client, { () -> [HistoryRecord]? in
-            guard let key = await self.historyKey(client, target) else { return nil }
+            guard let keys = await self.historyTargets(client, target) else { return nil }
             await self.flushHistory()  // include what was said in the last moments
             let a = parsed.first ?? nil, b = parsed.count > 1 ? parsed[1] : nil
             switch sub {
-            case "LATEST": return try? await store.history(target: key, after: a, before: nil, limit: limit, newestFirst: true)
-            case "BEFORE": return try? await store.history(target: key, after: nil, before: a, limit: limit, newestFirst: true)
-            case "AFTER": return try? await store.history(target: key, after: a, before: nil, limit: limit, newestFirst: false)
+            case "LATEST": return try? await store.history(targets: keys, after: a, before: nil, limit: limit, newestFirst: true)
+            case "BEFORE": return try? await store.history(targets: keys, after: nil, before: a, limit: limit, newestFirst: true)
+            case "AFTER": return try? await store.history(targets: keys, after: a, before: nil, limit: limit, newestFirst: false)
             case "AROUND":
-                let older = (try? await store.history(target: key, after: nil, before: a, limit: limit / 2, newestFirst: true)) ?? []
+                let older = (try? await store.history(targets: keys, after: nil, before: a, limit: limit / 2, newestFirst: true)) ?? []
                 let newer = (try? await store.history(
-                    target: key, after: a, before: nil, limit: limit - older.count, newestFirst: false, includeAfter: true)) ?? []
+                    targets: keys, after: a, before: nil, limit: limit - older.count, newestFirst: false, includeAfter: true)) ?? []
                 return older + newer
             default:  // BETWEEN: forwards from a to b, or backwards when a is the later one
-                let forwards = (try? await store.history(target: key, after: a, before: b, limit: limit, newestFirst: false)) ?? []
+                let forwards = (try? await store.history(targets: keys, after: a, before: b, limit: limit, newestFirst: false)) ?? []
                 if !forwards.isEmpty { return forwards }
-                return try? await store.history(target: key, after: b, before: a, limit: limit, newestFirst: true)
+                return try? await store.history(targets: keys, after: b, before: a, limit: limit, newestFirst: true)
             }
         }) { records in
             guard let records else {
@@ -99,8 +99,11 @@ extension Core {
     }
 
     private func historyTargets(_ client: Client, from: Date, to: Date, limit: Int) {
-        let (channelKeys, account) = lock.withLock { (client.channels, client.account) }
-        let names = lock.withLock { Dictionary(uniqueKeysWithValues: client.channels.compactMap { key in channels[key].map { (key, $0.name) } }) }
+        let (names, account) = lock.withLock {
+            (Dictionary(client.channels.compactMap { key in channels[key].map { ($0.historyKey, $0.name) } }) { a, _ in a },
+             client.account)
+        }
+        let channelKeys = Array(names.keys)
         let store = self.store
         later(client, { () -> [(String, Date)] in
             let rows = (try? await store.historyTargets(channels: channelKeys, accountID: account?.id, from: from, to: to, limit: limit)) ?? []
@@ -131,18 +134,23 @@ extension Core {
         }
     }
 
-    /// The history key of a target `client` may read: a channel it is in, or its
-    /// conversation with an account. Nil when it may not.
-    func historyKey(_ client: Client, _ target: String) async -> String? {
-        let (channelKey, me): (String?, AccountRef?) = lock.withLock {
+    /// The history keys of a target `client` may read: for a channel it is in, the present
+    /// incarnation and the earlier ones its account was in; its conversation with an
+    /// account. Nil when it may not.
+    func historyTargets(_ client: Client, _ target: String) async -> [String]? {
+        let (live, me): ((key: String, history: String)?, AccountRef?) = lock.withLock {
             if IRCNames.isChannel(target), let channel = channels[IRCNames.fold(target)], channel.members[client.id] != nil {
-                return (channel.key, client.account)
+                return ((channel.key, channel.historyKey), client.account)
             }
             return (nil, client.account)
         }
-        if IRCNames.isChannel(target) { return channelKey }
+        if IRCNames.isChannel(target) {
+            guard let live else { return nil }
+            return (try? await store.readableHistoryTargets(channel: live.key, current: live.history, accountID: me?.id))
+                ?? [live.history]
+        }
         guard let me, let other = try? await store.account(nameKey: IRCNames.fold(target)), let id = other.id else { return nil }
-        return HistoryRecord.conversation(me.id, id)
+        return [HistoryRecord.conversation(me.id, id)]
     }
 
     /// One stored message inside a CHATHISTORY batch; a multiline one as a nested

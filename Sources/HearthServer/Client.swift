@@ -114,6 +114,9 @@ final class UserCounts {
 final class ChannelState {
     let key: String
     var name: String
+    /// Where its messages are kept: the folded name for a registered or family channel,
+    /// which lives on; "<folded name> <random id>" for this incarnation of any other.
+    var historyKey: String
     let createdAt = Date()
     var topic = ""
     var topicSetBy = ""
@@ -173,9 +176,10 @@ final class ChannelState {
         return result
     }
 
-    init(name: String) {
+    init(name: String, historyKey: String? = nil) {
         self.name = name
         self.key = IRCNames.fold(name)
+        self.historyKey = historyKey ?? key
     }
 
     func modeString(showKey: Bool) -> [String] {

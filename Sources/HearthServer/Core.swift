@@ -30,6 +30,8 @@ final class Core: @unchecked Sendable {
     var watchers: [String: Set<Int>] = [:]
     /// History waiting to be written, and whether a write is scheduled.
     var historyBuffer: [HistoryRecord] = []
+    /// Accounts seen in channel incarnations, written with the next history batch.
+    var historyAccessBuffer: Set<HistoryAccess> = []
     var historyFlushScheduled = false
     /// Families' private channels (folded name) → the accounts allowed in.
     var familyChannels: [String: Set<Int64>] = [:]
@@ -313,7 +315,8 @@ extension Core: PresenceDirectory {
                 callerIsOp: channel.members[sessionID]?.op == true,
                 topic: channel.topic, topicSetBy: channel.topicSetBy, flags: String(channel.flags.sorted()),
                 key: channel.channelKey, limit: channel.limit,
-                callerSendRefusal: clients[sessionID].flatMap { channelRefusal($0, channel) })
+                callerSendRefusal: clients[sessionID].flatMap { channelRefusal($0, channel) },
+                historyKey: channel.historyKey)
         }
     }
 }

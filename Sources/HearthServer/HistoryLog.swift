@@ -12,10 +12,58 @@ extension Core {
 
     var historyEnabled: Bool { config.historyDays > 0 }
 
+    /// Where a channel made now keeps its history. A registered or family channel lives on,
+    /// so its history does too; any other channel that empties is gone, and one made again
+    /// under its name is a new incarnation with a history of its own: what was said in a
+    /// `+s +k` room never reaches whoever takes the name next. Under the lock.
+    func historyKey(forNew folded: String) -> String {
+        if registered[folded] != nil || familyChannels[folded] != nil { return folded }
+        return folded + " " + String(UInt64.random(in: 1...UInt64.max), radix: 36)
+    }
+
+    /// Remembers that `client`'s account was in `channel`'s present incarnation, so it may
+    /// read that history after the channel is gone. Under the lock.
+    func grantHistory(_ client: Client, _ channel: ChannelState) {
+        guard historyEnabled, channel.historyKey != channel.key, let account = client.account else { return }
+        if historyAccessBuffer.insert(HistoryAccess(target: channel.historyKey, accountID: account.id)).inserted {
+            scheduleHistoryFlush()
+        }
+    }
+
+    /// A channel was registered or dropped while people are in it. Under the lock.
+    func renewHistoryKey(_ channel: ChannelState) {
+        channel.historyKey = historyKey(forNew: channel.key)
+        for member in channel.order { grantHistory(member, channel) }
+    }
+
+    /// A registered channel was dropped or lost its owner: its history so far becomes an
+    /// incarnation that the people in it now, and `keepFor`, may still read. Under the lock.
+    func retireHistory(of key: String, keepFor accounts: [Int64]) {
+        let newKey: String
+        if let channel = channels[key] {
+            renewHistoryKey(channel)
+            newKey = channel.historyKey
+        } else {
+            newKey = historyKey(forNew: key)
+        }
+        let access = accounts.map { HistoryAccess(target: newKey, accountID: $0) }
+        let store = self.store
+        Task {
+            await self.flushHistory()  // lines said before the drop are moved too
+            do { try await store.retireHistory(target: key, to: newKey, access: access) } catch {
+                self.logger.error("moving the history of \(key) failed: \(error)")
+            }
+        }
+    }
+
     /// Queues a message for the history table. Under the lock.
     func recordHistory(_ record: HistoryRecord) {
         guard historyEnabled else { return }
         historyBuffer.append(record)
+        scheduleHistoryFlush()
+    }
+
+    private func scheduleHistoryFlush() {
         if !historyFlushScheduled {
             historyFlushScheduled = true
             Task {
@@ -26,12 +74,19 @@ extension Core {
     }
 
     func flushHistory() async {
-        let batch = lock.withLock { () -> [HistoryRecord] in
+        let (batch, access) = lock.withLock { () -> ([HistoryRecord], [HistoryAccess]) in
             historyFlushScheduled = false
-            defer { historyBuffer.removeAll(keepingCapacity: true) }
-            return historyBuffer
+            defer {
+                historyBuffer.removeAll(keepingCapacity: true)
+                historyAccessBuffer.removeAll()
+            }
+            return (historyBuffer, Array(historyAccessBuffer))
         }
-        do { try await store.appendHistory(batch) } catch { logger.error("writing history failed: \(error)") }
+        do {
+            try await store.appendHistory(batch, access: access)
+        } catch {
+            logger.error("writing history failed: \(error)")
+        }
     }
 
     /// Deletes history past the retention, now and then every hour.
@@ -63,10 +118,14 @@ extension Core {
     }
 
     /// The last lines of a channel, for someone who just joined it.
-    func sendBacklog(_ client: Client, channelKey: String, channelName: String) {
+    func sendBacklog(_ client: Client, channelKey: String, historyKey: String, channelName: String) {
         guard historyEnabled, config.joinBacklog > 0 else { return }
         let store = self.store, limit = config.joinBacklog
-        later(client, { (try? await store.latestHistory(target: channelKey, limit: limit)) ?? [] }) { records in
+        let account = lock.withLock { client.account?.id }
+        later(client, {
+            let keys = (try? await store.readableHistoryTargets(channel: channelKey, current: historyKey, accountID: account))
+            return (try? await store.latestHistory(targets: keys ?? [historyKey], limit: limit)) ?? []
+        }) { records in
             guard !records.isEmpty else { return }
             self.withState { out in
                 self.replay(client, records.map { ($0.source, $0.command, channelName, $0.text, $0.createdAt) }, out: &out)

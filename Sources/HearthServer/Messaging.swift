@@ -107,7 +107,7 @@ extension Core {
                 let relay = userMessage(client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
                 out.send(channel, except: client, relay)
                 recordHistory(HistoryRecord(
-                    target: channel.key, msgid: msgid, source: client.prefix, accountID: client.account?.id, command: command,
+                    target: channel.historyKey, msgid: msgid, source: client.prefix, accountID: client.account?.id, command: command,
                     text: text, createdAt: Date()))
                 if echo { out.send(client, relay) }
                 if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
@@ -239,7 +239,7 @@ extension Core {
                     for line in lines {
                         out.send(channel, self.botMessage(to: channel.name, line))
                         self.recordHistory(HistoryRecord(
-                            target: channel.key, msgid: MessageStamp.msgid(), source: self.botPrefix, command: "PRIVMSG",
+                            target: channel.historyKey, msgid: MessageStamp.msgid(), source: self.botPrefix, command: "PRIVMSG",
                             text: line, createdAt: Date()))
                     }
                 } else {
@@ -273,8 +273,10 @@ extension Core {
             blocking[id] = blocked.isEmpty ? nil : blocked
         case .channelOwned(let record):
             registered[record.nameKey] = record
+            if let channel = channels[record.nameKey] { renewHistoryKey(channel) }
         case .channelDropped(let key):
             registered[key] = nil
+            retireHistory(of: key, keepFor: client.account.map { [$0.id] } ?? [])
         case .remind(let id, let at, let text):
             scheduleReminder(accountID: id, at: at, text: text)
         case .writingRecipe(let id, let on):
@@ -299,9 +301,11 @@ extension Core {
             guard let channel = channels[key] else { return }
             out.send(channel, botMessage(to: channel.name, text))
             recordHistory(HistoryRecord(
-                target: channel.key, msgid: MessageStamp.msgid(), source: botPrefix, command: "PRIVMSG", text: text, createdAt: Date()))
+                target: channel.historyKey, msgid: MessageStamp.msgid(), source: botPrefix, command: "PRIVMSG", text: text, createdAt: Date()))
         case .accountGone(let id):
+            let owned = registered.filter { $0.value.ownerId == id }.keys
             registered = registered.filter { $0.value.ownerId != id }
+            for key in owned { retireHistory(of: key, keepFor: []) }
             blocking[id] = nil
         case .botFlag(let id, let isBot):
             for other in clients.values where other.account?.id == id && other.isBot != isBot {
@@ -330,6 +334,7 @@ extension Core {
             out.send(client, numeric(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)"))
         }
         sendToPeers(of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", [account.name]), out: &out)
+        for key in client.channels { if let channel = channels[key] { grantHistory(client, channel) } }
         claimNick(client, account.name, out: &out)
     }
 

@@ -112,7 +112,7 @@ extension Core {
                 }
                 receivers = channel.order.filter { $0 !== client }
                 shownTarget = channel.name
-                historyTarget = channel.key
+                historyTarget = channel.historyKey
             } else {
                 guard let recipient = nicks[IRCNames.fold(draft.target)], recipient.registered else {
                     out.send(client, IRCMessage(source: serverName, command: "FAIL", params: [

@@ -19,13 +19,13 @@ extension Core {
         }
         let store = self.store
         later(client, { () -> (String?, String) in
-            guard let key = await self.historyKey(client, target) else { return (nil, "INVALID_TARGET") }
+            guard let keys = await self.historyTargets(client, target) else { return (nil, "INVALID_TARGET") }
             await self.flushHistory()
-            guard let record = try? await store.historyMessage(target: key, msgid: msgid) else { return (nil, "UNKNOWN_MSGID") }
+            guard let record = try? await store.historyMessage(targets: keys, msgid: msgid) else { return (nil, "UNKNOWN_MSGID") }
             let own = account != nil && record.accountID == account?.id
             guard own || (isOp && IRCNames.isChannel(target)) else { return (nil, "REDACT_FORBIDDEN") }
-            try? await store.deleteHistoryMessage(target: key, msgid: msgid)
-            return (key, "")
+            try? await store.deleteHistoryMessage(targets: keys, msgid: msgid)
+            return (keys[0], "")
         }) { (key, code) in
             guard key != nil else {
                 let text = [

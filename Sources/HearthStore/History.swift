@@ -29,12 +29,31 @@ public struct HistoryRecord: Sendable {
     public static func conversation(_ a: Int64, _ b: Int64) -> String {
         "pm:\(min(a, b)):\(max(a, b))"
     }
+
+    init(row: Row) {
+        self.init(
+            target: row["target"], msgid: row["msgid"], source: row["source"], accountID: row["accountId"],
+            command: row["command"], text: row["text"], createdAt: row["createdAt"])
+    }
+}
+
+/// An account was in one incarnation of an unregistered channel, so it may read what was
+/// said there later (see `Core.historyKey(forNew:)`).
+public struct HistoryAccess: Sendable, Hashable {
+    public var target: String
+    public var accountID: Int64
+
+    public init(target: String, accountID: Int64) {
+        self.target = target
+        self.accountID = accountID
+    }
 }
 
 extension Store {
-    /// Writes a batch in one transaction with one prepared statement.
-    public func appendHistory(_ records: [HistoryRecord]) async throws {
-        guard !records.isEmpty else { return }
+    /// Writes a batch in one transaction with one prepared statement, with the grants of
+    /// access to channel incarnations collected since the last batch.
+    public func appendHistory(_ records: [HistoryRecord], access: [HistoryAccess] = []) async throws {
+        guard !records.isEmpty || !access.isEmpty else { return }
         try await pool.write { db in
             let statement = try db.cachedStatement(
                 sql: "INSERT INTO history (target, msgid, source, accountId, command, text, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)")
@@ -43,23 +62,42 @@ extension Store {
                     record.target, record.msgid, record.source, record.accountID, record.command, record.text, record.createdAt,
                 ])
             }
+            let grant = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO historyAccess (target, accountId) SELECT ?, id FROM account WHERE id = ?")
+            for entry in access { try grant.execute(arguments: [entry.target, entry.accountID]) }
         }
     }
 
-    /// The last `limit` messages of a target, oldest first.
-    public func latestHistory(target: String, limit: Int) async throws -> [HistoryRecord] {
-        try await pool.read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM (SELECT * FROM history WHERE target = ? ORDER BY id DESC LIMIT ?) ORDER BY id
-                    """, arguments: [target, limit])
-            return rows.map {
-                HistoryRecord(
-                    target: $0["target"], msgid: $0["msgid"], source: $0["source"], accountID: $0["accountId"], command: $0["command"], text: $0["text"],
-                    createdAt: $0["createdAt"])
+    /// A registered channel stopped being one: what was said in it moves under `newTarget`
+    /// (an incarnation), readable by the accounts in `access` only, so whoever registers
+    /// the name next does not inherit it.
+    public func retireHistory(target: String, to newTarget: String, access: [HistoryAccess]) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE history SET target = ? WHERE target = ?", arguments: [newTarget, target])
+            for entry in access {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO historyAccess (target, accountId) SELECT ?, id FROM account WHERE id = ?",
+                    arguments: [entry.target, entry.accountID])
             }
         }
+    }
+
+    /// The history targets of a channel that an account may read: the live incarnation
+    /// `current`, and earlier incarnations of the same channel the account was in.
+    public func readableHistoryTargets(channel: String, current: String, accountID: Int64?) async throws -> [String] {
+        guard let accountID else { return [current] }
+        let earlier = try await pool.read { db in
+            // Incarnation keys are "<channel> <id>": a space never occurs in a channel name.
+            try String.fetchAll(
+                db, sql: "SELECT target FROM historyAccess WHERE accountId = ? AND target > ? AND target < ?",
+                arguments: [accountID, channel + " ", channel + "!"])
+        }
+        return [current] + earlier.filter { $0 != current }
+    }
+
+    /// The last `limit` messages of some targets, oldest first.
+    public func latestHistory(targets: [String], limit: Int) async throws -> [HistoryRecord] {
+        try await history(targets: targets, after: nil, before: nil, limit: limit, newestFirst: true)
     }
 
     /// Deletes messages older than `days`; returns how many went.
@@ -67,7 +105,11 @@ extension Store {
     public func expireHistory(olderThan days: Int, now: Date = Date()) async throws -> Int {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM history WHERE createdAt < ?", arguments: [now.addingTimeInterval(-Double(days) * 86_400)])
-            return db.changesCount
+            let removed = db.changesCount
+            try db.execute(sql: """
+                DELETE FROM historyAccess WHERE NOT EXISTS (SELECT 1 FROM history WHERE history.target = historyAccess.target)
+                """)
+            return removed
         }
     }
 }
@@ -80,22 +122,30 @@ public enum HistoryRef: Sendable, Equatable {
 
 extension Store {
     /// The row id of a message, for msgid references.
-    private static func rowID(_ db: Database, target: String, msgid: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT id FROM history WHERE target = ? AND msgid = ?", arguments: [target, msgid])
+    private static func rowID(_ db: Database, targets: [String], msgid: String) throws -> Int64? {
+        try Int64.fetchOne(
+            db, sql: "SELECT id FROM history WHERE target IN \(placeholders(targets.count)) AND msgid = ?",
+            arguments: StatementArguments(targets + [msgid]))
     }
 
-    /// Messages of `target` strictly after `after` and before `before` (either may be nil),
+    static func placeholders(_ count: Int) -> String {
+        "(" + Array(repeating: "?", count: max(count, 1)).joined(separator: ",") + ")"
+    }
+
+    /// Messages of `targets` strictly after `after` and before `before` (either may be nil),
     /// at most `limit`, taken from the newest end when `newestFirst`; returned oldest first.
     public func history(
-        target: String, after: HistoryRef?, before: HistoryRef?, limit: Int, newestFirst: Bool, includeAfter: Bool = false
+        targets: [String], after: HistoryRef?, before: HistoryRef?, limit: Int, newestFirst: Bool, includeAfter: Bool = false
     ) async throws -> [HistoryRecord] {
         try await pool.read { db in
-            var conditions = ["target = :target"]
-            var arguments: [String: (any DatabaseValueConvertible)?] = ["target": target, "limit": limit]
+            let names = targets.indices.map { ":t\($0)" }
+            var conditions = ["target IN (\(names.joined(separator: ",")))"]
+            var arguments: [String: (any DatabaseValueConvertible)?] = ["limit": limit]
+            for (index, target) in targets.enumerated() { arguments["t\(index)"] = target }
             func bound(_ ref: HistoryRef, _ name: String, _ op: String) throws -> Bool {
                 switch ref {
                 case .msgid(let id):
-                    guard let row = try Self.rowID(db, target: target, msgid: id) else { return false }
+                    guard let row = try Self.rowID(db, targets: targets, msgid: id) else { return false }
                     conditions.append("id \(op) :\(name)")
                     arguments[name] = row
                 case .time(let date):
@@ -111,11 +161,7 @@ extension Store {
                 db,
                 sql: "SELECT * FROM history WHERE \(conditions.joined(separator: " AND ")) ORDER BY id \(order) LIMIT :limit",
                 arguments: StatementArguments(arguments))
-            let records = rows.map {
-                HistoryRecord(
-                    target: $0["target"], msgid: $0["msgid"], source: $0["source"], accountID: $0["accountId"], command: $0["command"], text: $0["text"],
-                    createdAt: $0["createdAt"])
-            }
+            let records = rows.map(HistoryRecord.init(row:))
             return newestFirst ? records.reversed() : records
         }
     }
@@ -151,21 +197,22 @@ extension Store {
 }
 
 extension Store {
-    /// The stored message with this msgid in this target, if any.
-    public func historyMessage(target: String, msgid: String) async throws -> HistoryRecord? {
+    /// The stored message with this msgid in one of these targets, if any.
+    public func historyMessage(targets: [String], msgid: String) async throws -> HistoryRecord? {
         try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM history WHERE target = ? AND msgid = ?", arguments: [target, msgid])
-            else { return nil }
-            return HistoryRecord(
-                target: row["target"], msgid: row["msgid"], source: row["source"], accountID: row["accountId"],
-                command: row["command"], text: row["text"], createdAt: row["createdAt"])
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM history WHERE target IN \(Self.placeholders(targets.count)) AND msgid = ?",
+                arguments: StatementArguments(targets + [msgid])
+            ).map(HistoryRecord.init(row:))
         }
     }
 
     /// Removes a message from history (message redaction).
-    public func deleteHistoryMessage(target: String, msgid: String) async throws {
+    public func deleteHistoryMessage(targets: [String], msgid: String) async throws {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM history WHERE target = ? AND msgid = ?", arguments: [target, msgid])
+            try db.execute(
+                sql: "DELETE FROM history WHERE target IN \(Self.placeholders(targets.count)) AND msgid = ?",
+                arguments: StatementArguments(targets + [msgid]))
         }
     }
 }

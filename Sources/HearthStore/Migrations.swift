@@ -317,6 +317,16 @@ enum Migrations {
                 t.primaryKey(["postId", "accountId"])
             }
         }
+        m.registerMigration("v11-history-access") { db in
+            // Who was in which incarnation of an unregistered channel ("#room 9f2c…"): only
+            // they may read its history once the channel was emptied and made again.
+            try db.create(table: "historyAccess", options: [.withoutRowID]) { t in
+                t.column("target", .text).notNull()
+                t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)
+                t.primaryKey(["accountId", "target"])
+            }
+            try db.create(index: "historyAccess_target", on: "historyAccess", columns: ["target"])
+        }
         return m
     }
 }

@@ -5,15 +5,25 @@ import Testing
 
 /// Channel and conversation history: kept in SQLite, replayed on join, read with !history.
 @Suite struct HistoryTests {
-    @Test func channelLinesSurviveARestartAndGreetNewcomers() async throws {
+    /// A registered channel keeps its history across a restart for everyone who joins it; an
+    /// unregistered one is a new channel after it empties, whose old lines only its former
+    /// members (by account) still see.
+    @Test func channelLinesSurviveARestartForWhoMayReadThem() async throws {
         let dir = TestServer.tempDirectory()
         var server = try await TestServer.start(dataDirectory: dir)
-        let ann = try await TestClient.plain(server)
-        try await ann.send("/join #hist")
-        try await ann.expect("You joined #hist.")
+        let ann = try await SocialTests.user(server, "ann")
+        try await ann.send("/join #kept")
+        try await ann.expect("You joined #kept.")
+        try await ann.send("!channel register #kept")
+        try await ann.expect("is yours now")
         for line in ["first line", "second line", "third line"] { try await ann.send(line) }
         try await ann.send("!whoami")
-        try await ann.expect("[#hist] <hearth> You are guest")
+        try await ann.expect("[#kept] <hearth> You are ann")
+        try await ann.send("/join #loose")
+        try await ann.expect("You joined #loose.")
+        try await ann.send("loose talk")
+        try await ann.send("!whoami")
+        try await ann.expect("[#loose] <hearth> You are ann")
         await ann.close()
         await server.stop()
 
@@ -22,27 +32,43 @@ import Testing
         server = restarted
         // Without server-time: the text says when it was sent.
         let bob = try await TestClient.irc(server, nick: "bob")
-        try await bob.send("JOIN #hist")
+        try await bob.send("JOIN #kept")
         try await bob.expectNumeric("366")
-        try await bob.expect("PRIVMSG #hist :third line (sent just now)")
-        try await bob.expect("PRIVMSG #hist :!whoami (sent just now)")
-        try await bob.expect(":hearth!hearth@test.hearth PRIVMSG #hist :You are guest")
+        try await bob.expect("PRIVMSG #kept :third line (sent just now)")
+        try await bob.expect("PRIVMSG #kept :!whoami (sent just now)")
+        try await bob.expect(":hearth!hearth@test.hearth PRIVMSG #kept :You are ann")
+        // #loose emptied with the restart: for bob it is a new channel.
+        try await bob.send("JOIN #loose")
+        try await bob.expectNumeric("366")
+        try await bob.sync()
+        #expect(!bob.unread().contains { $0.contains("loose talk") })
         // With server-time: the original time as a tag.
         let tess = try await IRCv3Tests.client(server, "tess", caps: "server-time")
-        try await tess.send("JOIN #hist")
-        let replayed = try await tess.expect("PRIVMSG #hist :third line")
+        try await tess.send("JOIN #kept")
+        let replayed = try await tess.expect("PRIVMSG #kept :third line")
         #expect(replayed.hasPrefix("@time=20"))
         #expect(!replayed.contains("(sent"))
 
-        try await bob.send("PRIVMSG hearth :history #hist 2")
-        try await bob.expect("Last 2 lines of #hist:")
-        try await bob.expect("just now <guest")
-        try await bob.expect("<hearth> You are guest")
+        try await bob.send("PRIVMSG hearth :history #kept 2")
+        try await bob.expect("Last 2 lines of #kept:")
+        try await bob.expect("just now <ann> !whoami")
+        try await bob.expect("<hearth> You are ann")
+        try await bob.send("PRIVMSG hearth :history #loose")
+        try await bob.expect("Nothing kept for #loose yet.")
         let outsider = try await TestClient.irc(server, nick: "eve")
-        try await outsider.send("PRIVMSG hearth :history #hist")
-        try await outsider.expect("join #hist to read its history")
-        try await outsider.send("PRIVMSG hearth :history #hist 99")
+        try await outsider.send("PRIVMSG hearth :history #kept")
+        try await outsider.expect("join #kept to read its history")
+        try await outsider.send("PRIVMSG hearth :history #kept 99")
         try await outsider.expect("N is 1 to 50")
+
+        // ann was in #loose when it was said: she still reads it, in the backlog and with !history.
+        let back = try await TestClient.plain(server)
+        try await back.send("!login ann s3cret-pass")
+        try await back.expect("You are now known as ann")
+        try await back.send("/join #loose")
+        try await back.expect("loose talk")
+        try await back.send("!history #loose 5")
+        try await back.expect("<ann> loose talk")
     }
 
     @Test func conversationsBetweenAccountsAreKept() async throws {
@@ -83,7 +109,7 @@ import Testing
         let recent = HistoryRecord(target: "#old", msgid: "b", source: "x!y@z", command: "PRIVMSG", text: "recent", createdAt: Date())
         try await store.appendHistory([old, recent])
         #expect(try await store.expireHistory(olderThan: 90) == 1)
-        #expect(try await store.latestHistory(target: "#old", limit: 10).map(\.text) == ["recent"])
+        #expect(try await store.latestHistory(targets: ["#old"], limit: 10).map(\.text) == ["recent"])
 
         // With historyDays 0 nothing is written.
         let c = try await TestClient.irc(server, nick: "quiet")
