@@ -28,6 +28,7 @@ public final class HearthServer: Sendable {
         self.config = config
         group = config.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? .singleton
         store = try Store(dataDirectory: config.dataDirectory)
+        for path in store.tightened { logger.notice("made \(path) private to this user (it was readable by others)") }
         core = Core(config: config, store: store, logger: logger, group: group)
         media = try MediaLibrary(
             directory: URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("media"), publicURL: config.linkBase,

@@ -25,6 +25,9 @@ public enum Backup {
         try store.pool.backup(to: target)
         try target.close()
         let copied = try copyMissingFiles(from: mediaDirectory, to: mediaCopy(of: file))
+        // A backup holds what the data directory holds: private whatever the umask.
+        try DataDirectory.tighten(file)
+        try DataDirectory.tighten(mediaCopy(of: file))
         return Summary(databaseBytes: fileSize(file), mediaFiles: copied)
     }
 
@@ -44,7 +47,7 @@ public enum Backup {
         guard integrity == "ok" else { throw Failure("\(file) is damaged (integrity_check: \(integrity)); nothing was changed") }
         guard isHearth else { throw Failure("\(file) is not a Hearth database; nothing was changed") }
 
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        try DataDirectory.secure(dataDirectory)
         let live = (dataDirectory as NSString).appendingPathComponent(Store.fileName)
         var keptAs: String?
         if FileManager.default.fileExists(atPath: live) {
@@ -60,6 +63,7 @@ public enum Backup {
         try source.close()
         _ = try copyMissingFiles(
             from: mediaCopy(of: file), to: (dataDirectory as NSString).appendingPathComponent("media"))
+        try DataDirectory.secure(dataDirectory)
         return keptAs
     }
 
@@ -94,9 +98,12 @@ public final class DataDirectoryLock: Sendable {
     }
 
     public init(dataDirectory: String) throws {
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        // Only made here if missing; `Store` tightens an existing one and logs it.
+        try FileManager.default.createDirectory(
+            atPath: dataDirectory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: Int(DataDirectory.directoryMode)])
         let path = (dataDirectory as NSString).appendingPathComponent("hearth.lock")
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Busy(description: "cannot open \(path)") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)

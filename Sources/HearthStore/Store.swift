@@ -8,9 +8,11 @@ public final class Store: Sendable {
     public let path: String
 
     public static let fileName = "hearth.sqlite"
+    /// Files and directories whose permissions were wider than private at start (logged).
+    public let tightened: [String]
 
     public init(dataDirectory: String) throws {
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        tightened = try DataDirectory.secure(dataDirectory)
         path = (dataDirectory as NSString).appendingPathComponent(Store.fileName)
         var config = Configuration()
         config.foreignKeysEnabled = true
