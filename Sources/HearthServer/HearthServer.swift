@@ -86,6 +86,13 @@ public final class HearthServer: Sendable {
             logger: core.logger)
     }
 
+    /// TLS 1.2 cipher suites offered (TLS 1.3's own suites are all AEAD and always on).
+    static let tls12Ciphers: [NIOTLSCipher] = [
+        .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+        .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+        .TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, .TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+    ]
+
     /// The IRC listener's bootstrap; with `tls`, each connection starts with a TLS handshake.
     func bootstrap(tls: NIOSSLContext?) -> ServerBootstrap {
         let core = self.core
@@ -129,9 +136,12 @@ public final class HearthServer: Sendable {
             // TLS (port 6697 by default) when a certificate and key are given.
             var tlsChannel: Channel?
             if let cert = server.config.tlsCertificatePath, let key = server.config.tlsKeyPath {
-                let configuration = TLSConfiguration.makeServerConfiguration(
+                var configuration = TLSConfiguration.makeServerConfiguration(
                     certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
                     privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+                // RFC 8996: no TLS 1.0 or 1.1. For 1.2, forward-secret AEAD suites only.
+                configuration.minimumTLSVersion = .tlsv12
+                configuration.cipherSuiteValues = HearthServer.tls12Ciphers
                 let context = try NIOSSLContext(configuration: configuration)
                 tlsChannel = try await server.bootstrap(tls: context).bind(host: server.config.host, port: server.config.tlsPort).get()
                 core.logger.info("IRC over TLS listening on \(server.config.host):\(tlsChannel?.localAddress?.port ?? 0)")

@@ -1,9 +1,11 @@
 import Foundation
+import NIOSSL
 import Testing
 
 /// IRC over TLS with a certificate made by scripts/make-cert.
 @Suite struct TLSTests {
-    @Test func tlsClientsRegisterAndChatWithPlainOnes() async throws {
+    /// A server with IRC over TLS on a free port, with a certificate from scripts/make-cert.
+    static func tlsServer() async throws -> (TestServer, Int) {
         let dir = TestServer.tempDirectory()
         let make = Process()
         make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -17,8 +19,45 @@ import Testing
             config.tlsKeyPath = dir + "/tls/key.pem"
             config.tlsPort = 0
         }
+        return (server, await server.server.tlsPort())
+    }
+
+    /// Whether a client can register over TLS with this configuration; false when the
+    /// handshake is refused and the connection closes without a welcome.
+    static func registers(port: Int, _ configure: (inout TLSConfiguration) -> Void) async throws -> Bool {
+        let client = try await TestClient.connectTLS(port: port, configure: configure)
+        try? await client.send("NICK v\(UInt16.random(in: 0...9999))")
+        try? await client.send("USER v 0 * :v")
+        for _ in 0..<200 {
+            if client.unread().contains(where: { $0.contains(" 001 ") }) {
+                await client.close()
+                return true
+            }
+            if client.isClosed { return false }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        Issue.record("neither a welcome nor a closed connection")
+        return false
+    }
+
+    /// RFC 8996: TLS 1.0 and 1.1 are refused, and so are TLS 1.2 suites without forward
+    /// secrecy or AEAD; 1.2 with a modern suite and 1.3 work.
+    @Test func onlyTLS12AndNewerWithModernCiphers() async throws {
+        let (server, port) = try await Self.tlsServer()
         defer { Task { await server.stop() } }
-        let port = await server.server.tlsPort()
+        #expect(try await !Self.registers(port: port) { $0.minimumTLSVersion = .tlsv1; $0.maximumTLSVersion = .tlsv1 })
+        #expect(try await !Self.registers(port: port) { $0.minimumTLSVersion = .tlsv11; $0.maximumTLSVersion = .tlsv11 })
+        #expect(try await !Self.registers(port: port) {
+            $0.maximumTLSVersion = .tlsv12
+            $0.cipherSuiteValues = [.TLS_RSA_WITH_AES_128_CBC_SHA, .TLS_RSA_WITH_AES_256_GCM_SHA384]
+        })
+        #expect(try await Self.registers(port: port) { $0.minimumTLSVersion = .tlsv12; $0.maximumTLSVersion = .tlsv12 })
+        #expect(try await Self.registers(port: port) { $0.minimumTLSVersion = .tlsv13 })
+    }
+
+    @Test func tlsClientsRegisterAndChatWithPlainOnes() async throws {
+        let (server, port) = try await Self.tlsServer()
+        defer { Task { await server.stop() } }
         #expect(port > 0)
         let secure = try await TestClient.connectTLS(port: port)
         try await secure.send("NICK safe")

@@ -133,10 +133,13 @@ final class TestClient: Sendable {
     }
 
     /// A connection over TLS (the test's self-signed certificate is not verified).
-    static func connectTLS(port: Int) async throws -> TestClient {
+    static func connectTLS(
+        port: Int, configure: (inout TLSConfiguration) -> Void = { _ in }
+    ) async throws -> TestClient {
         let inbox = Inbox()
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.certificateVerification = .none
+        configure(&configuration)
         let context = try NIOSSLContext(configuration: configuration)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
