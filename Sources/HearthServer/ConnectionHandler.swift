@@ -23,6 +23,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     var readingPaused = false
     /// The client closed its sending side (`printf … | nc`): answer what it sent, then close.
     var inputClosed = false
+    /// Whether a line has been handled yet (the first one is checked for HTTP).
+    var sawFirstLine = false
     /// Held strongly and dropped in channelInactive: a weak reference would put the context
     /// (and this handler) on Swift's slow reference-counting path for every message.
     var context: ChannelHandlerContext?
@@ -124,6 +126,14 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                 core.reply(client, .inputTooLong, "Input line was too long (the limit is \(IRCLimits.maxBodyBytes) bytes, plus \(IRCLimits.maxTagBytes) of tags)")
             }
         case .line(let bytes):
+            if !sawFirstLine {
+                sawFirstLine = true
+                if HTTPProbe.looksLikeHTTP(bytes.readableBytesView) {
+                    // Nothing of it runs; lines after it in the same read see `closing`.
+                    close(reason: "HTTP requests are not accepted on the IRC port")
+                    return
+                }
+            }
             core.handleLine(client, bytes)
         }
         if client.pending == nil { core.finishLabel(client) }
