@@ -2,10 +2,15 @@
 public enum IRCLimits {
     /// RFC 1459: a message is at most 512 bytes including the trailing CR LF.
     public static let maxBodyBytes = 512
-    /// IRCv3 message-tags: the tag section (with '@' and the trailing space) may add 8191 bytes.
+    /// IRCv3 message-tags: the tag section (with '@' and the trailing space) of a line the
+    /// server sends may add 8191 bytes: the client's own tags plus the server's.
     public static let maxTagBytes = 8191
-    /// The longest raw line the framer accepts before it reports "input too long".
-    public static let maxLineBytes = maxBodyBytes + maxTagBytes
+    /// IRCv3 message-tags: tag data a client sends (without '@' and the space) is at most
+    /// 4094 bytes, so that relayed with the server's tags it stays within `maxTagBytes`.
+    public static let maxClientTagBytes = 4094
+    /// The longest raw line the framer accepts before it reports "input too long": a full
+    /// client tag section and a full body.
+    public static let maxLineBytes = maxBodyBytes + maxClientTagBytes + 2
     /// RFC 2812 allows at most 15 parameters.
     public static let maxParams = 15
     public static let nickLength = 30

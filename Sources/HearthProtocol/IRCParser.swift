@@ -52,7 +52,7 @@ extension IRCMessage {
             index = 1
             let tagRange = word()
             if index >= end { throw .missingCommand }
-            if tagRange.count + 2 > IRCLimits.maxTagBytes { throw .tagsTooLong }
+            if tagRange.count > IRCLimits.maxClientTagBytes { throw .tagsTooLong }
             tags = parseTags(Substring(string(bytes[tagRange])))
             skipSpaces()
         }

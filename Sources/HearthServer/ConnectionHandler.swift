@@ -123,7 +123,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             if client.isPlain {
                 core.plainSay(client, ["error: that line is too long; nothing was sent."])
             } else {
-                core.reply(client, .inputTooLong, "Input line was too long (the limit is \(IRCLimits.maxBodyBytes) bytes, plus \(IRCLimits.maxTagBytes) of tags)")
+                core.reply(client, .inputTooLong, "Input line was too long (the limit is \(IRCLimits.maxBodyBytes) bytes, plus \(IRCLimits.maxClientTagBytes + 2) of tags)")
             }
         case .line(let bytes):
             if !sawFirstLine {

@@ -40,11 +40,12 @@ import Testing
         #expect(throws: IRCParseError.bodyTooLong) { try IRCMessage.parse(fits + "x") }
     }
 
-    @Test func tagLimitIs8191Bytes() throws {
-        let tags = "@" + String(repeating: "k", count: IRCLimits.maxTagBytes - 2) + " "
-        #expect(tags.utf8.count == IRCLimits.maxTagBytes)
+    /// IRCv3 message-tags: a client sends at most 4094 bytes of tag data.
+    @Test func clientTagDataIsAtMost4094Bytes() throws {
+        let tags = "@" + String(repeating: "k", count: IRCLimits.maxClientTagBytes) + " "
+        #expect(IRCLimits.maxClientTagBytes == 4094)
         #expect(throws: Never.self) { try IRCMessage.parse(tags + "PING x") }
-        let over = "@" + String(repeating: "k", count: IRCLimits.maxTagBytes - 1) + " PING x"
+        let over = "@" + String(repeating: "k", count: IRCLimits.maxClientTagBytes + 1) + " PING x"
         #expect(throws: IRCParseError.tagsTooLong) { try IRCMessage.parse(over) }
     }
 

@@ -101,7 +101,7 @@ import Testing
 
     // MARK: IRC lines, names and texts
 
-    /// The body (512 bytes with CR LF), the tags (8191 bytes with '@' and the space), both at
+    /// The body (512 bytes with CR LF), a client's tags (4094 bytes of tag data), both at
     /// once, the framer's bound on a raw line, and the 15 parameters.
     @Test func ircLinesAtTheirLimitsAndOnePast() async throws {
         let server = try await TestServer.start()
@@ -124,29 +124,39 @@ import Testing
 
         /// A tag section of exactly `bytes` bytes, counting the '@' and the space after it.
         func tags(_ bytes: Int) -> String { "@+t=" + String(repeating: "t", count: bytes - 5) + " " }
-        #expect(tags(IRCLimits.maxTagBytes).utf8.count == IRCLimits.maxTagBytes)
-        try await victor.send(tags(IRCLimits.maxTagBytes) + prefix + "tags at the limit")
-        try await pia.expect("PRIVMSG #x :tags at the limit")
-        try await victor.send(tags(IRCLimits.maxTagBytes + 1) + prefix + "tags one past")
-        try await victor.expect(" 417 victor :Message tags too long (the limit is \(IRCLimits.maxTagBytes) bytes)")
+        /// A client's whole tag section: its 4094 bytes of tag data, the '@' and the space.
+        let section = IRCLimits.maxClientTagBytes + 2
+        #expect(tags(section).utf8.count == section)
+        try await victor.send(tags(section) + prefix + "tags at the limit")
+        let relayed = try await pia.expect("PRIVMSG #x :tags at the limit")
+        // Relayed with the server's own tags, the section still fits the 8191 bytes clients accept.
+        #expect(relayed.prefix { $0 != " " }.utf8.count + 1 <= IRCLimits.maxTagBytes)
+        try await victor.send(tags(section + 1) + prefix + "tags one past")
+        try await victor.expect(
+            " 417 victor :Message tags too long (the limit is \(IRCLimits.maxClientTagBytes) bytes of tag data)")
         try await DeviceTests.nothing(pia, containing: "tags one past")
+        // TAGMSG too: at the limit taken, one past refused.
+        let tagmsgAtLimit = try await Self.ircReplies(victor, tags(section) + "TAGMSG #x")
+        #expect(!tagmsgAtLimit.contains { $0.contains(" 417 ") }, "\(tagmsgAtLimit)")
+        try await victor.send(tags(section + 1) + "TAGMSG #x")
+        try await victor.expect(" 417 victor :Message tags too long")
 
         // The longest line there can be: full tags and a full body.
-        let longest = tags(IRCLimits.maxTagBytes) + prefix + "C" + String(repeating: "c", count: bodyRoom - 1)
-        #expect(longest.utf8.count + 2 == IRCLimits.maxTagBytes + IRCLimits.maxBodyBytes)
+        let longest = tags(section) + prefix + "C" + String(repeating: "c", count: bodyRoom - 1)
+        #expect(longest.utf8.count + 2 == IRCLimits.maxLineBytes)
         try await victor.send(longest)
         try await pia.expect("PRIVMSG #x :Cccc")
 
         // The framer keeps at most maxLineBytes of one line: a line that long is still read
         // (and the parser refuses its body); one byte more and it is dropped unread.
-        let framed = tags(IRCLimits.maxTagBytes) + prefix
-            + String(repeating: "d", count: IRCLimits.maxLineBytes - IRCLimits.maxTagBytes - prefix.utf8.count)
+        let framed = tags(section) + prefix
+            + String(repeating: "d", count: IRCLimits.maxLineBytes - section - prefix.utf8.count)
         #expect(framed.utf8.count == IRCLimits.maxLineBytes)
         try await victor.send(framed)
         try await victor.expect(bodyRefusal)
         try await victor.send(framed + "d")
         try await victor.expect(
-            " 417 victor :Input line was too long (the limit is \(IRCLimits.maxBodyBytes) bytes, plus \(IRCLimits.maxTagBytes) of tags)")
+            " 417 victor :Input line was too long (the limit is \(IRCLimits.maxBodyBytes) bytes, plus \(section) of tags)")
         try await DeviceTests.nothing(pia, containing: "PRIVMSG #x :d")
 
         // Parameters.
