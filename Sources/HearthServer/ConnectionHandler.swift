@@ -35,7 +35,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelActive(context: ChannelHandlerContext) {
         self.context = context
-        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        var address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        // On a dual-stack listener (`--host ::`) IPv4 clients arrive as ::ffff:a.b.c.d.
+        if address.hasPrefix("::ffff:") && address.contains(".") { address.removeFirst(7) }
         let locals = core.loops.locals(for: context.eventLoop)
         client = Client(
             id: core.newClientID(), channel: context.channel, address: address, batcher: locals.batcher,

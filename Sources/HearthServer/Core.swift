@@ -183,14 +183,15 @@ final class Core: @unchecked Sendable {
 
     // MARK: registry
 
-    /// Connections per address, for the per-address limit.
+    /// Connections per address (an IPv6 /64 counts as one), for the per-address limit.
     private var perAddress: [String: Int] = [:]
 
     /// Takes a new connection in, unless its address holds too many already.
     func add(_ client: Client, exempt: Bool) -> Bool {
         lock.withLock {
-            if !exempt && perAddress[client.address, default: 0] >= config.maxConnectionsPerAddress { return false }
-            perAddress[client.address, default: 0] += 1
+            let key = AddressGroup.key(client.address)
+            if !exempt && perAddress[key, default: 0] >= config.maxConnectionsPerAddress { return false }
+            perAddress[key, default: 0] += 1
             clients[client.id] = client
             return true
         }
@@ -198,8 +199,9 @@ final class Core: @unchecked Sendable {
 
     /// Under the lock, when a connection is removed.
     func forgetAddress(_ client: Client) {
-        let left = (perAddress[client.address] ?? 1) - 1
-        perAddress[client.address] = left > 0 ? left : nil
+        let key = AddressGroup.key(client.address)
+        let left = (perAddress[key] ?? 1) - 1
+        perAddress[key] = left > 0 ? left : nil
     }
 
     /// Removes a connection: QUIT to its peers, out of its channels and the nick table.

@@ -118,9 +118,12 @@ final class TestClient: Sendable {
         }
     }
 
-    static func connect(port: Int) async throws -> TestClient {
+    /// Connects to `host` (IPv4 loopback by default), from the local address `from` if given.
+    static func connect(port: Int, host: String = "127.0.0.1", from: String? = nil) async throws -> TestClient {
         let inbox = Inbox()
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        if let from { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: from, port: 0)) }
+        let channel = try await bootstrap
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
@@ -128,7 +131,7 @@ final class TestClient: Sendable {
                     try channel.pipeline.syncOperations.addHandler(inbox)
                 }
             }
-            .connect(host: "127.0.0.1", port: port).get()
+            .connect(host: host, port: port).get()
         return TestClient(channel: channel, inbox: inbox)
     }
 
