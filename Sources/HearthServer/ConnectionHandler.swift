@@ -3,24 +3,32 @@ import HearthProtocol
 import NIOCore
 
 /// One per connection: feeds lines to the core in order, holds lines while async work
-/// (the bot, SQL, Argon2id) runs or while flood control makes the client wait, stops
-/// reading when too many lines are held, and runs the registration and ping timers.
+/// (the bot, SQL, Argon2id) runs or while flood control makes the client wait, closes a
+/// client whose held input passes its receive queue, and runs the registration and ping timers.
 final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 
-    /// Lines held before the handler stops reading from the socket.
-    static let maxHeldLines = 64
+    /// The receive queue: bytes of input read and held (waiting for flood control or async
+    /// work) that a client may have before it is closed with "Excess Flood", as InspIRCd's
+    /// recvq. Input is always read, never left in the socket, so a client cannot park
+    /// megabytes in the kernel to be relayed for half an hour.
+    static let maxHeldBytes = 16 * 1024
+    /// A client that closed its sending side (`printf … | nc`) is answered in full if it
+    /// sent at most this many lines more than flood control lets through at once; past that
+    /// it is a ghost posting on its own, and goes ("Excess Flood").
+    static let maxHeldLinesAfterInputClosed = 64
 
     let core: Core
     var client: Client!
     var framer = LineFramer()
     var held: [InboundLine] = []
     var heldStart = 0
+    /// Bytes of the lines in `held[heldStart...]`.
+    var heldBytes = 0
     var waiting = false
     var flood = FloodControl()
     var sweeper: LoopSweeper?
     var greetTimer: Scheduled<Void>?
-    var readingPaused = false
     /// The client closed its sending side (`printf … | nc`): answer what it sent, then close.
     var inputClosed = false
     /// Whether a line has been handled yet (the first one is checked for HTTP).
@@ -102,9 +110,19 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     private func hold(_ line: InboundLine) {
         held.append(line)
-        if held.count - heldStart >= Self.maxHeldLines && !readingPaused {
-            readingPaused = true
-            context?.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        heldBytes += line.byteCount
+        checkReceiveQueue()
+    }
+
+    /// Closes a client past its receive queue.
+    private func checkReceiveQueue() {
+        guard !client.closing else { return }
+        let lines = held.count - heldStart
+        if heldBytes > Self.maxHeldBytes || (inputClosed && lines > Self.maxHeldLinesAfterInputClosed) {
+            held.removeAll()
+            heldStart = 0
+            heldBytes = 0
+            close(reason: "Excess Flood")
         }
     }
 
@@ -113,6 +131,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         let tier: FloodControl.Tier = !client.registered ? .unregistered : (client.isBot ? .bot : .registered)
         if let wait = flood.take(tier) {
             held.insert(line, at: heldStart)
+            heldBytes += line.byteCount
             waiting = true
             context?.eventLoop.scheduleTask(in: wait) {
                 self.waiting = false
@@ -161,6 +180,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         while !waiting && heldStart < held.count {
             let next = held[heldStart]
             heldStart += 1
+            heldBytes -= next.byteCount
             process(next)
         }
         if heldStart >= held.count {
@@ -168,15 +188,12 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             heldStart = 0
         }
         closeIfFinished()
-        if readingPaused && held.count - heldStart < Self.maxHeldLines / 2 {
-            readingPaused = false
-            context?.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
-        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, event == .inputClosed {
             inputClosed = true
+            checkReceiveQueue()
             closeIfFinished()
         }
         context.fireUserInboundEventTriggered(event)

@@ -5,6 +5,14 @@ import NIOCore
 enum InboundLine {
     case line(ByteBuffer)
     case tooLong
+
+    /// What the line costs in the receive queue (a dropped line counts as its end).
+    var byteCount: Int {
+        switch self {
+        case .line(let bytes): bytes.readableBytes + 2
+        case .tooLong: 2
+        }
+    }
 }
 
 /// Splits the byte stream on LF (dropping a CR before it). A line longer than

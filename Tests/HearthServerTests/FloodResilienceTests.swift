@@ -22,8 +22,8 @@ import Darwin
 /// well-behaved clients sit. Once the flood is coming out of the server, alice and bob play
 /// a 10-message ping-pong (private and in #flood) and alice PINGs. Checked: every good
 /// message arrives; the exchange is over while most of the 200,000 flood lines still wait
-/// (the server's own state shows them held per connection, those connections no longer
-/// reading); the flood then goes on at no more than flood control's rate, and the flooders
+/// (the server's own state shows them held per connection, each within its receive queue,
+/// `ConnectionHandler.maxHeldBytes`); the flood then goes on at no more than flood control's rate, and the flooders
 /// are throttled, not disconnected. With flood control off the same test fails: message 3
 /// of the exchange does not arrive within 5 seconds.
 ///
@@ -167,10 +167,9 @@ import Darwin
         let processedAfterExchange = sink.floodLines
         let writtenAfterExchange = written.withLockedValue { $0 }
         let sinceFlood = clock.now - floodStart
-        // What the server holds at that moment: lines read and waiting for flood control,
-        // on how many connections, and how many of those stopped reading (the rest of their
-        // lines wait in the socket).
-        let (held, holding, paused) = try await Self.heldLines(core)
+        // What the server holds at that moment: lines read and waiting for flood control, on
+        // how many connections, and the fullest receive queue (all input is read at once).
+        let (held, holding, largest) = try await Self.heldLines(core)
 
         // The server answers PING at once as well.
         let pingSent = clock.now
@@ -184,7 +183,8 @@ import Darwin
                 + "PING \(Self.ms(ping)) ms; "
                 + "flood lines out at its start \(processedAtStart), at its end \(processedAfterExchange) of \(Self.total) "
                 + "(\(writtenAfterExchange) written by then, \(Self.ms(sinceFlood)) ms after the flood began); "
-                + "the server held \(held) lines on \(holding) connections, \(paused) of them not reading")
+                + "the server held \(held) lines on \(holding) connections, at most \(largest) bytes on one")
+        #expect(largest <= ConnectionHandler.maxHeldBytes)
         #expect(processedAfterExchange < Self.total / 2, "the good exchange only finished after most of the flood")
         #expect(holding >= Self.flooders * 9 / 10 && held >= Self.flooders * 20, "the flood was not being held: \(held) lines on \(holding)")
         // A generous bound for a loaded machine; the flood's own progress above is the real measure.
@@ -216,25 +216,25 @@ import Darwin
     }
 
     /// Lines the server's connections hold for flood control (read, not yet handled), the
-    /// connections holding any, and those that stopped reading; asked on each event loop.
-    static func heldLines(_ core: Core) async throws -> (lines: Int, connections: Int, paused: Int) {
+    /// connections holding any, and the most bytes one holds; asked on each event loop.
+    static func heldLines(_ core: Core) async throws -> (lines: Int, connections: Int, largest: Int) {
         let clients = core.lock.withLock { Array(core.clients.values) }
-        var total = (lines: 0, connections: 0, paused: 0)
+        var total = (lines: 0, connections: 0, largest: 0)
         for onLoop in Dictionary(grouping: clients, by: { ObjectIdentifier($0.eventLoop) }).values {
             let counts = try await onLoop[0].eventLoop.submit {
-                var counts = (lines: 0, connections: 0, paused: 0)
+                var counts = (lines: 0, connections: 0, largest: 0)
                 for client in onLoop {
                     let handler = try client.channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
                     let held = handler.held.count - handler.heldStart
                     counts.lines += held
                     counts.connections += held > 0 ? 1 : 0
-                    counts.paused += handler.readingPaused ? 1 : 0
+                    counts.largest = max(counts.largest, handler.heldBytes)
                 }
                 return counts
             }.get()
             total.lines += counts.lines
             total.connections += counts.connections
-            total.paused += counts.paused
+            total.largest = max(total.largest, counts.largest)
         }
         return total
     }
