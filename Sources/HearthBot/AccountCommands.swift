@@ -46,7 +46,20 @@ enum AccountCommands {
             throw BotError("someone online is using the nick \(name); pick another name")
         }
         let accounts = AccountService(services: request.services)
-        let (account, codes) = try await accounts.register(name: name, password: password, email: email, phone: phone)
+        let address = request.caller.address
+        if let wait = request.services.registrations.take(address) {
+            let minutes = Int((wait / 60).rounded(.up))
+            throw BotError(
+                "\(BotServices.registrationsPerAddressPerHour) accounts were made from your address this hour; "
+                    + "try again in \(minutes) min")
+        }
+        let account: Account, codes: [String]
+        do {
+            (account, codes) = try await accounts.register(name: name, password: password, email: email, phone: phone)
+        } catch {
+            request.services.registrations.giveBack(address)  // nothing was made
+            throw error
+        }
         let (token, hash) = try await accounts.issueToken(accountID: account.id!)
         return BotResponse(
             ["Welcome to Hearth, \(account.name)! Your account is ready and you are logged in."],
@@ -164,10 +177,13 @@ enum AccountCommands {
         let (name, code, password) = (request.words[0], request.words[1], request.words[2])
         if let problem = AccountService.passwordProblem(password) { throw BotError(problem) }
         let services = request.services
-        let attempt = try AccountService.start(services.throttle, accountKey: IRCNames.fold(name), address: request.caller.address)
+        let attempt = try await AccountService.start(
+            services.throttle, accountKey: IRCNames.fold(name), address: request.caller.address)
+        var verdict: Bool?
+        defer { services.throttle.finish(attempt, success: verdict) }
         let consumed = try await services.store.consumeRecoveryCode(
-            nameKey: IRCNames.fold(name), codeHash: Sodium.hashSecret(SecretCodes.normalize(code)))
-        services.throttle.finish(attempt, success: consumed != nil)
+            nameKey: IRCNames.fold(name), codeHashes: services.codes.candidates(SecretCodes.normalize(code)))
+        verdict = consumed != nil
         guard let account = consumed else {
             throw BotError("that name and recovery code don't match (or the code was used already)")
         }

@@ -40,12 +40,14 @@ public struct AccountService: Sendable {
     /// that never says whether the name exists.
     public func checkPassword(name: String, password: String, address: String) async throws -> Account {
         let key = IRCNames.fold(name)
-        let attempt = try Self.start(services.throttle, accountKey: key, address: address)
+        let attempt = try await Self.start(services.throttle, accountKey: key, address: address)
+        var verdict: Bool?  // nil: the check itself failed (no guess was judged)
+        defer { services.throttle.finish(attempt, success: verdict) }
         let account = try await services.store.account(nameKey: key)
         // Verify against a real hash even for unknown names, so timing does not reveal them.
         let hash = account?.passwordHash ?? services.passwords.dummyHash
         let ok = try await services.passwords.verify(password, hash: hash)
-        services.throttle.finish(attempt, success: ok && account != nil)
+        verdict = ok && account != nil
         guard ok, let account else {
             throw BotError("wrong name or password")
         }
@@ -54,10 +56,12 @@ public struct AccountService: Sendable {
 
     /// The account a resume token belongs to.
     public func checkToken(_ token: String, address: String) async throws -> (Account, String) {
-        let attempt = try Self.start(services.throttle, accountKey: nil, address: address)
+        let attempt = try await Self.start(services.throttle, accountKey: nil, address: address)
+        var verdict: Bool?
+        defer { services.throttle.finish(attempt, success: verdict) }
         let hash = Sodium.hashSecret(token)
         let account = SecretCodes.looksLikeResumeToken(token) ? try await services.store.account(tokenHash: hash) : nil
-        services.throttle.finish(attempt, success: account != nil)
+        verdict = account != nil
         guard let account else {
             throw BotError("that resume token is unknown or expired; log in with !login NAME PASSWORD")
         }
@@ -65,10 +69,11 @@ public struct AccountService: Sendable {
     }
 
     /// Starts a throttled attempt or throws the "try again in Ns" error.
-    static func start(_ throttle: LoginThrottle, accountKey: String?, address: String) throws -> LoginThrottle.Attempt {
-        switch throttle.start(accountKey: accountKey, address: address) {
-        case .success(let attempt): return attempt
-        case .failure(let refusal): throw BotError("too many failed attempts; try again in \(refusal.seconds)s")
+    static func start(_ throttle: LoginThrottle, accountKey: String?, address: String) async throws -> LoginThrottle.Attempt {
+        do {
+            return try await throttle.start(accountKey: accountKey, address: address)
+        } catch {
+            throw BotError("too many failed attempts; try again in \(error.seconds)s")
         }
     }
 
@@ -102,7 +107,7 @@ public struct AccountService: Sendable {
         do {
             let account = try await services.store.createAccount(
                 name: name, nameKey: IRCNames.fold(name), passwordHash: hash, email: email, phone: phone,
-                recoveryHashes: codes.map { Sodium.hashSecret(SecretCodes.normalize($0)) })
+                recoveryHashes: codes.map { services.codes.hash(SecretCodes.normalize($0)) })
             return (account, codes)
         } catch StoreError.nameTaken {
             throw BotError("the name \(name) is taken; pick another")

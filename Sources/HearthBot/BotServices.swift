@@ -23,18 +23,28 @@ public final class BotServices: Sendable {
     public let clock: HearthClock
     /// Edamam recipe search, when the operator configured keys.
     public let edamam: EdamamClient?
+    /// Hashes short codes (recovery, invites) with the server secret.
+    public let codes: CodeHasher
+    /// Accounts registered per address and hour.
+    public let registrations: AddressQuota
     /// What apps add to every login (see `BotApp.onLogin`); set by `Bot`.
     let loginHooks = Mutex<[LoginHook]>([])
 
     /// Resume tokens live 30 days.
     public static let defaultTokenLifetime: TimeInterval = 30 * 24 * 3600
+    /// Accounts one address (an IPv6 /64) may register per hour.
+    public static let registrationsPerAddressPerHour = 5
 
     public init(
         store: Store, passwords: PasswordWorker, throttle: LoginThrottle = LoginThrottle(),
         presence: any PresenceDirectory, logger: Logger = Logger(label: "hearth.bot"),
         tokenLifetime: TimeInterval = BotServices.defaultTokenLifetime, media: MediaLibrary? = nil,
-        fortunes: FortuneCatalogue? = nil, clock: HearthClock = .system, edamam: EdamamConfig? = nil
+        fortunes: FortuneCatalogue? = nil, clock: HearthClock = .system, edamam: EdamamConfig? = nil,
+        codes: CodeHasher = .ephemeral(),
+        registrations: AddressQuota = AddressQuota(limit: BotServices.registrationsPerAddressPerHour, window: 3600)
     ) {
+        self.codes = codes
+        self.registrations = registrations
         self.edamam = edamam.map { EdamamClient(config: $0) }
         self.media = media
         self.fortunes = fortunes

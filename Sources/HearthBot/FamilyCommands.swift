@@ -1,6 +1,7 @@
 import Foundation
 import HearthCrypto
 import HearthMedia
+import HearthProtocol
 import HearthStore
 
 /// Family trees (AppleTree): found a family, invite with codes, link relationships, show the
@@ -13,6 +14,8 @@ public enum FamilyCommands {
     static let maxName = 40
     /// Open invites one family may have at once.
     static let maxOpenInvites = 20
+    /// Families one account may have founded (each is a private channel it is joined to).
+    static let maxFamiliesFounded = 5
 
     /// Each family's private channel.
     public static func channelName(_ familyID: Int64) -> String { "#family-\(familyID)" }
@@ -80,8 +83,14 @@ public enum FamilyCommands {
         let me = try request.account()
         let name = name.trimmingCharacters(in: .whitespaces)
         if let problem = familyNameProblem(name) { throw request.usageError(problem) }
-        let family = try await request.services.store.foundFamily(
-            name: name, founderID: me.id, parentFamilyID: parent?.id, now: request.services.clock.now())
+        let family: FamilyRecord
+        do {
+            family = try await request.services.store.foundFamily(
+                name: name, founderID: me.id, parentFamilyID: parent?.id, maxFounded: maxFamiliesFounded,
+                now: request.services.clock.now())
+        } catch FamilyError.foundedTooMany {
+            throw BotError("you founded \(maxFamiliesFounded) families already, the most one account may")
+        }
         let lines = try await newInvite(request, family, me, relation: nil)
         let lead = parent.map { "You left home: \(name) is your own household, still connected to \($0.name)." } ?? "You founded \(name)."
         return BotResponse(
@@ -97,13 +106,19 @@ public enum FamilyCommands {
             throw BotError("\(family.name) has \(maxOpenInvites) open invites; !tree revoke some first")
         }
         let code = SecretCodes.code(groups: inviteGroups)
-        try await store.addFamilyInvite(
+        let number = try await store.addFamilyInvite(
             FamilyInvite(
-                codeHash: Sodium.hashSecret("family/" + SecretCodes.normalize(code)), familyId: family.id!, inviterId: me.id, relation: relation,
-                hint: String(code.suffix(4)), expiresAt: now.addingTimeInterval(inviteLifetime)), now: now)
+                codeHash: request.services.codes.hash(inviteKey(code)), familyId: family.id!, inviterId: me.id,
+                relation: relation, expiresAt: now.addingTimeInterval(inviteLifetime)), now: now)
         let role = relation.map { " as your \($0)" } ?? ""
-        return ["Invite code for \(family.name)\(role): \(code) — it works once, for 7 days. They type: !tree join \(code)"]
+        return [
+            "Invite code for \(family.name)\(role): \(code) — invite #\(number), it works once, for 7 days. "
+                + "They type: !tree join \(code)"
+        ]
     }
+
+    /// What an invite code is hashed as (the prefix keeps it apart from other kinds of code).
+    static func inviteKey(_ code: String) -> String { "family/" + SecretCodes.normalize(code) }
 
     static func invite(_ request: BotRequest) async throws -> BotResponse {
         let (me, family) = try await current(request)
@@ -128,16 +143,21 @@ public enum FamilyCommands {
         for invite in open {
             let inviter = try await request.services.store.account(id: invite.inviterId)?.name ?? "?"
             let days = Int((invite.expiresAt.timeIntervalSince(now) / 86400).rounded(.up))
-            lines.append("…-\(invite.hint)\(invite.relation.map { " as \($0)" } ?? "") by \(inviter), expires in \(days) day\(days == 1 ? "" : "s")")
+            let role = invite.relation.map { " as \($0)" } ?? ""
+            lines.append("#\(invite.id)\(role) by \(inviter), expires in \(days) day\(days == 1 ? "" : "s") — !tree revoke \(invite.id)")
         }
         return BotResponse(lines)
     }
 
     static func revoke(_ request: BotRequest) async throws -> BotResponse {
         let (_, family) = try await current(request)
-        guard request.words.count == 2 else { throw request.usageError("revoke which code? e.g. !tree revoke K7QP-M2XD-9FWT") }
-        let hash = Sodium.hashSecret("family/" + SecretCodes.normalize(request.words[1]))
-        guard try await request.services.store.revokeFamilyInvite(codeHash: hash, familyID: family.id!) else {
+        guard request.words.count == 2 else {
+            throw request.usageError("revoke which invite? its number from !tree invites, or its code")
+        }
+        let word = request.words[1]
+        let number = Int64(word.hasPrefix("#") ? String(word.dropFirst()) : word)
+        let hashes = number == nil ? request.services.codes.candidates(inviteKey(word)) : []
+        guard try await request.services.store.revokeFamilyInvite(id: number, codeHashes: hashes, familyID: family.id!) else {
             throw BotError("\(family.name) has no open invite \(request.words[1])")
         }
         return BotResponse(["Invite \(request.words[1]) is cancelled."])
@@ -146,16 +166,22 @@ public enum FamilyCommands {
     static func join(_ request: BotRequest) async throws -> BotResponse {
         let me = try request.account()
         guard request.words.count == 2 else { throw request.usageError("join with the code you were given, e.g. !tree join K7QP-M2XD-9FWT") }
-        // Guessing codes is slowed down like guessing passwords.
-        let key = "family-invite:\(me.id)"
+        // Guessing codes is slowed down like guessing passwords: per account and per address.
         let throttle = request.services.throttle
-        if let wait = throttle.waitTime(keys: [key], now: request.services.clock.now()) {
-            throw BotError("too many wrong codes; try again in \(Int(wait.rounded(.up))) s")
-        }
-        let hash = Sodium.hashSecret("family/" + SecretCodes.normalize(request.words[1]))
+        let attempt: LoginThrottle.Attempt
         do {
-            let (family, relation, inviter) = try await request.services.store.joinFamily(codeHash: hash, accountID: me.id, now: request.services.clock.now())
-            throttle.recordSuccess(keys: [key])
+            let keys = ["invite:\(me.id)", "addr:" + AddressGroup.key(request.caller.address)]
+            attempt = try await throttle.begin(keys: keys, clearedBySuccess: ["invite:\(me.id)"])
+        } catch {
+            throw BotError("too many wrong codes; try again in \(error.seconds) s")
+        }
+        var verdict: Bool?
+        defer { throttle.finish(attempt, success: verdict) }
+        let hashes = request.services.codes.candidates(inviteKey(request.words[1]))
+        do {
+            let (family, relation, inviter) = try await request.services.store.joinFamily(
+                codeHashes: hashes, accountID: me.id, now: request.services.clock.now())
+            verdict = true
             let inviterName = try await request.services.store.account(id: inviter)?.name ?? "someone"
             let role = relation.map { " as \(inviterName)'s \($0)" } ?? ""
             return BotResponse(
@@ -163,7 +189,7 @@ public enum FamilyCommands {
                 effects: [.notify(accountID: inviter, text: "\(me.name) joined \(family.name)\(relation.map { " as your \($0)" } ?? "").")]
                     + (try await membershipEffects(request, family, joining: me.id)))
         } catch FamilyError.notFound {
-            throttle.recordFailure(keys: [key], now: request.services.clock.now())
+            verdict = false
             throw BotError("that code is unknown, used or expired — ask for a new one")
         } catch FamilyError.alreadyMember {
             throw BotError("you are in that family already")

@@ -1,106 +1,194 @@
 import Foundation
+import HearthProtocol
 import Synchronization
 
-/// Slows down password guessing per account and per address: after
-/// `freeFailures` wrong passwords, each further attempt must wait a doubling delay.
+/// Slows down guessing (passwords, tokens, codes) per key: after a key's free failures,
+/// each further attempt must wait a doubling delay. A login counts under three keys — the
+/// account from this address (`pair:`), the address (`addr:`, an IPv6 /64 counting as one)
+/// and the account from anywhere (`acct:`, a much higher ceiling) — so an attacker who
+/// locks out the account on their address does not lock out its owner on another.
+///
+/// An attempt is reserved before the slow check (Argon2id) and counts against the budget
+/// while in flight, so 30 parallel guesses cannot all be evaluated; but an attempt in
+/// flight is not a failure: when the budget is taken only by attempts in flight, the next
+/// one waits for them instead of being refused, so six devices logging in at once with
+/// the right password all get in.
 public final class LoginThrottle: Sendable {
-    /// Wrong passwords allowed before delays start.
+    /// Wrong passwords allowed per account and address before delays start.
     public static let freeFailures = 3
+    /// Wrong attempts allowed per address (many people may share one, NAT).
+    public static let freeFailuresPerAddress = freeFailures * 4
+    /// Wrong passwords allowed per account from all addresses together: high, so that an
+    /// attacker cannot lock the owner out, but a bound on a guessing botnet.
+    public static let freeFailuresPerAccount = 50
     /// First delay after the free failures; doubles each time.
     public static let baseDelay: TimeInterval = 2
     public static let maxDelay: TimeInterval = 300
     /// A key's failures are forgotten after this long without a new one.
     public static let forgetAfter: TimeInterval = 15 * 60
-    /// Entries kept at most (oldest dropped), so guessing cannot grow memory.
+    /// Entries kept at most (oldest idle one dropped), so guessing cannot grow memory.
     public static let maxEntries = 100_000
 
     struct Entry {
-        var failures: Int
+        var failures = 0
+        var inFlight = 0
         var last: Date
     }
 
-    private let state = Mutex<[String: Entry]>([:])
+    struct State {
+        var entries: [String: Entry] = [:]
+        /// Attempts waiting for attempts in flight to finish (resumed to look again).
+        var waiters: [CheckedContinuation<Decision, Never>] = []
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
-    /// Seconds to wait before another attempt with these keys, or nil if allowed now.
+    /// How many failures a key allows before delays, by its kind (its prefix).
+    static func freeFailures(for key: String) -> Int {
+        if key.hasPrefix("addr:") { return freeFailuresPerAddress }
+        if key.hasPrefix("acct:") { return freeFailuresPerAccount }
+        return freeFailures
+    }
+
+    enum Decision: Sendable {
+        case go
+        case wait
+        case refuse(TimeInterval)
+    }
+
+    /// What one key says about a new attempt now.
+    private static func decide(_ entry: Entry?, key: String, now: Date) -> Decision {
+        guard let entry else { return .go }
+        let free = freeFailures(for: key)
+        if entry.failures >= free {
+            let delay = min(baseDelay * pow(2, Double(entry.failures - free)), maxDelay)
+            let remaining = entry.last.addingTimeInterval(delay).timeIntervalSince(now)
+            if remaining > 0 { return .refuse(remaining) }
+            return entry.inFlight > 0 ? .wait : .go  // one attempt at a time once delayed
+        }
+        return entry.failures + entry.inFlight < free ? .go : .wait
+    }
+
+    private static func expired(_ entry: Entry, now: Date) -> Bool {
+        entry.inFlight == 0 && now.timeIntervalSince(entry.last) > forgetAfter
+    }
+
+    /// Seconds to wait before another attempt with these keys, or nil if allowed now
+    /// (attempts in flight are not counted here).
     public func waitTime(keys: [String], now: Date = Date()) -> TimeInterval? {
-        state.withLock { entries in
+        state.withLock { state in
             var longest: TimeInterval = 0
             for key in keys {
-                guard let entry = entries[key] else { continue }
-                if now.timeIntervalSince(entry.last) > Self.forgetAfter {
-                    entries[key] = nil
+                guard var entry = state.entries[key] else { continue }
+                if Self.expired(entry, now: now) {
+                    state.entries[key] = nil
                     continue
                 }
-                let free = Self.freeFailures(for: key)
-                guard entry.failures >= free else { continue }
-                let exponent = Double(entry.failures - free)
-                let delay = min(Self.baseDelay * pow(2, exponent), Self.maxDelay)
-                let remaining = entry.last.addingTimeInterval(delay).timeIntervalSince(now)
-                longest = max(longest, remaining)
+                entry.inFlight = 0
+                if case .refuse(let remaining) = Self.decide(entry, key: key, now: now) { longest = max(longest, remaining) }
             }
             return longest > 0 ? longest : nil
         }
     }
 
-    /// Checks and books an attempt in one step: the attempt counts as a failure until
-    /// `recordSuccess` clears it, so parallel guesses cannot all slip through the check.
-    /// Returns the wait time if the attempt is refused.
-    public func begin(keys: [String], now: Date = Date()) -> TimeInterval? {
-        if let wait = waitTime(keys: keys, now: now) { return wait }
-        recordFailure(keys: keys, now: now)
-        return nil
-    }
-
     public func recordFailure(keys: [String], now: Date = Date()) {
-        state.withLock { entries in
-            if entries.count >= Self.maxEntries {
-                if let oldest = entries.min(by: { $0.value.last < $1.value.last })?.key { entries[oldest] = nil }
-            }
+        state.withLock { state in
             for key in keys {
-                var entry = entries[key] ?? Entry(failures: 0, last: now)
-                entry.failures += 1
-                entry.last = now
-                entries[key] = entry
+                if state.entries[key] == nil { Self.makeRoom(&state.entries, now: now) }
+                state.entries[key, default: Entry(last: now)].failures += 1
+                state.entries[key]?.last = now
             }
         }
     }
 
     public func recordSuccess(keys: [String]) {
-        state.withLock { entries in
-            for key in keys { entries[key] = nil }
+        state.withLock { state in
+            for key in keys { state.entries[key] = nil }
         }
     }
 
-    /// Many people can share one address (NAT), so an address gets more free failures.
-    static func freeFailures(for key: String) -> Int {
-        key.hasPrefix("addr:") ? freeFailures * 4 : freeFailures
+    /// Drops the entry idle longest when the table is full.
+    private static func makeRoom(_ entries: inout [String: Entry], now: Date) {
+        guard entries.count >= maxEntries else { return }
+        let idle = entries.filter { $0.value.inFlight == 0 }
+        if let oldest = idle.min(by: { $0.value.last < $1.value.last })?.key { entries[oldest] = nil }
     }
 
-    /// An attempt on one account from one address. The account key is booked at once
-    /// (nobody can run parallel guesses against one account); the address key counts
-    /// only real failures, so many people behind one address can log in at the same time.
+    /// An attempt in flight: the keys it holds a reservation on, and which of them a
+    /// success clears.
     public struct Attempt: Sendable {
-        let account: [String]
-        let address: [String]
+        let keys: [String]
+        let clearedBySuccess: [String]
     }
 
-    /// Starts an attempt, or returns how long to wait.
-    public func start(accountKey: String?, address: String) -> Result<Attempt, Refusal> {
-        let attempt = Attempt(account: accountKey.map { ["acct:" + $0] } ?? [], address: ["addr:" + address])
-        if let wait = waitTime(keys: attempt.address) ?? begin(keys: attempt.account) {
-            return .failure(Refusal(seconds: Int(wait.rounded(.up))))
+    /// Reserves an attempt on `keys`, waiting while only attempts in flight stand in the way;
+    /// throws when a key is delayed by real failures.
+    public func begin(keys: [String], clearedBySuccess: [String] = []) async throws(Refusal) -> Attempt {
+        while true {
+            // Deciding and queueing happen under one lock, so no finish can slip between them.
+            let decision: Decision = await withCheckedContinuation { continuation in
+                let decided = state.withLock { state -> Decision? in
+                    let now = Date()
+                    var waits = false
+                    var longest: TimeInterval = 0
+                    for key in keys {
+                        if let entry = state.entries[key], Self.expired(entry, now: now) { state.entries[key] = nil }
+                        switch Self.decide(state.entries[key], key: key, now: now) {
+                        case .go: break
+                        case .wait: waits = true
+                        case .refuse(let remaining): longest = max(longest, remaining)
+                        }
+                    }
+                    if longest > 0 { return .refuse(longest) }
+                    if waits {
+                        state.waiters.append(continuation)
+                        return nil
+                    }
+                    for key in keys {
+                        if state.entries[key] == nil { Self.makeRoom(&state.entries, now: now) }
+                        state.entries[key, default: Entry(last: now)].inFlight += 1
+                    }
+                    return .go
+                }
+                if let decided { continuation.resume(returning: decided) }
+            }
+            switch decision {
+            case .go: return Attempt(keys: keys, clearedBySuccess: clearedBySuccess)
+            case .refuse(let remaining): throw Refusal(seconds: Int(remaining.rounded(.up)))
+            case .wait: continue
+            }
         }
-        return .success(attempt)
     }
 
-    public func finish(_ attempt: Attempt, success: Bool) {
-        if success {
-            recordSuccess(keys: attempt.account)
-        } else {
-            recordFailure(keys: attempt.address)
+    /// Ends an attempt: a failure counts on every key, a success clears its own keys, and
+    /// nil (the check could not be made, e.g. the database failed) only releases it.
+    public func finish(_ attempt: Attempt, success: Bool?, now: Date = Date()) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Decision, Never>] in
+            for key in attempt.keys {
+                guard var entry = state.entries[key] else { continue }
+                entry.inFlight = max(0, entry.inFlight - 1)
+                if success == false {
+                    entry.failures += 1
+                    entry.last = now
+                } else if success == true && attempt.clearedBySuccess.contains(key) {
+                    entry.failures = 0
+                }
+                state.entries[key] = entry.failures == 0 && entry.inFlight == 0 ? nil : entry
+            }
+            defer { state.waiters = [] }
+            return state.waiters
         }
+        for waiter in waiters { waiter.resume(returning: .wait) }
+    }
+
+    /// A login attempt on one account (or on none, for a resume token) from one address.
+    public func start(accountKey: String?, address: String) async throws(Refusal) -> Attempt {
+        let group = "addr:" + AddressGroup.key(address)
+        guard let accountKey else { return try await begin(keys: [group]) }
+        let pair = "pair:\(accountKey)@\(AddressGroup.key(address))"
+        return try await begin(keys: [pair, "acct:" + accountKey, group], clearedBySuccess: [pair])
     }
 
     public struct Refusal: Error, Sendable {

@@ -28,6 +28,16 @@ public enum Sodium {
         hex(digest(Array(text.utf8)))
     }
 
+    /// BLAKE2b-256 of the text keyed with `key` (16 to 64 bytes), as lower-case hex.
+    public static func keyedHash(_ text: String, key: [UInt8]) -> String {
+        ensureReady()
+        precondition((16...64).contains(key.count), "BLAKE2b keys are 16 to 64 bytes")
+        let input = Array(text.utf8)
+        var out = [UInt8](repeating: 0, count: 32)
+        _ = crypto_generichash(&out, 32, input, UInt64(input.count), key, key.count)
+        return hex(out)
+    }
+
     /// BLAKE2b-256 of the bytes.
     static func digest(_ input: [UInt8]) -> [UInt8] {
         ensureReady()

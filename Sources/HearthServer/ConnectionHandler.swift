@@ -51,8 +51,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             id: core.newClientID(), channel: context.channel, address: address, batcher: locals.batcher,
             counts: core.counts)
         sweeper = locals.sweeper
-        let loopback = address == "127.0.0.1" || address == "::1" || address.hasPrefix("127.")
-        flood.enabled = core.config.floodControl || !loopback
+        flood.enabled = core.config.floodControl || !HearthServer.isLoopback(address)
         guard core.add(client, exempt: !flood.enabled) else {
             let limit = core.config.maxConnectionsPerAddress
             let refusal = "ERROR :Closing Link: \(address) (Too many connections from your address: the limit is \(limit))\r\n"

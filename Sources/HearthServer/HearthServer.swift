@@ -38,7 +38,11 @@ public final class HearthServer: Sendable {
             presence: core, logger: logger, media: media,
             fortunes: FortuneCatalogue.load(
                 directory: config.fortunesDirectory, offensive: config.fortunesOffensive, builtin: config.builtinFortunes), clock: config.clock,
-            edamam: config.edamam)
+            edamam: config.edamam, codes: try CodeHasher.load(directory: config.dataDirectory),
+            registrations: AddressQuota(
+                limit: BotServices.registrationsPerAddressPerHour, window: 3600,
+                // The same rule as the connection limit: loopback is exempt when flood control is off.
+                exempt: { [floodControl = config.floodControl] in !floodControl && Self.isLoopback($0) }))
         core.attachBot(Bot(services: services))
     }
 
@@ -84,6 +88,10 @@ public final class HearthServer: Sendable {
             },
             eventLoopGroupProvider: .shared(group),
             logger: core.logger)
+    }
+
+    static func isLoopback(_ address: String) -> Bool {
+        address == "::1" || address.hasPrefix("127.")
     }
 
     /// TLS 1.2 cipher suites offered (TLS 1.3's own suites are all AEAD and always on).

@@ -150,18 +150,29 @@ extension Core {
         }
         let passwords = self.passwords
         let throttle = bot.services.throttle
-        let attempt: LoginThrottle.Attempt
-        switch throttle.start(accountKey: "oper:" + name, address: client.address) {
-        case .success(let started): attempt = started
-        case .failure(let refusal):
-            reply(client, .passwdMismatch, "Too many failed OPER attempts; try again in \(refusal.seconds)s")
-            return
-        }
-        later(client, {
-            if expected.hasPrefix("$argon2") { return (try? await passwords.verify(password, hash: expected)) ?? false }
-            return Sodium.constantTimeEqual(expected, password)
-        }) { ok in
+        let address = client.address
+        later(client, { () -> Result<Bool, LoginThrottle.Refusal> in
+            let attempt: LoginThrottle.Attempt
+            do throws(LoginThrottle.Refusal) {
+                attempt = try await throttle.start(accountKey: "oper:" + name, address: address)
+            } catch {
+                return .failure(error)
+            }
+            let ok: Bool
+            if expected.hasPrefix("$argon2") {
+                ok = (try? await passwords.verify(password, hash: expected)) ?? false
+            } else {
+                ok = Sodium.constantTimeEqual(expected, password)
+            }
             throttle.finish(attempt, success: ok)
+            return .success(ok)
+        }) { outcome in
+            guard case .success(let ok) = outcome else {
+                if case .failure(let refusal) = outcome {
+                    self.reply(client, .passwdMismatch, "Too many failed OPER attempts; try again in \(refusal.seconds)s")
+                }
+                return
+            }
             guard ok else {
                 self.reply(client, .passwdMismatch, "Password incorrect")
                 return

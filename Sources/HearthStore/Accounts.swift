@@ -132,13 +132,19 @@ extension Store {
     }
 
     /// Marks an unused recovery code as used and returns the account, atomically:
-    /// a code works once even when two connections race.
-    public func consumeRecoveryCode(nameKey: String, codeHash: String, now: Date = Date()) async throws -> Account? {
+    /// a code works once even when two connections race. `codeHashes` are the forms the
+    /// code may be stored under (keyed, or plain from before keying).
+    public func consumeRecoveryCode(nameKey: String, codeHashes: [String], now: Date = Date()) async throws -> Account? {
         try await pool.write { db in
             guard let account = try Account.filter(Column("nameKey") == nameKey).fetchOne(db) else { return nil }
+            var arguments: [(any DatabaseValueConvertible)?] = [now, account.id]
+            arguments += codeHashes
             try db.execute(
-                sql: "UPDATE recoveryCode SET usedAt = ? WHERE accountId = ? AND codeHash = ? AND usedAt IS NULL",
-                arguments: [now, account.id, codeHash])
+                sql: """
+                    UPDATE recoveryCode SET usedAt = ? WHERE id = (SELECT id FROM recoveryCode
+                    WHERE accountId = ? AND codeHash IN \(Self.placeholders(codeHashes.count)) AND usedAt IS NULL LIMIT 1)
+                    """,
+                arguments: StatementArguments(arguments))
             return db.changesCount == 1 ? account : nil
         }
     }

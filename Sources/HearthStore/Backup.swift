@@ -17,6 +17,10 @@ public enum Backup {
 
     /// Pictures of a backup at `file` live beside it in `file.media/`.
     public static func mediaCopy(of file: String) -> String { file + ".media" }
+    /// The server secret (which keys the stored codes) lives beside it in `file.key`.
+    public static func keyCopy(of file: String) -> String { file + ".key" }
+    /// The secret's name in the data directory (`CodeHasher.fileName`).
+    public static let keyFileName = "secret.key"
 
     /// Copies the database of `store` to a new file at `file` and its pictures to `file.media/`.
     public static func create(from store: Store, mediaDirectory: String, to file: String) throws -> Summary {
@@ -25,8 +29,12 @@ public enum Backup {
         try store.pool.backup(to: target)
         try target.close()
         let copied = try copyMissingFiles(from: mediaDirectory, to: mediaCopy(of: file))
+        // Without the secret, the recovery and invite codes in the copy could never be checked.
+        let key = ((store.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(keyFileName)
+        if FileManager.default.fileExists(atPath: key) { try FileManager.default.copyItem(atPath: key, toPath: keyCopy(of: file)) }
         // A backup holds what the data directory holds: private whatever the umask.
         try DataDirectory.tighten(file)
+        try DataDirectory.tighten(keyCopy(of: file))
         try DataDirectory.tighten(mediaCopy(of: file))
         return Summary(databaseBytes: fileSize(file), mediaFiles: copied)
     }
@@ -56,6 +64,14 @@ public enum Backup {
             for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: live + suffix) {
                 try FileManager.default.moveItem(atPath: live + suffix, toPath: keptAs! + suffix)
             }
+        }
+        // The backup's secret goes with its database (an older backup without one keeps ours).
+        if FileManager.default.fileExists(atPath: keyCopy(of: file)) {
+            let key = (dataDirectory as NSString).appendingPathComponent(keyFileName)
+            if FileManager.default.fileExists(atPath: key) {
+                try FileManager.default.moveItem(atPath: key, toPath: (keptAs ?? key + ".before-restore") + ".key")
+            }
+            try FileManager.default.copyItem(atPath: keyCopy(of: file), toPath: key)
         }
         let target = try DatabaseQueue(path: live)
         try source.backup(to: target)

@@ -38,21 +38,27 @@ public struct FamilyLink: Sendable, Equatable, Hashable {
     public init(from: Int64, to: Int64, kind: String) { (self.from, self.to, self.kind) = (from, to, kind) }
 }
 
+/// An open invite. No part of the code is kept in the clear (a hint would shrink the
+/// search); invites are told apart by their number.
 public struct FamilyInvite: Sendable, Equatable {
+    /// The row's number, shown in `!tree invites` and accepted by `!tree revoke`.
+    public var id: Int64
     public var codeHash: String
     public var familyId: Int64
     public var inviterId: Int64
     public var relation: String?
-    public var hint: String  // the code's last group, to tell invites apart
     public var expiresAt: Date
 
-    public init(codeHash: String, familyId: Int64, inviterId: Int64, relation: String?, hint: String, expiresAt: Date) {
-        (self.codeHash, self.familyId, self.inviterId, self.relation, self.hint, self.expiresAt) = (codeHash, familyId, inviterId, relation, hint, expiresAt)
+    public init(id: Int64 = 0, codeHash: String, familyId: Int64, inviterId: Int64, relation: String?, expiresAt: Date) {
+        (self.id, self.codeHash, self.familyId, self.inviterId, self.relation, self.expiresAt) =
+            (id, codeHash, familyId, inviterId, relation, expiresAt)
     }
 }
 
 public enum FamilyError: Error, Equatable, Sendable {
     case notFound, alreadyMember, wouldCycle, selfLink, notMember, founderMustStay
+    /// The account founded as many families as one may.
+    case foundedTooMany
 }
 
 extension Store {
@@ -71,8 +77,13 @@ extension Store {
     }
 
     /// Founds a family with the account as founder (and, for independence, its parent family).
-    public func foundFamily(name: String, founderID: Int64, parentFamilyID: Int64? = nil, now: Date = Date()) async throws -> FamilyRecord {
+    /// Founds a family, unless the account founded `maxFounded` that still exist.
+    public func foundFamily(
+        name: String, founderID: Int64, parentFamilyID: Int64? = nil, maxFounded: Int = .max, now: Date = Date()
+    ) async throws -> FamilyRecord {
         try await pool.write { db in
+            let founded = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM family WHERE founderId = ?", arguments: [founderID]) ?? 0
+            guard founded < maxFounded else { throw FamilyError.foundedTooMany }
             var family = FamilyRecord(name: name, founderId: founderID, parentFamilyId: parentFamilyID, createdAt: now)
             try family.insert(db)
             try db.execute(
@@ -140,39 +151,67 @@ extension Store {
 
     // MARK: invites
 
-    public func addFamilyInvite(_ invite: FamilyInvite, now: Date = Date()) async throws {
+    /// Stores an invite; returns its number.
+    @discardableResult
+    public func addFamilyInvite(_ invite: FamilyInvite, now: Date = Date()) async throws -> Int64 {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM familyInvite WHERE expiresAt < ?", arguments: [now])
             try db.execute(
-                sql: "INSERT INTO familyInvite (codeHash, familyId, inviterId, relation, hint, expiresAt) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [invite.codeHash, invite.familyId, invite.inviterId, invite.relation, invite.hint, invite.expiresAt])
+                sql: "INSERT INTO familyInvite (codeHash, familyId, inviterId, relation, expiresAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [invite.codeHash, invite.familyId, invite.inviterId, invite.relation, invite.expiresAt])
+            return db.lastInsertedRowID
         }
     }
 
     public func familyInvites(_ familyID: Int64, now: Date = Date()) async throws -> [FamilyInvite] {
         try await pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT codeHash, familyId, inviterId, relation, hint, expiresAt FROM familyInvite WHERE familyId = ? AND expiresAt > ? ORDER BY expiresAt",
+                db,
+                sql: """
+                    SELECT rowid, codeHash, familyId, inviterId, relation, expiresAt FROM familyInvite
+                    WHERE familyId = ? AND expiresAt > ? ORDER BY expiresAt
+                    """,
                 arguments: [familyID, now]
-            ).map { FamilyInvite(codeHash: $0[0], familyId: $0[1], inviterId: $0[2], relation: $0[3], hint: $0[4], expiresAt: $0[5]) }
+            ).map {
+                FamilyInvite(
+                    id: $0[0], codeHash: $0[1], familyId: $0[2], inviterId: $0[3], relation: $0[4], expiresAt: $0[5])
+            }
         }
     }
 
-    public func revokeFamilyInvite(codeHash: String, familyID: Int64) async throws -> Bool {
+    /// Cancels an open invite of the family, named by its number or by its code's hashes.
+    public func revokeFamilyInvite(id: Int64?, codeHashes: [String], familyID: Int64) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM familyInvite WHERE codeHash = ? AND familyId = ?", arguments: [codeHash, familyID])
-            return db.changesCount == 1
+            var arguments: [any DatabaseValueConvertible] = [familyID, id ?? -1]
+            arguments += codeHashes
+            try db.execute(
+                sql: """
+                    DELETE FROM familyInvite WHERE familyId = ?
+                    AND (rowid = ? OR codeHash IN \(Self.placeholders(codeHashes.count)))
+                    """,
+                arguments: StatementArguments(arguments))
+            return db.changesCount >= 1
         }
     }
 
     /// Uses up an invite: the account joins with the relationship the inviter chose. The code
     /// works once; an expired or unknown one throws `notFound`.
-    public func joinFamily(codeHash: String, accountID: Int64, now: Date = Date()) async throws -> (family: FamilyRecord, relation: String?, inviter: Int64) {
+    public func joinFamily(codeHashes: [String], accountID: Int64, now: Date = Date()) async throws
+        -> (family: FamilyRecord, relation: String?, inviter: Int64)
+    {
         try await pool.write { db in
+            var arguments: [any DatabaseValueConvertible] = codeHashes
+            arguments.append(now)
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT familyId, inviterId, relation FROM familyInvite WHERE codeHash = ? AND expiresAt > ?", arguments: [codeHash, now])
+                db,
+                sql: """
+                    SELECT familyId, inviterId, relation, codeHash FROM familyInvite
+                    WHERE codeHash IN \(Self.placeholders(codeHashes.count)) AND expiresAt > ?
+                    """,
+                arguments: StatementArguments(arguments))
             else { throw FamilyError.notFound }
             let familyID: Int64 = row[0], inviter: Int64 = row[1], relation: String? = row[2]
+            let codeHash: String = row[3]
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, accountID]) != nil {
                 throw FamilyError.alreadyMember
             }

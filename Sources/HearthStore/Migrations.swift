@@ -327,6 +327,11 @@ enum Migrations {
             }
             try db.create(index: "historyAccess_target", on: "historyAccess", columns: ["target"])
         }
+        m.registerMigration("v12-invites-without-hints") { db in
+            // Invite codes keep no clear part (the hint shrank a guess to 2^39); they are
+            // told apart by their row number. Codes are now keyed hashes ("k1:…").
+            try db.alter(table: "familyInvite") { t in t.drop(column: "hint") }
+        }
         return m
     }
 }

@@ -37,42 +37,6 @@ import Testing
     }
 }
 
-@Suite struct ThrottleTests {
-    @Test func delaysStartAfterFreeFailuresAndDouble() {
-        let throttle = LoginThrottle()
-        let keys = ["addr:10.0.0.1", "acct:alice"]
-        let t0 = Date(timeIntervalSince1970: 1_000_000)
-        for i in 0..<LoginThrottle.freeFailures {
-            #expect(throttle.waitTime(keys: keys, now: t0) == nil, "attempt \(i) should be free")
-            throttle.recordFailure(keys: keys, now: t0)
-        }
-        #expect(throttle.waitTime(keys: keys, now: t0) == LoginThrottle.baseDelay)
-        throttle.recordFailure(keys: keys, now: t0)
-        #expect(throttle.waitTime(keys: keys, now: t0) == LoginThrottle.baseDelay * 2)
-        #expect(throttle.waitTime(keys: keys, now: t0.addingTimeInterval(LoginThrottle.baseDelay * 2 + 0.1)) == nil)
-        // Forgotten after a quiet period; a success clears it at once.
-        #expect(throttle.waitTime(keys: keys, now: t0.addingTimeInterval(LoginThrottle.forgetAfter + 1)) == nil)
-        throttle.recordFailure(keys: keys, now: t0)
-        throttle.recordSuccess(keys: keys)
-        #expect(throttle.waitTime(keys: keys, now: t0) == nil)
-    }
-
-    @Test func delayIsCapped() {
-        let throttle = LoginThrottle()
-        let keys = ["acct:bob"]
-        let t0 = Date(timeIntervalSince1970: 0)
-        for _ in 0..<40 { throttle.recordFailure(keys: keys, now: t0) }
-        #expect(throttle.waitTime(keys: keys, now: t0) == LoginThrottle.maxDelay)
-    }
-
-    @Test func addressesGetMoreFreeFailures() {
-        let throttle = LoginThrottle()
-        let t0 = Date(timeIntervalSince1970: 0)
-        for _ in 0..<LoginThrottle.freeFailures { throttle.recordFailure(keys: ["addr:1.2.3.4"], now: t0) }
-        #expect(throttle.waitTime(keys: ["addr:1.2.3.4"], now: t0) == nil)
-    }
-}
-
 @Suite struct SecretTests {
     @Test func codesUseTheReadableAlphabet() {
         let code = SecretCodes.code(groups: 3)
@@ -102,56 +66,12 @@ import Testing
     }
 }
 
-@Suite struct ThrottleBookingTests {
-    @Test func parallelAttemptsAreBookedBeforeTheyFinish() {
-        let throttle = LoginThrottle()
-        let keys = ["acct:carol"]
-        let t0 = Date(timeIntervalSince1970: 0)
-        var allowed = 0
-        // Ten guesses started at once: only the free ones get through.
-        for _ in 0..<10 where throttle.begin(keys: keys, now: t0) == nil { allowed += 1 }
-        #expect(allowed == LoginThrottle.freeFailures)
-        throttle.recordSuccess(keys: keys)
-        #expect(throttle.begin(keys: keys, now: t0) == nil)
-    }
-
+@Suite struct NickServAliasTests {
     @Test func nickServLinesBecomeAccountCommands() {
         #expect(NickServAlias.translate("IDENTIFY pw", nick: "amy") == "login amy pw")
         #expect(NickServAlias.translate("identify bob pw", nick: "amy") == "login bob pw")
         #expect(NickServAlias.translate("REGISTER pw a@b.c", nick: "amy") == "register amy pw a@b.c")
         #expect(NickServAlias.translate("help", nick: "amy") == "help")
-    }
-}
-
-@Suite struct ThrottleAttemptTests {
-    @Test func oneAccountCannotBeGuessedInParallelButOneAddressMayLogInToMany() {
-        let throttle = LoginThrottle()
-        var started = 0
-        for _ in 0..<10 {
-            if case .success = throttle.start(accountKey: "dora", address: "10.0.0.9") { started += 1 }
-        }
-        #expect(started == LoginThrottle.freeFailures)
-        // Sixteen people behind one address log in to their own accounts at once.
-        var attempts: [LoginThrottle.Attempt] = []
-        for i in 0..<16 {
-            guard case .success(let attempt) = throttle.start(accountKey: "user\(i)", address: "10.0.0.10") else {
-                Issue.record("attempt \(i) refused")
-                continue
-            }
-            attempts.append(attempt)
-        }
-        for attempt in attempts { throttle.finish(attempt, success: true) }
-        // Real failures from an address add up.
-        for i in 0..<(LoginThrottle.freeFailures * 4) {
-            if case .success(let attempt) = throttle.start(accountKey: "x\(i)", address: "10.0.0.11") {
-                throttle.finish(attempt, success: false)
-            }
-        }
-        guard case .failure(let refusal) = throttle.start(accountKey: "fresh", address: "10.0.0.11") else {
-            Issue.record("address with many failures was not slowed down")
-            return
-        }
-        #expect(refusal.seconds >= 1)
     }
 }
 

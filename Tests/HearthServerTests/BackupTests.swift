@@ -17,6 +17,12 @@ import Testing
         let ann = try await SocialTests.user(server, "ann")
         try await ann.send("!bio written before the backup")
         try await ann.expect("Your bio now reads: written")
+        // A recovery code made before the backup: its keyed hash needs the server secret too.
+        let rue = try await TestClient.plain(server)
+        try await rue.send("!register rue s3cret-pass")
+        try await rue.expect("Recovery codes")
+        let codesLine = try await rue.expect("a recovery code line") { $0.split(separator: " ").first?.count == 14 }
+        let code = String(try #require(codesLine.split(separator: " ").first))
         let png = server.dataDirectory + "/office.png"
         try MemeTests.samplePNG(300, 200).write(to: URL(fileURLWithPath: png))
         let (added, _) = try await Self.hearth(["template", "add", "office", png, "--data-dir", server.dataDirectory])
@@ -56,6 +62,8 @@ import Testing
         #expect(!bio.contains("after the backup"))
         try await nc.send("!login late s3cret-pass")
         try await nc.expect("wrong name or password")
+        try await nc.send("!recover rue \(code) n3w-s3cret-pass")
+        try await nc.expect("Password reset for rue")
         try await nc.send("!templates office")
         let (_, picture) = try await MemeTests.fetch(try MemeTests.link(in: try await nc.expect("office (everyone's)")))
         #expect(picture.statusCode == 200)

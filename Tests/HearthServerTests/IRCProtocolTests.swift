@@ -188,7 +188,7 @@ import Testing
             // Short, but with room for a busy machine to register and answer a PING in time.
             $0.pingInterval = 0.3
             $0.pingTimeout = 1
-            $0.registrationTimeout = 2
+            $0.registrationTimeout = 4
         }
         defer { Task { await server.stop() } }
         let idle = try await TestClient.irc(server, nick: "sleepy")

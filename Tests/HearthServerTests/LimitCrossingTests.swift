@@ -757,18 +757,6 @@ import Testing
         try await c.expectNumeric("903")
     }
 
-    /// LoginThrottle remembers at most maxEntries keys: one more forgets the oldest. (Not
-    /// reachable over TCP without that many addresses.)
-    @Test func loginThrottleEntriesAtTheLimitAndOnePast() {
-        let throttle = LoginThrottle()
-        let t0 = Date(timeIntervalSince1970: 1_000_000)
-        for _ in 0...LoginThrottle.freeFailures { throttle.recordFailure(keys: ["acct:oldest"], now: t0) }
-        #expect(throttle.waitTime(keys: ["acct:oldest"], now: t0 + 1) != nil)
-        for i in 1..<LoginThrottle.maxEntries { throttle.recordFailure(keys: ["acct:k\(i)"], now: t0 + 0.5) }
-        #expect(throttle.waitTime(keys: ["acct:oldest"], now: t0 + 1) != nil, "at the limit it is still remembered")
-        throttle.recordFailure(keys: ["acct:one-more"], now: t0 + 0.5)
-        #expect(throttle.waitTime(keys: ["acct:oldest"], now: t0 + 1) == nil, "one past, the oldest is forgotten")
-    }
 
     // MARK: Bot: pages
 

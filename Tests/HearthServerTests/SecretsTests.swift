@@ -385,8 +385,14 @@ import Testing
             #expect(found.isEmpty, "file \(file) holds \(found)")
         }
 
-        // Stored as hashes: Argon2id for passwords, BLAKE2b (64 hex digits) for the rest.
-        let isHash = { (text: String) in text.count == 64 && text.allSatisfy { "0123456789abcdef".contains($0) } }
+        // Stored as hashes: Argon2id for passwords, BLAKE2b (64 hex digits) for long random
+        // secrets, BLAKE2b keyed with the server secret ("k1:" + 64 hex) for short codes.
+        let isHash = { (text: String) in
+            let digest = text.hasPrefix(CodeHasher.keyedPrefix) ? String(text.dropFirst(3)) : text
+            return digest.count == 64 && digest.allSatisfy { "0123456789abcdef".contains($0) }
+        }
+        let keyFile = URL(fileURLWithPath: server.dataDirectory).appendingPathComponent(CodeHasher.fileName)
+        let codes = CodeHasher(key: [UInt8](try Data(contentsOf: keyFile)))
         let stored = try await store.pool.read { db in
             (
                 passwords: try String.fetchAll(db, sql: "SELECT passwordHash FROM account"),
@@ -403,8 +409,9 @@ import Testing
             #expect(!hashes.isEmpty && hashes.allSatisfy(isHash), "\(what): \(hashes)")
         }
         #expect(stored.tokens.contains(Sodium.hashSecret(token6)))
-        #expect(stored.recovery.contains(Sodium.hashSecret(SecretCodes.normalize(recovery[1]))))
-        #expect(stored.invites == [Sodium.hashSecret("family/" + SecretCodes.normalize(codeC))])
+        #expect(stored.recovery.contains(codes.hash(SecretCodes.normalize(recovery[1]))))
+        #expect(stored.recovery.allSatisfy { $0.hasPrefix(CodeHasher.keyedPrefix) })
+        #expect(stored.invites == [codes.hash("family/" + SecretCodes.normalize(codeC))])
         #expect(stored.uploads == [Sodium.hashSecret(openUpload)])
     }
 }
