@@ -5,6 +5,8 @@ import HearthStore
 /// `!channel register|info|drop|transfer`: channels with an owner.
 enum ChannelCommands {
     static let group = "channels"
+    /// Channels one account may own (each keeps a row and its history for good).
+    static let maxOwned = 10
 
     static let channel = BotCommand(
         "channel", group: group, usage: "register|info|drop|transfer #CHANNEL [USER]",
@@ -29,8 +31,12 @@ enum ChannelCommands {
             let record = RegisteredChannel(
                 nameKey: key, name: live.name, ownerId: me.id, topic: live.topic, topicSetBy: live.topicSetBy,
                 topicSetAt: live.topic.isEmpty ? nil : Date(), flags: live.flags, channelKey: live.key, userLimit: live.limit)
-            guard try await store.register(record) else {
-                throw BotError("\(live.name) is registered already — !channel info \(live.name)")
+            do {
+                guard try await store.register(record, maxOwned: maxOwned) else {
+                    throw BotError("\(live.name) is registered already — !channel info \(live.name)")
+                }
+            } catch is Store.OwnsTooMany {
+                throw BotError("you own \(maxOwned) channels already, the most one account may; !channel drop one first")
             }
             return BotResponse(
                 ["\(live.name) is yours now: its topic and modes are kept, and you get ops back when you join."],
@@ -59,7 +65,11 @@ enum ChannelCommands {
             guard let heir = try await store.account(nameKey: IRCNames.fold(request.words[2])) else {
                 throw BotError("nobody is called \(request.words[2])")
             }
-            try await store.transferChannel(nameKey: key, to: heir.id!)
+            do {
+                try await store.transferChannel(nameKey: key, to: heir.id!, maxOwned: maxOwned)
+            } catch is Store.OwnsTooMany {
+                throw BotError("\(heir.name) owns \(maxOwned) channels already, the most one account may")
+            }
             var updated = record
             updated.ownerId = heir.id!
             return BotResponse(["\(record.name) now belongs to \(heir.name)."], effects: [.channelOwned(updated)])

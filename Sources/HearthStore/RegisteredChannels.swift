@@ -41,13 +41,22 @@ extension Store {
         try await pool.read { db in try RegisteredChannel.fetchOne(db, key: nameKey) }
     }
 
-    /// Registers a channel; false if it already has an owner.
-    public func register(_ channel: RegisteredChannel) async throws -> Bool {
+    /// Registers a channel; false if it already has an owner. Throws `ownsTooMany` when
+    /// the owner already has `maxOwned`.
+    public func register(_ channel: RegisteredChannel, maxOwned: Int = .max) async throws -> Bool {
         try await pool.write { db in
             if try RegisteredChannel.exists(db, key: channel.nameKey) { return false }
+            try Self.checkOwned(db, channel.ownerId, maxOwned)
             try channel.insert(db)
             return true
         }
+    }
+
+    public struct OwnsTooMany: Error {}
+
+    static func checkOwned(_ db: Database, _ ownerId: Int64, _ maxOwned: Int) throws {
+        let owned = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registeredChannel WHERE ownerId = ?", arguments: [ownerId])
+        if owned ?? 0 >= maxOwned { throw OwnsTooMany() }
     }
 
     /// Saves topic and modes (after a change in a live channel).
@@ -66,8 +75,9 @@ extension Store {
         try await pool.write { db in _ = try RegisteredChannel.deleteOne(db, key: nameKey) }
     }
 
-    public func transferChannel(nameKey: String, to ownerId: Int64) async throws {
+    public func transferChannel(nameKey: String, to ownerId: Int64, maxOwned: Int = .max) async throws {
         try await pool.write { db in
+            try Self.checkOwned(db, ownerId, maxOwned)
             try db.execute(sql: "UPDATE registeredChannel SET ownerId = ? WHERE nameKey = ?", arguments: [ownerId, nameKey])
         }
     }

@@ -187,3 +187,25 @@ extension SecretsTests {
         }
     }
 }
+
+extension LimitCrossingTests {
+    @Test func channelsOwnedAtTheLimitAndOnePast() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let ivo = try await SocialTests.user(server, "ivo")
+        for i in 0...ChannelCommands.maxOwned {
+            try await ivo.send("/join #own\(i)")
+            try await ivo.expect("You joined #own\(i).")
+            try await ivo.send("!channel register #own\(i)")
+            if i < ChannelCommands.maxOwned {
+                try await ivo.expect("#own\(i) is yours now")
+            } else {
+                try await ivo.expect("you own \(ChannelCommands.maxOwned) channels already")
+            }
+        }
+        let owned = try await server.server.store.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registeredChannel")
+        }
+        #expect(owned == ChannelCommands.maxOwned)
+    }
+}
