@@ -29,6 +29,18 @@ public final class Bot: Sendable {
     /// Every app's part of the account deletion cascade.
     public var cleanups: [AccountCleanup] { apps.compactMap(\.cleanup) }
 
+    /// The channels the apps guard, as they stand in the store.
+    public func guardedChannels() async throws -> [GuardedChannel] {
+        var all: [GuardedChannel] = []
+        for app in apps { if let load = app.guardedChannels { all += try await load(services) } }
+        return all
+    }
+
+    /// The app reservation a folded channel name falls under, if any.
+    public func reservation(for foldedName: String) -> ReservedChannels? {
+        apps.lazy.compactMap(\.reservedChannels).first { foldedName.hasPrefix($0.prefix) }
+    }
+
     /// True when the line is, or looks like a mistyped, command that carries a secret
     /// (it must not reach a channel): `!logn alice pw` is as secret as `!login alice pw`.
     public func isSecret(_ text: String) -> Bool {
@@ -40,15 +52,10 @@ public final class Bot: Sendable {
     /// Runs one command line. `requireBang` is true in channels, false in private.
     /// Returns nil when the text is not a command at all.
     public func handle(_ text: String, caller: Caller, requireBang: Bool) async -> BotResponse? {
-        // A line of a recipe being written, said privately.
-        if !requireBang, !text.drop(while: { $0 == " " }).hasPrefix("!"), let account = caller.account,
-            let draft = try? await services.store.recipeDraft(accountID: account.id), draft.stage != .ready, let command = commands["recipe"]
-        {
-            let request = BotRequest(caller: caller, input: CommandLineInput(name: "recipe", words: [], rest: text), command: command, bot: self)
-            do { return try await RecipeCommands.draftLine(request, text) } catch let error as BotError {
-                return .failed("recipe: \(error.message)", command: "recipe", code: "INVALID_LINE")
-            } catch {
-                return .failed("recipe: something went wrong on our side; try the line again.", command: "recipe", code: "INTERNAL_ERROR")
+        // A line said privately that continues what an app is doing (a recipe being written).
+        if !requireBang, caller.account != nil, !text.drop(while: { $0 == " " }).hasPrefix("!") {
+            for continuation in apps.compactMap(\.continuation) {
+                if let response = await continuation(self, caller, text) { return response }
             }
         }
         guard let input = CommandLineInput.parse(text, requireBang: requireBang) else { return nil }

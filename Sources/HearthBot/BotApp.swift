@@ -10,12 +10,23 @@ public struct BotApp: Sendable {
     public var cleanup: AccountCleanup?
     /// Effects of every login (e.g. "today's cookie is waiting").
     public var onLogin: LoginHook?
+    /// A line said privately that is not a command but continues what the app is doing with
+    /// the caller (a recipe being written); nil when it does not.
+    public var continuation: (@Sendable (Bot, Caller, String) async -> BotResponse?)?
+    /// The channels the app guards (loaded when the server starts) and the names it keeps.
+    public var guardedChannels: (@Sendable (BotServices) async throws -> [GuardedChannel])?
+    public var reservedChannels: ReservedChannels?
 
     public init(
         name: String, commands: [BotCommand],
         profileLine: (@Sendable (ProfileContext) async throws -> String?)? = nil, cleanup: AccountCleanup? = nil,
-        onLogin: LoginHook? = nil
+        onLogin: LoginHook? = nil, continuation: (@Sendable (Bot, Caller, String) async -> BotResponse?)? = nil,
+        guardedChannels: (@Sendable (BotServices) async throws -> [GuardedChannel])? = nil,
+        reservedChannels: ReservedChannels? = nil
     ) {
+        self.continuation = continuation
+        self.guardedChannels = guardedChannels
+        self.reservedChannels = reservedChannels
         self.onLogin = onLogin
         self.name = name
         self.commands = commands
@@ -36,8 +47,13 @@ public struct BotApp: Sendable {
             onLogin: { try await FortuneCommands.onLogin($0, $1) }),
         BotApp(
             name: "recipes", commands: RecipeCommands.all, profileLine: { try await RecipeCommands.profileLine($0) },
-            onLogin: { try await RecipeCommands.onLogin($0, $1) }),
-        BotApp(name: "family", commands: FamilyCommands.all + LocationCommands.all + FamilyFeedCommands.all, onLogin: { try await FamilyCommands.onLogin($0, $1) }),
+            onLogin: { try await RecipeCommands.onLogin($0, $1) },
+            continuation: { await RecipeCommands.continueDraft(bot: $0, caller: $1, line: $2) }),
+        BotApp(
+            name: "family", commands: FamilyCommands.all + LocationCommands.all + FamilyFeedCommands.all,
+            onLogin: { try await FamilyCommands.onLogin($0, $1) },
+            guardedChannels: { try await FamilyCommands.guardedChannels($0) },
+            reservedChannels: FamilyCommands.reservedChannels),
         BotApp(name: "help", commands: HelpCommands.all),
     ]
 }

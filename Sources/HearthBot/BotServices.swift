@@ -39,15 +39,16 @@ public final class BotServices: Sendable {
         store: Store, passwords: PasswordWorker, throttle: LoginThrottle = LoginThrottle(),
         presence: any PresenceDirectory, logger: Logger = Logger(label: "hearth.bot"),
         tokenLifetime: TimeInterval = BotServices.defaultTokenLifetime, media: MediaLibrary? = nil,
-        fortunes: FortuneCatalogue? = nil, clock: HearthClock = .system, edamam: EdamamConfig? = nil,
+        apps: AppsConfig = AppsConfig(), clock: HearthClock = .system,
         codes: CodeHasher = .ephemeral(),
         registrations: AddressQuota = AddressQuota(limit: BotServices.registrationsPerAddressPerHour, window: 3600)
     ) {
         self.codes = codes
         self.registrations = registrations
-        self.edamam = edamam.map { EdamamClient(config: $0) }
+        self.edamam = apps.edamam.map { EdamamClient(config: $0) }
         self.media = media
-        self.fortunes = fortunes
+        self.fortunes = FortuneCatalogue.load(
+            directory: apps.fortunesDirectory, offensive: apps.fortunesOffensive, builtin: apps.builtinFortunes)
         self.clock = clock
         self.store = store
         self.passwords = passwords

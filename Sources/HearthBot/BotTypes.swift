@@ -60,16 +60,46 @@ public enum SessionEffect: Sendable, Equatable {
     case channelDropped(nameKey: String)
     /// A notice to the account's connections at a given time (replacing an earlier one).
     case remind(accountID: Int64, at: Date, text: String)
-    /// The account is writing a recipe: plain-mode lines that are not commands go to the bot.
-    case writingRecipe(accountID: Int64, on: Bool)
-    /// A family's members changed: who may be in its private channel (others are taken out).
-    case familyMembers(familyID: Int64, name: String, members: Set<Int64>)
-    /// The account's connections join these families' private channels.
-    case joinFamilyChannels(accountID: Int64, familyIDs: [Int64])
+    /// An app is collecting the account's lines (e.g. a recipe being written): its plain-mode
+    /// lines that are not commands go to the bot until this is turned off.
+    case captureLines(accountID: Int64, on: Bool)
+    /// Who may be in a guarded channel changed (members no longer on its list are taken out).
+    case guardedChannel(GuardedChannel)
+    /// The account's connections join these channels.
+    case joinChannels(accountID: Int64, names: [String])
     /// A line from the bot to a live channel (e.g. `!share`).
     case channelMessage(nameKey: String, text: String)
     /// The account is deleted: what the server keeps about it goes too.
     case accountGone(accountID: Int64)
+}
+
+/// A channel an app keeps for some accounts (a family's): only they may join it, whatever
+/// its modes, operators included, and everyone else is never shown it.
+public struct GuardedChannel: Sendable, Equatable {
+    public var name: String
+    public var members: Set<Int64>
+    public var topic: String
+    /// What the members belong to, for "No longer in …" when one is taken out.
+    public var owner: String
+
+    public init(name: String, members: Set<Int64>, topic: String, owner: String) {
+        self.name = name
+        self.members = members
+        self.topic = topic
+        self.owner = owner
+    }
+}
+
+/// Channel names an app keeps for itself (folded prefix): nobody may make one, and joining
+/// one you are not on the list of is refused with `refusal`.
+public struct ReservedChannels: Sendable {
+    public var prefix: String
+    public var refusal: String
+
+    public init(prefix: String, refusal: String) {
+        self.prefix = prefix
+        self.refusal = refusal
+    }
 }
 
 /// A command's answer: lines for where it was asked, lines only the caller may see, effects.

@@ -19,19 +19,32 @@ public enum FamilyCommands {
 
     /// Each family's private channel.
     public static func channelName(_ familyID: Int64) -> String { "#family-\(familyID)" }
+    /// Nobody makes a `#family-…` channel: only the family's own exists, for its members.
+    static let reservedChannels = ReservedChannels(prefix: "#family-", refusal: "it is a family's private channel")
+
+    static func guarded(_ family: FamilyRecord, members: Set<Int64>) -> GuardedChannel {
+        GuardedChannel(
+            name: channelName(family.id!), members: members, topic: "\(family.name) — family only", owner: family.name)
+    }
+
+    /// Every family's channel with its members, when the server starts.
+    static func guardedChannels(_ services: BotServices) async throws -> [GuardedChannel] {
+        let members = try await services.store.allFamilyMembers()
+        return try await services.store.allFamilies().map { guarded($0, members: members[$0.id!] ?? []) }
+    }
 
     /// Effects after a family's membership changed: its channel's guest list, and joining it.
     static func membershipEffects(_ request: BotRequest, _ family: FamilyRecord, joining: Int64?) async throws -> [SessionEffect] {
         let members = try await request.services.store.familyMemberIDs(family.id!)
-        var effects: [SessionEffect] = [.familyMembers(familyID: family.id!, name: family.name, members: members)]
-        if let joining { effects.append(.joinFamilyChannels(accountID: joining, familyIDs: [family.id!])) }
+        var effects: [SessionEffect] = [.guardedChannel(guarded(family, members: members))]
+        if let joining { effects.append(.joinChannels(accountID: joining, names: [channelName(family.id!)])) }
         return effects
     }
 
     /// On login: into every family channel.
     static func onLogin(_ services: BotServices, _ account: AccountRef) async throws -> [SessionEffect] {
         let families = try await services.store.families(of: account.id)
-        return families.isEmpty ? [] : [.joinFamilyChannels(accountID: account.id, familyIDs: families.map { $0.id! })]
+        return families.isEmpty ? [] : [.joinChannels(accountID: account.id, names: families.map { channelName($0.id!) })]
     }
 
     static func familyNameProblem(_ name: String) -> String? {

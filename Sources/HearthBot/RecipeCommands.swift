@@ -47,7 +47,21 @@ enum RecipeCommands {
         }
     }
 
-    static func writing(_ me: AccountRef, _ on: Bool) -> SessionEffect { .writingRecipe(accountID: me.id, on: on) }
+    static func writing(_ me: AccountRef, _ on: Bool) -> SessionEffect { .captureLines(accountID: me.id, on: on) }
+
+    /// A line said privately while the caller's draft collects lines: the draft takes it.
+    static func continueDraft(bot: Bot, caller: Caller, line: String) async -> BotResponse? {
+        guard let account = caller.account, let command = bot.commands["recipe"],
+            let draft = try? await bot.services.store.recipeDraft(accountID: account.id), draft.stage != .ready
+        else { return nil }
+        let input = CommandLineInput(name: "recipe", words: [], rest: line)
+        let request = BotRequest(caller: caller, input: input, command: command, bot: bot)
+        do { return try await draftLine(request, line) } catch let error as BotError {
+            return .failed("recipe: \(error.message)", command: "recipe", code: "INVALID_LINE")
+        } catch {
+            return .failed("recipe: something went wrong on our side; try the line again.", command: "recipe", code: "INTERNAL_ERROR")
+        }
+    }
 
     /// A line typed while a draft collects lines (not a command).
     static func draftLine(_ request: BotRequest, _ text: String) async throws -> BotResponse {
@@ -392,7 +406,7 @@ enum RecipeCommands {
         guard let draft = try await services.store.recipeDraft(accountID: account.id) else { return [] }
         let name = draft.title.isEmpty ? "a recipe draft" : "your recipe draft “\(draft.title)”"
         var effects: [SessionEffect] = [.notify(accountID: account.id, text: "You have \(name) — !recipe new to continue it, !recipe cancel to drop it.")]
-        if draft.stage != .ready { effects.append(.writingRecipe(accountID: account.id, on: false)) }
+        if draft.stage != .ready { effects.append(.captureLines(accountID: account.id, on: false)) }
         return effects
     }
 }

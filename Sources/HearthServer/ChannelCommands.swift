@@ -3,9 +3,6 @@ import HearthProtocol
 
 /// JOIN, PART, TOPIC, NAMES, KICK, INVITE.
 extension Core {
-    /// Families' private channels are named `#family-<id>`.
-    static let familyChannelPrefix = "#family-"
-
     /// The channel called `name` and the client's status in it; otherwise sends 403 or 442
     /// and returns nil. Under the lock.
     func memberChannel(_ client: Client, _ name: String, out: inout Outbox) -> (ChannelState, MemberStatus)? {
@@ -42,10 +39,10 @@ extension Core {
     }
 
     /// Whether `client` may not see `channel` in NAMES, WHO, WHOIS or LIST: a secret (+s)
-    /// channel it is not in (operators see those), or a family's channel it is not in (nobody does).
+    /// channel it is not in (operators see those), or a guarded channel it is not in (nobody does).
     func hidden(_ channel: ChannelState, from client: Client) -> Bool {
         guard channel.members[client.id] == nil else { return false }
-        if familyChannels[channel.key] != nil { return true }
+        if guarded[channel.key] != nil { return true }
         return channel.flags.contains("s") && !client.isOper
     }
 
@@ -68,10 +65,13 @@ extension Core {
                 }
                 return nil
             }
-            // A family's channel: its members only, whatever the modes, operators included.
-            if folded.hasPrefix(Self.familyChannelPrefix) {
-                guard let allowed = familyChannels[folded], let account = client.account?.id, allowed.contains(account) else {
-                    out.send(client, numeric(client, .inviteOnlyChan, name, "Cannot join channel — it is a family's private channel"))
+            // A guarded channel (or a name an app keeps): its members only, whatever the modes,
+            // operators included.
+            let reservation = bot.reservation(for: folded)
+            if reservation != nil || guarded[folded] != nil {
+                guard let account = client.account?.id, guarded[folded]?.members.contains(account) == true else {
+                    let why = reservation?.refusal ?? "it is private to its members"
+                    out.send(client, numeric(client, .inviteOnlyChan, name, "Cannot join channel — \(why)"))
                     return nil
                 }
             }
@@ -85,9 +85,9 @@ extension Core {
                 channel = existing
             } else {
                 channel = ChannelState(name: name, historyKey: historyKey(forNew: folded))
-                if familyChannels[folded] != nil {
+                if let guest = guarded[folded] {
                     channel.flags = ["i", "n", "s", "t"]
-                    channel.topic = "Family only"
+                    channel.topic = guest.topic
                 }
                 if let record = registered[folded] {
                     // A registered channel comes back as it was left.
@@ -104,9 +104,9 @@ extension Core {
             // A fresh unregistered channel has no rules yet; otherwise they apply to all but
             // operators and the channel's owner.
             let isOwner = registered[folded].map { $0.ownerId == client.account?.id } ?? false
-            // Family members pass their family channel's modes (which keep everyone else out).
-            let isFamily = familyChannels[folded] != nil
-            if !(isNew && registered[folded] == nil) && !client.isOper && !isOwner && !isFamily {
+            // A guarded channel's members pass its modes (which keep everyone else out).
+            let isGuarded = guarded[folded] != nil
+            if !(isNew && registered[folded] == nil) && !client.isOper && !isOwner && !isGuarded {
                 let invited = channel.invited.contains(client.nickKey)
                 if channel.isBanned(client) && !invited {
                     out.send(client, numeric(client, .bannedFromChan, channel.name, "Cannot join channel (+b) — you are banned"))

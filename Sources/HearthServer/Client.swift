@@ -45,8 +45,9 @@ final class Client: @unchecked Sendable {
     private(set) var tagMask: TagMask = []
     /// `!set bot on`: marked +B, tagged `bot`, shown with 335 in WHOIS.
     var isBot = false
-    /// Writing a recipe: plain-mode lines that are not commands go to the bot.
-    var writingRecipe = false
+    /// An app is collecting this user's lines (`SessionEffect.captureLines`): plain-mode lines
+    /// that are not commands go to the bot.
+    var linesToBot = false
 
     // event-loop local
     var capNegotiating = false

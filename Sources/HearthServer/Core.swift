@@ -33,8 +33,8 @@ final class Core: @unchecked Sendable {
     /// Accounts seen in channel incarnations, written with the next history batch.
     var historyAccessBuffer: Set<HistoryAccess> = []
     var historyFlushScheduled = false
-    /// Families' private channels (folded name) → the accounts allowed in.
-    var familyChannels: [String: Set<Int64>] = [:]
+    /// Channels the apps guard (a family's), by folded name: only their members get in.
+    var guarded: [String: GuardedChannel] = [:]
     /// One pending reminder per account (e.g. "a new cookie is ready"), scheduled, not polled.
     var reminders: [Int64: Scheduled<Void>] = [:]
     /// Registered channels by folded name (loaded at start, kept in step with the store).
@@ -66,17 +66,16 @@ final class Core: @unchecked Sendable {
         lock.withLock { for record in stored { registered[record.nameKey] = record } }
     }
 
-    /// Loads who may be in each family's private channel.
-    func loadFamilyChannels() async throws {
-        let all = try await store.allFamilyMembers()
-        lock.withLock {
-            for (id, members) in all { familyChannels[IRCNames.fold(FamilyCommands.channelName(id))] = members }
-        }
+    /// Loads the channels the apps guard and who may be in each.
+    func loadGuardedChannels() async throws {
+        let all = try await bot.guardedChannels()
+        lock.withLock { for channel in all { guarded[IRCNames.fold(channel.name)] = channel } }
     }
 
-    /// Puts a connection that logged in before registering into its families' channels. Under the lock.
-    func joinFamilyChannels(_ client: Client, accountID: Int64) {
-        let keys = familyChannels.filter { $0.value.contains(accountID) }.keys.sorted()
+    /// Puts a connection that logged in before registering into the guarded channels it is
+    /// on the list of. Under the lock.
+    func joinGuardedChannels(_ client: Client, accountID: Int64) {
+        let keys = guarded.filter { $0.value.members.contains(accountID) }.keys.sorted()
         for key in keys { client.eventLoop.execute { self.joinOne(client, name: key, key: nil) } }
     }
 

@@ -35,10 +35,8 @@ public final class HearthServer: Sendable {
             threads: config.mediaThreads)
         let services = BotServices(
             store: store, passwords: PasswordWorker(threads: config.passwordThreads, cost: config.passwordCost),
-            presence: core, logger: logger, media: media,
-            fortunes: FortuneCatalogue.load(
-                directory: config.fortunesDirectory, offensive: config.fortunesOffensive, builtin: config.builtinFortunes), clock: config.clock,
-            edamam: config.edamam, codes: try CodeHasher.load(directory: config.dataDirectory),
+            presence: core, logger: logger, media: media, apps: config.apps, clock: config.clock,
+            codes: try CodeHasher.load(directory: config.dataDirectory),
             registrations: AddressQuota(
                 limit: BotServices.registrationsPerAddressPerHour, window: 3600,
                 // The same rule as the connection limit: loopback is exempt when flood control is off.
@@ -137,7 +135,7 @@ public final class HearthServer: Sendable {
         func run() async throws {
             let core = server.core
             try await core.loadRegisteredChannels()
-            try await core.loadFamilyChannels()
+            try await core.loadGuardedChannels()
             let channel = try await server.bootstrap(tls: nil).bind(host: server.config.host, port: server.config.ircPort).get()
             server.readyIRC.set(channel.localAddress?.port ?? 0)
             core.logger.info("IRC listening on \(server.config.host):\(channel.localAddress?.port ?? 0)")

@@ -17,7 +17,7 @@ extension Core {
     /// under its name is a new incarnation with a history of its own: what was said in a
     /// `+s +k` room never reaches whoever takes the name next. Under the lock.
     func historyKey(forNew folded: String) -> String {
-        if registered[folded] != nil || familyChannels[folded] != nil { return folded }
+        if registered[folded] != nil || guarded[folded] != nil { return folded }
         return folded + " " + String(UInt64.random(in: 1...UInt64.max), radix: 36)
     }
 

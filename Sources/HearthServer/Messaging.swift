@@ -279,23 +279,20 @@ extension Core {
             retireHistory(of: key, keepFor: client.account.map { [$0.id] } ?? [])
         case .remind(let id, let at, let text):
             scheduleReminder(accountID: id, at: at, text: text)
-        case .writingRecipe(let id, let on):
-            for other in clients.values where other.account?.id == id { other.writingRecipe = on }
-        case .familyMembers(let id, let name, let members):
-            let key = IRCNames.fold(FamilyCommands.channelName(id))
-            familyChannels[key] = members
+        case .captureLines(let id, let on):
+            for other in clients.values where other.account?.id == id { other.linesToBot = on }
+        case .guardedChannel(let guest):
+            let key = IRCNames.fold(guest.name)
+            guarded[key] = guest
             if let channel = channels[key] {
-                channel.topic = "\(name) — family only"
-                for member in channel.order where !(member.account.map { members.contains($0.id) } ?? false) {
-                    leave(member, channel, userMessage(member, "PART", [channel.name, "No longer in \(name)"]), out: &out)
+                channel.topic = guest.topic
+                for member in channel.order where !(member.account.map { guest.members.contains($0.id) } ?? false) {
+                    leave(member, channel, userMessage(member, "PART", [channel.name, "No longer in \(guest.owner)"]), out: &out)
                 }
             }
-        case .joinFamilyChannels(let id, let families):
+        case .joinChannels(let id, let names):
             for other in clients.values where other.account?.id == id && other.registered {
-                for family in families {
-                    let name = FamilyCommands.channelName(family)
-                    other.eventLoop.execute { self.joinOne(other, name: name, key: nil) }
-                }
+                for name in names { other.eventLoop.execute { self.joinOne(other, name: name, key: nil) } }
             }
         case .channelMessage(let key, let text):
             guard let channel = channels[key] else { return }

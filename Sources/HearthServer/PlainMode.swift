@@ -67,7 +67,7 @@ extension Core {
             } else {
                 runBot(client, text: line, channel: nil, requireBang: true)
             }
-        } else if lock.withLock({ client.writingRecipe }) {
+        } else if lock.withLock({ client.linesToBot }) {
             runBot(client, text: line, channel: nil, requireBang: false)
         } else {
             plainChat(client, line)

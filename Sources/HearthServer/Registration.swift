@@ -245,7 +245,7 @@ extension Core {
                 announcePresence(client, online: true, out: &out)
             }
             defer { if let holder { attachDevice(client, to: holder, out: &out) } }
-            defer { if holder == nil, let account = client.account { joinFamilyChannels(client, accountID: account.id) } }
+            defer { if holder == nil, let account = client.account { joinGuardedChannels(client, accountID: account.id) } }
             func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
             send(.welcome, "Welcome to the \(config.networkName) IRC network, \(client.prefix)")
             send(.yourHost, "Your host is \(serverName), running version \(version)")

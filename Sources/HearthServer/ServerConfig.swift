@@ -42,13 +42,8 @@ public struct ServerConfig: Sendable {
     public var passwordThreads = 2
     /// Threads that decode and draw pictures (libgd), off the event loops.
     public var mediaThreads = 2
-    /// strfile fortune databases to add to the built-in sayings (e.g. /usr/share/games/fortunes).
-    public var fortunesDirectory: String?
-    public var fortunesOffensive = false
-    /// Hearth's own sayings (tests turn them off to use a small catalogue).
-    public var builtinFortunes = true
-    /// Edamam recipe search keys (and base URL), if any.
-    public var edamam: EdamamConfig?
+    /// What the apps need (their sayings, API keys); passed to them unread.
+    public var apps = AppsConfig()
     /// Where "now" comes from (tests move it across midnights).
     public var clock: HearthClock = .system
     /// Days of channel and private history kept; 0 keeps none.

@@ -240,6 +240,10 @@ extension Store {
     }
 
     /// Every family's members (to guard the families' private channels).
+    public func allFamilies() async throws -> [FamilyRecord] {
+        try await pool.read { db in try FamilyRecord.fetchAll(db) }
+    }
+
     public func allFamilyMembers() async throws -> [Int64: Set<Int64>] {
         try await pool.read { db in
             var result: [Int64: Set<Int64>] = [:]

@@ -67,11 +67,11 @@ struct Serve: AsyncParsableCommand {
         config.tlsCertificatePath = tlsCert
         config.tlsKeyPath = tlsKey
         config.tlsPort = tlsPort
-        config.fortunesDirectory = fortunes
-        config.fortunesOffensive = fortunesOffensive
+        config.apps.fortunesDirectory = fortunes
+        config.apps.fortunesOffensive = fortunesOffensive
         let environment = ProcessInfo.processInfo.environment
         if let id = edamamAppId ?? environment["EDAMAM_APP_ID"], let key = edamamAppKey ?? environment["EDAMAM_APP_KEY"] {
-            config.edamam = EdamamConfig(appID: id, appKey: key)
+            config.apps.edamam = EdamamConfig(appID: id, appKey: key)
         }
         config.operators = try Operators.load(flags: oper, dataDirectory: dataDir)
         // Its error says a server already runs here (ArgumentParser prints its description).

@@ -50,7 +50,7 @@ import Testing
     @Test func searchShowsResultsAndSaveImportsOneCitingItsSource() async throws {
         let (port, seen, fake) = try await Self.fakeEdamam()
         defer { Task { await fake.triggerGracefulShutdown() } }
-        let server = try await TestServer.start { $0.edamam = EdamamConfig(appID: "test-id", appKey: "test-key", baseURL: "http://127.0.0.1:\(port)") }
+        let server = try await TestServer.start { $0.apps.edamam = EdamamConfig(appID: "test-id", appKey: "test-key", baseURL: "http://127.0.0.1:\(port)") }
         defer { Task { await server.stop() } }
         let uma = try await SocialTests.user(server, "uma")
         try await uma.send("!edamam save 1")
@@ -80,7 +80,7 @@ import Testing
 
         let (port, _, fake) = try await Self.fakeEdamam()
         defer { Task { await fake.triggerGracefulShutdown() } }
-        let server = try await TestServer.start { $0.edamam = EdamamConfig(appID: "test-id", appKey: "wrong", baseURL: "http://127.0.0.1:\(port)") }
+        let server = try await TestServer.start { $0.apps.edamam = EdamamConfig(appID: "test-id", appKey: "wrong", baseURL: "http://127.0.0.1:\(port)") }
         defer { Task { await server.stop() } }
         let wes = try await SocialTests.user(server, "wes")
         try await wes.send("!edamam soup")

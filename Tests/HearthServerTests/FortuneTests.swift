@@ -27,8 +27,8 @@ final class TestClock: Sendable {
         return try await TestServer.start { config in
             config.clock = clock.hearth
             if let directory {
-                config.fortunesDirectory = directory
-                config.builtinFortunes = false
+                config.apps.fortunesDirectory = directory
+                config.apps.builtinFortunes = false
             }
         }
     }

@@ -937,7 +937,7 @@ import Testing
         }
         defer { Task { await group.triggerGracefulShutdown() } }
         let server = try await TestServer.start {
-            $0.edamam = EdamamConfig(appID: "test-id", appKey: "test-key", baseURL: "http://127.0.0.1:\(edamamPort)")
+            $0.apps.edamam = EdamamConfig(appID: "test-id", appKey: "test-key", baseURL: "http://127.0.0.1:\(edamamPort)")
         }
         defer { Task { await server.stop() } }
         let uma = try await SocialTests.user(server, "uma")

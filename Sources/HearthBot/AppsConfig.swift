@@ -1,0 +1,12 @@
+/// What an operator sets for the apps (the chat server passes it through unread).
+public struct AppsConfig: Sendable {
+    /// strfile fortune databases to add to the built-in sayings (e.g. /usr/share/games/fortunes).
+    public var fortunesDirectory: String?
+    public var fortunesOffensive = false
+    /// Hearth's own sayings (tests turn them off to use a small catalogue).
+    public var builtinFortunes = true
+    /// Edamam recipe search keys (and base URL), if any.
+    public var edamam: EdamamConfig?
+
+    public init() {}
+}
