@@ -18,10 +18,7 @@ extension Core {
     }
 
     func join(_ client: Client, _ message: IRCMessage) {
-        guard let first = message.params.first, !first.isEmpty else {
-            reply(client, .needMoreParams, "JOIN", "Not enough parameters")
-            return
-        }
+        let first = message.params[0]
         if first == "0" {
             withState { out in
                 for key in client.channels {
@@ -229,10 +226,7 @@ extension Core {
     }
 
     func part(_ client: Client, _ message: IRCMessage) {
-        guard let first = message.params.first, !first.isEmpty else {
-            reply(client, .needMoreParams, "PART", "Not enough parameters")
-            return
-        }
+        let first = message.params[0]
         let reason = message.params.count > 1 ? message.params[1] : nil
         withState { out in
             for name in first.split(separator: ",").map(String.init) {
@@ -244,10 +238,7 @@ extension Core {
     }
 
     func topic(_ client: Client, _ message: IRCMessage) {
-        guard let name = message.params.first else {
-            reply(client, .needMoreParams, "TOPIC", "Not enough parameters")
-            return
-        }
+        let name = message.params[0]
         withState { out in
             guard let channel = channels[IRCNames.fold(name)] else {
                 out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
@@ -282,10 +273,6 @@ extension Core {
     }
 
     func kick(_ client: Client, _ message: IRCMessage) {
-        guard message.params.count >= 2 else {
-            reply(client, .needMoreParams, "KICK", "Not enough parameters")
-            return
-        }
         let name = message.params[0]
         let reason = IRCMessage.truncate(message.params.count > 2 ? message.params[2] : client.nick, toBytes: IRCLimits.kickLength)
         let targets = message.params[1].split(separator: ",").map(String.init)
@@ -310,10 +297,6 @@ extension Core {
     }
 
     func invite(_ client: Client, _ message: IRCMessage) {
-        guard message.params.count >= 2 else {
-            reply(client, .needMoreParams, "INVITE", "Not enough parameters")
-            return
-        }
         let nick = message.params[0], name = message.params[1]
         withState { out in
             guard let target = nicks[IRCNames.fold(nick)] else {

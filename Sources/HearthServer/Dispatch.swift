@@ -4,10 +4,6 @@ import HearthProtocol
 import NIOCore
 
 extension Core {
-    /// Commands an IRC client may send before registration. A first line starting with one
-    /// of these (upper-case, as clients send them) selects IRC mode; anything else is plain.
-    static let preRegistration: Set<String> = ["CAP", "NICK", "USER", "PASS", "AUTHENTICATE", "PING", "PONG", "QUIT"]
-
     /// Handles one line. Work that must wait (SQL, Argon2id, the bot) goes through `later`,
     /// and the connection holds further lines until it completes, so order is kept.
     func handleLine(_ client: Client, _ bytes: ByteBuffer) {
@@ -76,7 +72,6 @@ extension Core {
     }
 
     func handleIRC(_ client: Client, _ message: IRCMessage) {
-        let command = message.command
         if let label = message.tag("label"), client.caps.contains("labeled-response"), client.caps.contains("batch"),
             client.registered
         {
@@ -84,59 +79,11 @@ extension Core {
             client.capturing = true
         }
         defer { client.capturing = false }
-        if !client.registered && !Self.preRegistration.contains(command) {
-            reply(client, .notRegistered, "You have not registered")
-            return
-        }
-        if message.tag("batch") != nil {
+        if message.tag("batch") != nil && client.registered {
             addToMultiline(client, message)
             return
         }
-        switch command {
-        case "BATCH": batch(client, message)
-        case "PRIVMSG", "NOTICE": privmsg(client, message)
-        case "TAGMSG": tagmsg(client, message)
-        case "SETNAME": setname(client, message)
-        case "MONITOR": monitor(client, message)
-        case "CHATHISTORY": chathistory(client, message)
-        case "REDACT": redact(client, message)
-        case "MARKREAD": markread(client, message)
-        case "CAP": cap(client, message)
-        case "NICK": nick(client, message)
-        case "USER": user(client, message)
-        case "PASS": pass(client, message)
-        case "AUTHENTICATE": authenticate(client, message)
-        case "PING":
-            guard let token = message.params.first else {
-                reply(client, .noOrigin, "No origin specified")
-                return
-            }
-            withState { $0.send(client, IRCMessage(source: serverName, command: "PONG", params: [serverName, token])) }
-        case "PONG": break
-        case "QUIT": quit(client, reason: message.params.first)
-        case "JOIN": join(client, message)
-        case "PART": part(client, message)
-        case "TOPIC": topic(client, message)
-        case "NAMES": names(client, message)
-        case "WHO": who(client, message)
-        case "WHOIS": whois(client, message)
-        case "LIST": list(client, message)
-        case "MODE": mode(client, message)
-        case "KICK": kick(client, message)
-        case "INVITE": invite(client, message)
-        case "AWAY": away(client, message)
-        case "OPER": oper(client, message)
-        case "MOTD": withState { motd(client, out: &$0) }
-        case "LUSERS": withState { lusers(client, out: &$0) }
-        case "VERSION": reply(client, .version, version, serverName, "Hearth IRC server")
-        case "TIME": reply(client, .time, serverName, Date().formatted(.iso8601))
-        case "ISON": ison(client, message)
-        case "USERHOST": userhost(client, message)
-        case "KILL": kill(client, message)
-        default:
-            reply(client, .unknownCommand, command, "Unknown command")
-        }
-        return
+        dispatch(client, message)
     }
 
     /// Runs async work, then `then` back on the client's event loop. The connection holds

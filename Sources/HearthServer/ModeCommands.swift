@@ -4,10 +4,7 @@ import HearthProtocol
 /// MODE for channels (+b +i +k +l +m +n +o +s +t +v) and users (+i, +o shown).
 extension Core {
     func mode(_ client: Client, _ message: IRCMessage) {
-        guard let target = message.params.first else {
-            reply(client, .needMoreParams, "MODE", "Not enough parameters")
-            return
-        }
+        let target = message.params[0]
         if IRCNames.isChannel(target) {
             channelMode(client, target, Array(message.params.dropFirst()))
         } else {

@@ -6,10 +6,7 @@ extension Core {
     static let monitorLimit = 100
 
     func monitor(_ client: Client, _ message: IRCMessage) {
-        guard let sub = message.params.first?.uppercased() else {
-            reply(client, .needMoreParams, "MONITOR", "Not enough parameters")
-            return
-        }
+        let sub = message.params[0].uppercased()
         let targets = (message.params.dropFirst().first ?? "").split(separator: ",").map(String.init).filter { !$0.isEmpty }
         withState { out in
             guard clients[client.id] != nil else { return }  // killed meanwhile

@@ -6,10 +6,7 @@ import HearthProtocol
 /// WHO, WHOIS, LIST, ISON, USERHOST, AWAY, OPER, KILL, SETNAME.
 extension Core {
     func setname(_ client: Client, _ message: IRCMessage) {
-        guard let name = message.params.first, !name.isEmpty else {
-            reply(client, .needMoreParams, "SETNAME", "Not enough parameters")
-            return
-        }
+        let name = message.params[0]
         guard name.utf8.count <= IRCLimits.realnameLength else {
             withState { out in
                 out.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["SETNAME", "INVALID_REALNAME", "Realname is too long (the limit is \(IRCLimits.realnameLength) bytes)"]))
@@ -112,10 +109,6 @@ extension Core {
     }
 
     func userhost(_ client: Client, _ message: IRCMessage) {
-        guard !message.params.isEmpty else {
-            reply(client, .needMoreParams, "USERHOST", "Not enough parameters")
-            return
-        }
         withState { out in
             let entries = message.params.prefix(IRCLimits.userhostTargets).compactMap { nick -> String? in
                 guard let target = nicks[IRCNames.fold(nick)], target.registered else { return nil }
@@ -139,10 +132,6 @@ extension Core {
     }
 
     func oper(_ client: Client, _ message: IRCMessage) {
-        guard message.params.count >= 2 else {
-            reply(client, .needMoreParams, "OPER", "Not enough parameters")
-            return
-        }
         let name = message.params[0], password = message.params[1]
         guard let expected = config.operators[name] else {
             reply(client, .noOperHost, "No O-lines for your host")
@@ -186,14 +175,7 @@ extension Core {
     }
 
     func kill(_ client: Client, _ message: IRCMessage) {
-        guard client.isOper else {
-            reply(client, .noPrivileges, "Permission Denied — you're not an IRC operator")
-            return
-        }
-        guard let nick = message.params.first else {
-            reply(client, .needMoreParams, "KILL", "Not enough parameters")
-            return
-        }
+        let nick = message.params[0]
         let reason = message.params.count > 1 ? message.params[1] : "no reason"
         // Every device of the user goes.
         let targets = lock.withLock { connections(nickKey: IRCNames.fold(nick)) }

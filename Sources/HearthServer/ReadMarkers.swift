@@ -9,10 +9,7 @@ extension Core {
     static let readMarkerCap = "draft/read-marker"
 
     func markread(_ client: Client, _ message: IRCMessage) {
-        guard let target = message.params.first, !target.isEmpty else {
-            reply(client, .needMoreParams, "MARKREAD", "Not enough parameters")
-            return
-        }
+        let target = message.params[0]
         guard let account = lock.withLock({ client.account }) else {
             withState { $0.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["MARKREAD", "ACCOUNT_REQUIRED", target, "Log in to keep read markers"])) }
             return

@@ -8,10 +8,6 @@ extension Core {
     static let redactionCap = "draft/message-redaction"
 
     func redact(_ client: Client, _ message: IRCMessage) {
-        guard message.params.count >= 2 else {
-            reply(client, .needMoreParams, "REDACT", "Not enough parameters: REDACT <target> <msgid> [:reason]")
-            return
-        }
         let target = message.params[0], msgid = message.params[1]
         let reason = message.params.count > 2 ? message.params[2] : nil
         let (isOp, account) = lock.withLock {

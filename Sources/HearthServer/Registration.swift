@@ -150,10 +150,6 @@ extension Core {
             reply(client, .alreadyRegistered, "You may not reregister")
             return
         }
-        guard message.params.count >= 4, !message.params[0].isEmpty else {
-            reply(client, .needMoreParams, "USER", "Not enough parameters: USER <username> 0 * :<realname>")
-            return
-        }
         let username = String(message.params[0].filter { $0 != "@" && $0 != "!" }.prefix(IRCLimits.userLength))
         lock.withLock {
             client.user = username.isEmpty ? "user" : "~" + username.prefix(IRCLimits.userLength - 1)
@@ -168,10 +164,7 @@ extension Core {
             reply(client, .alreadyRegistered, "You may not reregister")
             return
         }
-        guard let value = message.params.first else {
-            reply(client, .needMoreParams, "PASS", "Not enough parameters")
-            return
-        }
+        let value = message.params[0]
         client.pass = value
     }
 
@@ -311,10 +304,7 @@ extension Core {
     static let maxSASLBytes = 4096
 
     func authenticate(_ client: Client, _ message: IRCMessage) {
-        guard let data = message.params.first else {
-            reply(client, .needMoreParams, "AUTHENTICATE", "Not enough parameters")
-            return
-        }
+        let data = message.params[0]
         if data == "*" {
             if client.saslInProgress {
                 client.saslInProgress = false

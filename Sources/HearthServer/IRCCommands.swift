@@ -1,0 +1,108 @@
+import Foundation
+import HearthProtocol
+
+/// One IRC command: its handler and the rules every command shares, checked in one place
+/// before the handler runs — 451 before registration, 481 without operator status, 461 with
+/// too few parameters (the first `minParams` must also be non-empty).
+struct IRCCommand: Sendable {
+    let name: String
+    let minParams: Int
+    /// Usable before registration (these also tell an IRC client from an `nc` user).
+    let beforeRegistration: Bool
+    let operatorOnly: Bool
+    /// Shown after "Not enough parameters" when it helps.
+    let usage: String?
+    let run: @Sendable (Core, Client, IRCMessage) -> Void
+
+    init(
+        _ name: String, min minParams: Int = 0, early beforeRegistration: Bool = false, oper operatorOnly: Bool = false,
+        usage: String? = nil, _ run: @escaping @Sendable (Core, Client, IRCMessage) -> Void
+    ) {
+        self.name = name
+        self.minParams = minParams
+        self.beforeRegistration = beforeRegistration
+        self.operatorOnly = operatorOnly
+        self.usage = usage
+        self.run = run
+    }
+}
+
+extension Core {
+    /// Every IRC command Hearth answers; anything else is 421.
+    static let ircCommands: [String: IRCCommand] = Dictionary(
+        uniqueKeysWithValues: [
+            IRCCommand("CAP", early: true) { $0.cap($1, $2) },
+            IRCCommand("NICK", early: true) { $0.nick($1, $2) },
+            IRCCommand("USER", min: 4, early: true, usage: "USER <username> 0 * :<realname>") { $0.user($1, $2) },
+            IRCCommand("PASS", min: 1, early: true) { $0.pass($1, $2) },
+            IRCCommand("AUTHENTICATE", min: 1, early: true) { $0.authenticate($1, $2) },
+            IRCCommand("PING", early: true) { $0.ping($1, $2) },
+            IRCCommand("PONG", early: true) { _, _, _ in },
+            IRCCommand("QUIT", early: true) { $0.quit($1, reason: $2.params.first) },
+            IRCCommand("BATCH", min: 1, usage: "BATCH +id draft/multiline target, or BATCH -id") { $0.batch($1, $2) },
+            IRCCommand("PRIVMSG") { $0.privmsg($1, $2) },
+            IRCCommand("NOTICE") { $0.privmsg($1, $2) },
+            IRCCommand("TAGMSG") { $0.tagmsg($1, $2) },
+            IRCCommand("SETNAME", min: 1) { $0.setname($1, $2) },
+            IRCCommand("MONITOR", min: 1) { $0.monitor($1, $2) },
+            IRCCommand("CHATHISTORY") { $0.chathistory($1, $2) },
+            IRCCommand("REDACT", min: 2, usage: "REDACT <target> <msgid> [:reason]") { $0.redact($1, $2) },
+            IRCCommand("MARKREAD", min: 1) { $0.markread($1, $2) },
+            IRCCommand("JOIN", min: 1) { $0.join($1, $2) },
+            IRCCommand("PART", min: 1) { $0.part($1, $2) },
+            IRCCommand("TOPIC", min: 1) { $0.topic($1, $2) },
+            IRCCommand("NAMES") { $0.names($1, $2) },
+            IRCCommand("WHO") { $0.who($1, $2) },
+            IRCCommand("WHOIS") { $0.whois($1, $2) },
+            IRCCommand("LIST") { $0.list($1, $2) },
+            IRCCommand("MODE", min: 1) { $0.mode($1, $2) },
+            IRCCommand("KICK", min: 2) { $0.kick($1, $2) },
+            IRCCommand("INVITE", min: 2) { $0.invite($1, $2) },
+            IRCCommand("AWAY") { $0.away($1, $2) },
+            IRCCommand("OPER", min: 2) { $0.oper($1, $2) },
+            IRCCommand("MOTD") { core, client, _ in core.withState { core.motd(client, out: &$0) } },
+            IRCCommand("LUSERS") { core, client, _ in core.withState { core.lusers(client, out: &$0) } },
+            IRCCommand("VERSION") { core, client, _ in
+                core.reply(client, .version, core.version, core.serverName, "Hearth IRC server")
+            },
+            IRCCommand("TIME") { core, client, _ in core.reply(client, .time, core.serverName, Date().formatted(.iso8601)) },
+            IRCCommand("ISON") { $0.ison($1, $2) },
+            IRCCommand("USERHOST", min: 1) { $0.userhost($1, $2) },
+            IRCCommand("KILL", min: 1, oper: true) { $0.kill($1, $2) },
+        ].map { ($0.name, $0) })
+
+    /// Commands an IRC client may send before registration. A first line starting with one
+    /// of these (upper-case, as clients send them) selects IRC mode; anything else is plain.
+    static let preRegistration: Set<String> = Set(ircCommands.values.filter(\.beforeRegistration).map(\.name))
+
+    /// Looks the command up and applies the shared rules; the handler runs only if all pass.
+    func dispatch(_ client: Client, _ message: IRCMessage) {
+        let known = Self.ircCommands[message.command]
+        if !client.registered && known?.beforeRegistration != true {
+            reply(client, .notRegistered, "You have not registered")
+            return
+        }
+        guard let command = known else {
+            reply(client, .unknownCommand, message.command, "Unknown command")
+            return
+        }
+        if command.operatorOnly && !client.isOper {
+            reply(client, .noPrivileges, "Permission Denied — you're not an IRC operator")
+            return
+        }
+        let given = message.params.prefix(command.minParams)
+        if given.count < command.minParams || given.contains(where: \.isEmpty) {
+            reply(client, .needMoreParams, command.name, "Not enough parameters" + (command.usage.map { ": \($0)" } ?? ""))
+            return
+        }
+        command.run(self, client, message)
+    }
+
+    func ping(_ client: Client, _ message: IRCMessage) {
+        guard let token = message.params.first else {
+            reply(client, .noOrigin, "No origin specified")
+            return
+        }
+        withState { $0.send(client, IRCMessage(source: serverName, command: "PONG", params: [serverName, token])) }
+    }
+}
