@@ -1,0 +1,47 @@
+import Foundation
+import HearthBot
+import HearthProtocol
+import HearthStore
+
+/// The bot seen from the chat: a command runs off the event loop, its answer goes to the
+/// channel it was said in (group sessions) or privately, and its effects are applied.
+extension Core {
+    func botMessage(to target: String, _ text: String) -> IRCMessage {
+        IRCMessage(source: botPrefix, command: "PRIVMSG", params: [target, text])
+    }
+
+    /// Asks the bot; its answer goes to the channel (group sessions) or privately.
+    func runBot(_ client: Client, text: String, channel channelKey: String?, requireBang: Bool) {
+        let caller = lock.withLock { client.caller(channel: channelKey.flatMap { channels[$0]?.name }) }
+        let bot = self.bot!
+        later(client, { await bot.handle(text, caller: caller, requireBang: requireBang) }) { response in
+            guard let response else { return }
+            self.withState { out in
+                for effect in response.effects { self.apply(effect, for: client, out: &out) }
+                let lines = response.lines.flatMap { TextSplitter.split($0) }
+                if channelKey == nil, let failure = response.failure, client.caps.contains("standard-replies") {
+                    // A private failure as a standard reply, for clients that show them as errors.
+                    for line in lines {
+                        out.send(client, IRCMessage(source: self.serverName, command: "FAIL", params: [failure.command, failure.code, line]))
+                    }
+                } else if let channelKey, let channel = self.channels[channelKey], channel.members[client.id] != nil {
+                    // (A caller the command took out of the channel gets the answer privately.)
+                    for line in lines {
+                        out.send(channel, self.botMessage(to: channel.name, line))
+                        self.recordHistory(HistoryRecord(
+                            target: channel.historyKey, msgid: MessageStamp.msgid(), source: self.botPrefix, command: "PRIVMSG",
+                            text: line, createdAt: Date()))
+                    }
+                } else {
+                    for line in lines { out.send(client, self.botMessage(to: client.nick, line)) }
+                }
+                for line in response.privateLines.flatMap({ TextSplitter.split($0) }) {
+                    out.send(client, self.botMessage(to: client.nick, line))
+                }
+            }
+            if response.effects.contains(where: { if case .login = $0 { return true } else { return false } }) {
+                self.deliverKept(client)
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import HearthBot
+import HearthProtocol
+import NIOCore
+
+/// A channel and its members. Changes only under `Core.lock`.
+final class ChannelState {
+    let key: String
+    var name: String
+    /// Where its messages are kept: the folded name for a registered or family channel,
+    /// which lives on; "<folded name> <random id>" for this incarnation of any other.
+    var historyKey: String
+    let createdAt = Date()
+    var topic = ""
+    var topicSetBy = ""
+    var topicSetAt = Date()
+    /// Simple flag modes: i, m, n, s, t.
+    var flags: Set<Character> = ["n", "t"]
+    var channelKey: String?
+    var limit: Int?
+    var bans: [(mask: String, setBy: String, at: Date)] = []
+    var invited: Set<String> = []
+    /// Member id → status; `order` keeps join order for NAMES.
+    var members: [Int: MemberStatus] = [:]
+    private(set) var order: [Client] = []
+    /// The IRC members on one event loop and the tag masks among them.
+    struct LoopMembers {
+        let loop: EventLoop
+        var clients: [Client]
+        var masks: [TagMask]
+    }
+
+    /// IRC members grouped by event loop, plain-mode members, and every tag any member
+    /// wants; rebuilt after a change.
+    private var partition: (irc: [LoopMembers], plain: [Client], tagMask: TagMask)?
+
+    /// A member's caps changed: the tag masks of the partition are stale.
+    func invalidateMembers() { partition = nil }
+
+    func add(_ client: Client, _ status: MemberStatus) {
+        members[client.id] = status
+        order.append(client)
+        partition = nil
+    }
+
+    func remove(_ client: Client) {
+        members[client.id] = nil
+        order.removeAll { $0 === client }
+        partition = nil
+    }
+
+    /// Members for fan-out: one list per event loop, so a message costs one task per loop.
+    func membersByLoop() -> (irc: [LoopMembers], plain: [Client], tagMask: TagMask) {
+        if let partition { return partition }
+        var irc: [ObjectIdentifier: LoopMembers] = [:]
+        var plain: [Client] = []
+        for member in order {
+            if member.isPlain {
+                plain.append(member)
+            } else {
+                let key = ObjectIdentifier(member.eventLoop)
+                irc[key, default: LoopMembers(loop: member.eventLoop, clients: [], masks: [])].clients.append(member)
+                if !irc[key]!.masks.contains(member.tagMask) { irc[key]!.masks.append(member.tagMask) }
+            }
+        }
+        let union = irc.values.reduce(TagMask()) { $0.union($1.masks.reduce(TagMask()) { $0.union($1) }) }
+        let result = (Array(irc.values), plain, union)
+        partition = result
+        return result
+    }
+
+    init(name: String, historyKey: String? = nil) {
+        self.name = name
+        self.key = IRCNames.fold(name)
+        self.historyKey = historyKey ?? key
+    }
+
+    func modeString(showKey: Bool) -> [String] {
+        var letters = "+" + String(flags.sorted())
+        var params: [String] = []
+        if let channelKey {
+            letters += "k"
+            params.append(showKey ? channelKey : "*")
+        }
+        if let limit {
+            letters += "l"
+            params.append(String(limit))
+        }
+        return [letters] + params
+    }
+
+    func isBanned(_ client: Client) -> Bool {
+        let full = client.prefix
+        return bans.contains { IRCNames.globMatch($0.mask, full) }
+    }
+}
+
+struct MemberStatus {
+    var op = false
+    var voice = false
+
+    /// All prefixes, highest first (multi-prefix) or only the highest.
+    func prefixes(all: Bool) -> String {
+        if all { return (op ? "@" : "") + (voice ? "+" : "") }
+        return op ? "@" : (voice ? "+" : "")
+    }
+}

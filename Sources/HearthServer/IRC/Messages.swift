@@ -1,0 +1,175 @@
+import Foundation
+import HearthBot
+import HearthProtocol
+import HearthStore
+
+/// PRIVMSG, NOTICE and TAGMSG to channels, nicks and the bot.
+extension Core {
+    /// Client-only tags (`+typing`, `+draft/reply`…) travel with the message to clients
+    /// that enabled message-tags.
+    static func clientTags(_ message: IRCMessage) -> [IRCTag] {
+        message.tags.filter { $0.key.hasPrefix("+") }
+    }
+
+    func tagmsg(_ client: Client, _ message: IRCMessage) {
+        guard let target = message.params.first, !target.isEmpty else {
+            reply(client, .noRecipient, "No recipient given (TAGMSG)")
+            return
+        }
+        let tags = Self.clientTags(message)
+        withState { out in
+            let relay: IRCMessage
+            var recipients: [Client]
+            if IRCNames.isChannel(target) {
+                guard let (channel, _) = memberChannel(client, target, out: &out) else { return }
+                if let refusal = channelRefusal(client, channel) {
+                    out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal))
+                    return
+                }
+                relay = userMessage(client, "TAGMSG", [channel.name], clientTags: tags)
+                recipients = channel.order.filter { $0 !== client }
+            } else {
+                guard let recipient = nicks[IRCNames.fold(target)], recipient.registered else {
+                    out.send(client, numeric(client, .noSuchNick, target, "No such nick/channel"))
+                    return
+                }
+                if isBlocked(client, by: recipient) { return }
+                relay = userMessage(client, "TAGMSG", [recipient.nick], clientTags: tags)
+                recipients = privateReceivers(from: client, to: recipient)
+            }
+            if client.caps.contains("echo-message") { recipients.append(client) }
+            // Only clients that speak message-tags can make sense of a TAGMSG.
+            recipients = recipients.filter { $0.caps.contains("message-tags") }
+            if !recipients.isEmpty { out.send(recipients, relay) }
+        }
+    }
+
+    func privmsg(_ client: Client, _ message: IRCMessage) {
+        let isNotice = message.command == "NOTICE"
+        guard let targetList = message.params.first, !targetList.isEmpty else {
+            if !isNotice { reply(client, .noRecipient, "No recipient given (\(message.command))") }
+            return
+        }
+        guard message.params.count >= 2, !message.params[1].isEmpty else {
+            if !isNotice { reply(client, .noTextToSend, "No text to send") }
+            return
+        }
+        let text = message.params[1]
+        let tags = Self.clientTags(message)
+        // One target (nearly always): no list to build.
+        if !targetList.utf8.contains(UInt8(ascii: ",")) {
+            send(client, command: message.command, target: targetList, text: text, clientTags: tags)
+            return
+        }
+        let targets = targetList.split(separator: ",").map(String.init)
+        if targets.count > IRCLimits.targetsPerMessage {
+            if !isNotice { reply(client, .tooManyTargets, targetList, "Too many recipients (the limit is \(IRCLimits.targetsPerMessage))") }
+            return
+        }
+        for target in targets {
+            send(client, command: message.command, target: target, text: text, clientTags: tags)
+        }
+    }
+
+    /// Delivers one message to one target, running bot commands where they are meant for the bot.
+    func send(_ client: Client, command: String, target: String, text: String, clientTags: [IRCTag] = []) {
+        let isNotice = command == "NOTICE"
+        let key = IRCNames.fold(target)
+        if key == Bot.nick {
+            if !isNotice { runBot(client, text: text, channel: nil, requireBang: false) }
+            return
+        }
+        if key == "nickserv" {
+            let nick = lock.withLock { client.nick }
+            if !isNotice { runBot(client, text: NickServAlias.translate(text, nick: nick), channel: nil, requireBang: false) }
+            return
+        }
+        if IRCNames.isChannel(target) {
+            var botChannel: String?
+            var secret = false
+            withState { out in
+                guard let channel = channels[key] else {
+                    if !isNotice { out.send(client, numeric(client, .noSuchChannel, target, "No such channel")) }
+                    return
+                }
+                if let refusal = channelRefusal(client, channel) {
+                    if !isNotice { out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal)) }
+                    return
+                }
+                if bot.isSecret(text) {
+                    secret = true
+                    return
+                }
+                client.lastMessageAt = Date()
+                let echo = client.caps.contains("echo-message")
+                let wanted = channel.membersByLoop().tagMask.union(echo ? client.tagMask : [])
+                let msgid = MessageStamp.msgid()
+                let relay = userMessage(client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
+                out.send(channel, except: client, relay)
+                recordHistory(HistoryRecord(
+                    target: channel.historyKey, msgid: msgid, source: client.prefix, accountID: client.account?.id, command: command,
+                    text: text, createdAt: Date()))
+                if echo { out.send(client, relay) }
+                if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
+            }
+            if secret {
+                if isNotice { return }
+                withState { out in
+                    out.send(client, botMessage(to: client.nick, "(not shown in \(target): that command carries a password or token, so it only ever goes to me privately — use /msg \(Bot.nick) …)"))
+                }
+                runBot(client, text: text, channel: nil, requireBang: true)
+            } else if let botChannel {
+                runBot(client, text: text, channel: botChannel, requireBang: true)
+            }
+            return
+        }
+        let online = withState { out -> Bool in
+            guard let recipient = nicks[key], recipient.registered else { return false }
+            if isBlocked(client, by: recipient) {
+                if !isNotice {
+                    out.send(client, numeric(client, .cannotSendToUser, recipient.nick, "\(recipient.nick) does not accept messages from you"))
+                }
+                return true
+            }
+            client.lastMessageAt = Date()
+            let echo = client.caps.contains("echo-message")
+            let receivers = privateRecipients(from: client, to: recipient)
+            let wanted = receivers.tagMask.union(echo ? client.tagMask : [])
+            // Conversations between two accounts are kept (guests have no lasting identity).
+            let kept = client.account.flatMap { from in recipient.account.map { (from.id, $0.id) } }
+            // A msgid is made only when someone sees it or history keeps it.
+            let msgid = kept != nil || wanted.contains(.messageTags) ? MessageStamp.msgid() : nil
+            let relay = userMessage(client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
+            out.send(receivers, relay)
+            if let (from, to) = kept, let msgid {
+                recordHistory(HistoryRecord(
+                    target: HistoryRecord.conversation(from, to), msgid: msgid, source: client.prefix, accountID: from, command: command,
+                    text: text, createdAt: Date()))
+            }
+            if echo { out.send(client, relay) }
+            // A plain-mode sender sees what went where.
+            if client.isPlain { notice(client, "[to \(recipient.nick)] \(text)", out: &out) }
+            if !isNotice, let away = recipient.away {
+                out.send(client, numeric(client, .away, recipient.nick, away))
+            }
+            return true
+        }
+        if !online && !isNotice { keepForLater(client, target: target, text: text) }
+    }
+
+    /// Why `client` may not speak in `channel` (+n, +m, bans), or nil. Under the lock.
+    func channelRefusal(_ client: Client, _ channel: ChannelState) -> String? {
+        let status = channel.members[client.id]
+        let privileged = status?.op == true || status?.voice == true || client.isOper
+        if status == nil && channel.flags.contains("n") { return "Cannot send to channel (+n) — join it first" }
+        if channel.flags.contains("m") && !privileged { return "Cannot send to channel (+m) — only voiced users may speak" }
+        if channel.isBanned(client) && !privileged { return "Cannot send to channel — you are banned" }
+        return nil
+    }
+
+    /// Whether `recipient`'s account blocks `client`'s. Under the lock.
+    func isBlocked(_ client: Client, by recipient: Client) -> Bool {
+        guard let sender = client.account?.id, let receiver = recipient.account?.id else { return false }
+        return blocking[receiver]?.contains(sender) == true
+    }
+}

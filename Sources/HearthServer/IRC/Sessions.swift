@@ -1,0 +1,61 @@
+import Foundation
+import HearthBot
+import HearthProtocol
+import HearthStore
+
+/// Logging a connection in and out: its account, its nick, its peers told.
+extension Core {
+    func logIn(_ client: Client, _ account: AccountRef, tokenHash: String?, out: inout Outbox) {
+        client.account = account
+        client.tokenHash = tokenHash
+        if client.mode == .irc {
+            out.send(client, numeric(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)"))
+        }
+        sendToPeers(of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", [account.name]), out: &out)
+        for key in client.channels { if let channel = channels[key] { grantHistory(client, channel) } }
+        claimNick(client, account.name, out: &out)
+    }
+
+    /// Gives a logged-in connection its account's nick; a guest squatting on it moves aside.
+    func claimNick(_ client: Client, _ name: String, out: inout Outbox) {
+        let key = IRCNames.fold(name)
+        if client.nickKey == key {
+            if client.nick != name { setNick(client, to: name, out: &out) }
+            return
+        }
+        if let holder = nicks[key], holder !== client {
+            if holder.account != nil && holder.account?.id == client.account?.id {
+                if canShareNick(client, with: holder) {
+                    attachDevice(client, to: holder, out: &out)
+                } else {
+                    notice(client, "\(holder.nick) is in use on \(Self.maxDevicesPerUser) connections already; this one stays \(client.nick).", out: &out)
+                }
+                return
+            }
+            let guest = freeGuestNick()
+            setNick(holder, to: guest, out: &out)
+            notice(holder, "The nick \(name) belongs to an account that just logged in; you are now \(guest).", out: &out)
+        }
+        setNick(client, to: name, out: &out)
+    }
+
+    func logOut(_ client: Client, note: String?, out: inout Outbox) {
+        guard let account = client.account else { return }
+        client.account = nil
+        client.tokenHash = nil
+        if client.isBot {
+            client.isBot = false
+            if client.mode == .irc { out.send(client, IRCMessage(source: client.prefix, command: "MODE", params: [client.nick, "-B"])) }
+        }
+        sendToPeers(of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", ["*"]), out: &out)
+        if client.mode == .irc {
+            out.send(client, numeric(client, .loggedOut, client.prefix, "You are now logged out"))
+        }
+        // A device sharing the account's nick leaves the user's channels and the nick.
+        let detached = detachDevice(client, tell: true, out: &out)
+        if detached || client.isPlain || client.nickKey == IRCNames.fold(account.name) {
+            setNick(client, to: freeGuestNick(), out: &out)
+        }
+        if let note { notice(client, note, out: &out) }
+    }
+}
