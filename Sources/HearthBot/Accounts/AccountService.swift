@@ -115,29 +115,3 @@ public struct AccountService: Sendable {
     }
 
 }
-
-/// Clients are often set up to send `IDENTIFY password` to NickServ on connect; Hearth's
-/// bot understands those lines as the matching account commands.
-public enum NickServAlias {
-    public static func translate(_ text: String, nick: String) -> String {
-        let words = CommandLineInput.splitWords(text)
-        guard let verb = words.first?.lowercased() else { return text }
-        switch (verb, words.count) {
-        case ("identify", 2): return "login \(nick) \(words[1])"
-        case ("identify", 3): return "login \(words[1]) \(words[2])"
-        case ("register", 2...3): return "register \(nick) " + words.dropFirst().joined(separator: " ")
-        default: return text
-        }
-    }
-}
-
-/// Guest nicks for connections that have not logged in: `guest` and digits.
-public enum GuestNames {
-    public static func isGuest(_ nickKey: String) -> Bool {
-        nickKey.hasPrefix("guest") && nickKey.count > 5 && nickKey.dropFirst(5).allSatisfy(\.isNumber)
-    }
-
-    public static func random() -> String {
-        "guest\(1000 + Int(Sodium.randomUniform(99_000)))"
-    }
-}

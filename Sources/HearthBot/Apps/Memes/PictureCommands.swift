@@ -91,7 +91,6 @@ enum PictureCommands {
         return BotResponse(lines)
     }
 
-
     static let templateAdd = BotCommand(
         "template", group: group, usage: "add NAME IMAGE", summary: "make one of your pictures a template (top and bottom text)",
         example: "!template add office 3f2a9c", arity: 3...3, requiresLogin: true
@@ -130,38 +129,4 @@ enum PictureCommands {
 
 extension MediaLibrary {
     static var maxUploadMiB: Int { MediaLimits.maxUploadBytes / 1024 / 1024 }
-}
-
-/// Names of users' and operators' templates.
-public enum TemplateNames {
-    public static let maxLength = 24
-
-    public static func problem(_ name: String) -> String? {
-        guard (2...maxLength).contains(name.count), name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
-            return "a template name has 2 to \(maxLength) letters, digits or dashes"
-        }
-        if BuiltinTemplate.named(name) != nil { return "\(name) is a built-in template; pick another name" }
-        if name.allSatisfy(\.isHexDigit) && name.count >= PictureCommands.minIDPrefix { return "a template name must not look like a picture id" }
-        return nil
-    }
-}
-
-/// Page numbers for list commands.
-enum Paging {
-    /// Highest page number a list command accepts.
-    static let maxPage = 10_000
-
-    static func page(_ request: BotRequest, _ word: String?) throws -> Int {
-        guard let word else { return 1 }
-        guard let page = Int(word), page >= 1, page <= maxPage else { throw request.usageError("\(word) is not a page number") }
-        return page
-    }
-
-    static func pages(_ total: Int, _ size: Int) -> Int { max(1, (total + size - 1) / size) }
-
-    static func footer(_ request: BotRequest, page: Int, total: Int, size: Int, command: String) -> [String] {
-        let count = pages(total, size)
-        guard count > 1 else { return [] }
-        return [request.style.dim("page \(page) of \(count)" + (page < count ? " — more: \(command) \(page + 1)" : ""))]
-    }
 }

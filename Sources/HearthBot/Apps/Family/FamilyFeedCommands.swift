@@ -1,0 +1,84 @@
+import Foundation
+import HearthCrypto
+import HearthMedia
+import HearthProtocol
+import HearthStore
+
+/// The family feed: posts, events, likes; comments go through `!comment post ID`.
+enum FamilyFeedCommands {
+    static let maxPost = 500
+
+    /// A post of one of the caller's families.
+    static func visiblePost(_ request: BotRequest, _ id: Int64) async throws -> FamilyPost {
+        let me = try request.account()
+        guard let post = try await request.services.store.familyPost(id: id),
+            try await request.services.store.familyRole(post.familyId, accountID: me.id) != nil
+        else { throw BotError("there is no post #\(id) in your families") }
+        return post
+    }
+
+    static func publish(_ request: BotRequest, kind: String, text: String, imageID: String?, date: String?) async throws -> BotResponse {
+        let (me, family) = try await FamilyCommands.current(request)
+        let post = try await request.services.store.addFamilyPost(
+            FamilyPost(familyId: family.id!, accountId: me.id, kind: kind, text: text, imageId: imageID, eventDate: date, createdAt: request.services.clock.now()))
+        let what = kind == "event" ? "an event on \(date!): \(text)" : "“\(text.prefix(80))”"
+        let others = try await request.services.store.familyMemberIDs(family.id!).subtracting([me.id])
+        return BotResponse(
+            ["Posted #\(post.id!) to \(family.name)'s feed."],
+            effects: others.sorted().map { .notify(accountID: $0, text: "\(me.name) posted to \(family.name): \(what) — !famfeed") })
+    }
+
+    static let post = BotCommand(
+        "post", group: FamilyCommands.group, usage: "TEXT [IMAGE]", summary: "post to your family's feed (with one of your pictures)",
+        example: "!post first day of school! 3f2a9c", arity: 1...Int.max, requiresLogin: true
+    ) { request in
+        let me = try request.account()
+        var text = request.input.text(after: 0)
+        var imageID: String?
+        if let last = request.words.last, request.words.count > 1, last.count >= PictureCommands.minIDPrefix, last.allSatisfy(\.isHexDigit),
+            let image = try? await PictureCommands.ownUpload(request, me, last)
+        {
+            imageID = image.id
+            text = String(text.dropLast(last.count)).trimmingCharacters(in: .whitespaces)
+        }
+        guard text.count <= maxPost else { throw BotError("a post may have \(maxPost) characters") }
+        return try await publish(request, kind: "text", text: text, imageID: imageID, date: nil)
+    }
+
+    static let event = BotCommand(
+        "event", group: FamilyCommands.group, usage: "YYYY-MM-DD TITLE", summary: "put an event on your family's feed",
+        example: "!event 2026-12-24 dinner at grandma's", arity: 2...Int.max, requiresLogin: true
+    ) { request in
+        let date = request.words[0]
+        guard LocalDays.utcDate(date) != nil, LocalDays.distance(date, date) == 0, date.count == 10 else {
+            throw request.usageError("\(date) is not a date like 2026-12-24")
+        }
+        let title = request.input.text(after: 1)
+        guard title.count <= maxPost else { throw BotError("a title may have \(maxPost) characters") }
+        return try await publish(request, kind: "event", text: title, imageID: nil, date: date)
+    }
+
+    static let famfeed = BotCommand(
+        "famfeed", group: FamilyCommands.group, usage: "[PAGE]", summary: "your family's feed, newest first", example: "!famfeed",
+        arity: 0...1, requiresLogin: true
+    ) { request in
+        let (_, family) = try await FamilyCommands.current(request)
+        let page = try Paging.page(request, request.words.first)
+        let (posts, total) = try await request.services.store.familyPosts(family.id!, page: page)
+        if total == 0 { return BotResponse(["\(family.name)'s feed is empty — !post TEXT or !event DATE TITLE"]) }
+        let now = request.services.clock.now()
+        var lines = ["\(request.style.bold("\(family.name)'s feed")):"]
+        for (post, author) in posts {
+            var line = "#\(post.id!) \(author): " + (post.kind == "event" ? "📅 \(post.eventDate!) \(post.text)" : post.text)
+            if let image = post.imageId, let media = request.services.media, let record = try await request.services.store.image(id: image) {
+                line += " \(media.url(record))"
+            }
+            lines.append(line + " · ♥\(post.likes) · \(post.comments) comments · \(TimeText.ago(from: post.createdAt, to: now))")
+        }
+        lines += Paging.footer(request, page: page, total: total, size: Store.familyPostPageSize, command: "!famfeed")
+        lines.append(request.style.dim("!like post ID · !comment post ID TEXT · !comments post ID"))
+        return BotResponse(lines)
+    }
+
+    static let all: [BotCommand] = [post, event, famfeed]
+}
