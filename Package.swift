@@ -61,6 +61,7 @@ let package = Package(
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
         .testTarget(name: "HearthMediaTests", dependencies: ["HearthMedia"]),
         .testTarget(name: "HearthBotTests", dependencies: ["HearthBot", "HearthCrypto"]),
+        .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
         .testTarget(name: "HearthServerTests", dependencies: [
             "HearthServer", "HearthStore", "HearthCrypto", "HearthMedia",
             .product(name: "NIOCore", package: "swift-nio"),

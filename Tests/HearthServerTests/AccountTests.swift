@@ -91,74 +91,74 @@ import Testing
     }
 
     @Test func logoutAllEndsEverySession() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let a = try await TestClient.plain(server)
-        try await a.send("!register frank s3cret-pass")
-        let token = Self.token(from: try await a.expect("Your resume token"))
-        let b = try await TestClient.plain(server)
-        try await b.send("!login frank s3cret-pass")
-        try await b.expect("You are logged in as frank.")
-        try await b.send("!logout all")
-        try await b.expect("You are logged out everywhere")
-        try await a.expect("You were logged out from another connection.")
-        let c = try await TestClient.plain(server)
-        try await c.send("!resume \(token)")
-        try await c.expect("unknown or expired")
+        try await withServer { server in
+            let a = try await TestClient.plain(server)
+            try await a.send("!register frank s3cret-pass")
+            let token = Self.token(from: try await a.expect("Your resume token"))
+            let b = try await TestClient.plain(server)
+            try await b.send("!login frank s3cret-pass")
+            try await b.expect("You are logged in as frank.")
+            try await b.send("!logout all")
+            try await b.expect("You are logged out everywhere")
+            try await a.expect("You were logged out from another connection.")
+            let c = try await TestClient.plain(server)
+            try await c.send("!resume \(token)")
+            try await c.expect("unknown or expired")
+        }
     }
 
     @Test func wrongPasswordsAreSlowedDown() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let a = try await TestClient.plain(server)
-        try await a.send("!register gina s3cret-pass")
-        try await a.expect("Welcome to Hearth, gina!")
-        let b = try await TestClient.plain(server)
-        for _ in 0..<3 {
-            try await b.send("!login gina nope-nope")
-            try await b.expect("wrong name or password")
+        try await withServer { server in
+            let a = try await TestClient.plain(server)
+            try await a.send("!register gina s3cret-pass")
+            try await a.expect("Welcome to Hearth, gina!")
+            let b = try await TestClient.plain(server)
+            for _ in 0..<3 {
+                try await b.send("!login gina nope-nope")
+                try await b.expect("wrong name or password")
+            }
+            // Even the right password must now wait.
+            try await b.send("!login gina s3cret-pass")
+            try await b.expect("too many failed attempts; try again in")
         }
-        // Even the right password must now wait.
-        try await b.send("!login gina s3cret-pass")
-        try await b.expect("too many failed attempts; try again in")
     }
 
     @Test func badRegistrationsAreExplained() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let nc = try await TestClient.plain(server)
-        try await nc.send("!register hearth s3cret-pass")
-        try await nc.expect("the name hearth is reserved")
-        try await nc.send("!register 9lives s3cret-pass")
-        try await nc.expect("can't be a name")
-        try await nc.send("!register henry short")
-        try await nc.expect("at least 8 characters")
-        try await nc.send("!register henry s3cret-pass not-an-email-or-phone")
-        try await nc.expect("neither an email address nor a phone number")
-        try await nc.send("!register henry s3cret-pass")
-        try await nc.expect("Welcome to Hearth, henry!")
-        let other = try await TestClient.plain(server)
-        try await other.send("!register HENRY s3cret-pass")
-        try await other.expect("someone online is using the nick HENRY")
+        try await withServer { server in
+            let nc = try await TestClient.plain(server)
+            try await nc.send("!register hearth s3cret-pass")
+            try await nc.expect("the name hearth is reserved")
+            try await nc.send("!register 9lives s3cret-pass")
+            try await nc.expect("can't be a name")
+            try await nc.send("!register henry short")
+            try await nc.expect("at least 8 characters")
+            try await nc.send("!register henry s3cret-pass not-an-email-or-phone")
+            try await nc.expect("neither an email address nor a phone number")
+            try await nc.send("!register henry s3cret-pass")
+            try await nc.expect("Welcome to Hearth, henry!")
+            let other = try await TestClient.plain(server)
+            try await other.send("!register HENRY s3cret-pass")
+            try await other.expect("someone online is using the nick HENRY")
+        }
     }
 
     @Test func userAddFromTheShellWorksOnARunningServer() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let binary = Self.hearthBinary()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["user", "add", "ivy", "sh3ll-made-pass", "--data-dir", server.dataDirectory]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(output.contains("created account ivy"))
-        let nc = try await TestClient.plain(server)
-        try await nc.send("!login ivy sh3ll-made-pass")
-        try await nc.expect("You are logged in as ivy.")
+        try await withServer { server in
+            let binary = Self.hearthBinary()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["user", "add", "ivy", "sh3ll-made-pass", "--data-dir", server.dataDirectory]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(output.contains("created account ivy"))
+            let nc = try await TestClient.plain(server)
+            try await nc.send("!login ivy sh3ll-made-pass")
+            try await nc.expect("You are logged in as ivy.")
+        }
     }
 
     /// The `hearth` executable next to the test bundle.

@@ -371,175 +371,175 @@ import Testing
     // MARK: the test
 
     @Test func outsidersAreRefusedAndNothingChanges() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
+        try await withServer { server in
 
-        // The owner and what they own.
-        _ = try await Self.account(server, "owner", Self.ownerPassword)
-        let strangerToken = try await Self.account(server, "stran", Self.actorPassword)
-        let blockedToken = try await Self.account(server, "blox", Self.actorPassword)
-        let pal = try await SocialTests.user(server, "pal")
-        let owner = try await Self.irc(server, "owner", password: Self.ownerPassword)
+            // The owner and what they own.
+            _ = try await Self.account(server, "owner", Self.ownerPassword)
+            let strangerToken = try await Self.account(server, "stran", Self.actorPassword)
+            let blockedToken = try await Self.account(server, "blox", Self.actorPassword)
+            let pal = try await SocialTests.user(server, "pal")
+            let owner = try await Self.irc(server, "owner", password: Self.ownerPassword)
 
-        try await Self.tell(owner, "!set privacy friends", "privacy is now friends")
-        try await Self.tell(owner, "!follow pal", "You now follow pal.")
-        try await pal.send("!follow owner")
-        try await pal.expect("You follow each other: you are friends.")
-        try await Self.tell(owner, "!block blox", "You blocked blox.")
-        try await Self.tell(owner, "!bio hush bio", "Your bio now reads: hush bio")
+            try await Self.tell(owner, "!set privacy friends", "privacy is now friends")
+            try await Self.tell(owner, "!follow pal", "You now follow pal.")
+            try await pal.send("!follow owner")
+            try await pal.expect("You follow each other: you are friends.")
+            try await Self.tell(owner, "!block blox", "You blocked blox.")
+            try await Self.tell(owner, "!bio hush bio", "Your bio now reads: hush bio")
 
-        try await owner.send("PRIVMSG hearth :!upload")
-        let uploadLink = try MemeTests.link(in: try await owner.expect("curl -T photo.jpg"))
-        let (uploaded, created) = try await MemeTests.fetch(uploadLink, method: "PUT", body: MemeTests.samplePNG())
-        #expect(created.statusCode == 201, "\(String(decoding: uploaded, as: UTF8.self))")
-        let location = try #require(created.value(forHTTPHeaderField: "Location"))
-        let pictureURL = try #require(URL(string: location))
-        let pictureID = String(pictureURL.lastPathComponent.prefix { $0 != "." })
-        let pic = String(pictureID.prefix(8))
-        try await owner.expect("Your picture \(pic) is uploaded")
-        try await Self.tell(owner, "!avatar \(pic)", "Your profile picture is now")
-        try await Self.tell(owner, "!template add ownertpl \(pic)", "Template ownertpl is ready")
-        try await Self.tell(owner, "!meme \(pic) hush top | hush bottom", "meme #1 by owner: http")
-        try await Self.tell(owner, "!comment meme 1 hush comment", "Comment #1 added to meme #1.")
+            try await owner.send("PRIVMSG hearth :!upload")
+            let uploadLink = try MemeTests.link(in: try await owner.expect("curl -T photo.jpg"))
+            let (uploaded, created) = try await MemeTests.fetch(uploadLink, method: "PUT", body: MemeTests.samplePNG())
+            #expect(created.statusCode == 201, "\(String(decoding: uploaded, as: UTF8.self))")
+            let location = try #require(created.value(forHTTPHeaderField: "Location"))
+            let pictureURL = try #require(URL(string: location))
+            let pictureID = String(pictureURL.lastPathComponent.prefix { $0 != "." })
+            let pic = String(pictureID.prefix(8))
+            try await owner.expect("Your picture \(pic) is uploaded")
+            try await Self.tell(owner, "!avatar \(pic)", "Your profile picture is now")
+            try await Self.tell(owner, "!template add ownertpl \(pic)", "Template ownertpl is ready")
+            try await Self.tell(owner, "!meme \(pic) hush top | hush bottom", "meme #1 by owner: http")
+            try await Self.tell(owner, "!comment meme 1 hush comment", "Comment #1 added to meme #1.")
 
-        try await Self.tell(owner, "!recipe new", "What is the recipe called?")
-        for line in ["Hush soup", "1 hush secret", ".", "Stir gently.", ".", "-", "-"] { try await owner.send("PRIVMSG hearth :\(line)") }
-        try await owner.expect("“Hush soup” is ready")
-        try await Self.tell(owner, "!recipe post", "Recipe #1 “Hush soup” is posted")
-        try await Self.tell(owner, "!comment recipe 1 hush recipe note", "Comment #2 added to recipe #1.")
-        try await Self.tell(owner, "!recipe new", "What is the recipe called?")
-        try await owner.send("PRIVMSG hearth :Hush stew")
-        try await owner.expect("Ingredients, one per line")
+            try await Self.tell(owner, "!recipe new", "What is the recipe called?")
+            for line in ["Hush soup", "1 hush secret", ".", "Stir gently.", ".", "-", "-"] { try await owner.send("PRIVMSG hearth :\(line)") }
+            try await owner.expect("“Hush soup” is ready")
+            try await Self.tell(owner, "!recipe post", "Recipe #1 “Hush soup” is posted")
+            try await Self.tell(owner, "!comment recipe 1 hush recipe note", "Comment #2 added to recipe #1.")
+            try await Self.tell(owner, "!recipe new", "What is the recipe called?")
+            try await owner.send("PRIVMSG hearth :Hush stew")
+            try await owner.expect("Ingredients, one per line")
 
-        try await Self.tell(owner, "!fortune @48.85,2.35 Hushville", "Your fortune for")
-        try await Self.tell(owner, "!tree new Hush Oaks", "Invite code for Hush Oaks: ")
-        try await Self.tell(owner, "!post hush family news", "Posted #1")
+            try await Self.tell(owner, "!fortune @48.85,2.35 Hushville", "Your fortune for")
+            try await Self.tell(owner, "!tree new Hush Oaks", "Invite code for Hush Oaks: ")
+            try await Self.tell(owner, "!post hush family news", "Posted #1")
 
-        try await owner.send("JOIN #owned")
-        try await owner.expectNumeric("366")
-        try await owner.send("TOPIC #owned :owner's topic")
-        try await owner.expect("TOPIC #owned :owner's topic")
-        try await owner.send("MODE #owned +m")
-        try await owner.expect(" MODE #owned ")
-        try await Self.tell(owner, "!channel register #owned", "#owned is yours now")
-        try await owner.send("JOIN #hideout")
-        try await owner.expectNumeric("366")
-        try await owner.send("MODE #hideout +si")
-        try await owner.expect(" MODE #hideout ")
+            try await owner.send("JOIN #owned")
+            try await owner.expectNumeric("366")
+            try await owner.send("TOPIC #owned :owner's topic")
+            try await owner.expect("TOPIC #owned :owner's topic")
+            try await owner.send("MODE #owned +m")
+            try await owner.expect(" MODE #owned ")
+            try await Self.tell(owner, "!channel register #owned", "#owned is yours now")
+            try await owner.send("JOIN #hideout")
+            try await owner.expectNumeric("366")
+            try await owner.send("MODE #hideout +si")
+            try await owner.expect(" MODE #hideout ")
 
-        // The outsiders.
-        let stranger = try await Self.irc(server, "stran", password: Self.actorPassword)
-        let blocked = try await Self.irc(server, "blox", password: Self.actorPassword)
-        let lurker = try await Self.irc(server, "lurker", password: nil)
-        let nc = try await TestClient.plain(server)
-        try await nc.send("!whoami")
-        let ncNick = String(try await nc.expect("not logged in").split(separator: " ")[2].dropLast())
-        let actors = [
-            Outsider(role: .stranger, label: "stranger", nick: "stran", client: stranger, isIRC: true, password: Self.actorPassword, token: strangerToken),
-            Outsider(role: .blocked, label: "blocked", nick: "blox", client: blocked, isIRC: true, password: Self.actorPassword, token: blockedToken),
-            Outsider(role: .loggedOut, label: "logged-out IRC", nick: "lurker", client: lurker, isIRC: true, password: nil, token: nil),
-            Outsider(role: .loggedOut, label: "logged-out nc", nick: ncNick, client: nc, isIRC: false, password: nil, token: nil),
-        ]
-        for actor in actors where actor.isIRC {
-            try await actor.client.send("JOIN #owned")
-            try await actor.client.expectNumeric("366")
-        }
-
-        // Lines the owner wrote: in the registered channel, in the secret one, to a friend.
-        try await owner.send("PRIVMSG #owned :hello from owner")
-        let msgid = ChathistoryTests.msgid(try await owner.expect("PRIVMSG #owned :hello from owner"))
-        try await owner.send("PRIVMSG #hideout :hush hideout")
-        let hideid = ChathistoryTests.msgid(try await owner.expect("PRIVMSG #hideout :hush hideout"))
-        try await owner.send("PRIVMSG pal :hush plan")
-        let pmid = ChathistoryTests.msgid(try await owner.expect("PRIVMSG pal :hush plan"))
-        try await pal.expect("hush plan")
-        try await owner.send("MARKREAD #owned timestamp=2026-01-01T00:00:00.000Z")
-        try await owner.expect("MARKREAD #owned timestamp=2026-01-01T00:00:00.000Z")
-        try await Self.waitForRows(
-            server, "SELECT COUNT(*) FROM history WHERE text IN ('hello from owner', 'hush hideout', 'hush plan')", 3)
-        try await Self.waitForRows(server, "SELECT COUNT(*) FROM readMarker", 1)
-        let fixture = Fixture(pictureID: pictureID, pictureURL: pictureURL, uploadLink: uploadLink, msgid: msgid, pmid: pmid, hideid: hideid)
-
-        // Everyone has heard everything so far.
-        for actor in actors { _ = try await Self.settle(actor.client, isIRC: actor.isIRC) }
-        _ = try await Self.settle(owner, isIRC: true)
-        _ = try await Self.settle(pal, isIRC: false)
-        let before = try await Self.snapshot(server)
-        let mediaBefore = Set(MemeTests.mediaFiles(server))
-
-        // The table, for every outsider.
-        var tried = 0
-        for actor in actors {
-            for item in Self.cases {
-                guard var expected = item.expected(for: actor.role) else { continue }
-                if item.via == .irc && !actor.isIRC { continue }
-                expected = expected.map { substitute($0, actor, fixture) }
-                let command = substitute(item.command, actor, fixture)
-                let what = "\(actor.label): \(command)"
-                let leaks = [Self.secret] + item.leaks
-                tried += 1
-                if item.via == .http {
-                    let answer = try await http(command, server: server)
-                    #expect(expected.contains { answer.hasPrefix($0) }, "\(what) → \(answer)")
-                    #expect(!answer.lowercased().contains(Self.secret), "\(what) → \(answer)")
-                    continue
-                }
-                switch (item.via, actor.isIRC) {
-                case (.bot, true): try await actor.client.send("PRIVMSG hearth :\(command)")
-                default: try await actor.client.send(command)
-                }
-                let reply = try await actor.client.expect("a refusal of \(what)") { line in
-                    expected.contains { line.contains($0) } || leaks.contains { line.lowercased().contains($0.lowercased()) }
-                }
-                #expect(expected.contains { reply.contains($0) }, "\(what) leaked: \(reply)")
-                let later = try await Self.settle(actor.client, isIRC: actor.isIRC, leaks: leaks)
-                #expect(later.isEmpty, "\(what) leaked: \(later)")
+            // The outsiders.
+            let stranger = try await Self.irc(server, "stran", password: Self.actorPassword)
+            let blocked = try await Self.irc(server, "blox", password: Self.actorPassword)
+            let lurker = try await Self.irc(server, "lurker", password: nil)
+            let nc = try await TestClient.plain(server)
+            try await nc.send("!whoami")
+            let ncNick = String(try await nc.expect("not logged in").split(separator: " ")[2].dropLast())
+            let actors = [
+                Outsider(role: .stranger, label: "stranger", nick: "stran", client: stranger, isIRC: true, password: Self.actorPassword, token: strangerToken),
+                Outsider(role: .blocked, label: "blocked", nick: "blox", client: blocked, isIRC: true, password: Self.actorPassword, token: blockedToken),
+                Outsider(role: .loggedOut, label: "logged-out IRC", nick: "lurker", client: lurker, isIRC: true, password: nil, token: nil),
+                Outsider(role: .loggedOut, label: "logged-out nc", nick: ncNick, client: nc, isIRC: false, password: nil, token: nil),
+            ]
+            for actor in actors where actor.isIRC {
+                try await actor.client.send("JOIN #owned")
+                try await actor.client.expectNumeric("366")
             }
+
+            // Lines the owner wrote: in the registered channel, in the secret one, to a friend.
+            try await owner.send("PRIVMSG #owned :hello from owner")
+            let msgid = ChathistoryTests.msgid(try await owner.expect("PRIVMSG #owned :hello from owner"))
+            try await owner.send("PRIVMSG #hideout :hush hideout")
+            let hideid = ChathistoryTests.msgid(try await owner.expect("PRIVMSG #hideout :hush hideout"))
+            try await owner.send("PRIVMSG pal :hush plan")
+            let pmid = ChathistoryTests.msgid(try await owner.expect("PRIVMSG pal :hush plan"))
+            try await pal.expect("hush plan")
+            try await owner.send("MARKREAD #owned timestamp=2026-01-01T00:00:00.000Z")
+            try await owner.expect("MARKREAD #owned timestamp=2026-01-01T00:00:00.000Z")
+            try await Self.waitForRows(
+                server, "SELECT COUNT(*) FROM history WHERE text IN ('hello from owner', 'hush hideout', 'hush plan')", 3)
+            try await Self.waitForRows(server, "SELECT COUNT(*) FROM readMarker", 1)
+            let fixture = Fixture(pictureID: pictureID, pictureURL: pictureURL, uploadLink: uploadLink, msgid: msgid, pmid: pmid, hideid: hideid)
+
+            // Everyone has heard everything so far.
+            for actor in actors { _ = try await Self.settle(actor.client, isIRC: actor.isIRC) }
+            _ = try await Self.settle(owner, isIRC: true)
+            _ = try await Self.settle(pal, isIRC: false)
+            let before = try await Self.snapshot(server)
+            let mediaBefore = Set(MemeTests.mediaFiles(server))
+
+            // The table, for every outsider.
+            var tried = 0
+            for actor in actors {
+                for item in Self.cases {
+                    guard var expected = item.expected(for: actor.role) else { continue }
+                    if item.via == .irc && !actor.isIRC { continue }
+                    expected = expected.map { substitute($0, actor, fixture) }
+                    let command = substitute(item.command, actor, fixture)
+                    let what = "\(actor.label): \(command)"
+                    let leaks = [Self.secret] + item.leaks
+                    tried += 1
+                    if item.via == .http {
+                        let answer = try await http(command, server: server)
+                        #expect(expected.contains { answer.hasPrefix($0) }, "\(what) → \(answer)")
+                        #expect(!answer.lowercased().contains(Self.secret), "\(what) → \(answer)")
+                        continue
+                    }
+                    switch (item.via, actor.isIRC) {
+                    case (.bot, true): try await actor.client.send("PRIVMSG hearth :\(command)")
+                    default: try await actor.client.send(command)
+                    }
+                    let reply = try await actor.client.expect("a refusal of \(what)") { line in
+                        expected.contains { line.contains($0) } || leaks.contains { line.lowercased().contains($0.lowercased()) }
+                    }
+                    #expect(expected.contains { reply.contains($0) }, "\(what) leaked: \(reply)")
+                    let later = try await Self.settle(actor.client, isIRC: actor.isIRC, leaks: leaks)
+                    #expect(later.isEmpty, "\(what) leaked: \(later)")
+                }
+            }
+            #expect(tried > 250)
+
+            // Nothing changed: the database, the files, the channel, the owner's and pal's connections.
+            let after = try await Self.snapshot(server)
+            #expect(Set(before.keys) == Set(after.keys))
+            for (table, rows) in before where after[table] != rows {
+                let added = Set(after[table] ?? []).subtracting(rows), removed = Set(rows).subtracting(after[table] ?? [])
+                Issue.record("table \(table) changed: added \(added), removed \(removed)")
+            }
+            #expect(Set(MemeTests.mediaFiles(server)) == mediaBefore)
+            let ownerHeard = try await Self.settle(owner, isIRC: true, leaks: ["stran", "blox", "lurker", ncNick])
+            #expect(ownerHeard.isEmpty, "the owner was reached: \(ownerHeard)")
+            let palHeard = try await Self.settle(pal, isIRC: false, leaks: ["stran", "blox", "lurker", ncNick])
+            #expect(palHeard.isEmpty, "pal was reached: \(palHeard)")
+
+            try await owner.send("TOPIC #owned")
+            try await owner.expect("#owned :owner's topic")
+            try await owner.send("MODE #owned")
+            try await owner.expect("324 owner #owned :+mnt")
+            try await owner.send("NAMES #owned")
+            let names = try await owner.expectNumeric("353")
+            #expect(names.contains("@owner") && !names.contains("@stran") && !names.contains("@blox") && !names.contains("@lurker"), "\(names)")
+            #expect(names.contains("stran") && names.contains("blox") && names.contains("lurker"), "\(names)")
+            try await owner.send("NAMES #hideout")
+            #expect(try await owner.expectNumeric("353").hasSuffix(":@owner"))
+            try await Self.tell(owner, "!channel info #owned", "#owned — owner owner")
+            try await Self.tell(owner, "!images", "Your pictures (1):")
+            try await Self.tell(owner, "!meme show 1", "“hush top | hush bottom”")
+            try await owner.expect("♥ 0 likes · ★ 0 favourites · 1 comments")
+            try await Self.tell(owner, "!whoami", "You are owner, logged in as owner")
+            let (_, picture) = try await MemeTests.fetch(fixture.pictureURL)
+            #expect(picture.statusCode == 200)
+
+            // The refusals were not for lack of things to see: the friend and the owner see them.
+            try await pal.send("!memes owner")
+            try await pal.expect("hush top | hush bottom")
+            try await pal.send("!fortunes owner")
+            try await pal.expect("Hushville")
+            try await pal.send("!history owner")
+            try await pal.expect("<owner> hush plan")
+            try await Self.tell(owner, "!recipe 1", "#1 Hush soup by owner")
+            try await Self.tell(owner, "!comments meme 1", "#1 owner: hush comment")
+            try await Self.tell(owner, "!recipe new", "You have your draft “Hush stew”")
+            // A stranger may look at a meme (memes are public by their number), the blocked user may not.
+            try await Self.tell(stranger, "!meme show 1", "hush top | hush bottom")
         }
-        #expect(tried > 250)
-
-        // Nothing changed: the database, the files, the channel, the owner's and pal's connections.
-        let after = try await Self.snapshot(server)
-        #expect(Set(before.keys) == Set(after.keys))
-        for (table, rows) in before where after[table] != rows {
-            let added = Set(after[table] ?? []).subtracting(rows), removed = Set(rows).subtracting(after[table] ?? [])
-            Issue.record("table \(table) changed: added \(added), removed \(removed)")
-        }
-        #expect(Set(MemeTests.mediaFiles(server)) == mediaBefore)
-        let ownerHeard = try await Self.settle(owner, isIRC: true, leaks: ["stran", "blox", "lurker", ncNick])
-        #expect(ownerHeard.isEmpty, "the owner was reached: \(ownerHeard)")
-        let palHeard = try await Self.settle(pal, isIRC: false, leaks: ["stran", "blox", "lurker", ncNick])
-        #expect(palHeard.isEmpty, "pal was reached: \(palHeard)")
-
-        try await owner.send("TOPIC #owned")
-        try await owner.expect("#owned :owner's topic")
-        try await owner.send("MODE #owned")
-        try await owner.expect("324 owner #owned :+mnt")
-        try await owner.send("NAMES #owned")
-        let names = try await owner.expectNumeric("353")
-        #expect(names.contains("@owner") && !names.contains("@stran") && !names.contains("@blox") && !names.contains("@lurker"), "\(names)")
-        #expect(names.contains("stran") && names.contains("blox") && names.contains("lurker"), "\(names)")
-        try await owner.send("NAMES #hideout")
-        #expect(try await owner.expectNumeric("353").hasSuffix(":@owner"))
-        try await Self.tell(owner, "!channel info #owned", "#owned — owner owner")
-        try await Self.tell(owner, "!images", "Your pictures (1):")
-        try await Self.tell(owner, "!meme show 1", "“hush top | hush bottom”")
-        try await owner.expect("♥ 0 likes · ★ 0 favourites · 1 comments")
-        try await Self.tell(owner, "!whoami", "You are owner, logged in as owner")
-        let (_, picture) = try await MemeTests.fetch(fixture.pictureURL)
-        #expect(picture.statusCode == 200)
-
-        // The refusals were not for lack of things to see: the friend and the owner see them.
-        try await pal.send("!memes owner")
-        try await pal.expect("hush top | hush bottom")
-        try await pal.send("!fortunes owner")
-        try await pal.expect("Hushville")
-        try await pal.send("!history owner")
-        try await pal.expect("<owner> hush plan")
-        try await Self.tell(owner, "!recipe 1", "#1 Hush soup by owner")
-        try await Self.tell(owner, "!comments meme 1", "#1 owner: hush comment")
-        try await Self.tell(owner, "!recipe new", "You have your draft “Hush stew”")
-        // A stranger may look at a meme (memes are public by their number), the blocked user may not.
-        try await Self.tell(stranger, "!meme show 1", "hush top | hush bottom")
     }
 }

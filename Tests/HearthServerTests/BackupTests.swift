@@ -12,61 +12,61 @@ import Testing
     }
 
     @Test func backupWhileServingRestoresEverythingAcknowledgedBeforeIt() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let ann = try await SocialTests.user(server, "ann")
-        try await ann.send("!bio written before the backup")
-        try await ann.expect("Your bio now reads: written")
-        // A recovery code made before the backup: its keyed hash needs the server secret too.
-        let rue = try await TestClient.plain(server)
-        try await rue.send("!register rue s3cret-pass")
-        try await rue.expect("Recovery codes")
-        let codesLine = try await rue.expect("a recovery code line") { $0.split(separator: " ").first?.count == 14 }
-        let code = String(try #require(codesLine.split(separator: " ").first))
-        let png = server.dataDirectory + "/office.png"
-        try MemeTests.samplePNG(300, 200).write(to: URL(fileURLWithPath: png))
-        let (added, _) = try await Self.hearth(["template", "add", "office", png, "--data-dir", server.dataDirectory])
-        #expect(added == 0)
+        try await withServer { server in
+            let ann = try await SocialTests.user(server, "ann")
+            try await ann.send("!bio written before the backup")
+            try await ann.expect("Your bio now reads: written")
+            // A recovery code made before the backup: its keyed hash needs the server secret too.
+            let rue = try await TestClient.plain(server)
+            try await rue.send("!register rue s3cret-pass")
+            try await rue.expect("Recovery codes")
+            let codesLine = try await rue.expect("a recovery code line") { $0.split(separator: " ").first?.count == 14 }
+            let code = String(try #require(codesLine.split(separator: " ").first))
+            let png = server.dataDirectory + "/office.png"
+            try MemeTests.samplePNG(300, 200).write(to: URL(fileURLWithPath: png))
+            let (added, _) = try await Self.hearth(["template", "add", "office", png, "--data-dir", server.dataDirectory])
+            #expect(added == 0)
 
-        // Writes keep coming while the backup runs; the copy must be consistent anyway.
-        let writer = Task {
-            for i in 0..<30 { try await ann.send("!bio busy \(i)") }
+            // Writes keep coming while the backup runs; the copy must be consistent anyway.
+            let writer = Task {
+                for i in 0..<30 { try await ann.send("!bio busy \(i)") }
+            }
+            let file = TestServer.tempDirectory() + "/hearth-backup.sqlite"
+            let (status, text) = try await Self.hearth(["backup", file, "--data-dir", server.dataDirectory])
+            try await writer.value
+            #expect(status == 0, "\(text)")
+            #expect(text.contains("backed up") && text.contains("1 pictures"), "\(text)")
+            let (again, refused) = try await Self.hearth(["backup", file, "--data-dir", server.dataDirectory])
+            #expect(again != 0 && refused.contains("exists; choose a new file name"), "\(refused)")
+            let copy = try DatabaseQueue(path: file)
+            let integrity = try await copy.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+            #expect(integrity == "ok")
+            try copy.close()
+
+            // Something acknowledged after the backup is not in it.
+            try await ann.send("!bio written after the backup")
+            try await ann.expect("Your bio now reads: written")
+            _ = try await SocialTests.user(server, "late")
+
+            let fresh = TestServer.tempDirectory()
+            let (restored, restoreText) = try await Self.hearth(["restore", file, "--data-dir", fresh])
+            #expect(restored == 0, "\(restoreText)")
+            try await withServer(dataDirectory: fresh) { back in
+                let nc = try await TestClient.plain(back)
+                try await nc.send("!login ann s3cret-pass")
+                try await nc.expect("You are logged in as ann.")
+                try await nc.send("!profile")
+                let bio = try await nc.expect("ann") { $0.contains("before the backup") || $0.contains("busy") }
+                #expect(!bio.contains("after the backup"))
+                try await nc.send("!login late s3cret-pass")
+                try await nc.expect("wrong name or password")
+                try await nc.send("!recover rue \(code) n3w-s3cret-pass")
+                try await nc.expect("Password reset for rue")
+                try await nc.send("!templates office")
+                let (_, picture) = try await MemeTests.fetch(try MemeTests.link(in: try await nc.expect("office (everyone's)")))
+                #expect(picture.statusCode == 200)
+            }
         }
-        let file = TestServer.tempDirectory() + "/hearth-backup.sqlite"
-        let (status, text) = try await Self.hearth(["backup", file, "--data-dir", server.dataDirectory])
-        try await writer.value
-        #expect(status == 0, "\(text)")
-        #expect(text.contains("backed up") && text.contains("1 pictures"), "\(text)")
-        let (again, refused) = try await Self.hearth(["backup", file, "--data-dir", server.dataDirectory])
-        #expect(again != 0 && refused.contains("exists; choose a new file name"), "\(refused)")
-        let copy = try DatabaseQueue(path: file)
-        let integrity = try await copy.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
-        #expect(integrity == "ok")
-        try copy.close()
-
-        // Something acknowledged after the backup is not in it.
-        try await ann.send("!bio written after the backup")
-        try await ann.expect("Your bio now reads: written")
-        _ = try await SocialTests.user(server, "late")
-
-        let fresh = TestServer.tempDirectory()
-        let (restored, restoreText) = try await Self.hearth(["restore", file, "--data-dir", fresh])
-        #expect(restored == 0, "\(restoreText)")
-        let back = try await TestServer.start(dataDirectory: fresh)
-        defer { Task { await back.stop() } }
-        let nc = try await TestClient.plain(back)
-        try await nc.send("!login ann s3cret-pass")
-        try await nc.expect("You are logged in as ann.")
-        try await nc.send("!profile")
-        let bio = try await nc.expect("ann") { $0.contains("before the backup") || $0.contains("busy") }
-        #expect(!bio.contains("after the backup"))
-        try await nc.send("!login late s3cret-pass")
-        try await nc.expect("wrong name or password")
-        try await nc.send("!recover rue \(code) n3w-s3cret-pass")
-        try await nc.expect("Password reset for rue")
-        try await nc.send("!templates office")
-        let (_, picture) = try await MemeTests.fetch(try MemeTests.link(in: try await nc.expect("office (everyone's)")))
-        #expect(picture.statusCode == 200)
     }
 
     @Test func restoreRefusesARunningServerAndFilesThatAreNotHearthDatabases() async throws {

@@ -40,40 +40,40 @@ import Testing
 
     @Test(arguments: cases)
     func badInputIsAnsweredAndTheConnectionLives(_ testCase: Case) async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let c = try await TestClient.irc(server, nick: "victor")
-        try await c.sendRaw(testCase.bytes)
-        try await c.expect(testCase.expected)
-        try await c.sync()
-        #expect(!c.isClosed)
+        try await withServer { server in
+            let c = try await TestClient.irc(server, nick: "victor")
+            try await c.sendRaw(testCase.bytes)
+            try await c.expect(testCase.expected)
+            try await c.sync()
+            #expect(!c.isClosed)
+        }
     }
 
     @Test func plainModeBadInput() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let nc = try await TestClient.plain(server)
-        try await nc.sendRaw(Array("caf".utf8) + [0xc3, 0x28] + [10])
-        try await nc.expect("not valid UTF-8; nothing was sent")
-        try await nc.sendRaw(Array("a".utf8) + [0] + [10])
-        try await nc.expect("NUL byte")
-        try await nc.send(String(repeating: "x", count: 2000))
-        try await nc.expect("too long")
-        try await nc.send(String(repeating: "y", count: IRCLimits.maxLineBytes + 1))
-        try await nc.expect("too long")
-        try await nc.send("!whoami")
-        try await nc.expect("You are guest")
+        try await withServer { server in
+            let nc = try await TestClient.plain(server)
+            try await nc.sendRaw(Array("caf".utf8) + [0xc3, 0x28] + [10])
+            try await nc.expect("not valid UTF-8; nothing was sent")
+            try await nc.sendRaw(Array("a".utf8) + [0] + [10])
+            try await nc.expect("NUL byte")
+            try await nc.send(String(repeating: "x", count: 2000))
+            try await nc.expect("too long")
+            try await nc.send(String(repeating: "y", count: IRCLimits.maxLineBytes + 1))
+            try await nc.expect("too long")
+            try await nc.send("!whoami")
+            try await nc.expect("You are guest")
+        }
     }
 
     @Test func floodedLinesAreDelayedNotDropped() async throws {
-        let server = try await TestServer.start { $0.floodControl = true }
-        defer { Task { await server.stop() } }
-        let c = try await TestClient.irc(server, nick: "wendy")
-        // More than the burst: every line is still answered, in order.
-        let count = 24
-        var burst = ""
-        for i in 0..<count { burst += "PING n\(i)\r\n" }
-        try await c.sendRaw(Array(burst.utf8))
-        for i in 0..<count { try await c.expect("PONG n\(i)") { $0.hasSuffix("PONG test.hearth :n\(i)") } }
+        try await withServer { $0.floodControl = true } run: { server in
+            let c = try await TestClient.irc(server, nick: "wendy")
+            // More than the burst: every line is still answered, in order.
+            let count = 24
+            var burst = ""
+            for i in 0..<count { burst += "PING n\(i)\r\n" }
+            try await c.sendRaw(Array(burst.utf8))
+            for i in 0..<count { try await c.expect("PONG n\(i)") { $0.hasSuffix("PONG test.hearth :n\(i)") } }
+        }
     }
 }

@@ -54,78 +54,78 @@ import Testing
     }
 
     @Test func greeterWelcomesNewcomersAndPostsTheDaysHotList() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let chef = try await SocialTests.user(server, "chef")
-        try await chef.send("!set privacy public")  // !hot lists memes of public accounts to anyone
-        try await chef.expect("privacy is now public")
-        _ = try await RecipeTests.post(chef, title: "Sunday roast", ingredients: ["beef"], steps: ["Roast."])
-        try await chef.send("!meme success first | try")
-        try await chef.expect("meme #1 by chef")
-        let (process, output) = try Self.bot("greeter.py", server, ["--nick", "greeter", "--channel", "#lobby", "--post-now", "--max-seconds", "6"])
-        defer { process.terminate() }
-        let visitor = try await SocialTests.user(server, "visitor")
-        // Wait until the greeter is in the channel (it posts first), then join.
-        if !(try await Self.waitUntilIn(server, "#lobby", "greeter")) { Issue.record("greeter never joined: \(await output.value)") }
-        try await Task.sleep(for: .milliseconds(500))  // its daily post
-        try await visitor.send("/join #lobby")
-        try await visitor.expect("[#lobby] <greeter> Welcome to #lobby, visitor!")
-        // The day's list, posted at start, is in the history of this incarnation of #lobby.
-        let log = try await server.server.store.pool.read { db in
-            try String.fetchAll(db, sql: "SELECT text FROM history WHERE target LIKE '#lobby %' ORDER BY id")
+        try await withServer { server in
+            let chef = try await SocialTests.user(server, "chef")
+            try await chef.send("!set privacy public")  // !hot lists memes of public accounts to anyone
+            try await chef.expect("privacy is now public")
+            _ = try await RecipeTests.post(chef, title: "Sunday roast", ingredients: ["beef"], steps: ["Roast."])
+            try await chef.send("!meme success first | try")
+            try await chef.expect("meme #1 by chef")
+            let (process, output) = try Self.bot("greeter.py", server, ["--nick", "greeter", "--channel", "#lobby", "--post-now", "--max-seconds", "6"])
+            defer { process.terminate() }
+            let visitor = try await SocialTests.user(server, "visitor")
+            // Wait until the greeter is in the channel (it posts first), then join.
+            if !(try await Self.waitUntilIn(server, "#lobby", "greeter")) { Issue.record("greeter never joined: \(await output.value)") }
+            try await Task.sleep(for: .milliseconds(500))  // its daily post
+            try await visitor.send("/join #lobby")
+            try await visitor.expect("[#lobby] <greeter> Welcome to #lobby, visitor!")
+            // The day's list, posted at start, is in the history of this incarnation of #lobby.
+            let log = try await server.server.store.pool.read { db in
+                try String.fetchAll(db, sql: "SELECT text FROM history WHERE target LIKE '#lobby %' ORDER BY id")
+            }
+            #expect(log.contains { $0.contains("Today's hot recipe: Sunday roast by chef — !recipe 1") }, "\(log)")
+            #expect(log.contains { $0.hasPrefix("Top meme: #1 http") }, "\(log)")
         }
-        #expect(log.contains { $0.contains("Today's hot recipe: Sunday roast by chef — !recipe 1") }, "\(log)")
-        #expect(log.contains { $0.hasPrefix("Top meme: #1 http") }, "\(log)")
     }
 
     @Test func memeRelayTurnsChannelLinesIntoMemes() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let (process, output) = try Self.bot("memerelay.py", server, ["--nick", "memebot", "--channel", "#memes", "--max-seconds", "8"])
-        defer { process.terminate() }
-        let fan = try await TestClient.plain(server)
-        try await fan.send("/join #memes")
-        try await fan.expect("You joined #memes.")
-        if !(try await Self.waitUntilIn(server, "#memes", "memebot")) { Issue.record("relay never joined: \(await output.value)") }
-        try await fan.send("meme: shocked: the build | passed")
-        let line = try await fan.expect("'s meme: http")
-        #expect(line.contains("<memebot>"))
-        let link = try MemeTests.link(in: line)
-        let (jpeg, response) = try await MemeTests.fetch(link)
-        #expect(response.statusCode == 200 && jpeg.starts(with: [0xFF, 0xD8]))
+        try await withServer { server in
+            let (process, output) = try Self.bot("memerelay.py", server, ["--nick", "memebot", "--channel", "#memes", "--max-seconds", "8"])
+            defer { process.terminate() }
+            let fan = try await TestClient.plain(server)
+            try await fan.send("/join #memes")
+            try await fan.expect("You joined #memes.")
+            if !(try await Self.waitUntilIn(server, "#memes", "memebot")) { Issue.record("relay never joined: \(await output.value)") }
+            try await fan.send("meme: shocked: the build | passed")
+            let line = try await fan.expect("'s meme: http")
+            #expect(line.contains("<memebot>"))
+            let link = try MemeTests.link(in: line)
+            let (jpeg, response) = try await MemeTests.fetch(link)
+            #expect(response.statusCode == 200 && jpeg.starts(with: [0xFF, 0xD8]))
+        }
     }
 
     @Test func checkinSharesATrackWithTheFamily() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let kid = try await SocialTests.user(server, "kid")
-        try await kid.send("!tree new Walkers")
-        _ = try await kid.expect("Invite code for Walkers: ")
-        try await kid.send("!tree invite as parent")
-        let code = try FamilyTests.code(in: try await kid.expect("as your parent: "))
-        let gpx = server.dataDirectory + "/walk.gpx"
-        try """
-            <?xml version="1.0"?>
-            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
-              <trk><trkseg>
-                <trkpt lat="48.8566" lon="2.3522"><name>Paris start</name></trkpt>
-                <trkpt lat="48.8606" lon="2.3376"><name>the Louvre</name></trkpt>
-              </trkseg></trk>
-            </gpx>
-            """.write(toFile: gpx, atomically: true, encoding: .utf8)
-        let (_, output) = try Self.bot("checkin.py", server, ["--nick", "grandpa", "--gpx", gpx, "--interval", "0.2", "--join", code])
-        let text = await output.value
-        #expect(text.contains("Welcome to Walkers") && text.contains("Shared: the Louvre."), "\(text)")
-        try await kid.send("!where")
-        try await kid.expect("grandpa — the Louvre · just now")
+        try await withServer { server in
+            let kid = try await SocialTests.user(server, "kid")
+            try await kid.send("!tree new Walkers")
+            _ = try await kid.expect("Invite code for Walkers: ")
+            try await kid.send("!tree invite as parent")
+            let code = try FamilyTests.code(in: try await kid.expect("as your parent: "))
+            let gpx = server.dataDirectory + "/walk.gpx"
+            try """
+                <?xml version="1.0"?>
+                <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+                  <trk><trkseg>
+                    <trkpt lat="48.8566" lon="2.3522"><name>Paris start</name></trkpt>
+                    <trkpt lat="48.8606" lon="2.3376"><name>the Louvre</name></trkpt>
+                  </trkseg></trk>
+                </gpx>
+                """.write(toFile: gpx, atomically: true, encoding: .utf8)
+            let (_, output) = try Self.bot("checkin.py", server, ["--nick", "grandpa", "--gpx", gpx, "--interval", "0.2", "--join", code])
+            let text = await output.value
+            #expect(text.contains("Welcome to Walkers") && text.contains("Shared: the Louvre."), "\(text)")
+            try await kid.send("!where")
+            try await kid.expect("grandpa — the Louvre · just now")
+        }
     }
 
     @Test func shellOneLinerGetsAFortune() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        try await IRCProtocolTests.register(server, "shelly", "s3cret-pass")
-        let (_, output) = try Self.start(["bash", "bots/oneliner.sh", "shelly", "s3cret-pass", "127.0.0.1", String(server.ircPort)])
-        let text = await output.value
-        #expect(text.contains("Your fortune for") && text.contains("Lucky numbers"), "\(text)")
+        try await withServer { server in
+            try await IRCProtocolTests.register(server, "shelly", "s3cret-pass")
+            let (_, output) = try Self.start(["bash", "bots/oneliner.sh", "shelly", "s3cret-pass", "127.0.0.1", String(server.ircPort)])
+            let text = await output.value
+            #expect(text.contains("Your fortune for") && text.contains("Lucky numbers"), "\(text)")
+        }
     }
 }

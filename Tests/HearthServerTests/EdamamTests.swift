@@ -50,25 +50,25 @@ import Testing
     @Test func searchShowsResultsAndSaveImportsOneCitingItsSource() async throws {
         let (port, seen, fake) = try await Self.fakeEdamam()
         defer { Task { await fake.triggerGracefulShutdown() } }
-        let server = try await TestServer.start { $0.apps.edamam = EdamamConfig(appID: "test-id", appKey: "test-key", baseURL: "http://127.0.0.1:\(port)") }
-        defer { Task { await server.stop() } }
-        let uma = try await SocialTests.user(server, "uma")
-        try await uma.send("!edamam save 1")
-        try await uma.expect("there is no result 1 — search first")
-        try await uma.send("!edamam chicken curry")
-        try await uma.expect("From Edamam:")
-        try await uma.expect("1. Chicken Curry — Serious Eats · 3 ingredients · indian · 45 min · https://example.org/chicken-curry")
-        try await uma.expect("2. Green Curry — Food52 · 2 ingredients · south east asian · https://example.org/green-curry")
-        let query = try #require(seen.queries.withLock { $0.first })
-        #expect(query.contains("type=public") && query.contains("q=chicken%20curry") && query.contains("app_id=test-id"))
-        try await uma.send("!edamam save 1")
-        try await uma.expect("Imported as recipe #1 “Chicken Curry” (source: Serious Eats)")
-        try await uma.send("!recipe 1")
-        try await uma.expect("#1 Chicken Curry by uma")
-        try await uma.expect("source: Serious Eats — https://example.org/chicken-curry (via Edamam)")
-        try await uma.expect("• 1 kg chicken thighs")
-        try await uma.send("!search curry")
-        try await uma.expect("Found 1:")
+        try await withServer { $0.apps.edamam = EdamamConfig(appID: "test-id", appKey: "test-key", baseURL: "http://127.0.0.1:\(port)") } run: { server in
+            let uma = try await SocialTests.user(server, "uma")
+            try await uma.send("!edamam save 1")
+            try await uma.expect("there is no result 1 — search first")
+            try await uma.send("!edamam chicken curry")
+            try await uma.expect("From Edamam:")
+            try await uma.expect("1. Chicken Curry — Serious Eats · 3 ingredients · indian · 45 min · https://example.org/chicken-curry")
+            try await uma.expect("2. Green Curry — Food52 · 2 ingredients · south east asian · https://example.org/green-curry")
+            let query = try #require(seen.queries.withLock { $0.first })
+            #expect(query.contains("type=public") && query.contains("q=chicken%20curry") && query.contains("app_id=test-id"))
+            try await uma.send("!edamam save 1")
+            try await uma.expect("Imported as recipe #1 “Chicken Curry” (source: Serious Eats)")
+            try await uma.send("!recipe 1")
+            try await uma.expect("#1 Chicken Curry by uma")
+            try await uma.expect("source: Serious Eats — https://example.org/chicken-curry (via Edamam)")
+            try await uma.expect("• 1 kg chicken thighs")
+            try await uma.send("!search curry")
+            try await uma.expect("Found 1:")
+        }
     }
 
     @Test func withoutKeysItSaysHowToConfigureAndBadKeysAreExplained() async throws {
@@ -80,10 +80,10 @@ import Testing
 
         let (port, _, fake) = try await Self.fakeEdamam()
         defer { Task { await fake.triggerGracefulShutdown() } }
-        let server = try await TestServer.start { $0.apps.edamam = EdamamConfig(appID: "test-id", appKey: "wrong", baseURL: "http://127.0.0.1:\(port)") }
-        defer { Task { await server.stop() } }
-        let wes = try await SocialTests.user(server, "wes")
-        try await wes.send("!edamam soup")
-        try await wes.expect("Edamam refused the app id or key")
+        try await withServer { $0.apps.edamam = EdamamConfig(appID: "test-id", appKey: "wrong", baseURL: "http://127.0.0.1:\(port)") } run: { server in
+            let wes = try await SocialTests.user(server, "wes")
+            try await wes.send("!edamam soup")
+            try await wes.expect("Edamam refused the app id or key")
+        }
     }
 }

@@ -31,48 +31,48 @@ extension LimitCrossingTests {
 
     @Test func ipv6ListensAndOneSlash64IsOneAddress() async throws {
         let limit = 2
-        let server = try await TestServer.start {
+        try await withServer {
             $0.host = "::"
             $0.floodControl = true  // loopback would be exempt otherwise
             $0.maxConnectionsPerAddress = limit
-        }
-        defer { Task { await server.stop() } }
-        // IPv6 loopback and IPv4 both reach a `::` listener; IPv4 shows as itself.
-        let six = try await TestClient.connect(port: server.ircPort, host: "::1")
-        try await six.send("NICK six")
-        try await six.send("USER six 0 * :six")
-        try await six.expectNumeric("001")
-        let four = try await TestClient.connect(port: server.ircPort, host: "127.0.0.1")
-        try await four.send("NICK four")
-        try await four.send("USER four 0 * :four")
-        try await four.expectNumeric("001")
-        try await four.send("WHOIS four")
-        try await four.expect(" 311 four four ~four 127.0.0.1 ")
+        } run: { server in
+            // IPv6 loopback and IPv4 both reach a `::` listener; IPv4 shows as itself.
+            let six = try await TestClient.connect(port: server.ircPort, host: "::1")
+            try await six.send("NICK six")
+            try await six.send("USER six 0 * :six")
+            try await six.expectNumeric("001")
+            let four = try await TestClient.connect(port: server.ircPort, host: "127.0.0.1")
+            try await four.send("NICK four")
+            try await four.send("USER four 0 * :four")
+            try await four.expectNumeric("001")
+            try await four.send("WHOIS four")
+            try await four.expect(" 311 four four ~four 127.0.0.1 ")
 
-        let addresses = (1...limit + 1).map { "\(Self.prefix)::\(String($0, radix: 16))" }
-        guard addresses.allSatisfy(Self.addLoopbackAddress) else {
-            for address in addresses { Self.removeLoopbackAddress(address) }
-            // Not root here: the rule itself, as the connection limit applies it.
-            #expect(Set(addresses.map(AddressGroup.key)).count == 1)
-            return
+            let addresses = (1...limit + 1).map { "\(Self.prefix)::\(String($0, radix: 16))" }
+            guard addresses.allSatisfy(Self.addLoopbackAddress) else {
+                for address in addresses { Self.removeLoopbackAddress(address) }
+                // Not root here: the rule itself, as the connection limit applies it.
+                #expect(Set(addresses.map(AddressGroup.key)).count == 1)
+                return
+            }
+            defer { for address in addresses { Self.removeLoopbackAddress(address) } }
+            var held: [TestClient] = []
+            for address in addresses.prefix(limit) {
+                let c = try await TestClient.connect(port: server.ircPort, host: "::1", from: address)
+                try await c.sync()
+                held.append(c)
+            }
+            // A third address of the same /64 is the same "address".
+            let refused = try await TestClient.connect(port: server.ircPort, host: "::1", from: addresses[limit])
+            try await refused.expect("ERROR :Closing Link: \(addresses[limit]) (Too many connections from your address")
+            // Another /64 is not.
+            let other = "fd00:4845:4152:" + String(Self.group + 1, radix: 16) + "::1"
+            if Self.addLoopbackAddress(other) {
+                defer { Self.removeLoopbackAddress(other) }
+                let elsewhere = try await TestClient.connect(port: server.ircPort, host: "::1", from: other)
+                try await elsewhere.sync()
+            }
+            for c in held { await c.close() }
         }
-        defer { for address in addresses { Self.removeLoopbackAddress(address) } }
-        var held: [TestClient] = []
-        for address in addresses.prefix(limit) {
-            let c = try await TestClient.connect(port: server.ircPort, host: "::1", from: address)
-            try await c.sync()
-            held.append(c)
-        }
-        // A third address of the same /64 is the same "address".
-        let refused = try await TestClient.connect(port: server.ircPort, host: "::1", from: addresses[limit])
-        try await refused.expect("ERROR :Closing Link: \(addresses[limit]) (Too many connections from your address")
-        // Another /64 is not.
-        let other = "fd00:4845:4152:" + String(Self.group + 1, radix: 16) + "::1"
-        if Self.addLoopbackAddress(other) {
-            defer { Self.removeLoopbackAddress(other) }
-            let elsewhere = try await TestClient.connect(port: server.ircPort, host: "::1", from: other)
-            try await elsewhere.sync()
-        }
-        for c in held { await c.close() }
     }
 }

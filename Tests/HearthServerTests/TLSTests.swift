@@ -43,44 +43,46 @@ import Testing
     /// RFC 8996: TLS 1.0 and 1.1 are refused, and so are TLS 1.2 suites without forward
     /// secrecy or AEAD; 1.2 with a modern suite and 1.3 work.
     @Test func onlyTLS12AndNewerWithModernCiphers() async throws {
-        let (server, port) = try await Self.tlsServer()
-        defer { Task { await server.stop() } }
-        #expect(try await !Self.registers(port: port) { $0.minimumTLSVersion = .tlsv1; $0.maximumTLSVersion = .tlsv1 })
-        #expect(try await !Self.registers(port: port) { $0.minimumTLSVersion = .tlsv11; $0.maximumTLSVersion = .tlsv11 })
-        #expect(try await !Self.registers(port: port) {
-            $0.maximumTLSVersion = .tlsv12
-            $0.cipherSuiteValues = [.TLS_RSA_WITH_AES_128_CBC_SHA, .TLS_RSA_WITH_AES_256_GCM_SHA384]
-        })
-        #expect(try await Self.registers(port: port) { $0.minimumTLSVersion = .tlsv12; $0.maximumTLSVersion = .tlsv12 })
-        #expect(try await Self.registers(port: port) { $0.minimumTLSVersion = .tlsv13 })
+        let (started, port) = try await Self.tlsServer()
+        try await stopping(started) { server async throws in
+            #expect(try await !Self.registers(port: port) { $0.minimumTLSVersion = .tlsv1; $0.maximumTLSVersion = .tlsv1 })
+            #expect(try await !Self.registers(port: port) { $0.minimumTLSVersion = .tlsv11; $0.maximumTLSVersion = .tlsv11 })
+            #expect(try await !Self.registers(port: port) {
+                $0.maximumTLSVersion = .tlsv12
+                $0.cipherSuiteValues = [.TLS_RSA_WITH_AES_128_CBC_SHA, .TLS_RSA_WITH_AES_256_GCM_SHA384]
+            })
+            #expect(try await Self.registers(port: port) { $0.minimumTLSVersion = .tlsv12; $0.maximumTLSVersion = .tlsv12 })
+            #expect(try await Self.registers(port: port) { $0.minimumTLSVersion = .tlsv13 })
+        }
     }
 
     @Test func tlsClientsRegisterAndChatWithPlainOnes() async throws {
-        let (server, port) = try await Self.tlsServer()
-        defer { Task { await server.stop() } }
-        #expect(port > 0)
-        let secure = try await TestClient.connectTLS(port: port)
-        try await secure.send("NICK safe")
-        try await secure.send("USER safe 0 * :Safe")
-        try await secure.expectNumeric("001")
-        try await secure.send("JOIN #tls")
-        try await secure.expectNumeric("366")
-        let plain = try await TestClient.irc(server, nick: "open")
-        try await plain.send("JOIN #tls")
-        try await plain.expectNumeric("366")
-        try await plain.send("PRIVMSG #tls :hello over plain TCP")
-        try await secure.expect(":open!~open@127.0.0.1 PRIVMSG #tls :hello over plain TCP")
-        try await secure.send("PRIVMSG #tls :hello over TLS")
-        try await plain.expect("PRIVMSG #tls :hello over TLS")
-        // The TLS port speaks only TLS: plain text there gets nowhere.
-        let confused = try await TestClient.connect(port: port)
-        try? await confused.send("NICK nope")
-        try? await confused.send("USER nope 0 * :n")
-        var closed = false
-        for _ in 0..<100 where !closed {
-            try await Task.sleep(for: .milliseconds(50))
-            closed = confused.isClosed
+        let (started, port) = try await Self.tlsServer()
+        try await stopping(started) { server async throws in
+            #expect(port > 0)
+            let secure = try await TestClient.connectTLS(port: port)
+            try await secure.send("NICK safe")
+            try await secure.send("USER safe 0 * :Safe")
+            try await secure.expectNumeric("001")
+            try await secure.send("JOIN #tls")
+            try await secure.expectNumeric("366")
+            let plain = try await TestClient.irc(server, nick: "open")
+            try await plain.send("JOIN #tls")
+            try await plain.expectNumeric("366")
+            try await plain.send("PRIVMSG #tls :hello over plain TCP")
+            try await secure.expect(":open!~open@127.0.0.1 PRIVMSG #tls :hello over plain TCP")
+            try await secure.send("PRIVMSG #tls :hello over TLS")
+            try await plain.expect("PRIVMSG #tls :hello over TLS")
+            // The TLS port speaks only TLS: plain text there gets nowhere.
+            let confused = try await TestClient.connect(port: port)
+            try? await confused.send("NICK nope")
+            try? await confused.send("USER nope 0 * :n")
+            var closed = false
+            for _ in 0..<100 where !closed {
+                try await Task.sleep(for: .milliseconds(50))
+                closed = confused.isClosed
+            }
+            #expect(closed && !confused.unread().contains { $0.contains(" 001 ") })
         }
-        #expect(closed && !confused.unread().contains { $0.contains(" 001 ") })
     }
 }

@@ -71,6 +71,27 @@ final class TestServer: Sendable {
     }
 }
 
+/// Runs `body` with a fresh server (configured by `configure`) and always stops it after,
+/// whether `body` returns or throws: no server outlives its test.
+func withServer<T>(
+    dataDirectory: String? = nil, logs: LogCapture? = nil, configure: (inout ServerConfig) -> Void = { _ in },
+    run body: (TestServer) async throws -> T
+) async throws -> T {
+    try await stopping(try await TestServer.start(dataDirectory: dataDirectory, logs: logs, configure: configure), run: body)
+}
+
+/// Runs `body` with a server started elsewhere and always stops it after.
+func stopping<T>(_ server: TestServer, run body: (TestServer) async throws -> T) async throws -> T {
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
 /// Log lines of a test server, as text: level, message, metadata and attached error.
 final class LogCapture: Sendable {
     private let lines = NIOLockedValueBox<[String]>([])
