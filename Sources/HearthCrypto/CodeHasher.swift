@@ -50,14 +50,16 @@ public struct CodeHasher: Sendable {
             return CodeHasher(key: key)
         }
         guard errno == EEXIST else {
-            throw KeyFileError(description: "could not create the server secret \(path): \(String(cString: strerror(errno)))")
+            throw KeyFileError(
+                description: "could not create the server secret \(path): \(String(cString: strerror(errno)))")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw KeyFileError(description: "cannot read the server secret \(path); it must be readable by this user")
         }
         guard data.count == keyBytes else {
             throw KeyFileError(
-                description: "the server secret \(path) is \(data.count) bytes, not \(keyBytes); restore it from a backup")
+                description:
+                    "the server secret \(path) is \(data.count) bytes, not \(keyBytes); restore it from a backup")
         }
         return CodeHasher(key: [UInt8](data))
     }

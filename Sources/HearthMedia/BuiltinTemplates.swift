@@ -25,13 +25,16 @@ public struct BuiltinTemplate: Sendable {
         BuiltinTemplate(
             name: "nope-yep", summary: "two panels: turning away from one thing, pointing at another",
             keywords: ["drake", "no", "yes", "prefer", "two-panel"], width: 800, height: 800,
-            boxes: [CaptionBox(0.52, 0.04, 0.45, 0.42, style: .dark), CaptionBox(0.52, 0.54, 0.45, 0.42, style: .dark)],
+            boxes: [
+                CaptionBox(0.52, 0.04, 0.45, 0.42, style: .dark), CaptionBox(0.52, 0.54, 0.45, 0.42, style: .dark),
+            ],
             example: ["writing docs later", "writing docs now"], draw: TemplateArt.nopeYep),
         BuiltinTemplate(
             name: "galaxy-brain", summary: "four panels: an idea escalating as the brain glows brighter",
             keywords: ["brain", "expanding", "escalation", "four-panel"], width: 800, height: 1000,
             boxes: (0..<4).map { CaptionBox(0.03, 0.02 + Double($0) * 0.25, 0.47, 0.21, style: .dark) },
-            example: ["printf debugging", "a debugger", "a profiler", "reading the code"], draw: TemplateArt.galaxyBrain),
+            example: ["printf debugging", "a debugger", "a profiler", "reading the code"], draw: TemplateArt.galaxyBrain
+        ),
         BuiltinTemplate(
             name: "shocked", summary: "a reaction face, mouth wide open",
             keywords: ["reaction", "surprised", "face", "wow"], width: 800, height: 600, boxes: CaptionBox.classic,

@@ -37,9 +37,17 @@ public struct CaptionLayout: Sendable {
         var widthFactor = 0.97
         while true {
             let atMinimum = size <= minSize
-            if let lines = wrap(tokens, space: space, scale: size / referenceSize, width: Double(width) * widthFactor, breakWords: atMinimum) {
+            if let lines = wrap(
+                tokens, space: space, scale: size / referenceSize, width: Double(width) * widthFactor,
+                breakWords: atMinimum)
+            {
                 // Exact widths at this size; shrink if rounding or kerning pushed one over.
-                let measured = lines.map { line in Line(runs: line, width: Int(line.reduce(0.0) { $0 + measureWidth($1.text, font: $1.font, size: size) }.rounded(.up))) }
+                let measured = lines.map { line in
+                    Line(
+                        runs: line,
+                        width: Int(
+                            line.reduce(0.0) { $0 + measureWidth($1.text, font: $1.font, size: size) }.rounded(.up)))
+                }
                 let fitsWidth = measured.allSatisfy { $0.width <= width }
                 if fitsWidth && (atMinimum || measured.count * lineHeight(size) <= height) {
                     return CaptionLayout(size: size, lines: measured)
@@ -52,7 +60,9 @@ public struct CaptionLayout: Sendable {
 
     /// Greedy wrapping at `scale`; nil when a word is wider than the line (unless `breakWords`,
     /// which cuts it into characters).
-    static func wrap(_ tokens: [Token], space: Double, scale: Double, width: Double, breakWords: Bool) -> [[(text: String, font: String)]]? {
+    static func wrap(_ tokens: [Token], space: Double, scale: Double, width: Double, breakWords: Bool) -> [[(
+        text: String, font: String
+    )]]? {
         var lines: [[(text: String, font: String)]] = []
         var current: [(text: String, font: String)] = []
         var used = 0.0
@@ -118,7 +128,8 @@ public struct CaptionLayout: Sendable {
             } else if fonts.fallback != nil && FontSet.needsFallback(scalar) {
                 // CJK text wraps between any two characters.
                 flush()
-                tokens.append(Token(text: String(scalar), font: fonts.font(for: scalar), spaceBefore: pendingSpace, width: 0))
+                tokens.append(
+                    Token(text: String(scalar), font: fonts.font(for: scalar), spaceBefore: pendingSpace, width: 0))
                 pendingSpace = false
             } else {
                 word.unicodeScalars.append(scalar)
@@ -151,7 +162,8 @@ public struct CaptionLayout: Sendable {
         var measured: [Character: Double] = [:]
         for character in missing where measured[character] == nil {
             // The advance between two n's: a lone glyph's box misses side bearings (and spaces).
-            measured[character] = measureWidth("n" + String(character) + "n", font: font, size: referenceSize)
+            measured[character] =
+                measureWidth("n" + String(character) + "n", font: font, size: referenceSize)
                 - measureWidth("nn", font: font, size: referenceSize)
         }
         for character in missing { total += measured[character]! }

@@ -27,7 +27,9 @@ public struct FamilyTreePicture: Sendable {
     /// Row (generation) and horizontal place of each person, in box widths from the left.
     /// A tidy tree: a person or a couple is a unit, each unit sits centred over its
     /// children's units, and a family's subtree never overlaps another's.
-    public static func layout(people: [Person], parents: [(parent: Int64, child: Int64)], partners: [(Int64, Int64)]) -> [Int64: (row: Int, x: Double)] {
+    public static func layout(people: [Person], parents: [(parent: Int64, child: Int64)], partners: [(Int64, Int64)])
+        -> [Int64: (row: Int, x: Double)]
+    {
         let ids = people.map(\.id)
         let known = Set(ids)
         let parentLinks = parents.filter { known.contains($0.parent) && known.contains($0.child) }
@@ -84,7 +86,8 @@ public struct FamilyTreePicture: Sendable {
             for child in childUnits[unit] { shift(child, by: delta) }
         }
         func place(_ unit: Int) {
-            let r = row(unit), size = Double(units[unit].count)
+            let r = row(unit)
+            let size = Double(units[unit].count)
             let kids = childUnits[unit]
             for kid in kids { place(kid) }
             var wanted = edge[r]
@@ -108,7 +111,9 @@ public struct FamilyTreePicture: Sendable {
         return result
     }
 
-    public func draw(title: String, people: [Person], parents: [(parent: Int64, child: Int64)], partners: [(Int64, Int64)]) -> GDImage {
+    public func draw(
+        title: String, people: [Person], parents: [(parent: Int64, child: Int64)], partners: [(Int64, Int64)]
+    ) -> GDImage {
         let places = Self.layout(people: people, parents: parents, partners: partners)
         let rows = (places.values.map(\.row).max() ?? 0) + 1
         let step = Double(Self.boxWidth + Self.gapX)
@@ -127,7 +132,9 @@ public struct FamilyTreePicture: Sendable {
         for (a, b) in partners {
             guard let pa = box(a), let pb = box(b), places[a]!.row == places[b]!.row else { continue }
             let (left, right) = pa.x < pb.x ? (pa, pb) : (pb, pa)
-            image.line(left.x + Self.boxWidth, left.y + Self.boxHeight / 2, right.x, right.y + Self.boxHeight / 2, GDImage.color(200, 70, 90), thickness: 3)
+            image.line(
+                left.x + Self.boxWidth, left.y + Self.boxHeight / 2, right.x, right.y + Self.boxHeight / 2,
+                GDImage.color(200, 70, 90), thickness: 3)
         }
         // Children: from their parents (the middle of a couple) down to them.
         var childrenOf: [[Int64]: [Int64]] = [:]
@@ -147,7 +154,9 @@ public struct FamilyTreePicture: Sendable {
             image.line(fromX, fromY, fromX, barY, line, thickness: 2)
             let xs = kidBoxes.map { $0.x + Self.boxWidth / 2 } + [fromX]
             image.line(xs.min()!, barY, xs.max()!, barY, line, thickness: 2)
-            for kid in kidBoxes { image.line(kid.x + Self.boxWidth / 2, barY, kid.x + Self.boxWidth / 2, kid.y, line, thickness: 2) }
+            for kid in kidBoxes {
+                image.line(kid.x + Self.boxWidth / 2, barY, kid.x + Self.boxWidth / 2, kid.y, line, thickness: 2)
+            }
         }
         // Boxes with names on top of the lines.
         for person in people {
@@ -157,11 +166,15 @@ public struct FamilyTreePicture: Sendable {
             image.rect(p.x, p.y, Self.boxWidth, Self.boxHeight, GDImage.color(90, 120, 90), filled: false)
             let name = WorldMap.fit(person.name, width: Self.boxWidth - 16, font: fonts)
             let nameBox = GDImage.measure(name, font: fonts.primary, size: 12)
-            image.text(name, font: fonts.primary, size: 12, x: p.x + (Self.boxWidth - Int(nameBox[2] - nameBox[0])) / 2, y: p.y + (person.note == nil ? 28 : 21),
+            image.text(
+                name, font: fonts.primary, size: 12, x: p.x + (Self.boxWidth - Int(nameBox[2] - nameBox[0])) / 2,
+                y: p.y + (person.note == nil ? 28 : 21),
                 color: GDImage.color(30, 30, 30))
             if let note = person.note {
                 let noteBox = GDImage.measure(note, font: fonts.primary, size: 9)
-                image.text(note, font: fonts.primary, size: 9, x: p.x + (Self.boxWidth - Int(noteBox[2] - noteBox[0])) / 2, y: p.y + 37,
+                image.text(
+                    note, font: fonts.primary, size: 9, x: p.x + (Self.boxWidth - Int(noteBox[2] - noteBox[0])) / 2,
+                    y: p.y + 37,
                     color: GDImage.color(110, 110, 110))
             }
         }

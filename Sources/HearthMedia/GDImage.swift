@@ -55,7 +55,9 @@ public final class GDImage: @unchecked Sendable {
         let longest = max(width, height)
         guard longest > maxSide else { return self }
         let scale = Double(maxSide) / Double(longest)
-        return scaled(width: max(1, Int((Double(width) * scale).rounded())), height: max(1, Int((Double(height) * scale).rounded())))
+        return scaled(
+            width: max(1, Int((Double(width) * scale).rounded())),
+            height: max(1, Int((Double(height) * scale).rounded())))
     }
 
     public func scaled(width: Int, height: Int) -> GDImage {
@@ -172,13 +174,16 @@ public final class GDImage: @unchecked Sendable {
     }
 
     /// `size` is the em size in pixels (gd takes points at 96 dpi).
-    static func freetype(_ image: gdImagePtr?, _ text: String, font: String, size: Double, x: Int, y: Int, color: Int32) -> [Int32] {
+    static func freetype(_ image: gdImagePtr?, _ text: String, font: String, size: Double, x: Int, y: Int, color: Int32)
+        -> [Int32]
+    {
         var brect = [Int32](repeating: 0, count: 8)
         var fontPath = Array(font.utf8CString)
         var chars = Array(text.utf8CString)
         _ = fontPath.withUnsafeMutableBufferPointer { f in
             chars.withUnsafeMutableBufferPointer { c in
-                gdImageStringFT(image, &brect, color, f.baseAddress, size * 72 / 96, 0, Int32(x), Int32(y), c.baseAddress)
+                gdImageStringFT(
+                    image, &brect, color, f.baseAddress, size * 72 / 96, 0, Int32(x), Int32(y), c.baseAddress)
             }
         }
         return brect

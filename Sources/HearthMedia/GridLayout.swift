@@ -31,7 +31,9 @@ public enum GridLayout {
             let (x, y) = origin(of: index, count: count)
             // Crop the centre square, then scale it to the tile.
             let square = GDImage(width: side, height: side)
-            gdImageCopy(square.ptr, tile.ptr, 0, 0, Int32((tile.width - side) / 2), Int32((tile.height - side) / 2), Int32(side), Int32(side))
+            gdImageCopy(
+                square.ptr, tile.ptr, 0, 0, Int32((tile.width - side) / 2), Int32((tile.height - side) / 2),
+                Int32(side), Int32(side))
             image.draw(square, x: x, y: y, width: tileSide, height: tileSide)
         }
         return image

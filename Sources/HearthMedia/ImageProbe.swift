@@ -23,7 +23,8 @@ public struct ImageProbe: Sendable, Equatable {
             case .truncated: return "the image is cut off (the file is incomplete)"
             case .badHeader: return "the image header is damaged"
             case .tooManyPixels(let w, let h):
-                return "the image is \(w)×\(h) pixels; the limit is \(MediaLimits.maxPixels / 1_000_000) megapixels and \(MediaLimits.maxSide) pixels a side"
+                return
+                    "the image is \(w)×\(h) pixels; the limit is \(MediaLimits.maxPixels / 1_000_000) megapixels and \(MediaLimits.maxSide) pixels a side"
             case .tooBig(let bytes):
                 return "the file is \(bytes / 1024) KiB; the limit is \(MediaLimits.maxUploadBytes / 1024 / 1024) MiB"
             }
@@ -35,7 +36,9 @@ public struct ImageProbe: Sendable, Equatable {
         if bytes.count > MediaLimits.maxUploadBytes { throw .tooBig(bytes: bytes.count) }
         let probe = try probe(bytes)
         if probe.width < 1 || probe.height < 1 { throw .badHeader }
-        if probe.width > MediaLimits.maxSide || probe.height > MediaLimits.maxSide || probe.width * probe.height > MediaLimits.maxPixels {
+        if probe.width > MediaLimits.maxSide || probe.height > MediaLimits.maxSide
+            || probe.width * probe.height > MediaLimits.maxPixels
+        {
             throw .tooManyPixels(width: probe.width, height: probe.height)
         }
         return probe
@@ -61,8 +64,14 @@ public struct ImageProbe: Sendable, Equatable {
             while i + 9 < b.count {
                 guard b[i] == 0xFF else { throw .badHeader }
                 let marker = b[i + 1]
-                if marker == 0xFF { i += 1; continue }
-                if marker == 0xD8 || (0xD0...0xD7).contains(marker) { i += 2; continue }
+                if marker == 0xFF {
+                    i += 1
+                    continue
+                }
+                if marker == 0xD8 || (0xD0...0xD7).contains(marker) {
+                    i += 2
+                    continue
+                }
                 let length = be16(i + 2)
                 guard length >= 2 else { throw .badHeader }
                 if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
@@ -73,7 +82,8 @@ public struct ImageProbe: Sendable, Equatable {
             }
             guard let (width, height) = size else { throw .truncated }
             // A complete JPEG ends with EOI (some writers add padding after it).
-            guard b.suffix(64).indices.contains(where: { $0 + 1 < b.count && b[$0] == 0xFF && b[$0 + 1] == 0xD9 }) else { throw .truncated }
+            guard b.suffix(64).indices.contains(where: { $0 + 1 < b.count && b[$0] == 0xFF && b[$0 + 1] == 0xD9 })
+            else { throw .truncated }
             return ImageProbe(format: .jpeg, width: width, height: height)
         }
         if b.starts(with: Array("GIF87a".utf8)) || b.starts(with: Array("GIF89a".utf8)) {

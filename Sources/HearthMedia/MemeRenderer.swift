@@ -54,8 +54,10 @@ public struct MemeRenderer: Sendable {
         for (box, raw) in zip(boxes, captions) {
             let text = uppercase ? raw.uppercased() : raw
             let trimmed = text.trimmingCharacters(in: .whitespaces)
-            let bx = Int(box.x * Double(image.width)), by = Int(box.y * Double(image.height))
-            let bw = Int(box.w * Double(image.width)), bh = Int(box.h * Double(image.height))
+            let bx = Int(box.x * Double(image.width))
+            let by = Int(box.y * Double(image.height))
+            let bw = Int(box.w * Double(image.width))
+            let bh = Int(box.h * Double(image.height))
             var placement = Placement(box: (bx, by, bw, bh), lines: [], size: 0)
             defer { placements.append(placement) }
             guard !trimmed.isEmpty else { continue }
@@ -75,17 +77,22 @@ public struct MemeRenderer: Sendable {
             for line in layout.lines {
                 let x = bx + (bw - line.width) / 2
                 drawLine(line, on: image, x: x, top: top, size: layout.size, radius: radius, style: box.style)
-                placement.lines.append((x - radius, top - radius, line.width + 2 * radius, layout.lineHeight + 2 * radius))
+                placement.lines.append(
+                    (x - radius, top - radius, line.width + 2 * radius, layout.lineHeight + 2 * radius))
                 top += layout.lineHeight
             }
         }
         return placements
     }
 
-    private func drawLine(_ line: CaptionLayout.Line, on image: GDImage, x: Int, top: Int, size: Double, radius: Int, style: CaptionBox.Style) {
+    private func drawLine(
+        _ line: CaptionLayout.Line, on image: GDImage, x: Int, top: Int, size: Double, radius: Int,
+        style: CaptionBox.Style
+    ) {
         let pad = radius + 2
         let lineHeight = CaptionLayout.lineHeight(size)
-        let maskW = line.width + 2 * pad, maskH = lineHeight + 2 * pad
+        let maskW = line.width + 2 * pad
+        let maskH = lineHeight + 2 * pad
         let mask = GDImage(width: maskW, height: maskH)
         gdImageAlphaBlending(mask.ptr, 0)
         mask.fill(GDImage.color(0, 0, 0, alpha: 127))
@@ -93,7 +100,8 @@ public struct MemeRenderer: Sendable {
         var pen = pad
         let baseline = pad + CaptionLayout.ascent(size)
         for run in line.runs {
-            let box = mask.text(run.text, font: run.font, size: size, x: pen, y: baseline, color: GDImage.color(255, 255, 255))
+            let box = mask.text(
+                run.text, font: run.font, size: size, x: pen, y: baseline, color: GDImage.color(255, 255, 255))
             pen += Int(box[2] - box[0])
         }
         var coverage = [UInt8](repeating: 0, count: maskW * maskH)
@@ -104,7 +112,8 @@ public struct MemeRenderer: Sendable {
                 coverage[y * maskW + x] = UInt8((127 - alpha) * 255 / 127)
             }
         }
-        let ox = x - pad, oy = top - pad
+        let ox = x - pad
+        let oy = top - pad
         if style == .outline {
             let outline = Self.dilate(coverage, width: maskW, height: maskH, radius: radius)
             blend(image, outline, maskW, maskH, at: (ox, oy), color: (0, 0, 0))
@@ -147,7 +156,8 @@ public struct MemeRenderer: Sendable {
             for dy in -radius...radius {
                 rows[spans[dy + radius]].withUnsafeBufferPointer { row in
                     for y in max(0, -dy)..<min(height, height - dy) {
-                        let dst = y * width, src = (y + dy) * width
+                        let dst = y * width
+                        let src = (y + dy) * width
                         for x in 0..<width where row[src + x] > out[dst + x] { out[dst + x] = row[src + x] }
                     }
                 }
@@ -157,24 +167,26 @@ public struct MemeRenderer: Sendable {
     }
 
     /// Paints `color` over the image where `coverage` says, clipped to the image.
-    private func blend(_ image: GDImage, _ coverage: [UInt8], _ w: Int, _ h: Int, at origin: (x: Int, y: Int), color: (Int, Int, Int)) {
+    private func blend(
+        _ image: GDImage, _ coverage: [UInt8], _ w: Int, _ h: Int, at origin: (x: Int, y: Int), color: (Int, Int, Int)
+    ) {
         coverage.withUnsafeBufferPointer { coverage in
-        for my in 0..<h {
-            let iy = origin.y + my
-            guard iy >= 0 && iy < image.height else { continue }
-            let row = image.ptr.pointee.tpixels[iy]!
-            for mx in 0..<w {
-                let a = Int(coverage[my * w + mx])
-                guard a > 0 else { continue }
-                let ix = origin.x + mx
-                guard ix >= 0 && ix < image.width else { continue }
-                let p = Int(row[ix])
-                let r = ((p >> 16) & 0xFF) * (255 - a) / 255 + color.0 * a / 255
-                let g = ((p >> 8) & 0xFF) * (255 - a) / 255 + color.1 * a / 255
-                let b = (p & 0xFF) * (255 - a) / 255 + color.2 * a / 255
-                row[ix] = Int32(p & 0x7F00_0000 | r << 16 | g << 8 | b)
+            for my in 0..<h {
+                let iy = origin.y + my
+                guard iy >= 0 && iy < image.height else { continue }
+                let row = image.ptr.pointee.tpixels[iy]!
+                for mx in 0..<w {
+                    let a = Int(coverage[my * w + mx])
+                    guard a > 0 else { continue }
+                    let ix = origin.x + mx
+                    guard ix >= 0 && ix < image.width else { continue }
+                    let p = Int(row[ix])
+                    let r = ((p >> 16) & 0xFF) * (255 - a) / 255 + color.0 * a / 255
+                    let g = ((p >> 8) & 0xFF) * (255 - a) / 255 + color.1 * a / 255
+                    let b = (p & 0xFF) * (255 - a) / 255 + color.2 * a / 255
+                    row[ix] = Int32(p & 0x7F00_0000 | r << 16 | g << 8 | b)
+                }
             }
-        }
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The built-in template pictures, drawn from shapes with libgd: simple, recognisable
 /// scenes made for Hearth (no third-party images, so no licences to track).
 enum TemplateArt {
@@ -5,7 +7,9 @@ enum TemplateArt {
     static let skin = C.color(241, 194, 150), ink = C.color(30, 30, 30), white = C.color(255, 255, 255)
     static let paper = C.color(250, 248, 240)
 
-    static func gradient(_ image: GDImage, from top: (Int, Int, Int), to bottom: (Int, Int, Int), y0: Int = 0, y1: Int? = nil) {
+    static func gradient(
+        _ image: GDImage, from top: (Int, Int, Int), to bottom: (Int, Int, Int), y0: Int = 0, y1: Int? = nil
+    ) {
         let end = y1 ?? image.height
         for y in y0..<end {
             let t = Double(y - y0) / Double(max(1, end - y0 - 1))
@@ -16,7 +20,9 @@ enum TemplateArt {
 
     /// A simple person: head, body and arms. Arm angles are degrees from straight down,
     /// outwards (180 is straight up).
-    static func person(_ image: GDImage, x: Int, y: Int, scale: Double, shirt: Int32, leftArm: Double = 20, rightArm: Double = 20) {
+    static func person(
+        _ image: GDImage, x: Int, y: Int, scale: Double, shirt: Int32, leftArm: Double = 20, rightArm: Double = 20
+    ) {
         func s(_ v: Double) -> Int { Int(v * scale) }
         image.rect(x - s(45), y + s(60), s(90), s(150), shirt)  // body
         image.ellipse(x, y + s(10), s(80), s(90), skin)  // head
@@ -24,7 +30,8 @@ enum TemplateArt {
         image.ellipse(x - s(15), y + s(5), s(9), s(11), ink)
         image.ellipse(x + s(15), y + s(5), s(9), s(11), ink)
         for (side, angle) in [(-1.0, leftArm), (1.0, rightArm)] {
-            let sx = x + Int(side * 45 * scale), sy = y + s(70)
+            let sx = x + Int(side * 45 * scale)
+            let sy = y + s(70)
             let radians = angle * .pi / 180
             let ex = sx + Int(side * sin(radians) * 110 * scale)
             let ey = sy + Int(cos(radians) * 110 * scale)
@@ -37,7 +44,8 @@ enum TemplateArt {
         gradient(image, from: (255, 140, 60), to: (255, 214, 150), y1: 380)
         image.ellipse(400, 380, 220, 220, C.color(255, 240, 200))
         gradient(image, from: (70, 110, 80), to: (30, 60, 45), y0: 380)
-        image.polygon([(0, 420), (180, 330), (360, 410), (520, 320), (800, 420), (800, 600), (0, 600)], C.color(50, 90, 60))
+        image.polygon(
+            [(0, 420), (180, 330), (360, 410), (520, 320), (800, 420), (800, 600), (0, 600)], C.color(50, 90, 60))
         image.polygon([(0, 500), (250, 440), (520, 500), (800, 450), (800, 600), (0, 600)], C.color(35, 65, 45))
     }
 
@@ -67,11 +75,16 @@ enum TemplateArt {
             // A head in profile with a brain that grows and glows.
             image.ellipse(600, y + 135, 170, 190, C.color(210, 170, 140))
             let size = 60 + i * 25
-            if i > 0 { image.ellipse(600, y + 110, size + 40 * i, size + 30 * i, C.color(120 + i * 40, 160 + i * 30, 255, alpha: 60)) }
+            if i > 0 {
+                image.ellipse(
+                    600, y + 110, size + 40 * i, size + 30 * i, C.color(120 + i * 40, 160 + i * 30, 255, alpha: 60))
+            }
             image.ellipse(600, y + 110, size, size * 3 / 4, C.color(240, 140 + i * 30, 170 + i * 25))
             for k in 0..<(i * 3) {
                 let angle = Double(k) * 2 * .pi / Double(max(1, i * 3))
-                image.line(600, y + 110, 600 + Int(cos(angle) * Double(90 + 10 * i)), y + 110 + Int(sin(angle) * Double(70 + 10 * i)),
+                image.line(
+                    600, y + 110, 600 + Int(cos(angle) * Double(90 + 10 * i)),
+                    y + 110 + Int(sin(angle) * Double(70 + 10 * i)),
                     C.color(255, 255, 200), thickness: 2)
             }
         }
@@ -112,7 +125,9 @@ enum TemplateArt {
             image.ellipse(cx, 170, 270, 210, C.color(240, 70, 60))
         }
         person(image, x: 400, y: 420, scale: 1.0, shirt: C.color(60, 60, 150), leftArm: 150, rightArm: 150)
-        for (dx, dy) in [(-60, 380), (55, 370), (70, 430)] { image.ellipse(400 + dx, dy, 14, 22, C.color(120, 190, 255)) }
+        for (dx, dy) in [(-60, 380), (55, 370), (70, 430)] {
+            image.ellipse(400 + dx, dy, 14, 22, C.color(120, 190, 255))
+        }
     }
 
     static func changeMyMind(_ image: GDImage) {
@@ -175,7 +190,8 @@ enum TemplateArt {
     static func plan(_ image: GDImage) {
         image.fill(paper)
         for (col, row) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-            let x = col * 400, y = row * 300
+            let x = col * 400
+            let y = row * 300
             image.rect(x + 20, y + 30, 300, 210, white)
             image.rect(x + 20, y + 30, 300, 210, ink, filled: false)
             image.line(x + 90, y + 240, x + 60, y + 295, C.color(120, 80, 50), thickness: 6)
@@ -194,7 +210,9 @@ enum TemplateArt {
         for x in stride(from: 0, to: 800, by: 50) { image.line(x, 0, x, 600, C.color(30, 45, 100)) }
         for y in stride(from: 0, to: 600, by: 50) { image.line(0, y, 800, y, C.color(30, 45, 100)) }
         let points = [(40, 480), (160, 420), (260, 450), (380, 330), (480, 360), (600, 210), (740, 120)]
-        for (a, b) in zip(points, points.dropFirst()) { image.line(a.0, a.1, b.0, b.1, C.color(60, 220, 90), thickness: 10) }
+        for (a, b) in zip(points, points.dropFirst()) {
+            image.line(a.0, a.1, b.0, b.1, C.color(60, 220, 90), thickness: 10)
+        }
         image.polygon([(700, 100), (770, 90), (750, 160)], C.color(60, 220, 90))
         image.ellipse(250, 330, 150, 170, C.color(230, 230, 235))
         image.rect(185, 400, 130, 160, C.color(40, 40, 60))
@@ -236,5 +254,3 @@ enum TemplateArt {
         image.line(450, 0, 450, 560, ink, thickness: 4)
     }
 }
-
-import Foundation

@@ -89,7 +89,9 @@ public struct WorldMap: Sendable {
             let number = String(index + 1)
             let size = number.count > 2 ? 8.0 : 10.0
             let box = GDImage.measure(number, font: fonts.primary, size: size)
-            image.text(number, font: fonts.primary, size: size, x: x - Int(box[2] - box[0]) / 2, y: y + Int(size * 0.36), color: GDImage.color(255, 255, 255))
+            image.text(
+                number, font: fonts.primary, size: size, x: x - Int(box[2] - box[0]) / 2, y: y + Int(size * 0.36),
+                color: GDImage.color(255, 255, 255))
         }
         image.text(title, font: fonts.primary, size: 15, x: 14, y: Self.height + 26, color: GDImage.color(30, 30, 30))
         let columnWidth = (Self.width - 28) / Self.legendColumns
@@ -99,20 +101,30 @@ public struct WorldMap: Sendable {
             image.ellipse(x + 8, y - 5, 16, 16, Self.marker)
             let number = String(index + 1)
             let box = GDImage.measure(number, font: fonts.primary, size: 9)
-            image.text(number, font: fonts.primary, size: 9, x: x + 8 - Int(box[2] - box[0]) / 2, y: y - 1, color: GDImage.color(255, 255, 255))
-            image.text(Self.fit(marker.label, width: columnWidth - 34, font: fonts), font: fonts.primary, size: 12, x: x + 22, y: y,
+            image.text(
+                number, font: fonts.primary, size: 9, x: x + 8 - Int(box[2] - box[0]) / 2, y: y - 1,
+                color: GDImage.color(255, 255, 255))
+            image.text(
+                Self.fit(marker.label, width: columnWidth - 34, font: fonts), font: fonts.primary, size: 12, x: x + 22,
+                y: y,
                 color: GDImage.color(40, 40, 40))
         }
         if markers.count > shown.count {
-            let y = Self.height + 40 + (shown.count + Self.legendColumns - 1) / Self.legendColumns * Self.legendLine + 12
-            image.text("… and \(markers.count - shown.count) more", font: fonts.primary, size: 12, x: 14, y: y, color: GDImage.color(90, 90, 90))
+            let y =
+                Self.height + 40 + (shown.count + Self.legendColumns - 1) / Self.legendColumns * Self.legendLine + 12
+            image.text(
+                "… and \(markers.count - shown.count) more", font: fonts.primary, size: 12, x: 14, y: y,
+                color: GDImage.color(90, 90, 90))
         }
         return image
     }
 
     /// `text`, cut with an ellipsis to fit `width` pixels at 12 px.
     static func fit(_ text: String, width: Int, font fonts: FontSet) -> String {
-        func w(_ s: String) -> Int { let b = GDImage.measure(s, font: fonts.primary, size: 12); return Int(b[2] - b[0]) }
+        func w(_ s: String) -> Int {
+            let b = GDImage.measure(s, font: fonts.primary, size: 12)
+            return Int(b[2] - b[0])
+        }
         if w(text) <= width { return text }
         var cut = text
         while !cut.isEmpty && w(cut + "…") > width { cut.removeLast() }
@@ -137,7 +149,8 @@ public enum Gazetteer {
     }()
 
     static func normalize(_ name: String) -> String {
-        name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).trimmingCharacters(in: .whitespaces)
+        name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).trimmingCharacters(
+            in: .whitespaces)
     }
 
     public static func lookup(_ name: String) -> (name: String, lat: Double, lon: Double)? {
@@ -150,7 +163,9 @@ public enum Gazetteer {
 /// Great-circle distance in kilometres.
 public func haversineKilometres(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> Double {
     let r = 6371.0
-    let dLat = (b.lat - a.lat) * .pi / 180, dLon = (b.lon - a.lon) * .pi / 180
-    let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.lat * .pi / 180) * cos(b.lat * .pi / 180) * sin(dLon / 2) * sin(dLon / 2)
+    let dLat = (b.lat - a.lat) * .pi / 180
+    let dLon = (b.lon - a.lon) * .pi / 180
+    let h =
+        sin(dLat / 2) * sin(dLat / 2) + cos(a.lat * .pi / 180) * cos(b.lat * .pi / 180) * sin(dLon / 2) * sin(dLon / 2)
     return 2 * r * asin(min(1, h.squareRoot()))
 }

@@ -46,7 +46,8 @@ public enum IRCParseError: Error, Equatable, Sendable {
     public var explanation: String {
         switch self {
         case .empty: return "Empty line"
-        case .tagsTooLong: return "Message tags too long (the limit is \(IRCLimits.maxClientTagBytes) bytes of tag data)"
+        case .tagsTooLong:
+            return "Message tags too long (the limit is \(IRCLimits.maxClientTagBytes) bytes of tag data)"
         case .bodyTooLong: return "Input line too long (the limit is \(IRCLimits.maxBodyBytes) bytes)"
         case .invalidUTF8: return "Message rejected: this server only accepts UTF-8"
         case .containsNUL: return "Message rejected: it contains a NUL byte"

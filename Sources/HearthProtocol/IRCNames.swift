@@ -32,15 +32,24 @@ public enum IRCNames {
 
     /// Glob match for ban masks (`*` and `?`), case-insensitive under the server's casemapping.
     public static func globMatch(_ pattern: String, _ text: String) -> Bool {
-        let p = Array(fold(pattern).unicodeScalars), t = Array(fold(text).unicodeScalars)
-        var pi = 0, ti = 0, star = -1, mark = 0
+        let p = Array(fold(pattern).unicodeScalars)
+        let t = Array(fold(text).unicodeScalars)
+        var pi = 0
+        var ti = 0
+        var star = -1
+        var mark = 0
         while ti < t.count {
             if pi < p.count && (p[pi] == "?" || p[pi] == t[ti]) {
-                pi += 1; ti += 1
+                pi += 1
+                ti += 1
             } else if pi < p.count && p[pi] == "*" {
-                star = pi; mark = ti; pi += 1
+                star = pi
+                mark = ti
+                pi += 1
             } else if star >= 0 {
-                pi = star + 1; mark += 1; ti = mark
+                pi = star + 1
+                mark += 1
+                ti = mark
             } else {
                 return false
             }
@@ -52,9 +61,13 @@ public enum IRCNames {
     /// Completes a partial ban mask (`bob` → `bob!*@*`, `*@host` → `*!*@host`).
     public static func normalizeMask(_ mask: String) -> String {
         var m = mask
-        if !m.contains("!") && !m.contains("@") { m += "!*@*" }
-        else if !m.contains("!") { m = "*!" + m }
-        else if !m.contains("@") { m += "@*" }
+        if !m.contains("!") && !m.contains("@") {
+            m += "!*@*"
+        } else if !m.contains("!") {
+            m = "*!" + m
+        } else if !m.contains("@") {
+            m += "@*"
+        }
         return m
     }
 }

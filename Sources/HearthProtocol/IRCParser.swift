@@ -73,7 +73,9 @@ extension IRCMessage {
         let isWord = command.allSatisfy { ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }
         guard isNumeric || isWord else { throw .invalidCommand }
         // Clients send commands in capitals: then no upper-cased copy is made.
-        let commandText = command.contains { $0 >= 97 } ? String(decoding: command.map { $0 >= 97 ? $0 - 32 : $0 }, as: UTF8.self) : string(command)
+        let commandText =
+            command.contains { $0 >= 97 }
+            ? String(decoding: command.map { $0 >= 97 ? $0 - 32 : $0 }, as: UTF8.self) : string(command)
         var params: [String] = []
         while true {
             skipSpaces()

@@ -5,10 +5,12 @@ extension IRCMessage {
     public func serialized() -> String {
         var tagText = ""
         if !tags.isEmpty {
-            tagText = "@" + tags.map { tag in
-                guard let value = tag.value, !value.isEmpty else { return tag.key }
-                return tag.key + "=" + IRCMessage.escapeTagValue(value)
-            }.joined(separator: ";") + " "
+            tagText =
+                "@"
+                + tags.map { tag in
+                    guard let value = tag.value, !value.isEmpty else { return tag.key }
+                    return tag.key + "=" + IRCMessage.escapeTagValue(value)
+                }.joined(separator: ";") + " "
         }
         var body = ""
         body.reserveCapacity(32 + (source?.utf8.count ?? 0) + params.reduce(0) { $0 + $1.utf8.count + 2 })
@@ -35,7 +37,8 @@ extension IRCMessage {
     public func isTrailing(_ index: Int) -> Bool {
         guard index == params.count - 1 else { return false }
         let param = params[index]
-        let forced = (params.count > 1 && !IRCMessage.endsWithToken(command)) || IRCMessage.textCommands.contains(command)
+        let forced =
+            (params.count > 1 && !IRCMessage.endsWithToken(command)) || IRCMessage.textCommands.contains(command)
         return forced || param.isEmpty
             || param.utf8.contains(32) || param.utf8.first == 58
     }
@@ -54,12 +57,15 @@ extension IRCMessage {
     /// Checked for every message written: skip the set lookup unless the first letter could match.
     static func endsWithToken(_ command: String) -> Bool {
         switch command.utf8.first {
-        case UInt8(ascii: "A"), UInt8(ascii: "B"), UInt8(ascii: "C"), UInt8(ascii: "M"): return plainLastParam.contains(command)
+        case UInt8(ascii: "A"), UInt8(ascii: "B"), UInt8(ascii: "C"), UInt8(ascii: "M"):
+            return plainLastParam.contains(command)
         default: return false
         }
     }
 
-    static let textCommands: Set<String> = ["PRIVMSG", "NOTICE", "PART", "QUIT", "KICK", "TOPIC", "ERROR", "PING", "PONG", "AWAY"]
+    static let textCommands: Set<String> = [
+        "PRIVMSG", "NOTICE", "PART", "QUIT", "KICK", "TOPIC", "ERROR", "PING", "PONG", "AWAY",
+    ]
 
     /// Cuts a string to at most `limit` UTF-8 bytes without splitting a character.
     public static func truncate(_ text: String, toBytes limit: Int) -> String {

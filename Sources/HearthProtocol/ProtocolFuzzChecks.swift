@@ -7,11 +7,15 @@ public enum ProtocolFuzzChecks {
         if message.command.isEmpty { return "empty command" }
         // Relaying what was parsed must give one clean line another client parses back the same.
         let wire = message.serialized()
-        if wire.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) { return "serialized form holds NUL, CR or LF: \(wire.debugDescription)" }
+        if wire.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) {
+            return "serialized form holds NUL, CR or LF: \(wire.debugDescription)"
+        }
         let body = message.tags.isEmpty ? Substring(wire) : wire.drop { $0 != " " }.dropFirst()
         if body.utf8.count > IRCLimits.maxBodyBytes - 2 { return "serialized body is \(body.utf8.count) bytes" }
         let reparsed: IRCMessage
-        do { reparsed = try IRCMessage.parse(wire) } catch { return "serialized form does not parse (\(error)): \(wire.debugDescription)" }
+        do { reparsed = try IRCMessage.parse(wire) } catch {
+            return "serialized form does not parse (\(error)): \(wire.debugDescription)"
+        }
         // A body shortened to fit may differ in its last parameter; anything else must match.
         if message.bodyLength <= IRCLimits.maxBodyBytes - 2 && reparsed != message {
             return "round trip changed \(message) into \(reparsed)"

@@ -31,7 +31,8 @@ public final class HearthServer: Sendable {
         for path in store.tightened { logger.notice("made \(path) private to this user (it was readable by others)") }
         core = Core(config: config, store: store, logger: logger, group: group)
         media = try MediaLibrary(
-            directory: URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("media"), publicURL: config.linkBase,
+            directory: URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("media"),
+            publicURL: config.linkBase,
             threads: config.mediaThreads)
         let services = BotServices(
             store: store, passwords: PasswordWorker(threads: config.passwordThreads, cost: config.passwordCost),
@@ -115,12 +116,14 @@ public final class HearthServer: Sendable {
             // A client that does not read stops being writable past this; it is then dropped.
             .childChannelOption(
                 ChannelOptions.writeBufferWaterMark,
-                value: .init(low: IRCLimits.maxSendQueueBytes / 2, high: IRCLimits.maxSendQueueBytes))
+                value: .init(low: IRCLimits.maxSendQueueBytes / 2, high: IRCLimits.maxSendQueueBytes)
+            )
             // Each connection keeps its receive buffer between reads; IRC lines are short,
             // so start small (NIO's default is 2 KiB) and let busy connections grow it.
             .childChannelOption(
                 ChannelOptions.recvAllocator,
-                value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
+                value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536)
+            )
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
@@ -136,7 +139,9 @@ public final class HearthServer: Sendable {
             let core = server.core
             try await core.loadRegisteredChannels()
             try await core.loadGuardedChannels()
-            let channel = try await server.bootstrap(tls: nil).bind(host: server.config.host, port: server.config.ircPort).get()
+            let channel = try await server.bootstrap(tls: nil).bind(
+                host: server.config.host, port: server.config.ircPort
+            ).get()
             server.readyIRC.set(channel.localAddress?.port ?? 0)
             core.logger.info("IRC listening on \(server.config.host):\(channel.localAddress?.port ?? 0)")
             // TLS (port 6697 by default) when a certificate and key are given.
@@ -149,8 +154,11 @@ public final class HearthServer: Sendable {
                 configuration.minimumTLSVersion = .tlsv12
                 configuration.cipherSuiteValues = HearthServer.tls12Ciphers
                 let context = try NIOSSLContext(configuration: configuration)
-                tlsChannel = try await server.bootstrap(tls: context).bind(host: server.config.host, port: server.config.tlsPort).get()
-                core.logger.info("IRC over TLS listening on \(server.config.host):\(tlsChannel?.localAddress?.port ?? 0)")
+                tlsChannel = try await server.bootstrap(tls: context).bind(
+                    host: server.config.host, port: server.config.tlsPort
+                ).get()
+                core.logger.info(
+                    "IRC over TLS listening on \(server.config.host):\(tlsChannel?.localAddress?.port ?? 0)")
             }
             server.readyTLS.set(tlsChannel?.localAddress?.port ?? 0)
             let registry = Task { await core.runChannelSaves() }
@@ -160,7 +168,8 @@ public final class HearthServer: Sendable {
             try? await tlsChannel?.close()
             let open = core.lock.withLock { Array(core.clients.values) }
             for client in open {
-                core.withState { $0.send(client, .init(command: "ERROR", params: ["Closing Link: \(client.host) (Server shutting down)"])) }
+                let bye = IRCMessage(command: "ERROR", params: ["Closing Link: \(client.host) (Server shutting down)"])
+                core.withState { $0.send(client, bye) }
                 client.batcher.close(client)
             }
             for client in open { try? await client.channel.closeFuture.get() }

@@ -81,18 +81,20 @@ extension Store {
     @discardableResult
     public func deleteAccount(id: Int64, cleanups: [AccountCleanup] = []) async throws -> [String] {
         try await pool.write { db in
-            let rendered = try String.fetchAll(db, sql: "SELECT DISTINCT imageId FROM meme WHERE accountId = ?", arguments: [id])
+            let rendered = try String.fetchAll(
+                db, sql: "SELECT DISTINCT imageId FROM meme WHERE accountId = ?", arguments: [id])
             for cleanup in cleanups { try cleanup(db, id) }
             _ = try Account.deleteOne(db, key: id)
             var orphans: [String] = []
             for imageID in rendered {
-                let used = try Bool.fetchOne(
-                    db,
-                    sql: """
-                        SELECT EXISTS (SELECT 1 FROM meme WHERE imageId = :id)
-                            OR EXISTS (SELECT 1 FROM account WHERE avatarImageId = :id)
-                            OR EXISTS (SELECT 1 FROM familyPost WHERE imageId = :id)
-                        """, arguments: ["id": imageID]) ?? true
+                let used =
+                    try Bool.fetchOne(
+                        db,
+                        sql: """
+                            SELECT EXISTS (SELECT 1 FROM meme WHERE imageId = :id)
+                                OR EXISTS (SELECT 1 FROM account WHERE avatarImageId = :id)
+                                OR EXISTS (SELECT 1 FROM familyPost WHERE imageId = :id)
+                            """, arguments: ["id": imageID]) ?? true
                 if !used {
                     try db.execute(sql: "DELETE FROM image WHERE id = ? AND kind = 'meme'", arguments: [imageID])
                     if db.changesCount > 0 { orphans.append(imageID) }
@@ -124,17 +126,22 @@ extension Store {
     }
 
     public func revokeToken(tokenHash: String) async throws {
-        try await pool.write { db in try db.execute(sql: "DELETE FROM resumeToken WHERE tokenHash = ?", arguments: [tokenHash]) }
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM resumeToken WHERE tokenHash = ?", arguments: [tokenHash])
+        }
     }
 
     public func revokeAllTokens(accountID: Int64) async throws {
-        try await pool.write { db in try db.execute(sql: "DELETE FROM resumeToken WHERE accountId = ?", arguments: [accountID]) }
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM resumeToken WHERE accountId = ?", arguments: [accountID])
+        }
     }
 
     /// Marks an unused recovery code as used and returns the account, atomically:
     /// a code works once even when two connections race. `codeHashes` are the forms the
     /// code may be stored under (keyed, or plain from before keying).
-    public func consumeRecoveryCode(nameKey: String, codeHashes: [String], now: Date = Date()) async throws -> Account? {
+    public func consumeRecoveryCode(nameKey: String, codeHashes: [String], now: Date = Date()) async throws -> Account?
+    {
         try await pool.write { db in
             guard let account = try Account.filter(Column("nameKey") == nameKey).fetchOne(db) else { return nil }
             var arguments: [(any DatabaseValueConvertible)?] = [now, account.id]
@@ -152,7 +159,8 @@ extension Store {
     public func unusedRecoveryCodes(accountID: Int64) async throws -> Int {
         try await pool.read { db in
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM recoveryCode WHERE accountId = ? AND usedAt IS NULL", arguments: [accountID]) ?? 0
+                db, sql: "SELECT COUNT(*) FROM recoveryCode WHERE accountId = ? AND usedAt IS NULL",
+                arguments: [accountID]) ?? 0
         }
     }
 }

@@ -24,14 +24,18 @@ public enum Backup {
 
     /// Copies the database of `store` to a new file at `file` and its pictures to `file.media/`.
     public static func create(from store: Store, mediaDirectory: String, to file: String) throws -> Summary {
-        guard !FileManager.default.fileExists(atPath: file) else { throw Failure("\(file) exists; choose a new file name") }
+        guard !FileManager.default.fileExists(atPath: file) else {
+            throw Failure("\(file) exists; choose a new file name")
+        }
         let target = try DatabaseQueue(path: file)
         try store.pool.backup(to: target)
         try target.close()
         let copied = try copyMissingFiles(from: mediaDirectory, to: mediaCopy(of: file))
         // Without the secret, the recovery and invite codes in the copy could never be checked.
         let key = ((store.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(keyFileName)
-        if FileManager.default.fileExists(atPath: key) { try FileManager.default.copyItem(atPath: key, toPath: keyCopy(of: file)) }
+        if FileManager.default.fileExists(atPath: key) {
+            try FileManager.default.copyItem(atPath: key, toPath: keyCopy(of: file))
+        }
         // A backup holds what the data directory holds: private whatever the umask.
         try DataDirectory.tighten(file)
         try DataDirectory.tighten(keyCopy(of: file))
@@ -48,11 +52,18 @@ public enum Backup {
         var readOnly = Configuration()
         readOnly.readonly = true
         let source: DatabaseQueue
-        do { source = try DatabaseQueue(path: file, configuration: readOnly) } catch { throw Failure("\(file) is not an SQLite database") }
-        let (integrity, isHearth) = try source.read { db -> (String, Bool) in
-            (try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "", try db.tableExists("account") && db.tableExists("grdb_migrations"))
+        do { source = try DatabaseQueue(path: file, configuration: readOnly) } catch {
+            throw Failure("\(file) is not an SQLite database")
         }
-        guard integrity == "ok" else { throw Failure("\(file) is damaged (integrity_check: \(integrity)); nothing was changed") }
+        let (integrity, isHearth) = try source.read { db -> (String, Bool) in
+            (
+                try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "",
+                try db.tableExists("account") && db.tableExists("grdb_migrations")
+            )
+        }
+        guard integrity == "ok" else {
+            throw Failure("\(file) is damaged (integrity_check: \(integrity)); nothing was changed")
+        }
         guard isHearth else { throw Failure("\(file) is not a Hearth database; nothing was changed") }
 
         try DataDirectory.secure(dataDirectory)

@@ -19,13 +19,19 @@ extension Store {
     /// The account that owns a commentable thing, or nil when it does not exist.
     public func commentTargetOwner(kind: String, id: Int64) async throws -> Int64? {
         guard let table = Self.commentKinds[kind] else { return nil }
-        return try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT accountId FROM \(table) WHERE id = ?", arguments: [id]) }
+        return try await pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT accountId FROM \(table) WHERE id = ?", arguments: [id])
+        }
     }
 
-    public func addComment(kind: String, targetID: Int64, accountID: Int64, text: String, now: Date = Date()) async throws -> Int64? {
+    public func addComment(kind: String, targetID: Int64, accountID: Int64, text: String, now: Date = Date())
+        async throws -> Int64?
+    {
         guard let table = Self.commentKinds[kind] else { return nil }
         return try await pool.write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE id = ?", arguments: [targetID]) != nil else { return nil }
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE id = ?", arguments: [targetID]) != nil else {
+                return nil
+            }
             try db.execute(
                 sql: "INSERT INTO comment (kind, targetId, accountId, text, createdAt) VALUES (?, ?, ?, ?, ?)",
                 arguments: [kind, targetID, accountID, text, now])
@@ -36,9 +42,14 @@ extension Store {
     }
 
     /// Comments oldest first, `commentPageSize` a page, hiding people `viewer` blocks or who block them.
-    public func comments(kind: String, targetID: Int64, page: Int, viewer: Int64?) async throws -> (comments: [CommentRow], total: Int) {
+    public func comments(kind: String, targetID: Int64, page: Int, viewer: Int64?) async throws -> (
+        comments: [CommentRow], total: Int
+    ) {
         try await pool.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM comment WHERE kind = ? AND targetId = ?", arguments: [kind, targetID]) ?? 0
+            let total =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM comment WHERE kind = ? AND targetId = ?",
+                    arguments: [kind, targetID]) ?? 0
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -49,8 +60,13 @@ extension Store {
                         SELECT blockerId FROM block WHERE blockedId = :viewer UNION SELECT blockedId FROM block WHERE blockerId = :viewer))
                     ORDER BY comment.id LIMIT :limit OFFSET :offset
                     """,
-                arguments: ["kind": kind, "target": targetID, "viewer": viewer, "limit": Self.commentPageSize, "offset": (page - 1) * Self.commentPageSize])
-            return (rows.map { CommentRow(id: $0[0], author: $0[1], authorId: $0[2], text: $0[3], createdAt: $0[4]) }, total)
+                arguments: [
+                    "kind": kind, "target": targetID, "viewer": viewer, "limit": Self.commentPageSize,
+                    "offset": (page - 1) * Self.commentPageSize,
+                ])
+            return (
+                rows.map { CommentRow(id: $0[0], author: $0[1], authorId: $0[2], text: $0[3], createdAt: $0[4]) }, total
+            )
         }
     }
 
@@ -74,18 +90,24 @@ extension Store {
                 WHERE id IN (SELECT recipeId FROM recipeVote WHERE accountId = :id UNION SELECT targetId FROM comment WHERE kind = 'recipe' AND accountId = :id)
                 """, arguments: ["id": accountID])
         // Memes keep their pictures when the account that first rendered them goes.
-        try db.execute(sql: "UPDATE image SET ownerId = NULL WHERE ownerId = ? AND kind = 'meme'", arguments: [accountID])
+        try db.execute(
+            sql: "UPDATE image SET ownerId = NULL WHERE ownerId = ? AND kind = 'meme'", arguments: [accountID])
     }
 
     /// Deletes a comment written by `accountID`; returns its kind and target, or nil.
     public func deleteComment(id: Int64, by accountID: Int64) async throws -> (kind: String, targetID: Int64)? {
         try await pool.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT kind, targetId FROM comment WHERE id = ? AND accountId = ?", arguments: [id, accountID])
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT kind, targetId FROM comment WHERE id = ? AND accountId = ?",
+                    arguments: [id, accountID])
             else { return nil }
-            let kind: String = row[0], target: Int64 = row[1]
+            let kind: String = row[0]
+            let target: Int64 = row[1]
             try db.execute(sql: "DELETE FROM comment WHERE id = ?", arguments: [id])
             if let table = Self.commentKinds[kind] {
-                try db.execute(sql: "UPDATE \(table) SET comments = MAX(0, comments - 1) WHERE id = ?", arguments: [target])
+                try db.execute(
+                    sql: "UPDATE \(table) SET comments = MAX(0, comments - 1) WHERE id = ?", arguments: [target])
             }
             return (kind, target)
         }

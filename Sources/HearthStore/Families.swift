@@ -49,7 +49,8 @@ public struct FamilyInvite: Sendable, Equatable {
     public var relation: String?
     public var expiresAt: Date
 
-    public init(id: Int64 = 0, codeHash: String, familyId: Int64, inviterId: Int64, relation: String?, expiresAt: Date) {
+    public init(id: Int64 = 0, codeHash: String, familyId: Int64, inviterId: Int64, relation: String?, expiresAt: Date)
+    {
         (self.id, self.codeHash, self.familyId, self.inviterId, self.relation, self.expiresAt) =
             (id, codeHash, familyId, inviterId, relation, expiresAt)
     }
@@ -67,7 +68,8 @@ extension Store {
         try await pool.read { db in
             try FamilyRecord.fetchAll(
                 db,
-                sql: "SELECT family.* FROM family JOIN familyMember m ON m.familyId = family.id WHERE m.accountId = ? ORDER BY m.joinedAt DESC, family.id DESC",
+                sql:
+                    "SELECT family.* FROM family JOIN familyMember m ON m.familyId = family.id WHERE m.accountId = ? ORDER BY m.joinedAt DESC, family.id DESC",
                 arguments: [accountID])
         }
     }
@@ -82,7 +84,9 @@ extension Store {
         name: String, founderID: Int64, parentFamilyID: Int64? = nil, maxFounded: Int = .max, now: Date = Date()
     ) async throws -> FamilyRecord {
         try await pool.write { db in
-            let founded = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM family WHERE founderId = ?", arguments: [founderID]) ?? 0
+            let founded =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM family WHERE founderId = ?", arguments: [founderID])
+                ?? 0
             guard founded < maxFounded else { throw FamilyError.foundedTooMany }
             var family = FamilyRecord(name: name, founderId: founderID, parentFamilyId: parentFamilyID, createdAt: now)
             try family.insert(db)
@@ -107,14 +111,18 @@ extension Store {
 
     public func familyRole(_ familyID: Int64, accountID: Int64) async throws -> String? {
         try await pool.read { db in
-            try String.fetchOne(db, sql: "SELECT role FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, accountID])
+            try String.fetchOne(
+                db, sql: "SELECT role FROM familyMember WHERE familyId = ? AND accountId = ?",
+                arguments: [familyID, accountID])
         }
     }
 
     public func familyLinks(_ familyID: Int64) async throws -> [FamilyLink] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT fromId, toId, kind FROM familyLink WHERE familyId = ?", arguments: [familyID])
-                .map { FamilyLink(from: $0[0], to: $0[1], kind: $0[2]) }
+            try Row.fetchAll(
+                db, sql: "SELECT fromId, toId, kind FROM familyLink WHERE familyId = ?", arguments: [familyID]
+            )
+            .map { FamilyLink(from: $0[0], to: $0[1], kind: $0[2]) }
         }
     }
 
@@ -127,7 +135,10 @@ extension Store {
     static func link(_ db: Database, _ familyID: Int64, from: Int64, to: Int64, kind: String) throws {
         guard from != to else { throw FamilyError.selfLink }
         for id in [from, to] {
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, id]) != nil
+            guard
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM familyMember WHERE familyId = ? AND accountId = ?",
+                    arguments: [familyID, id]) != nil
             else { throw FamilyError.notMember }
         }
         if kind == "parent" {
@@ -141,7 +152,8 @@ extension Store {
                     """, arguments: [from, familyID])
             if ancestors.contains(to) { throw FamilyError.wouldCycle }
             try db.execute(
-                sql: "INSERT OR IGNORE INTO familyLink (familyId, fromId, toId, kind) VALUES (?, ?, ?, 'parent')", arguments: [familyID, from, to])
+                sql: "INSERT OR IGNORE INTO familyLink (familyId, fromId, toId, kind) VALUES (?, ?, ?, 'parent')",
+                arguments: [familyID, from, to])
         } else {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO familyLink (familyId, fromId, toId, kind) VALUES (?, ?, ?, ?)",
@@ -157,7 +169,8 @@ extension Store {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM familyInvite WHERE expiresAt < ?", arguments: [now])
             try db.execute(
-                sql: "INSERT INTO familyInvite (codeHash, familyId, inviterId, relation, expiresAt) VALUES (?, ?, ?, ?, ?)",
+                sql:
+                    "INSERT INTO familyInvite (codeHash, familyId, inviterId, relation, expiresAt) VALUES (?, ?, ?, ?, ?)",
                 arguments: [invite.codeHash, invite.familyId, invite.inviterId, invite.relation, invite.expiresAt])
             return db.lastInsertedRowID
         }
@@ -202,22 +215,29 @@ extension Store {
         try await pool.write { db in
             var arguments: [any DatabaseValueConvertible] = codeHashes
             arguments.append(now)
-            guard let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT familyId, inviterId, relation, codeHash FROM familyInvite
-                    WHERE codeHash IN \(Self.placeholders(codeHashes.count)) AND expiresAt > ?
-                    """,
-                arguments: StatementArguments(arguments))
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT familyId, inviterId, relation, codeHash FROM familyInvite
+                        WHERE codeHash IN \(Self.placeholders(codeHashes.count)) AND expiresAt > ?
+                        """,
+                    arguments: StatementArguments(arguments))
             else { throw FamilyError.notFound }
-            let familyID: Int64 = row[0], inviter: Int64 = row[1], relation: String? = row[2]
+            let familyID: Int64 = row[0]
+            let inviter: Int64 = row[1]
+            let relation: String? = row[2]
             let codeHash: String = row[3]
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, accountID]) != nil {
+            if try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM familyMember WHERE familyId = ? AND accountId = ?",
+                arguments: [familyID, accountID]) != nil
+            {
                 throw FamilyError.alreadyMember
             }
             try db.execute(sql: "DELETE FROM familyInvite WHERE codeHash = ?", arguments: [codeHash])
             try db.execute(
-                sql: "INSERT INTO familyMember (familyId, accountId, role, joinedAt) VALUES (?, ?, 'member', ?)", arguments: [familyID, accountID, now])
+                sql: "INSERT INTO familyMember (familyId, accountId, role, joinedAt) VALUES (?, ?, 'member', ?)",
+                arguments: [familyID, accountID, now])
             switch relation {
             case "parent": try Self.link(db, familyID, from: accountID, to: inviter, kind: "parent")
             case "child": try Self.link(db, familyID, from: inviter, to: accountID, kind: "parent")
@@ -231,11 +251,17 @@ extension Store {
     /// Takes a member out of a family with their links (the founder cannot leave).
     public func leaveFamily(_ familyID: Int64, accountID: Int64) async throws {
         try await pool.write { db in
-            guard let role = try String.fetchOne(db, sql: "SELECT role FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, accountID])
+            guard
+                let role = try String.fetchOne(
+                    db, sql: "SELECT role FROM familyMember WHERE familyId = ? AND accountId = ?",
+                    arguments: [familyID, accountID])
             else { throw FamilyError.notMember }
             if role == "founder" { throw FamilyError.founderMustStay }
-            try db.execute(sql: "DELETE FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, accountID])
-            try db.execute(sql: "DELETE FROM familyLink WHERE familyId = ? AND (fromId = ? OR toId = ?)", arguments: [familyID, accountID, accountID])
+            try db.execute(
+                sql: "DELETE FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, accountID])
+            try db.execute(
+                sql: "DELETE FROM familyLink WHERE familyId = ? AND (fromId = ? OR toId = ?)",
+                arguments: [familyID, accountID, accountID])
         }
     }
 
@@ -255,12 +281,18 @@ extension Store {
     }
 
     public func familyMemberIDs(_ familyID: Int64) async throws -> Set<Int64> {
-        try await pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT accountId FROM familyMember WHERE familyId = ?", arguments: [familyID])) }
+        try await pool.read { db in
+            Set(
+                try Int64.fetchAll(
+                    db, sql: "SELECT accountId FROM familyMember WHERE familyId = ?", arguments: [familyID]))
+        }
     }
 
     /// Families founded by members who left home from `familyID`.
     public func childFamilies(of familyID: Int64) async throws -> [FamilyRecord] {
-        try await pool.read { db in try FamilyRecord.fetchAll(db, sql: "SELECT * FROM family WHERE parentFamilyId = ?", arguments: [familyID]) }
+        try await pool.read { db in
+            try FamilyRecord.fetchAll(db, sql: "SELECT * FROM family WHERE parentFamilyId = ?", arguments: [familyID])
+        }
     }
 }
 
@@ -278,7 +310,10 @@ public struct FamilyPost: Codable, Sendable, Equatable, FetchableRecord, Mutable
     public var comments = 0
     public var createdAt: Date
 
-    public init(familyId: Int64, accountId: Int64, kind: String, text: String, imageId: String?, eventDate: String?, createdAt: Date) {
+    public init(
+        familyId: Int64, accountId: Int64, kind: String, text: String, imageId: String?, eventDate: String?,
+        createdAt: Date
+    ) {
         (self.familyId, self.accountId, self.kind, self.text, self.imageId, self.eventDate, self.createdAt) =
             (familyId, accountId, kind, text, imageId, eventDate, createdAt)
     }
@@ -303,10 +338,13 @@ extension Store {
 
     public func familyPosts(_ familyID: Int64, page: Int) async throws -> (posts: [(FamilyPost, String)], total: Int) {
         try await pool.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM familyPost WHERE familyId = ?", arguments: [familyID]) ?? 0
+            let total =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM familyPost WHERE familyId = ?", arguments: [familyID])
+                ?? 0
             let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT familyPost.*, account.name AS author FROM familyPost JOIN account ON account.id = familyPost.accountId WHERE familyId = ? ORDER BY familyPost.id DESC LIMIT ? OFFSET ?",
+                sql:
+                    "SELECT familyPost.*, account.name AS author FROM familyPost JOIN account ON account.id = familyPost.accountId WHERE familyId = ? ORDER BY familyPost.id DESC LIMIT ? OFFSET ?",
                 arguments: [familyID, Self.familyPostPageSize, (page - 1) * Self.familyPostPageSize])
             return (try rows.map { (try FamilyPost(row: $0), $0["author"] as String) }, total)
         }
@@ -315,15 +353,25 @@ extension Store {
     /// Likes a post (or takes it back); idempotent, the count recomputed in the transaction.
     public func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)? {
         try await pool.write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM familyPost WHERE id = ?", arguments: [postID]) != nil else { return nil }
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM familyPost WHERE id = ?", arguments: [postID]) != nil else {
+                return nil
+            }
             if on {
-                try db.execute(sql: "INSERT OR IGNORE INTO postLike (postId, accountId) VALUES (?, ?)", arguments: [postID, accountID])
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO postLike (postId, accountId) VALUES (?, ?)",
+                    arguments: [postID, accountID])
             } else {
-                try db.execute(sql: "DELETE FROM postLike WHERE postId = ? AND accountId = ?", arguments: [postID, accountID])
+                try db.execute(
+                    sql: "DELETE FROM postLike WHERE postId = ? AND accountId = ?", arguments: [postID, accountID])
             }
             let changed = db.changesCount == 1
-            try db.execute(sql: "UPDATE familyPost SET likes = (SELECT COUNT(*) FROM postLike WHERE postId = ?) WHERE id = ?", arguments: [postID, postID])
-            return (changed, try Int.fetchOne(db, sql: "SELECT likes FROM familyPost WHERE id = ?", arguments: [postID]) ?? 0)
+            try db.execute(
+                sql: "UPDATE familyPost SET likes = (SELECT COUNT(*) FROM postLike WHERE postId = ?) WHERE id = ?",
+                arguments: [postID, postID])
+            return (
+                changed,
+                try Int.fetchOne(db, sql: "SELECT likes FROM familyPost WHERE id = ?", arguments: [postID]) ?? 0
+            )
         }
     }
 }

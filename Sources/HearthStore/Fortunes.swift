@@ -21,10 +21,13 @@ public struct FortuneRecord: Codable, Sendable, Equatable, FetchableRecord, Muta
     public var openedAt: Date
 
     public init(
-        accountId: Int64, day: String, sayingKey: String, round: Int, text: String, numbers: String, lat: Double?, lon: Double?,
+        accountId: Int64, day: String, sayingKey: String, round: Int, text: String, numbers: String, lat: Double?,
+        lon: Double?,
         place: String?, points: Int, openedAt: Date
     ) {
-        (self.accountId, self.day, self.sayingKey, self.round, self.text, self.numbers) = (accountId, day, sayingKey, round, text, numbers)
+        (self.accountId, self.day, self.sayingKey, self.round, self.text, self.numbers) = (
+            accountId, day, sayingKey, round, text, numbers
+        )
         (self.lat, self.lon, self.place, self.points, self.openedAt) = (lat, lon, place, points, openedAt)
     }
 
@@ -37,7 +40,9 @@ public struct SharedLocation: Sendable, Equatable {
     public var lon: Double
     public var label: String?
     public var at: Date
-    public init(lat: Double, lon: Double, label: String?, at: Date) { (self.lat, self.lon, self.label, self.at) = (lat, lon, label, at) }
+    public init(lat: Double, lon: Double, label: String?, at: Date) {
+        (self.lat, self.lon, self.label, self.at) = (lat, lon, label, at)
+    }
 }
 
 extension Store {
@@ -45,7 +50,8 @@ extension Store {
 
     public func fortune(accountID: Int64, day: String) async throws -> FortuneRecord? {
         try await pool.read { db in
-            try FortuneRecord.fetchOne(db, sql: "SELECT * FROM fortune WHERE accountId = ? AND day = ?", arguments: [accountID, day])
+            try FortuneRecord.fetchOne(
+                db, sql: "SELECT * FROM fortune WHERE accountId = ? AND day = ?", arguments: [accountID, day])
         }
     }
 
@@ -56,8 +62,12 @@ extension Store {
     /// The sayings seen in the account's current pass through the catalogue, and that pass.
     public func fortuneRound(accountID: Int64) async throws -> (round: Int, seen: Set<String>) {
         try await pool.read { db in
-            let round = try Int.fetchOne(db, sql: "SELECT MAX(round) FROM fortune WHERE accountId = ?", arguments: [accountID]) ?? 0
-            let seen = try String.fetchAll(db, sql: "SELECT sayingKey FROM fortune WHERE accountId = ? AND round = ?", arguments: [accountID, round])
+            let round =
+                try Int.fetchOne(db, sql: "SELECT MAX(round) FROM fortune WHERE accountId = ?", arguments: [accountID])
+                ?? 0
+            let seen = try String.fetchAll(
+                db, sql: "SELECT sayingKey FROM fortune WHERE accountId = ? AND round = ?",
+                arguments: [accountID, round])
             return (round, Set(seen))
         }
     }
@@ -67,7 +77,8 @@ extension Store {
     public func openFortune(_ fortune: FortuneRecord) async throws -> (fortune: FortuneRecord, isNew: Bool) {
         try await pool.write { db in
             if let existing = try FortuneRecord.fetchOne(
-                db, sql: "SELECT * FROM fortune WHERE accountId = ? AND day = ?", arguments: [fortune.accountId, fortune.day])
+                db, sql: "SELECT * FROM fortune WHERE accountId = ? AND day = ?",
+                arguments: [fortune.accountId, fortune.day])
             {
                 return (existing, false)
             }
@@ -77,7 +88,9 @@ extension Store {
                 sql: "INSERT INTO pointsEvent (accountId, kind, day, points, createdAt) VALUES (?, 'fortune', ?, ?, ?)",
                 arguments: [fortune.accountId, fortune.day, fortune.points, fortune.openedAt])
             if let lat = fortune.lat, let lon = fortune.lon {
-                try Self.shareLocation(db, accountID: fortune.accountId, SharedLocation(lat: lat, lon: lon, label: fortune.place, at: fortune.openedAt))
+                try Self.shareLocation(
+                    db, accountID: fortune.accountId,
+                    SharedLocation(lat: lat, lon: lon, label: fortune.place, at: fortune.openedAt))
             }
             return (record, true)
         }
@@ -86,13 +99,18 @@ extension Store {
     /// Every day the account opened a cookie on, newest first (for streaks).
     public func fortuneDays(accountID: Int64) async throws -> [String] {
         try await pool.read { db in
-            try String.fetchAll(db, sql: "SELECT day FROM fortune WHERE accountId = ? ORDER BY day DESC", arguments: [accountID])
+            try String.fetchAll(
+                db, sql: "SELECT day FROM fortune WHERE accountId = ? ORDER BY day DESC", arguments: [accountID])
         }
     }
 
-    public func fortunes(of accountID: Int64, page: Int, pageSize: Int = Store.fortunePageSize) async throws -> (fortunes: [FortuneRecord], total: Int) {
+    public func fortunes(of accountID: Int64, page: Int, pageSize: Int = Store.fortunePageSize) async throws -> (
+        fortunes: [FortuneRecord], total: Int
+    ) {
         try await pool.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fortune WHERE accountId = ?", arguments: [accountID]) ?? 0
+            let total =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fortune WHERE accountId = ?", arguments: [accountID])
+                ?? 0
             let rows = try FortuneRecord.fetchAll(
                 db, sql: "SELECT * FROM fortune WHERE accountId = ? ORDER BY day DESC LIMIT ? OFFSET ?",
                 arguments: [accountID, pageSize, (page - 1) * pageSize])
@@ -103,17 +121,21 @@ extension Store {
     /// All of an account's cookies, oldest first (stats and the map).
     public func allFortunes(of accountID: Int64) async throws -> [FortuneRecord] {
         try await pool.read { db in
-            try FortuneRecord.fetchAll(db, sql: "SELECT * FROM fortune WHERE accountId = ? ORDER BY day", arguments: [accountID])
+            try FortuneRecord.fetchAll(
+                db, sql: "SELECT * FROM fortune WHERE accountId = ? ORDER BY day", arguments: [accountID])
         }
     }
 
     // MARK: points
 
     /// Adds points once per (kind, day): false when they were given already.
-    public func addPoints(accountID: Int64, kind: String, day: String, points: Int, now: Date = Date()) async throws -> Bool {
+    public func addPoints(accountID: Int64, kind: String, day: String, points: Int, now: Date = Date()) async throws
+        -> Bool
+    {
         try await pool.write { db in
             try db.execute(
-                sql: "INSERT OR IGNORE INTO pointsEvent (accountId, kind, day, points, createdAt) VALUES (?, ?, ?, ?, ?)",
+                sql:
+                    "INSERT OR IGNORE INTO pointsEvent (accountId, kind, day, points, createdAt) VALUES (?, ?, ?, ?, ?)",
                 arguments: [accountID, kind, day, points, now])
             return db.changesCount == 1
         }
@@ -121,14 +143,19 @@ extension Store {
 
     public func points(of accountID: Int64) async throws -> Int {
         try await pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(points), 0) FROM pointsEvent WHERE accountId = ?", arguments: [accountID]) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT COALESCE(SUM(points), 0) FROM pointsEvent WHERE accountId = ?", arguments: [accountID])
+                ?? 0
         }
     }
 
     /// The leaderboard: everyone, or only `friendsOf` and their friends (mutual follows).
     public func topPoints(limit: Int, friendsOf: Int64?) async throws -> [(name: String, points: Int)] {
         try await pool.read { db in
-            let friendFilter = friendsOf == nil ? "" : """
+            let friendFilter =
+                friendsOf == nil
+                ? ""
+                : """
                  AND (account.id = :me OR (
                    EXISTS (SELECT 1 FROM follow WHERE followerId = :me AND followeeId = account.id)
                    AND EXISTS (SELECT 1 FROM follow WHERE followerId = account.id AND followeeId = :me)))
@@ -161,7 +188,9 @@ extension Store {
 
     public func lastLocation(accountID: Int64) async throws -> SharedLocation? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT lat, lon, label, at FROM lastLocation WHERE accountId = ?", arguments: [accountID]).map {
+            try Row.fetchOne(
+                db, sql: "SELECT lat, lon, label, at FROM lastLocation WHERE accountId = ?", arguments: [accountID]
+            ).map {
                 SharedLocation(lat: $0[0], lon: $0[1], label: $0[2], at: $0[3])
             }
         }

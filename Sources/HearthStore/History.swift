@@ -15,7 +15,8 @@ public struct HistoryRecord: Sendable {
     public var createdAt: Date
 
     public init(
-        target: String, msgid: String, source: String, accountID: Int64? = nil, command: String, text: String, createdAt: Date
+        target: String, msgid: String, source: String, accountID: Int64? = nil, command: String, text: String,
+        createdAt: Date
     ) {
         self.target = target
         self.msgid = msgid
@@ -56,10 +57,13 @@ extension Store {
         guard !records.isEmpty || !access.isEmpty else { return }
         try await pool.write { db in
             let statement = try db.cachedStatement(
-                sql: "INSERT INTO history (target, msgid, source, accountId, command, text, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                sql:
+                    "INSERT INTO history (target, msgid, source, accountId, command, text, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            )
             for record in records {
                 try statement.execute(arguments: [
-                    record.target, record.msgid, record.source, record.accountID, record.command, record.text, record.createdAt,
+                    record.target, record.msgid, record.source, record.accountID, record.command, record.text,
+                    record.createdAt,
                 ])
             }
             let grant = try db.cachedStatement(
@@ -76,7 +80,8 @@ extension Store {
             try db.execute(sql: "UPDATE history SET target = ? WHERE target = ?", arguments: [newTarget, target])
             for entry in access {
                 try db.execute(
-                    sql: "INSERT OR IGNORE INTO historyAccess (target, accountId) SELECT ?, id FROM account WHERE id = ?",
+                    sql:
+                        "INSERT OR IGNORE INTO historyAccess (target, accountId) SELECT ?, id FROM account WHERE id = ?",
                     arguments: [entry.target, entry.accountID])
             }
         }
@@ -104,11 +109,14 @@ extension Store {
     @discardableResult
     public func expireHistory(olderThan days: Int, now: Date = Date()) async throws -> Int {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM history WHERE createdAt < ?", arguments: [now.addingTimeInterval(-Double(days) * 86_400)])
+            try db.execute(
+                sql: "DELETE FROM history WHERE createdAt < ?",
+                arguments: [now.addingTimeInterval(-Double(days) * 86_400)])
             let removed = db.changesCount
-            try db.execute(sql: """
-                DELETE FROM historyAccess WHERE NOT EXISTS (SELECT 1 FROM history WHERE history.target = historyAccess.target)
-                """)
+            try db.execute(
+                sql: """
+                    DELETE FROM historyAccess WHERE NOT EXISTS (SELECT 1 FROM history WHERE history.target = historyAccess.target)
+                    """)
             return removed
         }
     }
@@ -135,7 +143,8 @@ extension Store {
     /// Messages of `targets` strictly after `after` and before `before` (either may be nil),
     /// at most `limit`, taken from the newest end when `newestFirst`; returned oldest first.
     public func history(
-        targets: [String], after: HistoryRef?, before: HistoryRef?, limit: Int, newestFirst: Bool, includeAfter: Bool = false
+        targets: [String], after: HistoryRef?, before: HistoryRef?, limit: Int, newestFirst: Bool,
+        includeAfter: Bool = false
     ) async throws -> [HistoryRecord] {
         try await pool.read { db in
             let names = targets.indices.map { ":t\($0)" }
@@ -159,7 +168,8 @@ extension Store {
             let order = newestFirst ? "DESC" : "ASC"
             let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT * FROM history WHERE \(conditions.joined(separator: " AND ")) ORDER BY id \(order) LIMIT :limit",
+                sql:
+                    "SELECT * FROM history WHERE \(conditions.joined(separator: " AND ")) ORDER BY id \(order) LIMIT :limit",
                 arguments: StatementArguments(arguments))
             let records = rows.map(HistoryRecord.init(row:))
             return newestFirst ? records.reversed() : records
@@ -220,7 +230,9 @@ extension Store {
 extension Store {
     public func readMarker(accountID: Int64, target: String) async throws -> Date? {
         try await pool.read { db in
-            try Date.fetchOne(db, sql: "SELECT readAt FROM readMarker WHERE accountId = ? AND target = ?", arguments: [accountID, target])
+            try Date.fetchOne(
+                db, sql: "SELECT readAt FROM readMarker WHERE accountId = ? AND target = ?",
+                arguments: [accountID, target])
         }
     }
 
@@ -233,7 +245,8 @@ extension Store {
                     ON CONFLICT(accountId, target) DO UPDATE SET readAt = MAX(readAt, excluded.readAt)
                     """, arguments: [accountID, target, date])
             return try Date.fetchOne(
-                db, sql: "SELECT readAt FROM readMarker WHERE accountId = ? AND target = ?", arguments: [accountID, target]) ?? date
+                db, sql: "SELECT readAt FROM readMarker WHERE accountId = ? AND target = ?",
+                arguments: [accountID, target]) ?? date
         }
     }
 }

@@ -13,7 +13,10 @@ public struct ImageRecord: Codable, Sendable, Equatable, FetchableRecord, Persis
     public var bytes: Int
     public var createdAt: Date
 
-    public init(id: String, ownerId: Int64?, kind: String, format: String, width: Int, height: Int, bytes: Int, createdAt: Date = Date()) {
+    public init(
+        id: String, ownerId: Int64?, kind: String, format: String, width: Int, height: Int, bytes: Int,
+        createdAt: Date = Date()
+    ) {
         (self.id, self.ownerId, self.kind, self.format) = (id, ownerId, kind, format)
         (self.width, self.height, self.bytes, self.createdAt) = (width, height, bytes, createdAt)
     }
@@ -31,7 +34,9 @@ public struct TemplateRecord: Codable, Sendable, FetchableRecord, MutablePersist
     public var createdAt: Date
 
     public init(ownerId: Int64?, name: String, imageId: String, boxes: String, createdAt: Date = Date()) {
-        (self.ownerId, self.name, self.nameKey, self.imageId, self.boxes, self.createdAt) = (ownerId, name, name.lowercased(), imageId, boxes, createdAt)
+        (self.ownerId, self.name, self.nameKey, self.imageId, self.boxes, self.createdAt) = (
+            ownerId, name, name.lowercased(), imageId, boxes, createdAt
+        )
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -52,7 +57,9 @@ extension Store {
     public func uploads(of ownerID: Int64, idPrefix prefix: String) async throws -> [ImageRecord] {
         try await pool.read { db in
             try ImageRecord.fetchAll(
-                db, sql: "SELECT * FROM image WHERE ownerId = ? AND kind = 'upload' AND id >= ? AND id < ? ORDER BY createdAt DESC LIMIT 2",
+                db,
+                sql:
+                    "SELECT * FROM image WHERE ownerId = ? AND kind = 'upload' AND id >= ? AND id < ? ORDER BY createdAt DESC LIMIT 2",
                 arguments: [ownerID, prefix, prefix + "g"])
         }
     }
@@ -60,9 +67,14 @@ extension Store {
     /// Uploads of `ownerID`, newest first, `imagePageSize` a page (page 1 first).
     public func uploads(of ownerID: Int64, page: Int) async throws -> (images: [ImageRecord], total: Int) {
         try await pool.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image WHERE ownerId = ? AND kind = 'upload'", arguments: [ownerID]) ?? 0
+            let total =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM image WHERE ownerId = ? AND kind = 'upload'", arguments: [ownerID])
+                ?? 0
             let images = try ImageRecord.fetchAll(
-                db, sql: "SELECT * FROM image WHERE ownerId = ? AND kind = 'upload' ORDER BY createdAt DESC, id LIMIT ? OFFSET ?",
+                db,
+                sql:
+                    "SELECT * FROM image WHERE ownerId = ? AND kind = 'upload' ORDER BY createdAt DESC, id LIMIT ? OFFSET ?",
                 arguments: [ownerID, Self.imagePageSize, (page - 1) * Self.imagePageSize])
             return (images, total)
         }
@@ -70,7 +82,9 @@ extension Store {
 
     /// Ids of every image an account owns (their files go when the account does).
     public func imageIDs(ownerID: Int64) async throws -> [String] {
-        try await pool.read { db in try String.fetchAll(db, sql: "SELECT id FROM image WHERE ownerId = ?", arguments: [ownerID]) }
+        try await pool.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM image WHERE ownerId = ?", arguments: [ownerID])
+        }
     }
 
     public func setAvatar(_ accountID: Int64, imageID: String?) async throws {
@@ -93,7 +107,9 @@ extension Store {
     /// The account a live ticket belongs to (the ticket stays until used or expired).
     public func uploadTicket(tokenHash: String, now: Date = Date()) async throws -> Int64? {
         try await pool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT accountId FROM uploadTicket WHERE tokenHash = ? AND expiresAt > ?", arguments: [tokenHash, now])
+            try Int64.fetchOne(
+                db, sql: "SELECT accountId FROM uploadTicket WHERE tokenHash = ? AND expiresAt > ?",
+                arguments: [tokenHash, now])
         }
     }
 
@@ -102,7 +118,8 @@ extension Store {
     public func addUpload(_ image: ImageRecord, tokenHash: String?, now: Date = Date()) async throws -> Bool {
         try await pool.write { db in
             if let tokenHash {
-                try db.execute(sql: "DELETE FROM uploadTicket WHERE tokenHash = ? AND expiresAt > ?", arguments: [tokenHash, now])
+                try db.execute(
+                    sql: "DELETE FROM uploadTicket WHERE tokenHash = ? AND expiresAt > ?", arguments: [tokenHash, now])
                 guard db.changesCount == 1 else { return false }
             }
             try image.insert(db)
@@ -128,7 +145,8 @@ extension Store {
     public func templates(for accountID: Int64?) async throws -> [TemplateRecord] {
         try await pool.read { db in
             try TemplateRecord.fetchAll(
-                db, sql: "SELECT * FROM template WHERE ownerId IS NULL OR ownerId = ? ORDER BY ownerId IS NULL, nameKey",
+                db,
+                sql: "SELECT * FROM template WHERE ownerId IS NULL OR ownerId = ? ORDER BY ownerId IS NULL, nameKey",
                 arguments: [accountID])
         }
     }
@@ -138,7 +156,8 @@ extension Store {
     public func cachedRender(key: String) async throws -> ImageRecord? {
         try await pool.read { db in
             try ImageRecord.fetchOne(
-                db, sql: "SELECT image.* FROM renderCache JOIN image ON image.id = renderCache.imageId WHERE renderKey = ?",
+                db,
+                sql: "SELECT image.* FROM renderCache JOIN image ON image.id = renderCache.imageId WHERE renderKey = ?",
                 arguments: [key])
         }
     }
@@ -148,13 +167,15 @@ extension Store {
     public func addRender(_ image: ImageRecord, key: String) async throws -> ImageRecord {
         try await pool.write { db in
             if let existing = try ImageRecord.fetchOne(
-                db, sql: "SELECT image.* FROM renderCache JOIN image ON image.id = renderCache.imageId WHERE renderKey = ?",
+                db,
+                sql: "SELECT image.* FROM renderCache JOIN image ON image.id = renderCache.imageId WHERE renderKey = ?",
                 arguments: [key])
             {
                 return existing
             }
             try image.insert(db)
-            try db.execute(sql: "INSERT INTO renderCache (renderKey, imageId) VALUES (?, ?)", arguments: [key, image.id])
+            try db.execute(
+                sql: "INSERT INTO renderCache (renderKey, imageId) VALUES (?, ?)", arguments: [key, image.id])
             return image
         }
     }

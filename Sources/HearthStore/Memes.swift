@@ -14,7 +14,9 @@ public struct MemeRecord: Codable, Sendable, Equatable, FetchableRecord, Mutable
     public var createdAt: Date
 
     public init(accountId: Int64, imageId: String, source: String, caption: String, createdAt: Date = Date()) {
-        (self.accountId, self.imageId, self.source, self.caption, self.createdAt) = (accountId, imageId, source, caption, createdAt)
+        (self.accountId, self.imageId, self.source, self.caption, self.createdAt) = (
+            accountId, imageId, source, caption, createdAt
+        )
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -48,7 +50,9 @@ extension Store {
         try await pool.write { db in
             var record = meme
             try record.insert(db)
-            try Self.addActivity(db, accountID: meme.accountId, kind: "meme", subjectID: record.id, text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"))
+            try Self.addActivity(
+                db, accountID: meme.accountId, kind: "meme", subjectID: record.id,
+                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"))
             return record
         }
     }
@@ -60,9 +64,12 @@ extension Store {
     }
 
     /// A user's memes, newest first (page 1 first), and how many there are.
-    public func memes(of accountID: Int64, page: Int, pageSize: Int = Store.memePageSize) async throws -> (memes: [MemeRow], total: Int) {
+    public func memes(of accountID: Int64, page: Int, pageSize: Int = Store.memePageSize) async throws -> (
+        memes: [MemeRow], total: Int
+    ) {
         try await pool.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM meme WHERE accountId = ?", arguments: [accountID]) ?? 0
+            let total =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM meme WHERE accountId = ?", arguments: [accountID]) ?? 0
             let rows = try Row.fetchAll(
                 db, sql: Self.memeSelect + " WHERE meme.accountId = ? ORDER BY meme.id DESC LIMIT ? OFFSET ?",
                 arguments: [accountID, pageSize, (page - 1) * pageSize])
@@ -86,19 +93,27 @@ extension Store {
     /// Likes or favourites a meme (or takes it back). Idempotent; the count is recomputed in
     /// the same transaction, so it stays exact however many people click at once.
     /// Returns whether anything changed and the new count; nil when there is no such meme.
-    public func react(_ reaction: Reaction, memeID: Int64, accountID: Int64, on: Bool, now: Date = Date()) async throws -> (changed: Bool, count: Int)? {
+    public func react(_ reaction: Reaction, memeID: Int64, accountID: Int64, on: Bool, now: Date = Date()) async throws
+        -> (changed: Bool, count: Int)?
+    {
         let table = reaction == .like ? "memeLike" : "memeFav"
         let column = reaction == .like ? "likes" : "favs"
         return try await pool.write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM meme WHERE id = ?", arguments: [memeID]) != nil else { return nil }
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM meme WHERE id = ?", arguments: [memeID]) != nil else {
+                return nil
+            }
             if on {
                 try db.execute(
-                    sql: "INSERT OR IGNORE INTO \(table) (memeId, accountId, createdAt) VALUES (?, ?, ?)", arguments: [memeID, accountID, now])
+                    sql: "INSERT OR IGNORE INTO \(table) (memeId, accountId, createdAt) VALUES (?, ?, ?)",
+                    arguments: [memeID, accountID, now])
             } else {
-                try db.execute(sql: "DELETE FROM \(table) WHERE memeId = ? AND accountId = ?", arguments: [memeID, accountID])
+                try db.execute(
+                    sql: "DELETE FROM \(table) WHERE memeId = ? AND accountId = ?", arguments: [memeID, accountID])
             }
             let changed = db.changesCount == 1
-            try db.execute(sql: "UPDATE meme SET \(column) = (SELECT COUNT(*) FROM \(table) WHERE memeId = ?) WHERE id = ?", arguments: [memeID, memeID])
+            try db.execute(
+                sql: "UPDATE meme SET \(column) = (SELECT COUNT(*) FROM \(table) WHERE memeId = ?) WHERE id = ?",
+                arguments: [memeID, memeID])
             let count = try Int.fetchOne(db, sql: "SELECT \(column) FROM meme WHERE id = ?", arguments: [memeID]) ?? 0
             return (changed, count)
         }
@@ -107,14 +122,18 @@ extension Store {
     public func hasReacted(_ reaction: Reaction, memeID: Int64, accountID: Int64) async throws -> Bool {
         let table = reaction == .like ? "memeLike" : "memeFav"
         return try await pool.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE memeId = ? AND accountId = ?", arguments: [memeID, accountID]) != nil
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM \(table) WHERE memeId = ? AND accountId = ?", arguments: [memeID, accountID])
+                != nil
         }
     }
 
     /// The memes `accountID` favourited, newest favourite first.
     public func favourites(of accountID: Int64, page: Int) async throws -> (memes: [MemeRow], total: Int) {
         try await pool.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM memeFav WHERE accountId = ?", arguments: [accountID]) ?? 0
+            let total =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM memeFav WHERE accountId = ?", arguments: [accountID])
+                ?? 0
             let rows = try Row.fetchAll(
                 db,
                 sql: Self.memeSelect + """
@@ -155,17 +174,26 @@ extension Store {
         if owner == viewer { return true }
         return try await pool.read { db in
             if let viewer {
-                let blocked = try Bool.fetchOne(
-                    db, sql: "SELECT 1 FROM block WHERE (blockerId = ? AND blockedId = ?) OR (blockerId = ? AND blockedId = ?)",
-                    arguments: [owner, viewer, viewer, owner]) != nil
+                let blocked =
+                    try Bool.fetchOne(
+                        db,
+                        sql:
+                            "SELECT 1 FROM block WHERE (blockerId = ? AND blockedId = ?) OR (blockerId = ? AND blockedId = ?)",
+                        arguments: [owner, viewer, viewer, owner]) != nil
                 if blocked { return false }
             }
-            let isPublic = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE accountId = ? AND key = 'privacy'", arguments: [owner]) == "public"
+            let isPublic =
+                try String.fetchOne(
+                    db, sql: "SELECT value FROM setting WHERE accountId = ? AND key = 'privacy'", arguments: [owner])
+                == "public"
             if isPublic { return true }
             guard let viewer else { return false }
-            let mutual = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM follow WHERE (followerId = ? AND followeeId = ?) OR (followerId = ? AND followeeId = ?)",
-                arguments: [owner, viewer, viewer, owner]) ?? 0
+            let mutual =
+                try Int.fetchOne(
+                    db,
+                    sql:
+                        "SELECT COUNT(*) FROM follow WHERE (followerId = ? AND followeeId = ?) OR (followerId = ? AND followeeId = ?)",
+                    arguments: [owner, viewer, viewer, owner]) ?? 0
             return mutual == 2
         }
     }
@@ -174,7 +202,8 @@ extension Store {
     public func eitherBlocks(_ a: Int64, _ b: Int64) async throws -> Bool {
         try await pool.read { db in
             try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM block WHERE (blockerId = ? AND blockedId = ?) OR (blockerId = ? AND blockedId = ?)",
+                db,
+                sql: "SELECT 1 FROM block WHERE (blockerId = ? AND blockedId = ?) OR (blockerId = ? AND blockedId = ?)",
                 arguments: [a, b, b, a]) != nil
         }
     }

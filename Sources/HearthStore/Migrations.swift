@@ -143,7 +143,8 @@ enum Migrations {
                 t.column("boxes", .text).notNull()  // JSON [CaptionBox]
                 t.column("createdAt", .datetime).notNull()
             }
-            try db.create(index: "template_owner_name", on: "template", columns: ["ownerId", "nameKey"], options: .unique)
+            try db.create(
+                index: "template_owner_name", on: "template", columns: ["ownerId", "nameKey"], options: .unique)
             try db.create(table: "meme") { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("accountId", .integer).notNull().references("account", onDelete: .cascade)

@@ -20,16 +20,22 @@ extension Store {
         recipientKey: String, senderID: Int64, senderName: String, text: String, now: Date = Date()
     ) async throws -> OfflineResult {
         try await pool.write { db in
-            guard let recipient = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE nameKey = ?", arguments: [recipientKey])
+            guard
+                let recipient = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM account WHERE nameKey = ?", arguments: [recipientKey])
             else { return .noSuchAccount }
-            let blocked = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM block WHERE blockerId = ? AND blockedId = ?", arguments: [recipient, senderID]) ?? 0
+            let blocked =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM block WHERE blockerId = ? AND blockedId = ?",
+                    arguments: [recipient, senderID]) ?? 0
             if blocked > 0 { return .blocked }
-            let waiting = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM offlineMessage WHERE recipientId = ?", arguments: [recipient]) ?? 0
+            let waiting =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM offlineMessage WHERE recipientId = ?", arguments: [recipient]) ?? 0
             if waiting >= Self.maxOfflineMessages { return .inboxFull }
             try db.execute(
-                sql: "INSERT INTO offlineMessage (recipientId, senderId, senderName, text, createdAt) VALUES (?, ?, ?, ?, ?)",
+                sql:
+                    "INSERT INTO offlineMessage (recipientId, senderId, senderName, text, createdAt) VALUES (?, ?, ?, ?, ?)",
                 arguments: [recipient, senderID, senderName, text, now])
             return .stored
         }
@@ -42,7 +48,9 @@ extension Store {
                 db, sql: "SELECT senderName, text, createdAt FROM offlineMessage WHERE recipientId = ? ORDER BY id",
                 arguments: [accountID])
             try db.execute(sql: "DELETE FROM offlineMessage WHERE recipientId = ?", arguments: [accountID])
-            return rows.map { OfflineMessage(senderName: $0["senderName"], text: $0["text"], createdAt: $0["createdAt"]) }
+            return rows.map {
+                OfflineMessage(senderName: $0["senderName"], text: $0["text"], createdAt: $0["createdAt"])
+            }
         }
     }
 }

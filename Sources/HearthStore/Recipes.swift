@@ -20,7 +20,8 @@ public struct RecipeRecord: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public var updatedAt: Date
 
     public init(
-        accountId: Int64, title: String, ingredients: String, steps: String, photoImageId: String?, tags: String, source: String? = nil,
+        accountId: Int64, title: String, ingredients: String, steps: String, photoImageId: String?, tags: String,
+        source: String? = nil,
         now: Date = Date()
     ) {
         (self.accountId, self.title, self.ingredients, self.steps, self.photoImageId, self.tags, self.source) =
@@ -46,7 +47,9 @@ public struct RecipeDraft: Codable, Sendable, Equatable, FetchableRecord, Persis
     public var updatedAt: Date
 
     public init(accountId: Int64, now: Date = Date()) {
-        (self.accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt) = (accountId, .title, "", "", "", nil, "", now)
+        (self.accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt) = (
+            accountId, .title, "", "", "", nil, "", now
+        )
     }
 
     public var ingredientLines: [String] { ingredients.split(separator: "\n").map(String.init) }
@@ -61,9 +64,12 @@ public struct RecipeRow: Sendable, Equatable {
 extension Store {
     public static let recipePageSize = 10
 
-    static let recipeSelect = "SELECT recipe.*, account.name AS author FROM recipe JOIN account ON account.id = recipe.accountId"
+    static let recipeSelect =
+        "SELECT recipe.*, account.name AS author FROM recipe JOIN account ON account.id = recipe.accountId"
 
-    static func recipeRow(_ row: Row) throws -> RecipeRow { RecipeRow(recipe: try RecipeRecord(row: row), author: row["author"]) }
+    static func recipeRow(_ row: Row) throws -> RecipeRow {
+        RecipeRow(recipe: try RecipeRecord(row: row), author: row["author"])
+    }
 
     // MARK: drafts
 
@@ -85,13 +91,17 @@ extension Store {
             var record = recipe
             try record.insert(db)
             if fromDraft { _ = try RecipeDraft.deleteOne(db, key: recipe.accountId) }
-            try Self.addActivity(db, accountID: recipe.accountId, kind: "recipe", subjectID: record.id, text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"))
+            try Self.addActivity(
+                db, accountID: recipe.accountId, kind: "recipe", subjectID: record.id,
+                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"))
             return record
         }
     }
 
     public func recipe(id: Int64) async throws -> RecipeRow? {
-        try await pool.read { db in try Row.fetchOne(db, sql: Self.recipeSelect + " WHERE recipe.id = ?", arguments: [id]).map(Self.recipeRow) }
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: Self.recipeSelect + " WHERE recipe.id = ?", arguments: [id]).map(Self.recipeRow)
+        }
     }
 
     /// Replaces a recipe's fields if `accountID` wrote it.
@@ -122,12 +132,17 @@ extension Store {
     /// same transaction. Nil when there is no such recipe.
     public func vote(recipeID: Int64, accountID: Int64, value: Int) async throws -> (ups: Int, downs: Int)? {
         try await pool.write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM recipe WHERE id = ?", arguments: [recipeID]) != nil else { return nil }
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM recipe WHERE id = ?", arguments: [recipeID]) != nil else {
+                return nil
+            }
             if value == 0 {
-                try db.execute(sql: "DELETE FROM recipeVote WHERE recipeId = ? AND accountId = ?", arguments: [recipeID, accountID])
+                try db.execute(
+                    sql: "DELETE FROM recipeVote WHERE recipeId = ? AND accountId = ?",
+                    arguments: [recipeID, accountID])
             } else {
                 try db.execute(
-                    sql: "INSERT INTO recipeVote (recipeId, accountId, value) VALUES (?, ?, ?) ON CONFLICT(recipeId, accountId) DO UPDATE SET value = excluded.value",
+                    sql:
+                        "INSERT INTO recipeVote (recipeId, accountId, value) VALUES (?, ?, ?) ON CONFLICT(recipeId, accountId) DO UPDATE SET value = excluded.value",
                     arguments: [recipeID, accountID, value])
             }
             try db.execute(
@@ -142,11 +157,17 @@ extension Store {
 
     public func saveRecipe(_ recipeID: Int64, for accountID: Int64, saved: Bool) async throws -> Bool? {
         try await pool.write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM recipe WHERE id = ?", arguments: [recipeID]) != nil else { return nil }
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM recipe WHERE id = ?", arguments: [recipeID]) != nil else {
+                return nil
+            }
             if saved {
-                try db.execute(sql: "INSERT OR IGNORE INTO recipeSave (accountId, recipeId, createdAt) VALUES (?, ?, ?)", arguments: [accountID, recipeID, Date()])
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO recipeSave (accountId, recipeId, createdAt) VALUES (?, ?, ?)",
+                    arguments: [accountID, recipeID, Date()])
             } else {
-                try db.execute(sql: "DELETE FROM recipeSave WHERE accountId = ? AND recipeId = ?", arguments: [accountID, recipeID])
+                try db.execute(
+                    sql: "DELETE FROM recipeSave WHERE accountId = ? AND recipeId = ?",
+                    arguments: [accountID, recipeID])
             }
             return db.changesCount == 1
         }
@@ -157,7 +178,9 @@ extension Store {
     public enum RecipeOrder: Sendable { case new, top }
 
     /// Recipes newest first or by score, optionally by one author or only the caller's saves.
-    public func recipes(order: RecipeOrder, author: Int64? = nil, savedBy: Int64? = nil, page: Int) async throws -> (recipes: [RecipeRow], total: Int) {
+    public func recipes(order: RecipeOrder, author: Int64? = nil, savedBy: Int64? = nil, page: Int) async throws -> (
+        recipes: [RecipeRow], total: Int
+    ) {
         try await pool.read { db in
             var filter = "WHERE 1 = 1"
             var arguments: [String: (any DatabaseValueConvertible)?] = [:]
@@ -169,24 +192,32 @@ extension Store {
                 filter += " AND recipe.id IN (SELECT recipeId FROM recipeSave WHERE accountId = :saver)"
                 arguments["saver"] = savedBy
             }
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recipe \(filter)", arguments: StatementArguments(arguments)) ?? 0
+            let total =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM recipe \(filter)", arguments: StatementArguments(arguments)) ?? 0
             let orderBy = order == .new ? "recipe.id DESC" : "(recipe.ups - recipe.downs) DESC, recipe.id DESC"
             arguments["limit"] = Self.recipePageSize
             arguments["offset"] = (page - 1) * Self.recipePageSize
             let rows = try Row.fetchAll(
-                db, sql: Self.recipeSelect + " \(filter) ORDER BY \(orderBy) LIMIT :limit OFFSET :offset", arguments: StatementArguments(arguments))
+                db, sql: Self.recipeSelect + " \(filter) ORDER BY \(orderBy) LIMIT :limit OFFSET :offset",
+                arguments: StatementArguments(arguments))
             return (try rows.map(Self.recipeRow), total)
         }
     }
 
     /// Recent recipes (for hot and for-you ranking done by the caller).
     public func recentRecipes(limit: Int = Store.hotCandidates) async throws -> [RecipeRow] {
-        try await pool.read { db in try Row.fetchAll(db, sql: Self.recipeSelect + " ORDER BY recipe.id DESC LIMIT ?", arguments: [limit]).map(Self.recipeRow) }
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: Self.recipeSelect + " ORDER BY recipe.id DESC LIMIT ?", arguments: [limit]).map(
+                Self.recipeRow)
+        }
     }
 
     /// Full-text search. `match` must be a well-formed FTS5 expression (built by the caller
     /// from user words, never raw user text); tags filter on whole words.
-    public func searchRecipes(match: String, tags: [String], page: Int) async throws -> (recipes: [RecipeRow], total: Int) {
+    public func searchRecipes(match: String, tags: [String], page: Int) async throws -> (
+        recipes: [RecipeRow], total: Int
+    ) {
         try await pool.read { db in
             // Tags alone: every recipe with them, newest first.
             var filter = match.isEmpty ? "1 = 1" : "recipeSearch MATCH :match"
@@ -197,13 +228,15 @@ extension Store {
             }
             let join = match.isEmpty ? "" : "JOIN recipeSearch ON recipeSearch.rowid = recipe.id"
             let from = "FROM recipe \(join) JOIN account ON account.id = recipe.accountId WHERE \(filter)"
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(from)", arguments: StatementArguments(arguments)) ?? 0
+            let total =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) \(from)", arguments: StatementArguments(arguments)) ?? 0
             arguments["limit"] = Self.recipePageSize
             arguments["offset"] = (page - 1) * Self.recipePageSize
             // bm25: lower is better; the title weighs most, then tags, ingredients, steps.
             let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT recipe.*, account.name AS author \(from) ORDER BY \(match.isEmpty ? "" : "bm25(recipeSearch, 10.0, 5.0, 3.0, 1.0), ")recipe.id DESC LIMIT :limit OFFSET :offset",
+                sql:
+                    "SELECT recipe.*, account.name AS author \(from) ORDER BY \(match.isEmpty ? "" : "bm25(recipeSearch, 10.0, 5.0, 3.0, 1.0), ")recipe.id DESC LIMIT :limit OFFSET :offset",
                 arguments: StatementArguments(arguments))
             return (try rows.map(Self.recipeRow), total)
         }

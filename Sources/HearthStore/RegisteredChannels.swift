@@ -16,7 +16,8 @@ public struct RegisteredChannel: Codable, Sendable, Equatable, FetchableRecord, 
     public var createdAt: Date
 
     public init(
-        nameKey: String, name: String, ownerId: Int64, topic: String = "", topicSetBy: String = "", topicSetAt: Date? = nil,
+        nameKey: String, name: String, ownerId: Int64, topic: String = "", topicSetBy: String = "",
+        topicSetAt: Date? = nil,
         flags: String = "nt", channelKey: String? = nil, userLimit: Int? = nil, createdAt: Date = Date()
     ) {
         self.nameKey = nameKey
@@ -55,7 +56,8 @@ extension Store {
     public struct OwnsTooMany: Error {}
 
     static func checkOwned(_ db: Database, _ ownerId: Int64, _ maxOwned: Int) throws {
-        let owned = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registeredChannel WHERE ownerId = ?", arguments: [ownerId])
+        let owned = try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM registeredChannel WHERE ownerId = ?", arguments: [ownerId])
         if owned ?? 0 >= maxOwned { throw OwnsTooMany() }
     }
 
@@ -67,7 +69,10 @@ extension Store {
                     UPDATE registeredChannel SET topic = ?, topicSetBy = ?, topicSetAt = ?, flags = ?, channelKey = ?, userLimit = ?
                     WHERE nameKey = ?
                     """,
-                arguments: [channel.topic, channel.topicSetBy, channel.topicSetAt, channel.flags, channel.channelKey, channel.userLimit, channel.nameKey])
+                arguments: [
+                    channel.topic, channel.topicSetBy, channel.topicSetAt, channel.flags, channel.channelKey,
+                    channel.userLimit, channel.nameKey,
+                ])
         }
     }
 
@@ -78,7 +83,8 @@ extension Store {
     public func transferChannel(nameKey: String, to ownerId: Int64, maxOwned: Int = .max) async throws {
         try await pool.write { db in
             try Self.checkOwned(db, ownerId, maxOwned)
-            try db.execute(sql: "UPDATE registeredChannel SET ownerId = ? WHERE nameKey = ?", arguments: [ownerId, nameKey])
+            try db.execute(
+                sql: "UPDATE registeredChannel SET ownerId = ? WHERE nameKey = ?", arguments: [ownerId, nameKey])
         }
     }
 }

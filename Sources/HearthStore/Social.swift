@@ -16,16 +16,19 @@ extension Store {
 
     public func follow(_ follower: Int64, _ followee: Int64, now: Date = Date()) async throws -> FollowResult {
         try await pool.write { db in
-            let blocked = try Int.fetchOne(
-                db,
-                sql: "SELECT COUNT(*) FROM block WHERE (blockerId = ? AND blockedId = ?) OR (blockerId = ? AND blockedId = ?)",
-                arguments: [follower, followee, followee, follower]) ?? 0
+            let blocked =
+                try Int.fetchOne(
+                    db,
+                    sql:
+                        "SELECT COUNT(*) FROM block WHERE (blockerId = ? AND blockedId = ?) OR (blockerId = ? AND blockedId = ?)",
+                    arguments: [follower, followee, followee, follower]) ?? 0
             if blocked > 0 { return .blocked }
             try db.execute(
                 sql: "INSERT OR IGNORE INTO follow (followerId, followeeId, createdAt) VALUES (?, ?, ?)",
                 arguments: [follower, followee, now])
             guard db.changesCount == 1 else { return .alreadyFollowing }
-            try Self.addActivity(db, accountID: follower, kind: "follow", subjectID: followee, text: "follows", now: now)
+            try Self.addActivity(
+                db, accountID: follower, kind: "follow", subjectID: followee, text: "follows", now: now)
             return .followed
         }
     }
@@ -46,7 +49,8 @@ extension Store {
                 arguments: [blocker, blocked, now])
             let added = db.changesCount == 1
             try db.execute(
-                sql: "DELETE FROM follow WHERE (followerId = ? AND followeeId = ?) OR (followerId = ? AND followeeId = ?)",
+                sql:
+                    "DELETE FROM follow WHERE (followerId = ? AND followeeId = ?) OR (followerId = ? AND followeeId = ?)",
                 arguments: [blocker, blocked, blocked, blocker])
             return added
         }
@@ -54,7 +58,8 @@ extension Store {
 
     public func unblock(_ blocker: Int64, _ blocked: Int64) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM block WHERE blockerId = ? AND blockedId = ?", arguments: [blocker, blocked])
+            try db.execute(
+                sql: "DELETE FROM block WHERE blockerId = ? AND blockedId = ?", arguments: [blocker, blocked])
             return db.changesCount == 1
         }
     }
@@ -68,18 +73,25 @@ extension Store {
 
     /// Accounts that block `accountID`.
     public func blockerIDs(of accountID: Int64) async throws -> Set<Int64> {
-        try await pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT blockerId FROM block WHERE blockedId = ?", arguments: [accountID])) }
+        try await pool.read { db in
+            Set(try Int64.fetchAll(db, sql: "SELECT blockerId FROM block WHERE blockedId = ?", arguments: [accountID]))
+        }
     }
 
     /// Accounts `accountID` follows.
     public func followingIDs(of accountID: Int64) async throws -> Set<Int64> {
-        try await pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT followeeId FROM follow WHERE followerId = ?", arguments: [accountID])) }
+        try await pool.read { db in
+            Set(
+                try Int64.fetchAll(
+                    db, sql: "SELECT followeeId FROM follow WHERE followerId = ?", arguments: [accountID]))
+        }
     }
 
     public func isBlocked(_ blocked: Int64, by blocker: Int64) async throws -> Bool {
         try await pool.read { db in
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM block WHERE blockerId = ? AND blockedId = ?", arguments: [blocker, blocked]) ?? 0
+                db, sql: "SELECT COUNT(*) FROM block WHERE blockerId = ? AND blockedId = ?",
+                arguments: [blocker, blocked]) ?? 0
                 > 0
         }
     }
@@ -100,7 +112,8 @@ extension Store {
         case .blocked: join = "JOIN block b ON b.blockedId = a.id AND b.blockerId = :me"
         }
         return try await page(
-            sql: "SELECT a.name, a.nameKey FROM account a \(join) WHERE a.nameKey > :after ORDER BY a.nameKey LIMIT :limit",
+            sql:
+                "SELECT a.name, a.nameKey FROM account a \(join) WHERE a.nameKey > :after ORDER BY a.nameKey LIMIT :limit",
             arguments: ["me": accountID], after: after)
     }
 
@@ -140,15 +153,18 @@ extension Store {
     public func followCounts(_ accountID: Int64) async throws -> FollowCounts {
         try await pool.read { db in
             FollowCounts(
-                followers: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM follow WHERE followeeId = ?", arguments: [accountID]) ?? 0,
-                following: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM follow WHERE followerId = ?", arguments: [accountID]) ?? 0)
+                followers: try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM follow WHERE followeeId = ?", arguments: [accountID]) ?? 0,
+                following: try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM follow WHERE followerId = ?", arguments: [accountID]) ?? 0)
         }
     }
 
     public func follows(_ follower: Int64, _ followee: Int64) async throws -> Bool {
         try await pool.read { db in
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM follow WHERE followerId = ? AND followeeId = ?", arguments: [follower, followee])
+                db, sql: "SELECT COUNT(*) FROM follow WHERE followerId = ? AND followeeId = ?",
+                arguments: [follower, followee])
                 ?? 0 > 0
         }
     }
@@ -161,7 +177,8 @@ extension Store {
 
     public func settings(_ accountID: Int64) async throws -> [String: String] {
         try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE accountId = ?", arguments: [accountID])
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT key, value FROM setting WHERE accountId = ?", arguments: [accountID])
             return Dictionary(rows.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { $1 })
         }
     }
@@ -169,7 +186,8 @@ extension Store {
     public func setSetting(_ accountID: Int64, key: String, value: String) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "INSERT INTO setting (accountId, key, value) VALUES (?, ?, ?) ON CONFLICT(accountId, key) DO UPDATE SET value = excluded.value",
+                sql:
+                    "INSERT INTO setting (accountId, key, value) VALUES (?, ?, ?) ON CONFLICT(accountId, key) DO UPDATE SET value = excluded.value",
                 arguments: [accountID, key, value])
         }
     }

@@ -9,7 +9,9 @@ struct HearthBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hearth-bench",
         abstract: "Load generator for Hearth and any RFC 1459/2812 IRC server. Each scenario prints one JSON line.",
-        subcommands: [Connect.self, Fanout.self, Direct.self, BotLoad.self, Login.self, MemeLoad.self, Render.self, Floor.self])
+        subcommands: [
+            Connect.self, Fanout.self, Direct.self, BotLoad.self, Login.self, MemeLoad.self, Render.self, Floor.self,
+        ])
 }
 
 struct Common: ParsableArguments {
@@ -101,7 +103,8 @@ func isPrivmsg(_ line: ByteBufferView) -> Bool {
 // MARK: connect
 
 struct Connect: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "N registered idle clients: registration rate, latency, RSS per client.")
+    static let configuration = CommandConfiguration(
+        abstract: "N registered idle clients: registration rate, latency, RSS per client.")
     @OptionGroup var common: Common
     @Option(help: "Clients to connect.") var clients = 1000
 
@@ -141,7 +144,8 @@ struct Connect: AsyncParsableCommand {
 // MARK: fanout
 
 struct Fanout: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "C members in one channel, S senders with W messages in flight each.")
+    static let configuration = CommandConfiguration(
+        abstract: "C members in one channel, S senders with W messages in flight each.")
     @OptionGroup var common: Common
     @Option(help: "Channel members.") var members = 200
     @Option(help: "Senders among them.") var senders = 10
@@ -157,14 +161,16 @@ struct Fanout: AsyncParsableCommand {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
         let prefix = "f" + runTag()
         let connections = try await openMany(
-            count: members, inflight: common.inflight, host: common.host, port: common.port, prefix: prefix, group: group)
+            count: members, inflight: common.inflight, host: common.host, port: common.port, prefix: prefix,
+            group: group)
         let meters = connections.map { _ in Meter() }
         let senderState = (0..<senders).map { _ in Sender() }
         let observer = senders  // the first member that does not send
         let window = self.window
         let joined = NIOLockedValueBox(0)
         @Sendable func pump(_ index: Int) {
-            let connection = connections[index], state = senderState[index]
+            let connection = connections[index]
+            let state = senderState[index]
             while state.inFlight < window {
                 state.seq += 1
                 state.inFlight += 1
@@ -179,8 +185,10 @@ struct Fanout: AsyncParsableCommand {
                 if isPrivmsg(line) {
                     guard let sent = BenchConnection.lastNumber(of: line) else { return }
                     meter.record(nowNanos() - sent)
-                    if index == observer, let text = BenchConnection.trailing(of: line), text.first == UInt8(ascii: "s") {
-                        let senderIndex = Int(String(decoding: text.dropFirst().prefix { $0 != 32 }, as: UTF8.self)) ?? 0
+                    if index == observer, let text = BenchConnection.trailing(of: line), text.first == UInt8(ascii: "s")
+                    {
+                        let senderIndex =
+                            Int(String(decoding: text.dropFirst().prefix { $0 != 32 }, as: UTF8.self)) ?? 0
                         let sender = connections[senderIndex]
                         sender.channel.eventLoop.execute {
                             senderState[senderIndex].inFlight -= 1
@@ -221,7 +229,8 @@ struct Fanout: AsyncParsableCommand {
 
 /// Pairs ping-ponging private messages; `chatPairs` is reused by the bot and login scenarios
 /// to measure chat latency under other load.
-func startPingPong(pairs: Int, prefix: String, common: Common, group: EventLoopGroup, pauseMillis: Int64 = 0) async throws
+func startPingPong(pairs: Int, prefix: String, common: Common, group: EventLoopGroup, pauseMillis: Int64 = 0)
+    async throws
     -> (connections: [BenchConnection], meters: [(BenchConnection, Meter)])
 {
     let connections = try await openMany(
@@ -232,7 +241,8 @@ func startPingPong(pairs: Int, prefix: String, common: Common, group: EventLoopG
         guard let a = byNick["\(prefix)\(2 * i)"], let b = byNick["\(prefix)\(2 * i + 1)"] else { continue }
         let meter = Meter()
         meters.append((a, meter))
-        let aNick = a.nick, bNick = b.nick
+        let aNick = a.nick
+        let bNick = b.nick
         try await a.channel.eventLoop.submit {
             a.onLine = { connection, line in
                 guard isPrivmsg(line), let sent = BenchConnection.lastNumber(of: line) else { return }
@@ -270,7 +280,8 @@ struct Direct: AsyncParsableCommand {
     func run() async throws {
         raiseFileLimit()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
-        let (connections, meters) = try await startPingPong(pairs: pairs, prefix: "d" + runTag(), common: common, group: group)
+        let (connections, meters) = try await startPingPong(
+            pairs: pairs, prefix: "d" + runTag(), common: common, group: group)
         try await Task.sleep(for: .seconds(common.warmup))
         let span = Span(pid: common.pid)
         let (roundTrips, latencies) = try await measure(meters, seconds: common.duration)
@@ -300,14 +311,17 @@ struct LoadResult {
     var serverRSS: Int?
 
     /// Measures `load` for the scenario's duration while the chat pairs keep talking.
-    static func run(load: [(BenchConnection, Meter)], chat: [(BenchConnection, Meter)], common: Common) async throws -> LoadResult {
+    static func run(load: [(BenchConnection, Meter)], chat: [(BenchConnection, Meter)], common: Common) async throws
+        -> LoadResult
+    {
         let span = Span(pid: common.pid)
         async let chatUnderLoad = measure(chat, seconds: common.duration)
         let (count, latencies) = try await measure(load, seconds: common.duration)
         let (seconds, cpu, harness, rss) = span.finish()
         let (_, loaded) = try await chatUnderLoad
         return LoadResult(
-            count: count, latencies: latencies, chatLoaded: loaded, seconds: seconds, serverCPU: cpu, harnessCPU: harness,
+            count: count, latencies: latencies, chatLoaded: loaded, seconds: seconds, serverCPU: cpu,
+            harnessCPU: harness,
             serverRSS: rss)
     }
 
@@ -318,7 +332,6 @@ struct LoadResult {
         r.addRun(seconds: seconds, latencies: latencies, serverCPU: serverCPU, harnessCPU: harnessCPU, rss: serverRSS)
     }
 }
-
 
 /// Clients that each keep one bot command in flight. `outcome` reads a line from the bot:
 /// nil while the reply goes on, true at the end of a successful one (it is measured),
@@ -380,13 +393,16 @@ struct BotLoad: AsyncParsableCommand {
     @Option(help: "The bot command.") var command = "!whoami"
     @Option(help: "Text in the last line of a reply (default: every line is a whole reply).") var end: String?
     @Option(help: "Chat pairs measured alongside.") var chatPairs = 20
-    @Option(help: "Milliseconds each chat pair waits between messages (0: as fast as the server answers).") var chatPause: Int64 = 20
-    @Option(help: "Commands per second over all clients (default: each client sends again as soon as it is answered).") var rate: Double?
+    @Option(help: "Milliseconds each chat pair waits between messages (0: as fast as the server answers).")
+    var chatPause: Int64 = 20
+    @Option(help: "Commands per second over all clients (default: each client sends again as soon as it is answered).")
+    var rate: Double?
 
     func run() async throws {
         raiseFileLimit()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
-        let chat = try await startPingPong(pairs: chatPairs, prefix: "bc", common: common, group: group, pauseMillis: chatPause)
+        let chat = try await startPingPong(
+            pairs: chatPairs, prefix: "bc", common: common, group: group, pauseMillis: chatPause)
         try await Task.sleep(for: .seconds(common.warmup))
         let (_, quiet) = try await measure(chat.meters, seconds: common.duration / 2)
         let command = self.command
@@ -414,11 +430,13 @@ struct BotLoad: AsyncParsableCommand {
 // MARK: login
 
 struct Login: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Concurrent !login (Argon2id) while chat runs: chat p99 must not move.")
+    static let configuration = CommandConfiguration(
+        abstract: "Concurrent !login (Argon2id) while chat runs: chat p99 must not move.")
     @OptionGroup var common: Common
     @Option(help: "Clients logging in over and over.") var clients = 16
     @Option(help: "Chat pairs measured alongside.") var chatPairs = 20
-    @Option(help: "Milliseconds each chat pair waits between messages (0: as fast as the server answers).") var chatPause: Int64 = 20
+    @Option(help: "Milliseconds each chat pair waits between messages (0: as fast as the server answers).")
+    var chatPause: Int64 = 20
     static let password = "bench-s3cret-pass"
 
     func run() async throws {
@@ -434,7 +452,8 @@ struct Login: AsyncParsableCommand {
             })
         try await measureOnce(setup.meters, count: clients)
         await closeAll(setup.connections)
-        let chat = try await startPingPong(pairs: chatPairs, prefix: "lc", common: common, group: group, pauseMillis: chatPause)
+        let chat = try await startPingPong(
+            pairs: chatPairs, prefix: "lc", common: common, group: group, pauseMillis: chatPause)
         try await Task.sleep(for: .seconds(common.warmup))
         let (_, quiet) = try await measure(chat.meters, seconds: common.duration / 2)
         // Fresh connections ("lg0", …) log in to those accounts; a registered account's nick

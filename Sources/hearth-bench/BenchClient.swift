@@ -68,7 +68,9 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
             if let command = Self.command(of: line), command.elementsEqual("001".utf8) {
                 isRegistered = true
                 registered.succeed(())
-            } else if let command = Self.command(of: line), command.elementsEqual("433".utf8) || command.elementsEqual("ERROR".utf8) {
+            } else if let command = Self.command(of: line),
+                command.elementsEqual("433".utf8) || command.elementsEqual("ERROR".utf8)
+            {
                 registered.fail(ChannelError.ioOnClosedChannel)
             }
             return

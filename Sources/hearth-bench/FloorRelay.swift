@@ -27,7 +27,8 @@ struct Floor: AsyncParsableCommand {
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(FloorConnection(table: table, loop: channel.eventLoop))
+                    try channel.pipeline.syncOperations.addHandler(
+                        FloorConnection(table: table, loop: channel.eventLoop))
                 }
             }
             .bind(host: host, port: port).get()

@@ -14,7 +14,8 @@ struct MemeLoad: AsyncParsableCommand {
     @Option(help: "Clients making memes (one in flight each).") var clients = 8
     @Flag(help: "Repeat one caption (cache hits) instead of a new caption each time.") var cached = false
     @Option(help: "Chat pairs measured alongside.") var chatPairs = 20
-    @Option(help: "Milliseconds each chat pair waits between messages (0: as fast as the server answers).") var chatPause: Int64 = 20
+    @Option(help: "Milliseconds each chat pair waits between messages (0: as fast as the server answers).")
+    var chatPause: Int64 = 20
 
     func run() async throws {
         raiseFileLimit()
@@ -30,7 +31,8 @@ struct MemeLoad: AsyncParsableCommand {
                 return text.contains("To stay logged in") ? true : nil
             })
         try await Login().measureOnce(setup.meters, count: clients)
-        let chat = try await startPingPong(pairs: chatPairs, prefix: cached ? "kc" : "mc", common: common, group: group, pauseMillis: chatPause)
+        let chat = try await startPingPong(
+            pairs: chatPairs, prefix: cached ? "kc" : "mc", common: common, group: group, pauseMillis: chatPause)
         try await Task.sleep(for: .seconds(common.warmup))
         let (_, quiet) = try await measure(chat.meters, seconds: common.duration / 2)
         let counter = Atomic<Int>(0)
@@ -58,11 +60,14 @@ struct MemeLoad: AsyncParsableCommand {
 /// Renders memes in this process, one at a time: the cost of one cold 800×600 meme with two
 /// captions from a built-in template, decoded once and cloned per render, to JPEG.
 struct Render: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Time one cold meme render (template cached, captions new) to JPEG.")
+    static let configuration = CommandConfiguration(
+        abstract: "Time one cold meme render (template cached, captions new) to JPEG.")
     @Option(help: "Memes to render.") var count = 200
 
     func run() async throws {
-        guard let fonts = FontSet.installed() else { throw ValidationError("caption fonts are not installed (scripts/setup)") }
+        guard let fonts = FontSet.installed() else {
+            throw ValidationError("caption fonts are not installed (scripts/setup)")
+        }
         let renderer = MemeRenderer(fonts: fonts)
         let template = BuiltinTemplate.named("sunset")!
         let base = template.picture()
@@ -71,7 +76,9 @@ struct Render: AsyncParsableCommand {
         for n in 0..<count {
             let start = nowNanos()
             let image = base.clone()
-            renderer.caption(image, boxes: template.boxes, captions: ["meme number \(n) with a caption", "and a bottom line \(n * 7)"])
+            renderer.caption(
+                image, boxes: template.boxes,
+                captions: ["meme number \(n) with a caption", "and a bottom line \(n * 7)"])
             bytes += image.jpeg(quality: 85).count
             times.append(Double(nowNanos() - start) / 1e6)
         }

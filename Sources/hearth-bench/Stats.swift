@@ -14,7 +14,8 @@ struct ProcessStats {
         guard let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let utime = Double(fields[11]) ?? 0, stime = Double(fields[12]) ?? 0
+        let utime = Double(fields[11]) ?? 0
+        let stime = Double(fields[12]) ?? 0
         let rssLine = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         let rss = Int(rssLine.split(separator: " ").dropFirst().first ?? "0") ?? 0
         return ProcessStats(cpuSeconds: (utime + stime) / ticks, rssKiB: rss)
@@ -79,14 +80,15 @@ struct Report {
     }
 
     func line() -> String {
-        "{" + fields.map { key, value in
-            let rendered: String
-            switch value {
-            case let d as Double: rendered = d.isFinite ? String(format: "%.3f", d) : "null"
-            case let s as String: rendered = "\"\(s)\""
-            default: rendered = "\(value)"
-            }
-            return "\"\(key)\":\(rendered)"
-        }.joined(separator: ",") + "}"
+        "{"
+            + fields.map { key, value in
+                let rendered: String
+                switch value {
+                case let d as Double: rendered = d.isFinite ? String(format: "%.3f", d) : "null"
+                case let s as String: rendered = "\"\(s)\""
+                default: rendered = "\(value)"
+                }
+                return "\"\(key)\":\(rendered)"
+            }.joined(separator: ",") + "}"
     }
 }

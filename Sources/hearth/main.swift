@@ -13,7 +13,9 @@ import ServiceLifecycle
 struct Hearth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Hearth: a chat server for nc, IRC clients and bots, with a built-in social bot.",
-        subcommands: [Serve.self, User.self, Template.self, HashPassword.self, BackupCommand.self, RestoreCommand.self],
+        subcommands: [
+            Serve.self, User.self, Template.self, HashPassword.self, BackupCommand.self, RestoreCommand.self,
+        ],
         defaultSubcommand: Serve.self)
 }
 
@@ -28,7 +30,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Network name (ISUPPORT NETWORK).") var network = "Hearth"
     @Option(help: "One-line description shown in WHOIS.") var description = "Hearth chat server"
     @Option(help: "Base URL for links the bot hands out (default http://HOST:HTTP-PORT).") var publicURL: String?
-    @Option(help: "An IRC operator as NAME:PASSWORD (the password may be an Argon2id hash from `hearth hash-password`). Repeatable. Also read from DATA-DIR/opers.conf (NAME PASSWORD per line).")
+    @Option(
+        help:
+            "An IRC operator as NAME:PASSWORD (the password may be an Argon2id hash from `hearth hash-password`). Repeatable. Also read from DATA-DIR/opers.conf (NAME PASSWORD per line)."
+    )
     var oper: [String] = []
     @Flag(help: "Turn flood control off for connections from loopback (load tests).") var noFloodControl = false
     @Option(help: "Seconds before an idle IRC client is pinged.") var pingInterval: Double = 120
@@ -36,10 +41,14 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Days of channel and conversation history kept (0: none).") var historyDays = 90
     @Option(help: "Lines of history shown to someone joining a channel.") var joinBacklog = 5
     @Option(help: "Threads that decode and draw pictures.") var mediaThreads = 2
-    @Option(help: "TLS certificate chain (PEM) for IRC over TLS; scripts/make-cert makes a self-signed one.") var tlsCert: String?
+    @Option(help: "TLS certificate chain (PEM) for IRC over TLS; scripts/make-cert makes a self-signed one.")
+    var tlsCert: String?
     @Option(help: "TLS private key (PEM).") var tlsKey: String?
     @Option(help: "IRC-over-TLS port.") var tlsPort = 6697
-    @Option(help: "A directory of strfile fortune databases to add to the built-in sayings (e.g. /usr/share/games/fortunes).") var fortunes: String?
+    @Option(
+        help:
+            "A directory of strfile fortune databases to add to the built-in sayings (e.g. /usr/share/games/fortunes).")
+    var fortunes: String?
     @Flag(help: "Include the offensive fortune sets of --fortunes (its off/ folder).") var fortunesOffensive = false
     @Option(help: "Edamam Recipe Search app id (or EDAMAM_APP_ID), for !edamam.") var edamamAppId: String?
     @Option(help: "Edamam Recipe Search app key (or EDAMAM_APP_KEY).") var edamamAppKey: String?
@@ -70,7 +79,8 @@ struct Serve: AsyncParsableCommand {
         config.apps.fortunesDirectory = fortunes
         config.apps.fortunesOffensive = fortunesOffensive
         let environment = ProcessInfo.processInfo.environment
-        if let id = edamamAppId ?? environment["EDAMAM_APP_ID"], let key = edamamAppKey ?? environment["EDAMAM_APP_KEY"] {
+        if let id = edamamAppId ?? environment["EDAMAM_APP_ID"], let key = edamamAppKey ?? environment["EDAMAM_APP_KEY"]
+        {
             config.apps.edamam = EdamamConfig(appID: id, appKey: key)
         }
         config.operators = try Operators.load(flags: oper, dataDirectory: dataDir)
@@ -78,10 +88,13 @@ struct Serve: AsyncParsableCommand {
         let lock = try DataDirectoryLock(dataDirectory: dataDir)
         let server = try HearthServer(config: config, logger: logger)
         let group = ServiceGroup(
-            configuration: .init(services: server.services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            configuration: .init(
+                services: server.services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         Task {
             let (irc, http) = await server.ports()
-            logger.info("Hearth is up: nc localhost \(irc) · IRC clients on port \(irc) · http://localhost:\(http)/health · data in \(dataDir)")
+            logger.info(
+                "Hearth is up: nc localhost \(irc) · IRC clients on port \(irc) · http://localhost:\(http)/health · data in \(dataDir)"
+            )
         }
         try await group.run()
         withExtendedLifetime(lock) {}
@@ -124,7 +137,8 @@ struct User: AsyncParsableCommand {
             guard let hash = PasswordHash.hash(password) else { throw ValidationError("hashing failed") }
             do {
                 let account = try await store.createAccount(
-                    name: name, nameKey: IRCNames.fold(name), passwordHash: hash, email: nil, phone: nil, recoveryHashes: [])
+                    name: name, nameKey: IRCNames.fold(name), passwordHash: hash, email: nil, phone: nil,
+                    recoveryHashes: [])
                 print("created account \(account.name) (id \(account.id!)) in \(store.path)")
             } catch StoreError.nameTaken {
                 throw ValidationError("the name \(name) is taken")
@@ -148,28 +162,36 @@ struct Template: AsyncParsableCommand {
         abstract: "Manage global meme templates (works while the server runs).", subcommands: [Add.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a picture as a template everyone can use (top and bottom text).")
+        static let configuration = CommandConfiguration(
+            abstract: "Add a picture as a template everyone can use (top and bottom text).")
         @Argument(help: "Template name (letters, digits, dashes).") var name: String
         @Argument(help: "A PNG, JPEG, GIF or WebP file.") var file: String
         @Option(help: "Where the database and media live.") var dataDir = "./data"
 
         func run() async throws {
             if let problem = TemplateNames.problem(name) { throw ValidationError(problem) }
-            guard let bytes = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+            guard let bytes = FileManager.default.contents(atPath: file) else {
+                throw ValidationError("cannot read \(file)")
+            }
             let store = try Store(dataDirectory: dataDir)
-            let media = try MediaLibrary(directory: URL(fileURLWithPath: dataDir).appendingPathComponent("media"), publicURL: "", threads: 1)
+            let media = try MediaLibrary(
+                directory: URL(fileURLWithPath: dataDir).appendingPathComponent("media"), publicURL: "", threads: 1)
             defer { Task { try? await media.shutdown() } }
             let image: ImageRecord
-            do { image = try await media.ingest([UInt8](bytes), ownerID: nil) } catch { throw ValidationError("\(file): \(error)") }
+            do { image = try await media.ingest([UInt8](bytes), ownerID: nil) } catch {
+                throw ValidationError("\(file): \(error)")
+            }
             _ = try await store.addUpload(image, tokenHash: nil)
             let boxes = String(decoding: try JSONEncoder().encode(CaptionBox.classic), as: UTF8.self)
             do {
-                _ = try await store.addTemplate(TemplateRecord(ownerId: nil, name: name, imageId: image.id, boxes: boxes))
+                _ = try await store.addTemplate(
+                    TemplateRecord(ownerId: nil, name: name, imageId: image.id, boxes: boxes))
             } catch StoreError.nameTaken {
                 media.delete(ids: [image.id])
                 throw ValidationError("there is a global template called \(name) already")
             }
-            print("added template \(name) (\(image.width)×\(image.height)); use it: !meme \(name) top text | bottom text")
+            print(
+                "added template \(name) (\(image.width)×\(image.height)); use it: !meme \(name) top text | bottom text")
         }
     }
 }
@@ -182,12 +204,16 @@ struct BackupCommand: AsyncParsableCommand {
     @Option(help: "Where the database and media live.") var dataDir = "./data"
 
     func run() async throws {
-        guard FileManager.default.fileExists(atPath: (dataDir as NSString).appendingPathComponent(Store.fileName)) else {
+        guard FileManager.default.fileExists(atPath: (dataDir as NSString).appendingPathComponent(Store.fileName))
+        else {
             throw ValidationError("there is no Hearth database in \(dataDir)")
         }
         let store = try Store(dataDirectory: dataDir)
-        let summary = try Backup.create(from: store, mediaDirectory: (dataDir as NSString).appendingPathComponent("media"), to: file)
-        print("backed up \(summary.databaseBytes) bytes of database to \(file) and \(summary.mediaFiles) pictures to \(Backup.mediaCopy(of: file))/")
+        let summary = try Backup.create(
+            from: store, mediaDirectory: (dataDir as NSString).appendingPathComponent("media"), to: file)
+        print(
+            "backed up \(summary.databaseBytes) bytes of database to \(file) and \(summary.mediaFiles) pictures to \(Backup.mediaCopy(of: file))/"
+        )
     }
 }
 

@@ -26,7 +26,10 @@ import Testing
         #expect(LocalDays.streaks(days: ["2026-06-08", "2026-06-09", "2026-06-10"], today: "2026-06-10") == (3, 3))
         // Yesterday's streak still counts until today is over; a gap ends it.
         #expect(LocalDays.streaks(days: ["2026-06-08", "2026-06-09"], today: "2026-06-10") == (2, 2))
-        #expect(LocalDays.streaks(days: ["2026-06-01", "2026-06-02", "2026-06-03", "2026-06-09"], today: "2026-06-11") == (0, 3))
+        #expect(
+            LocalDays.streaks(days: ["2026-06-01", "2026-06-02", "2026-06-03", "2026-06-09"], today: "2026-06-11") == (
+                0, 3
+            ))
         // Across a month and a year end.
         #expect(LocalDays.streaks(days: ["2025-12-31", "2026-01-01"], today: "2026-01-01") == (2, 2))
     }

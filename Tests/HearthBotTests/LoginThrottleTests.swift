@@ -52,7 +52,9 @@ import Testing
                 throttle.finish(attempt, success: false)
             }
         }
-        await #expect(throws: LoginThrottle.Refusal.self) { try await throttle.start(accountKey: "dora", address: "203.0.113.9") }
+        await #expect(throws: LoginThrottle.Refusal.self) {
+            try await throttle.start(accountKey: "dora", address: "203.0.113.9")
+        }
         let owner = try await throttle.start(accountKey: "dora", address: "198.51.100.7")
         throttle.finish(owner, success: true)
         // Another address of the attacker's IPv6 /64 is the attacker's address.
@@ -61,7 +63,9 @@ import Testing
                 throttle.finish(attempt, success: false)
             }
         }
-        await #expect(throws: LoginThrottle.Refusal.self) { try await throttle.start(accountKey: "dora", address: "2001:db8:0:1::2") }
+        await #expect(throws: LoginThrottle.Refusal.self) {
+            try await throttle.start(accountKey: "dora", address: "2001:db8:0:1::2")
+        }
     }
 
     @Test func theAccountCeilingHoldsAcrossAddresses() async throws {
@@ -70,7 +74,9 @@ import Testing
             let attempt = try await throttle.start(accountKey: "erin", address: "192.0.2.\(i)")
             throttle.finish(attempt, success: false)
         }
-        await #expect(throws: LoginThrottle.Refusal.self) { try await throttle.start(accountKey: "erin", address: "192.0.2.250") }
+        await #expect(throws: LoginThrottle.Refusal.self) {
+            try await throttle.start(accountKey: "erin", address: "192.0.2.250")
+        }
     }
 
     /// Runs `count` attempts on one address at once, each held in flight for a moment and
@@ -81,7 +87,8 @@ import Testing
         await withTaskGroup(of: Bool.self) { group in
             for i in 0..<count {
                 group.addTask {
-                    guard let attempt = try? await throttle.start(accountKey: account(i), address: "203.0.113.50") else {
+                    guard let attempt = try? await throttle.start(accountKey: account(i), address: "203.0.113.50")
+                    else {
                         return false
                     }
                     try? await Task.sleep(for: .milliseconds(20))  // the Argon2id check
@@ -96,13 +103,15 @@ import Testing
     }
 
     @Test func parallelGuessesFromOneAddressAreReservedBeforeTheCheck() async {
-        let (evaluated, refused) = await Self.parallel(LoginThrottle(), count: 30, account: { "name\($0)" }, success: false)
+        let (evaluated, refused) = await Self.parallel(
+            LoginThrottle(), count: 30, account: { "name\($0)" }, success: false)
         #expect(evaluated == LoginThrottle.freeFailuresPerAddress)
         #expect(refused == 30 - LoginThrottle.freeFailuresPerAddress)
     }
 
     @Test func theRightPasswordFromSixDevicesAtOnceIsNeverRefused() async {
-        let (evaluated, refused) = await Self.parallel(LoginThrottle(), count: 6, account: { _ in "fay" }, success: true)
+        let (evaluated, refused) = await Self.parallel(
+            LoginThrottle(), count: 6, account: { _ in "fay" }, success: true)
         #expect(evaluated == 6 && refused == 0)
     }
 

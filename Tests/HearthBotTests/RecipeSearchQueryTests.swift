@@ -4,9 +4,11 @@ import Testing
 
 @Suite struct RecipeSearchQueryTests {
     @Test func wordsPrefixesPhrasesAndFiltersBecomeQuotedTerms() throws {
-        #expect(try RecipeSearchQuery.parse("tomato basil") == RecipeSearchQuery(match: "\"tomato\" \"basil\"", tags: []))
-        #expect(try RecipeSearchQuery.parse("tom* \"green curry\" cuisine:Thai diet:vegan") ==
-            RecipeSearchQuery(match: "\"tom\"* \"green curry\"", tags: ["thai", "vegan"]))
+        #expect(
+            try RecipeSearchQuery.parse("tomato basil") == RecipeSearchQuery(match: "\"tomato\" \"basil\"", tags: []))
+        #expect(
+            try RecipeSearchQuery.parse("tom* \"green curry\" cuisine:Thai diet:vegan")
+                == RecipeSearchQuery(match: "\"tom\"* \"green curry\"", tags: ["thai", "vegan"]))
         #expect(try RecipeSearchQuery.parse("basil OR mint NOT cream").match == "\"basil\" OR \"mint\" NOT \"cream\"")
         // Quotes inside words are escaped, so FTS5 syntax cannot leak in.
         #expect(try RecipeSearchQuery.parse("cuisine:italian").match == "")

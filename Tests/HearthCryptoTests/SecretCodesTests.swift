@@ -7,12 +7,15 @@ import Testing
         #expect(code.count == 14)
         let allowed = Set(SecretCodes.alphabet)
         #expect(code.filter { $0 != "-" }.allSatisfy { allowed.contains($0) })
-        #expect(!SecretCodes.alphabet.contains("O") && !SecretCodes.alphabet.contains("0") && !SecretCodes.alphabet.contains("I"))
+        #expect(
+            !SecretCodes.alphabet.contains("O") && !SecretCodes.alphabet.contains("0")
+                && !SecretCodes.alphabet.contains("I"))
         #expect(SecretCodes.normalize("k7qp m2xd-9fwt") == "K7QPM2XD9FWT")
     }
 
     @Test func tokensAreRandomAndRecognised() {
-        let a = SecretCodes.resumeToken(), b = SecretCodes.resumeToken()
+        let a = SecretCodes.resumeToken()
+        let b = SecretCodes.resumeToken()
         #expect(a != b)
         #expect(SecretCodes.looksLikeResumeToken(a))
         #expect(!SecretCodes.looksLikeResumeToken("hrt_short"))

@@ -21,12 +21,14 @@ import Testing
     func longCaptionsEndInsideTheirBoxes(caption: String) throws {
         for template in BuiltinTemplate.all {
             let image = template.picture()
-            let placements = Self.renderer.caption(image, boxes: template.boxes, captions: Array(repeating: caption, count: template.boxes.count))
+            let placements = Self.renderer.caption(
+                image, boxes: template.boxes, captions: Array(repeating: caption, count: template.boxes.count))
             #expect(image.width == template.width && image.height == template.height)
             for placement in placements {
                 #expect(!placement.lines.isEmpty)
                 for line in placement.lines {
-                    #expect(Self.inside(line, placement.box), "\(template.name): line \(line) leaves box \(placement.box)")
+                    #expect(
+                        Self.inside(line, placement.box), "\(template.name): line \(line) leaves box \(placement.box)")
                 }
             }
         }
@@ -35,11 +37,13 @@ import Testing
     @Test func shortTextIsBigAndLongTextShrinks() {
         let image = BuiltinTemplate.named("sunset")!.picture()
         let short = Self.renderer.caption(image.clone(), boxes: CaptionBox.classic, captions: ["hi"])[0]
-        let long = Self.renderer.caption(image.clone(), boxes: CaptionBox.classic, captions: [String(repeating: "many words here ", count: 10)])[0]
+        let long = Self.renderer.caption(
+            image.clone(), boxes: CaptionBox.classic, captions: [String(repeating: "many words here ", count: 10)])[0]
         #expect(short.size > long.size)
         #expect(long.lines.count > 1)
         // textsize large draws bigger than normal.
-        let large = Self.renderer.caption(image.clone(), boxes: CaptionBox.classic, captions: ["hi"], textScale: 1.25)[0]
+        let large = Self.renderer.caption(image.clone(), boxes: CaptionBox.classic, captions: ["hi"], textScale: 1.25)[
+            0]
         #expect(large.size > short.size)
     }
 
@@ -47,7 +51,8 @@ import Testing
         let image = GDImage(width: 400, height: 300)
         image.fill(GDImage.color(0, 128, 255))
         let placement = Self.renderer.caption(image, boxes: [CaptionBox(0, 0, 1, 1)], captions: ["IIIII"])[0]
-        var white = 0, black = 0
+        var white = 0
+        var black = 0
         let line = placement.lines[0]
         for y in line.y..<(line.y + line.h) {
             for x in line.x..<(line.x + line.w) {
@@ -65,7 +70,10 @@ import Testing
     }
 
     @Test func gridHasOneTilePerPicture() {
-        let colours: [Int32] = [GDImage.color(255, 0, 0), GDImage.color(0, 255, 0), GDImage.color(0, 0, 255), GDImage.color(255, 255, 0), GDImage.color(255, 0, 255)]
+        let colours: [Int32] = [
+            GDImage.color(255, 0, 0), GDImage.color(0, 255, 0), GDImage.color(0, 0, 255), GDImage.color(255, 255, 0),
+            GDImage.color(255, 0, 255),
+        ]
         let tiles = colours.map { c -> GDImage in
             let t = GDImage(width: 300, height: 200)
             t.fill(c)
@@ -89,7 +97,8 @@ import Testing
     /// The fast dilation equals the obvious one: the maximum over a disc.
     @Test(arguments: [1, 2, 4, 7])
     func matchesTheDefinition(radius: Int) {
-        let w = 23, h = 17
+        let w = 23
+        let h = 17
         var source = [UInt8](repeating: 0, count: w * h)
         for i in source.indices where (i * 7919) % 13 == 0 { source[i] = UInt8((i * 31) % 256) }
         let fast = MemeRenderer.dilate(source, width: w, height: h, radius: radius)
@@ -99,7 +108,8 @@ import Testing
                 for dy in -radius...radius {
                     let span = Int(Double(radius * radius - dy * dy).squareRoot())
                     for dx in -span...span {
-                        let sx = x + dx, sy = y + dy
+                        let sx = x + dx
+                        let sy = y + dy
                         if sx >= 0 && sx < w && sy >= 0 && sy < h { m = max(m, source[sy * w + sx]) }
                     }
                 }

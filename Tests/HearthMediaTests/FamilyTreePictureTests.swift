@@ -15,7 +15,8 @@ import Testing
             people.append(.init(id: next, name: name, note: next == 1 ? "founder" : nil))
             return next
         }
-        let a = person("Grandma Rose"), b = person("Grandpa Tom")
+        let a = person("Grandma Rose")
+        let b = person("Grandpa Tom")
         partners.append((a, b))
         for i in 0..<4 {
             let kid = person("Child \(i + 1)")
@@ -65,11 +66,15 @@ import Testing
             return kids + kids.flatMap(descendants)
         }
         func id(_ name: String) -> Int64 { people.first { $0.name == name }!.id }
-        let first = descendants(id("Child 1")).map { layout[$0]!.x }, second = descendants(id("Child 2")).map { layout[$0]!.x }
+        let first = descendants(id("Child 1")).map { layout[$0]!.x }
+        let second = descendants(id("Child 2")).map { layout[$0]!.x }
         #expect(first.max()! < second.min()!)
         let fonts = FontSet.installed()!
-        let image = FamilyTreePicture(fonts: fonts).draw(title: "The Roses", people: people, parents: parents, partners: partners)
-        #expect(image.height == FamilyTreePicture.titleHeight + 2 * FamilyTreePicture.margin + 4 * FamilyTreePicture.boxHeight + 3 * FamilyTreePicture.gapY)
+        let image = FamilyTreePicture(fonts: fonts).draw(
+            title: "The Roses", people: people, parents: parents, partners: partners)
+        #expect(
+            image.height == FamilyTreePicture.titleHeight + 2 * FamilyTreePicture.margin + 4
+                * FamilyTreePicture.boxHeight + 3 * FamilyTreePicture.gapY)
         if let dir = ProcessInfo.processInfo.environment["HEARTH_RENDER_DIR"] {
             try? Data(image.png(level: 1)).write(to: URL(fileURLWithPath: "\(dir)/family-tree.png"))
         }

@@ -52,11 +52,15 @@ import Testing
         #expect((try? ImageProbe.inspect(bytes)) != nil)
         put32(side + 1, at: 20)
         put32(side + 1, at: 16)
-        #expect(throws: ImageProbe.Problem.tooManyPixels(width: side + 1, height: side + 1)) { try ImageProbe.inspect(bytes) }
+        #expect(throws: ImageProbe.Problem.tooManyPixels(width: side + 1, height: side + 1)) {
+            try ImageProbe.inspect(bytes)
+        }
     }
 
     @Test func oversizedFileIsRefused() {
         let big = [UInt8](repeating: 0, count: MediaLimits.maxUploadBytes + 1)
-        #expect(throws: ImageProbe.Problem.tooBig(bytes: MediaLimits.maxUploadBytes + 1)) { try ImageProbe.inspect(big) }
+        #expect(throws: ImageProbe.Problem.tooBig(bytes: MediaLimits.maxUploadBytes + 1)) {
+            try ImageProbe.inspect(big)
+        }
     }
 }

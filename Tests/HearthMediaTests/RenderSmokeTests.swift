@@ -14,10 +14,17 @@ import Testing
             if let dir {
                 try Data(image.png(level: 1)).write(to: URL(fileURLWithPath: "\(dir)/\(template.name).png"))
                 // Long and non-ASCII captions too, to look at.
-                for (suffix, caption) in [("long", "when the meeting could have been an email but it was a two hour workshop with breakout rooms"), ("intl", "Ünïcödé déjà vu — 日本語 — Привет")] {
+                for (suffix, caption) in [
+                    (
+                        "long",
+                        "when the meeting could have been an email but it was a two hour workshop with breakout rooms"
+                    ), ("intl", "Ünïcödé déjà vu — 日本語 — Привет"),
+                ] {
                     let other = template.picture()
-                    renderer.caption(other, boxes: template.boxes, captions: Array(repeating: caption, count: template.boxes.count))
-                    try Data(other.png(level: 1)).write(to: URL(fileURLWithPath: "\(dir)/\(template.name)-\(suffix).png"))
+                    renderer.caption(
+                        other, boxes: template.boxes, captions: Array(repeating: caption, count: template.boxes.count))
+                    try Data(other.png(level: 1)).write(
+                        to: URL(fileURLWithPath: "\(dir)/\(template.name)-\(suffix).png"))
                 }
             }
         }
@@ -34,4 +41,3 @@ import Testing
         #expect(!copy.jpeg().isEmpty)
     }
 }
-

@@ -7,8 +7,10 @@ import Testing
     @Test func ipv6AddressesOfOneSlash64ShareAKey() {
         let key = AddressGroup.key("2001:db8:1:2::1")
         #expect(key == "2001:db8:1:2::/64")
-        for other in ["2001:db8:1:2::ffff", "2001:db8:1:2:abcd:ef01:2345:6789", "2001:0db8:0001:0002:0:0:0:9",
-                      "2001:db8:1:2::7%eth0"] {
+        for other in [
+            "2001:db8:1:2::ffff", "2001:db8:1:2:abcd:ef01:2345:6789", "2001:0db8:0001:0002:0:0:0:9",
+            "2001:db8:1:2::7%eth0",
+        ] {
             #expect(AddressGroup.key(other) == key, "\(other)")
         }
         #expect(AddressGroup.key("2001:db8:1:3::1") != key)

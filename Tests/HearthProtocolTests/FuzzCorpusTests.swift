@@ -5,8 +5,11 @@ import Testing
 /// Replays the irc-line fuzzer's saved corpus and every crash it ever found (Fuzz/, see scripts/fuzz).
 @Suite struct FuzzCorpusTests {
     static let inputs: [String] = ["corpus", "crashes"].flatMap { kind -> [String] in
-        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fuzz/\(kind)/irc-line").standardized
-        return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { !$0.hasPrefix(".") }.map { dir.appendingPathComponent($0).path }
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Fuzz/\(kind)/irc-line"
+        ).standardized
+        return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { !$0.hasPrefix(".") }
+            .map { dir.appendingPathComponent($0).path }
     }
 
     @Test func everySavedInputHolds() throws {

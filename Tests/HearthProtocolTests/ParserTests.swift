@@ -79,7 +79,8 @@ import Testing
     }
 
     @Test func roundTrip() throws {
-        let m = IRCMessage(tags: [IRCTag("msgid", "x y;z")], source: "a!b@c", command: "PRIVMSG", params: ["#d", "e f"])
+        let m = IRCMessage(
+            tags: [IRCTag("msgid", "x y;z")], source: "a!b@c", command: "PRIVMSG", params: ["#d", "e f"])
         #expect(try IRCMessage.parse(m.serialized()) == m)
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
-@testable import HearthBot
 import HearthCrypto
 import Testing
 
+@testable import HearthBot
 @testable import HearthServer
 
 /// Accounts and secrets, security round two: throttles that an attacker cannot turn against
@@ -90,7 +90,9 @@ extension SecretsTests {
 
     @Test func accountsPerAddressAtTheLimitAndOnePast() async throws {
         // loopback is exempt otherwise
-        try await withServer { $0.floodControl = true } run: { server in
+        try await withServer {
+            $0.floodControl = true
+        } run: { server in
             let nc = try await Self.plain(server, from: "127.0.0.5")
             for i in 0..<BotServices.registrationsPerAddressPerHour {
                 try await nc.send("!register maker\(i) s3cret-pass")
@@ -99,7 +101,8 @@ extension SecretsTests {
                 try await nc.expect("You are logged out")
             }
             try await nc.send("!register onetoomany s3cret-pass")
-            try await nc.expect("\(BotServices.registrationsPerAddressPerHour) accounts were made from your address this hour")
+            try await nc.expect(
+                "\(BotServices.registrationsPerAddressPerHour) accounts were made from your address this hour")
             let made = try await server.server.store.pool.read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account WHERE nameKey = 'onetoomany'")
             }
@@ -120,7 +123,9 @@ extension SecretsTests {
             }
             try await gus.send("!tree new OneTooMany")
             try await gus.expect("you founded \(FamilyCommands.maxFamiliesFounded) families already")
-            let families = try await server.server.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM family") }
+            let families = try await server.server.store.pool.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM family")
+            }
             #expect(families == FamilyCommands.maxFamiliesFounded)
         }
     }
@@ -159,7 +164,8 @@ extension SecretsTests {
             let legacy = "K7QP-M2XD-9FWT"
             try await server.server.store.pool.write { db in
                 try db.execute(
-                    sql: "INSERT INTO recoveryCode (accountId, codeHash) SELECT id, ? FROM account WHERE nameKey = 'hal'",
+                    sql:
+                        "INSERT INTO recoveryCode (accountId, codeHash) SELECT id, ? FROM account WHERE nameKey = 'hal'",
                     arguments: [Sodium.hashSecret(SecretCodes.normalize(legacy))])
             }
             let nc = try await TestClient.plain(server)

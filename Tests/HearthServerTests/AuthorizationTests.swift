@@ -55,13 +55,17 @@ import Testing
 @testable import HearthServer
 
 @Suite struct AuthorizationTests {
-    static let caps = "batch server-time message-tags echo-message draft/chathistory draft/read-marker draft/message-redaction"
+    static let caps =
+        "batch server-time message-tags echo-message draft/chathistory draft/read-marker draft/message-redaction"
     static let ownerPassword = "owner-pass-1"
     static let actorPassword = "s3cret-pass"
     /// Everything private to the owner contains this word.
     static let secret = "hush"
 
-    enum Role: String, Sendable { case stranger, blocked, loggedOut = "logged out" }
+    enum Role: String, Sendable {
+        case stranger, blocked
+        case loggedOut = "logged out"
+    }
 
     /// One outsider connection.
     struct Outsider: Sendable {
@@ -98,18 +102,22 @@ import Testing
         var description: String { command }
 
         static func bot(
-            _ command: String, _ stranger: Outcome, blocked: Outcome = .asStranger, loggedOut: Outcome = .login, leaks: [String] = []
+            _ command: String, _ stranger: Outcome, blocked: Outcome = .asStranger, loggedOut: Outcome = .login,
+            leaks: [String] = []
         ) -> Case {
             Case(via: .bot, command: command, stranger: stranger, blocked: blocked, loggedOut: loggedOut, leaks: leaks)
         }
 
         static func irc(
-            _ command: String, _ stranger: Outcome, blocked: Outcome = .asStranger, loggedOut: Outcome = .asStranger, leaks: [String] = []
+            _ command: String, _ stranger: Outcome, blocked: Outcome = .asStranger, loggedOut: Outcome = .asStranger,
+            leaks: [String] = []
         ) -> Case {
             Case(via: .irc, command: command, stranger: stranger, blocked: blocked, loggedOut: loggedOut, leaks: leaks)
         }
 
-        static func http(_ command: String, _ stranger: Outcome, blocked: Outcome = .asStranger, loggedOut: Outcome = .asStranger) -> Case {
+        static func http(
+            _ command: String, _ stranger: Outcome, blocked: Outcome = .asStranger, loggedOut: Outcome = .asStranger
+        ) -> Case {
             Case(via: .http, command: command, stranger: stranger, blocked: blocked, loggedOut: loggedOut)
         }
 
@@ -177,7 +185,9 @@ import Testing
         .bot("!share meme 1 #owned", r("share: you can't share in #owned"), blocked: r("share: there is no meme #1")),
         // recipes
         .bot("!recipe 1", .skip, blocked: r("recipe: there is no recipe #1"), loggedOut: .skip),
-        .bot("!recipes by owner", .skip, blocked: r("recipes: owner's recipes are not available to you"), loggedOut: .skip),
+        .bot(
+            "!recipes by owner", .skip, blocked: r("recipes: owner's recipes are not available to you"),
+            loggedOut: .skip),
         .bot("!recipe edit 1 title Mine now", r("recipe: you have no recipe #1")),
         .bot("!recipe edit 1 photo {pic}", r("recipe: you have no recipe #1")),
         .bot("!recipe delete 1", r("recipe: you have no recipe #1")),
@@ -204,9 +214,14 @@ import Testing
         // profile, friends, settings
         .bot("!profile owner", .skip, blocked: r("profile: owner's profile is not available to you"), loggedOut: .skip),
         .bot("!follow owner", .skip, blocked: r("follow: you can't follow owner")),
-        .bot("!followers owner", .skip, blocked: r("followers: owner's lists are not available to you"), loggedOut: .skip),
-        .bot("!following owner", .skip, blocked: r("following: owner's lists are not available to you"), loggedOut: .skip),
-        .irc("PRIVMSG owner :let me in", .skip, blocked: r("owner does not accept messages from you"), loggedOut: .skip),
+        .bot(
+            "!followers owner", .skip, blocked: r("followers: owner's lists are not available to you"), loggedOut: .skip
+        ),
+        .bot(
+            "!following owner", .skip, blocked: r("following: owner's lists are not available to you"), loggedOut: .skip
+        ),
+        .irc(
+            "PRIVMSG owner :let me in", .skip, blocked: r("owner does not accept messages from you"), loggedOut: .skip),
         .bot("!profile", .skip),
         .bot("!bio mine now", .skip),
         .bot("!settings", .skip),
@@ -250,17 +265,24 @@ import Testing
         .irc("CHATHISTORY LATEST owner * 10", r("BATCH -"), loggedOut: r("FAIL CHATHISTORY INVALID_TARGET")),
         .irc("CHATHISTORY AROUND pal msgid={pmid} 10", r("BATCH -"), loggedOut: r("FAIL CHATHISTORY INVALID_TARGET")),
         .irc("CHATHISTORY LATEST #hideout * 10", r("FAIL CHATHISTORY INVALID_TARGET")),
-        .irc("CHATHISTORY TARGETS timestamp=2000-01-01T00:00:00.000Z timestamp=2100-01-01T00:00:00.000Z 10", r("BATCH -"),
+        .irc(
+            "CHATHISTORY TARGETS timestamp=2000-01-01T00:00:00.000Z timestamp=2100-01-01T00:00:00.000Z 10",
+            r("BATCH -"),
             leaks: ["TARGETS pal", "TARGETS owner", "TARGETS #hideout"]),
-        .irc("MARKREAD #owned", r("MARKREAD #owned *"), loggedOut: r("FAIL MARKREAD ACCOUNT_REQUIRED"), leaks: ["timestamp="]),
+        .irc(
+            "MARKREAD #owned", r("MARKREAD #owned *"), loggedOut: r("FAIL MARKREAD ACCOUNT_REQUIRED"),
+            leaks: ["timestamp="]),
         // accounts
         .bot("!account delete \(ownerPassword)", .refused(wrongPassword.map { "account: " + $0 })),
         .bot("!passwd \(ownerPassword) hijacked-pass-1", .refused(wrongPassword.map { "passwd: " + $0 })),
         .bot("!rename owner", r("rename: someone online is using the nick owner")),
-        .bot("!register owner \(actorPassword)", r("register: you are already logged in as"),
+        .bot(
+            "!register owner \(actorPassword)", r("register: you are already logged in as"),
             loggedOut: r("register: someone online is using the nick owner")),
         .bot("!login owner wrong-pass-1", .refused(wrongPassword.map { "login: " + $0 }), loggedOut: .asStranger),
-        .bot("!recover owner AAAA-BBBB-CCCC n3w-s3cret-pass", r("recover: that name and recovery code don't match", "recover: too many failed attempts"),
+        .bot(
+            "!recover owner AAAA-BBBB-CCCC n3w-s3cret-pass",
+            r("recover: that name and recovery code don't match", "recover: too many failed attempts"),
             loggedOut: .asStranger),
         .bot("!logout", .skip),
         .irc("NICK owner", r("Nickname is already in use", "Nickname is reserved")),
@@ -290,7 +312,8 @@ import Testing
 
     static func irc(_ server: TestServer, _ nick: String, password: String?) async throws -> TestClient {
         let login = password.map { ["PASS \(nick):\($0)"] } ?? []
-        return try await TestClient.irc(server, nick: nick, extra: ["CAP LS 302", "CAP REQ :\(caps)"] + login + ["CAP END"])
+        return try await TestClient.irc(
+            server, nick: nick, extra: ["CAP LS 302", "CAP REQ :\(caps)"] + login + ["CAP END"])
     }
 
     /// A bot command from an IRC client, privately; waits for a line containing `reply`.
@@ -308,7 +331,9 @@ import Testing
         var leaked: [String] = []
         let lowered = leaks.map { $0.lowercased() }
         _ = try await client.expect("the answer to \(token)") { line in
-            if !line.contains(token), lowered.contains(where: { line.lowercased().contains($0) }), !leaked.contains(line) {
+            if !line.contains(token), lowered.contains(where: { line.lowercased().contains($0) }),
+                !leaked.contains(line)
+            {
                 leaked.append(line)
             }
             return line.contains(token)
@@ -319,7 +344,9 @@ import Testing
     /// Every row of every table, as text (sorted within a table).
     static func snapshot(_ server: TestServer) async throws -> [String: [String]] {
         try await server.server.store.pool.read { db in
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            let tables = try String.fetchAll(
+                db,
+                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
             var result: [String: [String]] = [:]
             for table in tables {
                 result[table] = try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"").map(\.description).sorted()
@@ -402,7 +429,9 @@ import Testing
             try await Self.tell(owner, "!comment meme 1 hush comment", "Comment #1 added to meme #1.")
 
             try await Self.tell(owner, "!recipe new", "What is the recipe called?")
-            for line in ["Hush soup", "1 hush secret", ".", "Stir gently.", ".", "-", "-"] { try await owner.send("PRIVMSG hearth :\(line)") }
+            for line in ["Hush soup", "1 hush secret", ".", "Stir gently.", ".", "-", "-"] {
+                try await owner.send("PRIVMSG hearth :\(line)")
+            }
             try await owner.expect("“Hush soup” is ready")
             try await Self.tell(owner, "!recipe post", "Recipe #1 “Hush soup” is posted")
             try await Self.tell(owner, "!comment recipe 1 hush recipe note", "Comment #2 added to recipe #1.")
@@ -434,10 +463,18 @@ import Testing
             try await nc.send("!whoami")
             let ncNick = String(try await nc.expect("not logged in").split(separator: " ")[2].dropLast())
             let actors = [
-                Outsider(role: .stranger, label: "stranger", nick: "stran", client: stranger, isIRC: true, password: Self.actorPassword, token: strangerToken),
-                Outsider(role: .blocked, label: "blocked", nick: "blox", client: blocked, isIRC: true, password: Self.actorPassword, token: blockedToken),
-                Outsider(role: .loggedOut, label: "logged-out IRC", nick: "lurker", client: lurker, isIRC: true, password: nil, token: nil),
-                Outsider(role: .loggedOut, label: "logged-out nc", nick: ncNick, client: nc, isIRC: false, password: nil, token: nil),
+                Outsider(
+                    role: .stranger, label: "stranger", nick: "stran", client: stranger, isIRC: true,
+                    password: Self.actorPassword, token: strangerToken),
+                Outsider(
+                    role: .blocked, label: "blocked", nick: "blox", client: blocked, isIRC: true,
+                    password: Self.actorPassword, token: blockedToken),
+                Outsider(
+                    role: .loggedOut, label: "logged-out IRC", nick: "lurker", client: lurker, isIRC: true,
+                    password: nil, token: nil),
+                Outsider(
+                    role: .loggedOut, label: "logged-out nc", nick: ncNick, client: nc, isIRC: false, password: nil,
+                    token: nil),
             ]
             for actor in actors where actor.isIRC {
                 try await actor.client.send("JOIN #owned")
@@ -455,9 +492,12 @@ import Testing
             try await owner.send("MARKREAD #owned timestamp=2026-01-01T00:00:00.000Z")
             try await owner.expect("MARKREAD #owned timestamp=2026-01-01T00:00:00.000Z")
             try await Self.waitForRows(
-                server, "SELECT COUNT(*) FROM history WHERE text IN ('hello from owner', 'hush hideout', 'hush plan')", 3)
+                server, "SELECT COUNT(*) FROM history WHERE text IN ('hello from owner', 'hush hideout', 'hush plan')",
+                3)
             try await Self.waitForRows(server, "SELECT COUNT(*) FROM readMarker", 1)
-            let fixture = Fixture(pictureID: pictureID, pictureURL: pictureURL, uploadLink: uploadLink, msgid: msgid, pmid: pmid, hideid: hideid)
+            let fixture = Fixture(
+                pictureID: pictureID, pictureURL: pictureURL, uploadLink: uploadLink, msgid: msgid, pmid: pmid,
+                hideid: hideid)
 
             // Everyone has heard everything so far.
             for actor in actors { _ = try await Self.settle(actor.client, isIRC: actor.isIRC) }
@@ -488,7 +528,8 @@ import Testing
                     default: try await actor.client.send(command)
                     }
                     let reply = try await actor.client.expect("a refusal of \(what)") { line in
-                        expected.contains { line.contains($0) } || leaks.contains { line.lowercased().contains($0.lowercased()) }
+                        expected.contains { line.contains($0) }
+                            || leaks.contains { line.lowercased().contains($0.lowercased()) }
                     }
                     #expect(expected.contains { reply.contains($0) }, "\(what) leaked: \(reply)")
                     let later = try await Self.settle(actor.client, isIRC: actor.isIRC, leaks: leaks)
@@ -501,7 +542,8 @@ import Testing
             let after = try await Self.snapshot(server)
             #expect(Set(before.keys) == Set(after.keys))
             for (table, rows) in before where after[table] != rows {
-                let added = Set(after[table] ?? []).subtracting(rows), removed = Set(rows).subtracting(after[table] ?? [])
+                let added = Set(after[table] ?? []).subtracting(rows)
+                let removed = Set(rows).subtracting(after[table] ?? [])
                 Issue.record("table \(table) changed: added \(added), removed \(removed)")
             }
             #expect(Set(MemeTests.mediaFiles(server)) == mediaBefore)
@@ -516,7 +558,9 @@ import Testing
             try await owner.expect("324 owner #owned :+mnt")
             try await owner.send("NAMES #owned")
             let names = try await owner.expectNumeric("353")
-            #expect(names.contains("@owner") && !names.contains("@stran") && !names.contains("@blox") && !names.contains("@lurker"), "\(names)")
+            #expect(
+                names.contains("@owner") && !names.contains("@stran") && !names.contains("@blox")
+                    && !names.contains("@lurker"), "\(names)")
             #expect(names.contains("stran") && names.contains("blox") && names.contains("lurker"), "\(names)")
             try await owner.send("NAMES #hideout")
             #expect(try await owner.expectNumeric("353").hasSuffix(":@owner"))

@@ -24,7 +24,9 @@ import Testing
             let code = String(try #require(codesLine.split(separator: " ").first))
             let png = server.dataDirectory + "/office.png"
             try MemeTests.samplePNG(300, 200).write(to: URL(fileURLWithPath: png))
-            let (added, _) = try await Self.hearth(["template", "add", "office", png, "--data-dir", server.dataDirectory])
+            let (added, _) = try await Self.hearth([
+                "template", "add", "office", png, "--data-dir", server.dataDirectory,
+            ])
             #expect(added == 0)
 
             // Writes keep coming while the backup runs; the copy must be consistent anyway.
@@ -63,7 +65,8 @@ import Testing
                 try await nc.send("!recover rue \(code) n3w-s3cret-pass")
                 try await nc.expect("Password reset for rue")
                 try await nc.send("!templates office")
-                let (_, picture) = try await MemeTests.fetch(try MemeTests.link(in: try await nc.expect("office (everyone's)")))
+                let (_, picture) = try await MemeTests.fetch(
+                    try MemeTests.link(in: try await nc.expect("office (everyone's)")))
                 #expect(picture.statusCode == 200)
             }
         }
@@ -80,7 +83,9 @@ import Testing
 
         let (status, text) = try await Self.hearth(["restore", file, "--data-dir", dir])
         #expect(status != 0 && text.contains("a Hearth server is running on \(dir); stop it first"), "\(text)")
-        let (second, secondText) = try await Self.hearth(["serve", "--irc-port", "0", "--http-port", "0", "--data-dir", dir])
+        let (second, secondText) = try await Self.hearth([
+            "serve", "--irc-port", "0", "--http-port", "0", "--data-dir", dir,
+        ])
         #expect(second != 0 && secondText.contains("stop it first"), "\(secondText)")
         process.terminate()
         for _ in 0..<500 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
@@ -100,7 +105,9 @@ import Testing
         // Stopped: the restore goes through and keeps the replaced database beside it.
         let (ok, okText) = try await Self.hearth(["restore", file, "--data-dir", dir])
         #expect(ok == 0 && okText.contains("the previous database is kept as"), "\(okText)")
-        let kept = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("hearth.sqlite.before-restore-") }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
+            $0.hasPrefix("hearth.sqlite.before-restore-")
+        }
         #expect(!kept.isEmpty)
     }
 }

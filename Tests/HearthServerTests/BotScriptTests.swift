@@ -5,7 +5,8 @@ import Testing
 
 /// The example bots in bots/, run as real processes against a real server.
 @Suite struct BotScriptTests {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Starts a program; returns it and a task that ends with its output once it exits.
     static func start(_ arguments: [String]) throws -> (Process, Task<String, Never>) {
@@ -38,8 +39,13 @@ import Testing
         return false
     }
 
-    static func bot(_ script: String, _ server: TestServer, _ extra: [String]) throws -> (Process, Task<String, Never>) {
-        try start(["python3", "bots/\(script)", "--port", String(server.ircPort), "--password", "bot-s3cret-pass", "--register"] + extra)
+    static func bot(_ script: String, _ server: TestServer, _ extra: [String]) throws -> (Process, Task<String, Never>)
+    {
+        try start(
+            [
+                "python3", "bots/\(script)", "--port", String(server.ircPort), "--password", "bot-s3cret-pass",
+                "--register",
+            ] + extra)
     }
 
     @Test func everyBotExplainsItself() async throws {
@@ -61,11 +67,14 @@ import Testing
             _ = try await RecipeTests.post(chef, title: "Sunday roast", ingredients: ["beef"], steps: ["Roast."])
             try await chef.send("!meme success first | try")
             try await chef.expect("meme #1 by chef")
-            let (process, output) = try Self.bot("greeter.py", server, ["--nick", "greeter", "--channel", "#lobby", "--post-now", "--max-seconds", "6"])
+            let (process, output) = try Self.bot(
+                "greeter.py", server, ["--nick", "greeter", "--channel", "#lobby", "--post-now", "--max-seconds", "6"])
             defer { process.terminate() }
             let visitor = try await SocialTests.user(server, "visitor")
             // Wait until the greeter is in the channel (it posts first), then join.
-            if !(try await Self.waitUntilIn(server, "#lobby", "greeter")) { Issue.record("greeter never joined: \(await output.value)") }
+            if !(try await Self.waitUntilIn(server, "#lobby", "greeter")) {
+                Issue.record("greeter never joined: \(await output.value)")
+            }
             try await Task.sleep(for: .milliseconds(500))  // its daily post
             try await visitor.send("/join #lobby")
             try await visitor.expect("[#lobby] <greeter> Welcome to #lobby, visitor!")
@@ -80,12 +89,15 @@ import Testing
 
     @Test func memeRelayTurnsChannelLinesIntoMemes() async throws {
         try await withServer { server in
-            let (process, output) = try Self.bot("memerelay.py", server, ["--nick", "memebot", "--channel", "#memes", "--max-seconds", "8"])
+            let (process, output) = try Self.bot(
+                "memerelay.py", server, ["--nick", "memebot", "--channel", "#memes", "--max-seconds", "8"])
             defer { process.terminate() }
             let fan = try await TestClient.plain(server)
             try await fan.send("/join #memes")
             try await fan.expect("You joined #memes.")
-            if !(try await Self.waitUntilIn(server, "#memes", "memebot")) { Issue.record("relay never joined: \(await output.value)") }
+            if !(try await Self.waitUntilIn(server, "#memes", "memebot")) {
+                Issue.record("relay never joined: \(await output.value)")
+            }
             try await fan.send("meme: shocked: the build | passed")
             let line = try await fan.expect("'s meme: http")
             #expect(line.contains("<memebot>"))
@@ -104,15 +116,16 @@ import Testing
             let code = try FamilyTests.code(in: try await kid.expect("as your parent: "))
             let gpx = server.dataDirectory + "/walk.gpx"
             try """
-                <?xml version="1.0"?>
-                <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
-                  <trk><trkseg>
-                    <trkpt lat="48.8566" lon="2.3522"><name>Paris start</name></trkpt>
-                    <trkpt lat="48.8606" lon="2.3376"><name>the Louvre</name></trkpt>
-                  </trkseg></trk>
-                </gpx>
-                """.write(toFile: gpx, atomically: true, encoding: .utf8)
-            let (_, output) = try Self.bot("checkin.py", server, ["--nick", "grandpa", "--gpx", gpx, "--interval", "0.2", "--join", code])
+            <?xml version="1.0"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+              <trk><trkseg>
+                <trkpt lat="48.8566" lon="2.3522"><name>Paris start</name></trkpt>
+                <trkpt lat="48.8606" lon="2.3376"><name>the Louvre</name></trkpt>
+              </trkseg></trk>
+            </gpx>
+            """.write(toFile: gpx, atomically: true, encoding: .utf8)
+            let (_, output) = try Self.bot(
+                "checkin.py", server, ["--nick", "grandpa", "--gpx", gpx, "--interval", "0.2", "--join", code])
             let text = await output.value
             #expect(text.contains("Welcome to Walkers") && text.contains("Shared: the Louvre."), "\(text)")
             try await kid.send("!where")
@@ -123,7 +136,9 @@ import Testing
     @Test func shellOneLinerGetsAFortune() async throws {
         try await withServer { server in
             try await IRCProtocolTests.register(server, "shelly", "s3cret-pass")
-            let (_, output) = try Self.start(["bash", "bots/oneliner.sh", "shelly", "s3cret-pass", "127.0.0.1", String(server.ircPort)])
+            let (_, output) = try Self.start([
+                "bash", "bots/oneliner.sh", "shelly", "s3cret-pass", "127.0.0.1", String(server.ircPort),
+            ])
             let text = await output.value
             #expect(text.contains("Your fortune for") && text.contains("Lucky numbers"), "\(text)")
         }

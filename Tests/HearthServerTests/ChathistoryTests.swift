@@ -17,7 +17,9 @@ import Testing
         let id = String(open.split(separator: " ")[2].dropFirst())
         var lines: [String] = []
         while true {
-            let line = try await client.expect("batch line") { $0.contains("batch=\(id)") || $0.contains("BATCH -\(id)") }
+            let line = try await client.expect("batch line") {
+                $0.contains("batch=\(id)") || $0.contains("BATCH -\(id)")
+            }
             if line.contains("BATCH -\(id)") { return lines }
             lines.append(line)
         }
@@ -27,8 +29,10 @@ import Testing
         try await withServer { server in
             try await IRCProtocolTests.register(server, "ava", "s3cret-pass")
             try await IRCProtocolTests.register(server, "ben", "s3cret-pass")
-            let ava = try await TestClient.irc(server, nick: "ava", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ava:s3cret-pass", "CAP END"])
-            let ben = try await TestClient.irc(server, nick: "ben", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ben:s3cret-pass", "CAP END"])
+            let ava = try await TestClient.irc(
+                server, nick: "ava", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ava:s3cret-pass", "CAP END"])
+            let ben = try await TestClient.irc(
+                server, nick: "ben", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ben:s3cret-pass", "CAP END"])
             try await ava.send("JOIN #ch")
             try await ava.expectNumeric("366")
             try await ben.send("JOIN #ch")
@@ -49,7 +53,10 @@ import Testing
                 try await Task.sleep(for: .milliseconds(20))
             }
             #expect(latest.map { String($0.split(separator: ":").last!) } == ["a3", "a4", "a5"])
-            #expect(latest.allSatisfy { $0.contains("time=") && $0.contains("msgid=") && $0.contains(" :ava!~ava@127.0.0.1 PRIVMSG #ch :") })
+            #expect(
+                latest.allSatisfy {
+                    $0.contains("time=") && $0.contains("msgid=") && $0.contains(" :ava!~ava@127.0.0.1 PRIVMSG #ch :")
+                })
             #expect(Self.msgid(latest[0]) == ids[2])
 
             func texts(_ command: String) async throws -> [String] {
@@ -59,11 +66,13 @@ import Testing
             #expect(try await texts("CHATHISTORY BEFORE #ch msgid=\(ids[2]) 10") == ["a1", "a2"])
             #expect(try await texts("CHATHISTORY AFTER #ch msgid=\(ids[2]) 1") == ["a4"])
             #expect(try await texts("CHATHISTORY AROUND #ch msgid=\(ids[2]) 3") == ["a2", "a3", "a4"])
-            #expect(try await texts("CHATHISTORY BETWEEN #ch msgid=\(ids[0]) msgid=\(ids[4]) 10") == ["a2", "a3", "a4"])
+            #expect(
+                try await texts("CHATHISTORY BETWEEN #ch msgid=\(ids[0]) msgid=\(ids[4]) 10") == ["a2", "a3", "a4"])
             #expect(try await texts("CHATHISTORY BETWEEN #ch msgid=\(ids[4]) msgid=\(ids[0]) 2") == ["a3", "a4"])
             #expect(try await texts("CHATHISTORY LATEST #ch msgid=\(ids[3]) 10") == ["a5"])
 
-            try await ben.send("CHATHISTORY TARGETS timestamp=2000-01-01T00:00:00.000Z timestamp=2100-01-01T00:00:00.000Z 10")
+            try await ben.send(
+                "CHATHISTORY TARGETS timestamp=2000-01-01T00:00:00.000Z timestamp=2100-01-01T00:00:00.000Z 10")
             let targets = try await Self.batch(ben)
             #expect(targets.contains { $0.contains("CHATHISTORY TARGETS #ch ") })
 
@@ -88,7 +97,8 @@ import Testing
             try await stranger.send("CHATHISTORY SIDEWAYS #ch * 10")
             try await stranger.expect("FAIL CHATHISTORY INVALID_PARAMS SIDEWAYS #ch")
             try await stranger.send("CHATHISTORY LATEST #ch * zero")
-            try await stranger.expect("FAIL CHATHISTORY INVALID_PARAMS LATEST :The last parameter must be a positive limit")
+            try await stranger.expect(
+                "FAIL CHATHISTORY INVALID_PARAMS LATEST :The last parameter must be a positive limit")
         }
     }
 }
@@ -99,8 +109,10 @@ import Testing
             let caps = ChathistoryTests.caps + " draft/message-redaction"
             try await IRCProtocolTests.register(server, "cleo", "s3cret-pass")
             try await IRCProtocolTests.register(server, "dan", "s3cret-pass")
-            let cleo = try await TestClient.irc(server, nick: "cleo", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS cleo:s3cret-pass", "CAP END"])
-            let dan = try await TestClient.irc(server, nick: "dan", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS dan:s3cret-pass", "CAP END"])
+            let cleo = try await TestClient.irc(
+                server, nick: "cleo", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS cleo:s3cret-pass", "CAP END"])
+            let dan = try await TestClient.irc(
+                server, nick: "dan", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS dan:s3cret-pass", "CAP END"])
             try await cleo.send("JOIN #r")
             try await cleo.expectNumeric("366")
             try await dan.send("JOIN #r")
@@ -137,8 +149,10 @@ import Testing
         try await withServer { server in
             try await IRCProtocolTests.register(server, "ema", "s3cret-pass")
             let caps = "draft/read-marker server-time"
-            let laptop = try await TestClient.irc(server, nick: "ema", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS ema:s3cret-pass", "CAP END"])
-            let phone = try await TestClient.irc(server, nick: "ema_phone", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS ema:s3cret-pass", "CAP END"])
+            let laptop = try await TestClient.irc(
+                server, nick: "ema", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS ema:s3cret-pass", "CAP END"])
+            let phone = try await TestClient.irc(
+                server, nick: "ema_phone", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS ema:s3cret-pass", "CAP END"])
             try await laptop.send("JOIN #read")
             try await laptop.expect("MARKREAD #read *")
             try await laptop.send("MARKREAD #read timestamp=2026-11-22T10:00:00.000Z")

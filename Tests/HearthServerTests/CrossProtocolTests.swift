@@ -37,8 +37,10 @@ extension AuthorizationTests {
             // curl, as an attacker's script would.
             let curl = Process()
             curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = ["-s", "-m", "5", "--http0.9", "-X", "POST", "--data-binary", Self.smuggled,
-                              "http://127.0.0.1:\(server.ircPort)/"]
+            curl.arguments = [
+                "-s", "-m", "5", "--http0.9", "-X", "POST", "--data-binary", Self.smuggled,
+                "http://127.0.0.1:\(server.ircPort)/",
+            ]
             let out = Pipe()
             curl.standardOutput = out
             try curl.run()

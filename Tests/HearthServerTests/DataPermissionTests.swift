@@ -7,8 +7,10 @@ extension SecretsTests {
     /// Every directory under `path` (itself included) that is not 0700 and every file not 0600.
     static func looseModes(_ path: String) -> [String] {
         var loose: [String] = []
-        let all = [path] + (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String }
-            .map { (path as NSString).appendingPathComponent($0) } ?? [])
+        let all =
+            [path]
+            + (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String }
+                .map { (path as NSString).appendingPathComponent($0) } ?? [])
         for item in all {
             var info = stat()
             guard lstat(item, &info) == 0 else { continue }
@@ -49,8 +51,9 @@ extension SecretsTests {
         let file = TestServer.tempDirectory() + "/backup.sqlite"
         let (status, text) = try await BackupTests.hearth(["backup", file, "--data-dir", dir])
         #expect(status == 0, "\(text)")
-        #expect(Self.looseModes(file).isEmpty && Self.looseModes(file + ".media").isEmpty,
-                "\(Self.looseModes(file) + Self.looseModes(file + ".media"))")
+        #expect(
+            Self.looseModes(file).isEmpty && Self.looseModes(file + ".media").isEmpty,
+            "\(Self.looseModes(file) + Self.looseModes(file + ".media"))")
         await ann.close()
         await server.stop()
 

@@ -135,7 +135,8 @@ import Testing
             try await extra.send("PASS hana:s3cret-pass")
             try await extra.send("NICK hana")
             try await extra.send("USER hana 0 * :hana")
-            try await extra.expect("433 hana hana :Nickname is already in use (on at most \(Core.maxDevicesPerUser) connections at once)")
+            try await extra.expect(
+                "433 hana hana :Nickname is already in use (on at most \(Core.maxDevicesPerUser) connections at once)")
 
             // Logging out on one device takes it out of the user's channels and nick only.
             let ivo = try await TestClient.irc(server, nick: "ivo")

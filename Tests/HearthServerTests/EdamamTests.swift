@@ -35,12 +35,14 @@ import Testing
                 return Response(status: .unauthorized, body: .init(byteBuffer: ByteBuffer(string: "[]")))
             }
             return Response(
-                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: answer(request))))
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: answer(request))))
         }
         let port = Mutex<Int?>(nil)
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in port.withLock { $0 = channel.localAddress?.port } }, logger: Logger(label: "fake-edamam"))
+            onServerRunning: { channel in port.withLock { $0 = channel.localAddress?.port } },
+            logger: Logger(label: "fake-edamam"))
         let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "fake-edamam")))
         Task { try await group.run() }
         for _ in 0..<200 where port.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(10)) }
@@ -50,16 +52,22 @@ import Testing
     @Test func searchShowsResultsAndSaveImportsOneCitingItsSource() async throws {
         let (port, seen, fake) = try await Self.fakeEdamam()
         defer { Task { await fake.triggerGracefulShutdown() } }
-        try await withServer { $0.apps.edamam = EdamamConfig(appID: "test-id", appKey: "test-key", baseURL: "http://127.0.0.1:\(port)") } run: { server in
+        try await withServer {
+            $0.apps.edamam = EdamamConfig(appID: "test-id", appKey: "test-key", baseURL: "http://127.0.0.1:\(port)")
+        } run: { server in
             let uma = try await SocialTests.user(server, "uma")
             try await uma.send("!edamam save 1")
             try await uma.expect("there is no result 1 — search first")
             try await uma.send("!edamam chicken curry")
             try await uma.expect("From Edamam:")
-            try await uma.expect("1. Chicken Curry — Serious Eats · 3 ingredients · indian · 45 min · https://example.org/chicken-curry")
-            try await uma.expect("2. Green Curry — Food52 · 2 ingredients · south east asian · https://example.org/green-curry")
+            try await uma.expect(
+                "1. Chicken Curry — Serious Eats · 3 ingredients · indian · 45 min · https://example.org/chicken-curry")
+            try await uma.expect(
+                "2. Green Curry — Food52 · 2 ingredients · south east asian · https://example.org/green-curry")
             let query = try #require(seen.queries.withLock { $0.first })
-            #expect(query.contains("type=public") && query.contains("q=chicken%20curry") && query.contains("app_id=test-id"))
+            #expect(
+                query.contains("type=public") && query.contains("q=chicken%20curry") && query.contains("app_id=test-id")
+            )
             try await uma.send("!edamam save 1")
             try await uma.expect("Imported as recipe #1 “Chicken Curry” (source: Serious Eats)")
             try await uma.send("!recipe 1")
@@ -75,12 +83,16 @@ import Testing
         let plain = try await TestServer.start()
         let vic = try await SocialTests.user(plain, "vic")
         try await vic.send("!edamam soup")
-        try await vic.expect("Edamam is not set up on this server: the operator starts Hearth with --edamam-app-id ID --edamam-app-key KEY")
+        try await vic.expect(
+            "Edamam is not set up on this server: the operator starts Hearth with --edamam-app-id ID --edamam-app-key KEY"
+        )
         await plain.stop()
 
         let (port, _, fake) = try await Self.fakeEdamam()
         defer { Task { await fake.triggerGracefulShutdown() } }
-        try await withServer { $0.apps.edamam = EdamamConfig(appID: "test-id", appKey: "wrong", baseURL: "http://127.0.0.1:\(port)") } run: { server in
+        try await withServer {
+            $0.apps.edamam = EdamamConfig(appID: "test-id", appKey: "wrong", baseURL: "http://127.0.0.1:\(port)")
+        } run: { server in
             let wes = try await SocialTests.user(server, "wes")
             try await wes.send("!edamam soup")
             try await wes.expect("Edamam refused the app id or key")

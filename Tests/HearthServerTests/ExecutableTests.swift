@@ -8,7 +8,8 @@ import Testing
     static func serve(_ dir: String, _ extra: [String] = []) async throws -> (Process, NIOLockedValueBox<String>, Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: AccountTests.hearthBinary())
-        process.arguments = ["serve", "--host", "127.0.0.1", "--irc-port", "0", "--http-port", "0", "--data-dir", dir] + extra
+        process.arguments =
+            ["serve", "--host", "127.0.0.1", "--irc-port", "0", "--http-port", "0", "--data-dir", dir] + extra
         let output = NIOLockedValueBox("")
         let pipe = Pipe()
         process.standardError = pipe
@@ -32,7 +33,8 @@ import Testing
 
     @Test func serveStartsAndStopsCleanlyOnSigterm() async throws {
         let dir = TestServer.tempDirectory()
-        let (process, output, ircPort) = try await Self.serve(dir, ["--server-name", "exec.hearth", "--description", "Executable test"])
+        let (process, output, ircPort) = try await Self.serve(
+            dir, ["--server-name", "exec.hearth", "--description", "Executable test"])
         let client = try await TestClient.connect(port: ircPort)
         try await client.send("NICK exec")
         try await client.send("USER exec 0 * :Exec")

@@ -4,7 +4,8 @@ import Testing
 /// Families over TCP: codes, joining with a relationship, the tree, independence.
 @Suite struct FamilyTests {
     static func code(in line: String) throws -> String {
-        let word = try #require(line.split(separator: " ").first { $0.count == 14 && $0.filter { $0 == "-" }.count == 2 })
+        let word = try #require(
+            line.split(separator: " ").first { $0.count == 14 && $0.filter { $0 == "-" }.count == 2 })
         return String(word)
     }
 
@@ -87,7 +88,9 @@ import Testing
             try await eli.send("!tree join AAAA-BBBB-CCCC")
             try await eli.expect("too many wrong codes; try again in")
             // The codes are stored only as hashes.
-            let stored = try await server.server.store.pool.read { db in try String.fetchAll(db, sql: "SELECT codeHash FROM familyInvite") }
+            let stored = try await server.server.store.pool.read { db in
+                try String.fetchAll(db, sql: "SELECT codeHash FROM familyInvite")
+            }
             #expect(!stored.contains { $0.contains(first.replacingOccurrences(of: "-", with: "")) })
         }
     }
@@ -166,7 +169,9 @@ import Testing
             // An outsider sees none of it, through any command.
             for command in ["!famfeed", "!like post 1", "!comments post 1", "!comment post 1 hi"] {
                 try await out.send(command)
-                let reply = try await out.expect("out") { $0.contains("in no family") || $0.contains("there is no post #1 in your families") }
+                let reply = try await out.expect("out") {
+                    $0.contains("in no family") || $0.contains("there is no post #1 in your families")
+                }
                 #expect(!reply.contains("garden"))
             }
             try await kai.send("!share post 1 out")
@@ -215,7 +220,9 @@ import Testing
     /// founder blocks: each is refused and sees nothing of the family.
     @Test func outsidersAreRefusedEverywhere() async throws {
         let clock = TestClock("2026-05-01T10:00:00Z")
-        try await withServer { $0.clock = clock.hearth } run: { server in
+        try await withServer {
+            $0.clock = clock.hearth
+        } run: { server in
             let founder = try await SocialTests.user(server, "rosa")
             try await founder.send("!tree new Elms")
             let first = try FamilyTests.code(in: try await founder.expect("Invite code for Elms: "))
@@ -235,14 +242,18 @@ import Testing
             try await founder.expect("Shared: the secret cabin.")
 
             let commands = [
-                "!tree", "!tree members", "!tree image", "!tree invite", "!tree invites", "!tree link rosa child", "!tree remove rosa",
-                "!tree leave", "!tree revoke AAAA-BBBB-CCCC", "!tree independent Mine", "!famfeed", "!post hello", "!event 2026-06-01 party",
+                "!tree", "!tree members", "!tree image", "!tree invite", "!tree invites", "!tree link rosa child",
+                "!tree remove rosa",
+                "!tree leave", "!tree revoke AAAA-BBBB-CCCC", "!tree independent Mine", "!famfeed", "!post hello",
+                "!event 2026-06-01 party",
                 "!where", "!map family", "!like post 1", "!comment post 1 hi", "!comments post 1",
             ]
             for outsider in [stranger, ex, blocked] {
                 for command in commands {
                     try await outsider.send(command)
-                    let reply = try await outsider.expect(command) { $0.contains("you are in no family yet") || $0.contains("there is no post #1 in your families") }
+                    let reply = try await outsider.expect(command) {
+                        $0.contains("you are in no family yet") || $0.contains("there is no post #1 in your families")
+                    }
                     #expect(!reply.contains("secret"), "\(command): \(reply)")
                 }
                 try await outsider.send("/join #family-1")

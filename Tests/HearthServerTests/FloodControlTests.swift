@@ -32,7 +32,8 @@ import Testing
     }
 
     @Test func botsAreLooserButCapped() {
-        #expect(FloodControl.botBurst > FloodControl.burst && FloodControl.botRatePerSecond > FloodControl.ratePerSecond)
+        #expect(
+            FloodControl.botBurst > FloodControl.burst && FloodControl.botRatePerSecond > FloodControl.ratePerSecond)
         #expect(FloodControl.unregisteredBurst < FloodControl.burst)
     }
 }

@@ -4,13 +4,13 @@ import NIOCore
 import NIOPosix
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @testable import HearthServer
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The second half of the send-queue requirement: 1,000 clients flooding at once do not stop
 /// a well-behaved client's messages from arriving promptly (the first half, a client that
@@ -39,7 +39,8 @@ import Darwin
     @Test func aThousandFloodersDoNotDelayAWellBehavedClient() async throws {
         let files = Self.raiseFileLimit()
         // Server and clients share this process: two descriptors per connection, plus some.
-        try #require(files >= 2 * Self.flooders + 200, "RLIMIT_NOFILE is \(files) even after raising it to the hard limit")
+        try #require(
+            files >= 2 * Self.flooders + 200, "RLIMIT_NOFILE is \(files) even after raising it to the hard limit")
 
         let server = try await TestServer.start { config in
             config.floodControl = true  // loopback skips flood control only when it is off
@@ -113,7 +114,8 @@ import Darwin
             func start(_ i: Int) {
                 tasks.addTask {
                     let join = i % Self.channelEvery == 0 ? "#flood" : nil
-                    let connection = try await FloodConnection.open(port: server.ircPort, nick: "f\(i)", join: join, group: group)
+                    let connection = try await FloodConnection.open(
+                        port: server.ircPort, nick: "f\(i)", join: join, group: group)
                     fixture.add(connection)
                 }
             }
@@ -129,7 +131,9 @@ import Darwin
         let flooders = fixture.lock.withLock { fixture.flooders }
         try #require(flooders.count == Self.flooders)
         let inChannel = Self.flooders / Self.channelEvery
-        let (connected, members) = core.lock.withLock { (core.clients.count, core.channels["#flood"]?.members.count ?? 0) }
+        let (connected, members) = core.lock.withLock {
+            (core.clients.count, core.channels["#flood"]?.members.count ?? 0)
+        }
         #expect(connected == Self.flooders + 3 && members == inChannel + 3)
         print("flood: \(Self.flooders) flooders registered in \(Self.ms(clock.now - opening)) ms")
 
@@ -186,7 +190,9 @@ import Darwin
                 + "the server held \(held) lines on \(holding) connections, at most \(largest) bytes on one")
         #expect(largest <= ConnectionHandler.maxHeldBytes)
         #expect(processedAfterExchange < Self.total / 2, "the good exchange only finished after most of the flood")
-        #expect(holding >= Self.flooders * 9 / 10 && held >= Self.flooders * 20, "the flood was not being held: \(held) lines on \(holding)")
+        #expect(
+            holding >= Self.flooders * 9 / 10 && held >= Self.flooders * 20,
+            "the flood was not being held: \(held) lines on \(holding)")
         // A generous bound for a loaded machine; the flood's own progress above is the real measure.
         #expect(latencies.allSatisfy { $0 < .seconds(3) } && ping < .seconds(3), "latencies \(latencies), PING \(ping)")
 
@@ -197,7 +203,9 @@ import Darwin
         let elapsed = clock.now - floodStart
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let allowed = Int(Double(Self.flooders) * (FloodControl.burst + FloodControl.ratePerSecond * seconds))
-        print("flood: \(later) of \(Self.total) flood lines out after \(Self.ms(elapsed)) ms (flood control allows at most \(allowed))")
+        print(
+            "flood: \(later) of \(Self.total) flood lines out after \(Self.ms(elapsed)) ms (flood control allows at most \(allowed))"
+        )
         #expect(later > processedAfterExchange, "the flood stopped")
         #expect(later <= allowed, "more flood lines went through than flood control allows")
         #expect(later < Self.total)
@@ -243,9 +251,9 @@ import Darwin
     static func raiseFileLimit() -> Int {
         var limit = rlimit()
         #if os(Linux)
-        let resource = Int32(RLIMIT_NOFILE.rawValue)
+            let resource = Int32(RLIMIT_NOFILE.rawValue)
         #else
-        let resource = RLIMIT_NOFILE
+            let resource = RLIMIT_NOFILE
         #endif
         getrlimit(resource, &limit)
         if limit.rlim_cur < limit.rlim_max {
@@ -352,7 +360,8 @@ final class FloodConnection: ChannelInboundHandler, @unchecked Sendable {
     /// Closes with a reset, so the server drops whatever of ours it still holds.
     func reset() -> EventLoopFuture<Void> {
         let channel = self.channel!
-        let linger = (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+        let linger =
+            (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
             ?? channel.eventLoop.makeSucceededVoidFuture()
         return linger.flatMap { channel.close() }.recover { _ in }
     }

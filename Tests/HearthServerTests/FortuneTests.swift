@@ -1,8 +1,9 @@
 import Foundation
 import HearthBot
-@testable import HearthMedia
 import Synchronization
 import Testing
+
+@testable import HearthMedia
 
 /// A clock the test moves.
 final class TestClock: Sendable {
@@ -19,7 +20,8 @@ final class TestClock: Sendable {
         if let sayings {
             directory = TestServer.tempDirectory()
             // A strfile source file, as Debian's fortunes packages ship them (plus an index to skip).
-            try (sayings.joined(separator: "\n%\n") + "\n%\n").write(toFile: directory! + "/test-sayings", atomically: true, encoding: .utf8)
+            try (sayings.joined(separator: "\n%\n") + "\n%\n").write(
+                toFile: directory! + "/test-sayings", atomically: true, encoding: .utf8)
             try Data([0, 0, 0, 2]).write(to: URL(fileURLWithPath: directory! + "/test-sayings.dat"))
             try FileManager.default.createDirectory(atPath: directory! + "/off", withIntermediateDirectories: true)
             try "a rude one\n%\n".write(toFile: directory! + "/off/rude", atomically: true, encoding: .utf8)
@@ -47,7 +49,9 @@ final class TestClock: Sendable {
             try await pia.expect("Your fortune for Saturday 28 March")
             let numbers = try await pia.expect("Lucky numbers: ")
             let drawn = numbers.split(separator: "·")[0].split(separator: " ").dropFirst(2).compactMap { Int($0) }
-            #expect(drawn.count == 6 && Set(drawn).count == 6 && drawn.allSatisfy { (1...49).contains($0) } && drawn == drawn.sorted())
+            #expect(
+                drawn.count == 6 && Set(drawn).count == 6 && drawn.allSatisfy { (1...49).contains($0) }
+                    && drawn == drawn.sorted())
             try await pia.send("!fortune")
             try await pia.expect("You opened today's cookie already")
             try await pia.expect("Next cookie in 30m (midnight Europe/Paris).")
@@ -105,7 +109,8 @@ final class TestClock: Sendable {
         try await stopping(try await Self.start(clock)) { server in
             let sol = try await SocialTests.user(server, "sol")
             for (bad, answer) in [
-                ("@91,0", "is off the globe"), ("@12,abc", "is not a place"), ("@Atlantis", "I don't know a place called Atlantis"),
+                ("@91,0", "is off the globe"), ("@12,abc", "is not a place"),
+                ("@Atlantis", "I don't know a place called Atlantis"),
                 ("tomorrow", "Give a place as @LAT,LON or @City"),
             ] {
                 try await sol.send("!fortune \(bad)")
@@ -119,7 +124,8 @@ final class TestClock: Sendable {
             try await sol.send("!fortune @Tokyo")
             try await sol.expect("opened in Tokyo")
             try await sol.send("!fortune stats")
-            try await sol.expect("2 opened · streak 2 days (longest 2) · 2 places · 9715 km between your first and latest places")
+            try await sol.expect(
+                "2 opened · streak 2 days (longest 2) · 2 places · 9715 km between your first and latest places")
             try await sol.send("!fortune map")
             let line = try await sol.expect("sol's fortune map (2 places): http")
             let (png, response) = try await MemeTests.fetch(try MemeTests.link(in: line))
@@ -130,9 +136,13 @@ final class TestClock: Sendable {
             // Marker 1 sits at Paris' projected pixel: red around the white number.
             let (x, y) = WorldMap.project(lat: 48.85, lon: 2.35)
             let pixel = image.pixel(x - 7, y)
-            #expect((pixel >> 16) & 0xFF > 180 && (pixel >> 8) & 0xFF < 90, "pixel \(String(pixel, radix: 16)) at \(x - 7),\(y)")
+            #expect(
+                (pixel >> 16) & 0xFF > 180 && (pixel >> 8) & 0xFF < 90,
+                "pixel \(String(pixel, radix: 16)) at \(x - 7),\(y)")
             // Somewhere in the Pacific there is only ocean.
-            #expect(image.pixel(WorldMap.project(lat: 0, lon: -140).x, WorldMap.project(lat: 0, lon: -140).y + 3) & 0xFFFFFF == WorldMap.ocean)
+            #expect(
+                image.pixel(WorldMap.project(lat: 0, lon: -140).x, WorldMap.project(lat: 0, lon: -140).y + 3) & 0xFFFFFF
+                    == WorldMap.ocean)
         }
     }
 
@@ -184,7 +194,8 @@ final class TestClock: Sendable {
             clock.set("2026-07-02T08:00:00Z")
             let again = try await TestClient.plain(server)
             try await again.send("!login eli s3cret-pass")
-            try await again.expect("+2 points for your first visit today; today's fortune cookie is waiting — !fortune.")
+            try await again.expect(
+                "+2 points for your first visit today; today's fortune cookie is waiting — !fortune.")
         }
     }
 }

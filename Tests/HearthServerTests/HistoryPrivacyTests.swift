@@ -5,7 +5,9 @@ import Testing
 /// channel that empties is gone, and whoever makes it again does not get its past.
 extension AuthorizationTests {
     @Test func aSecretRoomsHistoryDiesWithIt() async throws {
-        try await withServer { $0.joinBacklog = 10 } run: { server in
+        try await withServer {
+            $0.joinBacklog = 10
+        } run: { server in
             for name in ["amy", "ben", "eve"] { _ = try await Self.account(server, name, "s3cret-pass") }
             let amy = try await Self.irc(server, "amy", password: "s3cret-pass")
             let ben = try await Self.irc(server, "ben", password: "s3cret-pass")
@@ -65,7 +67,9 @@ extension AuthorizationTests {
     /// A dropped registered channel takes its history with it: whoever registers the name
     /// next does not inherit what was said.
     @Test func aDroppedChannelsHistoryIsNotInherited() async throws {
-        try await withServer { $0.joinBacklog = 10 } run: { server in
+        try await withServer {
+            $0.joinBacklog = 10
+        } run: { server in
             for name in ["owen", "nora"] { _ = try await Self.account(server, name, "s3cret-pass") }
             let owen = try await Self.irc(server, "owen", password: "s3cret-pass")
             try await owen.send("JOIN #club")

@@ -27,7 +27,9 @@ import Testing
         await ann.close()
         await server.stop()
 
-        try await withServer(dataDirectory: dir) { $0.joinBacklog = 3 } run: { restarted in
+        try await withServer(dataDirectory: dir) {
+            $0.joinBacklog = 3
+        } run: { restarted in
             server = restarted
             // Without server-time: the text says when it was sent.
             let bob = try await TestClient.irc(server, nick: "bob")
@@ -83,7 +85,9 @@ import Testing
             var lines: [String] = []
             for _ in 0..<100 {
                 try await cid.send("!history dee")
-                let reply = try await cid.expect("history reply") { $0.hasPrefix("Last ") || $0.hasPrefix("Nothing kept") }
+                let reply = try await cid.expect("history reply") {
+                    $0.hasPrefix("Last ") || $0.hasPrefix("Nothing kept")
+                }
                 if reply.hasPrefix("Last 2") {
                     lines = [try await cid.expect("<cid> lunch at noon?"), try await cid.expect("<dee> yes!")]
                     break
@@ -101,11 +105,15 @@ import Testing
     }
 
     @Test func retentionAndSwitchingHistoryOff() async throws {
-        try await withServer { $0.historyDays = 0 } run: { server in
+        try await withServer {
+            $0.historyDays = 0
+        } run: { server in
             let store = server.server.store
             let old = HistoryRecord(
-                target: "#old", msgid: "a", source: "x!y@z", command: "PRIVMSG", text: "ancient", createdAt: Date().addingTimeInterval(-91 * 86_400))
-            let recent = HistoryRecord(target: "#old", msgid: "b", source: "x!y@z", command: "PRIVMSG", text: "recent", createdAt: Date())
+                target: "#old", msgid: "a", source: "x!y@z", command: "PRIVMSG", text: "ancient",
+                createdAt: Date().addingTimeInterval(-91 * 86_400))
+            let recent = HistoryRecord(
+                target: "#old", msgid: "b", source: "x!y@z", command: "PRIVMSG", text: "recent", createdAt: Date())
             try await store.appendHistory([old, recent])
             #expect(try await store.expireHistory(olderThan: 90) == 1)
             #expect(try await store.latestHistory(targets: ["#old"], limit: 10).map(\.text) == ["recent"])
@@ -116,7 +124,9 @@ import Testing
             try await c.send("PRIVMSG #off :not kept")
             try await c.sync()
             try await Task.sleep(for: .milliseconds(200))
-            let count = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM history WHERE target = '#off'") }
+            let count = try await store.pool.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM history WHERE target = '#off'")
+            }
             #expect(count == 0)
         }
     }

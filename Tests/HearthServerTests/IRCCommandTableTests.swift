@@ -22,7 +22,9 @@ import Testing
                     try await c.send(([command.name] + params).joined(separator: " "))
                     let code = command.operatorOnly ? "481" : "461"
                     let reply = try await c.expectNumeric(code)
-                    if code == "461" { #expect(reply.contains(" 461 tabby \(command.name) :Not enough parameters"), "\(reply)") }
+                    if code == "461" {
+                        #expect(reply.contains(" 461 tabby \(command.name) :Not enough parameters"), "\(reply)")
+                    }
                 }
             }
             try await c.send("FROBNICATE now")

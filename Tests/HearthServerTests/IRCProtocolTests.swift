@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HearthCrypto
 import HearthProtocol
 import HearthStore
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Registration, SASL, nick ownership and the details real clients rely on.
 @Suite struct IRCProtocolTests {
@@ -47,7 +48,10 @@ import Testing
                 #expect(words.count <= 13)
                 tokens += words.map(String.init)
             }
-            for required in ["CASEMAPPING=ascii", "CHANMODES=b,k,l,imnst", "PREFIX=(ov)@+", "CHANTYPES=#", "NICKLEN=30", "CHANNELLEN=50", "TOPICLEN=390", "UTF8ONLY"] {
+            for required in [
+                "CASEMAPPING=ascii", "CHANMODES=b,k,l,imnst", "PREFIX=(ov)@+", "CHANTYPES=#", "NICKLEN=30",
+                "CHANNELLEN=50", "TOPICLEN=390", "UTF8ONLY",
+            ] {
                 #expect(tokens.contains(required), "missing \(required)")
             }
             #expect(tokens.contains { $0.hasPrefix("TARGMAX=") })
@@ -206,7 +210,9 @@ import Testing
     }
 
     @Test func operatorsFromConfiguration() async throws {
-        try await withServer { $0.operators = ["root": "t0p-secret"] } run: { server in
+        try await withServer {
+            $0.operators = ["root": "t0p-secret"]
+        } run: { server in
             let c = try await TestClient.irc(server, nick: "admin")
             try await c.send("OPER root wrong")
             try await c.expectNumeric("464")
@@ -261,7 +267,8 @@ import Testing
 
     @Test func healthEndpointAnswers() async throws {
         try await withServer { server in
-            let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(server.httpPort)/health")!)
+            let (data, response) = try await URLSession.shared.data(
+                from: URL(string: "http://127.0.0.1:\(server.httpPort)/health")!)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             #expect(String(decoding: data, as: UTF8.self).contains(#""status":"ok""#))
         }

@@ -12,7 +12,11 @@ import Testing
             let c = try await server.connect()
             try await c.send("CAP LS 302")
             let list = try await c.expect("CAP * LS")
-            for cap in ["account-notify", "account-tag", "away-notify", "cap-notify", "echo-message", "extended-join", "invite-notify", "message-tags", "multi-prefix", "sasl=PLAIN", "server-time", "setname", "standard-replies", "userhost-in-names"] {
+            for cap in [
+                "account-notify", "account-tag", "away-notify", "cap-notify", "echo-message", "extended-join",
+                "invite-notify", "message-tags", "multi-prefix", "sasl=PLAIN", "server-time", "setname",
+                "standard-replies", "userhost-in-names",
+            ] {
                 #expect(list.contains(cap), "missing \(cap)")
             }
             try await c.send("CAP REQ :server-time no-such-cap")
@@ -34,7 +38,10 @@ import Testing
             try await IRCProtocolTests.register(server, "ann", "s3cret-pass")
             let full = try await TestClient.irc(
                 server, nick: "ann",
-                extra: ["CAP LS 302", "CAP REQ :server-time message-tags account-tag echo-message", "PASS ann:s3cret-pass", "CAP END"])
+                extra: [
+                    "CAP LS 302", "CAP REQ :server-time message-tags account-tag echo-message", "PASS ann:s3cret-pass",
+                    "CAP END",
+                ])
             let timeOnly = try await Self.client(server, "tim", caps: "server-time")
             let none = try await TestClient.irc(server, nick: "old")
             for c in [full, timeOnly, none] { try await c.send("JOIN #tags") }
@@ -71,7 +78,8 @@ import Testing
         try await withServer { server in
             try await IRCProtocolTests.register(server, "bea", "s3cret-pass")
             let watcher = try await Self.client(
-                server, "wat", caps: "away-notify account-notify extended-join userhost-in-names invite-notify setname multi-prefix")
+                server, "wat",
+                caps: "away-notify account-notify extended-join userhost-in-names invite-notify setname multi-prefix")
             try await watcher.send("JOIN #n")
             try await watcher.expectNumeric("366")
             let other = try await TestClient.irc(server, nick: "bea_")
@@ -175,7 +183,8 @@ import Testing
         try await withServer { server in
             let modern = try await IRCv3Tests.client(server, "neo", caps: "standard-replies")
             try await modern.send("PRIVMSG hearth :halp")
-            try await modern.expect(":test.hearth FAIL HALP UNKNOWN_COMMAND :unknown command !halp — did you mean !help")
+            try await modern.expect(
+                ":test.hearth FAIL HALP UNKNOWN_COMMAND :unknown command !halp — did you mean !help")
             try await modern.send("PRIVMSG hearth :rename")
             try await modern.expect("FAIL RENAME INVALID_PARAMS :missing arguments — usage: !rename NEWNAME")
             try await modern.send("PRIVMSG hearth :bio hello")

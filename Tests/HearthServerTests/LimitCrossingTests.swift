@@ -72,7 +72,8 @@ import Testing
         #expect(count(page, containing: item) == size, "\(command)")
         #expect(count(page, containing: "page 1 of 2 — more: \(next)") == 1, "\(command)")
         page = try await replies(c, next)
-        #expect(count(page, containing: item) == 1 && (last.map { count(page, containing: $0) == 1 } ?? true), "\(next)")
+        #expect(
+            count(page, containing: item) == 1 && (last.map { count(page, containing: $0) == 1 } ?? true), "\(next)")
     }
 
     static func accountID(_ server: TestServer, _ name: String) async throws -> Int64 {
@@ -94,7 +95,9 @@ import Testing
     /// A connection that has sent CAP LS, NICK, USER and CAP REQ :sasl, waiting for AUTHENTICATE.
     static func saslClient(_ server: TestServer, _ nick: String) async throws -> TestClient {
         let c = try await server.connect()
-        for line in ["CAP LS 302", "NICK \(nick)", "USER \(nick) 0 * :\(nick)", "CAP REQ :sasl"] { try await c.send(line) }
+        for line in ["CAP LS 302", "NICK \(nick)", "USER \(nick) 0 * :\(nick)", "CAP REQ :sasl"] {
+            try await c.send(line)
+        }
         try await c.expect("CAP * ACK :sasl")
         return c
     }
@@ -148,22 +151,27 @@ import Testing
 
             // The framer keeps at most maxLineBytes of one line: a line that long is still read
             // (and the parser refuses its body); one byte more and it is dropped unread.
-            let framed = tags(section) + prefix
+            let framed =
+                tags(section) + prefix
                 + String(repeating: "d", count: IRCLimits.maxLineBytes - section - prefix.utf8.count)
             #expect(framed.utf8.count == IRCLimits.maxLineBytes)
             try await victor.send(framed)
             try await victor.expect(bodyRefusal)
             try await victor.send(framed + "d")
             try await victor.expect(
-                " 417 victor :Input line was too long (the limit is \(IRCLimits.maxBodyBytes) bytes, plus \(section) of tags)")
+                " 417 victor :Input line was too long (the limit is \(IRCLimits.maxBodyBytes) bytes, plus \(section) of tags)"
+            )
             try await DeviceTests.nothing(pia, containing: "PRIVMSG #x :d")
 
             // Parameters.
             let nicks = (1...IRCLimits.maxParams).map { "p\($0)" }
             let atLimit = try await Self.ircReplies(victor, "USERHOST " + nicks.joined(separator: " "))
             #expect(Self.count(atLimit, containing: " 302 victor ") == 1, "\(atLimit)")
-            let onePast = try await Self.ircReplies(victor, "USERHOST " + nicks.joined(separator: " ") + " p\(IRCLimits.maxParams + 1)")
-            #expect(Self.count(onePast, containing: "Too many parameters (the limit is \(IRCLimits.maxParams))") == 1, "\(onePast)")
+            let onePast = try await Self.ircReplies(
+                victor, "USERHOST " + nicks.joined(separator: " ") + " p\(IRCLimits.maxParams + 1)")
+            #expect(
+                Self.count(onePast, containing: "Too many parameters (the limit is \(IRCLimits.maxParams))") == 1,
+                "\(onePast)")
             #expect(Self.count(onePast, containing: " 302 ") == 0)
 
             try await victor.sync()
@@ -225,7 +233,9 @@ import Testing
             try await opal.send("TOPIC #t :\(topic)")
             #expect(Self.lastParameter(try await kit.expect(" TOPIC #t :T")) == topic)
             try await opal.send("TOPIC #t :" + String(repeating: "U", count: IRCLimits.topicLength + 1))
-            #expect(Self.lastParameter(try await kit.expect(" TOPIC #t :U")) == String(repeating: "U", count: IRCLimits.topicLength))
+            #expect(
+                Self.lastParameter(try await kit.expect(" TOPIC #t :U"))
+                    == String(repeating: "U", count: IRCLimits.topicLength))
 
             let away = String(repeating: "A", count: IRCLimits.awayLength)
             try await kit.send("AWAY :\(away)")
@@ -235,7 +245,9 @@ import Testing
             try await kit.send("AWAY :" + String(repeating: "B", count: IRCLimits.awayLength + 1))
             try await kit.expectNumeric("306")
             try await opal.send("WHOIS kit")
-            #expect(Self.lastParameter(try await opal.expectNumeric("301")) == String(repeating: "B", count: IRCLimits.awayLength))
+            #expect(
+                Self.lastParameter(try await opal.expectNumeric("301"))
+                    == String(repeating: "B", count: IRCLimits.awayLength))
 
             let reason = String(repeating: "K", count: IRCLimits.kickLength)
             try await opal.send("KICK #t kit :\(reason)")
@@ -243,7 +255,9 @@ import Testing
             try await kit.send("JOIN #t")
             try await kit.expectNumeric("366")
             try await opal.send("KICK #t kit :" + String(repeating: "L", count: IRCLimits.kickLength + 1))
-            #expect(Self.lastParameter(try await kit.expect(" KICK #t kit :L")) == String(repeating: "L", count: IRCLimits.kickLength))
+            #expect(
+                Self.lastParameter(try await kit.expect(" KICK #t kit :L"))
+                    == String(repeating: "L", count: IRCLimits.kickLength))
 
             // The ident is "~" and the user name: at most userLength in all.
             let user = String(repeating: "u", count: IRCLimits.userLength - 1)
@@ -266,7 +280,8 @@ import Testing
             try await sel.send("SETNAME :\(real)")
             #expect(Self.lastParameter(try await sel.expect(" SETNAME ")) == real)
             try await sel.send("SETNAME :\(real)s")
-            try await sel.expect("FAIL SETNAME INVALID_REALNAME :Realname is too long (the limit is \(IRCLimits.realnameLength) bytes)")
+            try await sel.expect(
+                "FAIL SETNAME INVALID_REALNAME :Realname is too long (the limit is \(IRCLimits.realnameLength) bytes)")
             try await opal.send("WHOIS sel")
             #expect(Self.lastParameter(try await opal.expectNumeric("311")) == real)
             try await sel.sync()
@@ -283,7 +298,8 @@ import Testing
             try await jo.expect(" 366 jo \(names.last!) ")
             let extra = "#c\(IRCLimits.channelsPerUser + 1)"
             try await jo.send("JOIN \(extra)")
-            try await jo.expect(" 405 jo \(extra) :You have joined too many channels (the limit is \(IRCLimits.channelsPerUser))")
+            try await jo.expect(
+                " 405 jo \(extra) :You have joined too many channels (the limit is \(IRCLimits.channelsPerUser))")
             try await DeviceTests.nothing(jo, containing: "JOIN \(extra)")
             // Leaving one makes room.
             try await jo.send("PART \(names[0])")
@@ -340,9 +356,12 @@ import Testing
             let masks = (1...IRCLimits.bansPerChannel).map { "x\($0)!*@*" }
             for start in stride(from: 0, to: masks.count, by: IRCLimits.modesPerCommand) {
                 let group = masks[start..<min(start + IRCLimits.modesPerCommand, masks.count)]
-                try await bo.send("MODE #b +" + String(repeating: "b", count: group.count) + " " + group.joined(separator: " "))
+                try await bo.send(
+                    "MODE #b +" + String(repeating: "b", count: group.count) + " " + group.joined(separator: " "))
             }
-            try await bo.expect("a MODE line with the last ban") { $0.contains(" MODE #b +b") && $0.contains(masks.last!) }
+            try await bo.expect("a MODE line with the last ban") {
+                $0.contains(" MODE #b +b") && $0.contains(masks.last!)
+            }
             let extra = "x\(IRCLimits.bansPerChannel + 1)!*@*"
             try await bo.send("MODE #b +b \(extra)")
             try await bo.expect(" 478 bo #b b :Channel ban list is full (the limit is \(IRCLimits.bansPerChannel))")
@@ -383,13 +402,16 @@ import Testing
     /// The default connections per address (LimitTests crosses a configured value).
     @Test func connectionsPerAddressAtTheDefaultLimitAndOnePast() async throws {
         // loopback is exempt otherwise
-        try await withServer { $0.floodControl = true } run: { server in
+        try await withServer {
+            $0.floodControl = true
+        } run: { server in
             var held: [TestClient] = []
             for _ in 0..<IRCLimits.connectionsPerAddress { held.append(try await server.connect()) }
             try await held.last!.sync()  // the last one at the limit is served
             let refused = try await server.connect()
             try await refused.expect(
-                "ERROR :Closing Link: 127.0.0.1 (Too many connections from your address: the limit is \(IRCLimits.connectionsPerAddress))")
+                "ERROR :Closing Link: 127.0.0.1 (Too many connections from your address: the limit is \(IRCLimits.connectionsPerAddress))"
+            )
             try await held.last!.sync()  // and still is
             await held[0].close()
             var again: TestClient?
@@ -472,8 +494,11 @@ import Testing
     /// accounts (`!set bot on`) the loosest, and still capped.
     @Test(arguments: FloodTier.allCases)
     func floodControlLetsTheBurstThroughAndMakesTheNextLineWait(tier: FloodTier) async throws {
-        try await withServer { $0.floodControl = true } run: { server in
-            let burst: Double, rate: Double
+        try await withServer {
+            $0.floodControl = true
+        } run: { server in
+            let burst: Double
+            let rate: Double
             let client: TestClient
             switch tier {
             case .unregistered:
@@ -502,9 +527,15 @@ import Testing
                 let tokens = (1...count).map { "t\(attempt)-\($0)" }
                 let sent = Date()
                 try await client.sendRaw(Array(tokens.map { "PING \($0)\r\n" }.joined().utf8))
-                for token in tokens { try await client.expect("PONG \(token)") { $0.hasSuffix(" PONG test.hearth :\(token)") } }
-                let times = try clock.arrivals.withLockedValue { state in try tokens.map { try #require(state[$0]).timeIntervalSince(sent) } }
-                #expect(times[count - 1] >= tokenTime - 0.005, "\(tier): line \(count) was answered after \(times[count - 1]) s")
+                for token in tokens {
+                    try await client.expect("PONG \(token)") { $0.hasSuffix(" PONG test.hearth :\(token)") }
+                }
+                let times = try clock.arrivals.withLockedValue { state in
+                    try tokens.map { try #require(state[$0]).timeIntervalSince(sent) }
+                }
+                #expect(
+                    times[count - 1] >= tokenTime - 0.005,
+                    "\(tier): line \(count) was answered after \(times[count - 1]) s")
                 if times[count - 2] < tokenTime { return }
             }
             Issue.record("\(tier): the burst of \(Int(burst)) lines never went through within \(tokenTime) s")
@@ -558,12 +589,16 @@ import Testing
             var (status, text) = try await put(url, Data(count: MediaRoutes.maxBodyBytes + 1))
             #expect(status == 413 && text.contains("Not stored: the file is over \(mib) MiB."), "\(text)")
             (status, text) = try await put(url, Data(count: MediaRoutes.maxBodyBytes))
-            #expect(status == 413 && text.contains("the file is \(MediaRoutes.maxBodyBytes / 1024) KiB; the limit is \(mib) MiB"), "\(text)")
+            #expect(
+                status == 413
+                    && text.contains("the file is \(MediaRoutes.maxBodyBytes / 1024) KiB; the limit is \(mib) MiB"),
+                "\(text)")
             // The file: maxUploadBytes is stored, one byte more is refused (the link stays usable).
             let over = Self.paddedPNG(to: MediaLimits.maxUploadBytes + 1)
             #expect(over.count == MediaLimits.maxUploadBytes + 1)
             (status, text) = try await put(url, over)
-            #expect(status == 413 && text.contains("the file is \((MediaLimits.maxUploadBytes + 1) / 1024) KiB"), "\(text)")
+            #expect(
+                status == 413 && text.contains("the file is \((MediaLimits.maxUploadBytes + 1) / 1024) KiB"), "\(text)")
             #expect(MemeTests.mediaFiles(server).isEmpty)
             (status, text) = try await put(url, Self.paddedPNG(to: MediaLimits.maxUploadBytes))
             #expect(status == 201, "\(text)")
@@ -604,7 +639,8 @@ import Testing
 
             let longLine = "I" + String(repeating: "i", count: RecipeCommands.maxLine - 1)
             try await ama.send(longLine + "i")
-            try await ama.expect("that line has \(RecipeCommands.maxLine + 1) characters; the limit is \(RecipeCommands.maxLine)")
+            try await ama.expect(
+                "that line has \(RecipeCommands.maxLine + 1) characters; the limit is \(RecipeCommands.maxLine)")
             try await ama.send(longLine)
             for i in 2...RecipeCommands.maxIngredients { try await ama.send("ingredient \(i)") }
             try await ama.send("one ingredient too many")
@@ -626,7 +662,8 @@ import Testing
             try await ama.send((words.dropLast() + [longTag + "z"]).joined(separator: " "))
             try await ama.expect("tags are up to \(RecipeCommands.maxTags) words")
             try await ama.send((words.dropLast() + [longTag]).joined(separator: " "))
-            try await ama.expect("“\(title)” is ready (\(RecipeCommands.maxIngredients) ingredients, \(RecipeCommands.maxSteps) steps)")
+            try await ama.expect(
+                "“\(title)” is ready (\(RecipeCommands.maxIngredients) ingredients, \(RecipeCommands.maxSteps) steps)")
             try await ama.send("!recipe post")
             try await ama.expect("Recipe #1 “\(title)” is posted")
             let shown = try await Self.replies(ama, "!recipe 1")
@@ -644,15 +681,20 @@ import Testing
             let id = try await RecipeTests.post(cook, title: "Soup", ingredients: ["water"], steps: ["Heat."])
             let text = "C" + String(repeating: "c", count: CommentCommands.maxCommentLength - 1)
             try await cook.send("!comment recipe \(id) \(text)c")
-            try await cook.expect("a comment may have \(CommentCommands.maxCommentLength) characters; yours has \(CommentCommands.maxCommentLength + 1)")
+            try await cook.expect(
+                "a comment may have \(CommentCommands.maxCommentLength) characters; yours has \(CommentCommands.maxCommentLength + 1)"
+            )
             try await cook.send("!comment recipe \(id) \(text)")
             try await cook.expect("Comment #1 added to recipe #\(id).")
 
             let store = server.server.store
             let me = try await Self.accountID(server, "cook")
-            for i in 2...Store.commentPageSize { _ = try await store.addComment(kind: "recipe", targetID: Int64(id), accountID: me, text: "note-\(i)") }
+            for i in 2...Store.commentPageSize {
+                _ = try await store.addComment(kind: "recipe", targetID: Int64(id), accountID: me, text: "note-\(i)")
+            }
             try await Self.crossPageSize(
-                cook, "!comments recipe \(id)", next: "!comments recipe \(id) 2", item: "cook: ", size: Store.commentPageSize, last: "note-last"
+                cook, "!comments recipe \(id)", next: "!comments recipe \(id) 2", item: "cook: ",
+                size: Store.commentPageSize, last: "note-last"
             ) { _ = try await store.addComment(kind: "recipe", targetID: Int64(id), accountID: me, text: "note-last") }
         }
     }
@@ -685,7 +727,9 @@ import Testing
             let family = try #require(try await store.families(of: me).first?.id)
             func add(_ text: String) async throws {
                 _ = try await store.addFamilyPost(
-                    FamilyPost(familyId: family, accountId: me, kind: "text", text: text, imageId: nil, eventDate: nil, createdAt: Date()))
+                    FamilyPost(
+                        familyId: family, accountId: me, kind: "text", text: text, imageId: nil, eventDate: nil,
+                        createdAt: Date()))
             }
             for i in 2...Store.familyPostPageSize { try await add("news-\(i)") }
             try await Self.crossPageSize(
@@ -697,7 +741,9 @@ import Testing
     @Test func recipeSearchTermsAtTheLimitAndOnePast() async throws {
         try await withServer { server in
             let kim = try await SocialTests.user(server, "kim")
-            let words = (0..<RecipeSearchQuery.maxTerms).map { "word" + String(Character(UnicodeScalar(UInt8(97 + $0)))) }
+            let words = (0..<RecipeSearchQuery.maxTerms).map {
+                "word" + String(Character(UnicodeScalar(UInt8(97 + $0))))
+            }
             try await kim.send("!search " + words.joined(separator: " "))
             try await kim.expect("No recipe matches")
             try await kim.send("!search " + words.joined(separator: " ") + " wordextra")
@@ -748,7 +794,10 @@ import Testing
         try await withServer { server in
             let password = String(repeating: "p", count: PasswordHash.maxPasswordBytes)
             let over = try await Self.hearth(["user", "add", "pat", password + "p", "--data-dir", server.dataDirectory])
-            #expect(over.status != 0 && over.output.contains("passwords can be at most \(PasswordHash.maxPasswordBytes) bytes"), "\(over.output)")
+            #expect(
+                over.status != 0
+                    && over.output.contains("passwords can be at most \(PasswordHash.maxPasswordBytes) bytes"),
+                "\(over.output)")
             #expect(try await server.server.store.account(nameKey: "pat") == nil)
             let made = try await Self.hearth(["user", "add", "pat", password, "--data-dir", server.dataDirectory])
             #expect(made.status == 0 && made.output.contains("created account pat"), "\(made.output)")
@@ -757,7 +806,6 @@ import Testing
             try await c.expectNumeric("903")
         }
     }
-
 
     // MARK: Bot: pages
 
@@ -774,13 +822,16 @@ import Testing
                 while made < total {
                     made += 1
                     _ = try await store.addRecipe(
-                        RecipeRecord(accountId: cookID, title: "R\(made)", ingredients: "x", steps: "y", photoImageId: nil, tags: ""),
+                        RecipeRecord(
+                            accountId: cookID, title: "R\(made)", ingredients: "x", steps: "y", photoImageId: nil,
+                            tags: ""),
                         fromDraft: false, feedText: "posted recipe #ID “R\(made)”")
                 }
             }
             try await addRecipes(upTo: Store.recipePageSize)
             try await Self.crossPageSize(
-                reader, "!recipes new", next: "!recipes new 2", item: "  by cook  ", size: Store.recipePageSize, last: "#1  R1  "
+                reader, "!recipes new", next: "!recipes new 2", item: "  by cook  ", size: Store.recipePageSize,
+                last: "#1  R1  "
             ) { try await addRecipes(upTo: Store.recipePageSize + 1) }
             var page: [String] = []
 
@@ -800,7 +851,8 @@ import Testing
             let marker = try #require(page.first { $0.contains("more: !feed >") })
             let next = String(try #require(marker.split(separator: " ").last { $0.hasPrefix(">") }))
             page = try await Self.replies(reader, "!feed \(next)")
-            #expect(Self.count(page, containing: "cook posted recipe") == 1 && Self.count(page, containing: "“R1”") == 1)
+            #expect(
+                Self.count(page, containing: "cook posted recipe") == 1 && Self.count(page, containing: "“R1”") == 1)
 
             // Hot and for-you lists rank the newest hotCandidates recipes; older ones are left out.
             let pages = (Store.hotCandidates + Store.recipePageSize - 1) / Store.recipePageSize
@@ -825,7 +877,10 @@ import Testing
             func addUploads(upTo total: Int) async throws {
                 while uploads < total {
                     uploads += 1
-                    try await store.addImage(ImageRecord(id: MediaLibrary.newID(), ownerId: me, kind: "upload", format: "png", width: 8, height: uploads, bytes: 100))
+                    try await store.addImage(
+                        ImageRecord(
+                            id: MediaLibrary.newID(), ownerId: me, kind: "upload", format: "png", width: 8,
+                            height: uploads, bytes: 100))
                 }
             }
             try await addUploads(upTo: Store.imagePageSize)
@@ -841,7 +896,9 @@ import Testing
                 memes = total
                 try await store.pool.write { db in
                     for n in first...total {
-                        let image = ImageRecord(id: MediaLibrary.newID(), ownerId: nil, kind: "meme", format: "jpeg", width: 8, height: 8, bytes: 100)
+                        let image = ImageRecord(
+                            id: MediaLibrary.newID(), ownerId: nil, kind: "meme", format: "jpeg", width: 8, height: 8,
+                            bytes: 100)
                         try image.insert(db)
                         var meme = MemeRecord(accountId: me, imageId: image.id, source: "sunset", caption: "cap-\(n)")
                         try meme.insert(db)
@@ -849,7 +906,9 @@ import Testing
                 }
             }
             try await addMemes(upTo: Store.memePageSize)
-            try await Self.crossPageSize(mia, "!memes", next: "!memes mia 2", item: "“cap-", size: Store.memePageSize, last: "“cap-1”") {
+            try await Self.crossPageSize(
+                mia, "!memes", next: "!memes mia 2", item: "“cap-", size: Store.memePageSize, last: "“cap-1”"
+            ) {
                 try await addMemes(upTo: Store.memePageSize + 1)
             }
 
@@ -891,12 +950,15 @@ import Testing
                     day += 1
                     _ = try await store.openFortune(
                         FortuneRecord(
-                            accountId: me, day: String(format: "2026-06-%02d", day), sayingKey: "k\(day)", round: 1, text: "saying \(day)",
+                            accountId: me, day: String(format: "2026-06-%02d", day), sayingKey: "k\(day)", round: 1,
+                            text: "saying \(day)",
                             numbers: "1 2 3 4 5 6", lat: nil, lon: nil, place: nil, points: 1, openedAt: Date()))
                 }
             }
             try await addFortunes(upTo: Store.fortunePageSize)
-            try await Self.crossPageSize(sol, "!fortunes", next: "!fortunes sol 2", item: "  “", size: Store.fortunePageSize) {
+            try await Self.crossPageSize(
+                sol, "!fortunes", next: "!fortunes sol 2", item: "  “", size: Store.fortunePageSize
+            ) {
                 try await addFortunes(upTo: Store.fortunePageSize + 1)
             }
             var page: [String] = []
@@ -905,8 +967,10 @@ import Testing
             let hash = try #require(PasswordHash.hash("s3cret-pass", cost: TestServer.fastCost))
             for rank in 1...(FortuneCommands.leaderboardSize + 1) {
                 let name = String(format: "lb%02d", rank)
-                let account = try await store.createAccount(name: name, nameKey: name, passwordHash: hash, email: nil, phone: nil, recoveryHashes: [])
-                _ = try await store.addPoints(accountID: account.id!, kind: "test", day: "2026-07-02", points: 10_000 - rank)
+                let account = try await store.createAccount(
+                    name: name, nameKey: name, passwordHash: hash, email: nil, phone: nil, recoveryHashes: [])
+                _ = try await store.addPoints(
+                    accountID: account.id!, kind: "test", day: "2026-07-02", points: 10_000 - rank)
                 page = try await Self.replies(sol, "!top points")
                 #expect(Self.count(page, containing: ". lb") == min(rank, FortuneCommands.leaderboardSize), "\(page)")
             }
@@ -938,7 +1002,8 @@ import Testing
         }
         defer { Task { await group.triggerGracefulShutdown() } }
         try await withServer {
-            $0.apps.edamam = EdamamConfig(appID: "test-id", appKey: "test-key", baseURL: "http://127.0.0.1:\(edamamPort)")
+            $0.apps.edamam = EdamamConfig(
+                appID: "test-id", appKey: "test-key", baseURL: "http://127.0.0.1:\(edamamPort)")
         } run: { server in
             let uma = try await SocialTests.user(server, "uma")
             try await uma.send("!edamam exact")

@@ -16,7 +16,8 @@ import Testing
             var held: [TestClient] = []
             for _ in 0..<3 { held.append(try await TestClient.plain(server)) }
             let refused = try await server.connect()
-            try await refused.expect("ERROR :Closing Link: 127.0.0.1 (Too many connections from your address: the limit is 3)")
+            try await refused.expect(
+                "ERROR :Closing Link: 127.0.0.1 (Too many connections from your address: the limit is 3)")
             // One leaves: a place opens.
             try await held[0].send("/quit")
             try await held[0].expect("Bye!")
@@ -59,10 +60,16 @@ import Testing
                 try await talker.sync()
                 // The watcher keeps up the whole time.
                 try await watcher.expect("PRIVMSG #busy :\(round)-99 ")
-                if watcher.unread().contains(where: { $0.contains("QUIT :SendQ exceeded") }) { disconnected = true; break }
+                if watcher.unread().contains(where: { $0.contains("QUIT :SendQ exceeded") }) {
+                    disconnected = true
+                    break
+                }
                 try await talker.send("NAMES #busy")
                 let names = try await talker.expectNumeric("353")
-                if !names.contains("sleepy") { disconnected = true; break }
+                if !names.contains("sleepy") {
+                    disconnected = true
+                    break
+                }
             }
             #expect(disconnected, "the sleeper was never dropped")
             #expect(IRCLimits.maxSendQueueBytes == 1024 * 1024)
@@ -74,7 +81,9 @@ import Testing
     /// A client that opens an HTTP connection and trickles half a request is closed once the
     /// idle timeout passes (set short here), and the server keeps answering others.
     @Test func stalledHTTPClientsAreClosed() async throws {
-        try await withServer { $0.httpIdleTimeout = 0.5 } run: { server in
+        try await withServer {
+            $0.httpIdleTimeout = 0.5
+        } run: { server in
             let stalled = try await TestClient.connect(port: server.httpPort)
             try await stalled.send("GET /health HTTP/1.1")  // and never the rest
             var closed = false
@@ -109,15 +118,19 @@ import Testing
             let port = server.httpPort
             func target(_ bytes: Int) -> String { "/i/" + String(repeating: "a", count: bytes - 3) }
             #expect(try await Self.raw(port, "GET \(target(HTTPLimits.maxTargetBytes)) HTTP/1.1\r\nHost: x").0 == 404)
-            let (long, longText) = try await Self.raw(port, "GET \(target(HTTPLimits.maxTargetBytes + 1)) HTTP/1.1\r\nHost: x")
+            let (long, longText) = try await Self.raw(
+                port, "GET \(target(HTTPLimits.maxTargetBytes + 1)) HTTP/1.1\r\nHost: x")
             #expect(long == 414 && longText.contains("the limit is \(HTTPLimits.maxTargetBytes) bytes"))
 
             // Header bytes count names and values: "Connection" + "close" + the filler (HTTP
             // types carry Host as the request's authority, not as a header field).
             let fixed = "Connection".count + "close".count + "X-Filler".count
             func filler(_ total: Int) -> String { "X-Filler: " + String(repeating: "f", count: total - fixed) }
-            #expect(try await Self.raw(port, "GET /health HTTP/1.1\r\nHost: x\r\n\(filler(HTTPLimits.maxHeaderBytes))").0 == 200)
-            let (big, bigText) = try await Self.raw(port, "GET /health HTTP/1.1\r\nHost: x\r\n\(filler(HTTPLimits.maxHeaderBytes + 1))")
+            #expect(
+                try await Self.raw(port, "GET /health HTTP/1.1\r\nHost: x\r\n\(filler(HTTPLimits.maxHeaderBytes))").0
+                    == 200)
+            let (big, bigText) = try await Self.raw(
+                port, "GET /health HTTP/1.1\r\nHost: x\r\n\(filler(HTTPLimits.maxHeaderBytes + 1))")
             #expect(big == 431 && bigText.contains("the limit is \(HTTPLimits.maxHeaderBytes) bytes"))
             // Far past both, NIO's parser refuses the request head before any handler runs.
             #expect(try await Self.raw(port, "GET /health HTTP/1.1\r\nHost: x\r\n\(filler(200_000))").0 == 400)
@@ -130,21 +143,28 @@ import Testing
         try await withServer { server in
             try Data("top secret".utf8).write(to: URL(fileURLWithPath: server.dataDirectory + "/media/secret.png"))
             let attempts = [
-                "/i/../hearth.sqlite", "/i/..%2fhearth.sqlite", "/i/%2e%2e%2fhearth.sqlite", "/i/%2e%2e/%2e%2e/etc/passwd",
-                "/i/....//hearth.sqlite", "/i/secret.png", "/i/..%5chearth.sqlite", "/i/%00.png", "/i/.%2e/media/secret.png",
+                "/i/../hearth.sqlite", "/i/..%2fhearth.sqlite", "/i/%2e%2e%2fhearth.sqlite",
+                "/i/%2e%2e/%2e%2e/etc/passwd",
+                "/i/....//hearth.sqlite", "/i/secret.png", "/i/..%5chearth.sqlite", "/i/%00.png",
+                "/i/.%2e/media/secret.png",
                 "/upload/../i/secret.png", "/i/hearth.sqlite",
             ]
             for path in attempts {
                 let (status, text) = try await Self.raw(server.httpPort, "GET \(path) HTTP/1.1\r\nHost: x")
                 #expect(status == 404 || status == 400, "\(path): \(status)")
-                #expect(!text.contains("SQLite format") && !text.contains("top secret") && !text.contains("root:"), "\(path)")
+                #expect(
+                    !text.contains("SQLite format") && !text.contains("top secret") && !text.contains("root:"),
+                    "\(path)")
             }
         }
     }
 
     @Test func everyAnswerSaysNosniffAndItsContentType() async throws {
         try await withServer { server in
-            for (path, type) in [("/health", "application/json"), ("/i/nothing.png", "text/plain; charset=utf-8"), ("/upload/" + String(repeating: "0", count: 32), "text/plain; charset=utf-8")] {
+            for (path, type) in [
+                ("/health", "application/json"), ("/i/nothing.png", "text/plain; charset=utf-8"),
+                ("/upload/" + String(repeating: "0", count: 32), "text/plain; charset=utf-8"),
+            ] {
                 let (_, text) = try await Self.raw(server.httpPort, "GET \(path) HTTP/1.1\r\nHost: x")
                 let head = text.lowercased()
                 #expect(head.contains("x-content-type-options: nosniff"), "\(path)")

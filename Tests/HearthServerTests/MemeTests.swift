@@ -1,10 +1,11 @@
 import Foundation
-@testable import HearthMedia
 import HearthStore
 import Testing
 
+@testable import HearthMedia
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Pictures and memes as a user meets them: bot replies with links that open over HTTP.
@@ -17,7 +18,9 @@ import Glibc
 
     /// One HTTP/1.1 request over a plain socket, as curl would send it (URLSession on Linux
     /// waits for credentials on a 401 instead of returning it).
-    static func fetch(_ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]) async throws -> (Data, HTTPResponse) {
+    static func fetch(_ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:])
+        async throws -> (Data, HTTPResponse)
+    {
         let port = try #require(url.port)
         var head = "\(method) \(url.path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (key, value) in headers { head += "\(key): \(value)\r\n" }
@@ -34,7 +37,8 @@ import Glibc
         var fields: [String: String] = [:]
         for line in lines.dropFirst() {
             if let colon = line.firstIndex(of: ":") {
-                fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                    in: .whitespaces)
             }
         }
         return (Data(raw[split.upperBound...]), HTTPResponse(statusCode: status, fields: fields))
@@ -60,7 +64,9 @@ import Glibc
     }
 
     static func mediaFiles(_ server: TestServer) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: server.dataDirectory + "/media")) ?? []).filter { !$0.hasPrefix(".") }
+        ((try? FileManager.default.contentsOfDirectory(atPath: server.dataDirectory + "/media")) ?? []).filter {
+            !$0.hasPrefix(".")
+        }
     }
 
     @Test func uploadMakeAMemeAndFetchItsLink() async throws {
@@ -108,7 +114,9 @@ import Glibc
             #expect(try Self.link(in: repeated) == (try Self.link(in: brain)))
 
             // Unknown ids and paths outside the media store are 404.
-            for path in ["/i/00000000000000000000000000000000.jpg", "/i/..%2F..%2Fhearth.sqlite", "/i/hearth.sqlite", "/i/x.jpg"] {
+            for path in [
+                "/i/00000000000000000000000000000000.jpg", "/i/..%2F..%2Fhearth.sqlite", "/i/hearth.sqlite", "/i/x.jpg",
+            ] {
                 let (_, missing) = try await Self.fetch(URL(string: "http://127.0.0.1:\(server.httpPort)\(path)")!)
                 #expect(missing.statusCode == 404, "\(path)")
             }
@@ -127,7 +135,9 @@ import Glibc
             let url = try await Self.uploadLink(bea)
             let (reply, response) = try await Self.fetch(url, method: "PUT", body: body)
             #expect(response.statusCode == status, "\(name)")
-            #expect(String(decoding: reply, as: UTF8.self).contains(message), "\(name): \(String(decoding: reply, as: UTF8.self))")
+            #expect(
+                String(decoding: reply, as: UTF8.self).contains(message),
+                "\(name): \(String(decoding: reply, as: UTF8.self))")
             #expect(Self.mediaFiles(server).isEmpty)
             try await bea.send("!images")
             try await bea.expect("You have no pictures yet")
@@ -154,10 +164,13 @@ import Glibc
             #expect(formResponse.statusCode == 200)
             #expect(String(decoding: form, as: UTF8.self).contains("multipart/form-data"))
             let boundary = "----hearth\(UInt32.random(in: 0...UInt32.max))"
-            var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"cat.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+            var body = Data(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"cat.png\"\r\nContent-Type: image/png\r\n\r\n"
+                    .utf8)
             body += Self.samplePNG()
             body += Data("\r\n--\(boundary)--\r\n".utf8)
-            let (_, posted) = try await Self.fetch(url, method: "POST", body: body, headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"])
+            let (_, posted) = try await Self.fetch(
+                url, method: "POST", body: body, headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"])
             #expect(posted.statusCode == 201)
             try await cai.expect("Your picture ")
 
@@ -166,18 +179,21 @@ import Glibc
             try await irc.send("NICK watcher")
             try await irc.send("USER w 0 * :w")
             let isupport = try await irc.expect("draft/FILEHOST=") { $0.contains(" 005 ") && $0.contains("FILEHOST") }
-            let host = try #require(isupport.split(separator: " ").first { $0.hasPrefix("draft/FILEHOST=") }).dropFirst("draft/FILEHOST=".count)
+            let host = try #require(isupport.split(separator: " ").first { $0.hasPrefix("draft/FILEHOST=") }).dropFirst(
+                "draft/FILEHOST=".count)
             let endpoint = try #require(URL(string: String(host)))
             let (_, refused) = try await Self.fetch(endpoint, method: "POST", body: Self.samplePNG())
             #expect(refused.statusCode == 401)
             let basic = "Basic " + Data("cai:s3cret-pass".utf8).base64EncodedString()
-            let (_, created) = try await Self.fetch(endpoint, method: "POST", body: Self.samplePNG(), headers: ["Authorization": basic])
+            let (_, created) = try await Self.fetch(
+                endpoint, method: "POST", body: Self.samplePNG(), headers: ["Authorization": basic])
             #expect(created.statusCode == 201)
             let location = try #require(created.value(forHTTPHeaderField: "Location"))
             let (_, fetched) = try await Self.fetch(try #require(URL(string: location)))
             #expect(fetched.statusCode == 200)
             let wrong = "Basic " + Data("cai:wrong-password".utf8).base64EncodedString()
-            let (_, denied) = try await Self.fetch(endpoint, method: "POST", body: Self.samplePNG(), headers: ["Authorization": wrong])
+            let (_, denied) = try await Self.fetch(
+                endpoint, method: "POST", body: Self.samplePNG(), headers: ["Authorization": wrong])
             #expect(denied.statusCode == 401)
         }
     }
@@ -305,7 +321,9 @@ import Glibc
             try process.run()
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
-            #expect(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("added template office (400×300)"))
+            #expect(
+                String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains(
+                    "added template office (400×300)"))
 
             let hal = try await SocialTests.user(server, "hal")
             try await hal.send("!templates office")
@@ -314,7 +332,8 @@ import Glibc
             try await hal.expect("meme #1 by hal")
 
             // A user's own template, from an upload; others can't use it.
-            let (_, uploaded) = try await Self.fetch(try await Self.uploadLink(hal), method: "PUT", body: Self.samplePNG())
+            let (_, uploaded) = try await Self.fetch(
+                try await Self.uploadLink(hal), method: "PUT", body: Self.samplePNG())
             #expect(uploaded.statusCode == 201)
             let short = String(try await hal.expect("Your picture ").split(separator: " ")[2])
             try await hal.send("!template add sunset \(short)")
@@ -379,7 +398,9 @@ enum RawHTTP {
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         var sent = 0

@@ -20,17 +20,21 @@ import Testing
         try await withServer { server in
             let probe = try await server.connect()
             try await probe.send("CAP LS 302")
-            try await probe.expect("draft/multiline=max-bytes=\(IRCLimits.multilineMaxBytes),max-lines=\(IRCLimits.multilineMaxLines)")
+            try await probe.expect(
+                "draft/multiline=max-bytes=\(IRCLimits.multilineMaxBytes),max-lines=\(IRCLimits.multilineMaxLines)")
 
             try await IRCProtocolTests.register(server, "ada", "s3cret-pass")
-            let ada = try await TestClient.irc(server, nick: "ada", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ada:s3cret-pass", "CAP END"])
+            let ada = try await TestClient.irc(
+                server, nick: "ada", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ada:s3cret-pass", "CAP END"])
             let ben = try await IRCv3Tests.client(server, "ben", caps: "batch draft/multiline")
             let cy = try await TestClient.irc(server, nick: "cy")
             for c in [ada, ben, cy] {
                 try await c.send("JOIN #poem")
                 try await c.expectNumeric("366")
             }
-            try await Self.sendBatch(ada, id: "p1", target: "#poem", lines: [("roses are red", false), ("violets are", false), (" blue", true)])
+            try await Self.sendBatch(
+                ada, id: "p1", target: "#poem",
+                lines: [("roses are red", false), ("violets are", false), (" blue", true)])
 
             let start = try await ben.expect("BATCH +")
             #expect(start.hasSuffix(" draft/multiline #poem"), "\(start)")
@@ -74,7 +78,8 @@ import Testing
             // A line to another target, and a batch tag nobody opened.
             try await ada.send("BATCH +c draft/multiline #m")
             try await ada.send("@batch=c PRIVMSG #elsewhere :sneaky")
-            try await ada.expect("FAIL BATCH MULTILINE_INVALID :A multiline batch holds PRIVMSG or NOTICE lines to its own target only")
+            try await ada.expect(
+                "FAIL BATCH MULTILINE_INVALID :A multiline batch holds PRIVMSG or NOTICE lines to its own target only")
             try await ada.send("@batch=zzz PRIVMSG #m :orphan")
             try await ada.expect("FAIL BATCH MULTILINE_INVALID :That batch is not open")
             // Without the cap, BATCH is refused.

@@ -19,7 +19,8 @@ import Testing
             // A guest can't leave messages; unknown names are still 401.
             let guest = try await TestClient.irc(server, nick: "visitor")
             try await guest.send("PRIVMSG pia :hello?")
-            try await guest.expect(" 401 visitor pia :No such nick/channel (log in to leave messages for people who are offline)")
+            try await guest.expect(
+                " 401 visitor pia :No such nick/channel (log in to leave messages for people who are offline)")
             try await otto.send("/msg nobody-here hi")
             try await otto.expect("error: nobody-here: No such nick/channel")
 
@@ -68,11 +69,13 @@ import Testing
             let sam = try await SocialTests.user(server, "sam")
             let samID = try #require(try await store.account(nameKey: "sam")?.id)
             for i in 0..<Store.maxOfflineMessages {
-                let result = try await store.keepOfflineMessage(recipientKey: "quin", senderID: samID, senderName: "sam", text: "note \(i)")
+                let result = try await store.keepOfflineMessage(
+                    recipientKey: "quin", senderID: samID, senderName: "sam", text: "note \(i)")
                 #expect(result == .stored)
             }
             try await sam.send("/msg quin one too many")
-            try await sam.expect("quin is offline and has \(Store.maxOfflineMessages) messages waiting already; yours was not kept.")
+            try await sam.expect(
+                "quin is offline and has \(Store.maxOfflineMessages) messages waiting already; yours was not kept.")
         }
     }
 }

@@ -80,7 +80,9 @@ import Testing
     }
 
     @Test func silentConnectionIsGreetedInPlainText() async throws {
-        try await withServer { $0.plainGreetingDelay = 0.2 } run: { server in
+        try await withServer {
+            $0.plainGreetingDelay = 0.2
+        } run: { server in
             let nc = try await server.connect()
             try await nc.expect("Welcome to Hearth! You are guest")
             // A slow IRC client still registers after the greeting.

@@ -23,12 +23,15 @@ extension LimitCrossingTests {
 
     @Test func receiveQueueAtItsLimitAndOnePast() async throws {
         // loopback is exempt otherwise
-        try await withServer { $0.floodControl = true } run: { server in
+        try await withServer {
+            $0.floodControl = true
+        } run: { server in
             let sink = try await Self.registered(server, "sink")
             let lineBytes = 64
             // At the limit: everything sent fits the queue even if no line went through at once.
             let patient = try await Self.registered(server, "patient")
-            try await patient.sendRaw(Array(Self.lines(ConnectionHandler.maxHeldBytes / lineBytes, bytes: lineBytes, to: "sink").utf8))
+            try await patient.sendRaw(
+                Array(Self.lines(ConnectionHandler.maxHeldBytes / lineBytes, bytes: lineBytes, to: "sink").utf8))
             try await sink.expect("PRIVMSG sink :0 x")
             try await Task.sleep(for: .milliseconds(300))
             #expect(!patient.isClosed && !patient.unread().contains { $0.contains("Excess Flood") })
@@ -52,7 +55,9 @@ extension LimitCrossingTests {
     /// `JOIN`, 200 lines and `QUIT`, then a half-close (`nc -q0`): the ghost goes at once
     /// with Excess Flood instead of posting for 50 seconds; the channel sees its QUIT.
     @Test func aHalfClosedGhostDoesNotKeepPosting() async throws {
-        try await withServer { $0.floodControl = true } run: { server in
+        try await withServer {
+            $0.floodControl = true
+        } run: { server in
             let watcher = try await Self.registered(server, "watcher")
             try await watcher.send("JOIN #room")
             try await watcher.expectNumeric("366")
@@ -74,7 +79,9 @@ extension LimitCrossingTests {
     /// A plain-mode one-liner of a few dozen lines piped into nc is answered in full, even
     /// with flood control pacing it (`printf '…' | nc host 6667`).
     @Test func aPipedOneLinerIsStillAnsweredInFull() async throws {
-        try await withServer { $0.floodControl = true } run: { server in
+        try await withServer {
+            $0.floodControl = true
+        } run: { server in
             let friend = try await Self.registered(server, "friend")
             let count = 30
             let nc = try await server.connect()

@@ -3,7 +3,9 @@ import Testing
 
 /// Recipes over TCP, as people and bots write and use them.
 @Suite struct RecipeTests {
-    static func post(_ client: TestClient, title: String, ingredients: [String], steps: [String], tags: String = "-") async throws -> Int {
+    static func post(_ client: TestClient, title: String, ingredients: [String], steps: [String], tags: String = "-")
+        async throws -> Int
+    {
         try await client.send("!recipe new")
         try await client.expect("What is the recipe called?")
         for line in [title] + ingredients + ["."] + steps + [".", "-", tags] { try await client.send(line) }
@@ -33,8 +35,13 @@ import Testing
             try await back.send("!login ama s3cret-pass")
             try await back.expect("You have your recipe draft “Lentil stew” — !recipe new to continue it")
             try await back.send("!recipe new")
-            try await back.expect("You have your draft “Lentil stew” (2 ingredients, 0 steps) — let's continue. Ingredients, one per line")
-            for line in ["1 l stock", ".", "Soften the onion.", "Add lentils and stock; simmer 25 minutes.", ".", "-", "indian vegan"] {
+            try await back.expect(
+                "You have your draft “Lentil stew” (2 ingredients, 0 steps) — let's continue. Ingredients, one per line"
+            )
+            for line in [
+                "1 l stock", ".", "Soften the onion.", "Add lentils and stock; simmer 25 minutes.", ".", "-",
+                "indian vegan",
+            ] {
                 try await back.send(line)
             }
             try await back.expect("“Lentil stew” is ready (3 ingredients, 2 steps)")
@@ -64,7 +71,8 @@ import Testing
     @Test func votesFromManyClientsAtOnceAreExact() async throws {
         try await withServer { server in
             let cook = try await SocialTests.user(server, "cook")
-            let id = try await Self.post(cook, title: "Pancakes", ingredients: ["flour", "eggs", "milk"], steps: ["Mix.", "Fry."])
+            let id = try await Self.post(
+                cook, title: "Pancakes", ingredients: ["flour", "eggs", "milk"], steps: ["Mix.", "Fry."])
             var voters: [TestClient] = []
             for i in 0..<20 { voters.append(try await SocialTests.user(server, "v\(i)")) }
             await withTaskGroup(of: Void.self) { group in
@@ -86,9 +94,13 @@ import Testing
     @Test func searchRanksTitlesFirstAndExplainsBadQueries() async throws {
         try await withServer { server in
             let kit = try await SocialTests.user(server, "kit")
-            let inSteps = try await Self.post(kit, title: "Green salad", ingredients: ["lettuce", "cucumber"], steps: ["Serve with tomato on the side."])
-            let inTitle = try await Self.post(kit, title: "Tomato tart", ingredients: ["pastry", "mustard"], steps: ["Bake."], tags: "french")
-            let inIngredients = try await Self.post(kit, title: "Shakshuka", ingredients: ["6 tomatoes", "4 eggs"], steps: ["Cook."], tags: "vegetarian")
+            let inSteps = try await Self.post(
+                kit, title: "Green salad", ingredients: ["lettuce", "cucumber"],
+                steps: ["Serve with tomato on the side."])
+            let inTitle = try await Self.post(
+                kit, title: "Tomato tart", ingredients: ["pastry", "mustard"], steps: ["Bake."], tags: "french")
+            let inIngredients = try await Self.post(
+                kit, title: "Shakshuka", ingredients: ["6 tomatoes", "4 eggs"], steps: ["Cook."], tags: "vegetarian")
             _ = try await Self.post(kit, title: "Plain rice", ingredients: ["rice", "water"], steps: ["Boil."])
 
             try await kit.send("!search tomato*")
@@ -108,7 +120,10 @@ import Testing
             try await kit.expect("Found 1:")
             try await kit.send("!search rice NOT water")
             try await kit.expect("No recipe matches")
-            for (bad, message) in [("\"tomato", "a quote is not closed"), ("tomato OR", "OR needs words on both sides"), ("^*", "is not a word")] {
+            for (bad, message) in [
+                ("\"tomato", "a quote is not closed"), ("tomato OR", "OR needs words on both sides"),
+                ("^*", "is not a word"),
+            ] {
                 try await kit.send("!search \(bad)")
                 let reply = try await kit.expect(message)
                 #expect(!reply.lowercased().contains("sql") && !reply.contains("fts5"))
@@ -153,8 +168,11 @@ import Testing
             try await bob.send("!search better")
             try await bob.expect("No recipe matches")
             let counts = try await server.server.store.pool.read { db in
-                try [Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recipeVote")!, Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recipeSave")!,
-                     Int.fetchOne(db, sql: "SELECT COUNT(*) FROM comment WHERE kind = 'recipe'")!]
+                try [
+                    Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recipeVote")!,
+                    Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recipeSave")!,
+                    Int.fetchOne(db, sql: "SELECT COUNT(*) FROM comment WHERE kind = 'recipe'")!,
+                ]
             }
             #expect(counts == [0, 0, 0])
         }

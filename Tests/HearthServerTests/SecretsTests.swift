@@ -90,31 +90,41 @@ import Testing
     @Test func secretsNeverLeakAndAreStoredOnlyAsHashes() async throws {
         let logs = LogCapture()
         let operPassword = "0perPass-Wombat-9001"
-        try await withServer(logs: logs) { $0.operators = ["root": operPassword] } run: { server in
+        try await withServer(logs: logs) {
+            $0.operators = ["root": operPassword]
+        } run: { server in
             var secrets = Secrets()
             // Lines that legitimately carry a secret to the one it belongs to.
             var deliveries: Set<String> = []
             var httpBodies: [String] = []
 
-            let pw1 = "Sekret1-Quokka-7731", pw2 = "Sekret2-Axolotl-5520", pw3 = "Sekret3-Pangolin-8842"
+            let pw1 = "Sekret1-Quokka-7731"
+            let pw2 = "Sekret2-Axolotl-5520"
+            let pw3 = "Sekret3-Pangolin-8842"
             let maxPassword = "MaxSekret-Ibis-6604"
             let wrong = [
                 "login": "Wr0ng-Narwhal-4410", "sasl": "Wr0ng-Tapir-3317", "pass": "Wr0ng-Okapi-2291",
                 "basic": "Wr0ng-Dugong-1185", "delete": "Wr0ng-Kiwi-7719", "oper": "Wr0ng0per-Dingo-1234",
             ]
-            for (what, value) in [("password 1", pw1), ("password 2", pw2), ("password 3", pw3), ("max's password", maxPassword), ("oper password", operPassword)] {
+            for (what, value) in [
+                ("password 1", pw1), ("password 2", pw2), ("password 3", pw3), ("max's password", maxPassword),
+                ("oper password", operPassword),
+            ] {
                 secrets.add(what, value)
             }
             for (what, value) in wrong { secrets.add("wrong \(what) password", value) }
 
             // Watchers: an IRC operator and a guest, both in #den with every capability.
-            let root = try await TestClient.irc(server, nick: "root", extra: ["CAP LS 302", "CAP REQ :\(Self.watcherCaps)", "CAP END"])
+            let root = try await TestClient.irc(
+                server, nick: "root", extra: ["CAP LS 302", "CAP REQ :\(Self.watcherCaps)", "CAP END"])
             try await root.send("OPER root \(wrong["oper"]!)")
             try await root.expectNumeric("464")
             try await root.send("OPER root \(operPassword)")
             try await root.expectNumeric("381")
-            let bob = try await TestClient.irc(server, nick: "bob", extra: ["CAP LS 302", "CAP REQ :\(Self.watcherCaps)", "CAP END"])
-            let zoe = try await TestClient.irc(server, nick: "zoe", extra: ["CAP LS 302", "CAP REQ :\(Self.zoeCaps)", "CAP END"])
+            let bob = try await TestClient.irc(
+                server, nick: "bob", extra: ["CAP LS 302", "CAP REQ :\(Self.watcherCaps)", "CAP END"])
+            let zoe = try await TestClient.irc(
+                server, nick: "zoe", extra: ["CAP LS 302", "CAP REQ :\(Self.zoeCaps)", "CAP END"])
             for c in [root, bob, zoe] {
                 try await c.send("JOIN #den")
                 try await c.expectNumeric("366")
@@ -138,7 +148,10 @@ import Testing
             tokenLine = try await zoe.expect("Your resume token")
             deliveries.insert(tokenLine)
             secrets.add("token from !login in a channel", try Self.token(in: tokenLine))
-            for mistake in ["!LOGIN zoe \(pw1)", "   !logn zoe \(pw1)", "!resume \(try Self.token(in: tokenLine))", "!passwd \(pw1) \(pw1)"] {
+            for mistake in [
+                "!LOGIN zoe \(pw1)", "   !logn zoe \(pw1)", "!resume \(try Self.token(in: tokenLine))",
+                "!passwd \(pw1) \(pw1)",
+            ] {
                 try await zoe.send("PRIVMSG #den :\(mistake)")
                 try await zoe.expect("(not shown in #den")
             }
@@ -147,7 +160,8 @@ import Testing
             // The same in a multiline batch.
             let refusals = { Self.allLines(zoe).filter { $0.contains("(not shown in #den") }.count }
             let before = refusals()
-            try await MultilineTests.sendBatch(zoe, id: "ml", target: "#den", lines: [("oops, wrong window:", false), ("!login zoe \(pw1)", false)])
+            try await MultilineTests.sendBatch(
+                zoe, id: "ml", target: "#den", lines: [("oops, wrong window:", false), ("!login zoe \(pw1)", false)])
             try await zoe.sync()
             #expect(refusals() == before + 1, "a multiline batch carrying !login was not refused")
             try await zoe.send("PRIVMSG #den :after-the-mistakes")
@@ -200,13 +214,16 @@ import Testing
             try await zoe.sync()
 
             // SASL PLAIN (password and token), right and wrong; then PASS.
-            let saslRight = Self.plainAuth("zoe", pw3), saslWrong = Self.plainAuth("zoe", wrong["sasl"]!)
+            let saslRight = Self.plainAuth("zoe", pw3)
+            let saslWrong = Self.plainAuth("zoe", wrong["sasl"]!)
             let saslToken = Self.plainAuth("zoe", token5)
             secrets.addRaw("SASL payload", saslRight)
             secrets.addRaw("wrong SASL payload", saslWrong)
             secrets.addRaw("SASL token payload", saslToken)
             var logins: [TestClient] = []
-            for (nick, payload, expected) in [("zoe_s1", saslRight, "903"), ("zoe_s2", saslWrong, "904"), ("zoe_s3", saslToken, "903")] {
+            for (nick, payload, expected) in [
+                ("zoe_s1", saslRight, "903"), ("zoe_s2", saslWrong, "904"), ("zoe_s3", saslToken, "903"),
+            ] {
                 let (c, numeric) = try await Self.sasl(server, nick: nick, payload: payload)
                 #expect(numeric == expected, "SASL as \(nick)")
                 logins.append(c)
@@ -259,7 +276,9 @@ import Testing
             try await zoe.send("PRIVMSG #den :!tree revoke \(codeB)")
             // (Only the one who typed it sees it again, once it no longer works.)
             let cancelled = try await zoe.expect("Invite \(codeB) is cancelled.")
-            #expect(refusals() == refused + 1 && cancelled.contains("PRIVMSG zoe :"), "!tree revoke CODE was not kept out of #den")
+            #expect(
+                refusals() == refused + 1 && cancelled.contains("PRIVMSG zoe :"),
+                "!tree revoke CODE was not kept out of #den")
             if cancelled.contains("PRIVMSG zoe :") { deliveries.insert(cancelled) }
 
             // One-time upload links: one used with PUT (and refused the second time), one left open.
@@ -301,7 +320,9 @@ import Testing
             try await max.send("/msg #den the-end-from-max")
             // Two connections, two event loops: the lines may arrive in either order.
             for c in [root, bob] {
-                let first = try await c.expect("the end from zoe or max") { $0.contains("the-end-from-zoe") || $0.contains("the-end-from-max") }
+                let first = try await c.expect("the end from zoe or max") {
+                    $0.contains("the-end-from-zoe") || $0.contains("the-end-from-max")
+                }
                 try await c.expect(first.contains("the-end-from-zoe") ? "the-end-from-max" : "the-end-from-zoe")
             }
             // (CHATHISTORY writes what is still queued, so !history sees it all too.)
@@ -336,7 +357,10 @@ import Testing
             for body in httpBodies {
                 #expect(secrets.found(in: body).isEmpty, "HTTP answer: \(body)")
             }
-            #expect(!Self.allLines(bob).contains { $0.contains("!login") || $0.contains("!tree join") || $0.contains("!tree revoke") })
+            #expect(
+                !Self.allLines(bob).contains {
+                    $0.contains("!login") || $0.contains("!tree join") || $0.contains("!tree revoke")
+                })
 
             for c in [root, bob, zoe, max, nc1, nc2] + logins { await c.close() }
             await server.stop()
@@ -403,8 +427,13 @@ import Testing
             }
             #expect(stored.passwords.count == 2)
             #expect(stored.passwords.allSatisfy { $0.hasPrefix("$argon2id$") })
-            #expect(PasswordHash.verify(pw3, hash: try #require(stored.passwords.first)) || PasswordHash.verify(pw3, hash: stored.passwords[1]))
-            for (what, hashes) in [("tokens", stored.tokens), ("recovery codes", stored.recovery), ("invites", stored.invites), ("uploads", stored.uploads)] {
+            #expect(
+                PasswordHash.verify(pw3, hash: try #require(stored.passwords.first))
+                    || PasswordHash.verify(pw3, hash: stored.passwords[1]))
+            for (what, hashes) in [
+                ("tokens", stored.tokens), ("recovery codes", stored.recovery), ("invites", stored.invites),
+                ("uploads", stored.uploads),
+            ] {
                 #expect(!hashes.isEmpty && hashes.allSatisfy(isHash), "\(what): \(hashes)")
             }
             #expect(stored.tokens.contains(Sodium.hashSecret(token6)))

@@ -132,7 +132,10 @@ import Testing
             let c = try await Self.user(server, "fay")
             try await c.send("!settings")
             try await c.expect("Your settings")
-            for key in ["color off (on|off)", "tz UTC (Area/City)", "notify on (on|off)", "location off (on|off)", "textsize normal (small|normal|large)", "privacy friends (friends|public)", "bot off (on|off)"] {
+            for key in [
+                "color off (on|off)", "tz UTC (Area/City)", "notify on (on|off)", "location off (on|off)",
+                "textsize normal (small|normal|large)", "privacy friends (friends|public)", "bot off (on|off)",
+            ] {
                 try await c.expect(key)
             }
             let cases: [(String, String, String)] = [
@@ -150,7 +153,8 @@ import Testing
                 try await c.expect(message)
             }
             let good: [(String, String)] = [
-                ("tz", "Europe/Paris"), ("notify", "off"), ("location", "on"), ("textsize", "large"), ("privacy", "public"),
+                ("tz", "Europe/Paris"), ("notify", "off"), ("location", "on"), ("textsize", "large"),
+                ("privacy", "public"),
                 ("bot", "on"), ("color", "ON"),
             ]
             for (key, value) in good {
@@ -174,7 +178,8 @@ import Testing
             for i in 0..<25 {
                 let name = String(format: "Pager%02d", i)
                 _ = try await server.server.store.createAccount(
-                    name: name, nameKey: name.lowercased(), passwordHash: hash, email: nil, phone: nil, recoveryHashes: [])
+                    name: name, nameKey: name.lowercased(), passwordHash: hash, email: nil, phone: nil,
+                    recoveryHashes: [])
             }
             let c = try await TestClient.plain(server)
             try await c.send("!find PAG")
@@ -239,7 +244,9 @@ import Testing
             #expect(orphans == 0)
             try await hal.send("!profile hal")
             try await hal.expect("0 followers · 0 following")
-            let check = try await server.server.store.pool.read { db in try String.fetchOne(db, sql: "PRAGMA foreign_key_check") }
+            let check = try await server.server.store.pool.read { db in
+                try String.fetchOne(db, sql: "PRAGMA foreign_key_check")
+            }
             #expect(check == nil)
         }
     }

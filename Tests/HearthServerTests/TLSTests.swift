@@ -45,13 +45,26 @@ import Testing
     @Test func onlyTLS12AndNewerWithModernCiphers() async throws {
         let (started, port) = try await Self.tlsServer()
         try await stopping(started) { server async throws in
-            #expect(try await !Self.registers(port: port) { $0.minimumTLSVersion = .tlsv1; $0.maximumTLSVersion = .tlsv1 })
-            #expect(try await !Self.registers(port: port) { $0.minimumTLSVersion = .tlsv11; $0.maximumTLSVersion = .tlsv11 })
-            #expect(try await !Self.registers(port: port) {
-                $0.maximumTLSVersion = .tlsv12
-                $0.cipherSuiteValues = [.TLS_RSA_WITH_AES_128_CBC_SHA, .TLS_RSA_WITH_AES_256_GCM_SHA384]
-            })
-            #expect(try await Self.registers(port: port) { $0.minimumTLSVersion = .tlsv12; $0.maximumTLSVersion = .tlsv12 })
+            #expect(
+                try await !Self.registers(port: port) {
+                    $0.minimumTLSVersion = .tlsv1
+                    $0.maximumTLSVersion = .tlsv1
+                })
+            #expect(
+                try await !Self.registers(port: port) {
+                    $0.minimumTLSVersion = .tlsv11
+                    $0.maximumTLSVersion = .tlsv11
+                })
+            #expect(
+                try await !Self.registers(port: port) {
+                    $0.maximumTLSVersion = .tlsv12
+                    $0.cipherSuiteValues = [.TLS_RSA_WITH_AES_128_CBC_SHA, .TLS_RSA_WITH_AES_256_GCM_SHA384]
+                })
+            #expect(
+                try await Self.registers(port: port) {
+                    $0.minimumTLSVersion = .tlsv12
+                    $0.maximumTLSVersion = .tlsv12
+                })
             #expect(try await Self.registers(port: port) { $0.minimumTLSVersion = .tlsv13 })
         }
     }

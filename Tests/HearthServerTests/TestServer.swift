@@ -43,7 +43,9 @@ final class TestServer: Sendable {
         config.floodControl = false
         config.plainGreetingDelay = 30
         configure(&config)
-        var logger = logs.map { capture in Logger(label: "test") { _ in LogCapture.Handler(capture: capture) } } ?? Logger(label: "test")
+        var logger =
+            logs.map { capture in Logger(label: "test") { _ in LogCapture.Handler(capture: capture) } }
+            ?? Logger(label: "test")
         logger.logLevel = logs == nil ? .warning : .trace
         let server = try HearthServer(config: config, logger: logger)
         let group = ServiceGroup(configuration: .init(services: server.services, logger: logger))
@@ -77,7 +79,8 @@ func withServer<T>(
     dataDirectory: String? = nil, logs: LogCapture? = nil, configure: (inout ServerConfig) -> Void = { _ in },
     run body: (TestServer) async throws -> T
 ) async throws -> T {
-    try await stopping(try await TestServer.start(dataDirectory: dataDirectory, logs: logs, configure: configure), run: body)
+    try await stopping(
+        try await TestServer.start(dataDirectory: dataDirectory, logs: logs, configure: configure), run: body)
 }
 
 /// Runs `body` with a server started elsewhere and always stops it after.
@@ -109,7 +112,9 @@ final class LogCapture: Sendable {
         func log(event: LogEvent) {
             let all = metadata.merging(event.metadata ?? [:]) { $1 }
             var line = "\(event.level) \(event.source): \(event.message)"
-            if !all.isEmpty { line += " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+            if !all.isEmpty {
+                line += " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            }
             if let error = event.error { line += " error=\(error)" }
             capture.lines.withLockedValue { $0.append(line) }
         }
@@ -144,7 +149,8 @@ final class TestClient: Sendable {
         let inbox = Inbox()
         var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         if let from { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: from, port: 0)) }
-        let channel = try await bootstrap
+        let channel =
+            try await bootstrap
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
@@ -168,7 +174,8 @@ final class TestClient: Sendable {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: nil))
+                    try channel.pipeline.syncOperations.addHandler(
+                        try NIOSSLClientHandler(context: context, serverHostname: nil))
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: 1 << 20))
                     try channel.pipeline.syncOperations.addHandler(inbox)
@@ -217,13 +224,19 @@ final class TestClient: Sendable {
     }
 
     @discardableResult
-    func expect(_ substring: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        try await expect("a line containing \"\(substring)\"", timeout: timeout, sourceLocation: sourceLocation) { $0.contains(substring) }
+    func expect(_ substring: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws -> String
+    {
+        try await expect("a line containing \"\(substring)\"", timeout: timeout, sourceLocation: sourceLocation) {
+            $0.contains(substring)
+        }
     }
 
     /// Waits for a numeric reply (e.g. "433") addressed to us.
     @discardableResult
-    func expectNumeric(_ code: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+    func expectNumeric(_ code: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws -> String
+    {
         try await expect("numeric \(code)", timeout: timeout, sourceLocation: sourceLocation) { line in
             let words = line.split(separator: " ")
             return words.count > 1 && words[0].hasPrefix(":") && words[1] == code
@@ -235,7 +248,9 @@ final class TestClient: Sendable {
     func expectNoLine(
         containing leak: String, before sentinel: String, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        let line = try await expect("\"\(sentinel)\"", sourceLocation: sourceLocation) { $0.contains(leak) || $0.contains(sentinel) }
+        let line = try await expect("\"\(sentinel)\"", sourceLocation: sourceLocation) {
+            $0.contains(leak) || $0.contains(sentinel)
+        }
         #expect(!line.contains(leak), "unexpected line: \(line)", sourceLocation: sourceLocation)
     }
 

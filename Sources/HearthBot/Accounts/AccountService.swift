@@ -10,14 +10,17 @@ public struct AccountService: Sendable {
 
     public static let recoveryCodeCount = 8
     /// Nicks nobody may use: the bot, and the service names clients send passwords to.
-    public static let reservedNicks: Set<String> = [Bot.nick, "nickserv", "chanserv", "memoserv", "operserv", "services"]
+    public static let reservedNicks: Set<String> = [
+        Bot.nick, "nickserv", "chanserv", "memoserv", "operserv", "services",
+    ]
     public static let maxEmailLength = 254
     public static let maxPhoneLength = 32
 
     /// Why a name cannot be an account name, or nil if it can.
     public static func nameProblem(_ name: String) -> String? {
         if !IRCNames.isValidNick(name) {
-            return "\"\(name)\" can't be a name: use 1–\(IRCLimits.nickLength) letters, digits or - _ [ ] { } | ^, starting with a letter"
+            return
+                "\"\(name)\" can't be a name: use 1–\(IRCLimits.nickLength) letters, digits or - _ [ ] { } | ^, starting with a letter"
         }
         let key = IRCNames.fold(name)
         if GuestNames.isGuest(key) || reservedNicks.contains(key) || ["root", "admin"].contains(key) {
@@ -69,7 +72,9 @@ public struct AccountService: Sendable {
     }
 
     /// Starts a throttled attempt or throws the "try again in Ns" error.
-    static func start(_ throttle: LoginThrottle, accountKey: String?, address: String) async throws -> LoginThrottle.Attempt {
+    static func start(_ throttle: LoginThrottle, accountKey: String?, address: String) async throws
+        -> LoginThrottle.Attempt
+    {
         do {
             return try await throttle.start(accountKey: accountKey, address: address)
         } catch {
@@ -99,7 +104,9 @@ public struct AccountService: Sendable {
     }
 
     /// Creates an account; returns it with its one-time recovery codes.
-    public func register(name: String, password: String, email: String?, phone: String?) async throws -> (Account, [String]) {
+    public func register(name: String, password: String, email: String?, phone: String?) async throws -> (
+        Account, [String]
+    ) {
         if let problem = Self.nameProblem(name) { throw BotError(problem) }
         if let problem = Self.passwordProblem(password) { throw BotError(problem) }
         let codes = (0..<Self.recoveryCodeCount).map { _ in SecretCodes.code(groups: 3) }

@@ -87,7 +87,9 @@ public final class LoginThrottle: Sendable {
                     continue
                 }
                 entry.inFlight = 0
-                if case .refuse(let remaining) = Self.decide(entry, key: key, now: now) { longest = max(longest, remaining) }
+                if case .refuse(let remaining) = Self.decide(entry, key: key, now: now) {
+                    longest = max(longest, remaining)
+                }
             }
             return longest > 0 ? longest : nil
         }

@@ -46,7 +46,9 @@ public final class Bot: Sendable {
     public func isSecret(_ text: String) -> Bool {
         guard let input = CommandLineInput.parse(text, requireBang: true) else { return false }
         if let command = commands[input.name] { return command.carriesSecret(input.words) }
-        return Suggest.closest(to: input.name, in: Array(commands.keys)).contains { commands[$0]?.carriesSecret(input.words) == true }
+        return Suggest.closest(to: input.name, in: Array(commands.keys)).contains {
+            commands[$0]?.carriesSecret(input.words) == true
+        }
     }
 
     /// Runs one command line. `requireBang` is true in channels, false in private.

@@ -1,5 +1,3 @@
-
-
 public struct BotRequest: Sendable {
     public var caller: Caller
     public var input: CommandLineInput

@@ -18,7 +18,9 @@ public struct CommandLineInput: Sendable, Equatable {
         }
         let nameEnd = body.firstIndex(of: " ") ?? body.endIndex
         let name = body[..<nameEnd]
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            return nil
+        }
         let rest = String(body[nameEnd...].drop { $0 == " " })
         return CommandLineInput(name: name.lowercased(), words: splitWords(rest), rest: rest)
     }

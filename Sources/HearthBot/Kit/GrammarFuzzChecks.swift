@@ -5,12 +5,18 @@ public enum GrammarFuzzChecks {
         let text = String(decoding: bytes, as: UTF8.self)
         for requireBang in [true, false] {
             guard let input = CommandLineInput.parse(text, requireBang: requireBang) else { continue }
-            if input.name.isEmpty || input.name != input.name.lowercased() { return "command name \(input.name.debugDescription)" }
+            if input.name.isEmpty || input.name != input.name.lowercased() {
+                return "command name \(input.name.debugDescription)"
+            }
             for n in 0...(input.words.count + 1) { _ = input.text(after: n) }
         }
         if let query = try? RecipeSearchQuery.parse(text) {
-            if let problem = unsafeFTS(query.match) { return "search \(text.debugDescription) → \(query.match.debugDescription): \(problem)" }
-            if query.tags.contains(where: { $0.isEmpty || !$0.allSatisfy { $0.isLetter || $0 == "-" } }) { return "tag in \(query.tags)" }
+            if let problem = unsafeFTS(query.match) {
+                return "search \(text.debugDescription) → \(query.match.debugDescription): \(problem)"
+            }
+            if query.tags.contains(where: { $0.isEmpty || !$0.allSatisfy { $0.isLetter || $0 == "-" } }) {
+                return "tag in \(query.tags)"
+            }
         }
         return nil
     }

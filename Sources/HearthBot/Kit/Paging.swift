@@ -10,7 +10,9 @@ enum Paging {
 
     static func page(_ request: BotRequest, _ word: String?) throws -> Int {
         guard let word else { return 1 }
-        guard let page = Int(word), page >= 1, page <= maxPage else { throw request.usageError("\(word) is not a page number") }
+        guard let page = Int(word), page >= 1, page <= maxPage else {
+            throw request.usageError("\(word) is not a page number")
+        }
         return page
     }
 

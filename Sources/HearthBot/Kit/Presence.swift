@@ -26,7 +26,8 @@ public struct LiveChannel: Sendable {
     public var historyKey: String
 
     public init(
-        name: String, members: Int, callerIsMember: Bool, callerIsOp: Bool, topic: String, topicSetBy: String, flags: String, key: String?,
+        name: String, members: Int, callerIsMember: Bool, callerIsOp: Bool, topic: String, topicSetBy: String,
+        flags: String, key: String?,
         limit: Int?, callerSendRefusal: String? = nil, historyKey: String
     ) {
         self.historyKey = historyKey

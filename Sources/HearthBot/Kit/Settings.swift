@@ -16,7 +16,10 @@ public struct Setting: Sendable {
         if let values {
             let value = raw.lowercased()
             guard values.contains(value) else {
-                return .failure(BotError("\(key) can be \(values.joined(separator: " or ")), not \"\(raw)\" — e.g. !set \(key) \(values[0])"))
+                return .failure(
+                    BotError(
+                        "\(key) can be \(values.joined(separator: " or ")), not \"\(raw)\" — e.g. !set \(key) \(values[0])"
+                    ))
             }
             return .success(value)
         }
@@ -25,7 +28,9 @@ public struct Setting: Sendable {
     }
 
     public static let all: [Setting] = [
-        Setting(key: "color", values: ["on", "off"], defaultValue: "off", summary: "colours and bold in my replies (a terminal's dark/light mode)", check: nil),
+        Setting(
+            key: "color", values: ["on", "off"], defaultValue: "off",
+            summary: "colours and bold in my replies (a terminal's dark/light mode)", check: nil),
         Setting(
             key: "tz", values: nil, defaultValue: "UTC", summary: "your time zone, for daily cookies and times",
             check: { value in
@@ -33,11 +38,20 @@ public struct Setting: Sendable {
                     ? "\"\(value)\" is not a time zone I know; use an IANA name like Europe/Paris, America/New_York or UTC"
                     : nil
             }),
-        Setting(key: "notify", values: ["on", "off"], defaultValue: "on", summary: "notices when someone follows you or a cookie is ready", check: nil),
-        Setting(key: "location", values: ["on", "off"], defaultValue: "off", summary: "share where you open fortunes with your family and friends", check: nil),
-        Setting(key: "textsize", values: ["small", "normal", "large"], defaultValue: "normal", summary: "text size in pictures I draw for you", check: nil),
-        Setting(key: "privacy", values: ["friends", "public"], defaultValue: "friends", summary: "who may see your fortunes and memes lists", check: nil),
-        Setting(key: "bot", values: ["on", "off"], defaultValue: "off", summary: "marks this account as a bot", check: nil),
+        Setting(
+            key: "notify", values: ["on", "off"], defaultValue: "on",
+            summary: "notices when someone follows you or a cookie is ready", check: nil),
+        Setting(
+            key: "location", values: ["on", "off"], defaultValue: "off",
+            summary: "share where you open fortunes with your family and friends", check: nil),
+        Setting(
+            key: "textsize", values: ["small", "normal", "large"], defaultValue: "normal",
+            summary: "text size in pictures I draw for you", check: nil),
+        Setting(
+            key: "privacy", values: ["friends", "public"], defaultValue: "friends",
+            summary: "who may see your fortunes and memes lists", check: nil),
+        Setting(
+            key: "bot", values: ["on", "off"], defaultValue: "off", summary: "marks this account as a bot", check: nil),
     ]
 
     public static func named(_ key: String) -> Setting? { all.first { $0.key == key.lowercased() } }

@@ -1,9 +1,8 @@
-
-
 /// Edit distance for "did you mean …?" (optimal string alignment).
 public enum Suggest {
     public static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)

@@ -22,15 +22,21 @@ extension Core {
                 if channelKey == nil, let failure = response.failure, client.caps.contains("standard-replies") {
                     // A private failure as a standard reply, for clients that show them as errors.
                     for line in lines {
-                        out.send(client, IRCMessage(source: self.serverName, command: "FAIL", params: [failure.command, failure.code, line]))
+                        out.send(
+                            client,
+                            IRCMessage(
+                                source: self.serverName, command: "FAIL", params: [failure.command, failure.code, line])
+                        )
                     }
                 } else if let channelKey, let channel = self.channels[channelKey], channel.members[client.id] != nil {
                     // (A caller the command took out of the channel gets the answer privately.)
                     for line in lines {
                         out.send(channel, self.botMessage(to: channel.name, line))
-                        self.recordHistory(HistoryRecord(
-                            target: channel.historyKey, msgid: MessageStamp.msgid(), source: self.botPrefix, command: "PRIVMSG",
-                            text: line, createdAt: Date()))
+                        self.recordHistory(
+                            HistoryRecord(
+                                target: channel.historyKey, msgid: MessageStamp.msgid(), source: self.botPrefix,
+                                command: "PRIVMSG",
+                                text: line, createdAt: Date()))
                     }
                 } else {
                     for line in lines { out.send(client, self.botMessage(to: client.nick, line)) }

@@ -35,7 +35,9 @@ extension Core {
             if let channel = channels[key] {
                 channel.topic = guest.topic
                 for member in channel.order where !(member.account.map { guest.members.contains($0.id) } ?? false) {
-                    leave(member, channel, userMessage(member, "PART", [channel.name, "No longer in \(guest.owner)"]), out: &out)
+                    leave(
+                        member, channel, userMessage(member, "PART", [channel.name, "No longer in \(guest.owner)"]),
+                        out: &out)
                 }
             }
         case .joinChannels(let id, let names):
@@ -45,8 +47,10 @@ extension Core {
         case .channelMessage(let key, let text):
             guard let channel = channels[key] else { return }
             out.send(channel, botMessage(to: channel.name, text))
-            recordHistory(HistoryRecord(
-                target: channel.historyKey, msgid: MessageStamp.msgid(), source: botPrefix, command: "PRIVMSG", text: text, createdAt: Date()))
+            recordHistory(
+                HistoryRecord(
+                    target: channel.historyKey, msgid: MessageStamp.msgid(), source: botPrefix, command: "PRIVMSG",
+                    text: text, createdAt: Date()))
         case .accountGone(let id):
             let owned = registered.filter { $0.value.ownerId == id }.keys
             registered = registered.filter { $0.value.ownerId != id }
@@ -56,7 +60,9 @@ extension Core {
             for other in clients.values where other.account?.id == id && other.isBot != isBot {
                 other.isBot = isBot
                 if other.mode == .irc && other.registered {
-                    out.send(other, IRCMessage(source: other.prefix, command: "MODE", params: [other.nick, isBot ? "+B" : "-B"]))
+                    out.send(
+                        other,
+                        IRCMessage(source: other.prefix, command: "MODE", params: [other.nick, isBot ? "+B" : "-B"]))
                 }
             }
         case .renamed(let id, let newName):
@@ -64,7 +70,8 @@ extension Core {
                 let oldKey = IRCNames.fold(other.account!.name)
                 other.account!.name = newName
                 if other.mode == .irc {
-                    out.send(other, numeric(other, .loggedIn, other.prefix, newName, "You are now logged in as \(newName)"))
+                    out.send(
+                        other, numeric(other, .loggedIn, other.prefix, newName, "You are now logged in as \(newName)"))
                 }
                 sendToPeers(of: other, withCap: "account-notify", userMessage(other, "ACCOUNT", [newName]), out: &out)
                 if other.nickKey == oldKey { claimNick(other, newName, out: &out) }

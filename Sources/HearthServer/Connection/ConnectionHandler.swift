@@ -21,9 +21,10 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     let core: Core
     var client: Client!
     var framer = LineFramer()
-    var held: [InboundLine] = []
-    var heldStart = 0
-    /// Bytes of the lines in `held[heldStart...]`.
+    /// Lines read but not yet run, oldest first. A ring buffer, so lines already run are let
+    /// go at once: a client that keeps a standing backlog cannot make it grow.
+    var held = CircularBuffer<InboundLine>()
+    /// Bytes of the lines in `held`.
     var heldBytes = 0
     var waiting = false
     var flood = FloodControl()
@@ -54,9 +55,12 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         flood.enabled = core.config.floodControl || !HearthServer.isLoopback(address)
         guard core.add(client, exempt: !flood.enabled) else {
             let limit = core.config.maxConnectionsPerAddress
-            let refusal = "ERROR :Closing Link: \(address) (Too many connections from your address: the limit is \(limit))\r\n"
+            let refusal =
+                "ERROR :Closing Link: \(address) (Too many connections from your address: the limit is \(limit))\r\n"
             client.closing = true
-            context.writeAndFlush(NIOAny(ByteBuffer(string: refusal))).whenComplete { _ in context.close(promise: nil) }
+            context.writeAndFlush(NIOAny(ByteBuffer(string: refusal))).whenComplete { _ in
+                context.close(promise: nil)
+            }
             return
         }
         let client = self.client!
@@ -99,7 +103,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         client.lastInput = .now()
         client.pingOutstanding = false
         framer.feed(&bytes) { line in
-            if waiting || heldStart < held.count {
+            // Closed (Excess Flood, an HTTP request): the rest of this read is not kept.
+            guard !client.closing else { return }
+            if waiting || !held.isEmpty {
                 hold(line)
             } else {
                 process(line)
@@ -116,10 +122,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     /// Closes a client past its receive queue.
     private func checkReceiveQueue() {
         guard !client.closing else { return }
-        let lines = held.count - heldStart
-        if heldBytes > Self.maxHeldBytes || (inputClosed && lines > Self.maxHeldLinesAfterInputClosed) {
+        if heldBytes > Self.maxHeldBytes || (inputClosed && held.count > Self.maxHeldLinesAfterInputClosed) {
             held.removeAll()
-            heldStart = 0
             heldBytes = 0
             close(reason: "Excess Flood")
         }
@@ -129,7 +133,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         guard !client.closing else { return }
         let tier: FloodControl.Tier = !client.registered ? .unregistered : (client.isBot ? .bot : .registered)
         if let wait = flood.take(tier) {
-            held.insert(line, at: heldStart)
+            held.prepend(line)
             heldBytes += line.byteCount
             waiting = true
             context?.eventLoop.scheduleTask(in: wait) {
@@ -143,7 +147,10 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             if client.isPlain {
                 core.plainSay(client, ["error: that line is too long; nothing was sent."])
             } else {
-                core.reply(client, .inputTooLong, "Input line was too long (the limit is \(IRCLimits.maxBodyBytes) bytes, plus \(IRCLimits.maxClientTagBytes + 2) of tags)")
+                let tags = IRCLimits.maxClientTagBytes + 2
+                core.reply(
+                    client, .inputTooLong,
+                    "Input line was too long (the limit is \(IRCLimits.maxBodyBytes) bytes, plus \(tags) of tags)")
             }
         case .line(let bytes):
             if !sawFirstLine {
@@ -176,15 +183,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     private func drain() {
-        while !waiting && heldStart < held.count {
-            let next = held[heldStart]
-            heldStart += 1
+        while !waiting, let next = held.popFirst() {
             heldBytes -= next.byteCount
             process(next)
-        }
-        if heldStart >= held.count {
-            held.removeAll(keepingCapacity: true)
-            heldStart = 0
         }
         closeIfFinished()
     }
@@ -200,7 +201,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     /// After a half-close, once every line sent has been answered.
     private func closeIfFinished() {
-        guard inputClosed, !waiting, heldStart >= held.count, client.pending == nil, !client.closing else { return }
+        guard inputClosed, !waiting, held.isEmpty, client.pending == nil, !client.closing else { return }
         client.closing = true
         core.remove(client, reason: "Connection closed")
         client.batcher.close(client)
@@ -229,7 +230,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     private func close(reason: String) {
         client.closing = true
-        core.withState { $0.send(client, IRCMessage(command: "ERROR", params: ["Closing Link: \(client.host) (\(reason))"])) }
+        core.withState {
+            $0.send(client, IRCMessage(command: "ERROR", params: ["Closing Link: \(client.host) (\(reason))"]))
+        }
         core.remove(client, reason: reason)
         client.batcher.close(client)
     }

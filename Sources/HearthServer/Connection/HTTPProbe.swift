@@ -5,7 +5,9 @@ import NIOCore
 /// commands — a cross-protocol request from any web page a user visits could join
 /// channels, chat and register in their name — so such a connection is closed unanswered.
 enum HTTPProbe {
-    static let methods: [String] = ["GET", "POST", "PUT", "HEAD", "OPTIONS", "DELETE", "PATCH", "CONNECT", "TRACE", "PRI"]
+    static let methods: [String] = [
+        "GET", "POST", "PUT", "HEAD", "OPTIONS", "DELETE", "PATCH", "CONNECT", "TRACE", "PRI",
+    ]
     /// Headers every HTTP client sends; IRC and plain-mode first lines never start so.
     static let headers: [String] = [
         "host", "user-agent", "accept", "accept-encoding", "accept-language", "content-type", "content-length",

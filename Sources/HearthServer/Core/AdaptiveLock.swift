@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A mutex for locks the event loops take for about a microsecond and collide on often
@@ -17,9 +17,9 @@ final class AdaptiveLock: @unchecked Sendable {
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
         #if DEBUG
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
         #elseif canImport(Glibc)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
         #endif
         let status = pthread_mutex_init(mutex, &attributes)
         precondition(status == 0, "pthread_mutex_init failed: \(status)")

@@ -168,13 +168,17 @@ final class Core: @unchecked Sendable {
                 if client.isBot { tags.append(IRCTag("bot")) }
                 tags += clientTags
             }
-            if wanted.contains(.accountTag), let account = client.account { tags.append(IRCTag("account", account.name)) }
+            if wanted.contains(.accountTag), let account = client.account {
+                tags.append(IRCTag("account", account.name))
+            }
         }
         return IRCMessage(tags: tags, source: source ?? client.prefix, command: command, params: params)
     }
 
     /// Sends to the peers of `client` (and itself when `includeSelf`) that enabled `cap`.
-    func sendToPeers(of client: Client, withCap cap: String, includeSelf: Bool = false, _ message: IRCMessage, out: inout Outbox) {
+    func sendToPeers(
+        of client: Client, withCap cap: String, includeSelf: Bool = false, _ message: IRCMessage, out: inout Outbox
+    ) {
         let targets = (includeSelf ? [client] : []) + peers(of: client)
         let interested = targets.filter { $0.caps.contains(cap) }
         if !interested.isEmpty { out.send(interested, message) }

@@ -57,13 +57,15 @@ extension Core {
         case .bodyTooLong, .tagsTooLong:
             reply(client, .inputTooLong, error.explanation)
         case .invalidCommand:
-            let word = String(decoding: raw.readableBytesView.prefix(40), as: UTF8.self).split(separator: " ").first ?? ""
+            let word =
+                String(decoding: raw.readableBytesView.prefix(40), as: UTF8.self).split(separator: " ").first ?? ""
             reply(client, .unknownCommand, String(word), "Unknown command")
         case .invalidUTF8, .containsNUL, .containsCR, .missingCommand, .tooManyParams:
             withState { out in
                 if client.caps.contains("standard-replies") {
                     let code = error == .invalidUTF8 ? "INVALID_UTF8" : "INVALID_MESSAGE"
-                    out.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["*", code, error.explanation]))
+                    out.send(
+                        client, IRCMessage(source: serverName, command: "FAIL", params: ["*", code, error.explanation]))
                 } else {
                     notice(client, error.explanation, out: &out)
                 }

@@ -65,7 +65,9 @@ extension Core {
             IRCCommand("VERSION") { core, client, _ in
                 core.reply(client, .version, core.version, core.serverName, "Hearth IRC server")
             },
-            IRCCommand("TIME") { core, client, _ in core.reply(client, .time, core.serverName, Date().formatted(.iso8601)) },
+            IRCCommand("TIME") { core, client, _ in
+                core.reply(client, .time, core.serverName, Date().formatted(.iso8601))
+            },
             IRCCommand("ISON") { $0.ison($1, $2) },
             IRCCommand("USERHOST", min: 1) { $0.userhost($1, $2) },
             IRCCommand("KILL", min: 1, oper: true) { $0.kill($1, $2) },
@@ -92,7 +94,9 @@ extension Core {
         }
         let given = message.params.prefix(command.minParams)
         if given.count < command.minParams || given.contains(where: \.isEmpty) {
-            reply(client, .needMoreParams, command.name, "Not enough parameters" + (command.usage.map { ": \($0)" } ?? ""))
+            reply(
+                client, .needMoreParams, command.name, "Not enough parameters" + (command.usage.map { ": \($0)" } ?? "")
+            )
             return
         }
         command.run(self, client, message)

@@ -18,16 +18,24 @@ struct HTTPGuard<Context: RequestContext>: RouterMiddleware {
     static var securityHeaders: HTTPFields {
         var fields = HTTPFields()
         fields[.xContentTypeOptions] = "nosniff"
-        fields[.contentSecurityPolicy] = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"
+        fields[.contentSecurityPolicy] =
+            "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"
         return fields
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var response: Response
         if request.uri.description.utf8.count > HTTPLimits.maxTargetBytes {
-            response = MediaRoutes.text(.uriTooLong, "The address is too long (the limit is \(HTTPLimits.maxTargetBytes) bytes).")
-        } else if request.headers.reduce(0, { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count }) > HTTPLimits.maxHeaderBytes {
-            response = MediaRoutes.text(.requestHeaderFieldsTooLarge, "The request headers are too large (the limit is \(HTTPLimits.maxHeaderBytes) bytes).")
+            response = MediaRoutes.text(
+                .uriTooLong, "The address is too long (the limit is \(HTTPLimits.maxTargetBytes) bytes).")
+        } else if request.headers.reduce(0, { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count })
+            > HTTPLimits.maxHeaderBytes
+        {
+            response = MediaRoutes.text(
+                .requestHeaderFieldsTooLarge,
+                "The request headers are too large (the limit is \(HTTPLimits.maxHeaderBytes) bytes).")
         } else {
             do { response = try await next(request, context) } catch let error as HTTPResponseError {
                 response = try error.response(from: request, context: context)

@@ -49,14 +49,18 @@ struct MediaRoutes {
             .contentType: ImageFormat.allCases.first { $0.fileExtension == parts[1] }!.mimeType,
         ]
         // The file never changes, so a client holding it needs nothing more.
-        if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) == true {
+        if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: {
+            $0.trimmingCharacters(in: .whitespaces) == etag
+        }) == true {
             return Response(status: .notModified, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     func ticketAccount(_ context: HearthRequestContext) async throws -> (Int64, String)? {
-        guard let token = context.parameters.get("token"), token.count == 32, token.allSatisfy(\.isHexDigit) else { return nil }
+        guard let token = context.parameters.get("token"), token.count == 32, token.allSatisfy(\.isHexDigit) else {
+            return nil
+        }
         let hash = Sodium.hashSecret(token)
         return try await store.uploadTicket(tokenHash: hash).map { ($0, hash) }
     }
@@ -85,7 +89,8 @@ struct MediaRoutes {
         if let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data"),
             let boundary = type.split(separator: ";").compactMap({ part -> String? in
                 let trimmed = part.trimmingCharacters(in: .whitespaces)
-                return trimmed.lowercased().hasPrefix("boundary=") ? String(trimmed.dropFirst(9)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : nil
+                return trimmed.lowercased().hasPrefix("boundary=")
+                    ? String(trimmed.dropFirst(9)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : nil
             }).first
         {
             return Multipart.firstFile(bytes, boundary: boundary) ?? []
@@ -94,14 +99,17 @@ struct MediaRoutes {
     }
 
     func ticketUpload(_ request: Request, _ context: HearthRequestContext) async throws -> Response {
-        guard let (accountID, hash) = try await ticketAccount(context) else { return Self.text(.notFound, Self.expired) }
+        guard let (accountID, hash) = try await ticketAccount(context) else {
+            return Self.text(.notFound, Self.expired)
+        }
         return try await accept(request, accountID: accountID, ticket: hash)
     }
 
     /// Stores the upload and tells its owner where it is.
     func accept(_ request: Request, accountID: Int64, ticket: String?) async throws -> Response {
         guard let bytes = try await uploadedBytes(request) else {
-            return Self.text(.contentTooLarge, "Not stored: the file is over \(MediaLimits.maxUploadBytes / 1024 / 1024) MiB.")
+            return Self.text(
+                .contentTooLarge, "Not stored: the file is over \(MediaLimits.maxUploadBytes / 1024 / 1024) MiB.")
         }
         if bytes.isEmpty { return Self.text(.badRequest, "Not stored: no file came with the request.") }
         let image: ImageRecord
@@ -124,18 +132,31 @@ struct MediaRoutes {
         }
         let url = media.url(image)
         let short = String(image.id.prefix(8))
-        core.notify(accountID: accountID, text: "Your picture \(short) is uploaded (\(image.width)×\(image.height)): \(url) — make a meme: !meme \(short) top text | bottom text")
-        return Self.text(.created, "Uploaded: picture \(short) (\(image.width)×\(image.height)) \(url)\nMake a meme: !meme \(short) top text | bottom text", headers: [.location: url])
+        core.notify(
+            accountID: accountID,
+            text:
+                "Your picture \(short) is uploaded (\(image.width)×\(image.height)): \(url) — make a meme: !meme \(short) top text | bottom text"
+        )
+        return Self.text(
+            .created,
+            "Uploaded: picture \(short) (\(image.width)×\(image.height)) \(url)\nMake a meme: !meme \(short) top text | bottom text",
+            headers: [.location: url])
     }
 
     /// draft/FILEHOST: `Authorization: Basic name:password` (or name:resume-token).
     func fileHostUpload(_ request: Request, _ context: HearthRequestContext) async throws -> Response {
         let challenge: HTTPFields = [.wwwAuthenticate: "Basic realm=\"Hearth\""]
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
-            let decoded = Data(base64Encoded: String(header.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }
+            ),
             let colon = decoded.firstIndex(of: ":")
-        else { return Self.text(.unauthorized, "Log in with HTTP Basic: your account name and password (or resume token).", headers: challenge) }
-        let name = String(decoded[..<colon]), secret = String(decoded[decoded.index(after: colon)...])
+        else {
+            return Self.text(
+                .unauthorized, "Log in with HTTP Basic: your account name and password (or resume token).",
+                headers: challenge)
+        }
+        let name = String(decoded[..<colon])
+        let secret = String(decoded[decoded.index(after: colon)...])
         let accounts = AccountService(services: core.bot.services)
         let address = context.remoteAddress?.ipAddress ?? "http"
         let account: Account

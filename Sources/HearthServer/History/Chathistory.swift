@@ -11,7 +11,9 @@ extension Core {
 
     private func historyFail(_ client: Client, _ code: String, _ context: [String], _ text: String) {
         withState { out in
-            out.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["CHATHISTORY", code] + context + [text]))
+            out.send(
+                client,
+                IRCMessage(source: serverName, command: "FAIL", params: ["CHATHISTORY", code] + context + [text]))
         }
     }
 
@@ -21,7 +23,9 @@ extension Core {
         if text.hasPrefix("timestamp=") {
             let value = String(text.dropFirst(10))
             let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-            if let date = (try? withFraction.parse(value)) ?? (try? Date.ISO8601FormatStyle().parse(value)) { return .some(.time(date)) }
+            if let date = (try? withFraction.parse(value)) ?? (try? Date.ISO8601FormatStyle().parse(value)) {
+                return .some(.time(date))
+            }
         }
         return nil
     }
@@ -54,31 +58,49 @@ extension Core {
         let parsed = refs.map { $0! }
         let expected = ["LATEST": 1, "BEFORE": 1, "AFTER": 1, "AROUND": 1, "BETWEEN": 2][sub]
         guard let expected, parsed.count == expected, sub == "LATEST" || !parsed.contains(where: { $0 == nil }) else {
-            historyFail(client, "INVALID_PARAMS", [sub, target], "Use LATEST, BEFORE, AFTER, AROUND, BETWEEN or TARGETS with the right references")
+            historyFail(
+                client, "INVALID_PARAMS", [sub, target],
+                "Use LATEST, BEFORE, AFTER, AROUND, BETWEEN or TARGETS with the right references")
             return
         }
         let store = self.store
         let isChannel = IRCNames.isChannel(target)
         let display = lock.withLock { channels[IRCNames.fold(target)]?.name ?? target }
-        later(client, { () -> [HistoryRecord]? in
-            guard let keys = await self.historyTargets(client, target) else { return nil }
-            await self.flushHistory()  // include what was said in the last moments
-            let a = parsed.first ?? nil, b = parsed.count > 1 ? parsed[1] : nil
-            switch sub {
-            case "LATEST": return try? await store.history(targets: keys, after: a, before: nil, limit: limit, newestFirst: true)
-            case "BEFORE": return try? await store.history(targets: keys, after: nil, before: a, limit: limit, newestFirst: true)
-            case "AFTER": return try? await store.history(targets: keys, after: a, before: nil, limit: limit, newestFirst: false)
-            case "AROUND":
-                let older = (try? await store.history(targets: keys, after: nil, before: a, limit: limit / 2, newestFirst: true)) ?? []
-                let newer = (try? await store.history(
-                    targets: keys, after: a, before: nil, limit: limit - older.count, newestFirst: false, includeAfter: true)) ?? []
-                return older + newer
-            default:  // BETWEEN: forwards from a to b, or backwards when a is the later one
-                let forwards = (try? await store.history(targets: keys, after: a, before: b, limit: limit, newestFirst: false)) ?? []
-                if !forwards.isEmpty { return forwards }
-                return try? await store.history(targets: keys, after: b, before: a, limit: limit, newestFirst: true)
+        later(
+            client,
+            { () -> [HistoryRecord]? in
+                guard let keys = await self.historyTargets(client, target) else { return nil }
+                await self.flushHistory()  // include what was said in the last moments
+                let a = parsed.first ?? nil
+                let b = parsed.count > 1 ? parsed[1] : nil
+                switch sub {
+                case "LATEST":
+                    return try? await store.history(
+                        targets: keys, after: a, before: nil, limit: limit, newestFirst: true)
+                case "BEFORE":
+                    return try? await store.history(
+                        targets: keys, after: nil, before: a, limit: limit, newestFirst: true)
+                case "AFTER":
+                    return try? await store.history(
+                        targets: keys, after: a, before: nil, limit: limit, newestFirst: false)
+                case "AROUND":
+                    let older =
+                        (try? await store.history(
+                            targets: keys, after: nil, before: a, limit: limit / 2, newestFirst: true)) ?? []
+                    let newer =
+                        (try? await store.history(
+                            targets: keys, after: a, before: nil, limit: limit - older.count, newestFirst: false,
+                            includeAfter: true)) ?? []
+                    return older + newer
+                default:  // BETWEEN: forwards from a to b, or backwards when a is the later one
+                    let forwards =
+                        (try? await store.history(targets: keys, after: a, before: b, limit: limit, newestFirst: false))
+                        ?? []
+                    if !forwards.isEmpty { return forwards }
+                    return try? await store.history(targets: keys, after: b, before: a, limit: limit, newestFirst: true)
+                }
             }
-        }) { records in
+        ) { records in
             guard let records else {
                 self.historyFail(client, "INVALID_TARGET", [sub, target], "You can't read the history of \(target)")
                 return
@@ -100,32 +122,43 @@ extension Core {
 
     private func historyTargets(_ client: Client, from: Date, to: Date, limit: Int) {
         let (names, account) = lock.withLock {
-            (Dictionary(client.channels.compactMap { key in channels[key].map { ($0.historyKey, $0.name) } }) { a, _ in a },
-             client.account)
+            (
+                Dictionary(client.channels.compactMap { key in channels[key].map { ($0.historyKey, $0.name) } }) {
+                    a, _ in a
+                },
+                client.account
+            )
         }
         let channelKeys = Array(names.keys)
         let store = self.store
-        later(client, { () -> [(String, Date)] in
-            let rows = (try? await store.historyTargets(channels: channelKeys, accountID: account?.id, from: from, to: to, limit: limit)) ?? []
-            var result: [(String, Date)] = []
-            for (target, latest) in rows {
-                if let name = names[target] {
-                    result.append((name, latest))
-                } else if let account, target.hasPrefix("pm:") {
-                    let ids = target.dropFirst(3).split(separator: ":").compactMap { Int64($0) }
-                    if let other = ids.first(where: { $0 != account.id }) ?? ids.first,
-                        let name = try? await store.account(id: other)?.name
-                    {
+        later(
+            client,
+            { () -> [(String, Date)] in
+                let rows =
+                    (try? await store.historyTargets(
+                        channels: channelKeys, accountID: account?.id, from: from, to: to, limit: limit)) ?? []
+                var result: [(String, Date)] = []
+                for (target, latest) in rows {
+                    if let name = names[target] {
                         result.append((name, latest))
+                    } else if let account, target.hasPrefix("pm:") {
+                        let ids = target.dropFirst(3).split(separator: ":").compactMap { Int64($0) }
+                        if let other = ids.first(where: { $0 != account.id }) ?? ids.first,
+                            let name = try? await store.account(id: other)?.name
+                        {
+                            result.append((name, latest))
+                        }
                     }
                 }
+                return result
             }
-            return result
-        }) { targets in
+        ) { targets in
             self.withState { out in
                 let batch = self.openBatch(client, type: "draft/chathistory-targets", params: [], out: &out)
                 for (name, latest) in targets {
-                    var message = IRCMessage(source: self.serverName, command: "CHATHISTORY", params: ["TARGETS", name, MessageStamp.time(latest)])
+                    var message = IRCMessage(
+                        source: self.serverName, command: "CHATHISTORY",
+                        params: ["TARGETS", name, MessageStamp.time(latest)])
                     if let batch { message.tags = [IRCTag("batch", batch)] }
                     out.send(client, message)
                 }
@@ -139,40 +172,60 @@ extension Core {
     /// account. Nil when it may not.
     func historyTargets(_ client: Client, _ target: String) async -> [String]? {
         let (live, me): ((key: String, history: String)?, AccountRef?) = lock.withLock {
-            if IRCNames.isChannel(target), let channel = channels[IRCNames.fold(target)], channel.members[client.id] != nil {
+            if IRCNames.isChannel(target), let channel = channels[IRCNames.fold(target)],
+                channel.members[client.id] != nil
+            {
                 return ((channel.key, channel.historyKey), client.account)
             }
             return (nil, client.account)
         }
         if IRCNames.isChannel(target) {
             guard let live else { return nil }
-            return (try? await store.readableHistoryTargets(channel: live.key, current: live.history, accountID: me?.id))
+            return
+                (try? await store.readableHistoryTargets(channel: live.key, current: live.history, accountID: me?.id))
                 ?? [live.history]
         }
-        guard let me, let other = try? await store.account(nameKey: IRCNames.fold(target)), let id = other.id else { return nil }
+        guard let me, let other = try? await store.account(nameKey: IRCNames.fold(target)), let id = other.id else {
+            return nil
+        }
         return [HistoryRecord.conversation(me.id, id)]
     }
 
     /// One stored message inside a CHATHISTORY batch; a multiline one as a nested
     /// draft/multiline batch for clients that take it, line by line for others.
-    func sendStored(_ client: Client, _ record: HistoryRecord, to target: String, inBatch batch: String?, out: inout Outbox) {
+    func sendStored(
+        _ client: Client, _ record: HistoryRecord, to target: String, inBatch batch: String?, out: inout Outbox
+    ) {
         let stamp = [IRCTag("time", MessageStamp.time(record.createdAt)), IRCTag("msgid", record.msgid)]
         let outer = batch.map { [IRCTag("batch", $0)] } ?? []
         let pieces = Self.multilinePieces(record.text)
         if pieces.count == 1 {
-            out.send(client, IRCMessage(tags: outer + stamp, source: record.source, command: record.command, params: [target, record.text]))
+            out.send(
+                client,
+                IRCMessage(
+                    tags: outer + stamp, source: record.source, command: record.command, params: [target, record.text]))
         } else if batch != nil && client.caps.contains(Self.multilineCap) {
             let inner = MessageStamp.msgid()
-            out.send(client, IRCMessage(tags: outer + stamp, source: record.source, command: "BATCH", params: ["+" + inner, Self.multilineCap, target]))
+            out.send(
+                client,
+                IRCMessage(
+                    tags: outer + stamp, source: record.source, command: "BATCH",
+                    params: ["+" + inner, Self.multilineCap, target]))
             for piece in pieces {
                 let tags = [IRCTag("batch", inner)] + (piece.concat ? [IRCTag(Self.multilineConcat)] : [])
-                out.send(client, IRCMessage(tags: tags, source: record.source, command: record.command, params: [target, piece.text]))
+                out.send(
+                    client,
+                    IRCMessage(
+                        tags: tags, source: record.source, command: record.command, params: [target, piece.text]))
             }
             out.send(client, IRCMessage(tags: outer, source: record.source, command: "BATCH", params: ["-" + inner]))
         } else {
             for (index, piece) in pieces.enumerated() {
                 let tags = outer + (index == 0 ? stamp : [stamp[0]])
-                out.send(client, IRCMessage(tags: tags, source: record.source, command: record.command, params: [target, piece.text]))
+                out.send(
+                    client,
+                    IRCMessage(
+                        tags: tags, source: record.source, command: record.command, params: [target, piece.text]))
             }
         }
     }

@@ -102,17 +102,24 @@ extension Core {
 
     /// Sends earlier messages to one client with their original time: a `time` tag for
     /// clients with server-time, "(sent … ago)" for the others.
-    func replay(_ client: Client, _ messages: [(source: String, command: String, target: String, text: String, at: Date)], out: inout Outbox) {
+    func replay(
+        _ client: Client, _ messages: [(source: String, command: String, target: String, text: String, at: Date)],
+        out: inout Outbox
+    ) {
         let now = Date()
         for message in messages {
             // A multiline message comes back line by line.
             let pieces = Self.multilinePieces(message.text)
             for (index, piece) in pieces.enumerated() {
                 var text = piece.text
-                if index == pieces.count - 1 && !client.tagMask.contains(.serverTime) { text += " (sent \(TimeText.ago(from: message.at, to: now)))" }
-                out.send(client, IRCMessage(
-                    tags: [IRCTag("time", MessageStamp.time(message.at)), IRCTag("msgid", MessageStamp.msgid())],
-                    source: message.source, command: message.command, params: [message.target, text]))
+                if index == pieces.count - 1 && !client.tagMask.contains(.serverTime) {
+                    text += " (sent \(TimeText.ago(from: message.at, to: now)))"
+                }
+                out.send(
+                    client,
+                    IRCMessage(
+                        tags: [IRCTag("time", MessageStamp.time(message.at)), IRCTag("msgid", MessageStamp.msgid())],
+                        source: message.source, command: message.command, params: [message.target, text]))
             }
         }
     }
@@ -120,15 +127,22 @@ extension Core {
     /// The last lines of a channel, for someone who just joined it.
     func sendBacklog(_ client: Client, channelKey: String, historyKey: String, channelName: String) {
         guard historyEnabled, config.joinBacklog > 0 else { return }
-        let store = self.store, limit = config.joinBacklog
+        let store = self.store
+        let limit = config.joinBacklog
         let account = lock.withLock { client.account?.id }
-        later(client, {
-            let keys = (try? await store.readableHistoryTargets(channel: channelKey, current: historyKey, accountID: account))
-            return (try? await store.latestHistory(targets: keys ?? [historyKey], limit: limit)) ?? []
-        }) { records in
+        later(
+            client,
+            {
+                let keys =
+                    (try? await store.readableHistoryTargets(
+                        channel: channelKey, current: historyKey, accountID: account))
+                return (try? await store.latestHistory(targets: keys ?? [historyKey], limit: limit)) ?? []
+            }
+        ) { records in
             guard !records.isEmpty else { return }
             self.withState { out in
-                self.replay(client, records.map { ($0.source, $0.command, channelName, $0.text, $0.createdAt) }, out: &out)
+                self.replay(
+                    client, records.map { ($0.source, $0.command, channelName, $0.text, $0.createdAt) }, out: &out)
             }
         }
     }

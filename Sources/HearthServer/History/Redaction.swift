@@ -8,28 +8,40 @@ extension Core {
     static let redactionCap = "draft/message-redaction"
 
     func redact(_ client: Client, _ message: IRCMessage) {
-        let target = message.params[0], msgid = message.params[1]
+        let target = message.params[0]
+        let msgid = message.params[1]
         let reason = message.params.count > 2 ? message.params[2] : nil
         let (isOp, account) = lock.withLock {
             (channels[IRCNames.fold(target)]?.members[client.id]?.op == true || client.isOper, client.account)
         }
         let store = self.store
-        later(client, { () -> (String?, String) in
-            guard let keys = await self.historyTargets(client, target) else { return (nil, "INVALID_TARGET") }
-            await self.flushHistory()
-            guard let record = try? await store.historyMessage(targets: keys, msgid: msgid) else { return (nil, "UNKNOWN_MSGID") }
-            let own = account != nil && record.accountID == account?.id
-            guard own || (isOp && IRCNames.isChannel(target)) else { return (nil, "REDACT_FORBIDDEN") }
-            try? await store.deleteHistoryMessage(targets: keys, msgid: msgid)
-            return (keys[0], "")
-        }) { (key, code) in
+        later(
+            client,
+            { () -> (String?, String) in
+                guard let keys = await self.historyTargets(client, target) else { return (nil, "INVALID_TARGET") }
+                await self.flushHistory()
+                guard let record = try? await store.historyMessage(targets: keys, msgid: msgid) else {
+                    return (nil, "UNKNOWN_MSGID")
+                }
+                let own = account != nil && record.accountID == account?.id
+                guard own || (isOp && IRCNames.isChannel(target)) else { return (nil, "REDACT_FORBIDDEN") }
+                try? await store.deleteHistoryMessage(targets: keys, msgid: msgid)
+                return (keys[0], "")
+            }
+        ) { (key, code) in
             guard key != nil else {
-                let text = [
-                    "INVALID_TARGET": "You can't redact messages in \(target)",
-                    "UNKNOWN_MSGID": "No message \(msgid) in \(target)",
-                    "REDACT_FORBIDDEN": "You may only redact your own messages",
-                ][code] ?? "Redaction failed"
-                self.withState { $0.send(client, IRCMessage(source: self.serverName, command: "FAIL", params: ["REDACT", code, target, msgid, text])) }
+                let text =
+                    [
+                        "INVALID_TARGET": "You can't redact messages in \(target)",
+                        "UNKNOWN_MSGID": "No message \(msgid) in \(target)",
+                        "REDACT_FORBIDDEN": "You may only redact your own messages",
+                    ][code] ?? "Redaction failed"
+                self.withState {
+                    $0.send(
+                        client,
+                        IRCMessage(
+                            source: self.serverName, command: "FAIL", params: ["REDACT", code, target, msgid, text]))
+                }
                 return
             }
             self.withState { out in

@@ -29,7 +29,8 @@ extension Core {
             return
         }
         let names = first.split(separator: ",").map(String.init)
-        let keys = (message.params.dropFirst().first ?? "").split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let keys = (message.params.dropFirst().first ?? "").split(separator: ",", omittingEmptySubsequences: false).map(
+            String.init)
         for (index, name) in names.enumerated() {
             joinOne(client, name: name, key: index < keys.count ? keys[index] : nil)
         }
@@ -49,7 +50,10 @@ extension Core {
             return
         }
         guard IRCNames.isValidChannel(name) else {
-            reply(client, .badChanMask, name, "Bad channel name: it must start with # and have no spaces or commas (at most \(IRCLimits.channelLength) bytes)")
+            reply(
+                client, .badChanMask, name,
+                "Bad channel name: it must start with # and have no spaces or commas (at most \(IRCLimits.channelLength) bytes)"
+            )
             return
         }
         let folded = IRCNames.fold(name)
@@ -73,7 +77,11 @@ extension Core {
                 }
             }
             if client.channels.count >= IRCLimits.channelsPerUser {
-                out.send(client, numeric(client, .tooManyChannels, name, "You have joined too many channels (the limit is \(IRCLimits.channelsPerUser))"))
+                out.send(
+                    client,
+                    numeric(
+                        client, .tooManyChannels, name,
+                        "You have joined too many channels (the limit is \(IRCLimits.channelsPerUser))"))
                 return nil
             }
             var isNew = false
@@ -106,19 +114,28 @@ extension Core {
             if !(isNew && registered[folded] == nil) && !client.isOper && !isOwner && !isGuarded {
                 let invited = channel.invited.contains(client.nickKey)
                 if channel.isBanned(client) && !invited {
-                    out.send(client, numeric(client, .bannedFromChan, channel.name, "Cannot join channel (+b) — you are banned"))
+                    out.send(
+                        client,
+                        numeric(client, .bannedFromChan, channel.name, "Cannot join channel (+b) — you are banned"))
                     return nil
                 }
                 if channel.flags.contains("i") && !invited {
-                    out.send(client, numeric(client, .inviteOnlyChan, channel.name, "Cannot join channel (+i) — you need an invitation"))
+                    out.send(
+                        client,
+                        numeric(
+                            client, .inviteOnlyChan, channel.name, "Cannot join channel (+i) — you need an invitation"))
                     return nil
                 }
                 if let channelKey = channel.channelKey, channelKey != key {
-                    out.send(client, numeric(client, .badChannelKey, channel.name, "Cannot join channel (+k) — wrong or missing key"))
+                    out.send(
+                        client,
+                        numeric(client, .badChannelKey, channel.name, "Cannot join channel (+k) — wrong or missing key")
+                    )
                     return nil
                 }
                 if let limit = channel.limit, userCount(channel) >= limit, !invited {
-                    out.send(client, numeric(client, .channelIsFull, channel.name, "Cannot join channel (+l) — it is full"))
+                    out.send(
+                        client, numeric(client, .channelIsFull, channel.name, "Cannot join channel (+l) — it is full"))
                     return nil
                 }
             }
@@ -136,7 +153,9 @@ extension Core {
             for device in devices {
                 channel.add(device, MemberStatus(op: op, voice: false))
                 device.channels.append(folded)
-                if device.isPlain { device.eventLoop.execute { if device.currentChannel == nil { device.currentChannel = folded } } }
+                if device.isPlain {
+                    device.eventLoop.execute { if device.currentChannel == nil { device.currentChannel = folded } }
+                }
             }
             // extended-join: the joiner's account and real name for clients that asked.
             let join = userMessage(client, "JOIN", [channel.name])
@@ -164,7 +183,11 @@ extension Core {
     func sendTopic(_ client: Client, _ channel: ChannelState, out: inout Outbox) {
         guard !channel.topic.isEmpty else { return }
         out.send(client, numeric(client, .topic, channel.name, channel.topic))
-        out.send(client, numeric(client, .topicWhoTime, channel.name, channel.topicSetBy, String(Int(channel.topicSetAt.timeIntervalSince1970))))
+        out.send(
+            client,
+            numeric(
+                client, .topicWhoTime, channel.name, channel.topicSetBy,
+                String(Int(channel.topicSetAt.timeIntervalSince1970))))
     }
 
     /// Takes the user of `client` — all its devices — out of `channel` after telling the
@@ -181,7 +204,9 @@ extension Core {
                 if device.currentChannel == key { device.currentChannel = device.channels.last }
             } else {
                 device.eventLoop.execute {
-                    if device.currentChannel == key { device.currentChannel = self.lock.withLock { device.channels.last } }
+                    if device.currentChannel == key {
+                        device.currentChannel = self.lock.withLock { device.channels.last }
+                    }
                 }
             }
         }
@@ -196,7 +221,9 @@ extension Core {
         // Keep each 353 well inside 512 bytes.
         let budget = 400 - channel.name.utf8.count - client.nick.utf8.count
         for member in distinctMembers(channel) {
-            let entry = (channel.members[member.id]?.prefixes(all: allPrefixes) ?? "") + (fullMask ? member.prefix : member.nick)
+            let entry =
+                (channel.members[member.id]?.prefixes(all: allPrefixes) ?? "")
+                + (fullMask ? member.prefix : member.nick)
             if length + entry.utf8.count + 1 > budget && !line.isEmpty {
                 out.send(client, numeric(client, .namReply, symbol, channel.name, line.joined(separator: " ")))
                 line = []
@@ -205,7 +232,9 @@ extension Core {
             line.append(entry)
             length += entry.utf8.count + 1
         }
-        if !line.isEmpty { out.send(client, numeric(client, .namReply, symbol, channel.name, line.joined(separator: " "))) }
+        if !line.isEmpty {
+            out.send(client, numeric(client, .namReply, symbol, channel.name, line.joined(separator: " ")))
+        }
         out.send(client, numeric(client, .endOfNames, channel.name, "End of /NAMES list."))
     }
 
@@ -252,7 +281,11 @@ extension Core {
                     out.send(client, numeric(client, .noTopic, channel.name, "No topic is set"))
                 } else {
                     out.send(client, numeric(client, .topic, channel.name, channel.topic))
-                    out.send(client, numeric(client, .topicWhoTime, channel.name, channel.topicSetBy, String(Int(channel.topicSetAt.timeIntervalSince1970))))
+                    out.send(
+                        client,
+                        numeric(
+                            client, .topicWhoTime, channel.name, channel.topicSetBy,
+                            String(Int(channel.topicSetAt.timeIntervalSince1970))))
                 }
                 return
             }
@@ -261,7 +294,11 @@ extension Core {
                 return
             }
             if channel.flags.contains("t") && !status.op && !client.isOper {
-                out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator (the topic is locked with +t)"))
+                out.send(
+                    client,
+                    numeric(
+                        client, .chanOPrivsNeeded, channel.name,
+                        "You're not channel operator (the topic is locked with +t)"))
                 return
             }
             channel.topic = IRCMessage.truncate(message.params[1], toBytes: IRCLimits.topicLength)
@@ -274,10 +311,13 @@ extension Core {
 
     func kick(_ client: Client, _ message: IRCMessage) {
         let name = message.params[0]
-        let reason = IRCMessage.truncate(message.params.count > 2 ? message.params[2] : client.nick, toBytes: IRCLimits.kickLength)
+        let reason = IRCMessage.truncate(
+            message.params.count > 2 ? message.params[2] : client.nick, toBytes: IRCLimits.kickLength)
         let targets = message.params[1].split(separator: ",").map(String.init)
         if targets.count > IRCLimits.targetsPerMessage {
-            reply(client, .tooManyTargets, message.params[1], "Too many targets (the limit is \(IRCLimits.targetsPerMessage))")
+            reply(
+                client, .tooManyTargets, message.params[1],
+                "Too many targets (the limit is \(IRCLimits.targetsPerMessage))")
             return
         }
         withState { out in
@@ -288,7 +328,8 @@ extension Core {
             }
             for nick in targets {
                 guard let target = nicks[IRCNames.fold(nick)], channel.members[target.id] != nil else {
-                    out.send(client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
+                    out.send(
+                        client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
                     continue
                 }
                 leave(target, channel, userMessage(client, "KICK", [channel.name, target.nick, reason]), out: &out)
@@ -297,7 +338,8 @@ extension Core {
     }
 
     func invite(_ client: Client, _ message: IRCMessage) {
-        let nick = message.params[0], name = message.params[1]
+        let nick = message.params[0]
+        let name = message.params[1]
         withState { out in
             guard let target = nicks[IRCNames.fold(nick)] else {
                 out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))

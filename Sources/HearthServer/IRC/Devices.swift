@@ -23,7 +23,8 @@ extension Core {
 
     /// Whether `client` may become another device of `holder`. Under the lock.
     func canShareNick(_ client: Client, with holder: Client) -> Bool {
-        guard holder !== client, let account = client.account, holder.account?.id == account.id, holder.registered else { return false }
+        guard holder !== client, let account = client.account, holder.account?.id == account.id, holder.registered
+        else { return false }
         return connections(nickKey: holder.nickKey).count < Self.maxDevicesPerUser
     }
 
@@ -32,11 +33,14 @@ extension Core {
     /// nick are left first. Under the lock.
     func attachDevice(_ client: Client, to holder: Client, out: inout Outbox) {
         for key in client.channels {
-            if let channel = channels[key] { out.send(channel, userMessage(client, "PART", [channel.name, "Now \(holder.nick)"])) }
+            if let channel = channels[key] {
+                out.send(channel, userMessage(client, "PART", [channel.name, "Now \(holder.nick)"]))
+            }
             removeMember(client, from: key)
         }
         client.channels = []
-        let oldPrefix = client.prefix, oldNick = client.nick
+        let oldPrefix = client.prefix
+        let oldNick = client.nick
         if !client.nickKey.isEmpty, nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
         client.nick = holder.nick
         client.nickKey = holder.nickKey
@@ -46,7 +50,10 @@ extension Core {
             announcePresence(client, online: false, nick: oldNick, out: &out)
         }
         let count = connections(nickKey: holder.nickKey).count
-        notice(client, "You are \(holder.nick) on \(count) connections now: each sees your messages and everything sent to \(holder.nick).", out: &out)
+        notice(
+            client,
+            "You are \(holder.nick) on \(count) connections now: each sees your messages and everything sent to \(holder.nick).",
+            out: &out)
         for key in holder.channels {
             guard let channel = channels[key], let status = channel.members[holder.id] else { continue }
             channel.add(client, status)

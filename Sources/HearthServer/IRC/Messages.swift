@@ -63,7 +63,11 @@ extension Core {
         }
         let targets = targetList.split(separator: ",").map(String.init)
         if targets.count > IRCLimits.targetsPerMessage {
-            if !isNotice { reply(client, .tooManyTargets, targetList, "Too many recipients (the limit is \(IRCLimits.targetsPerMessage))") }
+            if !isNotice {
+                reply(
+                    client, .tooManyTargets, targetList,
+                    "Too many recipients (the limit is \(IRCLimits.targetsPerMessage))")
+            }
             return
         }
         for target in targets {
@@ -81,7 +85,9 @@ extension Core {
         }
         if key == "nickserv" {
             let nick = lock.withLock { client.nick }
-            if !isNotice { runBot(client, text: NickServAlias.translate(text, nick: nick), channel: nil, requireBang: false) }
+            if !isNotice {
+                runBot(client, text: NickServAlias.translate(text, nick: nick), channel: nil, requireBang: false)
+            }
             return
         }
         if IRCNames.isChannel(target) {
@@ -104,18 +110,26 @@ extension Core {
                 let echo = client.caps.contains("echo-message")
                 let wanted = channel.membersByLoop().tagMask.union(echo ? client.tagMask : [])
                 let msgid = MessageStamp.msgid()
-                let relay = userMessage(client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
+                let relay = userMessage(
+                    client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
                 out.send(channel, except: client, relay)
-                recordHistory(HistoryRecord(
-                    target: channel.historyKey, msgid: msgid, source: client.prefix, accountID: client.account?.id, command: command,
-                    text: text, createdAt: Date()))
+                recordHistory(
+                    HistoryRecord(
+                        target: channel.historyKey, msgid: msgid, source: client.prefix, accountID: client.account?.id,
+                        command: command,
+                        text: text, createdAt: Date()))
                 if echo { out.send(client, relay) }
                 if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
             }
             if secret {
                 if isNotice { return }
                 withState { out in
-                    out.send(client, botMessage(to: client.nick, "(not shown in \(target): that command carries a password or token, so it only ever goes to me privately — use /msg \(Bot.nick) …)"))
+                    out.send(
+                        client,
+                        botMessage(
+                            to: client.nick,
+                            "(not shown in \(target): that command carries a password or token, so it only ever goes to me privately — use /msg \(Bot.nick) …)"
+                        ))
                 }
                 runBot(client, text: text, channel: nil, requireBang: true)
             } else if let botChannel {
@@ -127,7 +141,11 @@ extension Core {
             guard let recipient = nicks[key], recipient.registered else { return false }
             if isBlocked(client, by: recipient) {
                 if !isNotice {
-                    out.send(client, numeric(client, .cannotSendToUser, recipient.nick, "\(recipient.nick) does not accept messages from you"))
+                    out.send(
+                        client,
+                        numeric(
+                            client, .cannotSendToUser, recipient.nick,
+                            "\(recipient.nick) does not accept messages from you"))
                 }
                 return true
             }
@@ -139,12 +157,15 @@ extension Core {
             let kept = client.account.flatMap { from in recipient.account.map { (from.id, $0.id) } }
             // A msgid is made only when someone sees it or history keeps it.
             let msgid = kept != nil || wanted.contains(.messageTags) ? MessageStamp.msgid() : nil
-            let relay = userMessage(client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
+            let relay = userMessage(
+                client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
             out.send(receivers, relay)
             if let (from, to) = kept, let msgid {
-                recordHistory(HistoryRecord(
-                    target: HistoryRecord.conversation(from, to), msgid: msgid, source: client.prefix, accountID: from, command: command,
-                    text: text, createdAt: Date()))
+                recordHistory(
+                    HistoryRecord(
+                        target: HistoryRecord.conversation(from, to), msgid: msgid, source: client.prefix,
+                        accountID: from, command: command,
+                        text: text, createdAt: Date()))
             }
             if echo { out.send(client, relay) }
             // A plain-mode sender sees what went where.
@@ -162,7 +183,9 @@ extension Core {
         let status = channel.members[client.id]
         let privileged = status?.op == true || status?.voice == true || client.isOper
         if status == nil && channel.flags.contains("n") { return "Cannot send to channel (+n) — join it first" }
-        if channel.flags.contains("m") && !privileged { return "Cannot send to channel (+m) — only voiced users may speak" }
+        if channel.flags.contains("m") && !privileged {
+            return "Cannot send to channel (+m) — only voiced users may speak"
+        }
         if channel.isBanned(client) && !privileged { return "Cannot send to channel — you are banned" }
         return nil
     }

@@ -80,15 +80,24 @@ extension Core {
             }
             let status = channel.members[client.id]
             guard let modeText = args.first else {
-                out.send(client, numeric(client, .channelModeIs, params: [channel.name] + channel.modeString(showKey: status != nil)))
-                out.send(client, numeric(client, .creationTime, channel.name, String(Int(channel.createdAt.timeIntervalSince1970))))
+                out.send(
+                    client,
+                    numeric(client, .channelModeIs, params: [channel.name] + channel.modeString(showKey: status != nil))
+                )
+                out.send(
+                    client,
+                    numeric(client, .creationTime, channel.name, String(Int(channel.createdAt.timeIntervalSince1970))))
                 return
             }
             var params = args.dropFirst()[...]
             // A bare ban-list query needs no privileges.
             if modeText.trimmingCharacters(in: CharacterSet(charactersIn: "+")) == "b" && params.isEmpty {
                 for ban in channel.bans {
-                    out.send(client, numeric(client, .banList, channel.name, ban.mask, ban.setBy, String(Int(ban.at.timeIntervalSince1970))))
+                    out.send(
+                        client,
+                        numeric(
+                            client, .banList, channel.name, ban.mask, ban.setBy,
+                            String(Int(ban.at.timeIntervalSince1970))))
                 }
                 out.send(client, numeric(client, .endOfBanList, channel.name, "End of channel ban list"))
                 return
@@ -169,7 +178,9 @@ extension Core {
                     paramChanges += 1
                     if paramChanges > IRCLimits.modesPerCommand { continue }
                     guard let target = nicks[IRCNames.fold(nick)], var memberStatus = channel.members[target.id] else {
-                        out.send(client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
+                        out.send(
+                            client,
+                            numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
                         continue
                     }
                     if ch == "o" { memberStatus.op = adding } else { memberStatus.voice = adding }
@@ -183,19 +194,27 @@ extension Core {
                     let mask = IRCNames.normalizeMask(raw)
                     if adding {
                         if channel.bans.count >= IRCLimits.bansPerChannel {
-                            out.send(client, numeric(client, .banListFull, channel.name, "b", "Channel ban list is full (the limit is \(IRCLimits.bansPerChannel))"))
+                            out.send(
+                                client,
+                                numeric(
+                                    client, .banListFull, channel.name, "b",
+                                    "Channel ban list is full (the limit is \(IRCLimits.bansPerChannel))"))
                             continue
                         }
                         if !channel.bans.contains(where: { IRCNames.fold($0.mask) == IRCNames.fold(mask) }) {
                             channel.bans.append((mask, client.nick, Date()))
                             record("b", mask)
                         }
-                    } else if let index = channel.bans.firstIndex(where: { IRCNames.fold($0.mask) == IRCNames.fold(mask) }) {
+                    } else if let index = channel.bans.firstIndex(where: {
+                        IRCNames.fold($0.mask) == IRCNames.fold(mask)
+                    }) {
                         channel.bans.remove(at: index)
                         record("b", mask)
                     }
                 default:
-                    out.send(client, numeric(client, .unknownMode, String(ch), "is an unknown mode char to me for \(channel.name)"))
+                    out.send(
+                        client,
+                        numeric(client, .unknownMode, String(ch), "is an unknown mode char to me for \(channel.name)"))
                 }
             }
             if !appliedModes.isEmpty {

@@ -7,7 +7,9 @@ extension Core {
 
     func monitor(_ client: Client, _ message: IRCMessage) {
         let sub = message.params[0].uppercased()
-        let targets = (message.params.dropFirst().first ?? "").split(separator: ",").map(String.init).filter { !$0.isEmpty }
+        let targets = (message.params.dropFirst().first ?? "").split(separator: ",").map(String.init).filter {
+            !$0.isEmpty
+        }
         withState { out in
             guard clients[client.id] != nil else { return }  // killed meanwhile
             switch sub {
@@ -17,7 +19,11 @@ extension Core {
                     let key = IRCNames.fold(nick)
                     if client.monitoring.contains(key) { continue }
                     if client.monitoring.count >= Self.monitorLimit {
-                        out.send(client, numeric(client, .monListFull, String(Self.monitorLimit), targets[index...].joined(separator: ","), "Monitor list is full"))
+                        out.send(
+                            client,
+                            numeric(
+                                client, .monListFull, String(Self.monitorLimit),
+                                targets[index...].joined(separator: ","), "Monitor list is full"))
                         break
                     }
                     client.monitoring.insert(key)
@@ -32,13 +38,17 @@ extension Core {
             case "L":
                 let names = client.monitoring.sorted()
                 for chunk in stride(from: 0, to: names.count, by: 20) {
-                    out.send(client, numeric(client, .monList, names[chunk..<min(chunk + 20, names.count)].joined(separator: ",")))
+                    out.send(
+                        client,
+                        numeric(client, .monList, names[chunk..<min(chunk + 20, names.count)].joined(separator: ",")))
                 }
                 out.send(client, numeric(client, .endOfMonList, "End of MONITOR list"))
             case "S":
                 sendMonitorStatus(client, client.monitoring.sorted(), out: &out)
             default:
-                out.send(client, numeric(client, .unknownCommand, "MONITOR", "Unknown MONITOR subcommand \(sub) (use + - C L S)"))
+                out.send(
+                    client,
+                    numeric(client, .unknownCommand, "MONITOR", "Unknown MONITOR subcommand \(sub) (use + - C L S)"))
             }
         }
     }
@@ -50,9 +60,14 @@ extension Core {
     }
 
     private func sendMonitorStatus(_ client: Client, _ nicks: [String], out: inout Outbox) {
-        var online: [String] = [], offline: [String] = []
+        var online: [String] = []
+        var offline: [String] = []
         for nick in nicks {
-            if let holder = self.nicks[IRCNames.fold(nick)], holder.registered { online.append(holder.prefix) } else { offline.append(nick) }
+            if let holder = self.nicks[IRCNames.fold(nick)], holder.registered {
+                online.append(holder.prefix)
+            } else {
+                offline.append(nick)
+            }
         }
         if !online.isEmpty { out.send(client, numeric(client, .monOnline, online.joined(separator: ","))) }
         if !offline.isEmpty { out.send(client, numeric(client, .monOffline, offline.joined(separator: ","))) }
@@ -64,7 +79,8 @@ extension Core {
         guard let ids = watchers[IRCNames.fold(shown)], !ids.isEmpty else { return }
         for id in ids {
             guard let watcher = clients[id] else { continue }
-            out.send(watcher, online ? numeric(watcher, .monOnline, client.prefix) : numeric(watcher, .monOffline, shown))
+            out.send(
+                watcher, online ? numeric(watcher, .monOnline, client.prefix) : numeric(watcher, .monOffline, shown))
         }
     }
 

@@ -32,20 +32,27 @@ extension Core {
 
     /// `BATCH +id draft/multiline target` and `BATCH -id`.
     func batch(_ client: Client, _ message: IRCMessage) {
-        guard let reference = message.params.first, reference.count > 1, let sign = reference.first, sign == "+" || sign == "-" else {
-            reply(client, .needMoreParams, "BATCH", "Not enough parameters: BATCH +id draft/multiline target, or BATCH -id")
+        guard let reference = message.params.first, reference.count > 1, let sign = reference.first,
+            sign == "+" || sign == "-"
+        else {
+            reply(
+                client, .needMoreParams, "BATCH",
+                "Not enough parameters: BATCH +id draft/multiline target, or BATCH -id")
             return
         }
         let id = String(reference.dropFirst())
         if sign == "+" {
             guard message.params.count >= 3, message.params[1] == Self.multilineCap else {
-                return multilineFail(client, "MULTILINE_INVALID", "Only draft/multiline batches can be sent: BATCH +id draft/multiline target")
+                return multilineFail(
+                    client, "MULTILINE_INVALID",
+                    "Only draft/multiline batches can be sent: BATCH +id draft/multiline target")
             }
             guard client.caps.contains(Self.multilineCap) else {
                 return multilineFail(client, "MULTILINE_INVALID", "Enable the draft/multiline capability first")
             }
             if client.multiline != nil {
-                return multilineFail(client, "MULTILINE_INVALID", "A multiline batch is already open; the earlier one was dropped")
+                return multilineFail(
+                    client, "MULTILINE_INVALID", "A multiline batch is already open; the earlier one was dropped")
             }
             client.multiline = MultilineDraft(id: id, target: message.params[2])
             return
@@ -69,26 +76,35 @@ extension Core {
             draft.command == nil || draft.command == message.command,
             IRCNames.fold(message.params[0]) == IRCNames.fold(draft.target)
         else {
-            return multilineFail(client, "MULTILINE_INVALID", "A multiline batch holds PRIVMSG or NOTICE lines to its own target only")
+            return multilineFail(
+                client, "MULTILINE_INVALID", "A multiline batch holds PRIVMSG or NOTICE lines to its own target only")
         }
         let concat = message.tags.contains { $0.key == Self.multilineConcat }
         if !draft.text.isEmpty && !concat { draft.text += "\n" }
         draft.text += message.params[1]
         draft.lines.append((message.params[1], concat && !draft.lines.isEmpty))
         draft.command = message.command
-        if draft.clientTags.isEmpty { draft.clientTags = Self.clientTags(message).filter { $0.key != Self.multilineConcat } }
+        if draft.clientTags.isEmpty {
+            draft.clientTags = Self.clientTags(message).filter { $0.key != Self.multilineConcat }
+        }
         if draft.text.utf8.count > IRCLimits.multilineMaxBytes {
-            return multilineFail(client, "MULTILINE_MAX_BYTES", "\(IRCLimits.multilineMaxBytes)", "A multiline message may hold \(IRCLimits.multilineMaxBytes) bytes")
+            return multilineFail(
+                client, "MULTILINE_MAX_BYTES", "\(IRCLimits.multilineMaxBytes)",
+                "A multiline message may hold \(IRCLimits.multilineMaxBytes) bytes")
         }
         if draft.lines.count > IRCLimits.multilineMaxLines {
-            return multilineFail(client, "MULTILINE_MAX_LINES", "\(IRCLimits.multilineMaxLines)", "A multiline message may hold \(IRCLimits.multilineMaxLines) lines")
+            return multilineFail(
+                client, "MULTILINE_MAX_LINES", "\(IRCLimits.multilineMaxLines)",
+                "A multiline message may hold \(IRCLimits.multilineMaxLines) lines")
         }
         client.multiline = draft
     }
 
     private func multilineFail(_ client: Client, _ code: String, _ limit: String, _ text: String) {
         client.multiline = nil
-        withState { $0.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["BATCH", code, limit, text])) }
+        withState {
+            $0.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["BATCH", code, limit, text]))
+        }
     }
 
     private func deliverMultiline(_ client: Client, _ draft: MultilineDraft, command: String) {
@@ -107,7 +123,12 @@ extension Core {
                 }
                 // A command carrying a password or code, pasted as one of the lines: not relayed.
                 if draft.text.split(separator: "\n").contains(where: { bot.isSecret(String($0)) }) {
-                    out.send(client, botMessage(to: client.nick, "(not shown in \(channel.name): a line of it is a command that carries a password or code, so it only ever goes to me privately — use /msg \(Bot.nick) …)"))
+                    out.send(
+                        client,
+                        botMessage(
+                            to: client.nick,
+                            "(not shown in \(channel.name): a line of it is a command that carries a password or code, so it only ever goes to me privately — use /msg \(Bot.nick) …)"
+                        ))
                     return
                 }
                 receivers = channel.order.filter { $0 !== client }
@@ -115,18 +136,29 @@ extension Core {
                 historyTarget = channel.historyKey
             } else {
                 guard let recipient = nicks[IRCNames.fold(draft.target)], recipient.registered else {
-                    out.send(client, IRCMessage(source: serverName, command: "FAIL", params: [
-                        "BATCH", "MULTILINE_INVALID_TARGET", draft.target, "\(draft.target) is not online; send separate lines to leave a message",
-                    ]))
+                    out.send(
+                        client,
+                        IRCMessage(
+                            source: serverName, command: "FAIL",
+                            params: [
+                                "BATCH", "MULTILINE_INVALID_TARGET", draft.target,
+                                "\(draft.target) is not online; send separate lines to leave a message",
+                            ]))
                     return
                 }
                 if isBlocked(client, by: recipient) {
-                    out.send(client, numeric(client, .cannotSendToUser, recipient.nick, "\(recipient.nick) does not accept messages from you"))
+                    out.send(
+                        client,
+                        numeric(
+                            client, .cannotSendToUser, recipient.nick,
+                            "\(recipient.nick) does not accept messages from you"))
                     return
                 }
                 receivers = privateReceivers(from: client, to: recipient)
                 shownTarget = recipient.nick
-                if let from = client.account?.id, let to = recipient.account?.id { historyTarget = HistoryRecord.conversation(from, to) }
+                if let from = client.account?.id, let to = recipient.account?.id {
+                    historyTarget = HistoryRecord.conversation(from, to)
+                }
             }
             if client.caps.contains("echo-message") { receivers.append(client) }
             client.lastMessageAt = Date()
@@ -135,32 +167,43 @@ extension Core {
             let asBatch = receivers.filter { $0.caps.contains(Self.multilineCap) && $0.caps.contains("batch") }
             let asLines = receivers.filter { !($0.caps.contains(Self.multilineCap) && $0.caps.contains("batch")) }
             if !asBatch.isEmpty {
-                let start = userMessage(client, "BATCH", ["+" + msgid, Self.multilineCap, shownTarget], clientTags: draft.clientTags, msgid: msgid)
+                let start = userMessage(
+                    client, "BATCH", ["+" + msgid, Self.multilineCap, shownTarget], clientTags: draft.clientTags,
+                    msgid: msgid)
                 out.send(asBatch, start)
                 for piece in pieces {
                     var tags = [IRCTag("batch", msgid)]
                     if piece.concat { tags.append(IRCTag(Self.multilineConcat)) }
-                    out.send(asBatch, IRCMessage(tags: tags, source: client.prefix, command: command, params: [shownTarget, piece.text]))
+                    out.send(
+                        asBatch,
+                        IRCMessage(
+                            tags: tags, source: client.prefix, command: command, params: [shownTarget, piece.text]))
                 }
                 out.send(asBatch, IRCMessage(source: client.prefix, command: "BATCH", params: ["-" + msgid]))
             }
             if !asLines.isEmpty {
                 for (index, piece) in pieces.enumerated() {
-                    out.send(asLines, userMessage(
-                        client, command, [shownTarget, piece.text], clientTags: draft.clientTags, msgid: index == 0 ? msgid : nil))
+                    out.send(
+                        asLines,
+                        userMessage(
+                            client, command, [shownTarget, piece.text], clientTags: draft.clientTags,
+                            msgid: index == 0 ? msgid : nil))
                 }
             }
             if let historyTarget {
-                recordHistory(HistoryRecord(
-                    target: historyTarget, msgid: msgid, source: client.prefix, accountID: client.account?.id, command: command,
-                    text: draft.text, createdAt: Date()))
+                recordHistory(
+                    HistoryRecord(
+                        target: historyTarget, msgid: msgid, source: client.prefix, accountID: client.account?.id,
+                        command: command,
+                        text: draft.text, createdAt: Date()))
             }
         }
     }
 
     /// A stored text as lines that each fit in one IRC message: its own lines, long ones cut
     /// after a space (the following parts marked `concat`, to be joined without a newline).
-    static func multilinePieces(_ text: String, maxBytes: Int = TextSplitter.maxBytes) -> [(text: String, concat: Bool)] {
+    static func multilinePieces(_ text: String, maxBytes: Int = TextSplitter.maxBytes) -> [(text: String, concat: Bool)]
+    {
         var pieces: [(text: String, concat: Bool)] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var rest = Substring(line)

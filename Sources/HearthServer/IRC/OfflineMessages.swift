@@ -10,20 +10,33 @@ extension Core {
     func keepForLater(_ client: Client, target: String, text: String) {
         guard let sender = lock.withLock({ client.account }), IRCNames.isValidNick(target) else {
             let guest = lock.withLock { client.account } == nil && IRCNames.isValidNick(target)
-            reply(client, .noSuchNick, target, guest ? "No such nick/channel (log in to leave messages for people who are offline)" : "No such nick/channel")
+            reply(
+                client, .noSuchNick, target,
+                guest
+                    ? "No such nick/channel (log in to leave messages for people who are offline)"
+                    : "No such nick/channel")
             return
         }
         let store = self.store
-        later(client, {
-            try? await store.keepOfflineMessage(
-                recipientKey: IRCNames.fold(target), senderID: sender.id, senderName: sender.name, text: text)
-        }) { result in
+        later(
+            client,
+            {
+                try? await store.keepOfflineMessage(
+                    recipientKey: IRCNames.fold(target), senderID: sender.id, senderName: sender.name, text: text)
+            }
+        ) { result in
             switch result {
             case .stored:
-                self.withState { self.notice(client, "\(target) is offline; they will get your message when they next log in.", out: &$0) }
+                self.withState {
+                    self.notice(
+                        client, "\(target) is offline; they will get your message when they next log in.", out: &$0)
+                }
             case .inboxFull:
                 self.withState {
-                    self.notice(client, "\(target) is offline and has \(Store.maxOfflineMessages) messages waiting already; yours was not kept.", out: &$0)
+                    self.notice(
+                        client,
+                        "\(target) is offline and has \(Store.maxOfflineMessages) messages waiting already; yours was not kept.",
+                        out: &$0)
                 }
             case .blocked:
                 self.reply(client, .cannotSendToUser, target, "\(target) does not accept messages from you")
@@ -42,7 +55,12 @@ extension Core {
             self.withState { out in
                 self.replay(
                     client,
-                    messages.map { ("\($0.senderName)!\($0.senderName)@\(self.serverName)", "PRIVMSG", client.nick, $0.text, $0.createdAt) },
+                    messages.map {
+                        (
+                            "\($0.senderName)!\($0.senderName)@\(self.serverName)", "PRIVMSG", client.nick, $0.text,
+                            $0.createdAt
+                        )
+                    },
                     out: &out)
             }
         }

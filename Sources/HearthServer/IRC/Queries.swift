@@ -9,13 +9,21 @@ extension Core {
         let name = message.params[0]
         guard name.utf8.count <= IRCLimits.realnameLength else {
             withState { out in
-                out.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["SETNAME", "INVALID_REALNAME", "Realname is too long (the limit is \(IRCLimits.realnameLength) bytes)"]))
+                out.send(
+                    client,
+                    IRCMessage(
+                        source: serverName, command: "FAIL",
+                        params: [
+                            "SETNAME", "INVALID_REALNAME",
+                            "Realname is too long (the limit is \(IRCLimits.realnameLength) bytes)",
+                        ]))
             }
             return
         }
         withState { out in
             client.realname = name
-            sendToPeers(of: client, withCap: "setname", includeSelf: true, userMessage(client, "SETNAME", [name]), out: &out)
+            sendToPeers(
+                of: client, withCap: "setname", includeSelf: true, userMessage(client, "SETNAME", [name]), out: &out)
         }
     }
 
@@ -27,7 +35,11 @@ extension Core {
                 if member.isOper { flags += "*" }
                 if member.isBot { flags += "B" }
                 flags += status?.prefixes(all: client.caps.contains("multi-prefix")) ?? ""
-                out.send(client, numeric(client, .whoReply, channelName, member.user, member.host, serverName, member.nick, flags, "0 \(member.realname)"))
+                out.send(
+                    client,
+                    numeric(
+                        client, .whoReply, channelName, member.user, member.host, serverName, member.nick, flags,
+                        "0 \(member.realname)"))
             }
             if IRCNames.isChannel(mask) {
                 if let channel = channels[IRCNames.fold(mask)],
@@ -56,7 +68,10 @@ extension Core {
         let key = IRCNames.fold(nick)
         withState { out in
             if key == Bot.nick {
-                out.send(client, numeric(client, .whoisUser, Bot.nick, Bot.nick, serverName, "*", "Hearth bot — /msg \(Bot.nick) help"))
+                out.send(
+                    client,
+                    numeric(
+                        client, .whoisUser, Bot.nick, Bot.nick, serverName, "*", "Hearth bot — /msg \(Bot.nick) help"))
                 out.send(client, numeric(client, .whoisServer, Bot.nick, serverName, config.description))
                 out.send(client, numeric(client, .endOfWhois, Bot.nick, "End of /WHOIS list."))
                 return
@@ -72,14 +87,24 @@ extension Core {
                 if hidden(channel, from: client) && target !== client { return nil }
                 return (channel.members[target.id]?.prefixes(all: false) ?? "") + channel.name
             }
-            if !visible.isEmpty { out.send(client, numeric(client, .whoisChannels, target.nick, visible.joined(separator: " "))) }
+            if !visible.isEmpty {
+                out.send(client, numeric(client, .whoisChannels, target.nick, visible.joined(separator: " ")))
+            }
             out.send(client, numeric(client, .whoisServer, target.nick, serverName, config.description))
             if target.isOper { out.send(client, numeric(client, .whoisOperator, target.nick, "is an IRC operator")) }
-            if target.isBot { out.send(client, numeric(client, .whoisBot, target.nick, "is a bot on \(config.networkName)")) }
+            if target.isBot {
+                out.send(client, numeric(client, .whoisBot, target.nick, "is a bot on \(config.networkName)"))
+            }
             if let away = target.away { out.send(client, numeric(client, .away, target.nick, away)) }
-            if let account = target.account { out.send(client, numeric(client, .whoisAccount, target.nick, account.name, "is logged in as")) }
+            if let account = target.account {
+                out.send(client, numeric(client, .whoisAccount, target.nick, account.name, "is logged in as"))
+            }
             let idle = Int(Date().timeIntervalSince(target.lastMessageAt))
-            out.send(client, numeric(client, .whoisIdle, target.nick, String(idle), String(Int(target.connectedAt.timeIntervalSince1970)), "seconds idle, signon time"))
+            out.send(
+                client,
+                numeric(
+                    client, .whoisIdle, target.nick, String(idle),
+                    String(Int(target.connectedAt.timeIntervalSince1970)), "seconds idle, signon time"))
             out.send(client, numeric(client, .endOfWhois, target.nick, "End of /WHOIS list."))
         }
     }
@@ -112,17 +137,21 @@ extension Core {
         withState { out in
             let entries = message.params.prefix(IRCLimits.userhostTargets).compactMap { nick -> String? in
                 guard let target = nicks[IRCNames.fold(nick)], target.registered else { return nil }
-                return target.nick + (target.isOper ? "*" : "") + "=" + (target.away == nil ? "+" : "-") + target.user + "@" + target.host
+                return target.nick + (target.isOper ? "*" : "") + "=" + (target.away == nil ? "+" : "-") + target.user
+                    + "@" + target.host
             }
             out.send(client, numeric(client, .userhost, entries.joined(separator: " ")))
         }
     }
 
     func away(_ client: Client, _ message: IRCMessage) {
-        let text = message.params.first.flatMap { $0.isEmpty ? nil : IRCMessage.truncate($0, toBytes: IRCLimits.awayLength) }
+        let text = message.params.first.flatMap {
+            $0.isEmpty ? nil : IRCMessage.truncate($0, toBytes: IRCLimits.awayLength)
+        }
         withState { out in
             client.away = text
-            sendToPeers(of: client, withCap: "away-notify", userMessage(client, "AWAY", text.map { [$0] } ?? []), out: &out)
+            sendToPeers(
+                of: client, withCap: "away-notify", userMessage(client, "AWAY", text.map { [$0] } ?? []), out: &out)
             if text == nil {
                 out.send(client, numeric(client, .unaway, "You are no longer marked as being away"))
             } else {
@@ -132,7 +161,8 @@ extension Core {
     }
 
     func oper(_ client: Client, _ message: IRCMessage) {
-        let name = message.params[0], password = message.params[1]
+        let name = message.params[0]
+        let password = message.params[1]
         guard let expected = config.operators[name] else {
             reply(client, .noOperHost, "No O-lines for your host")
             return
@@ -140,25 +170,29 @@ extension Core {
         let passwords = self.passwords
         let throttle = bot.services.throttle
         let address = client.address
-        later(client, { () -> Result<Bool, LoginThrottle.Refusal> in
-            let attempt: LoginThrottle.Attempt
-            do throws(LoginThrottle.Refusal) {
-                attempt = try await throttle.start(accountKey: "oper:" + name, address: address)
-            } catch {
-                return .failure(error)
+        later(
+            client,
+            { () -> Result<Bool, LoginThrottle.Refusal> in
+                let attempt: LoginThrottle.Attempt
+                do throws(LoginThrottle.Refusal) {
+                    attempt = try await throttle.start(accountKey: "oper:" + name, address: address)
+                } catch {
+                    return .failure(error)
+                }
+                let ok: Bool
+                if expected.hasPrefix("$argon2") {
+                    ok = (try? await passwords.verify(password, hash: expected)) ?? false
+                } else {
+                    ok = Sodium.constantTimeEqual(expected, password)
+                }
+                throttle.finish(attempt, success: ok)
+                return .success(ok)
             }
-            let ok: Bool
-            if expected.hasPrefix("$argon2") {
-                ok = (try? await passwords.verify(password, hash: expected)) ?? false
-            } else {
-                ok = Sodium.constantTimeEqual(expected, password)
-            }
-            throttle.finish(attempt, success: ok)
-            return .success(ok)
-        }) { outcome in
+        ) { outcome in
             guard case .success(let ok) = outcome else {
                 if case .failure(let refusal) = outcome {
-                    self.reply(client, .passwdMismatch, "Too many failed OPER attempts; try again in \(refusal.seconds)s")
+                    self.reply(
+                        client, .passwdMismatch, "Too many failed OPER attempts; try again in \(refusal.seconds)s")
                 }
                 return
             }
@@ -185,7 +219,9 @@ extension Core {
         }
         let text = lock.withLock { "Killed (\(client.nick) (\(reason)))" }
         for target in targets {
-            withState { $0.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.host) (\(text))"])) }
+            withState {
+                $0.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.host) (\(text))"]))
+            }
             remove(target, reason: text)
             target.batcher.close(target)
         }

@@ -39,12 +39,18 @@ extension Core {
         case "REQ":
             if !client.registered { client.capNegotiating = true }
             let requested = (message.params.dropFirst().first ?? "").split(separator: " ").map(String.init)
-            let known = requested.allSatisfy { Self.supportedCaps.contains($0.hasPrefix("-") ? String($0.dropFirst()) : $0) }
+            let known = requested.allSatisfy {
+                Self.supportedCaps.contains($0.hasPrefix("-") ? String($0.dropFirst()) : $0)
+            }
             let text = requested.joined(separator: " ")
             if known && !requested.isEmpty {
                 withState { out in
                     for cap in requested {
-                        if cap.hasPrefix("-") { client.caps.remove(String(cap.dropFirst())) } else { client.caps.insert(cap) }
+                        if cap.hasPrefix("-") {
+                            client.caps.remove(String(cap.dropFirst()))
+                        } else {
+                            client.caps.insert(cap)
+                        }
                     }
                     // Channels cache their members' tag masks.
                     for key in client.channels { channels[key]?.invalidateMembers() }
@@ -74,7 +80,9 @@ extension Core {
             return
         }
         guard IRCNames.isValidNick(wanted) else {
-            reply(client, .erroneousNickname, wanted, "Erroneous nickname: use letters, digits and - _ [ ] { } | ^ ` \\, at most \(IRCLimits.nickLength)")
+            reply(
+                client, .erroneousNickname, wanted,
+                "Erroneous nickname: use letters, digits and - _ [ ] { } | ^ ` \\, at most \(IRCLimits.nickLength)")
             return
         }
         let key = IRCNames.fold(wanted)
@@ -83,7 +91,9 @@ extension Core {
             if wanted != client.nick { withState { setNick(client, to: wanted, out: &$0) } }
             return
         }
-        if !client.registered, lock.withLock({ nicks[key].map { Self.isAccountNick(key, of: $0) && $0.registered } ?? false }) {
+        if !client.registered,
+            lock.withLock({ nicks[key].map { Self.isAccountNick(key, of: $0) && $0.registered } ?? false })
+        {
             // Maybe the same account's next device: decided after SASL or PASS had their chance.
             withState { _ in
                 if nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
@@ -93,11 +103,15 @@ extension Core {
             tryCompleteRegistration(client)
             return
         }
-        if let holder = lock.withLock({ nicks[key] }), withState({ out -> Bool in
-            guard canShareNick(client, with: holder), client.registered, Self.isAccountNick(key, of: holder) else { return false }
-            attachDevice(client, to: holder, out: &out)
-            return true
-        }) {
+        if let holder = lock.withLock({ nicks[key] }),
+            withState({ out -> Bool in
+                guard canShareNick(client, with: holder), client.registered, Self.isAccountNick(key, of: holder) else {
+                    return false
+                }
+                attachDevice(client, to: holder, out: &out)
+                return true
+            })
+        {
             return
         }
         if let problem = nickTaken(key, by: client) {
@@ -117,12 +131,17 @@ extension Core {
         let store = self.store
         later(client, { try? await store.account(nameKey: key) }) { owner in
             if let owner, owner.id != client.account?.id {
-                self.reply(client, .nicknameInUse, wanted, "Nickname is reserved by a registered account; log in as \(owner.name) to use it")
+                self.reply(
+                    client, .nicknameInUse, wanted,
+                    "Nickname is reserved by a registered account; log in as \(owner.name) to use it")
                 return
             }
             self.withState { out in
-                if self.nickTakenLocked(key, by: client) == nil { self.setNick(client, to: wanted, out: &out) }
-                else { out.send(client, self.numeric(client, .nicknameInUse, wanted, "Nickname is already in use")) }
+                if self.nickTakenLocked(key, by: client) == nil {
+                    self.setNick(client, to: wanted, out: &out)
+                } else {
+                    out.send(client, self.numeric(client, .nicknameInUse, wanted, "Nickname is already in use"))
+                }
             }
         }
     }
@@ -181,27 +200,39 @@ extension Core {
         let accounts = AccountService(services: bot.services)
         let store = self.store
         // Hold further lines until this is decided.
-        later(client, {
-            var login: (AccountRef, String?)?
-            var passFailed = false
-            if let pass, client.account == nil {
-                if SecretCodes.looksLikeResumeToken(pass) {
-                    if let (account, hash) = try? await accounts.checkToken(pass, address: address) {
-                        login = (AccountRef(id: account.id!, name: account.name), hash)
-                    } else { passFailed = true }
-                } else if let colon = pass.firstIndex(of: ":") {
-                    let name = String(pass[..<colon]), password = String(pass[pass.index(after: colon)...])
-                    if let account = try? await accounts.checkPassword(name: name, password: password, address: address) {
-                        login = (AccountRef(id: account.id!, name: account.name), nil)
-                    } else { passFailed = true }
+        later(
+            client,
+            {
+                var login: (AccountRef, String?)?
+                var passFailed = false
+                if let pass, client.account == nil {
+                    if SecretCodes.looksLikeResumeToken(pass) {
+                        if let (account, hash) = try? await accounts.checkToken(pass, address: address) {
+                            login = (AccountRef(id: account.id!, name: account.name), hash)
+                        } else {
+                            passFailed = true
+                        }
+                    } else if let colon = pass.firstIndex(of: ":") {
+                        let name = String(pass[..<colon])
+                        let password = String(pass[pass.index(after: colon)...])
+                        if let account = try? await accounts.checkPassword(
+                            name: name, password: password, address: address)
+                        {
+                            login = (AccountRef(id: account.id!, name: account.name), nil)
+                        } else {
+                            passFailed = true
+                        }
+                    }
                 }
+                let owner = try? await store.account(nameKey: key)
+                let effects =
+                    login != nil ? ((try? await accounts.loginEffects(login!.0, tokenHash: login!.1)) ?? []) : []
+                return (login, passFailed, owner.map { AccountRef(id: $0.id!, name: $0.name) }, effects)
             }
-            let owner = try? await store.account(nameKey: key)
-            let effects = login != nil ? ((try? await accounts.loginEffects(login!.0, tokenHash: login!.1)) ?? []) : []
-            return (login, passFailed, owner.map { AccountRef(id: $0.id!, name: $0.name) }, effects)
-        }) { (login, passFailed, owner, effects) in
+        ) { (login, passFailed, owner, effects) in
             if passFailed {
-                self.reply(client, .passwdMismatch, "Password incorrect: that resume token or name:password was not accepted")
+                self.reply(
+                    client, .passwdMismatch, "Password incorrect: that resume token or name:password was not accepted")
             }
             if let (account, hash) = login {
                 self.protocolLogin(client, account, tokenHash: hash, effects: effects)
@@ -214,7 +245,8 @@ extension Core {
             if reserved || !sharing {
                 self.withState { out in
                     if self.nicks[client.nickKey] === client { self.nicks[client.nickKey] = nil }
-                    let why = reserved
+                    let why =
+                        reserved
                         ? "Nickname is reserved by a registered account; log in with SASL or PASS, or choose another nick"
                         : "Nickname is already in use (on at most \(Self.maxDevicesPerUser) connections at once)"
                     out.send(client, self.numeric(client, .nicknameInUse, client.nick, why))
@@ -238,7 +270,9 @@ extension Core {
                 announcePresence(client, online: true, out: &out)
             }
             defer { if let holder { attachDevice(client, to: holder, out: &out) } }
-            defer { if holder == nil, let account = client.account { joinGuardedChannels(client, accountID: account.id) } }
+            defer {
+                if holder == nil, let account = client.account { joinGuardedChannels(client, accountID: account.id) }
+            }
             func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
             send(.welcome, "Welcome to the \(config.networkName) IRC network, \(client.prefix)")
             send(.yourHost, "Your host is \(serverName), running version \(version)")
@@ -261,9 +295,12 @@ extension Core {
         withState { out in
             client.account = account
             client.tokenHash = tokenHash
-            out.send(client, numeric(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)"))
+            out.send(
+                client,
+                numeric(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)"))
             if client.registered {
-                sendToPeers(of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", [account.name]), out: &out)
+                sendToPeers(
+                    of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", [account.name]), out: &out)
             }
             for effect in effects {
                 if case .login = effect { continue }
@@ -275,7 +312,8 @@ extension Core {
     }
 
     func lusers(_ client: Client, out: inout Outbox) {
-        let users = counts.users, invisible = counts.invisible
+        let users = counts.users
+        let invisible = counts.invisible
         let unknown = clients.count - users
         func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
         send(.luserClient, "There are \(users - invisible) users and \(invisible) invisible on 1 server")

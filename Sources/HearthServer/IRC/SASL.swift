@@ -47,7 +47,8 @@ extension Core {
         if data.utf8.count == Self.saslChunk { return }  // more chunks follow
         let payload = client.saslBuffer
         client.saslBuffer = ""
-        let parts = Data(base64Encoded: payload).map { [UInt8]($0) }?.split(separator: 0, omittingEmptySubsequences: false)
+        let parts = Data(base64Encoded: payload).map { [UInt8]($0) }?.split(
+            separator: 0, omittingEmptySubsequences: false)
         guard let parts, parts.count == 3,
             let authzid = String(validating: parts[0], as: UTF8.self),
             let authcid = String(validating: parts[1], as: UTF8.self),
@@ -60,23 +61,28 @@ extension Core {
         }
         let accounts = AccountService(services: bot.services)
         let address = client.address
-        later(client, { () -> Result<(AccountRef, String?, [SessionEffect]), BotError> in
-            do {
-                if SecretCodes.looksLikeResumeToken(secret) {
-                    let (account, hash) = try await accounts.checkToken(secret, address: address)
-                    guard IRCNames.fold(account.name) == IRCNames.fold(authcid) else { return .failure(BotError("token is for another account")) }
+        later(
+            client,
+            { () -> Result<(AccountRef, String?, [SessionEffect]), BotError> in
+                do {
+                    if SecretCodes.looksLikeResumeToken(secret) {
+                        let (account, hash) = try await accounts.checkToken(secret, address: address)
+                        guard IRCNames.fold(account.name) == IRCNames.fold(authcid) else {
+                            return .failure(BotError("token is for another account"))
+                        }
+                        let ref = AccountRef(id: account.id!, name: account.name)
+                        return .success((ref, hash, try await accounts.loginEffects(ref, tokenHash: hash)))
+                    }
+                    let account = try await accounts.checkPassword(name: authcid, password: secret, address: address)
                     let ref = AccountRef(id: account.id!, name: account.name)
-                    return .success((ref, hash, try await accounts.loginEffects(ref, tokenHash: hash)))
+                    return .success((ref, nil, try await accounts.loginEffects(ref, tokenHash: nil)))
+                } catch let error as BotError {
+                    return .failure(error)
+                } catch {
+                    return .failure(BotError("internal error"))
                 }
-                let account = try await accounts.checkPassword(name: authcid, password: secret, address: address)
-                let ref = AccountRef(id: account.id!, name: account.name)
-                return .success((ref, nil, try await accounts.loginEffects(ref, tokenHash: nil)))
-            } catch let error as BotError {
-                return .failure(error)
-            } catch {
-                return .failure(BotError("internal error"))
             }
-        }) { result in
+        ) { result in
             client.saslInProgress = false
             switch result {
             case .success(let (account, hash, effects)):

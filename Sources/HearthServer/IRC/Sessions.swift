@@ -9,7 +9,9 @@ extension Core {
         client.account = account
         client.tokenHash = tokenHash
         if client.mode == .irc {
-            out.send(client, numeric(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)"))
+            out.send(
+                client,
+                numeric(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)"))
         }
         sendToPeers(of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", [account.name]), out: &out)
         for key in client.channels { if let channel = channels[key] { grantHistory(client, channel) } }
@@ -28,13 +30,17 @@ extension Core {
                 if canShareNick(client, with: holder) {
                     attachDevice(client, to: holder, out: &out)
                 } else {
-                    notice(client, "\(holder.nick) is in use on \(Self.maxDevicesPerUser) connections already; this one stays \(client.nick).", out: &out)
+                    notice(
+                        client,
+                        "\(holder.nick) is in use on \(Self.maxDevicesPerUser) connections already; this one stays \(client.nick).",
+                        out: &out)
                 }
                 return
             }
             let guest = freeGuestNick()
             setNick(holder, to: guest, out: &out)
-            notice(holder, "The nick \(name) belongs to an account that just logged in; you are now \(guest).", out: &out)
+            notice(
+                holder, "The nick \(name) belongs to an account that just logged in; you are now \(guest).", out: &out)
         }
         setNick(client, to: name, out: &out)
     }
@@ -45,7 +51,9 @@ extension Core {
         client.tokenHash = nil
         if client.isBot {
             client.isBot = false
-            if client.mode == .irc { out.send(client, IRCMessage(source: client.prefix, command: "MODE", params: [client.nick, "-B"])) }
+            if client.mode == .irc {
+                out.send(client, IRCMessage(source: client.prefix, command: "MODE", params: [client.nick, "-B"]))
+            }
         }
         sendToPeers(of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", ["*"]), out: &out)
         if client.mode == .irc {

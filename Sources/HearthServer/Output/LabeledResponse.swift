@@ -14,17 +14,24 @@ extension Core {
         withState { out in
             switch replies.count {
             case 0:
-                out.send(client, IRCMessage(tags: [IRCTag("label", label)], source: serverName, command: "ACK", params: []))
+                out.send(
+                    client, IRCMessage(tags: [IRCTag("label", label)], source: serverName, command: "ACK", params: []))
             case 1:
                 var reply = replies[0]
                 reply.tags.insert(IRCTag("label", label), at: 0)
                 out.send(client, reply)
             default:
                 let id = MessageStamp.msgid()
-                out.send(client, IRCMessage(tags: [IRCTag("label", label)], source: serverName, command: "BATCH", params: ["+" + id, "labeled-response"]))
+                out.send(
+                    client,
+                    IRCMessage(
+                        tags: [IRCTag("label", label)], source: serverName, command: "BATCH",
+                        params: ["+" + id, "labeled-response"]))
                 for var reply in replies {
                     // Lines already inside a batch of their own (CHATHISTORY) keep that one.
-                    if !reply.tags.contains(where: { $0.key == "batch" }) { reply.tags.insert(IRCTag("batch", id), at: 0) }
+                    if !reply.tags.contains(where: { $0.key == "batch" }) {
+                        reply.tags.insert(IRCTag("batch", id), at: 0)
+                    }
                     out.send(client, reply)
                 }
                 out.send(client, IRCMessage(source: serverName, command: "BATCH", params: ["-" + id]))

@@ -91,7 +91,8 @@ struct Outbox {
             switch self {
             case .one(let client): client.tagMask
             case .some(let clients): clients.reduce([]) { $0.union($1.tagMask) }
-            case .channel(let irc, _, _): irc.reduce([]) { group, members in members.masks.reduce(group) { $0.union($1) } }
+            case .channel(let irc, _, _):
+                irc.reduce([]) { group, members in members.masks.reduce(group) { $0.union($1) } }
             }
         }
     }
@@ -134,7 +135,9 @@ struct Outbox {
                         group.clients.contains(where: { $0 === capturer })
                     {
                         if capturer !== except { capturer.labeledReplies.append(item.message) }
-                        if except == nil { except = capturer } else if except !== capturer {
+                        if except == nil {
+                            except = capturer
+                        } else if except !== capturer {
                             group.clients.removeAll { $0 === capturer }
                         }
                     }

@@ -78,7 +78,10 @@ enum MessageStamp {
             var parts = tm()
             gmtime_r(&seconds, &parts)
             func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-            cache = (second, "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))")
+            cache = (
+                second,
+                "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+            )
             return cache.text
         }
         let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"

@@ -28,7 +28,9 @@ extension Core {
             setNick(client, to: freeGuestNick(), out: &out)
             client.registered = true
             announcePresence(client, online: true, out: &out)
-            for line in Self.plainGreeting(nick: client.nick, network: config.networkName) { notice(client, line, out: &out) }
+            for line in Self.plainGreeting(nick: client.nick, network: config.networkName) {
+                notice(client, line, out: &out)
+            }
         }
     }
 
@@ -51,7 +53,9 @@ extension Core {
             return
         }
         if line.utf8.count > IRCLimits.maxBodyBytes - 2 {
-            plainSay(client, ["error: that line is too long (the limit is \(IRCLimits.maxBodyBytes - 2) bytes); nothing was sent."])
+            plainSay(
+                client,
+                ["error: that line is too long (the limit is \(IRCLimits.maxBodyBytes - 2) bytes); nothing was sent."])
             return
         }
         line = String(line.drop { $0 == " " })
@@ -82,7 +86,10 @@ extension Core {
         send(client, command: "PRIVMSG", target: current, text: text)
     }
 
-    static let slashCommands = ["join", "part", "leave", "msg", "query", "me", "topic", "who", "names", "list", "whois", "away", "quit", "exit", "help", "nick", "notice"]
+    static let slashCommands = [
+        "join", "part", "leave", "msg", "query", "me", "topic", "who", "names", "list", "whois", "away", "quit", "exit",
+        "help", "nick", "notice",
+    ]
 
     func plainSlash(_ client: Client, _ line: String) {
         let body = line.dropFirst()
@@ -132,10 +139,15 @@ extension Core {
             quit(client, reason: rest.isEmpty ? nil : rest)
         case "help": plainSay(client, Self.plainHelp + ["Bot commands: type !help."])
         case "nick":
-            plainSay(client, ["In plain mode your nick is your account name: !register NAME PASSWORD or !login NAME PASSWORD."])
+            plainSay(
+                client,
+                ["In plain mode your nick is your account name: !register NAME PASSWORD or !login NAME PASSWORD."])
         default:
             let suggestions = Suggest.closest(to: name, in: Self.slashCommands)
-            let hint = suggestions.isEmpty ? "type /help for chat commands" : "did you mean \(suggestions.map { "/" + $0 }.joined(separator: " or "))?"
+            let hint =
+                suggestions.isEmpty
+                ? "type /help for chat commands"
+                : "did you mean \(suggestions.map { "/" + $0 }.joined(separator: " or "))?"
             plainSay(client, ["unknown command /\(name) — \(hint)"])
         }
     }

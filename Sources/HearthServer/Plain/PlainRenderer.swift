@@ -11,7 +11,9 @@ enum PlainRenderer {
         guard let text = renderRaw(message, for: client) else { return nil }
         guard text.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else { return text }
         // Only the bot's own replies to this connection may carry ANSI styling (`!set color on`).
-        let fromBot = message.source?.hasPrefix(Bot.nick + "!") == true && message.params.first.map(IRCNames.fold) == client.nickKey
+        let fromBot =
+            message.source?.hasPrefix(Bot.nick + "!") == true
+            && message.params.first.map(IRCNames.fold) == client.nickKey
         return stripControls(text, keepANSIStyle: fromBot)
     }
 
@@ -36,7 +38,9 @@ enum PlainRenderer {
                 }
             } else if scalar == "\u{3}" {
                 dropDigits()
-                if scalars.first == ",", let next = scalars.dropFirst().first, next.isASCII, next.properties.numericType != nil {
+                if scalars.first == ",", let next = scalars.dropFirst().first, next.isASCII,
+                    next.properties.numericType != nil
+                {
                     scalars = scalars.dropFirst()
                     dropDigits()
                 }
@@ -70,18 +74,23 @@ enum PlainRenderer {
             if message.command == "NOTICE" { return "-\(sourceNick)- \(text)" }
             return action ? "[pm] * \(sourceNick) \(text)" : "[pm] <\(sourceNick)> \(text)"
         case "JOIN":
-            return isSelf ? "You joined \(p[0]). Everything you type now goes there (/part to leave)." : "[\(p[0])] * \(sourceNick) joined"
+            return isSelf
+                ? "You joined \(p[0]). Everything you type now goes there (/part to leave)."
+                : "[\(p[0])] * \(sourceNick) joined"
         case "PART":
             let reason = p.count > 1 ? " (\(p[1]))" : ""
             return isSelf ? "You left \(p[0])." : "[\(p[0])] * \(sourceNick) left\(reason)"
         case "QUIT":
             return "* \(sourceNick) quit" + (p.first.map { " (\($0))" } ?? "")
         case "NICK":
-            return IRCNames.fold(p[0]) == client.nickKey ? "You are now known as \(p[0])." : "* \(sourceNick) is now known as \(p[0])"
+            return IRCNames.fold(p[0]) == client.nickKey
+                ? "You are now known as \(p[0])." : "* \(sourceNick) is now known as \(p[0])"
         case "KICK":
             guard p.count >= 2 else { return nil }
             let reason = p.count > 2 ? " (\(p[2]))" : ""
-            if IRCNames.fold(p[1]) == client.nickKey { return "You were kicked from \(p[0]) by \(sourceNick)\(reason)." }
+            if IRCNames.fold(p[1]) == client.nickKey {
+                return "You were kicked from \(p[0]) by \(sourceNick)\(reason)."
+            }
             return "[\(p[0])] * \(p[1]) was kicked by \(sourceNick)\(reason)"
         case "TOPIC":
             return "[\(p[0])] * \(sourceNick) set the topic: \(p.count > 1 ? p[1] : "")"
@@ -109,7 +118,9 @@ enum PlainRenderer {
         case .listStart: return "Channels (users, topic):"
         case .list: return "  \(p[0]) (\(p[1]))\(last.isEmpty ? "" : " — \(last)")"
         case .listEnd: return "End of channel list. /join #name to enter one."
-        case .whoReply: return "  \(p[4]) (\(p[1])@\(p[2]))\(p[5].hasPrefix("G") ? " [away]" : "") in \(p[0]) — \(last.drop { $0 != " " }.dropFirst())"
+        case .whoReply:
+            return
+                "  \(p[4]) (\(p[1])@\(p[2]))\(p[5].hasPrefix("G") ? " [away]" : "") in \(p[0]) — \(last.drop { $0 != " " }.dropFirst())"
         case .whoisUser: return "\(p[0]) is \(p[1])@\(p[2]) (\(last))"
         case .whoisChannels: return "\(p[0]) is in: \(last)"
         case .whoisAccount: return "\(p[0]) is logged in as \(p[1])"

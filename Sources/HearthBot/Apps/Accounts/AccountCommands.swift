@@ -23,8 +23,10 @@ enum AccountCommands {
             throw BotError("you are already logged in as \(account.name); !logout first to make another account")
         }
         let words = request.words
-        let name = words[0], password = words[1]
-        var email: String?, phone: String?
+        let name = words[0]
+        let password = words[1]
+        var email: String?
+        var phone: String?
         for extra in words.dropFirst(2) {
             if extra.contains("@") {
                 guard extra.count <= AccountService.maxEmailLength, extra.split(separator: "@").count == 2,
@@ -53,7 +55,8 @@ enum AccountCommands {
                 "\(BotServices.registrationsPerAddressPerHour) accounts were made from your address this hour; "
                     + "try again in \(minutes) min")
         }
-        let account: Account, codes: [String]
+        let account: Account
+        let codes: [String]
         do {
             (account, codes) = try await accounts.register(name: name, password: password, email: email, phone: phone)
         } catch {
@@ -136,13 +139,16 @@ enum AccountCommands {
         let ref = try request.account()
         let accounts = AccountService(services: request.services)
         if let problem = AccountService.passwordProblem(request.words[1]) { throw BotError(problem) }
-        _ = try await accounts.checkPassword(name: ref.name, password: request.words[0], address: request.caller.address)
+        _ = try await accounts.checkPassword(
+            name: ref.name, password: request.words[0], address: request.caller.address)
         let hash = try await request.services.passwords.hash(request.words[1])
         try await request.services.store.setPassword(accountID: ref.id, hash: hash)
         try await request.services.store.revokeAllTokens(accountID: ref.id)
         let (token, tokenHash) = try await accounts.issueToken(accountID: ref.id)
         return BotResponse(
-            ["Password changed. Your other connections are logged out and old resume tokens no longer work; here is a new one."],
+            [
+                "Password changed. Your other connections are logged out and old resume tokens no longer work; here is a new one."
+            ],
             privateLines: tokenLines(token),
             effects: [.logoutEverywhere(accountID: ref.id, keep: request.caller.sessionID)]
                 + (try await accounts.loginEffects(ref, tokenHash: tokenHash)))
@@ -166,7 +172,8 @@ enum AccountCommands {
         } catch StoreError.nameTaken {
             throw BotError("the name \(name) is taken; pick another")
         }
-        return BotResponse(["Your account is now called \(name)."], effects: [.renamed(accountID: ref.id, newName: name)])
+        return BotResponse(
+            ["Your account is now called \(name)."], effects: [.renamed(accountID: ref.id, newName: name)])
     }
 
     static let recover = BotCommand(
@@ -193,7 +200,9 @@ enum AccountCommands {
         let left = try await services.store.unusedRecoveryCodes(accountID: account.id!)
         let (token, tokenHash) = try await AccountService(services: services).issueToken(accountID: account.id!)
         return BotResponse(
-            ["Password reset for \(account.name); you are logged in. \(left) recovery code\(left == 1 ? "" : "s") left."],
+            [
+                "Password reset for \(account.name); you are logged in. \(left) recovery code\(left == 1 ? "" : "s") left."
+            ],
             privateLines: tokenLines(token),
             effects: [.logoutEverywhere(accountID: account.id!)]
                 + (try await AccountService(services: services).loginEffects(
@@ -205,7 +214,9 @@ enum AccountCommands {
         example: "!account delete s3cret-pass", arity: 2...2, requiresLogin: true, secret: true
     ) { request in
         let ref = try request.account()
-        guard request.words[0].lowercased() == "delete" else { throw request.usageError("unknown action \(request.words[0])") }
+        guard request.words[0].lowercased() == "delete" else {
+            throw request.usageError("unknown action \(request.words[0])")
+        }
         _ = try await AccountService(services: request.services)
             .checkPassword(name: ref.name, password: request.words[1], address: request.caller.address)
         let images = try await request.services.store.imageIDs(ownerID: ref.id)

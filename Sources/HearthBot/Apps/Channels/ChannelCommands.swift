@@ -30,20 +30,25 @@ enum ChannelCommands {
             guard live.callerIsOp else { throw BotError("only a channel operator of \(live.name) can register it") }
             let record = RegisteredChannel(
                 nameKey: key, name: live.name, ownerId: me.id, topic: live.topic, topicSetBy: live.topicSetBy,
-                topicSetAt: live.topic.isEmpty ? nil : Date(), flags: live.flags, channelKey: live.key, userLimit: live.limit)
+                topicSetAt: live.topic.isEmpty ? nil : Date(), flags: live.flags, channelKey: live.key,
+                userLimit: live.limit)
             do {
                 guard try await store.register(record, maxOwned: maxOwned) else {
                     throw BotError("\(live.name) is registered already — !channel info \(live.name)")
                 }
             } catch is Store.OwnsTooMany {
-                throw BotError("you own \(maxOwned) channels already, the most one account may; !channel drop one first")
+                throw BotError(
+                    "you own \(maxOwned) channels already, the most one account may; !channel drop one first")
             }
             return BotResponse(
                 ["\(live.name) is yours now: its topic and modes are kept, and you get ops back when you join."],
                 effects: [.channelOwned(record)])
         case "info":
             guard let record = try await store.registeredChannel(nameKey: key) else {
-                return BotResponse(["\(name) is not registered" + (request.caller.account == nil ? "." : " — an operator can !channel register \(name)")])
+                return BotResponse([
+                    "\(name) is not registered"
+                        + (request.caller.account == nil ? "." : " — an operator can !channel register \(name)")
+                ])
             }
             let owner = try await store.account(id: record.ownerId)?.name ?? "?"
             let since = record.createdAt.formatted(.iso8601.year().month().day())
@@ -54,12 +59,15 @@ enum ChannelCommands {
             return BotResponse(lines)
         case "drop", "transfer":
             let me = try request.account()
-            guard let record = try await store.registeredChannel(nameKey: key) else { throw BotError("\(name) is not registered") }
+            guard let record = try await store.registeredChannel(nameKey: key) else {
+                throw BotError("\(name) is not registered")
+            }
             guard record.ownerId == me.id else { throw BotError("only the owner of \(record.name) can do that") }
             if action == "drop" {
                 guard request.words.count == 2 else { throw request.usageError() }
                 try await store.dropChannel(nameKey: key)
-                return BotResponse(["\(record.name) is no longer registered."], effects: [.channelDropped(nameKey: key)])
+                return BotResponse(
+                    ["\(record.name) is no longer registered."], effects: [.channelDropped(nameKey: key)])
             }
             guard request.words.count == 3 else { throw request.usageError("transfer needs the new owner") }
             guard let heir = try await store.account(nameKey: IRCNames.fold(request.words[2])) else {

@@ -9,7 +9,8 @@ enum HistoryCommands {
 
     static let history = BotCommand(
         "history", group: "channels", usage: "[#CHANNEL|NICK] [N]",
-        summary: "the last N lines (default \(defaultLines), at most \(maxLines)) of a channel you're in or a conversation",
+        summary:
+            "the last N lines (default \(defaultLines), at most \(maxLines)) of a channel you're in or a conversation",
         example: "!history #lobby 20", arity: 0...2
     ) { request in
         var target: String? = request.caller.channel
@@ -27,7 +28,9 @@ enum HistoryCommands {
         let keys: [String]
         let title: String
         if IRCNames.isChannel(target) {
-            guard let live = request.services.presence.channel(nameKey: IRCNames.fold(target), sessionID: request.caller.sessionID),
+            guard
+                let live = request.services.presence.channel(
+                    nameKey: IRCNames.fold(target), sessionID: request.caller.sessionID),
                 live.callerIsMember
             else { throw BotError("join \(target) to read its history") }
             keys = try await store.readableHistoryTargets(
@@ -47,7 +50,8 @@ enum HistoryCommands {
         var lines = ["Last \(records.count) line\(records.count == 1 ? "" : "s") of \(title):"]
         for record in records {
             let nick = record.source.prefix { $0 != "!" }
-            lines.append("  \(request.style.dim(TimeText.ago(from: record.createdAt, to: now))) <\(nick)> \(record.text)")
+            lines.append(
+                "  \(request.style.dim(TimeText.ago(from: record.createdAt, to: now))) <\(nick)> \(record.text)")
         }
         return BotResponse(lines)
     }

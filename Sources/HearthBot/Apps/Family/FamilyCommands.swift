@@ -34,7 +34,9 @@ public enum FamilyCommands {
     }
 
     /// Effects after a family's membership changed: its channel's guest list, and joining it.
-    static func membershipEffects(_ request: BotRequest, _ family: FamilyRecord, joining: Int64?) async throws -> [SessionEffect] {
+    static func membershipEffects(_ request: BotRequest, _ family: FamilyRecord, joining: Int64?) async throws
+        -> [SessionEffect]
+    {
         let members = try await request.services.store.familyMemberIDs(family.id!)
         var effects: [SessionEffect] = [.guardedChannel(guarded(family, members: members))]
         if let joining { effects.append(.joinChannels(accountID: joining, names: [channelName(family.id!)])) }
@@ -44,7 +46,8 @@ public enum FamilyCommands {
     /// On login: into every family channel.
     static func onLogin(_ services: BotServices, _ account: AccountRef) async throws -> [SessionEffect] {
         let families = try await services.store.families(of: account.id)
-        return families.isEmpty ? [] : [.joinChannels(accountID: account.id, names: families.map { channelName($0.id!) })]
+        return families.isEmpty
+            ? [] : [.joinChannels(accountID: account.id, names: families.map { channelName($0.id!) })]
     }
 
     static func familyNameProblem(_ name: String) -> String? {
@@ -70,7 +73,8 @@ public enum FamilyCommands {
 
     static let tree = BotCommand(
         "tree", group: group,
-        usage: "[image · new NAME · invite [as parent|child|partner|sibling] · invites · revoke CODE · join CODE · members · link USER RELATION · leave · remove USER · independent [NAME]]",
+        usage:
+            "[image · new NAME · invite [as parent|child|partner|sibling] · invites · revoke CODE · join CODE · members · link USER RELATION · leave · remove USER · independent [NAME]]",
         summary: "your family tree: found one, invite people with codes, link them, leave home",
         example: "!tree invite as child", arity: 0...Int.max, secretSubcommands: ["join", "revoke"]
     ) { request in
@@ -105,14 +109,20 @@ public enum FamilyCommands {
             throw BotError("you founded \(maxFamiliesFounded) families already, the most one account may")
         }
         let lines = try await newInvite(request, family, me, relation: nil)
-        let lead = parent.map { "You left home: \(name) is your own household, still connected to \($0.name)." } ?? "You founded \(name)."
+        let lead =
+            parent.map { "You left home: \(name) is your own household, still connected to \($0.name)." }
+            ?? "You founded \(name)."
         return BotResponse(
-            ["\(lead) Its private channel is \(channelName(family.id!)). Invite people with !tree invite [as parent|child|partner|sibling]."
-                + (request.caller.channel != nil ? " (Your first invite code came privately.)" : "")],
+            [
+                "\(lead) Its private channel is \(channelName(family.id!)). Invite people with !tree invite [as parent|child|partner|sibling]."
+                    + (request.caller.channel != nil ? " (Your first invite code came privately.)" : "")
+            ],
             privateLines: lines, effects: try await membershipEffects(request, family, joining: me.id))
     }
 
-    static func newInvite(_ request: BotRequest, _ family: FamilyRecord, _ me: AccountRef, relation: String?) async throws -> [String] {
+    static func newInvite(_ request: BotRequest, _ family: FamilyRecord, _ me: AccountRef, relation: String?)
+        async throws -> [String]
+    {
         let store = request.services.store
         let now = request.services.clock.now()
         if try await store.familyInvites(family.id!, now: now).count >= maxOpenInvites {
@@ -138,13 +148,15 @@ public enum FamilyCommands {
         var relation: String?
         let words = request.words.dropFirst()
         if !words.isEmpty {
-            guard words.count == 2, words.first?.lowercased() == "as", relations.contains(words.last!.lowercased()) else {
+            guard words.count == 2, words.first?.lowercased() == "as", relations.contains(words.last!.lowercased())
+            else {
                 throw request.usageError("invite as parent, child, partner or sibling (or without a relationship)")
             }
             relation = words.last!.lowercased()
         }
         let lines = try await newInvite(request, family, me, relation: relation)
-        return BotResponse(request.caller.channel == nil ? [] : ["I sent you the invite code privately."], privateLines: lines)
+        return BotResponse(
+            request.caller.channel == nil ? [] : ["I sent you the invite code privately."], privateLines: lines)
     }
 
     static func invites(_ request: BotRequest) async throws -> BotResponse {
@@ -157,7 +169,9 @@ public enum FamilyCommands {
             let inviter = try await request.services.store.account(id: invite.inviterId)?.name ?? "?"
             let days = Int((invite.expiresAt.timeIntervalSince(now) / 86400).rounded(.up))
             let role = invite.relation.map { " as \($0)" } ?? ""
-            lines.append("#\(invite.id)\(role) by \(inviter), expires in \(days) day\(days == 1 ? "" : "s") — !tree revoke \(invite.id)")
+            lines.append(
+                "#\(invite.id)\(role) by \(inviter), expires in \(days) day\(days == 1 ? "" : "s") — !tree revoke \(invite.id)"
+            )
         }
         return BotResponse(lines)
     }
@@ -170,7 +184,8 @@ public enum FamilyCommands {
         let word = request.words[1]
         let number = Int64(word.hasPrefix("#") ? String(word.dropFirst()) : word)
         let hashes = number == nil ? request.services.codes.candidates(inviteKey(word)) : []
-        guard try await request.services.store.revokeFamilyInvite(id: number, codeHashes: hashes, familyID: family.id!) else {
+        guard try await request.services.store.revokeFamilyInvite(id: number, codeHashes: hashes, familyID: family.id!)
+        else {
             throw BotError("\(family.name) has no open invite \(request.words[1])")
         }
         return BotResponse(["Invite \(request.words[1]) is cancelled."])
@@ -178,7 +193,9 @@ public enum FamilyCommands {
 
     static func join(_ request: BotRequest) async throws -> BotResponse {
         let me = try request.account()
-        guard request.words.count == 2 else { throw request.usageError("join with the code you were given, e.g. !tree join K7QP-M2XD-9FWT") }
+        guard request.words.count == 2 else {
+            throw request.usageError("join with the code you were given, e.g. !tree join K7QP-M2XD-9FWT")
+        }
         // Guessing codes is slowed down like guessing passwords: per account and per address.
         let throttle = request.services.throttle
         let attempt: LoginThrottle.Attempt
@@ -198,8 +215,14 @@ public enum FamilyCommands {
             let inviterName = try await request.services.store.account(id: inviter)?.name ?? "someone"
             let role = relation.map { " as \(inviterName)'s \($0)" } ?? ""
             return BotResponse(
-                ["Welcome to \(family.name)\(role)! !tree shows the family; its private channel is \(channelName(family.id!))."],
-                effects: [.notify(accountID: inviter, text: "\(me.name) joined \(family.name)\(relation.map { " as your \($0)" } ?? "").")]
+                [
+                    "Welcome to \(family.name)\(role)! !tree shows the family; its private channel is \(channelName(family.id!))."
+                ],
+                effects: [
+                    .notify(
+                        accountID: inviter,
+                        text: "\(me.name) joined \(family.name)\(relation.map { " as your \($0)" } ?? "").")
+                ]
                     + (try await membershipEffects(request, family, joining: me.id)))
         } catch FamilyError.notFound {
             verdict = false
@@ -213,17 +236,22 @@ public enum FamilyCommands {
         let (_, family) = try await current(request)
         let store = request.services.store
         var lines = ["\(request.style.bold(family.name))"]
-        lines += FamilyTreeText.render(members: try await store.familyMembers(family.id!), links: try await store.familyLinks(family.id!))
+        lines += FamilyTreeText.render(
+            members: try await store.familyMembers(family.id!), links: try await store.familyLinks(family.id!))
         // Households connected by someone leaving home.
         if let parentID = family.parentFamilyId, let parent = try await store.family(id: parentID) {
             let founder = try await store.account(id: family.founderId)?.name ?? "?"
             lines.append(request.style.dim("\(founder) left home from \(parent.name):"))
-            lines += FamilyTreeText.render(members: try await store.familyMembers(parentID), links: try await store.familyLinks(parentID)).map { "   " + $0 }
+            lines += FamilyTreeText.render(
+                members: try await store.familyMembers(parentID), links: try await store.familyLinks(parentID)
+            ).map { "   " + $0 }
         }
         for child in try await store.childFamilies(of: family.id!) {
             let founder = try await store.account(id: child.founderId)?.name ?? "?"
             lines.append(request.style.dim("\(founder)'s own household, \(child.name):"))
-            lines += FamilyTreeText.render(members: try await store.familyMembers(child.id!), links: try await store.familyLinks(child.id!)).map { "   " + $0 }
+            lines += FamilyTreeText.render(
+                members: try await store.familyMembers(child.id!), links: try await store.familyLinks(child.id!)
+            ).map { "   " + $0 }
         }
         return BotResponse(lines)
     }
@@ -231,20 +259,26 @@ public enum FamilyCommands {
     static func members(_ request: BotRequest) async throws -> BotResponse {
         let (_, family) = try await current(request)
         let members = try await request.services.store.familyMembers(family.id!)
-        return BotResponse(["\(request.style.bold(family.name)) (\(members.count)): " + members.map { $0.role == "member" ? $0.name : "\($0.name) (\($0.role))" }.joined(separator: ", ")])
+        return BotResponse([
+            "\(request.style.bold(family.name)) (\(members.count)): "
+                + members.map { $0.role == "member" ? $0.name : "\($0.name) (\($0.role))" }.joined(separator: ", ")
+        ])
     }
 
     static func link(_ request: BotRequest) async throws -> BotResponse {
         let (me, family) = try await current(request)
         guard request.words.count == 3, relations.contains(request.words[2].lowercased()) else {
-            throw request.usageError("link USER parent|child|partner|sibling — e.g. !tree link bob child (bob is your child)")
+            throw request.usageError(
+                "link USER parent|child|partner|sibling — e.g. !tree link bob child (bob is your child)")
         }
         let other = try await member(request, family, request.words[1])
         let relation = request.words[2].lowercased()
         do {
             switch relation {
-            case "parent": try await request.services.store.link(family.id!, from: other.accountId, to: me.id, kind: "parent")
-            case "child": try await request.services.store.link(family.id!, from: me.id, to: other.accountId, kind: "parent")
+            case "parent":
+                try await request.services.store.link(family.id!, from: other.accountId, to: me.id, kind: "parent")
+            case "child":
+                try await request.services.store.link(family.id!, from: me.id, to: other.accountId, kind: "parent")
             default: try await request.services.store.link(family.id!, from: me.id, to: other.accountId, kind: relation)
             }
         } catch FamilyError.selfLink {
@@ -262,14 +296,17 @@ public enum FamilyCommands {
         } catch FamilyError.founderMustStay {
             throw BotError("you founded \(family.name), so you stay; !tree independent starts a household of your own")
         }
-        return BotResponse(["You left \(family.name)."], effects: try await membershipEffects(request, family, joining: nil))
+        return BotResponse(
+            ["You left \(family.name)."], effects: try await membershipEffects(request, family, joining: nil))
     }
 
     static func remove(_ request: BotRequest) async throws -> BotResponse {
         let (me, family) = try await current(request)
         guard request.words.count == 2 else { throw request.usageError("remove whom?") }
         let role = try await request.services.store.familyRole(family.id!, accountID: me.id)
-        guard role == "founder" || role == "admin" else { throw BotError("only the founder of \(family.name) can remove people") }
+        guard role == "founder" || role == "admin" else {
+            throw BotError("only the founder of \(family.name) can remove people")
+        }
         let other = try await member(request, family, request.words[1])
         if other.accountId == me.id { throw BotError("to go yourself: !tree leave") }
         do {
@@ -295,13 +332,18 @@ public enum FamilyCommands {
         let media = try PictureCommands.media(request)
         let members = try await store.familyMembers(family.id!)
         let links = try await store.familyLinks(family.id!)
-        let people = members.map { FamilyTreePicture.Person(id: $0.accountId, name: $0.name, note: $0.role == "member" ? nil : $0.role) }
+        let people = members.map {
+            FamilyTreePicture.Person(id: $0.accountId, name: $0.name, note: $0.role == "member" ? nil : $0.role)
+        }
         let picture = try await media.familyTree(
             title: family.name, people: people,
             parents: links.filter { $0.kind == "parent" }.map { ($0.from, $0.to) },
-            partners: links.filter { $0.kind == "partner" }.map { ($0.from, $0.to) }, ownerID: request.caller.account?.id)
+            partners: links.filter { $0.kind == "partner" }.map { ($0.from, $0.to) },
+            ownerID: request.caller.account?.id)
         try await store.addImage(picture)
-        return BotResponse(["\(request.style.bold(family.name)) as a picture (\(members.count) people): \(media.url(picture))"])
+        return BotResponse([
+            "\(request.style.bold(family.name)) as a picture (\(members.count) people): \(media.url(picture))"
+        ])
     }
 
     static let all: [BotCommand] = [tree]

@@ -17,25 +17,33 @@ enum FamilyFeedCommands {
         return post
     }
 
-    static func publish(_ request: BotRequest, kind: String, text: String, imageID: String?, date: String?) async throws -> BotResponse {
+    static func publish(_ request: BotRequest, kind: String, text: String, imageID: String?, date: String?) async throws
+        -> BotResponse
+    {
         let (me, family) = try await FamilyCommands.current(request)
         let post = try await request.services.store.addFamilyPost(
-            FamilyPost(familyId: family.id!, accountId: me.id, kind: kind, text: text, imageId: imageID, eventDate: date, createdAt: request.services.clock.now()))
+            FamilyPost(
+                familyId: family.id!, accountId: me.id, kind: kind, text: text, imageId: imageID, eventDate: date,
+                createdAt: request.services.clock.now()))
         let what = kind == "event" ? "an event on \(date!): \(text)" : "“\(text.prefix(80))”"
         let others = try await request.services.store.familyMemberIDs(family.id!).subtracting([me.id])
         return BotResponse(
             ["Posted #\(post.id!) to \(family.name)'s feed."],
-            effects: others.sorted().map { .notify(accountID: $0, text: "\(me.name) posted to \(family.name): \(what) — !famfeed") })
+            effects: others.sorted().map {
+                .notify(accountID: $0, text: "\(me.name) posted to \(family.name): \(what) — !famfeed")
+            })
     }
 
     static let post = BotCommand(
-        "post", group: FamilyCommands.group, usage: "TEXT [IMAGE]", summary: "post to your family's feed (with one of your pictures)",
+        "post", group: FamilyCommands.group, usage: "TEXT [IMAGE]",
+        summary: "post to your family's feed (with one of your pictures)",
         example: "!post first day of school! 3f2a9c", arity: 1...Int.max, requiresLogin: true
     ) { request in
         let me = try request.account()
         var text = request.input.text(after: 0)
         var imageID: String?
-        if let last = request.words.last, request.words.count > 1, last.count >= PictureCommands.minIDPrefix, last.allSatisfy(\.isHexDigit),
+        if let last = request.words.last, request.words.count > 1, last.count >= PictureCommands.minIDPrefix,
+            last.allSatisfy(\.isHexDigit),
             let image = try? await PictureCommands.ownUpload(request, me, last)
         {
             imageID = image.id
@@ -59,7 +67,8 @@ enum FamilyFeedCommands {
     }
 
     static let famfeed = BotCommand(
-        "famfeed", group: FamilyCommands.group, usage: "[PAGE]", summary: "your family's feed, newest first", example: "!famfeed",
+        "famfeed", group: FamilyCommands.group, usage: "[PAGE]", summary: "your family's feed, newest first",
+        example: "!famfeed",
         arity: 0...1, requiresLogin: true
     ) { request in
         let (_, family) = try await FamilyCommands.current(request)
@@ -69,11 +78,15 @@ enum FamilyFeedCommands {
         let now = request.services.clock.now()
         var lines = ["\(request.style.bold("\(family.name)'s feed")):"]
         for (post, author) in posts {
-            var line = "#\(post.id!) \(author): " + (post.kind == "event" ? "📅 \(post.eventDate!) \(post.text)" : post.text)
-            if let image = post.imageId, let media = request.services.media, let record = try await request.services.store.image(id: image) {
+            var line =
+                "#\(post.id!) \(author): " + (post.kind == "event" ? "📅 \(post.eventDate!) \(post.text)" : post.text)
+            if let image = post.imageId, let media = request.services.media,
+                let record = try await request.services.store.image(id: image)
+            {
                 line += " \(media.url(record))"
             }
-            lines.append(line + " · ♥\(post.likes) · \(post.comments) comments · \(TimeText.ago(from: post.createdAt, to: now))")
+            lines.append(
+                line + " · ♥\(post.likes) · \(post.comments) comments · \(TimeText.ago(from: post.createdAt, to: now))")
         }
         lines += Paging.footer(request, page: page, total: total, size: Store.familyPostPageSize, command: "!famfeed")
         lines.append(request.style.dim("!like post ID · !comment post ID TEXT · !comments post ID"))

@@ -6,8 +6,10 @@ import HearthStore
 public enum FamilyTreeText {
     public static func render(members: [FamilyMember], links: [FamilyLink]) -> [String] {
         let names = Dictionary(uniqueKeysWithValues: members.map { ($0.accountId, $0.name) })
-        var children: [Int64: [Int64]] = [:], parents: [Int64: [Int64]] = [:]
-        var partners: [Int64: [Int64]] = [:], siblings: [Int64: [Int64]] = [:]
+        var children: [Int64: [Int64]] = [:]
+        var parents: [Int64: [Int64]] = [:]
+        var partners: [Int64: [Int64]] = [:]
+        var siblings: [Int64: [Int64]] = [:]
         for link in links where names[link.from] != nil && names[link.to] != nil {
             switch link.kind {
             case "parent":
@@ -32,7 +34,9 @@ public enum FamilyTreeText {
             let sibs = (siblings[id] ?? []).filter { parents[$0] == nil || parents[id] == nil }.map(name).sorted()
             if !sibs.isEmpty { line += "  (sibling of \(sibs.joined(separator: ", ")))" }
             lines.append(line)
-            let kids = Set(couple.flatMap { children[$0] ?? [] }).filter { !shown.contains($0) }.sorted { name($0) < name($1) }
+            let kids = Set(couple.flatMap { children[$0] ?? [] }).filter { !shown.contains($0) }.sorted {
+                name($0) < name($1)
+            }
             let childIndent = indent + (branch.isEmpty ? "" : (branch == "└─ " ? "   " : "│  "))
             for (index, kid) in kids.enumerated() {
                 place(kid, indent: childIndent, branch: index == kids.count - 1 ? "└─ " : "├─ ")
@@ -40,7 +44,9 @@ public enum FamilyTreeText {
         }
         // Roots: nobody above them in this family; the oldest members first.
         for member in members where parents[member.accountId] == nil { place(member.accountId, indent: "", branch: "") }
-        for member in members where !shown.contains(member.accountId) { place(member.accountId, indent: "", branch: "") }
+        for member in members where !shown.contains(member.accountId) {
+            place(member.accountId, indent: "", branch: "")
+        }
         return lines
     }
 }

@@ -10,7 +10,8 @@ enum LocationCommands {
     static let staleAfter: TimeInterval = 24 * 3600
 
     static let loc = BotCommand(
-        "loc", group: FamilyCommands.group, usage: "LAT,LON [LABEL] · on · off", summary: "share where you are with your family (or stop)",
+        "loc", group: FamilyCommands.group, usage: "LAT,LON [LABEL] · on · off",
+        summary: "share where you are with your family (or stop)",
         example: "!loc 48.85,2.35 home", arity: 1...Int.max, requiresLogin: true
     ) { request in
         let me = try request.account()
@@ -18,21 +19,29 @@ enum LocationCommands {
         switch request.words[0].lowercased() {
         case "on", "off":
             try await store.setSetting(me.id, key: "location", value: request.words[0].lowercased())
-            return BotResponse([request.words[0].lowercased() == "on"
-                ? "Location sharing is on: your family sees your last place (!where)."
-                : "Location sharing is off: nobody sees where you are."])
+            return BotResponse([
+                request.words[0].lowercased() == "on"
+                    ? "Location sharing is on: your family sees your last place (!where)."
+                    : "Location sharing is off: nobody sees where you are."
+            ])
         default:
             guard request.settings?["location"] == "on" else {
                 throw BotError("location sharing is off — !loc on first (then your family sees your last place)")
             }
             let place = try FortuneCommands.place("@" + request.input.text(after: 0))
-            try await store.shareLocation(accountID: me.id, SharedLocation(lat: place.lat, lon: place.lon, label: place.name, at: request.services.clock.now()))
-            return BotResponse(["Shared: \(place.name ?? String(format: "%.3f,%.3f", place.lat, place.lon)). !where shows your family's places."])
+            try await store.shareLocation(
+                accountID: me.id,
+                SharedLocation(lat: place.lat, lon: place.lon, label: place.name, at: request.services.clock.now()))
+            return BotResponse([
+                "Shared: \(place.name ?? String(format: "%.3f,%.3f", place.lat, place.lon)). !where shows your family's places."
+            ])
         }
     }
 
     /// Family members' last places, for those who share them.
-    static func places(_ request: BotRequest) async throws -> (FamilyRecord, [(name: String, location: SharedLocation?)]) {
+    static func places(_ request: BotRequest) async throws -> (
+        FamilyRecord, [(name: String, location: SharedLocation?)]
+    ) {
         let (_, family) = try await FamilyCommands.current(request)
         let store = request.services.store
         var result: [(String, SharedLocation?)] = []
@@ -50,18 +59,22 @@ enum LocationCommands {
     }
 
     static let where_ = BotCommand(
-        "where", group: FamilyCommands.group, summary: "where your family members last said they were", example: "!where",
+        "where", group: FamilyCommands.group, summary: "where your family members last said they were",
+        example: "!where",
         arity: 0...0, requiresLogin: true
     ) { request in
         let (family, places) = try await places(request)
         let now = request.services.clock.now()
-        return BotResponse(["\(request.style.bold(family.name)):"] + places.map { entry in
-            "\(entry.name) — " + (entry.location.map { describe($0, now: now) } ?? "not sharing")
-        })
+        return BotResponse(
+            ["\(request.style.bold(family.name)):"]
+                + places.map { entry in
+                    "\(entry.name) — " + (entry.location.map { describe($0, now: now) } ?? "not sharing")
+                })
     }
 
     static let map = BotCommand(
-        "map", group: FamilyCommands.group, usage: "family", summary: "a world map with your family members' last places",
+        "map", group: FamilyCommands.group, usage: "family",
+        summary: "a world map with your family members' last places",
         example: "!map family", arity: 1...1, requiresLogin: true
     ) { request in
         guard request.words[0].lowercased() == "family" else { throw request.usageError("only !map family so far") }
@@ -69,12 +82,19 @@ enum LocationCommands {
         let media = try PictureCommands.media(request)
         let now = request.services.clock.now()
         let markers = places.compactMap { entry in
-            entry.location.map { WorldMap.Marker(lat: $0.lat, lon: $0.lon, label: "\(entry.name) — \(describe($0, now: now))") }
+            entry.location.map {
+                WorldMap.Marker(lat: $0.lat, lon: $0.lon, label: "\(entry.name) — \(describe($0, now: now))")
+            }
         }
-        if markers.isEmpty { return BotResponse(["Nobody in \(family.name) shares a place yet — !loc on, then !loc LAT,LON."]) }
-        let image = try await media.worldMap(title: "\(family.name): last shared places", markers: markers, ownerID: request.caller.account?.id)
+        if markers.isEmpty {
+            return BotResponse(["Nobody in \(family.name) shares a place yet — !loc on, then !loc LAT,LON."])
+        }
+        let image = try await media.worldMap(
+            title: "\(family.name): last shared places", markers: markers, ownerID: request.caller.account?.id)
         try await request.services.store.addImage(image)
-        return BotResponse(["\(request.style.bold("\(family.name) on the map")) (\(markers.count) of \(places.count)): \(media.url(image))"])
+        return BotResponse([
+            "\(request.style.bold("\(family.name) on the map")) (\(markers.count) of \(places.count)): \(media.url(image))"
+        ])
     }
 
     static let all: [BotCommand] = [loc, where_, map]

@@ -35,13 +35,17 @@ public struct FortuneCatalogue: Sendable {
         var current: [Substring] = []
         func flush() {
             let entry = current.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
-            if !entry.isEmpty && entry.count <= maxSayingLength && !entry.unicodeScalars.contains(where: { $0.value < 32 && $0 != "\n" && $0 != "\t" }) {
+            if !entry.isEmpty && entry.count <= maxSayingLength
+                && !entry.unicodeScalars.contains(where: { $0.value < 32 && $0 != "\n" && $0 != "\t" })
+            {
                 entries.append(entry.replacingOccurrences(of: "\t", with: "    "))
             }
             current = []
         }
         // "\r\n" is one Character in Swift: normalise line ends before splitting.
-        for line in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.replacingOccurrences(of: "\r\n", with: "\n").split(
+            separator: "\n", omittingEmptySubsequences: false)
+        {
             if line == "%" { flush() } else { current.append(line) }
         }
         flush()
@@ -72,7 +76,8 @@ public struct FortuneCatalogue: Sendable {
             let name = (path as NSString).lastPathComponent
             var isDirectory: ObjCBool = false
             guard files.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                !name.hasSuffix(".dat"), !name.hasSuffix(".u8"), !name.hasPrefix("."), offensive || !name.hasSuffix("-o"),
+                !name.hasSuffix(".dat"), !name.hasSuffix(".u8"), !name.hasPrefix("."),
+                offensive || !name.hasSuffix("-o"),
                 let data = files.contents(atPath: path), let text = String(data: data, encoding: .utf8)
             else { continue }
             result += parse(text)
@@ -81,6 +86,7 @@ public struct FortuneCatalogue: Sendable {
     }
 
     public static func load(directory: String?, offensive: Bool = false, builtin: Bool = true) -> FortuneCatalogue {
-        FortuneCatalogue((builtin ? builtinTexts() : []) + (directory.map { texts(inDirectory: $0, offensive: offensive) } ?? []))
+        FortuneCatalogue(
+            (builtin ? builtinTexts() : []) + (directory.map { texts(inDirectory: $0, offensive: offensive) } ?? []))
     }
 }

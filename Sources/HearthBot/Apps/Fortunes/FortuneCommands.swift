@@ -27,7 +27,9 @@ enum FortuneCommands {
     static func luckyNumbers() -> [Int] {
         var numbers: Set<Int> = []
         let span = UInt32(luckyNumberRange.count)
-        while numbers.count < luckyNumberCount { numbers.insert(luckyNumberRange.lowerBound + Int(Sodium.randomUniform(span))) }
+        while numbers.count < luckyNumberCount {
+            numbers.insert(luckyNumberRange.lowerBound + Int(Sodium.randomUniform(span)))
+        }
         return numbers.sorted()
     }
 
@@ -39,13 +41,16 @@ enum FortuneCommands {
         let parts = head.split(separator: ",", omittingEmptySubsequences: false)
         if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) {
             guard (-90...90).contains(lat), (-180...180).contains(lon) else {
-                throw BotError("\(head) is off the globe: latitude goes from -90 to 90 and longitude from -180 to 180 — e.g. @48.85,2.35 Paris")
+                throw BotError(
+                    "\(head) is off the globe: latitude goes from -90 to 90 and longitude from -180 to 180 — e.g. @48.85,2.35 Paris"
+                )
             }
             let name = words.count > 1 ? String(words[1].prefix(maxPlaceLength)) : nil
             return (lat, lon, name)
         }
         if parts.count == 2 || head.contains(where: { $0.isNumber }) && head.contains(",") {
-            throw BotError("\"\(head)\" is not a place: use @LAT,LON with numbers, e.g. @48.85,2.35 Paris, or a city like @Paris")
+            throw BotError(
+                "\"\(head)\" is not a place: use @LAT,LON with numbers, e.g. @48.85,2.35 Paris, or a city like @Paris")
         }
         let name = String(body).trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw BotError("where? Use @LAT,LON (e.g. @48.85,2.35) or a city (e.g. @Paris)") }
@@ -59,9 +64,14 @@ enum FortuneCommands {
         guard let date = LocalDays.utcDate(day) else { return day }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let weekday = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][calendar.component(.weekday, from: date) - 1]
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-        return "\(weekday) \(calendar.component(.day, from: date)) \(months[calendar.component(.month, from: date) - 1])"
+        let weekday = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][
+            calendar.component(.weekday, from: date) - 1]
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ]
+        return
+            "\(weekday) \(calendar.component(.day, from: date)) \(months[calendar.component(.month, from: date) - 1])"
     }
 
     static func nextCookieLine(_ request: BotRequest) -> String {
@@ -97,15 +107,22 @@ enum FortuneCommands {
         let days = days(request)
         let now = now(request)
         let today = days.day(now)
-        if let first = request.words.first, !first.hasPrefix("@") { throw request.usageError("\(first)? Give a place as @LAT,LON or @City") }
+        if let first = request.words.first, !first.hasPrefix("@") {
+            throw request.usageError("\(first)? Give a place as @LAT,LON or @City")
+        }
         var where_: (lat: Double, lon: Double, name: String?)?
         if request.words.first?.hasPrefix("@") == true {
             where_ = try place(request.input.text(after: 0))
         }
         if let existing = try await store.fortune(accountID: me.id, day: today) {
-            return BotResponse(["You opened today's cookie already: “\(existing.text)” — lucky numbers \(existing.numbers).", nextCookieLine(request)])
+            return BotResponse([
+                "You opened today's cookie already: “\(existing.text)” — lucky numbers \(existing.numbers).",
+                nextCookieLine(request),
+            ])
         }
-        if where_ == nil, request.settings?["location"] == "on", let last = try await store.lastLocation(accountID: me.id) {
+        if where_ == nil, request.settings?["location"] == "on",
+            let last = try await store.lastLocation(accountID: me.id)
+        {
             where_ = (last.lat, last.lon, last.label)
         }
         guard let catalogue = request.services.fortunes, !catalogue.sayings.isEmpty else {
@@ -125,16 +142,21 @@ enum FortuneCommands {
         let bonus = min(maxStreakBonus, (streak - 1) * streakBonusPerDay)
         let record = FortuneRecord(
             accountId: me.id, day: today, sayingKey: saying.key, round: round, text: saying.text,
-            numbers: luckyNumbers().map(String.init).joined(separator: " "), lat: where_?.lat, lon: where_?.lon, place: where_?.name,
+            numbers: luckyNumbers().map(String.init).joined(separator: " "), lat: where_?.lat, lon: where_?.lon,
+            place: where_?.name,
             points: pointsPerCookie + bonus, openedAt: now)
         let (opened, isNew) = try await store.openFortune(record)
         guard isNew else {
-            return BotResponse(["You opened today's cookie already: “\(opened.text)” — lucky numbers \(opened.numbers).", nextCookieLine(request)])
+            return BotResponse([
+                "You opened today's cookie already: “\(opened.text)” — lucky numbers \(opened.numbers).",
+                nextCookieLine(request),
+            ])
         }
         let style = request.style
         var lines = [
             "🥠 \(style.bold("Your fortune for \(formatDay(today))")): “\(opened.text)”",
-            "Lucky numbers: \(opened.numbers) · +\(opened.points) points" + (streak > 1 ? " (\(streak)-day streak, +\(bonus) bonus)" : "")
+            "Lucky numbers: \(opened.numbers) · +\(opened.points) points"
+                + (streak > 1 ? " (\(streak)-day streak, +\(bonus) bonus)" : "")
                 + (opened.place.map { " · opened in \($0)" } ?? ""),
         ]
         lines.append(style.dim(nextCookieLine(request) + " · !fortunes for your history, !fortune map for the map"))
@@ -142,7 +164,9 @@ enum FortuneCommands {
     }
 
     /// A notice at the next local midnight for people who want it.
-    static func reminderEffects(_ services: BotServices, _ account: AccountRef, settings: UserSettings?) async throws -> [SessionEffect] {
+    static func reminderEffects(_ services: BotServices, _ account: AccountRef, settings: UserSettings?) async throws
+        -> [SessionEffect]
+    {
         var resolved = settings
         if resolved == nil { resolved = UserSettings(stored: try await services.store.settings(account.id)) }
         let settings = resolved!
@@ -159,18 +183,24 @@ enum FortuneCommands {
         let today = days.day(services.clock.now())
         var effects: [SessionEffect] = []
         var notes: [String] = []
-        if try await services.store.addPoints(accountID: account.id, kind: "login", day: today, points: loginBonus, now: services.clock.now()) {
+        if try await services.store.addPoints(
+            accountID: account.id, kind: "login", day: today, points: loginBonus, now: services.clock.now())
+        {
             notes.append("+\(loginBonus) points for your first visit today")
         }
         if try await services.store.fortune(accountID: account.id, day: today) == nil {
             notes.append("today's fortune cookie is waiting — !fortune")
         }
-        if !notes.isEmpty { effects.append(.notify(accountID: account.id, text: "🥠 " + notes.joined(separator: "; ") + ".")) }
+        if !notes.isEmpty {
+            effects.append(.notify(accountID: account.id, text: "🥠 " + notes.joined(separator: "; ") + "."))
+        }
         return effects + (try await reminderEffects(services, account, settings: settings))
     }
 
     static func show(_ request: BotRequest) async throws -> BotResponse {
-        guard request.words.count == 2, let id = Int64(request.words[1].drop { $0 == "#" }) else { throw request.usageError("show which? e.g. !fortune show 3") }
+        guard request.words.count == 2, let id = Int64(request.words[1].drop { $0 == "#" }) else {
+            throw request.usageError("show which? e.g. !fortune show 3")
+        }
         let f = try await visibleFortune(request, id)
         let owner = try await request.services.store.account(id: f.accountId)
         return BotResponse([
@@ -205,14 +235,20 @@ enum FortuneCommands {
         let media = try PictureCommands.media(request)
         let fortunes = try await request.services.store.allFortunes(of: who.id).filter { $0.lat != nil }
         if fortunes.isEmpty {
-            return BotResponse(["\(who.name) has no cookies with a place yet — open one with !fortune @LAT,LON or @City (or !set location on)."])
+            return BotResponse([
+                "\(who.name) has no cookies with a place yet — open one with !fortune @LAT,LON or @City (or !set location on)."
+            ])
         }
         let markers = fortunes.map { f in
-            WorldMap.Marker(lat: f.lat!, lon: f.lon!, label: "\(f.day) \(f.place ?? String(format: "%.2f,%.2f", f.lat!, f.lon!))")
+            WorldMap.Marker(
+                lat: f.lat!, lon: f.lon!, label: "\(f.day) \(f.place ?? String(format: "%.2f,%.2f", f.lat!, f.lon!))")
         }
-        let image = try await media.worldMap(title: "Where \(who.name) opened fortune cookies", markers: markers, ownerID: request.caller.account?.id)
+        let image = try await media.worldMap(
+            title: "Where \(who.name) opened fortune cookies", markers: markers, ownerID: request.caller.account?.id)
         try await request.services.store.addImage(image)
-        return BotResponse(["\(request.style.bold("\(who.name)'s fortune map")) (\(fortunes.count) places): \(media.url(image))"])
+        return BotResponse([
+            "\(request.style.bold("\(who.name)'s fortune map")) (\(fortunes.count) places): \(media.url(image))"
+        ])
     }
 
     static func stats(_ request: BotRequest) async throws -> BotResponse {
@@ -241,7 +277,8 @@ enum FortuneCommands {
     // MARK: lists and points
 
     static let fortunes = BotCommand(
-        "fortunes", group: group, usage: "[USER] [PAGE]", summary: "the cookies you (or USER) opened: date, place, first words",
+        "fortunes", group: group, usage: "[USER] [PAGE]",
+        summary: "the cookies you (or USER) opened: date, place, first words",
         example: "!fortunes alice", arity: 0...2
     ) { request in
         var words = request.words
@@ -255,14 +292,17 @@ enum FortuneCommands {
         var lines = ["\(request.style.bold("\(who.name)'s cookies")) (\(total)):"]
         lines += rows.map { f in
             let words = f.text.split(separator: " ").prefix(6).joined(separator: " ")
-            return "#\(f.id!)  \(f.day)  \(f.place ?? (f.lat != nil ? String(format: "%.2f,%.2f", f.lat!, f.lon!) : "—"))  “\(words)\(f.text.split(separator: " ").count > 6 ? "…" : "")”"
+            return
+                "#\(f.id!)  \(f.day)  \(f.place ?? (f.lat != nil ? String(format: "%.2f,%.2f", f.lat!, f.lon!) : "—"))  “\(words)\(f.text.split(separator: " ").count > 6 ? "…" : "")”"
         }
-        lines += Paging.footer(request, page: page, total: total, size: Store.fortunePageSize, command: "!fortunes \(who.name)")
+        lines += Paging.footer(
+            request, page: page, total: total, size: Store.fortunePageSize, command: "!fortunes \(who.name)")
         return BotResponse(lines)
     }
 
     static let points = BotCommand(
-        "points", group: group, summary: "your points: cookies, streaks and first visits of the day", example: "!points",
+        "points", group: group, summary: "your points: cookies, streaks and first visits of the day",
+        example: "!points",
         arity: 0...0, requiresLogin: true
     ) { request in
         let me = try request.account()
@@ -273,17 +313,21 @@ enum FortuneCommands {
     }
 
     static let top = BotCommand(
-        "top", group: group, usage: "points [friends]", summary: "the points leaderboard (everyone, or you and your friends)",
+        "top", group: group, usage: "points [friends]",
+        summary: "the points leaderboard (everyone, or you and your friends)",
         example: "!top points friends", arity: 1...2
     ) { request in
         guard request.words[0].lowercased() == "points" else { throw request.usageError("only !top points so far") }
         let friendsOnly = request.words.count == 2
         if friendsOnly && request.words[1].lowercased() != "friends" { throw request.usageError() }
         let me = friendsOnly ? try request.account() : request.caller.account
-        let rows = try await request.services.store.topPoints(limit: leaderboardSize, friendsOf: friendsOnly ? me?.id : nil)
+        let rows = try await request.services.store.topPoints(
+            limit: leaderboardSize, friendsOf: friendsOnly ? me?.id : nil)
         if rows.isEmpty { return BotResponse(["Nobody has points yet — !fortune to start."]) }
         let title = friendsOnly ? "Top points among your friends" : "Top points"
-        return BotResponse(["\(request.style.bold(title)):"] + rows.enumerated().map { "\($0.offset + 1). \($0.element.name) — \($0.element.points)" })
+        return BotResponse(
+            ["\(request.style.bold(title)):"]
+                + rows.enumerated().map { "\($0.offset + 1). \($0.element.name) — \($0.element.points)" })
     }
 
     static let all: [BotCommand] = [fortune, fortunes, points, top]

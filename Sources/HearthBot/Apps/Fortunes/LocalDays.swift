@@ -17,7 +17,11 @@ public struct LocalDays: Sendable {
     }
 
     public init(identifier: String) {
-        if let zone = TimeZone(identifier: identifier) { self.init(timeZone: zone, name: identifier) } else { self.init(timeZone: TimeZone(identifier: "UTC")!, name: "UTC") }
+        if let zone = TimeZone(identifier: identifier) {
+            self.init(timeZone: zone, name: identifier)
+        } else {
+            self.init(timeZone: TimeZone(identifier: "UTC")!, name: "UTC")
+        }
     }
 
     /// The local date of `date`, as `yyyy-MM-dd`.
@@ -57,7 +61,8 @@ public struct LocalDays: Sendable {
     /// yesterday if today has no entry yet — and the longest ever.
     public static func streaks(days: [String], today: String) -> (current: Int, longest: Int) {
         let sorted = days.sorted()
-        var longest = 0, run = 0
+        var longest = 0
+        var run = 0
         var previous: String?
         for day in sorted {
             run = (previous.flatMap { distance($0, day) } == 1) ? run + 1 : 1

@@ -10,14 +10,17 @@ enum HelpCommands {
                 let name = word.hasPrefix("!") ? String(word.dropFirst()).lowercased() : word.lowercased()
                 guard let command = bot.commands[name] else {
                     let suggestions = Suggest.closest(to: name, in: Array(bot.commands.keys))
-                    let hint = suggestions.isEmpty ? "" : " — did you mean \(suggestions.map { "!\($0)" }.joined(separator: " or "))?"
+                    let hint =
+                        suggestions.isEmpty
+                        ? "" : " — did you mean \(suggestions.map { "!\($0)" }.joined(separator: " or "))?"
                     throw BotError("no command !\(name)\(hint)")
                 }
                 var lines = ["\(command.usageLine) — \(command.summary)", "example: \(command.example)"]
                 if command.requiresLogin { lines.append("(you need to be logged in)") }
                 if command.secret { lines.append("(send it privately: in a channel it is never shown to others)") }
                 if !command.secretSubcommands.isEmpty {
-                    let names = command.secretSubcommands.sorted().map { "!\(command.name) \($0)" }.joined(separator: " and ")
+                    let names = command.secretSubcommands.sorted().map { "!\(command.name) \($0)" }.joined(
+                        separator: " and ")
                     lines.append("(send \(names) privately: in a channel they are never shown to others)")
                 }
                 return BotResponse(lines)
@@ -28,8 +31,10 @@ enum HelpCommands {
                 if names.isEmpty { continue }
                 lines.append("  \(group): " + names.map { "!\($0)" }.joined(separator: " "))
             }
-            lines.append("  chat: /join #channel, /msg NICK TEXT, /part, /who, /list, /quit (plain mode) or your client's commands")
+            lines.append(
+                "  chat: /join #channel, /msg NICK TEXT, /part, /who, /list, /quit (plain mode) or your client's commands"
+            )
             return BotResponse(lines)
-        },
+        }
     ]
 }

@@ -80,7 +80,9 @@ public final class MediaLibrary: Sendable {
 
     public func delete(ids: [String]) {
         for id in ids {
-            for format in ImageFormat.allCases { try? FileManager.default.removeItem(at: fileURL(id: id, format: format.rawValue)) }
+            for format in ImageFormat.allCases {
+                try? FileManager.default.removeItem(at: fileURL(id: id, format: format.rawValue))
+            }
         }
     }
 
@@ -138,7 +140,8 @@ public final class MediaLibrary: Sendable {
     /// Decodes a stored picture (for drawing on it).
     func decodeStored(_ image: ImageRecord) throws -> GDImage {
         let file = fileURL(id: image.id, format: image.format)
-        guard let data = FileManager.default.contents(atPath: file.path), let format = ImageFormat(rawValue: image.format),
+        guard let data = FileManager.default.contents(atPath: file.path),
+            let format = ImageFormat(rawValue: image.format),
             let decoded = GDImage.decode([UInt8](data), format: format)
         else { throw BotError("that picture's file is missing") }
         return decoded
@@ -159,13 +162,19 @@ public final class MediaLibrary: Sendable {
 
     /// A stable key for a render: same picture, boxes, captions and size → same meme.
     public static func renderKey(base: MemeBase, boxes: [CaptionBox], captions: [String], textScale: Double) -> String {
-        let boxText = boxes.map { "\($0.x),\($0.y),\($0.w),\($0.h),\($0.align.rawValue),\($0.style.rawValue)" }.joined(separator: ";")
-        return Sodium.hashSecret("meme/v1\u{0}\(base.cacheKey)\u{0}\(boxText)\u{0}\(textScale)\u{0}\(captions.joined(separator: "\u{0}"))")
+        let boxText = boxes.map { "\($0.x),\($0.y),\($0.w),\($0.h),\($0.align.rawValue),\($0.style.rawValue)" }.joined(
+            separator: ";")
+        return Sodium.hashSecret(
+            "meme/v1\u{0}\(base.cacheKey)\u{0}\(boxText)\u{0}\(textScale)\u{0}\(captions.joined(separator: "\u{0}"))")
     }
 
     /// Draws a meme and stores it as a JPEG; returns the record, not yet in the database.
-    public func renderMeme(base: MemeBase, boxes: [CaptionBox], captions: [String], textScale: Double) async throws -> ImageRecord {
-        guard let renderer else { throw BotError("memes need the caption fonts (fonts-dejavu-core); ask the operator to run scripts/setup") }
+    public func renderMeme(base: MemeBase, boxes: [CaptionBox], captions: [String], textScale: Double) async throws
+        -> ImageRecord
+    {
+        guard let renderer else {
+            throw BotError("memes need the caption fonts (fonts-dejavu-core); ask the operator to run scripts/setup")
+        }
         let id = Self.newID()
         return try await run {
             let picture = try self.base(key: base.cacheKey) {
@@ -177,7 +186,9 @@ public final class MediaLibrary: Sendable {
             renderer.caption(picture, boxes: boxes, captions: captions, textScale: textScale)
             let jpeg = picture.jpeg(quality: 85)
             _ = try self.write(jpeg, id: id, format: .jpeg)
-            return ImageRecord(id: id, ownerId: nil, kind: "meme", format: "jpeg", width: picture.width, height: picture.height, bytes: jpeg.count)
+            return ImageRecord(
+                id: id, ownerId: nil, kind: "meme", format: "jpeg", width: picture.width, height: picture.height,
+                bytes: jpeg.count)
         }
     }
 
@@ -198,27 +209,37 @@ public final class MediaLibrary: Sendable {
 
     /// The world map with numbered markers and a legend, as a PNG.
     public func worldMap(title: String, markers: [WorldMap.Marker], ownerID: Int64?) async throws -> ImageRecord {
-        guard let world = worldMapBase else { throw BotError("maps need the map data and fonts; ask the operator to run scripts/setup") }
+        guard let world = worldMapBase else {
+            throw BotError("maps need the map data and fonts; ask the operator to run scripts/setup")
+        }
         let id = Self.newID()
         return try await run {
             let picture = world.render(title: title, markers: markers)
             let png = picture.png(level: 3)
             _ = try self.write(png, id: id, format: .png)
-            return ImageRecord(id: id, ownerId: ownerID, kind: "map", format: "png", width: picture.width, height: picture.height, bytes: png.count)
+            return ImageRecord(
+                id: id, ownerId: ownerID, kind: "map", format: "png", width: picture.width, height: picture.height,
+                bytes: png.count)
         }
     }
 
     /// A family tree picture, as a PNG.
     public func familyTree(
-        title: String, people: [FamilyTreePicture.Person], parents: [(parent: Int64, child: Int64)], partners: [(Int64, Int64)], ownerID: Int64?
+        title: String, people: [FamilyTreePicture.Person], parents: [(parent: Int64, child: Int64)],
+        partners: [(Int64, Int64)], ownerID: Int64?
     ) async throws -> ImageRecord {
-        guard let fonts = FontSet.installed() else { throw BotError("tree pictures need the fonts; ask the operator to run scripts/setup") }
+        guard let fonts = FontSet.installed() else {
+            throw BotError("tree pictures need the fonts; ask the operator to run scripts/setup")
+        }
         let id = Self.newID()
         return try await run {
-            let picture = FamilyTreePicture(fonts: fonts).draw(title: title, people: people, parents: parents, partners: partners)
+            let picture = FamilyTreePicture(fonts: fonts).draw(
+                title: title, people: people, parents: parents, partners: partners)
             let png = picture.png(level: 3)
             _ = try self.write(png, id: id, format: .png)
-            return ImageRecord(id: id, ownerId: ownerID, kind: "tree", format: "png", width: picture.width, height: picture.height, bytes: png.count)
+            return ImageRecord(
+                id: id, ownerId: ownerID, kind: "tree", format: "png", width: picture.width, height: picture.height,
+                bytes: png.count)
         }
     }
 
@@ -230,7 +251,9 @@ public final class MediaLibrary: Sendable {
             let picture = GridLayout.draw(tiles)
             let jpeg = picture.jpeg(quality: 85)
             _ = try self.write(jpeg, id: id, format: .jpeg)
-            return ImageRecord(id: id, ownerId: ownerID, kind: "grid", format: "jpeg", width: picture.width, height: picture.height, bytes: jpeg.count)
+            return ImageRecord(
+                id: id, ownerId: ownerID, kind: "grid", format: "jpeg", width: picture.width, height: picture.height,
+                bytes: jpeg.count)
         }
     }
 }

@@ -10,7 +10,9 @@ enum MemeCommands {
     static let textScales = ["small": 0.8, "normal": 1.0, "large": 1.25]
 
     static func memeID(_ request: BotRequest, _ word: String) throws -> Int64 {
-        guard let id = Int64(word.drop { $0 == "#" }), id > 0 else { throw request.usageError("\(word) is not a meme number") }
+        guard let id = Int64(word.drop { $0 == "#" }), id > 0 else {
+            throw request.usageError("\(word) is not a meme number")
+        }
         return id
     }
 
@@ -31,8 +33,10 @@ enum MemeCommands {
         example: "!meme sunset when the build is green | on the first try", arity: 1...Int.max
     ) { request in
         switch request.words[0].lowercased() {
-        case "show" where request.words.count == 2: return try await show(request, try memeID(request, request.words[1]))
-        case "delete" where request.words.count == 2: return try await delete(request, try memeID(request, request.words[1]))
+        case "show" where request.words.count == 2:
+            return try await show(request, try memeID(request, request.words[1]))
+        case "delete" where request.words.count == 2:
+            return try await delete(request, try memeID(request, request.words[1]))
         default: return try await make(request)
         }
     }
@@ -46,7 +50,9 @@ enum MemeCommands {
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw request.usageError("what should it say? Separate the texts with |")
         }
-        let captions = text.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let captions = text.split(separator: "|", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         if let long = captions.first(where: { $0.utf8.count > MediaLimits.maxCaptionBytes }) {
             throw BotError("\"\(long.prefix(20))…\" is too long: a text may have \(MediaLimits.maxCaptionBytes) bytes")
         }
@@ -56,7 +62,8 @@ enum MemeCommands {
         if let builtin = BuiltinTemplate.named(sourceWord) {
             base = .builtin(builtin)
             boxes = builtin.boxes
-        } else if let own = try await store.templates(for: me.id).first(where: { $0.nameKey == sourceWord.lowercased() }),
+        } else if let own = try await store.templates(for: me.id).first(where: { $0.nameKey == sourceWord.lowercased() }
+        ),
             let image = try await store.image(id: own.imageId)
         {
             base = .stored(image)
@@ -71,7 +78,9 @@ enum MemeCommands {
             throw BotError("there is no template or picture \"\(sourceWord)\" — \(hint)")
         }
         if captions.count > boxes.count {
-            throw BotError("\(sourceWord) has \(boxes.count) text\(boxes.count == 1 ? "" : "s"); you gave \(captions.count) — separate them with |")
+            throw BotError(
+                "\(sourceWord) has \(boxes.count) text\(boxes.count == 1 ? "" : "s"); you gave \(captions.count) — separate them with |"
+            )
         }
         boxes = Array(boxes.prefix(captions.count))
         let scale = textScales[request.settings?["textsize"] ?? "normal"] ?? 1
@@ -98,13 +107,19 @@ enum MemeCommands {
         let m = row.meme
         var mine: [String] = []
         if let me = request.caller.account?.id {
-            if try await request.services.store.hasReacted(.like, memeID: id, accountID: me) { mine.append("you like it") }
-            if try await request.services.store.hasReacted(.fav, memeID: id, accountID: me) { mine.append("in your favourites") }
+            if try await request.services.store.hasReacted(.like, memeID: id, accountID: me) {
+                mine.append("you like it")
+            }
+            if try await request.services.store.hasReacted(.fav, memeID: id, accountID: me) {
+                mine.append("in your favourites")
+            }
         }
         return BotResponse([
             "\(request.style.bold("meme #\(id)")) by \(row.author), \(TimeText.ago(from: m.createdAt, to: Date())) from \(m.source): “\(m.caption)”",
             "♥ \(m.likes) likes · ★ \(m.favs) favourites · \(m.comments) comments\(mine.isEmpty ? "" : " (\(mine.joined(separator: ", ")))") · \(media.url(id: m.imageId, format: row.format))",
-            request.style.dim("!like \(id) · !fav \(id) · !comment meme \(id) TEXT · !comments meme \(id) · !share meme \(id) #channel"),
+            request.style.dim(
+                "!like \(id) · !fav \(id) · !comment meme \(id) TEXT · !comments meme \(id) · !share meme \(id) #channel"
+            ),
         ])
     }
 
@@ -120,13 +135,15 @@ enum MemeCommands {
         let now = Date()
         return rows.map { row in
             let m = row.meme
-            return "#\(m.id!)  “\(m.caption.count > 40 ? m.caption.prefix(39) + "…" : Substring(m.caption))”  ♥\(m.likes) ★\(m.favs)  \(row.author)  \(TimeText.ago(from: m.createdAt, to: now))  \(media.url(id: m.imageId, format: row.format))"
+            return
+                "#\(m.id!)  “\(m.caption.count > 40 ? m.caption.prefix(39) + "…" : Substring(m.caption))”  ♥\(m.likes) ★\(m.favs)  \(row.author)  \(TimeText.ago(from: m.createdAt, to: now))  \(media.url(id: m.imageId, format: row.format))"
         }
     }
 
     /// `!memes [USER] [PAGE]` and `!memes grid [USER]`.
     static let memes = BotCommand(
-        "memes", group: group, usage: "[USER] [PAGE]  ·  grid [USER]", summary: "memes as a table (yours or USER's), or one grid picture",
+        "memes", group: group, usage: "[USER] [PAGE]  ·  grid [USER]",
+        summary: "memes as a table (yours or USER's), or one grid picture",
         example: "!memes alice 2", arity: 0...3
     ) { request in
         let media = try PictureCommands.media(request)
@@ -154,34 +171,49 @@ enum MemeCommands {
             for row in rows { if let image = try await store.image(id: row.meme.imageId) { images.append(image) } }
             let picture = try await media.grid(images, ownerID: request.caller.account?.id ?? owner.id)
             try await store.addImage(picture)
-            return BotResponse(["\(request.style.bold("\(owner.name)'s memes")) (\(images.count) of \(total)): \(media.url(picture))"])
+            return BotResponse([
+                "\(request.style.bold("\(owner.name)'s memes")) (\(images.count) of \(total)): \(media.url(picture))"
+            ])
         }
         let page = try Paging.page(request, pageWord)
         let (rows, total) = try await store.memes(of: owner.id, page: page)
         if total == 0 { return BotResponse(["\(owner.name) has no memes yet — make one: !meme sunset top | bottom"]) }
-        if rows.isEmpty { return BotResponse(["There is no page \(page); there are \(Paging.pages(total, Store.memePageSize))."]) }
+        if rows.isEmpty {
+            return BotResponse(["There is no page \(page); there are \(Paging.pages(total, Store.memePageSize))."])
+        }
         var lines = ["\(request.style.bold("\(owner.name)'s memes")) (\(total)):"] + table(request, rows, media: media)
-        lines += Paging.footer(request, page: page, total: total, size: Store.memePageSize, command: "!memes \(owner.name)")
+        lines += Paging.footer(
+            request, page: page, total: total, size: Store.memePageSize, command: "!memes \(owner.name)")
         return BotResponse(lines)
     }
 
     static func reaction(_ name: String, _ reaction: Store.Reaction, on: Bool, summary: String) -> BotCommand {
         let usage = reaction == .like ? "[meme|post] ID" : "ID"
-        return BotCommand(name, group: group, usage: usage, summary: summary, example: "!\(name) 12", arity: 1...2, requiresLogin: true) { request in
+        return BotCommand(
+            name, group: group, usage: usage, summary: summary, example: "!\(name) 12", arity: 1...2,
+            requiresLogin: true
+        ) { request in
             let me = try request.account()
             if reaction == .like, request.words.count == 2, request.words[0].lowercased() == "post" {
                 let id = try memeID(request, request.words[1])
                 _ = try await FamilyFeedCommands.visiblePost(request, id)
-                guard let (changed, count) = try await request.services.store.likePost(id, accountID: me.id, on: on) else {
+                guard let (changed, count) = try await request.services.store.likePost(id, accountID: me.id, on: on)
+                else {
                     throw BotError("there is no post #\(id) in your families")
                 }
-                let what = on ? (changed ? "You like post #\(id)." : "You already like post #\(id).") : (changed ? "You no longer like post #\(id)." : "You didn't like post #\(id).")
+                let what =
+                    on
+                    ? (changed ? "You like post #\(id)." : "You already like post #\(id).")
+                    : (changed ? "You no longer like post #\(id)." : "You didn't like post #\(id).")
                 return BotResponse(["\(what) It has \(count) like\(count == 1 ? "" : "s")."])
             }
             if request.words.count == 2 && request.words[0].lowercased() != "meme" { throw request.usageError() }
             let id = try memeID(request, request.words.last!)
             _ = try await visibleMeme(request, id)
-            guard let (changed, count) = try await request.services.store.react(reaction, memeID: id, accountID: me.id, on: on) else {
+            guard
+                let (changed, count) = try await request.services.store.react(
+                    reaction, memeID: id, accountID: me.id, on: on)
+            else {
                 throw BotError("there is no meme #\(id)")
             }
             let noun = (reaction == .like ? "like" : "favourite") + (count == 1 ? "" : "s")
@@ -201,15 +233,17 @@ enum MemeCommands {
     }
 
     static let favs = BotCommand(
-        "favs", group: group, usage: "[PAGE]", summary: "your favourite memes", example: "!favs", arity: 0...1, requiresLogin: true
+        "favs", group: group, usage: "[PAGE]", summary: "your favourite memes", example: "!favs", arity: 0...1,
+        requiresLogin: true
     ) { request in
         let me = try request.account()
         let media = try PictureCommands.media(request)
         let page = try Paging.page(request, request.words.first)
         let (rows, total) = try await request.services.store.favourites(of: me.id, page: page)
         if total == 0 { return BotResponse(["No favourites yet — !fav ID on a meme you love."]) }
-        return BotResponse(["\(request.style.bold("Your favourites")) (\(total)):"] + table(request, rows, media: media)
-            + Paging.footer(request, page: page, total: total, size: Store.memePageSize, command: "!favs"))
+        return BotResponse(
+            ["\(request.style.bold("Your favourites")) (\(total)):"] + table(request, rows, media: media)
+                + Paging.footer(request, page: page, total: total, size: Store.memePageSize, command: "!favs"))
     }
 
     /// Trending: reactions weighted by age (a day-old like counts about a third of a new one).
@@ -219,18 +253,21 @@ enum MemeCommands {
     }
 
     static let hot = BotCommand(
-        "hot", group: group, usage: "[PAGE]", summary: "trending memes: most liked lately", example: "!hot", arity: 0...1
+        "hot", group: group, usage: "[PAGE]", summary: "trending memes: most liked lately", example: "!hot",
+        arity: 0...1
     ) { request in
         let media = try PictureCommands.media(request)
         let page = try Paging.page(request, request.words.first)
         let now = Date()
-        let recent = try await request.services.store.recentMemes(for: request.caller.account?.id, since: now.addingTimeInterval(-Store.hotWindow))
+        let recent = try await request.services.store.recentMemes(
+            for: request.caller.account?.id, since: now.addingTimeInterval(-Store.hotWindow))
         let ranked = recent.sorted { hotScore($0.meme, now: now) > hotScore($1.meme, now: now) }
         let slice = Array(ranked.dropFirst((page - 1) * Store.memePageSize).prefix(Store.memePageSize))
         if ranked.isEmpty { return BotResponse(["Nothing is trending yet — make a meme: !meme sunset top | bottom"]) }
         if slice.isEmpty { return BotResponse(["There is no page \(page)."]) }
-        return BotResponse(["\(request.style.bold("Hot memes")):"] + table(request, slice, media: media)
-            + Paging.footer(request, page: page, total: ranked.count, size: Store.memePageSize, command: "!hot"))
+        return BotResponse(
+            ["\(request.style.bold("Hot memes")):"] + table(request, slice, media: media)
+                + Paging.footer(request, page: page, total: ranked.count, size: Store.memePageSize, command: "!hot"))
     }
 
     static let all: [BotCommand] = [
@@ -246,7 +283,8 @@ enum MemeCommands {
     static func profileLine(_ context: ProfileContext, media: MediaLibrary?) async throws -> String? {
         let (_, total) = try await context.store.memes(of: context.subject.id!, page: 1, pageSize: 0)
         var parts: [String] = []
-        if let avatar = context.subject.avatarImageId, let media, let image = try await context.store.image(id: avatar) {
+        if let avatar = context.subject.avatarImageId, let media, let image = try await context.store.image(id: avatar)
+        {
             parts.append("picture: \(media.url(image))")
         } else {
             parts.append("picture: none yet (!avatar IMAGE)")

@@ -18,10 +18,14 @@ enum PictureCommands {
     static func ownUpload(_ request: BotRequest, _ me: AccountRef, _ text: String) async throws -> ImageRecord {
         let prefix = text.lowercased()
         guard prefix.count >= minIDPrefix, prefix.allSatisfy({ $0.isHexDigit }) else {
-            throw BotError("\"\(text)\" is not a picture id — !images lists yours (the first \(minIDPrefix) characters are enough)")
+            throw BotError(
+                "\"\(text)\" is not a picture id — !images lists yours (the first \(minIDPrefix) characters are enough)"
+            )
         }
         let found = try await request.services.store.uploads(of: me.id, idPrefix: prefix)
-        guard let image = found.first else { throw BotError("you have no picture \(text) — !images lists yours, !upload adds one") }
+        guard let image = found.first else {
+            throw BotError("you have no picture \(text) — !images lists yours, !upload adds one")
+        }
         if found.count > 1 { throw BotError("\(text) matches several of your pictures; type more of the id") }
         return image
     }
@@ -36,7 +40,8 @@ enum PictureCommands {
         let media = try media(request)
         let token = Sodium.hex(Sodium.randomBytes(16))
         try await request.services.store.addUploadTicket(
-            tokenHash: Sodium.hashSecret(token), accountID: me.id, expiresAt: Date().addingTimeInterval(MediaLibrary.uploadLinkLifetime))
+            tokenHash: Sodium.hashSecret(token), accountID: me.id,
+            expiresAt: Date().addingTimeInterval(MediaLibrary.uploadLinkLifetime))
         let link = "\(media.publicURL)/upload/\(token)"
         let minutes = Int(MediaLibrary.uploadLinkLifetime / 60)
         return BotResponse(
@@ -56,10 +61,14 @@ enum PictureCommands {
         let page = try Paging.page(request, request.words.first)
         let (images, total) = try await request.services.store.uploads(of: me.id, page: page)
         if total == 0 { return BotResponse(["You have no pictures yet — !upload gives you a link to add one."]) }
-        if images.isEmpty { return BotResponse(["There is no page \(page); you have \(Paging.pages(total, Store.imagePageSize))."]) }
+        if images.isEmpty {
+            return BotResponse(["There is no page \(page); you have \(Paging.pages(total, Store.imagePageSize))."])
+        }
         let now = Date()
         var lines = ["\(request.style.bold("Your pictures")) (\(total)):"]
-        lines += images.map { "\(shortID($0.id))  \($0.width)×\($0.height) \($0.format)  \(TimeText.ago(from: $0.createdAt, to: now))  \(media.url($0))" }
+        lines += images.map {
+            "\(shortID($0.id))  \($0.width)×\($0.height) \($0.format)  \(TimeText.ago(from: $0.createdAt, to: now))  \(media.url($0))"
+        }
         lines += Paging.footer(request, page: page, total: total, size: Store.imagePageSize, command: "!images")
         return BotResponse(lines)
     }
@@ -72,27 +81,34 @@ enum PictureCommands {
         let word = request.words.first?.lowercased()
         let builtins = BuiltinTemplate.all.filter { t in
             guard let word else { return true }
-            return t.name.contains(word) || t.keywords.contains { $0.contains(word) } || t.summary.lowercased().contains(word)
+            return t.name.contains(word) || t.keywords.contains { $0.contains(word) }
+                || t.summary.lowercased().contains(word)
         }
         var lines: [String] = []
         for template in builtins {
             let link = try await media.templatePreview(template)
-            lines.append("\(request.style.bold(template.name)) (\(template.boxes.count) texts) — \(template.summary) · \(link)")
+            lines.append(
+                "\(request.style.bold(template.name)) (\(template.boxes.count) texts) — \(template.summary) · \(link)")
         }
         let own = try await request.services.store.templates(for: request.caller.account?.id).filter { t in
             word.map { t.nameKey.contains($0) } ?? true
         }
         for template in own {
             let whose = template.ownerId == nil ? "everyone's" : "yours"
-            lines.append("\(request.style.bold(template.name)) (\(whose)) · \(media.url(id: template.imageId, format: "jpeg"))")
+            lines.append(
+                "\(request.style.bold(template.name)) (\(whose)) · \(media.url(id: template.imageId, format: "jpeg"))")
         }
         if lines.isEmpty { return BotResponse(["No template matches \"\(word ?? "")\" — !templates lists them all."]) }
-        lines.append(request.style.dim("Use one: !meme NAME top text | bottom text — e.g. !meme \(builtins.first?.name ?? "sunset") hello | world"))
+        lines.append(
+            request.style.dim(
+                "Use one: !meme NAME top text | bottom text — e.g. !meme \(builtins.first?.name ?? "sunset") hello | world"
+            ))
         return BotResponse(lines)
     }
 
     static let templateAdd = BotCommand(
-        "template", group: group, usage: "add NAME IMAGE", summary: "make one of your pictures a template (top and bottom text)",
+        "template", group: group, usage: "add NAME IMAGE",
+        summary: "make one of your pictures a template (top and bottom text)",
         example: "!template add office 3f2a9c", arity: 3...3, requiresLogin: true
     ) { request in
         let me = try request.account()
@@ -102,7 +118,8 @@ enum PictureCommands {
         let image = try await ownUpload(request, me, request.words[2])
         let boxes = String(decoding: try JSONEncoder().encode(CaptionBox.classic), as: UTF8.self)
         do {
-            _ = try await request.services.store.addTemplate(TemplateRecord(ownerId: me.id, name: name, imageId: image.id, boxes: boxes))
+            _ = try await request.services.store.addTemplate(
+                TemplateRecord(ownerId: me.id, name: name, imageId: image.id, boxes: boxes))
         } catch StoreError.nameTaken {
             throw BotError("you already have a template called \(name)")
         }
@@ -110,7 +127,8 @@ enum PictureCommands {
     }
 
     static let avatar = BotCommand(
-        "avatar", group: SocialCommands.profileGroup, usage: "IMAGE|off", summary: "your profile picture (one of your uploads)",
+        "avatar", group: SocialCommands.profileGroup, usage: "IMAGE|off",
+        summary: "your profile picture (one of your uploads)",
         example: "!avatar 3f2a9c", arity: 1...1, requiresLogin: true
     ) { request in
         let me = try request.account()

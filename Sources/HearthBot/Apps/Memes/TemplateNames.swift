@@ -12,7 +12,9 @@ public enum TemplateNames {
             return "a template name has 2 to \(maxLength) letters, digits or dashes"
         }
         if BuiltinTemplate.named(name) != nil { return "\(name) is a built-in template; pick another name" }
-        if name.allSatisfy(\.isHexDigit) && name.count >= PictureCommands.minIDPrefix { return "a template name must not look like a picture id" }
+        if name.allSatisfy(\.isHexDigit) && name.count >= PictureCommands.minIDPrefix {
+            return "a template name must not look like a picture id"
+        }
         return nil
     }
 }

@@ -59,7 +59,9 @@ public final class EdamamClient: Sendable {
         let body = try await response.body.collect(upTo: Self.maxResponseBytes)
         switch response.status.code {
         case 200: break
-        case 401, 403: throw BotError("Edamam refused the app id or key; the operator should check --edamam-app-id and --edamam-app-key")
+        case 401, 403:
+            throw BotError(
+                "Edamam refused the app id or key; the operator should check --edamam-app-id and --edamam-app-key")
         case 429: throw BotError("Edamam says too many requests; wait a minute")
         default: throw BotError("Edamam answered \(response.status.code); try again later")
         }

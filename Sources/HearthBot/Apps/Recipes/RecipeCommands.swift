@@ -13,14 +13,19 @@ enum RecipeCommands {
     static let end = "."
 
     static func id(_ request: BotRequest, _ word: String) throws -> Int64 {
-        guard let id = Int64(word.drop { $0 == "#" }), id > 0 else { throw request.usageError("\(word) is not a recipe number") }
+        guard let id = Int64(word.drop { $0 == "#" }), id > 0 else {
+            throw request.usageError("\(word) is not a recipe number")
+        }
         return id
     }
 
     /// A recipe the caller may see (not from someone who blocks them or whom they block).
     static func visible(_ request: BotRequest, _ id: Int64) async throws -> RecipeRow {
-        guard let row = try await request.services.store.recipe(id: id) else { throw BotError("there is no recipe #\(id)") }
-        if let me = request.caller.account?.id, try await request.services.store.eitherBlocks(me, row.recipe.accountId) {
+        guard let row = try await request.services.store.recipe(id: id) else {
+            throw BotError("there is no recipe #\(id)")
+        }
+        if let me = request.caller.account?.id, try await request.services.store.eitherBlocks(me, row.recipe.accountId)
+        {
             throw BotError("there is no recipe #\(id)")
         }
         return row
@@ -29,7 +34,9 @@ enum RecipeCommands {
     static func tags(_ text: String) throws -> String {
         let words = text.lowercased().split { $0 == " " || $0 == "," }.map(String.init)
         if words == ["-"] || words.isEmpty { return "" }
-        guard words.count <= maxTags, words.allSatisfy({ $0.count <= maxTag && $0.allSatisfy { $0.isLetter || $0 == "-" } }) else {
+        guard words.count <= maxTags,
+            words.allSatisfy({ $0.count <= maxTag && $0.allSatisfy { $0.isLetter || $0 == "-" } })
+        else {
             throw BotError("tags are up to \(maxTags) words of letters (and -), e.g. italian vegetarian")
         }
         return Array(NSOrderedSet(array: words)).compactMap { $0 as? String }.joined(separator: " ")
@@ -43,7 +50,8 @@ enum RecipeCommands {
         case .photo: return "A photo? Give a picture id from !upload (or - for none)."
         case .tags: return "Cuisine and diet tags, e.g. italian vegetarian (or - for none)."
         case .ready:
-            return "“\(draft.title)” is ready (\(draft.ingredientLines.count) ingredients, \(draft.stepLines.count) steps): !recipe post to publish it, !recipe cancel to drop it."
+            return
+                "“\(draft.title)” is ready (\(draft.ingredientLines.count) ingredients, \(draft.stepLines.count) steps): !recipe post to publish it, !recipe cancel to drop it."
         }
     }
 
@@ -59,7 +67,9 @@ enum RecipeCommands {
         do { return try await draftLine(request, line) } catch let error as BotError {
             return .failed("recipe: \(error.message)", command: "recipe", code: "INVALID_LINE")
         } catch {
-            return .failed("recipe: something went wrong on our side; try the line again.", command: "recipe", code: "INTERNAL_ERROR")
+            return .failed(
+                "recipe: something went wrong on our side; try the line again.", command: "recipe",
+                code: "INTERNAL_ERROR")
         }
     }
 
@@ -84,7 +94,9 @@ enum RecipeCommands {
                 guard !draft.ingredients.isEmpty else { throw BotError("add at least one ingredient first") }
                 draft.stage = .steps
             } else {
-                guard draft.ingredientLines.count < maxIngredients else { throw BotError("a recipe may have \(maxIngredients) ingredients; end them with \(end)") }
+                guard draft.ingredientLines.count < maxIngredients else {
+                    throw BotError("a recipe may have \(maxIngredients) ingredients; end them with \(end)")
+                }
                 draft.ingredients += (draft.ingredients.isEmpty ? "" : "\n") + line
             }
         case .steps:
@@ -92,7 +104,9 @@ enum RecipeCommands {
                 guard !draft.steps.isEmpty else { throw BotError("add at least one step first") }
                 draft.stage = .photo
             } else {
-                guard draft.stepLines.count < maxSteps else { throw BotError("a recipe may have \(maxSteps) steps; end them with \(end)") }
+                guard draft.stepLines.count < maxSteps else {
+                    throw BotError("a recipe may have \(maxSteps) steps; end them with \(end)")
+                }
                 draft.steps += (draft.steps.isEmpty ? "" : "\n") + line
             }
         case .photo:
@@ -113,7 +127,8 @@ enum RecipeCommands {
 
     static let recipe = BotCommand(
         "recipe", group: group, usage: "new · post · cancel · ID · edit ID FIELD VALUE · delete ID",
-        summary: "write a recipe step by step, publish it, show one, or change yours", example: "!recipe new", arity: 1...Int.max
+        summary: "write a recipe step by step, publish it, show one, or change yours", example: "!recipe new",
+        arity: 1...Int.max
     ) { request in
         let word = request.words[0].lowercased()
         switch word {
@@ -125,7 +140,9 @@ enum RecipeCommands {
             let me = try request.account()
             guard request.words.count == 2 else { throw request.usageError() }
             let id = try id(request, request.words[1])
-            guard try await request.services.store.deleteRecipe(id: id, by: me.id) else { throw BotError("you have no recipe #\(id)") }
+            guard try await request.services.store.deleteRecipe(id: id, by: me.id) else {
+                throw BotError("you have no recipe #\(id)")
+            }
             return BotResponse(["Recipe #\(id) is deleted, with its votes, comments and saves."])
         default:
             guard request.words.count == 1 else { throw request.usageError() }
@@ -139,41 +156,58 @@ enum RecipeCommands {
         if let draft = try await store.recipeDraft(accountID: me.id) {
             let what = draft.title.isEmpty ? "an untitled draft" : "your draft “\(draft.title)”"
             return BotResponse(
-                ["You have \(what) (\(draft.ingredientLines.count) ingredients, \(draft.stepLines.count) steps) — let's continue. \(prompt(draft.stage, draft))"],
+                [
+                    "You have \(what) (\(draft.ingredientLines.count) ingredients, \(draft.stepLines.count) steps) — let's continue. \(prompt(draft.stage, draft))"
+                ],
                 effects: draft.stage == .ready ? [] : [writing(me, true)])
         }
         let draft = RecipeDraft(accountId: me.id, now: request.services.clock.now())
         try await store.saveRecipeDraft(draft)
-        let where_ = request.caller.isIRC ? "Send me the lines privately (/msg hearth …)." : "Type the lines here; while you write they come to me, not to a channel (//text still chats)."
-        return BotResponse(["New recipe. \(where_) \(prompt(.title, draft)) (!recipe cancel stops.)"], effects: [writing(me, true)])
+        let where_ =
+            request.caller.isIRC
+            ? "Send me the lines privately (/msg hearth …)."
+            : "Type the lines here; while you write they come to me, not to a channel (//text still chats)."
+        return BotResponse(
+            ["New recipe. \(where_) \(prompt(.title, draft)) (!recipe cancel stops.)"], effects: [writing(me, true)])
     }
 
     static func post(_ request: BotRequest) async throws -> BotResponse {
         let me = try request.account()
         let store = request.services.store
-        guard let draft = try await store.recipeDraft(accountID: me.id) else { throw BotError("you have no draft — start one with !recipe new") }
+        guard let draft = try await store.recipeDraft(accountID: me.id) else {
+            throw BotError("you have no draft — start one with !recipe new")
+        }
         guard !draft.title.isEmpty, !draft.ingredients.isEmpty, !draft.steps.isEmpty else {
             throw BotError("the draft needs a title, ingredients and steps first — \(prompt(draft.stage, draft))")
         }
         let recipe = try await store.addRecipe(
-            RecipeRecord(accountId: me.id, title: draft.title, ingredients: draft.ingredients, steps: draft.steps,
+            RecipeRecord(
+                accountId: me.id, title: draft.title, ingredients: draft.ingredients, steps: draft.steps,
                 photoImageId: draft.photoImageId, tags: draft.tags, now: request.services.clock.now()),
             fromDraft: true, feedText: "posted recipe #ID “\(draft.title)”")
-        return BotResponse(["Recipe #\(recipe.id!) “\(recipe.title)” is posted — !recipe \(recipe.id!) to see it."], effects: [writing(me, false)])
+        return BotResponse(
+            ["Recipe #\(recipe.id!) “\(recipe.title)” is posted — !recipe \(recipe.id!) to see it."],
+            effects: [writing(me, false)])
     }
 
     static func cancel(_ request: BotRequest) async throws -> BotResponse {
         let me = try request.account()
-        guard try await request.services.store.deleteRecipeDraft(accountID: me.id) else { throw BotError("you have no draft") }
+        guard try await request.services.store.deleteRecipeDraft(accountID: me.id) else {
+            throw BotError("you have no draft")
+        }
         return BotResponse(["Draft dropped."], effects: [writing(me, false)])
     }
 
     static func show(_ request: BotRequest, _ id: Int64) async throws -> BotResponse {
         let row = try await visible(request, id)
         let r = row.recipe
-        var lines = ["\(request.style.bold("#\(id) \(r.title)")) by \(row.author) · score \(r.score) (▲\(r.ups) ▼\(r.downs)) · \(r.comments) comments"
-            + (r.tags.isEmpty ? "" : " · \(r.tags)")]
-        if let photo = r.photoImageId, let media = request.services.media, let image = try await request.services.store.image(id: photo) {
+        var lines = [
+            "\(request.style.bold("#\(id) \(r.title)")) by \(row.author) · score \(r.score) (▲\(r.ups) ▼\(r.downs)) · \(r.comments) comments"
+                + (r.tags.isEmpty ? "" : " · \(r.tags)")
+        ]
+        if let photo = r.photoImageId, let media = request.services.media,
+            let image = try await request.services.store.image(id: photo)
+        {
             lines.append("photo: \(media.url(image))")
         }
         if let source = r.source { lines.append("source: \(source)") }
@@ -181,7 +215,9 @@ enum RecipeCommands {
         lines += r.ingredients.split(separator: "\n").map { "• \($0)" }
         lines.append(request.style.bold("Steps:"))
         lines += r.steps.split(separator: "\n").enumerated().map { "\($0.offset + 1). \($0.element)" }
-        lines.append(request.style.dim("!up \(id) · !down \(id) · !save \(id) · !comment recipe \(id) TEXT · !comments recipe \(id)"))
+        lines.append(
+            request.style.dim(
+                "!up \(id) · !down \(id) · !save \(id) · !comment recipe \(id) TEXT · !comments recipe \(id)"))
         return BotResponse(lines)
     }
 
@@ -190,16 +226,22 @@ enum RecipeCommands {
     /// `!recipe edit ID FIELD VALUE`; ingredients and steps take `;`-separated lines.
     static func edit(_ request: BotRequest) async throws -> BotResponse {
         let me = try request.account()
-        guard request.words.count >= 4 else { throw request.usageError("edit needs an id, a field (\(fields.joined(separator: "|"))) and a value") }
+        guard request.words.count >= 4 else {
+            throw request.usageError("edit needs an id, a field (\(fields.joined(separator: "|"))) and a value")
+        }
         let id = try id(request, request.words[1])
         let field = request.words[2].lowercased()
-        guard fields.contains(field) else { throw request.usageError("\(field) is not a field: \(fields.joined(separator: ", "))") }
+        guard fields.contains(field) else {
+            throw request.usageError("\(field) is not a field: \(fields.joined(separator: ", "))")
+        }
         let value = request.input.text(after: 3)
         guard var recipe = try await request.services.store.recipe(id: id)?.recipe, recipe.accountId == me.id else {
             throw BotError("you have no recipe #\(id)")
         }
         func lines(_ text: String, max: Int) throws -> String {
-            let parts = text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let parts = text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
             guard !parts.isEmpty, parts.count <= max, parts.allSatisfy({ $0.count <= maxLine }) else {
                 throw BotError("give 1 to \(max) lines separated by ; (each up to \(maxLine) characters)")
             }
@@ -207,11 +249,14 @@ enum RecipeCommands {
         }
         switch field {
         case "title":
-            guard (1...maxTitle).contains(value.count) else { throw BotError("a title has 1 to \(maxTitle) characters") }
+            guard (1...maxTitle).contains(value.count) else {
+                throw BotError("a title has 1 to \(maxTitle) characters")
+            }
             recipe.title = value
         case "ingredients": recipe.ingredients = try lines(value, max: maxIngredients)
         case "steps": recipe.steps = try lines(value, max: maxSteps)
-        case "photo": recipe.photoImageId = value == "-" ? nil : try await PictureCommands.ownUpload(request, me, value).id
+        case "photo":
+            recipe.photoImageId = value == "-" ? nil : try await PictureCommands.ownUpload(request, me, value).id
         default: recipe.tags = try tags(value)
         }
         _ = try await request.services.store.updateRecipe(recipe, by: me.id)
@@ -221,7 +266,8 @@ enum RecipeCommands {
     static func table(_ rows: [RecipeRow], now: Date) -> [String] {
         rows.map { row in
             let r = row.recipe
-            return "#\(r.id!)  \(r.title)  by \(row.author)  score \(r.score)  \(r.comments) comments\(r.tags.isEmpty ? "" : "  [\(r.tags)]")  \(TimeText.ago(from: r.createdAt, to: now))"
+            return
+                "#\(r.id!)  \(r.title)  by \(row.author)  score \(r.score)  \(r.comments) comments\(r.tags.isEmpty ? "" : "  [\(r.tags)]")  \(TimeText.ago(from: r.createdAt, to: now))"
         }
     }
 
@@ -255,24 +301,33 @@ enum RecipeCommands {
             blocked = try await store.blockedIDs(by: me).union(try await store.blockerIDs(of: me))
         }
         // Someone who blocks you, or whom you block, is left out: not even how many recipes they have.
-        if let author, blocked.contains(author.id) { throw BotError("\(author.name)'s recipes are not available to you") }
-        let rows: [RecipeRow], total: Int, title: String
+        if let author, blocked.contains(author.id) {
+            throw BotError("\(author.name)'s recipes are not available to you")
+        }
+        let rows: [RecipeRow]
+        let total: Int
+        let title: String
         switch kind {
         case "new", "top", "by":
-            let (found, count) = try await store.recipes(order: kind == "top" ? .top : .new, author: author?.id, page: page)
+            let (found, count) = try await store.recipes(
+                order: kind == "top" ? .top : .new, author: author?.id, page: page)
             (rows, total) = (found.filter { !blocked.contains($0.recipe.accountId) }, count)
             title = kind == "by" ? "Recipes by \(author!.name)" : kind == "top" ? "Top recipes" : "New recipes"
         case "hot", "foryou":
             var candidates = try await store.recentRecipes().filter { !blocked.contains($0.recipe.accountId) }
             if kind == "foryou" {
                 let me = try request.account()
-                let cuisines = Set((try await store.settings(me.id)["cuisine"] ?? "").split(separator: ",").map(String.init))
+                let cuisines = Set(
+                    (try await store.settings(me.id)["cuisine"] ?? "").split(separator: ",").map(String.init))
                 let following = try await store.followingIDs(of: me.id)
                 candidates = candidates.filter { row in
-                    following.contains(row.recipe.accountId) || !cuisines.isDisjoint(with: row.recipe.tags.split(separator: " ").map(String.init))
+                    following.contains(row.recipe.accountId)
+                        || !cuisines.isDisjoint(with: row.recipe.tags.split(separator: " ").map(String.init))
                 }
                 if candidates.isEmpty {
-                    return BotResponse(["Nothing for you yet — set your cuisines (!prefs cuisine italian,thai) or !follow people who cook."])
+                    return BotResponse([
+                        "Nothing for you yet — set your cuisines (!prefs cuisine italian,thai) or !follow people who cook."
+                    ])
                 }
             }
             let ranked = candidates.sorted { hotScore($0.recipe, now: now) > hotScore($1.recipe, now: now) }
@@ -284,98 +339,144 @@ enum RecipeCommands {
         }
         if total == 0 { return BotResponse(["No recipes yet — write one: !recipe new"]) }
         if rows.isEmpty { return BotResponse(["There is no page \(page)."]) }
-        return BotResponse(["\(request.style.bold(title)):"] + table(rows, now: now)
-            + Paging.footer(request, page: page, total: total, size: Store.recipePageSize, command: "!recipes \(kind)\(author.map { " \($0.name)" } ?? "")"))
+        return BotResponse(
+            ["\(request.style.bold(title)):"] + table(rows, now: now)
+                + Paging.footer(
+                    request, page: page, total: total, size: Store.recipePageSize,
+                    command: "!recipes \(kind)\(author.map { " \($0.name)" } ?? "")"))
     }
 
     static func vote(_ name: String, _ value: Int, summary: String) -> BotCommand {
-        BotCommand(name, group: group, usage: "ID", summary: summary, example: "!\(name) 12", arity: 1...1, requiresLogin: true) { request in
+        BotCommand(
+            name, group: group, usage: "ID", summary: summary, example: "!\(name) 12", arity: 1...1, requiresLogin: true
+        ) { request in
             let me = try request.account()
             let id = try id(request, request.words[0])
             _ = try await visible(request, id)
-            guard let (ups, downs) = try await request.services.store.vote(recipeID: id, accountID: me.id, value: value) else {
+            guard let (ups, downs) = try await request.services.store.vote(recipeID: id, accountID: me.id, value: value)
+            else {
                 throw BotError("there is no recipe #\(id)")
             }
-            let what = value > 0 ? "You voted recipe #\(id) up." : value < 0 ? "You voted recipe #\(id) down." : "Your vote on recipe #\(id) is gone."
+            let what =
+                value > 0
+                ? "You voted recipe #\(id) up."
+                : value < 0 ? "You voted recipe #\(id) down." : "Your vote on recipe #\(id) is gone."
             return BotResponse(["\(what) Score \(ups - downs) (▲\(ups) ▼\(downs))."])
         }
     }
 
     static func saveCommand(_ name: String, saved: Bool) -> BotCommand {
-        BotCommand(name, group: group, usage: "ID", summary: saved ? "keep a recipe in your list" : "take a recipe out of your list",
-            example: "!\(name) 12", arity: 1...1, requiresLogin: true) { request in
+        BotCommand(
+            name, group: group, usage: "ID",
+            summary: saved ? "keep a recipe in your list" : "take a recipe out of your list",
+            example: "!\(name) 12", arity: 1...1, requiresLogin: true
+        ) { request in
             let me = try request.account()
             let id = try id(request, request.words[0])
             _ = try await visible(request, id)
-            guard let changed = try await request.services.store.saveRecipe(id, for: me.id, saved: saved) else { throw BotError("there is no recipe #\(id)") }
-            if saved { return BotResponse([changed ? "Recipe #\(id) saved — !saved lists them." : "Recipe #\(id) was saved already."]) }
+            guard let changed = try await request.services.store.saveRecipe(id, for: me.id, saved: saved) else {
+                throw BotError("there is no recipe #\(id)")
+            }
+            if saved {
+                return BotResponse([
+                    changed ? "Recipe #\(id) saved — !saved lists them." : "Recipe #\(id) was saved already."
+                ])
+            }
             return BotResponse([changed ? "Recipe #\(id) is out of your saved list." : "Recipe #\(id) wasn't saved."])
         }
     }
 
     static let saved = BotCommand(
-        "saved", group: group, usage: "[PAGE]", summary: "the recipes you saved", example: "!saved", arity: 0...1, requiresLogin: true
+        "saved", group: group, usage: "[PAGE]", summary: "the recipes you saved", example: "!saved", arity: 0...1,
+        requiresLogin: true
     ) { request in
         let me = try request.account()
         let page = try Paging.page(request, request.words.first)
         let (rows, total) = try await request.services.store.recipes(order: .new, savedBy: me.id, page: page)
         if total == 0 { return BotResponse(["Nothing saved yet — !save ID on a recipe you like."]) }
-        return BotResponse(["\(request.style.bold("Saved recipes")) (\(total)):"] + table(rows, now: request.services.clock.now())
-            + Paging.footer(request, page: page, total: total, size: Store.recipePageSize, command: "!saved"))
+        return BotResponse(
+            ["\(request.style.bold("Saved recipes")) (\(total)):"] + table(rows, now: request.services.clock.now())
+                + Paging.footer(request, page: page, total: total, size: Store.recipePageSize, command: "!saved"))
     }
 
     static let search = BotCommand(
         "search", group: group, usage: "WORDS [cuisine:X] [diet:X]  ·  user PREFIX",
-        summary: "search recipes (tom* for prefixes, \"quoted phrases\", OR, NOT) or people", example: "!search tomato basil cuisine:italian",
+        summary: "search recipes (tom* for prefixes, \"quoted phrases\", OR, NOT) or people",
+        example: "!search tomato basil cuisine:italian",
         arity: 1...Int.max
     ) { request in
         if request.words[0].lowercased() == "user" {
             guard request.words.count == 2 else { throw request.usageError("search user PREFIX") }
             let found = try await request.services.store.findPeople(prefix: request.words[1], after: nil)
-            return BotResponse(found.names.isEmpty ? ["Nobody's name starts with \(request.words[1])."] : ["People: " + found.names.joined(separator: ", ")])
+            return BotResponse(
+                found.names.isEmpty
+                    ? ["Nobody's name starts with \(request.words[1])."]
+                    : ["People: " + found.names.joined(separator: ", ")])
         }
         let query = try RecipeSearchQuery.parse(request.input.text(after: 0))
         // The best matches only: a search is refined with more words rather than paged.
-        let (rows, total) = try await request.services.store.searchRecipes(match: query.match, tags: query.tags, page: 1)
+        let (rows, total) = try await request.services.store.searchRecipes(
+            match: query.match, tags: query.tags, page: 1)
         if total == 0 { return BotResponse(["No recipe matches — try fewer words, or a prefix like tom*."]) }
-        let more = total > rows.count ? [request.style.dim("showing the best \(rows.count) — add words to narrow it down")] : []
-        return BotResponse(["\(request.style.bold("Found \(total)")):"] + table(rows, now: request.services.clock.now()) + more)
+        let more =
+            total > rows.count
+            ? [request.style.dim("showing the best \(rows.count) — add words to narrow it down")] : []
+        return BotResponse(
+            ["\(request.style.bold("Found \(total)")):"] + table(rows, now: request.services.clock.now()) + more)
     }
 
     static let prefs = BotCommand(
-        "prefs", group: group, usage: "cuisine A,B,…", summary: "your favourite cuisines, for !recipes foryou", example: "!prefs cuisine italian,thai",
+        "prefs", group: group, usage: "cuisine A,B,…", summary: "your favourite cuisines, for !recipes foryou",
+        example: "!prefs cuisine italian,thai",
         arity: 0...2, requiresLogin: true
     ) { request in
         let me = try request.account()
         guard request.words.first?.lowercased() == "cuisine" else {
             let current = try await request.services.store.settings(me.id)["cuisine"] ?? ""
-            return BotResponse(["Your cuisines: \(current.isEmpty ? "none yet" : current.replacingOccurrences(of: ",", with: ", ")) — change with !prefs cuisine italian,thai"])
+            return BotResponse([
+                "Your cuisines: \(current.isEmpty ? "none yet" : current.replacingOccurrences(of: ",", with: ", ")) — change with !prefs cuisine italian,thai"
+            ])
         }
-        let list = request.words.count > 1 ? try tags(request.words[1]).split(separator: " ").joined(separator: ",") : ""
+        let list =
+            request.words.count > 1 ? try tags(request.words[1]).split(separator: " ").joined(separator: ",") : ""
         try await request.services.store.setSetting(me.id, key: "cuisine", value: list)
-        return BotResponse([list.isEmpty ? "Cuisines cleared." : "Your cuisines: \(list.replacingOccurrences(of: ",", with: ", "))."])
+        return BotResponse([
+            list.isEmpty ? "Cuisines cleared." : "Your cuisines: \(list.replacingOccurrences(of: ",", with: ", "))."
+        ])
     }
 
     static let edamam = BotCommand(
-        "edamam", group: group, usage: "WORDS  ·  save N", summary: "find recipes on Edamam and import one (when the server has keys)",
+        "edamam", group: group, usage: "WORDS  ·  save N",
+        summary: "find recipes on Edamam and import one (when the server has keys)",
         example: "!edamam chicken curry", arity: 1...Int.max, requiresLogin: true
     ) { request in
         let me = try request.account()
         guard let client = request.services.edamam else {
-            throw BotError("Edamam is not set up on this server: the operator starts Hearth with --edamam-app-id ID --edamam-app-key KEY (free keys at https://developer.edamam.com)")
+            throw BotError(
+                "Edamam is not set up on this server: the operator starts Hearth with --edamam-app-id ID --edamam-app-key KEY (free keys at https://developer.edamam.com)"
+            )
         }
         if request.words[0].lowercased() == "save" {
-            guard request.words.count == 2, let n = Int(request.words[1]) else { throw request.usageError("save which? e.g. !edamam save 2") }
-            guard let found = client.lastResult(n, for: me.id) else { throw BotError("there is no result \(n) — search first: !edamam WORDS") }
-            let ingredients = found.ingredientLines.prefix(maxIngredients).map { String($0.prefix(maxLine)) }.joined(separator: "\n")
+            guard request.words.count == 2, let n = Int(request.words[1]) else {
+                throw request.usageError("save which? e.g. !edamam save 2")
+            }
+            guard let found = client.lastResult(n, for: me.id) else {
+                throw BotError("there is no result \(n) — search first: !edamam WORDS")
+            }
+            let ingredients = found.ingredientLines.prefix(maxIngredients).map { String($0.prefix(maxLine)) }.joined(
+                separator: "\n")
             let labels = ((found.cuisineType ?? []) + (found.dietLabels ?? [])).joined(separator: " ")
             let recipe = try await request.services.store.addRecipe(
                 RecipeRecord(
-                    accountId: me.id, title: String(found.label.prefix(maxTitle)), ingredients: ingredients.isEmpty ? "(see the source)" : ingredients,
+                    accountId: me.id, title: String(found.label.prefix(maxTitle)),
+                    ingredients: ingredients.isEmpty ? "(see the source)" : ingredients,
                     steps: "Follow the method at \(found.url)", photoImageId: nil, tags: (try? tags(labels)) ?? "",
-                    source: "\(found.source ?? "Edamam") — \(found.url) (via Edamam)", now: request.services.clock.now()),
+                    source: "\(found.source ?? "Edamam") — \(found.url) (via Edamam)", now: request.services.clock.now()
+                ),
                 fromDraft: false, feedText: "imported recipe #ID “\(found.label.prefix(60))” from Edamam")
-            return BotResponse(["Imported as recipe #\(recipe.id!) “\(recipe.title)” (source: \(found.source ?? "Edamam")) — !recipe \(recipe.id!)"])
+            return BotResponse([
+                "Imported as recipe #\(recipe.id!) “\(recipe.title)” (source: \(found.source ?? "Edamam")) — !recipe \(recipe.id!)"
+            ])
         }
         let results = try await client.search(request.input.text(after: 0), for: me.id)
         if results.isEmpty { return BotResponse(["Edamam found nothing for that."]) }
@@ -383,7 +484,9 @@ enum RecipeCommands {
         for (index, r) in results.enumerated() {
             let cuisine = (r.cuisineType ?? []).first.map { " · \($0)" } ?? ""
             let time = (r.totalTime ?? 0) > 0 ? " · \(Int(r.totalTime!)) min" : ""
-            lines.append("\(index + 1). \(r.label) — \(r.source ?? "?") · \(r.ingredientLines.count) ingredients\(cuisine)\(time) · \(r.url)")
+            lines.append(
+                "\(index + 1). \(r.label) — \(r.source ?? "?") · \(r.ingredientLines.count) ingredients\(cuisine)\(time) · \(r.url)"
+            )
         }
         lines.append(request.style.dim("Import one: !edamam save N"))
         return BotResponse(lines)
@@ -405,7 +508,11 @@ enum RecipeCommands {
     static func onLogin(_ services: BotServices, _ account: AccountRef) async throws -> [SessionEffect] {
         guard let draft = try await services.store.recipeDraft(accountID: account.id) else { return [] }
         let name = draft.title.isEmpty ? "a recipe draft" : "your recipe draft “\(draft.title)”"
-        var effects: [SessionEffect] = [.notify(accountID: account.id, text: "You have \(name) — !recipe new to continue it, !recipe cancel to drop it.")]
+        var effects: [SessionEffect] = [
+            .notify(
+                accountID: account.id, text: "You have \(name) — !recipe new to continue it, !recipe cancel to drop it."
+            )
+        ]
         if draft.stage != .ready { effects.append(.captureLines(accountID: account.id, on: false)) }
         return effects
     }

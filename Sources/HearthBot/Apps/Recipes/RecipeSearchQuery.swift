@@ -27,10 +27,13 @@ public struct RecipeSearchQuery: Sendable, Equatable {
             guard let first = rest.first else { break }
             if first == "\"" {
                 guard let close = rest.dropFirst().firstIndex(of: "\"") else {
-                    throw BotError("a quote is not closed — put phrases in pairs of quotes, e.g. !search \"tomato soup\"")
+                    throw BotError(
+                        "a quote is not closed — put phrases in pairs of quotes, e.g. !search \"tomato soup\"")
                 }
                 let phrase = rest[rest.index(after: rest.startIndex)..<close]
-                guard phrase.contains(where: { $0.isLetter || $0.isNumber }) else { throw BotError("an empty phrase \"\" finds nothing — put words inside the quotes") }
+                guard phrase.contains(where: { $0.isLetter || $0.isNumber }) else {
+                    throw BotError("an empty phrase \"\" finds nothing — put words inside the quotes")
+                }
                 rest = rest[rest.index(after: close)...]
                 let prefix = rest.first == "*"
                 if prefix { rest = rest.dropFirst() }
@@ -39,7 +42,9 @@ public struct RecipeSearchQuery: Sendable, Equatable {
             }
             let word = rest.prefix { $0 != " " }
             rest = rest.dropFirst(word.count)
-            if word.unicodeScalars.contains("\"") { throw BotError("a quote is not closed — put phrases in pairs of quotes, e.g. !search \"tomato soup\"") }
+            if word.unicodeScalars.contains("\"") {
+                throw BotError("a quote is not closed — put phrases in pairs of quotes, e.g. !search \"tomato soup\"")
+            }
             let lower = word.lowercased()
             if lower.hasPrefix("cuisine:") || lower.hasPrefix("diet:") {
                 let value = lower.split(separator: ":", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
@@ -59,7 +64,8 @@ public struct RecipeSearchQuery: Sendable, Equatable {
             let prefix = word.hasSuffix("*")
             let body = prefix ? word.dropLast() : word
             guard body.contains(where: { $0.isLetter || $0.isNumber }), !body.contains("*") else {
-                throw BotError("\"\(word)\" is not a word I can search for — use letters and digits (a * may end a word: tom*)")
+                throw BotError(
+                    "\"\(word)\" is not a word I can search for — use letters and digits (a * may end a word: tom*)")
             }
             parts.append(term(body, prefix: prefix))
         }
@@ -69,7 +75,9 @@ public struct RecipeSearchQuery: Sendable, Equatable {
         if parts.filter({ !["OR", "NOT", "AND"].contains($0) }).count > maxTerms {
             throw BotError("that is more than \(maxTerms) words; search with fewer")
         }
-        if parts.isEmpty && tags.isEmpty { throw BotError("search for what? e.g. !search tomato basil cuisine:italian") }
+        if parts.isEmpty && tags.isEmpty {
+            throw BotError("search for what? e.g. !search tomato basil cuisine:italian")
+        }
         // Tags alone: every recipe, filtered.
         return RecipeSearchQuery(match: parts.isEmpty ? "" : parts.joined(separator: " "), tags: tags)
     }

@@ -27,7 +27,8 @@ enum SocialCommands {
 
     /// Words of a list command: an optional name and an optional `>cursor`.
     static func listArguments(_ words: [String]) -> (name: String?, after: String?) {
-        var name: String?, after: String?
+        var name: String?
+        var after: String?
         for word in words {
             if word.hasPrefix(">") { after = String(word.dropFirst()) } else { name = word }
         }
@@ -63,7 +64,9 @@ enum SocialCommands {
         if let viewer, viewer.id != subject.id {
             let iFollow = try await store.follows(viewer.id, subject.id!)
             let theyFollow = try await store.follows(subject.id!, viewer.id)
-            relation = iFollow && theyFollow ? " · friends" : iFollow ? " · you follow them" : theyFollow ? " · follows you" : ""
+            relation =
+                iFollow && theyFollow
+                ? " · friends" : iFollow ? " · you follow them" : theyFollow ? " · follows you" : ""
         }
         let style = request.style
         var lines = [
@@ -78,7 +81,8 @@ enum SocialCommands {
     }
 
     static let bio = BotCommand(
-        "bio", group: profileGroup, usage: "[TEXT]", summary: "set the line about you on your profile (no text: clear it)",
+        "bio", group: profileGroup, usage: "[TEXT]",
+        summary: "set the line about you on your profile (no text: clear it)",
         example: "!bio I bake bread and collect maps", requiresLogin: true
     ) { request in
         let me = try request.account()
@@ -136,7 +140,9 @@ enum SocialCommands {
             let subject: AccountRef
             if let who, othersAllowed {
                 let account = try await person(request, who)
-                if let viewer = request.caller.account, try await request.services.store.isBlocked(viewer.id, by: account.id!) {
+                if let viewer = request.caller.account,
+                    try await request.services.store.isBlocked(viewer.id, by: account.id!)
+                {
                     throw BotError("\(account.name)'s lists are not available to you")
                 }
                 subject = AccountRef(id: account.id!, name: account.name)
@@ -182,7 +188,11 @@ enum SocialCommands {
         let added = try await store.block(me.id, target.id!)
         let blocked = try await store.blockedIDs(by: me.id)
         return BotResponse(
-            [added ? "You blocked \(target.name). They can't message or follow you, and follows between you are gone." : "You already block \(target.name)."],
+            [
+                added
+                    ? "You blocked \(target.name). They can't message or follow you, and follows between you are gone."
+                    : "You already block \(target.name)."
+            ],
             effects: [.blocks(accountID: me.id, blocked: blocked)])
     }
 
@@ -201,14 +211,16 @@ enum SocialCommands {
     }
 
     static let settings = BotCommand(
-        "settings", group: profileGroup, summary: "your settings, their values and what they can be", example: "!settings",
+        "settings", group: profileGroup, summary: "your settings, their values and what they can be",
+        example: "!settings",
         arity: 0...0, requiresLogin: true
     ) { request in
         let current = request.settings ?? UserSettings(stored: [:])
         let style = request.style
         var lines = ["Your settings (change one with !set KEY VALUE):"]
         for setting in Setting.all {
-            lines.append("  \(style.bold(setting.key)) \(current[setting.key]) (\(setting.allowed)) — \(setting.summary)")
+            lines.append(
+                "  \(style.bold(setting.key)) \(current[setting.key]) (\(setting.allowed)) — \(setting.summary)")
         }
         return BotResponse(lines)
     }
@@ -220,14 +232,17 @@ enum SocialCommands {
         let me = try request.account()
         guard let setting = Setting.named(request.words[0]) else {
             let keys = Setting.all.map(\.key)
-            let suggestion = Suggest.closest(to: request.words[0], in: keys).first.map { " — did you mean \($0)?" } ?? ""
-            throw BotError("there is no setting \"\(request.words[0])\"\(suggestion) (settings: \(keys.joined(separator: ", ")))")
+            let suggestion =
+                Suggest.closest(to: request.words[0], in: keys).first.map { " — did you mean \($0)?" } ?? ""
+            throw BotError(
+                "there is no setting \"\(request.words[0])\"\(suggestion) (settings: \(keys.joined(separator: ", ")))")
         }
         switch setting.validate(request.words[1]) {
         case .failure(let error): throw error
         case .success(let value):
             try await request.services.store.setSetting(me.id, key: setting.key, value: value)
-            let effects: [SessionEffect] = setting.key == "bot" ? [.botFlag(accountID: me.id, isBot: value == "on")] : []
+            let effects: [SessionEffect] =
+                setting.key == "bot" ? [.botFlag(accountID: me.id, isBot: value == "on")] : []
             return BotResponse(["\(setting.key) is now \(value) — \(setting.summary)."], effects: effects)
         }
     }
@@ -241,7 +256,9 @@ enum SocialCommands {
         if let word = request.words.first, before == nil { throw request.usageError("\(word) is not a page marker") }
         let (items, more) = try await request.services.store.feed(for: me.id, before: before)
         if items.isEmpty {
-            return BotResponse([before == nil ? "Your feed is empty — !follow people to see what they do." : "No older activity."])
+            return BotResponse([
+                before == nil ? "Your feed is empty — !follow people to see what they do." : "No older activity."
+            ])
         }
         let now = Date()
         var lines = items.map { item in
@@ -257,9 +274,15 @@ enum SocialCommands {
     static let all: [BotCommand] = [
         profile, bio, settings, set,
         follow, unfollow,
-        listCommand("friends", list: .friends, summary: "people you follow who follow you back", example: "!friends", othersAllowed: false),
-        listCommand("followers", list: .followers, summary: "who follows you (or USER)", example: "!followers alice", othersAllowed: true),
-        listCommand("following", list: .following, summary: "who you (or USER) follow", example: "!following", othersAllowed: true),
+        listCommand(
+            "friends", list: .friends, summary: "people you follow who follow you back", example: "!friends",
+            othersAllowed: false),
+        listCommand(
+            "followers", list: .followers, summary: "who follows you (or USER)", example: "!followers alice",
+            othersAllowed: true),
+        listCommand(
+            "following", list: .following, summary: "who you (or USER) follow", example: "!following",
+            othersAllowed: true),
         find, block, unblock,
         listCommand("blocked", list: .blocked, summary: "people you block", example: "!blocked", othersAllowed: false),
         feed,
