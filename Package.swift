@@ -19,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Tests start programs with it: Foundation's Process.run can crash while many sockets are
+        // open (swift-corelibs-foundation#5472, reading /proc/self/fd).
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
@@ -72,6 +75,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Subprocess", package: "swift-subprocess"),
         ]),
     ]
 )

@@ -144,17 +144,10 @@ import Testing
 
     @Test func userAddFromTheShellWorksOnARunningServer() async throws {
         try await withServer { server in
-            let binary = Self.hearthBinary()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["user", "add", "ivy", "sh3ll-made-pass", "--data-dir", server.dataDirectory]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(output.contains("created account ivy"))
+            let added = try await LimitCrossingTests.hearth([
+                "user", "add", "ivy", "sh3ll-made-pass", "--data-dir", server.dataDirectory,
+            ])
+            #expect(added.status == 0 && added.output.contains("created account ivy"), "\(added)")
             let nc = try await TestClient.plain(server)
             try await nc.send("!login ivy sh3ll-made-pass")
             try await nc.expect("You are logged in as ivy.")

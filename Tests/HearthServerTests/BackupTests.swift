@@ -6,9 +6,7 @@ import Testing
 @Suite struct BackupTests {
     /// Runs the `hearth` executable to its end; returns its exit status and output.
     static func hearth(_ arguments: [String]) async throws -> (Int32, String) {
-        let (process, output) = try BotScriptTests.start([AccountTests.hearthBinary()] + arguments)
-        let text = await output.value
-        return (process.terminationStatus, text)
+        try await LimitCrossingTests.hearth(arguments)
     }
 
     @Test func backupWhileServingRestoresEverythingAcknowledgedBeforeIt() async throws {
@@ -74,22 +72,22 @@ import Testing
 
     @Test func restoreRefusesARunningServerAndFilesThatAreNotHearthDatabases() async throws {
         let dir = TestServer.tempDirectory()
-        let (process, _, port) = try await ExecutableTests.serve(dir)
-        let client = try await TestClient.connect(port: port)
-        try await client.send("!register keeper s3cret-pass")
-        try await client.expect("Welcome to Hearth, keeper!")
-        let file = TestServer.tempDirectory() + "/keep.sqlite"
-        #expect(try await Self.hearth(["backup", file, "--data-dir", dir]).0 == 0)
+        let (file, stopped) = try await ExecutableTests.serving(dir) { _, port in
+            let client = try await TestClient.connect(port: port)
+            try await client.send("!register keeper s3cret-pass")
+            try await client.expect("Welcome to Hearth, keeper!")
+            let file = TestServer.tempDirectory() + "/keep.sqlite"
+            #expect(try await Self.hearth(["backup", file, "--data-dir", dir]).0 == 0)
 
-        let (status, text) = try await Self.hearth(["restore", file, "--data-dir", dir])
-        #expect(status != 0 && text.contains("a Hearth server is running on \(dir); stop it first"), "\(text)")
-        let (second, secondText) = try await Self.hearth([
-            "serve", "--irc-port", "0", "--http-port", "0", "--data-dir", dir,
-        ])
-        #expect(second != 0 && secondText.contains("stop it first"), "\(secondText)")
-        process.terminate()
-        for _ in 0..<500 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!process.isRunning)
+            let (status, text) = try await Self.hearth(["restore", file, "--data-dir", dir])
+            #expect(status != 0 && text.contains("a Hearth server is running on \(dir); stop it first"), "\(text)")
+            let (second, secondText) = try await Self.hearth([
+                "serve", "--irc-port", "0", "--http-port", "0", "--data-dir", dir,
+            ])
+            #expect(second != 0 && secondText.contains("stop it first"), "\(secondText)")
+            return file
+        }
+        #expect(stopped.status == 0, "\(stopped.output)")
 
         let junk = TestServer.tempDirectory() + "/junk.sqlite"
         try Data("not a database at all".utf8).write(to: URL(fileURLWithPath: junk))

@@ -8,24 +8,9 @@ import Testing
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Starts a program; returns it and a task that ends with its output once it exits.
-    static func start(_ arguments: [String]) throws -> (Process, Task<String, Never>) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = repo
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        let finished = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in finished.continuation.finish() }
-        try process.run()
-        let output = Task {
-            for await _ in finished.stream {}
-            return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        }
-        return (process, output)
+    /// Runs a program from the repository's folder to its end; returns what it printed.
+    static func output(_ arguments: [String]) async throws -> String {
+        try await Programs.run(arguments, in: repo.path).output
     }
 
     /// Waits (up to 20 s) until `nick` is in `channel`.
@@ -39,23 +24,26 @@ import Testing
         return false
     }
 
-    static func bot(_ script: String, _ server: TestServer, _ extra: [String]) throws -> (Process, Task<String, Never>)
-    {
-        try start(
-            [
-                "python3", "bots/\(script)", "--port", String(server.ircPort), "--password", "bot-s3cret-pass",
-                "--register",
-            ] + extra)
+    static func botArguments(_ script: String, _ server: TestServer, _ extra: [String]) -> [String] {
+        [
+            "python3", "bots/\(script)", "--port", String(server.ircPort), "--password", "bot-s3cret-pass",
+            "--register",
+        ] + extra
+    }
+
+    /// Runs a bot while `body` runs, then stops it.
+    static func withBot<T: Sendable>(
+        _ script: String, _ server: TestServer, _ extra: [String], _ body: (Programs.Running) async throws -> T
+    ) async throws -> T {
+        try await Programs.whileRunning(botArguments(script, server, extra), in: repo.path, body).0
     }
 
     @Test func everyBotExplainsItself() async throws {
         for script in ["greeter.py", "memerelay.py", "checkin.py"] {
-            let (_, output) = try Self.start(["python3", "bots/\(script)", "--help"])
-            let text = await output.value
+            let text = try await Self.output(["python3", "bots/\(script)", "--help"])
             #expect(text.contains("usage:") && text.contains("--nick"), "\(script): \(text)")
         }
-        let (_, shell) = try Self.start(["bash", "bots/oneliner.sh", "--help"])
-        let help = await shell.value
+        let help = try await Self.output(["bash", "bots/oneliner.sh", "--help"])
         #expect(help.contains("smallest Hearth bot"))
     }
 
@@ -67,17 +55,18 @@ import Testing
             _ = try await RecipeTests.post(chef, title: "Sunday roast", ingredients: ["beef"], steps: ["Roast."])
             try await chef.send("!meme success first | try")
             try await chef.expect("meme #1 by chef")
-            let (process, output) = try Self.bot(
-                "greeter.py", server, ["--nick", "greeter", "--channel", "#lobby", "--post-now", "--max-seconds", "6"])
-            defer { process.terminate() }
-            let visitor = try await SocialTests.user(server, "visitor")
-            // Wait until the greeter is in the channel (it posts first), then join.
-            if !(try await Self.waitUntilIn(server, "#lobby", "greeter")) {
-                Issue.record("greeter never joined: \(await output.value)")
+            try await Self.withBot(
+                "greeter.py", server, ["--nick", "greeter", "--channel", "#lobby", "--post-now", "--max-seconds", "6"]
+            ) { bot in
+                let visitor = try await SocialTests.user(server, "visitor")
+                // Wait until the greeter is in the channel (it posts first), then join.
+                if !(try await Self.waitUntilIn(server, "#lobby", "greeter")) {
+                    Issue.record("greeter never joined: \(bot.output)")
+                }
+                try await Task.sleep(for: .milliseconds(500))  // its daily post
+                try await visitor.send("/join #lobby")
+                try await visitor.expect("[#lobby] <greeter> Welcome to #lobby, visitor!")
             }
-            try await Task.sleep(for: .milliseconds(500))  // its daily post
-            try await visitor.send("/join #lobby")
-            try await visitor.expect("[#lobby] <greeter> Welcome to #lobby, visitor!")
             // The day's list, posted at start, is in the history of this incarnation of #lobby.
             let log = try await server.server.store.pool.read { db in
                 try String.fetchAll(db, sql: "SELECT text FROM history WHERE target LIKE '#lobby %' ORDER BY id")
@@ -89,21 +78,22 @@ import Testing
 
     @Test func memeRelayTurnsChannelLinesIntoMemes() async throws {
         try await withServer { server in
-            let (process, output) = try Self.bot(
-                "memerelay.py", server, ["--nick", "memebot", "--channel", "#memes", "--max-seconds", "8"])
-            defer { process.terminate() }
-            let fan = try await TestClient.plain(server)
-            try await fan.send("/join #memes")
-            try await fan.expect("You joined #memes.")
-            if !(try await Self.waitUntilIn(server, "#memes", "memebot")) {
-                Issue.record("relay never joined: \(await output.value)")
+            try await Self.withBot(
+                "memerelay.py", server, ["--nick", "memebot", "--channel", "#memes", "--max-seconds", "8"]
+            ) { bot in
+                let fan = try await TestClient.plain(server)
+                try await fan.send("/join #memes")
+                try await fan.expect("You joined #memes.")
+                if !(try await Self.waitUntilIn(server, "#memes", "memebot")) {
+                    Issue.record("relay never joined: \(bot.output)")
+                }
+                try await fan.send("meme: shocked: the build | passed")
+                let line = try await fan.expect("'s meme: http")
+                #expect(line.contains("<memebot>"))
+                let link = try MemeTests.link(in: line)
+                let (jpeg, response) = try await MemeTests.fetch(link)
+                #expect(response.statusCode == 200 && jpeg.starts(with: [0xFF, 0xD8]))
             }
-            try await fan.send("meme: shocked: the build | passed")
-            let line = try await fan.expect("'s meme: http")
-            #expect(line.contains("<memebot>"))
-            let link = try MemeTests.link(in: line)
-            let (jpeg, response) = try await MemeTests.fetch(link)
-            #expect(response.statusCode == 200 && jpeg.starts(with: [0xFF, 0xD8]))
         }
     }
 
@@ -124,9 +114,9 @@ import Testing
               </trkseg></trk>
             </gpx>
             """.write(toFile: gpx, atomically: true, encoding: .utf8)
-            let (_, output) = try Self.bot(
-                "checkin.py", server, ["--nick", "grandpa", "--gpx", gpx, "--interval", "0.2", "--join", code])
-            let text = await output.value
+            let text = try await Self.output(
+                Self.botArguments(
+                    "checkin.py", server, ["--nick", "grandpa", "--gpx", gpx, "--interval", "0.2", "--join", code]))
             #expect(text.contains("Welcome to Walkers") && text.contains("Shared: the Louvre."), "\(text)")
             try await kid.send("!where")
             try await kid.expect("grandpa — the Louvre · just now")
@@ -136,10 +126,9 @@ import Testing
     @Test func shellOneLinerGetsAFortune() async throws {
         try await withServer { server in
             try await IRCProtocolTests.register(server, "shelly", "s3cret-pass")
-            let (_, output) = try Self.start([
+            let text = try await Self.output([
                 "bash", "bots/oneliner.sh", "shelly", "s3cret-pass", "127.0.0.1", String(server.ircPort),
             ])
-            let text = await output.value
             #expect(text.contains("Your fortune for") && text.contains("Lucky numbers"), "\(text)")
         }
     }

@@ -87,21 +87,14 @@ extension LimitCrossingTests {
             try await again.send("USER six 0 * :six")
             try await again.expectNumeric("001")
 
-            let health = try Self.curl(["-s", "-m", "5", "-g", "http://[::1]:\(server.httpPort)/health"])
+            let health = try await Self.curl(["-s", "-m", "5", "-g", "http://[::1]:\(server.httpPort)/health"])
             #expect(health.contains(#""status":"ok""#), "\(health)")
             for c in [held[0], again] { await c.close() }
         }
     }
 
     /// What curl prints for `arguments`.
-    static func curl(_ arguments: [String]) throws -> String {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = arguments
-        let out = Pipe()
-        curl.standardOutput = out
-        try curl.run()
-        curl.waitUntilExit()
-        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    static func curl(_ arguments: [String]) async throws -> String {
+        try await Programs.run(["curl"] + arguments).output
     }
 }

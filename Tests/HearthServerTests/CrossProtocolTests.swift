@@ -35,17 +35,10 @@ extension AuthorizationTests {
             try await header.expect("ERROR :Closing Link")
 
             // curl, as an attacker's script would.
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = [
+            let answer = try await LimitCrossingTests.curl([
                 "-s", "-m", "5", "--http0.9", "-X", "POST", "--data-binary", Self.smuggled,
                 "http://127.0.0.1:\(server.ircPort)/",
-            ]
-            let out = Pipe()
-            curl.standardOutput = out
-            try curl.run()
-            curl.waitUntilExit()
-            let answer = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            ])
             #expect(answer.hasPrefix("ERROR :Closing Link") && !answer.contains("Welcome"), "\(answer)")
             try await Self.nothingRan(server, witness)
 

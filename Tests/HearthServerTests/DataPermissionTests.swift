@@ -29,7 +29,7 @@ extension SecretsTests {
         for name in FileManager.default.enumerator(atPath: path)?.compactMap({ $0 as? String }) ?? [] {
             let item = (path as NSString).appendingPathComponent(name)
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: item, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: item, isDirectory: &isDirectory)
             chmod(item, isDirectory.boolValue ? 0o755 : 0o644)
         }
     }

@@ -772,20 +772,10 @@ import Testing
         }
     }
 
-    /// Runs the `hearth` executable without blocking a thread of the cooperative pool.
+    /// Runs the `hearth` executable to its end.
     static func hearth(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: AccountTests.hearthBinary())
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        let output = String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self)
-        return (status, output)
+        let finished = try await Programs.run([AccountTests.hearthBinary()] + arguments)
+        return (finished.status, finished.output)
     }
 
     /// maxPasswordBytes can't be reached through a chat line (the line limit comes first), so

@@ -313,17 +313,10 @@ import Testing
             // An operator adds a global template from the shell while the server runs.
             let file = server.dataDirectory + "/office.png"
             try Self.samplePNG(400, 300).write(to: URL(fileURLWithPath: file))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: AccountTests.hearthBinary())
-            process.arguments = ["template", "add", "office", file, "--data-dir", server.dataDirectory]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            #expect(
-                String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains(
-                    "added template office (400×300)"))
+            let added = try await LimitCrossingTests.hearth([
+                "template", "add", "office", file, "--data-dir", server.dataDirectory,
+            ])
+            #expect(added.status == 0 && added.output.contains("added template office (400×300)"), "\(added)")
 
             let hal = try await SocialTests.user(server, "hal")
             try await hal.send("!templates office")

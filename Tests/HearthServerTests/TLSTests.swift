@@ -7,13 +7,8 @@ import Testing
     /// A server with IRC over TLS on a free port, with a certificate from scripts/make-cert.
     static func tlsServer() async throws -> (TestServer, Int) {
         let dir = TestServer.tempDirectory()
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        make.arguments = ["bash", BotScriptTests.repo.path + "/scripts/make-cert", dir + "/tls"]
-        make.standardOutput = FileHandle.nullDevice
-        try make.run()
-        make.waitUntilExit()
-        #expect(make.terminationStatus == 0)
+        let made = try await Programs.run(["bash", BotScriptTests.repo.path + "/scripts/make-cert", dir + "/tls"])
+        #expect(made.status == 0, "\(made.output)")
         let server = try await TestServer.start(dataDirectory: dir) { config in
             config.tlsCertificatePath = dir + "/tls/cert.pem"
             config.tlsKeyPath = dir + "/tls/key.pem"
