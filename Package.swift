@@ -24,58 +24,130 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
-        .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
-                       providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(
+            name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CGD", path: "Sources/CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         .target(name: "HearthProtocol"),
         .target(name: "HearthMedia", dependencies: ["CGD"], resources: [.copy("MapData")]),
         .target(name: "HearthCrypto", dependencies: ["CSodium"]),
-        .target(name: "HearthStore", dependencies: [
-            .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
-        .target(name: "HearthBot", dependencies: [
-            "HearthProtocol", "HearthStore", "HearthCrypto", "HearthMedia",
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Logging", package: "swift-log"),
-        ], resources: [.copy("Fortunes")]),
-        .target(name: "HearthServer", dependencies: [
-            "HearthProtocol", "HearthBot", "HearthStore", "HearthCrypto",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOExtras", package: "swift-nio-extras"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
-        .executableTarget(name: "hearth", dependencies: [
-            "HearthServer", "HearthStore", "HearthCrypto", "HearthBot", "HearthMedia",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        .executableTarget(name: "hearth-bench", dependencies: [
-            "HearthMedia",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Histogram", package: "hdrhistogram-swift"),
-        ]),
-        .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol"]),
-        .testTarget(name: "HearthMediaTests", dependencies: ["HearthMedia"]),
-        .testTarget(name: "HearthBotTests", dependencies: ["HearthBot", "HearthCrypto"]),
+        .target(
+            name: "HearthStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift")
+            ]),
+        // Pictures on disk and the libgd work on them, off the event loops.
+        .target(
+            name: "HearthMediaLibrary",
+            dependencies: [
+                "HearthMedia", "HearthStore", "HearthCrypto",
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+        // Account rules: names, passwords (Argon2id off the event loops), throttles, tokens.
+        .target(
+            name: "HearthAccounts",
+            dependencies: [
+                "HearthProtocol", "HearthStore", "HearthCrypto",
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+        // What the chat server and the apps share: the command table, requests and responses,
+        // session effects, presence, paging, suggestions.
+        .target(
+            name: "HearthKit",
+            dependencies: [
+                "HearthProtocol", "HearthStore", "HearthCrypto", "HearthAccounts", "HearthMediaLibrary",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The apps, one folder each.
+        .target(
+            name: "HearthBot",
+            dependencies: [
+                "HearthKit", "HearthAccounts", "HearthMediaLibrary",
+                "HearthProtocol", "HearthStore", "HearthCrypto", "HearthMedia",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ], resources: [.copy("Fortunes")]),
+        .target(
+            name: "HearthServer",
+            dependencies: [
+                "HearthProtocol", "HearthKit", "HearthAccounts", "HearthMediaLibrary", "HearthStore", "HearthCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        .executableTarget(
+            name: "hearth",
+            dependencies: [
+                "HearthServer", "HearthStore", "HearthCrypto", "HearthBot", "HearthKit", "HearthAccounts",
+                "HearthMediaLibrary", "HearthMedia",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // What the fuzzers check (scripts/fuzz), one module per target so each fuzzer builds only
+        // what it tests; the unit tests replay the saved corpus through the same checks.
+        .target(name: "IRCLineChecks", dependencies: ["HearthProtocol"], path: "Fuzz/checks/irc-line"),
+        .target(
+            name: "CommandGrammarChecks", dependencies: ["HearthKit", "HearthBot"], path: "Fuzz/checks/command-grammar"),
+        .target(name: "ImageUploadChecks", dependencies: ["HearthMedia"], path: "Fuzz/checks/image-upload"),
+        .target(name: "FuzzDriver", path: "Fuzz/driver"),
+        .executableTarget(
+            name: "fuzz-irc-line", dependencies: ["FuzzDriver", "IRCLineChecks"], path: "Fuzz/targets/irc-line"),
+        .executableTarget(
+            name: "fuzz-command-grammar", dependencies: ["FuzzDriver", "CommandGrammarChecks"],
+            path: "Fuzz/targets/command-grammar"),
+        .executableTarget(
+            name: "fuzz-image-upload", dependencies: ["FuzzDriver", "ImageUploadChecks"],
+            path: "Fuzz/targets/image-upload"),
+        .executableTarget(
+            name: "hearth-bench",
+            dependencies: [
+                "HearthMedia",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]),
+        // What the server tests share: a real server per test, clients, programs.
+        .target(
+            name: "HearthTesting",
+            dependencies: [
+                "HearthServer", "HearthBot", "HearthKit", "HearthCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
+            path: "Tests/HearthTesting"),
+        .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol", "IRCLineChecks"]),
+        .testTarget(name: "HearthMediaTests", dependencies: ["HearthMedia", "ImageUploadChecks"]),
+        .testTarget(
+            name: "HearthBotTests",
+            dependencies: ["HearthBot", "HearthKit", "HearthAccounts", "HearthCrypto", "CommandGrammarChecks"]),
+        .testTarget(name: "HearthAccountsTests", dependencies: ["HearthAccounts"]),
+        .testTarget(name: "HearthKitTests", dependencies: ["HearthKit"]),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
-        .testTarget(name: "HearthServerTests", dependencies: [
-            "HearthServer", "HearthStore", "HearthCrypto", "HearthMedia",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "NIOExtras", package: "swift-nio-extras"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            .product(name: "Subprocess", package: "swift-subprocess"),
-        ]),
+        .testTarget(
+            name: "HearthServerTests",
+            dependencies: [
+                "HearthTesting", "HearthServer", "HearthBot", "HearthKit", "HearthAccounts", "HearthMediaLibrary",
+                "HearthStore", "HearthCrypto", "HearthMedia",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ]),
     ]
 )

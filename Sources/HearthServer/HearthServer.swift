@@ -1,6 +1,8 @@
 import Foundation
-import HearthBot
+import HearthAccounts
 import HearthCrypto
+import HearthKit
+import HearthMediaLibrary
 import HearthProtocol
 import HearthStore
 import Hummingbird
@@ -12,7 +14,8 @@ import ServiceLifecycle
 import Synchronization
 
 /// The whole server: IRC listener and HTTP side on one event-loop group, one store,
-/// one bot. Run `services` in a ServiceGroup; `ports()` tells where it listens.
+/// one bot made of the apps it is given (it knows none by name). Run `services` in a
+/// ServiceGroup; `ports()` tells where it listens.
 public final class HearthServer: Sendable {
     public let config: ServerConfig
     public let store: Store
@@ -23,7 +26,7 @@ public final class HearthServer: Sendable {
     private let readyTLS = Ready()
     private let readyHTTP = Ready()
 
-    public init(config: ServerConfig, logger: Logger = Logger(label: "hearth")) throws {
+    public init(config: ServerConfig, apps: [BotApp], logger: Logger = Logger(label: "hearth")) throws {
         Sodium.ensureReady()
         self.config = config
         group = config.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? .singleton
@@ -34,15 +37,17 @@ public final class HearthServer: Sendable {
             directory: URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("media"),
             publicURL: config.linkBase,
             threads: config.mediaThreads)
-        let services = BotServices(
+        let accounts = AccountService(
             store: store, passwords: PasswordWorker(threads: config.passwordThreads, cost: config.passwordCost),
-            presence: core, logger: logger, media: media, apps: config.apps, clock: config.clock,
             codes: try CodeHasher.load(directory: config.dataDirectory),
             registrations: AddressQuota(
-                limit: BotServices.registrationsPerAddressPerHour, window: 3600,
+                limit: AccountService.registrationsPerAddressPerHour, window: 3600,
                 // The same rule as the connection limit: loopback is exempt when flood control is off.
                 exempt: { [floodControl = config.floodControl] in !floodControl && Self.isLoopback($0) }))
-        core.attachBot(Bot(services: services))
+        let services = BotServices(
+            store: store, accounts: accounts, presence: core, logger: logger, media: media, clock: config.clock,
+            appServices: apps.flatMap(\.services))
+        core.attachBot(Bot(services: services, apps: apps))
     }
 
     /// The IRC listener and the HTTP application, for one ServiceGroup.

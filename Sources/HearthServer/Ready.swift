@@ -1,6 +1,6 @@
 import Foundation
-import HearthBot
 import HearthCrypto
+import HearthKit
 import HearthProtocol
 import HearthStore
 import Hummingbird

@@ -1,6 +1,7 @@
 import Foundation
-import HearthBot
+import HearthAccounts
 import HearthCrypto
+import HearthKit
 import HearthProtocol
 
 /// Everything an operator can set. Defaults suit a small self-hosted server.
@@ -42,8 +43,6 @@ public struct ServerConfig: Sendable {
     public var passwordThreads = 2
     /// Threads that decode and draw pictures (libgd), off the event loops.
     public var mediaThreads = 2
-    /// What the apps need (their sayings, API keys); passed to them unread.
-    public var apps = AppsConfig()
     /// Where "now" comes from (tests move it across midnights).
     public var clock: HearthClock = .system
     /// Days of channel and private history kept; 0 keeps none.

@@ -20,22 +20,21 @@ public struct FamilyRecord: Codable, Sendable, Equatable, FetchableRecord, Mutab
 public struct FamilyMember: Sendable, Equatable {
     public var accountId: Int64
     public var name: String
-    public var role: String  // founder, admin, member
+    public var role: FamilyRole
     public var joinedAt: Date
 
-    public init(accountId: Int64, name: String, role: String, joinedAt: Date) {
+    public init(accountId: Int64, name: String, role: FamilyRole, joinedAt: Date) {
         (self.accountId, self.name, self.role, self.joinedAt) = (accountId, name, role, joinedAt)
     }
 }
 
-/// A relationship inside a family: `parent` (from is a parent of to), or the symmetric
-/// `partner` and `sibling` (stored with from < to).
+/// A relationship inside a family (see `FamilyLinkKind`).
 public struct FamilyLink: Sendable, Equatable, Hashable {
     public var from: Int64
     public var to: Int64
-    public var kind: String
+    public var kind: FamilyLinkKind
 
-    public init(from: Int64, to: Int64, kind: String) { (self.from, self.to, self.kind) = (from, to, kind) }
+    public init(from: Int64, to: Int64, kind: FamilyLinkKind) { (self.from, self.to, self.kind) = (from, to, kind) }
 }
 
 /// An open invite. No part of the code is kept in the clear (a hint would shrink the
@@ -46,11 +45,12 @@ public struct FamilyInvite: Sendable, Equatable {
     public var codeHash: String
     public var familyId: Int64
     public var inviterId: Int64
-    public var relation: String?
+    public var relation: FamilyRelation?
     public var expiresAt: Date
 
-    public init(id: Int64 = 0, codeHash: String, familyId: Int64, inviterId: Int64, relation: String?, expiresAt: Date)
-    {
+    public init(
+        id: Int64 = 0, codeHash: String, familyId: Int64, inviterId: Int64, relation: FamilyRelation?, expiresAt: Date
+    ) {
         (self.id, self.codeHash, self.familyId, self.inviterId, self.relation, self.expiresAt) =
             (id, codeHash, familyId, inviterId, relation, expiresAt)
     }
@@ -109,9 +109,9 @@ extension Store {
         }
     }
 
-    public func familyRole(_ familyID: Int64, accountID: Int64) async throws -> String? {
+    public func familyRole(_ familyID: Int64, accountID: Int64) async throws -> FamilyRole? {
         try await pool.read { db in
-            try String.fetchOne(
+            try FamilyRole.fetchOne(
                 db, sql: "SELECT role FROM familyMember WHERE familyId = ? AND accountId = ?",
                 arguments: [familyID, accountID])
         }
@@ -128,11 +128,11 @@ extension Store {
 
     /// Adds a relationship between two members. Parents may not form a cycle, and nobody is
     /// linked to themselves.
-    public func link(_ familyID: Int64, from: Int64, to: Int64, kind: String) async throws {
+    public func link(_ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind) async throws {
         try await pool.write { db in try Self.link(db, familyID, from: from, to: to, kind: kind) }
     }
 
-    static func link(_ db: Database, _ familyID: Int64, from: Int64, to: Int64, kind: String) throws {
+    static func link(_ db: Database, _ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind) throws {
         guard from != to else { throw FamilyError.selfLink }
         for id in [from, to] {
             guard
@@ -141,7 +141,7 @@ extension Store {
                     arguments: [familyID, id]) != nil
             else { throw FamilyError.notMember }
         }
-        if kind == "parent" {
+        if kind == .parent {
             // `to` must not already be an ancestor of `from`.
             let ancestors = try Int64.fetchAll(
                 db,
@@ -210,7 +210,7 @@ extension Store {
     /// Uses up an invite: the account joins with the relationship the inviter chose. The code
     /// works once; an expired or unknown one throws `notFound`.
     public func joinFamily(codeHashes: [String], accountID: Int64, now: Date = Date()) async throws
-        -> (family: FamilyRecord, relation: String?, inviter: Int64)
+        -> (family: FamilyRecord, relation: FamilyRelation?, inviter: Int64)
     {
         try await pool.write { db in
             var arguments: [any DatabaseValueConvertible] = codeHashes
@@ -226,7 +226,7 @@ extension Store {
             else { throw FamilyError.notFound }
             let familyID: Int64 = row[0]
             let inviter: Int64 = row[1]
-            let relation: String? = row[2]
+            let relation: FamilyRelation? = row[2]
             let codeHash: String = row[3]
             if try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM familyMember WHERE familyId = ? AND accountId = ?",
@@ -239,9 +239,10 @@ extension Store {
                 sql: "INSERT INTO familyMember (familyId, accountId, role, joinedAt) VALUES (?, ?, 'member', ?)",
                 arguments: [familyID, accountID, now])
             switch relation {
-            case "parent": try Self.link(db, familyID, from: accountID, to: inviter, kind: "parent")
-            case "child": try Self.link(db, familyID, from: inviter, to: accountID, kind: "parent")
-            case let kind?: try Self.link(db, familyID, from: inviter, to: accountID, kind: kind)
+            case .parent: try Self.link(db, familyID, from: accountID, to: inviter, kind: .parent)
+            case .child: try Self.link(db, familyID, from: inviter, to: accountID, kind: .parent)
+            case .partner: try Self.link(db, familyID, from: inviter, to: accountID, kind: .partner)
+            case .sibling: try Self.link(db, familyID, from: inviter, to: accountID, kind: .sibling)
             case nil: break
             }
             return (try FamilyRecord.fetchOne(db, key: familyID)!, relation, inviter)
@@ -252,11 +253,11 @@ extension Store {
     public func leaveFamily(_ familyID: Int64, accountID: Int64) async throws {
         try await pool.write { db in
             guard
-                let role = try String.fetchOne(
+                let role = try FamilyRole.fetchOne(
                     db, sql: "SELECT role FROM familyMember WHERE familyId = ? AND accountId = ?",
                     arguments: [familyID, accountID])
             else { throw FamilyError.notMember }
-            if role == "founder" { throw FamilyError.founderMustStay }
+            if role == .founder { throw FamilyError.founderMustStay }
             try db.execute(
                 sql: "DELETE FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, accountID])
             try db.execute(

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
+import HearthAccounts
 import HearthBot
 import HearthCrypto
 import HearthMedia
+import HearthMediaLibrary
 import HearthProtocol
 import HearthServer
 import HearthStore
@@ -76,17 +78,18 @@ struct Serve: AsyncParsableCommand {
         config.tlsCertificatePath = tlsCert
         config.tlsKeyPath = tlsKey
         config.tlsPort = tlsPort
-        config.apps.fortunesDirectory = fortunes
-        config.apps.fortunesOffensive = fortunesOffensive
+        var apps = AppsConfig()
+        apps.fortunesDirectory = fortunes
+        apps.fortunesOffensive = fortunesOffensive
         let environment = ProcessInfo.processInfo.environment
         if let id = edamamAppId ?? environment["EDAMAM_APP_ID"], let key = edamamAppKey ?? environment["EDAMAM_APP_KEY"]
         {
-            config.apps.edamam = EdamamConfig(appID: id, appKey: key)
+            apps.edamam = EdamamConfig(appID: id, appKey: key)
         }
         config.operators = try Operators.load(flags: oper, dataDirectory: dataDir)
         // Its error says a server already runs here (ArgumentParser prints its description).
         let lock = try DataDirectoryLock(dataDirectory: dataDir)
-        let server = try HearthServer(config: config, logger: logger)
+        let server = try HearthServer(config: config, apps: HearthApps.builtIn(apps), logger: logger)
         let group = ServiceGroup(
             configuration: .init(
                 services: server.services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

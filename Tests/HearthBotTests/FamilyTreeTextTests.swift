@@ -7,7 +7,7 @@ import Testing
 @Suite struct FamilyTreeTextTests {
     static func member(_ id: Int64, _ name: String) -> FamilyMember {
         FamilyMember(
-            accountId: id, name: name, role: id == 1 ? "founder" : "member",
+            accountId: id, name: name, role: id == 1 ? .founder : .member,
             joinedAt: Date(timeIntervalSince1970: Double(id)))
     }
 
@@ -16,9 +16,9 @@ import Testing
             Self.member(Int64($0.0), $0.1)
         }
         let links = [
-            FamilyLink(from: 1, to: 2, kind: "partner"), FamilyLink(from: 1, to: 3, kind: "parent"),
-            FamilyLink(from: 2, to: 4, kind: "parent"),
-            FamilyLink(from: 3, to: 5, kind: "parent"), FamilyLink(from: 3, to: 4, kind: "sibling"),
+            FamilyLink(from: 1, to: 2, kind: .partner), FamilyLink(from: 1, to: 3, kind: .parent),
+            FamilyLink(from: 2, to: 4, kind: .parent),
+            FamilyLink(from: 3, to: 5, kind: .parent), FamilyLink(from: 3, to: 4, kind: .sibling),
         ]
         #expect(
             FamilyTreeText.render(members: members, links: links) == [
@@ -34,8 +34,8 @@ import Testing
         let members = [(1, "a"), (2, "b"), (3, "c")].map { Self.member(Int64($0.0), $0.1) }
         // Two parents of the same child who are not partners, and a sibling link.
         let links = [
-            FamilyLink(from: 1, to: 3, kind: "parent"), FamilyLink(from: 2, to: 3, kind: "parent"),
-            FamilyLink(from: 1, to: 2, kind: "sibling"),
+            FamilyLink(from: 1, to: 3, kind: .parent), FamilyLink(from: 2, to: 3, kind: .parent),
+            FamilyLink(from: 1, to: 2, kind: .sibling),
         ]
         let lines = FamilyTreeText.render(members: members, links: links)
         for name in ["a", "b", "c"] {

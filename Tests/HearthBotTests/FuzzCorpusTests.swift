@@ -1,3 +1,4 @@
+import CommandGrammarChecks
 import Foundation
 import HearthBot
 import Testing

@@ -1,3 +1,4 @@
+import HearthKit
 import Testing
 
 @testable import HearthBot

@@ -1,5 +1,6 @@
 import Foundation
 import HearthMedia
+import ImageUploadChecks
 import Testing
 
 /// Replays the image-upload fuzzer's saved corpus and every crash it ever found (Fuzz/, see scripts/fuzz).

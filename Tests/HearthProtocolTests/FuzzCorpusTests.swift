@@ -1,5 +1,6 @@
 import Foundation
 import HearthProtocol
+import IRCLineChecks
 import Testing
 
 /// Replays the irc-line fuzzer's saved corpus and every crash it ever found (Fuzz/, see scripts/fuzz).

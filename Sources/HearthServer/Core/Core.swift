@@ -1,5 +1,6 @@
 import Foundation
-import HearthBot
+import HearthAccounts
+import HearthKit
 import HearthProtocol
 import HearthStore
 import Logging

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import HearthBot
 import HearthCrypto
+import HearthKit
 import HearthMedia
 import HearthProtocol
 import HearthStore

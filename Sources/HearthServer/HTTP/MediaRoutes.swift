@@ -1,8 +1,10 @@
 import Foundation
 import HTTPTypes
-import HearthBot
+import HearthAccounts
 import HearthCrypto
+import HearthKit
 import HearthMedia
+import HearthMediaLibrary
 import HearthProtocol
 import HearthStore
 import Hummingbird
@@ -157,7 +159,7 @@ struct MediaRoutes {
         }
         let name = String(decoded[..<colon])
         let secret = String(decoded[decoded.index(after: colon)...])
-        let accounts = AccountService(services: core.bot.services)
+        let accounts = core.bot.services.accounts
         let address = context.remoteAddress?.ipAddress ?? "http"
         let account: Account
         do {

@@ -1,6 +1,7 @@
 import Foundation
-import HearthBot
+import HearthAccounts
 import HearthCrypto
+import HearthKit
 import HearthProtocol
 
 /// WHO, WHOIS, LIST, ISON, USERHOST, AWAY, OPER, KILL, SETNAME.

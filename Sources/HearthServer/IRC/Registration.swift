@@ -1,6 +1,7 @@
 import Foundation
-import HearthBot
+import HearthAccounts
 import HearthCrypto
+import HearthKit
 import HearthProtocol
 import NIOCore
 
@@ -197,7 +198,8 @@ extension Core {
         client.pass = nil
         let key = client.nickKey
         let address = client.address
-        let accounts = AccountService(services: bot.services)
+        let services = bot.services
+        let accounts = services.accounts
         let store = self.store
         // Hold further lines until this is decided.
         later(
@@ -226,7 +228,7 @@ extension Core {
                 }
                 let owner = try? await store.account(nameKey: key)
                 let effects =
-                    login != nil ? ((try? await accounts.loginEffects(login!.0, tokenHash: login!.1)) ?? []) : []
+                    login != nil ? ((try? await services.loginEffects(login!.0, tokenHash: login!.1)) ?? []) : []
                 return (login, passFailed, owner.map { AccountRef(id: $0.id!, name: $0.name) }, effects)
             }
         ) { (login, passFailed, owner, effects) in

@@ -1,6 +1,7 @@
 import Foundation
-import HearthBot
+import HearthAccounts
 import HearthCrypto
+import HearthKit
 import HearthProtocol
 import NIOCore
 
@@ -59,7 +60,8 @@ extension Core {
             reply(client, .saslFail, "SASL authentication failed: malformed PLAIN message")
             return
         }
-        let accounts = AccountService(services: bot.services)
+        let services = bot.services
+        let accounts = services.accounts
         let address = client.address
         later(
             client,
@@ -71,13 +73,13 @@ extension Core {
                             return .failure(BotError("token is for another account"))
                         }
                         let ref = AccountRef(id: account.id!, name: account.name)
-                        return .success((ref, hash, try await accounts.loginEffects(ref, tokenHash: hash)))
+                        return .success((ref, hash, try await services.loginEffects(ref, tokenHash: hash)))
                     }
                     let account = try await accounts.checkPassword(name: authcid, password: secret, address: address)
                     let ref = AccountRef(id: account.id!, name: account.name)
-                    return .success((ref, nil, try await accounts.loginEffects(ref, tokenHash: nil)))
-                } catch let error as BotError {
-                    return .failure(error)
+                    return .success((ref, nil, try await services.loginEffects(ref, tokenHash: nil)))
+                } catch let error as any UserFacingError {
+                    return .failure(BotError(error.message))
                 } catch {
                     return .failure(BotError("internal error"))
                 }

@@ -1,5 +1,5 @@
 import Foundation
-import HearthBot
+import HearthKit
 import HearthProtocol
 import HearthStore
 

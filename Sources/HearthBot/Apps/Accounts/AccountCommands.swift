@@ -1,5 +1,7 @@
 import Foundation
+import HearthAccounts
 import HearthCrypto
+import HearthKit
 import HearthProtocol
 import HearthStore
 
@@ -47,12 +49,12 @@ enum AccountCommands {
         {
             throw BotError("someone online is using the nick \(name); pick another name")
         }
-        let accounts = AccountService(services: request.services)
+        let accounts = request.services.accounts
         let address = request.caller.address
-        if let wait = request.services.registrations.take(address) {
+        if let wait = request.services.accounts.registrations.take(address) {
             let minutes = Int((wait / 60).rounded(.up))
             throw BotError(
-                "\(BotServices.registrationsPerAddressPerHour) accounts were made from your address this hour; "
+                "\(AccountService.registrationsPerAddressPerHour) accounts were made from your address this hour; "
                     + "try again in \(minutes) min")
         }
         let account: Account
@@ -60,7 +62,7 @@ enum AccountCommands {
         do {
             (account, codes) = try await accounts.register(name: name, password: password, email: email, phone: phone)
         } catch {
-            request.services.registrations.giveBack(address)  // nothing was made
+            request.services.accounts.registrations.giveBack(address)  // nothing was made
             throw error
         }
         let (token, hash) = try await accounts.issueToken(accountID: account.id!)
@@ -70,31 +72,34 @@ enum AccountCommands {
                 "Recovery codes — each works once with !recover if you forget your password. They are not shown again:",
                 codes.joined(separator: "  "),
             ] + tokenLines(token),
-            effects: try await accounts.loginEffects(AccountRef(id: account.id!, name: account.name), tokenHash: hash))
+            effects: try await request.services.loginEffects(
+                AccountRef(id: account.id!, name: account.name), tokenHash: hash))
     }
 
     static let login = BotCommand(
         "login", group: group, usage: "NAME PASSWORD", summary: "log in; gives a resume token",
         example: "!login alice s3cret-pass", arity: 2...2, secret: true
     ) { request in
-        let accounts = AccountService(services: request.services)
+        let accounts = request.services.accounts
         let account = try await accounts.checkPassword(
             name: request.words[0], password: request.words[1], address: request.caller.address)
         let (token, hash) = try await accounts.issueToken(accountID: account.id!)
         return BotResponse(
             ["You are logged in as \(account.name)."], privateLines: tokenLines(token),
-            effects: try await accounts.loginEffects(AccountRef(id: account.id!, name: account.name), tokenHash: hash))
+            effects: try await request.services.loginEffects(
+                AccountRef(id: account.id!, name: account.name), tokenHash: hash))
     }
 
     static let resume = BotCommand(
         "resume", group: group, usage: "TOKEN", summary: "log back in with a resume token",
         example: "!resume hrt_3f9c…", arity: 1...1, secret: true
     ) { request in
-        let accounts = AccountService(services: request.services)
+        let accounts = request.services.accounts
         let (account, hash) = try await accounts.checkToken(request.words[0], address: request.caller.address)
         return BotResponse(
             ["Welcome back, \(account.name) — you are logged in."],
-            effects: try await accounts.loginEffects(AccountRef(id: account.id!, name: account.name), tokenHash: hash))
+            effects: try await request.services.loginEffects(
+                AccountRef(id: account.id!, name: account.name), tokenHash: hash))
     }
 
     static let logout = BotCommand(
@@ -137,7 +142,7 @@ enum AccountCommands {
         example: "!passwd s3cret-pass n3w-s3cret", arity: 2...2, requiresLogin: true, secret: true
     ) { request in
         let ref = try request.account()
-        let accounts = AccountService(services: request.services)
+        let accounts = request.services.accounts
         if let problem = AccountService.passwordProblem(request.words[1]) { throw BotError(problem) }
         _ = try await accounts.checkPassword(
             name: ref.name, password: request.words[0], address: request.caller.address)
@@ -151,7 +156,7 @@ enum AccountCommands {
             ],
             privateLines: tokenLines(token),
             effects: [.logoutEverywhere(accountID: ref.id, keep: request.caller.sessionID)]
-                + (try await accounts.loginEffects(ref, tokenHash: tokenHash)))
+                + (try await request.services.loginEffects(ref, tokenHash: tokenHash)))
     }
 
     static let rename = BotCommand(
@@ -198,14 +203,14 @@ enum AccountCommands {
         try await services.store.setPassword(accountID: account.id!, hash: hash)
         try await services.store.revokeAllTokens(accountID: account.id!)
         let left = try await services.store.unusedRecoveryCodes(accountID: account.id!)
-        let (token, tokenHash) = try await AccountService(services: services).issueToken(accountID: account.id!)
+        let (token, tokenHash) = try await services.accounts.issueToken(accountID: account.id!)
         return BotResponse(
             [
                 "Password reset for \(account.name); you are logged in. \(left) recovery code\(left == 1 ? "" : "s") left."
             ],
             privateLines: tokenLines(token),
             effects: [.logoutEverywhere(accountID: account.id!)]
-                + (try await AccountService(services: services).loginEffects(
+                + (try await services.loginEffects(
                     AccountRef(id: account.id!, name: account.name), tokenHash: tokenHash)))
     }
 
@@ -217,7 +222,7 @@ enum AccountCommands {
         guard request.words[0].lowercased() == "delete" else {
             throw request.usageError("unknown action \(request.words[0])")
         }
-        _ = try await AccountService(services: request.services)
+        _ = try await request.services.accounts
             .checkPassword(name: ref.name, password: request.words[1], address: request.caller.address)
         let images = try await request.services.store.imageIDs(ownerID: ref.id)
         let renders = try await request.services.store.deleteAccount(id: ref.id, cleanups: request.bot.cleanups)

@@ -1,5 +1,7 @@
 import Foundation
+import HearthAccounts
 import HearthCrypto
+import HearthKit
 import HearthMedia
 import HearthProtocol
 import HearthStore
@@ -8,7 +10,6 @@ import HearthStore
 /// tree, leave home and found your own household.
 public enum FamilyCommands {
     static let group = "family"
-    static let relations = ["parent", "child", "partner", "sibling"]
     static let inviteLifetime: TimeInterval = 7 * 24 * 3600
     static let inviteGroups = 3
     static let maxName = 40
@@ -120,7 +121,7 @@ public enum FamilyCommands {
             privateLines: lines, effects: try await membershipEffects(request, family, joining: me.id))
     }
 
-    static func newInvite(_ request: BotRequest, _ family: FamilyRecord, _ me: AccountRef, relation: String?)
+    static func newInvite(_ request: BotRequest, _ family: FamilyRecord, _ me: AccountRef, relation: FamilyRelation?)
         async throws -> [String]
     {
         let store = request.services.store
@@ -133,7 +134,7 @@ public enum FamilyCommands {
             FamilyInvite(
                 codeHash: request.services.codes.hash(inviteKey(code)), familyId: family.id!, inviterId: me.id,
                 relation: relation, expiresAt: now.addingTimeInterval(inviteLifetime)), now: now)
-        let role = relation.map { " as your \($0)" } ?? ""
+        let role = relation.map { " as your \($0.rawValue)" } ?? ""
         return [
             "Invite code for \(family.name)\(role): \(code) — invite #\(number), it works once, for 7 days. "
                 + "They type: !tree join \(code)"
@@ -145,14 +146,15 @@ public enum FamilyCommands {
 
     static func invite(_ request: BotRequest) async throws -> BotResponse {
         let (me, family) = try await current(request)
-        var relation: String?
+        var relation: FamilyRelation?
         let words = request.words.dropFirst()
         if !words.isEmpty {
-            guard words.count == 2, words.first?.lowercased() == "as", relations.contains(words.last!.lowercased())
+            guard words.count == 2, words.first?.lowercased() == "as",
+                let named = FamilyRelation(rawValue: words.last!.lowercased())
             else {
                 throw request.usageError("invite as parent, child, partner or sibling (or without a relationship)")
             }
-            relation = words.last!.lowercased()
+            relation = named
         }
         let lines = try await newInvite(request, family, me, relation: relation)
         return BotResponse(
@@ -168,7 +170,7 @@ public enum FamilyCommands {
         for invite in open {
             let inviter = try await request.services.store.account(id: invite.inviterId)?.name ?? "?"
             let days = Int((invite.expiresAt.timeIntervalSince(now) / 86400).rounded(.up))
-            let role = invite.relation.map { " as \($0)" } ?? ""
+            let role = invite.relation.map { " as \($0.rawValue)" } ?? ""
             lines.append(
                 "#\(invite.id)\(role) by \(inviter), expires in \(days) day\(days == 1 ? "" : "s") — !tree revoke \(invite.id)"
             )
@@ -213,7 +215,7 @@ public enum FamilyCommands {
                 codeHashes: hashes, accountID: me.id, now: request.services.clock.now())
             verdict = true
             let inviterName = try await request.services.store.account(id: inviter)?.name ?? "someone"
-            let role = relation.map { " as \(inviterName)'s \($0)" } ?? ""
+            let role = relation.map { " as \(inviterName)'s \($0.rawValue)" } ?? ""
             return BotResponse(
                 [
                     "Welcome to \(family.name)\(role)! !tree shows the family; its private channel is \(channelName(family.id!))."
@@ -221,7 +223,7 @@ public enum FamilyCommands {
                 effects: [
                     .notify(
                         accountID: inviter,
-                        text: "\(me.name) joined \(family.name)\(relation.map { " as your \($0)" } ?? "").")
+                        text: "\(me.name) joined \(family.name)\(relation.map { " as your \($0.rawValue)" } ?? "").")
                 ]
                     + (try await membershipEffects(request, family, joining: me.id)))
         } catch FamilyError.notFound {
@@ -261,32 +263,32 @@ public enum FamilyCommands {
         let members = try await request.services.store.familyMembers(family.id!)
         return BotResponse([
             "\(request.style.bold(family.name)) (\(members.count)): "
-                + members.map { $0.role == "member" ? $0.name : "\($0.name) (\($0.role))" }.joined(separator: ", ")
+                + members.map { $0.role == .member ? $0.name : "\($0.name) (\($0.role.rawValue))" }.joined(
+                    separator: ", ")
         ])
     }
 
     static func link(_ request: BotRequest) async throws -> BotResponse {
         let (me, family) = try await current(request)
-        guard request.words.count == 3, relations.contains(request.words[2].lowercased()) else {
+        guard request.words.count == 3, let relation = FamilyRelation(rawValue: request.words[2].lowercased()) else {
             throw request.usageError(
                 "link USER parent|child|partner|sibling — e.g. !tree link bob child (bob is your child)")
         }
         let other = try await member(request, family, request.words[1])
-        let relation = request.words[2].lowercased()
+        let store = request.services.store
         do {
             switch relation {
-            case "parent":
-                try await request.services.store.link(family.id!, from: other.accountId, to: me.id, kind: "parent")
-            case "child":
-                try await request.services.store.link(family.id!, from: me.id, to: other.accountId, kind: "parent")
-            default: try await request.services.store.link(family.id!, from: me.id, to: other.accountId, kind: relation)
+            case .parent: try await store.link(family.id!, from: other.accountId, to: me.id, kind: .parent)
+            case .child: try await store.link(family.id!, from: me.id, to: other.accountId, kind: .parent)
+            case .partner: try await store.link(family.id!, from: me.id, to: other.accountId, kind: .partner)
+            case .sibling: try await store.link(family.id!, from: me.id, to: other.accountId, kind: .sibling)
             }
         } catch FamilyError.selfLink {
-            throw BotError("you can't be your own \(relation)")
+            throw BotError("you can't be your own \(relation.rawValue)")
         } catch FamilyError.wouldCycle {
             throw BotError("that would make someone their own ancestor")
         }
-        return BotResponse(["\(other.name) is now your \(relation) in \(family.name)."])
+        return BotResponse(["\(other.name) is now your \(relation.rawValue) in \(family.name)."])
     }
 
     static func leave(_ request: BotRequest) async throws -> BotResponse {
@@ -304,7 +306,7 @@ public enum FamilyCommands {
         let (me, family) = try await current(request)
         guard request.words.count == 2 else { throw request.usageError("remove whom?") }
         let role = try await request.services.store.familyRole(family.id!, accountID: me.id)
-        guard role == "founder" || role == "admin" else {
+        guard role == .founder || role == .admin else {
             throw BotError("only the founder of \(family.name) can remove people")
         }
         let other = try await member(request, family, request.words[1])
@@ -333,12 +335,12 @@ public enum FamilyCommands {
         let members = try await store.familyMembers(family.id!)
         let links = try await store.familyLinks(family.id!)
         let people = members.map {
-            FamilyTreePicture.Person(id: $0.accountId, name: $0.name, note: $0.role == "member" ? nil : $0.role)
+            FamilyTreePicture.Person(id: $0.accountId, name: $0.name, note: $0.role == .member ? nil : $0.role.rawValue)
         }
         let picture = try await media.familyTree(
             title: family.name, people: people,
-            parents: links.filter { $0.kind == "parent" }.map { ($0.from, $0.to) },
-            partners: links.filter { $0.kind == "partner" }.map { ($0.from, $0.to) },
+            parents: links.filter { $0.kind == .parent }.map { ($0.from, $0.to) },
+            partners: links.filter { $0.kind == .partner }.map { ($0.from, $0.to) },
             ownerID: request.caller.account?.id)
         try await store.addImage(picture)
         return BotResponse([

@@ -1,3 +1,4 @@
+import HearthKit
 import HearthStore
 
 /// A family as an indented text tree: couples side by side ("alice ⚭ bob"), their children
@@ -12,13 +13,13 @@ public enum FamilyTreeText {
         var siblings: [Int64: [Int64]] = [:]
         for link in links where names[link.from] != nil && names[link.to] != nil {
             switch link.kind {
-            case "parent":
+            case .parent:
                 children[link.from, default: []].append(link.to)
                 parents[link.to, default: []].append(link.from)
-            case "partner":
+            case .partner:
                 partners[link.from, default: []].append(link.to)
                 partners[link.to, default: []].append(link.from)
-            default:
+            case .sibling:
                 siblings[link.from, default: []].append(link.to)
                 siblings[link.to, default: []].append(link.from)
             }

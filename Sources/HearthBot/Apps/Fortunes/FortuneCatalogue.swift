@@ -1,5 +1,6 @@
 import Foundation
 import HearthCrypto
+import HearthKit
 
 /// The sayings cookies are made of: Hearth's own (Fortunes/fortunes.txt) and any strfile
 /// fortune files an operator points at (`--fortunes DIR`, e.g. /usr/share/games/fortunes).

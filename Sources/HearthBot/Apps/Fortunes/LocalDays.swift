@@ -1,4 +1,5 @@
 import Foundation
+import HearthKit
 
 /// Calendar days in a user's time zone: which day it is, when the next one starts, and
 /// streaks of consecutive days.

@@ -1,3 +1,5 @@
+import HearthKit
+
 /// `!help` and `!help COMMAND`.
 enum HelpCommands {
     static let all: [BotCommand] = [

@@ -1,4 +1,5 @@
 import Foundation
+import HearthKit
 import HearthProtocol
 import HearthStore
 

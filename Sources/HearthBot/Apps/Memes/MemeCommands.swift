@@ -1,5 +1,7 @@
 import Foundation
+import HearthKit
 import HearthMedia
+import HearthMediaLibrary
 import HearthProtocol
 import HearthStore
 

@@ -1,6 +1,8 @@
 import Foundation
 import HearthCrypto
+import HearthKit
 import HearthMedia
+import HearthMediaLibrary
 import HearthStore
 
 /// Uploads, your pictures, templates and your profile picture.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCrypto
+import HearthKit
 import HearthMedia
 import HearthStore
 

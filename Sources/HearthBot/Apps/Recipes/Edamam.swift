@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HearthKit
 import NIOCore
 import Synchronization
 

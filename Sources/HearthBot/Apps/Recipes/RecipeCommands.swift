@@ -1,4 +1,5 @@
 import Foundation
+import HearthKit
 import HearthStore
 
 /// Recipes (Staple): write one line by line, publish, vote, comment, save, search.

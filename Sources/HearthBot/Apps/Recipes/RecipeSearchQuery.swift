@@ -1,3 +1,5 @@
+import HearthKit
+
 /// What people type after `!search` turned into a safe FTS5 expression: words (all must
 /// match), `tom*` prefixes, "quoted phrases", OR and NOT between terms, and `cuisine:X` /
 /// `diet:X` filters. User text only ever reaches FTS5 inside quotes, so nothing typed can

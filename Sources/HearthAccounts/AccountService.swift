@@ -1,0 +1,139 @@
+import Foundation
+import HearthCrypto
+import HearthProtocol
+import HearthStore
+
+/// Account rules in one place, used by the bot commands, SASL and PASS alike: names,
+/// passwords (hashed off the event loops), login throttling, resume tokens and codes.
+public final class AccountService: Sendable {
+    public let store: Store
+    public let passwords: PasswordWorker
+    public let throttle: LoginThrottle
+    /// Hashes short codes (recovery, invites) with the server secret.
+    public let codes: CodeHasher
+    /// Accounts registered per address and hour.
+    public let registrations: AddressQuota
+    public let tokenLifetime: TimeInterval
+
+    /// Resume tokens live 30 days.
+    public static let defaultTokenLifetime: TimeInterval = 30 * 24 * 3600
+    /// Accounts one address (an IPv6 /64) may register per hour.
+    public static let registrationsPerAddressPerHour = 5
+    /// The built-in bot's nick, which no account may take.
+    public static let botNick = "hearth"
+
+    public init(
+        store: Store, passwords: PasswordWorker, throttle: LoginThrottle = LoginThrottle(),
+        codes: CodeHasher = .ephemeral(),
+        registrations: AddressQuota = AddressQuota(limit: AccountService.registrationsPerAddressPerHour, window: 3600),
+        tokenLifetime: TimeInterval = AccountService.defaultTokenLifetime
+    ) {
+        self.store = store
+        self.passwords = passwords
+        self.throttle = throttle
+        self.codes = codes
+        self.registrations = registrations
+        self.tokenLifetime = tokenLifetime
+    }
+
+    public static let recoveryCodeCount = 8
+    /// Nicks nobody may use: the bot, and the service names clients send passwords to.
+    public static let reservedNicks: Set<String> = [
+        botNick, "nickserv", "chanserv", "memoserv", "operserv", "services",
+    ]
+    public static let maxEmailLength = 254
+    public static let maxPhoneLength = 32
+
+    /// Why a name cannot be an account name, or nil if it can.
+    public static func nameProblem(_ name: String) -> String? {
+        if !IRCNames.isValidNick(name) {
+            return
+                "\"\(name)\" can't be a name: use 1–\(IRCLimits.nickLength) letters, digits or - _ [ ] { } | ^, starting with a letter"
+        }
+        let key = IRCNames.fold(name)
+        if GuestNames.isGuest(key) || reservedNicks.contains(key) || ["root", "admin"].contains(key) {
+            return "the name \(name) is reserved; pick another"
+        }
+        return nil
+    }
+
+    public static func passwordProblem(_ password: String) -> String? {
+        if password.count < PasswordHash.minPasswordLength {
+            return "passwords need at least \(PasswordHash.minPasswordLength) characters"
+        }
+        if password.utf8.count > PasswordHash.maxPasswordBytes {
+            return "passwords can be at most \(PasswordHash.maxPasswordBytes) bytes"
+        }
+        return nil
+    }
+
+    /// Checks a name and password against the store, with throttling. Throws an AccountError
+    /// that never says whether the name exists.
+    public func checkPassword(name: String, password: String, address: String) async throws -> Account {
+        let key = IRCNames.fold(name)
+        let attempt = try await Self.start(throttle, accountKey: key, address: address)
+        var verdict: Bool?  // nil: the check itself failed (no guess was judged)
+        defer { throttle.finish(attempt, success: verdict) }
+        let account = try await store.account(nameKey: key)
+        // Verify against a real hash even for unknown names, so timing does not reveal them.
+        let hash = account?.passwordHash ?? passwords.dummyHash
+        let ok = try await passwords.verify(password, hash: hash)
+        verdict = ok && account != nil
+        guard ok, let account else {
+            throw AccountError("wrong name or password")
+        }
+        return account
+    }
+
+    /// The account a resume token belongs to.
+    public func checkToken(_ token: String, address: String) async throws -> (Account, String) {
+        let attempt = try await Self.start(throttle, accountKey: nil, address: address)
+        var verdict: Bool?
+        defer { throttle.finish(attempt, success: verdict) }
+        let hash = Sodium.hashSecret(token)
+        let account = SecretCodes.looksLikeResumeToken(token) ? try await store.account(tokenHash: hash) : nil
+        verdict = account != nil
+        guard let account else {
+            throw AccountError("that resume token is unknown or expired; log in with !login NAME PASSWORD")
+        }
+        return (account, hash)
+    }
+
+    /// Starts a throttled attempt or throws the "try again in Ns" error.
+    public static func start(_ throttle: LoginThrottle, accountKey: String?, address: String) async throws
+        -> LoginThrottle.Attempt
+    {
+        do {
+            return try await throttle.start(accountKey: accountKey, address: address)
+        } catch {
+            throw AccountError("too many failed attempts; try again in \(error.seconds)s")
+        }
+    }
+
+    /// A new resume token for the account; only its hash is stored.
+    public func issueToken(accountID: Int64) async throws -> (token: String, hash: String) {
+        let token = SecretCodes.resumeToken()
+        let hash = Sodium.hashSecret(token)
+        try await store.addResumeToken(
+            accountID: accountID, tokenHash: hash, expiresAt: Date().addingTimeInterval(tokenLifetime))
+        return (token, hash)
+    }
+
+    /// Creates an account; returns it with its one-time recovery codes.
+    public func register(name: String, password: String, email: String?, phone: String?) async throws -> (
+        Account, [String]
+    ) {
+        if let problem = Self.nameProblem(name) { throw AccountError(problem) }
+        if let problem = Self.passwordProblem(password) { throw AccountError(problem) }
+        let recovery = (0..<Self.recoveryCodeCount).map { _ in SecretCodes.code(groups: 3) }
+        let hash = try await passwords.hash(password)
+        do {
+            let account = try await store.createAccount(
+                name: name, nameKey: IRCNames.fold(name), passwordHash: hash, email: email, phone: phone,
+                recoveryHashes: recovery.map { codes.hash(SecretCodes.normalize($0)) })
+            return (account, recovery)
+        } catch StoreError.nameTaken {
+            throw AccountError("the name \(name) is taken; pick another")
+        }
+    }
+}

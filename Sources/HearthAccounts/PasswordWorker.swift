@@ -1,0 +1,38 @@
+import Foundation
+import HearthCrypto
+import HearthStore
+import Logging
+import NIOPosix
+import Synchronization
+
+/// Argon2id hashing and verifying on a small dedicated thread pool, so at most
+/// `threads` hashes (64 MiB each) run at once and no event loop ever waits.
+public final class PasswordWorker: Sendable {
+    public let pool: NIOThreadPool
+    public let cost: PasswordHash.Cost
+    /// A hash of a random password at the same cost, verified against for unknown names
+    /// so that the time taken does not reveal which names exist.
+    public let dummyHash: String
+
+    public init(threads: Int = 2, cost: PasswordHash.Cost = .interactive) {
+        pool = NIOThreadPool(numberOfThreads: threads)
+        pool.start()
+        self.cost = cost
+        dummyHash = PasswordHash.hash(Sodium.hex(Sodium.randomBytes(16)), cost: cost)!
+    }
+
+    public func hash(_ password: String) async throws -> String {
+        let cost = self.cost
+        let result = try await pool.runIfActive { PasswordHash.hash(password, cost: cost) }
+        guard let result else { throw AccountError("could not hash the password (out of memory?); try again") }
+        return result
+    }
+
+    public func verify(_ password: String, hash: String) async throws -> Bool {
+        try await pool.runIfActive { PasswordHash.verify(password, hash: hash) }
+    }
+
+    public func shutdown() async throws {
+        try await pool.shutdownGracefully()
+    }
+}

@@ -1,0 +1,46 @@
+import HearthKit
+import HearthStore
+
+/// The apps Hearth ships with, in the order `!help` lists them; the executable hands them
+/// to the server.
+public enum HearthApps {
+    public static func builtIn(_ config: AppsConfig = AppsConfig()) -> [BotApp] {
+        [
+            BotApp(name: "accounts", commands: AccountCommands.all),
+            BotApp(name: "social", commands: SocialCommands.all),
+            BotApp(name: "channels", commands: ChannelCommands.all + HistoryCommands.all),
+            BotApp(
+                name: "memes", commands: PictureCommands.all + MemeCommands.all + CommentCommands.all,
+                profileLine: { try await MemeCommands.profileLine($0, media: $0.media) },
+                cleanup: { db, id in try Store.forgetReactions(db, accountID: id) }),
+            BotApp(
+                name: "fortunes", commands: FortuneCommands.all,
+                profileLine: { try await FortuneCommands.profileLine($0) },
+                onLogin: { try await FortuneCommands.onLogin($0, $1) },
+                services: [
+                    FortuneCatalogue.load(
+                        directory: config.fortunesDirectory, offensive: config.fortunesOffensive,
+                        builtin: config.builtinFortunes)
+                ]),
+            BotApp(
+                name: "recipes", commands: RecipeCommands.all,
+                profileLine: { try await RecipeCommands.profileLine($0) },
+                onLogin: { try await RecipeCommands.onLogin($0, $1) },
+                continuation: { await RecipeCommands.continueDraft(bot: $0, caller: $1, line: $2) },
+                services: config.edamam.map { [EdamamClient(config: $0)] } ?? []),
+            BotApp(
+                name: "family", commands: FamilyCommands.all + LocationCommands.all + FamilyFeedCommands.all,
+                onLogin: { try await FamilyCommands.onLogin($0, $1) },
+                guardedChannels: { try await FamilyCommands.guardedChannels($0) },
+                reservedChannels: FamilyCommands.reservedChannels),
+            BotApp(name: "help", commands: HelpCommands.all),
+        ]
+    }
+}
+
+extension BotServices {
+    /// The sayings fortune cookies are made of.
+    var fortunes: FortuneCatalogue? { service(FortuneCatalogue.self) }
+    /// Edamam recipe search, when the operator configured keys.
+    var edamam: EdamamClient? { service(EdamamClient.self) }
+}

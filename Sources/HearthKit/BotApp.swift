@@ -1,0 +1,40 @@
+import HearthStore
+
+/// One app of the bot: its commands, its line on `!profile`, and its part of the account
+/// deletion cascade, and the services it brings. Adding an app means adding one value to the
+/// list the executable gives `Bot` (`HearthApps.builtIn`).
+public struct BotApp: Sendable {
+    public var name: String
+    public var commands: [BotCommand]
+    /// A line for `!profile` (e.g. "memes: 12 · likes: 40"), or nil to show nothing.
+    public var profileLine: (@Sendable (ProfileContext) async throws -> String?)?
+    public var cleanup: AccountCleanup?
+    /// Effects of every login (e.g. "today's cookie is waiting").
+    public var onLogin: LoginHook?
+    /// A line said privately that is not a command but continues what the app is doing with
+    /// the caller (a recipe being written); nil when it does not.
+    public var continuation: (@Sendable (Bot, Caller, String) async -> BotResponse?)?
+    /// The channels the app guards (loaded when the server starts) and the names it keeps.
+    public var guardedChannels: (@Sendable (BotServices) async throws -> [GuardedChannel])?
+    public var reservedChannels: ReservedChannels?
+    /// Services of the app's own (a catalogue, an API client), found with `BotServices.service`.
+    public var services: [any Sendable]
+
+    public init(
+        name: String, commands: [BotCommand],
+        profileLine: (@Sendable (ProfileContext) async throws -> String?)? = nil, cleanup: AccountCleanup? = nil,
+        onLogin: LoginHook? = nil, continuation: (@Sendable (Bot, Caller, String) async -> BotResponse?)? = nil,
+        guardedChannels: (@Sendable (BotServices) async throws -> [GuardedChannel])? = nil,
+        reservedChannels: ReservedChannels? = nil, services: [any Sendable] = []
+    ) {
+        self.services = services
+        self.continuation = continuation
+        self.guardedChannels = guardedChannels
+        self.reservedChannels = reservedChannels
+        self.onLogin = onLogin
+        self.name = name
+        self.commands = commands
+        self.profileLine = profileLine
+        self.cleanup = cleanup
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import HearthStore
+
+/// A command's answer: lines for where it was asked, lines only the caller may see, effects.
+public struct BotResponse: Sendable {
+    public var lines: [String]
+    /// Secrets (tokens, recovery codes) always go to the caller privately.
+    public var privateLines: [String]
+    public var effects: [SessionEffect]
+    /// Set when the command failed: an IRCv3 standard-replies code (clients with the
+    /// `standard-replies` cap get `FAIL <command> <code> :<line>`).
+    public var failure: Failure?
+
+    public struct Failure: Sendable, Equatable {
+        public var command: String
+        public var code: String
+    }
+
+    public init(_ lines: [String] = [], privateLines: [String] = [], effects: [SessionEffect] = []) {
+        self.lines = lines
+        self.privateLines = privateLines
+        self.effects = effects
+    }
+
+    public static func failed(_ line: String, command: String, code: String) -> BotResponse {
+        var response = BotResponse([line])
+        response.failure = Failure(command: command.uppercased(), code: code)
+        return response
+    }
+}

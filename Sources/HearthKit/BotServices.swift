@@ -1,0 +1,63 @@
+import Foundation
+import HearthAccounts
+import HearthCrypto
+import HearthMediaLibrary
+import HearthStore
+import Logging
+import Synchronization
+
+public typealias LoginHook = @Sendable (BotServices, AccountRef) async throws -> [SessionEffect]
+
+/// What command handlers may use: the store, the account rules, pictures, a view of who is
+/// online, and whatever services the apps brought (see `BotApp.services`).
+public final class BotServices: Sendable {
+    public let store: Store
+    public let accounts: AccountService
+    public let presence: any PresenceDirectory
+    public let logger: Logger
+    /// Pictures: uploads, memes, grids (nil when the server runs without them).
+    public let media: MediaLibrary?
+    public let clock: HearthClock
+    /// Services apps brought, by type.
+    private let appServices: [ObjectIdentifier: any Sendable]
+    /// What apps add to every login (see `BotApp.onLogin`); set by `Bot`.
+    let loginHooks = Mutex<[LoginHook]>([])
+
+    public init(
+        store: Store, accounts: AccountService, presence: any PresenceDirectory,
+        logger: Logger = Logger(label: "hearth.bot"), media: MediaLibrary? = nil, clock: HearthClock = .system,
+        appServices: [any Sendable] = []
+    ) {
+        self.store = store
+        self.accounts = accounts
+        self.presence = presence
+        self.logger = logger
+        self.media = media
+        self.clock = clock
+        var byType: [ObjectIdentifier: any Sendable] = [:]
+        for service in appServices { byType[ObjectIdentifier(type(of: service))] = service }
+        self.appServices = byType
+    }
+
+    /// The service of this type an app brought, if any.
+    public func service<T: Sendable>(_ type: T.Type) -> T? {
+        appServices[ObjectIdentifier(type)] as? T
+    }
+
+    public var passwords: PasswordWorker { accounts.passwords }
+    public var throttle: LoginThrottle { accounts.throttle }
+    public var codes: CodeHasher { accounts.codes }
+
+    /// What a login does to the connection: log in, load whom the account blocks, and what
+    /// each app adds (e.g. "today's cookie is waiting").
+    public func loginEffects(_ account: AccountRef, tokenHash: String?) async throws -> [SessionEffect] {
+        let blocked = try await store.blockedIDs(by: account.id)
+        let settings = UserSettings(stored: try await store.settings(account.id))
+        var effects: [SessionEffect] = [
+            .login(account, tokenHash: tokenHash), .blocks(accountID: account.id, blocked: blocked),
+            .botFlag(accountID: account.id, isBot: settings["bot"] == "on"),
+        ]
+        for hook in loginHooks.withLock({ $0 }) { effects += try await hook(self, account) }
+        return effects
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import HearthCrypto
+import HearthMedia
+import HearthStore
+import NIOPosix
+import Synchronization
+
+/// Pictures on disk and the libgd work on them. Files are media/<id>.<ext>, written once
+/// and never changed; ids are 128 random bits. Decoding and drawing run on a small thread
+/// pool of their own, never on an event loop.
+public final class MediaLibrary: Sendable {
+    public let directory: URL
+    /// Links start with this (e.g. `http://localhost:8080`); set once the HTTP port is known.
+    public var publicURL: String { base.withLock { $0 } }
+    private let base: Mutex<String>
+    let pool: NIOThreadPool
+    public let renderer: MemeRenderer?
+    /// The world map, loaded once.
+    let worldMapBase: WorldMap?
+    /// Decoded, fitted pictures that memes are drawn on, by template or image id.
+    private let pictures = Mutex<[String: (image: GDImage, used: UInt64)]>([:])
+    private let clock = Atomic<UInt64>(0)
+    /// How many decoded template pictures stay in memory.
+    public static let cachedBases = 48
+    /// How long an upload link works.
+    public static let uploadLinkLifetime: TimeInterval = 10 * 60
+
+    public init(directory: URL, publicURL: String, threads: Int = 2) throws {
+        self.directory = directory
+        base = Mutex(publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        pool = NIOThreadPool(numberOfThreads: threads)
+        pool.start()
+        renderer = FontSet.installed().map { MemeRenderer(fonts: $0) }
+        worldMapBase = FontSet.installed().flatMap { WorldMap(fonts: $0) }
+    }
+
+    public func setPublicURL(_ url: String) { base.withLock { $0 = url } }
+
+    public func shutdown() async throws { try await pool.shutdownGracefully() }
+
+    public static func newID() -> String { Sodium.hex(Sodium.randomBytes(16)) }
+
+    /// Is `text` shaped like an image id (so nothing else can name a file)?
+    public static func isImageID(_ text: some StringProtocol) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    public func url(_ image: ImageRecord) -> String { url(id: image.id, format: image.format) }
+
+    public func url(id: String, format: String) -> String {
+        "\(publicURL)/i/\(id).\(ImageFormat(rawValue: format)?.fileExtension ?? format)"
+    }
+
+    func fileURL(id: String, format: String) -> URL {
+        directory.appendingPathComponent("\(id).\(ImageFormat(rawValue: format)?.fileExtension ?? format)")
+    }
+
+    /// Runs libgd work on the media pool.
+    public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await pool.runIfActive(work)
+    }
+
+    /// Writes a new file (to a temporary name first, so a reader never sees half of it).
+    func write(_ bytes: [UInt8], id: String, format: ImageFormat) throws -> URL {
+        let target = fileURL(id: id, format: format.rawValue)
+        let temporary = directory.appendingPathComponent(".\(id).tmp")
+        try Data(bytes).write(to: temporary)
+        if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
+        try FileManager.default.moveItem(at: temporary, to: target)
+        return target
+    }
+
+    /// Reads a stored file, for the HTTP side.
+    public func read(id: String, ext: String) async throws -> [UInt8]? {
+        guard Self.isImageID(id), ImageFormat.allCases.contains(where: { $0.fileExtension == ext }) else { return nil }
+        let file = directory.appendingPathComponent("\(id).\(ext)")
+        return try await run { FileManager.default.contents(atPath: file.path).map { [UInt8]($0) } }
+    }
+
+    public func delete(ids: [String]) {
+        for id in ids {
+            for format in ImageFormat.allCases {
+                try? FileManager.default.removeItem(at: fileURL(id: id, format: format.rawValue))
+            }
+        }
+    }
+
+    // MARK: uploads
+
+    public enum UploadError: Error, CustomStringConvertible {
+        case invalid(ImageProbe.Problem)
+        case undecodable
+        public var description: String {
+            switch self {
+            case .invalid(let problem): return problem.description
+            case .undecodable: return "the image could not be decoded (damaged or an unsupported variant)"
+            }
+        }
+    }
+
+    /// Checks an upload by its content, decodes it (GIF: first frame), scales it to the
+    /// stored size and re-encodes it — which drops all metadata (EXIF, GPS). Writes the file
+    /// and returns its record, not yet in the database.
+    public func ingest(_ bytes: [UInt8], ownerID: Int64?) async throws -> ImageRecord {
+        let probe: ImageProbe
+        do { probe = try ImageProbe.inspect(bytes) } catch { throw UploadError.invalid(error) }
+        let id = Self.newID()
+        return try await run {
+            guard let image = probe.reencode(bytes) else { throw UploadError.undecodable }
+            _ = try self.write(image.bytes, id: id, format: image.format)
+            return ImageRecord(
+                id: id, ownerId: ownerID, kind: "upload", format: image.format.rawValue, width: image.width,
+                height: image.height, bytes: image.bytes.count)
+        }
+    }
+
+    // MARK: memes
+
+    /// The picture memes are drawn on, decoded and fitted once, cloned per render.
+    func base(key: String, make: () throws -> GDImage) rethrows -> GDImage {
+        let tick = clock.add(1, ordering: .relaxed).newValue
+        if let cached = pictures.withLock({ cache -> GDImage? in
+            guard let entry = cache[key] else { return nil }
+            cache[key]!.used = tick
+            return entry.image
+        }) {
+            return cached
+        }
+        let image = try make().fitted(maxSide: MediaLimits.memeSide)
+        pictures.withLock { cache in
+            cache[key] = (image, tick)
+            if cache.count > Self.cachedBases, let oldest = cache.min(by: { $0.value.used < $1.value.used })?.key {
+                cache[oldest] = nil
+            }
+        }
+        return image
+    }
+
+    /// Decodes a stored picture (for drawing on it).
+    func decodeStored(_ image: ImageRecord) throws -> GDImage {
+        let file = fileURL(id: image.id, format: image.format)
+        guard let data = FileManager.default.contents(atPath: file.path),
+            let format = ImageFormat(rawValue: image.format),
+            let decoded = GDImage.decode([UInt8](data), format: format)
+        else { throw MediaError("that picture's file is missing") }
+        return decoded
+    }
+
+    /// What a meme is drawn from.
+    public enum MemeBase: Sendable {
+        case builtin(BuiltinTemplate)
+        case stored(ImageRecord)
+
+        var cacheKey: String {
+            switch self {
+            case .builtin(let t): return "builtin:\(t.name)"
+            case .stored(let image): return image.id
+            }
+        }
+    }
+
+    /// A stable key for a render: same picture, boxes, captions and size → same meme.
+    public static func renderKey(base: MemeBase, boxes: [CaptionBox], captions: [String], textScale: Double) -> String {
+        let boxText = boxes.map { "\($0.x),\($0.y),\($0.w),\($0.h),\($0.align.rawValue),\($0.style.rawValue)" }.joined(
+            separator: ";")
+        return Sodium.hashSecret(
+            "meme/v1\u{0}\(base.cacheKey)\u{0}\(boxText)\u{0}\(textScale)\u{0}\(captions.joined(separator: "\u{0}"))")
+    }
+
+    /// Draws a meme and stores it as a JPEG; returns the record, not yet in the database.
+    public func renderMeme(base: MemeBase, boxes: [CaptionBox], captions: [String], textScale: Double) async throws
+        -> ImageRecord
+    {
+        guard let renderer else {
+            throw MediaError("memes need the caption fonts (fonts-dejavu-core); ask the operator to run scripts/setup")
+        }
+        let id = Self.newID()
+        return try await run {
+            let picture = try self.base(key: base.cacheKey) {
+                switch base {
+                case .builtin(let template): return template.picture()
+                case .stored(let image): return try self.decodeStored(image)
+                }
+            }.clone()
+            renderer.caption(picture, boxes: boxes, captions: captions, textScale: textScale)
+            let jpeg = picture.jpeg(quality: 85)
+            _ = try self.write(jpeg, id: id, format: .jpeg)
+            return ImageRecord(
+                id: id, ownerId: nil, kind: "meme", format: "jpeg", width: picture.width, height: picture.height,
+                bytes: jpeg.count)
+        }
+    }
+
+    /// A built-in template's preview (drawn with its example captions on first use).
+    public func templatePreview(_ template: BuiltinTemplate) async throws -> String {
+        // Public pictures: the id is derived from the name, so it is the same across restarts.
+        let id = String(Sodium.hashSecret("template-preview/v1/\(template.name)").prefix(32))
+        let file = fileURL(id: id, format: "png")
+        if !FileManager.default.fileExists(atPath: file.path), let renderer {
+            try await run {
+                let picture = template.picture()
+                renderer.caption(picture, boxes: template.boxes, captions: template.example)
+                _ = try self.write(picture.fitted(maxSide: 480).png(level: 3), id: id, format: .png)
+            }
+        }
+        return url(id: id, format: "png")
+    }
+
+    /// The world map with numbered markers and a legend, as a PNG.
+    public func worldMap(title: String, markers: [WorldMap.Marker], ownerID: Int64?) async throws -> ImageRecord {
+        guard let world = worldMapBase else {
+            throw MediaError("maps need the map data and fonts; ask the operator to run scripts/setup")
+        }
+        let id = Self.newID()
+        return try await run {
+            let picture = world.render(title: title, markers: markers)
+            let png = picture.png(level: 3)
+            _ = try self.write(png, id: id, format: .png)
+            return ImageRecord(
+                id: id, ownerId: ownerID, kind: "map", format: "png", width: picture.width, height: picture.height,
+                bytes: png.count)
+        }
+    }
+
+    /// A family tree picture, as a PNG.
+    public func familyTree(
+        title: String, people: [FamilyTreePicture.Person], parents: [(parent: Int64, child: Int64)],
+        partners: [(Int64, Int64)], ownerID: Int64?
+    ) async throws -> ImageRecord {
+        guard let fonts = FontSet.installed() else {
+            throw MediaError("tree pictures need the fonts; ask the operator to run scripts/setup")
+        }
+        let id = Self.newID()
+        return try await run {
+            let picture = FamilyTreePicture(fonts: fonts).draw(
+                title: title, people: people, parents: parents, partners: partners)
+            let png = picture.png(level: 3)
+            _ = try self.write(png, id: id, format: .png)
+            return ImageRecord(
+                id: id, ownerId: ownerID, kind: "tree", format: "png", width: picture.width, height: picture.height,
+                bytes: png.count)
+        }
+    }
+
+    /// One picture with the given images as tiles (at most `GridLayout.maxTiles`).
+    public func grid(_ images: [ImageRecord], ownerID: Int64) async throws -> ImageRecord {
+        let id = Self.newID()
+        return try await run {
+            let tiles = images.prefix(GridLayout.maxTiles).compactMap { try? self.decodeStored($0) }
+            let picture = GridLayout.draw(tiles)
+            let jpeg = picture.jpeg(quality: 85)
+            _ = try self.write(jpeg, id: id, format: .jpeg)
+            return ImageRecord(
+                id: id, ownerId: ownerID, kind: "grid", format: "jpeg", width: picture.width, height: picture.height,
+                bytes: jpeg.count)
+        }
+    }
+}

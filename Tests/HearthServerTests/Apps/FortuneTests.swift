@@ -1,0 +1,203 @@
+import Foundation
+import HearthAccounts
+import HearthBot
+import HearthTesting
+import Synchronization
+import Testing
+
+@testable import HearthMedia
+
+/// A clock the test moves.
+final class TestClock: Sendable {
+    private let date: Mutex<Date>
+    init(_ iso: String) { date = Mutex(try! Date(iso, strategy: .iso8601)) }
+    var now: Date { date.withLock { $0 } }
+    func set(_ iso: String) { date.withLock { $0 = try! Date(iso, strategy: .iso8601) } }
+    var hearth: HearthClock { HearthClock { self.now } }
+}
+
+@Suite struct FortuneTests {
+    static func start(_ clock: TestClock, sayings: [String]? = nil) async throws -> TestServer {
+        var directory: String?
+        if let sayings {
+            directory = TestServer.tempDirectory()
+            // A strfile source file, as Debian's fortunes packages ship them (plus an index to skip).
+            try (sayings.joined(separator: "\n%\n") + "\n%\n").write(
+                toFile: directory! + "/test-sayings", atomically: true, encoding: .utf8)
+            try Data([0, 0, 0, 2]).write(to: URL(fileURLWithPath: directory! + "/test-sayings.dat"))
+            try FileManager.default.createDirectory(atPath: directory! + "/off", withIntermediateDirectories: true)
+            try "a rude one\n%\n".write(toFile: directory! + "/off/rude", atomically: true, encoding: .utf8)
+        }
+        return try await TestServer.start { config in
+            config.clock = clock.hearth
+            if let directory {
+                config.apps.fortunesDirectory = directory
+                config.apps.builtinFortunes = false
+            }
+        }
+    }
+
+    @Test func oneCookiePerLocalDayInEachTimeZoneWithCountdown() async throws {
+        let clock = TestClock("2026-03-28T22:30:00Z")  // 23:30 in Paris, 18:30 in New York
+        try await stopping(try await Self.start(clock)) { server in
+            let pia = try await TestClient.user(server, "pia")
+            try await pia.send("!set tz Europe/Paris")
+            try await pia.expect("tz is now Europe/Paris")
+            let ned = try await TestClient.user(server, "ned")
+            try await ned.send("!set tz America/New_York")
+            try await ned.expect("tz is now America/New_York")
+
+            try await pia.send("!fortune")
+            try await pia.expect("Your fortune for Saturday 28 March")
+            let numbers = try await pia.expect("Lucky numbers: ")
+            let drawn = numbers.split(separator: "·")[0].split(separator: " ").dropFirst(2).compactMap { Int($0) }
+            #expect(
+                drawn.count == 6 && Set(drawn).count == 6 && drawn.allSatisfy { (1...49).contains($0) }
+                    && drawn == drawn.sorted())
+            try await pia.send("!fortune")
+            try await pia.expect("You opened today's cookie already")
+            try await pia.expect("Next cookie in 30m (midnight Europe/Paris).")
+            try await ned.send("!fortune")
+            try await ned.expect("Your fortune for Saturday 28 March")
+            try await ned.send("!fortune")
+            try await ned.expect("Next cookie in 5h 30m (midnight America/New_York).")
+
+            // 00:10 in Paris (a new day there), still the 28th in New York.
+            clock.set("2026-03-28T23:10:00Z")
+            try await pia.send("!fortune")
+            try await pia.expect("Your fortune for Sunday 29 March")
+            try await pia.expect("+12 points (2-day streak, +2 bonus)")
+            try await ned.send("!fortune")
+            try await ned.expect("Next cookie in 4h 50m")
+            // The 29th is the day clocks go forward in Paris: 23 hours long.
+            clock.set("2026-03-29T12:00:00Z")
+            try await pia.send("!fortune")
+            try await pia.expect("Next cookie in 10h (midnight Europe/Paris).")
+        }
+    }
+
+    @Test func noRepeatsUntilTheCatalogueIsSeenAndStreaksCountDays() async throws {
+        let clock = TestClock("2026-06-01T12:00:00Z")
+        let sayings = ["The first saying.", "The second saying.", "The third saying."]
+        try await stopping(try await Self.start(clock, sayings: sayings)) { server in
+            let rue = try await TestClient.user(server, "rue")
+            var seen: [String] = []
+            for day in 1...6 {
+                clock.set(String(format: "2026-06-%02dT12:00:00Z", day))
+                try await rue.send("!fortune")
+                let line = try await rue.expect("Your fortune for")
+                let saying = try #require(sayings.first { line.contains($0) }, "\(line)")
+                seen.append(saying)
+            }
+            #expect(Set(seen[0..<3]) == Set(sayings) && Set(seen[3..<6]) == Set(sayings))
+            #expect(!seen.contains("a rude one"))
+            // Skip the 7th: the streak starts again on the 8th.
+            clock.set("2026-06-08T12:00:00Z")
+            try await rue.send("!fortune")
+            try await rue.expect("+10 points")
+            try await rue.send("!fortune stats")
+            try await rue.expect("7 opened · streak 1 day (longest 6) · 0 places")
+            try await rue.send("!fortunes")
+            try await rue.expect("rue's cookies (7):")
+            try await rue.expect("2026-06-08")
+            try await rue.send("!points")
+            // Cookies 10+12+14+16+18+20 and 10, plus a first-visit bonus on the day of registering.
+            try await rue.expect("You have 102 points.")
+        }
+    }
+
+    @Test func placesMapAndBadCoordinates() async throws {
+        let clock = TestClock("2026-07-01T09:00:00Z")
+        try await stopping(try await Self.start(clock)) { server in
+            let sol = try await TestClient.user(server, "sol")
+            for (bad, answer) in [
+                ("@91,0", "is off the globe"), ("@12,abc", "is not a place"),
+                ("@Atlantis", "I don't know a place called Atlantis"),
+                ("tomorrow", "Give a place as @LAT,LON or @City"),
+            ] {
+                try await sol.send("!fortune \(bad)")
+                try await sol.expect(answer)
+            }
+            try await sol.send("!fortunes")
+            try await sol.expect("sol has opened no cookies yet.")
+            try await sol.send("!fortune @48.85,2.35 Paris")
+            try await sol.expect("opened in Paris")
+            clock.set("2026-07-02T09:00:00Z")
+            try await sol.send("!fortune @Tokyo")
+            try await sol.expect("opened in Tokyo")
+            try await sol.send("!fortune stats")
+            try await sol.expect(
+                "2 opened · streak 2 days (longest 2) · 2 places · 9715 km between your first and latest places")
+            try await sol.send("!fortune map")
+            let line = try await sol.expect("sol's fortune map (2 places): http")
+            let (png, response) = try await Web.fetch(try Web.link(in: line))
+            #expect(response.statusCode == 200)
+            let probe = try ImageProbe.inspect([UInt8](png))
+            #expect(probe.format == .png && probe.width == WorldMap.width && probe.height > WorldMap.height)
+            let image = try #require(GDImage.decode([UInt8](png), format: .png))
+            // Marker 1 sits at Paris' projected pixel: red around the white number.
+            let (x, y) = WorldMap.project(lat: 48.85, lon: 2.35)
+            let pixel = image.pixel(x - 7, y)
+            #expect(
+                (pixel >> 16) & 0xFF > 180 && (pixel >> 8) & 0xFF < 90,
+                "pixel \(String(pixel, radix: 16)) at \(x - 7),\(y)")
+            // Somewhere in the Pacific there is only ocean.
+            #expect(
+                image.pixel(WorldMap.project(lat: 0, lon: -140).x, WorldMap.project(lat: 0, lon: -140).y + 3) & 0xFFFFFF
+                    == WorldMap.ocean)
+        }
+    }
+
+    @Test func friendsPrivacyBlocksAndSharing() async throws {
+        let clock = TestClock("2026-07-01T09:00:00Z")
+        try await stopping(try await Self.start(clock)) { server in
+            let ava = try await TestClient.user(server, "ava")
+            let ben = try await TestClient.user(server, "ben")
+            try await ava.send("!fortune")
+            try await ava.expect("Your fortune for")
+            try await ben.send("!fortunes ava")
+            try await ben.expect("ava shares fortunes with friends only")
+            try await ben.send("!fortune show 1")
+            try await ben.expect("there is no fortune #1 you can see")
+            try await ava.send("!follow ben")
+            try await ava.expect("You now follow ben")
+            try await ben.send("!follow ava")
+            try await ben.expect("You now follow ava")
+            try await ben.send("!fortunes ava")
+            try await ben.expect("ava's cookies (1):")
+            try await ava.send("!share fortune 1 ben")
+            try await ben.expect("ava shares ava's fortune #1 of 2026-07-01")
+            try await ben.send("!top points friends")
+            try await ben.expect("1. ava — 12")
+            try await ava.send("!block ben")
+            try await ava.expect("You blocked ben")
+            try await ben.send("!fortunes ava")
+            try await ben.expect("ava shares fortunes with friends only")
+            // Public privacy opens the list to everyone not blocked.
+            let cal = try await TestClient.user(server, "cal")
+            try await ava.send("!set privacy public")
+            try await ava.expect("privacy is now public")
+            try await cal.send("!fortunes ava")
+            try await cal.expect("ava's cookies (1):")
+        }
+    }
+
+    @Test func readyNoticeAtMidnightAndWaitingCookieAtLogin() async throws {
+        let clock = TestClock("2026-07-01T21:59:59.300Z")  // 23:59:59.3 in Paris
+        try await stopping(try await Self.start(clock)) { server in
+            let eli = try await TestClient.user(server, "eli")
+            try await eli.send("!set tz Europe/Paris")
+            try await eli.expect("tz is now Europe/Paris")
+            try await eli.send("!fortune")
+            try await eli.expect("Your fortune for Wednesday 1 July")
+            // Scheduled for midnight: it arrives without anyone asking.
+            try await eli.expect("A new fortune cookie is ready — !fortune", timeout: 5)
+            // Logging in the next day: told the cookie is waiting, and a first-visit bonus.
+            clock.set("2026-07-02T08:00:00Z")
+            let again = try await TestClient.plain(server)
+            try await again.send("!login eli s3cret-pass")
+            try await again.expect(
+                "+2 points for your first visit today; today's fortune cookie is waiting — !fortune.")
+        }
+    }
+}

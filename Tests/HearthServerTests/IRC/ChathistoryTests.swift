@@ -1,0 +1,176 @@
+import Foundation
+import HearthTesting
+import Testing
+
+/// CHATHISTORY over the stored history, inside batches, as modern clients use it.
+@Suite struct ChathistoryTests {
+    static let caps = "batch server-time message-tags draft/chathistory"
+
+    static func msgid(_ line: String) -> String {
+        let tags = line.prefix { $0 != " " }
+        let part = tags.split(separator: ";").first { $0.hasPrefix("msgid=") || $0.hasPrefix("@msgid=") } ?? ""
+        return String(part.split(separator: "=").last ?? "")
+    }
+
+    /// The lines of one batch reply: messages between BATCH +id and BATCH -id.
+    static func batch(_ client: TestClient) async throws -> [String] {
+        let open = try await client.expect("BATCH +")
+        let id = String(open.split(separator: " ")[2].dropFirst())
+        var lines: [String] = []
+        while true {
+            let line = try await client.expect("batch line") {
+                $0.contains("batch=\(id)") || $0.contains("BATCH -\(id)")
+            }
+            if line.contains("BATCH -\(id)") { return lines }
+            lines.append(line)
+        }
+    }
+
+    @Test func latestBeforeAfterAroundBetweenAndTargets() async throws {
+        try await withServer { server in
+            try await TestClient.register(server, "ava", "s3cret-pass")
+            try await TestClient.register(server, "ben", "s3cret-pass")
+            let ava = try await TestClient.irc(
+                server, nick: "ava", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ava:s3cret-pass", "CAP END"])
+            let ben = try await TestClient.irc(
+                server, nick: "ben", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ben:s3cret-pass", "CAP END"])
+            try await ava.send("JOIN #ch")
+            try await ava.expectNumeric("366")
+            try await ben.send("JOIN #ch")
+            try await ben.expectNumeric("366")
+            var ids: [String] = []
+            for i in 1...5 {
+                try await ava.send("PRIVMSG #ch :a\(i)")
+                ids.append(Self.msgid(try await ben.expect("PRIVMSG #ch :a\(i)")))
+            }
+            #expect(Set(ids).count == 5)
+
+            // History is written in batches: ask until the last line is there (bounded).
+            var latest: [String] = []
+            for _ in 0..<100 {
+                try await ben.send("CHATHISTORY LATEST #ch * 3")
+                latest = try await Self.batch(ben)
+                if latest.last?.hasSuffix(":a5") == true { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(latest.map { String($0.split(separator: ":").last!) } == ["a3", "a4", "a5"])
+            #expect(
+                latest.allSatisfy {
+                    $0.contains("time=") && $0.contains("msgid=") && $0.contains(" :ava!~ava@127.0.0.1 PRIVMSG #ch :")
+                })
+            #expect(Self.msgid(latest[0]) == ids[2])
+
+            func texts(_ command: String) async throws -> [String] {
+                try await ben.send(command)
+                return try await Self.batch(ben).map { String($0.split(separator: ":").last!) }
+            }
+            #expect(try await texts("CHATHISTORY BEFORE #ch msgid=\(ids[2]) 10") == ["a1", "a2"])
+            #expect(try await texts("CHATHISTORY AFTER #ch msgid=\(ids[2]) 1") == ["a4"])
+            #expect(try await texts("CHATHISTORY AROUND #ch msgid=\(ids[2]) 3") == ["a2", "a3", "a4"])
+            #expect(
+                try await texts("CHATHISTORY BETWEEN #ch msgid=\(ids[0]) msgid=\(ids[4]) 10") == ["a2", "a3", "a4"])
+            #expect(try await texts("CHATHISTORY BETWEEN #ch msgid=\(ids[4]) msgid=\(ids[0]) 2") == ["a3", "a4"])
+            #expect(try await texts("CHATHISTORY LATEST #ch msgid=\(ids[3]) 10") == ["a5"])
+
+            try await ben.send(
+                "CHATHISTORY TARGETS timestamp=2000-01-01T00:00:00.000Z timestamp=2100-01-01T00:00:00.000Z 10")
+            let targets = try await Self.batch(ben)
+            #expect(targets.contains { $0.contains("CHATHISTORY TARGETS #ch ") })
+
+            // A private conversation between the two accounts.
+            try await ava.send("PRIVMSG ben :just us")
+            try await ben.expect("PRIVMSG ben :just us")
+            var conversation: [String] = []
+            for _ in 0..<100 {
+                try await ava.send("CHATHISTORY LATEST ben * 10")
+                conversation = try await Self.batch(ava)
+                if !conversation.isEmpty { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(conversation.first?.hasSuffix("PRIVMSG ben :just us") == true)
+
+            // Refusals.
+            let stranger = try await IRCv3Tests.client(server, "carl", caps: Self.caps)
+            try await stranger.send("CHATHISTORY LATEST #ch * 10")
+            try await stranger.expect("FAIL CHATHISTORY INVALID_TARGET LATEST #ch :You can't read the history of #ch")
+            try await stranger.send("CHATHISTORY LATEST #ch bogus 10")
+            try await stranger.expect("FAIL CHATHISTORY INVALID_PARAMS LATEST #ch")
+            try await stranger.send("CHATHISTORY SIDEWAYS #ch * 10")
+            try await stranger.expect("FAIL CHATHISTORY INVALID_PARAMS SIDEWAYS #ch")
+            try await stranger.send("CHATHISTORY LATEST #ch * zero")
+            try await stranger.expect(
+                "FAIL CHATHISTORY INVALID_PARAMS LATEST :The last parameter must be a positive limit")
+        }
+    }
+}
+
+@Suite struct RedactionTests {
+    @Test func authorsAndOperatorsRedactOthersCannot() async throws {
+        try await withServer { server in
+            let caps = ChathistoryTests.caps + " draft/message-redaction"
+            try await TestClient.register(server, "cleo", "s3cret-pass")
+            try await TestClient.register(server, "dan", "s3cret-pass")
+            let cleo = try await TestClient.irc(
+                server, nick: "cleo", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS cleo:s3cret-pass", "CAP END"])
+            let dan = try await TestClient.irc(
+                server, nick: "dan", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS dan:s3cret-pass", "CAP END"])
+            try await cleo.send("JOIN #r")
+            try await cleo.expectNumeric("366")
+            try await dan.send("JOIN #r")
+            try await dan.expectNumeric("366")
+            try await dan.send("PRIVMSG #r :oops, wrong window")
+            let oops = ChathistoryTests.msgid(try await cleo.expect("PRIVMSG #r :oops, wrong window"))
+            try await cleo.send("PRIVMSG #r :my own line")
+            let own = ChathistoryTests.msgid(try await dan.expect("PRIVMSG #r :my own line"))
+            // Wait until both are stored (written in batches).
+            for _ in 0..<100 {
+                try await dan.send("CHATHISTORY LATEST #r * 10")
+                if try await ChathistoryTests.batch(dan).count == 2 { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            // dan is not an operator: he can't redact cleo's line, but can redact his own.
+            try await dan.send("REDACT #r \(own)")
+            try await dan.expect("FAIL REDACT REDACT_FORBIDDEN #r \(own) :You may only redact your own messages")
+            try await dan.send("REDACT #r \(oops) :typo")
+            try await cleo.expect("REDACT #r \(oops) :typo")
+            try await dan.expect("REDACT #r \(oops) :typo")
+            try await dan.send("REDACT #r nosuchid")
+            try await dan.expect("FAIL REDACT UNKNOWN_MSGID #r nosuchid")
+            // cleo (first joiner, operator) may redact anything in her channel.
+            try await cleo.send("REDACT #r \(own)")
+            try await dan.expect("REDACT #r :\(own)")
+            try await dan.send("CHATHISTORY LATEST #r * 10")
+            #expect(try await ChathistoryTests.batch(dan).isEmpty)
+        }
+    }
+}
+
+@Suite struct ReadMarkerTests {
+    @Test func markersMoveForwardAndSyncAcrossDevices() async throws {
+        try await withServer { server in
+            try await TestClient.register(server, "ema", "s3cret-pass")
+            let caps = "draft/read-marker server-time"
+            let laptop = try await TestClient.irc(
+                server, nick: "ema", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS ema:s3cret-pass", "CAP END"])
+            let phone = try await TestClient.irc(
+                server, nick: "ema_phone", extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS ema:s3cret-pass", "CAP END"])
+            try await laptop.send("JOIN #read")
+            try await laptop.expect("MARKREAD #read *")
+            try await laptop.send("MARKREAD #read timestamp=2026-11-22T10:00:00.000Z")
+            try await laptop.expect("MARKREAD #read timestamp=2026-11-22T10:00:00.000Z")
+            try await phone.expect("MARKREAD #read timestamp=2026-11-22T10:00:00.000Z")
+            // Never backwards.
+            try await phone.send("MARKREAD #read timestamp=2026-11-22T09:00:00.000Z")
+            try await phone.expect("MARKREAD #read timestamp=2026-11-22T10:00:00.000Z")
+            try await phone.send("MARKREAD #read")
+            try await phone.expect("MARKREAD #read timestamp=2026-11-22T10:00:00.000Z")
+            try await phone.send("JOIN #read")
+            try await phone.expect("MARKREAD #read timestamp=2026-11-22T10:00:00.000Z")
+            try await phone.send("MARKREAD #read yesterday")
+            try await phone.expect("FAIL MARKREAD INVALID_PARAMS #read")
+            let guest = try await TestClient.irc(server, nick: "anon")
+            try await guest.send("MARKREAD #read")
+            try await guest.expect("FAIL MARKREAD ACCOUNT_REQUIRED #read")
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Subprocess
+import SystemPackage
+
+/// The programs tests run (`hearth`, the example bots, curl, ip), through swift-subprocess:
+/// Foundation's `Process.run` can crash while the test process has many sockets open
+/// (swift-corelibs-foundation#5472: an over-read while it lists /proc/self/fd).
+public enum Programs {
+    /// How a program ended and what it printed (standard output and error together).
+    public struct Finished: Sendable {
+        /// The exit code, or 128 + the signal that ended it, as a shell reports it.
+        public let status: Int32
+        public let output: String
+    }
+
+    /// A program that is still running, inside `whileRunning`.
+    public final class Running: Sendable {
+        let execution: Execution<NoInput, SequenceOutput, CombinedErrorOutput>
+        private let printed = NIOLockedValueBox("")
+
+        public init(_ execution: Execution<NoInput, SequenceOutput, CombinedErrorOutput>) { self.execution = execution }
+
+        /// What it has printed so far.
+        public var output: String { printed.withLockedValue { $0 } }
+
+        func append(_ text: String) { printed.withLockedValue { $0 += text } }
+
+        /// Sends SIGTERM (nothing if it has already ended).
+        public func terminate() { try? execution.send(signal: .terminate) }
+    }
+
+    /// The most output a test keeps from one program.
+    public static let maxOutputBytes = 4 << 20
+
+    /// `arguments[0]` by path when it holds a slash, else looked up in PATH.
+    public static func executable(_ name: String) -> Executable {
+        name.contains("/") ? .path(FilePath(name)) : .name(name)
+    }
+
+    public static func status(_ termination: TerminationStatus) -> Int32 {
+        switch termination {
+        case .exited(let code): Int32(code)
+        case .signaled(let signal): 128 + Int32(signal)
+        }
+    }
+
+    /// Runs a program to its end.
+    public static func run(_ arguments: [String], in directory: String? = nil) async throws -> Finished {
+        let result = try await Subprocess.run(
+            executable(arguments[0]), arguments: Arguments(Array(arguments.dropFirst())),
+            workingDirectory: directory.map { FilePath($0) },
+            output: .string(limit: maxOutputBytes), error: .combinedWithOutput)
+        return Finished(status: status(result.terminationStatus), output: result.standardOutput)
+    }
+
+    /// Starts a program, runs `body` while it runs, then stops it with SIGTERM (if it has not
+    /// ended by itself) and waits for it to end.
+    public static func whileRunning<T: Sendable>(
+        _ arguments: [String], in directory: String? = nil, _ body: (Running) async throws -> T
+    ) async throws -> (T, Finished) {
+        let result = try await Subprocess.run(
+            executable(arguments[0]), arguments: Arguments(Array(arguments.dropFirst())),
+            workingDirectory: directory.map { FilePath($0) },
+            input: .none, output: .sequence, error: .combinedWithOutput
+        ) { execution in
+            let running = Running(execution)
+            async let reading: Void = {
+                for try await chunk in execution.standardOutput {
+                    running.append(chunk.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+                }
+            }()
+            let value: Result<T, any Error>
+            do { value = .success(try await body(running)) } catch { value = .failure(error) }
+            running.terminate()
+            try await reading
+            return (try value.get(), running.output)
+        }
+        let (value, output) = result.closureResult
+        return (value, Finished(status: status(result.terminationStatus), output: output))
+    }
+
+    /// The `hearth` executable next to the test bundle.
+    public static func hearthBinary() -> String {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0])
+        while url.path != "/" {
+            let candidate = url.deletingLastPathComponent().appendingPathComponent("hearth")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+            url = url.deletingLastPathComponent()
+        }
+        return ".build/debug/hearth"
+    }
+
+    /// Runs the `hearth` executable to its end.
+    public static func hearth(_ arguments: [String]) async throws -> Finished {
+        try await run([hearthBinary()] + arguments)
+    }
+}

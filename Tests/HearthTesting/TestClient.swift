@@ -1,0 +1,177 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOExtras
+import NIOPosix
+import NIOSSL
+import Testing
+
+public struct TimeoutError: Error, CustomStringConvertible {
+    public let description: String
+    public init(description: String) { self.description = description }
+}
+
+/// A line-oriented TCP client, like nc or an IRC client.
+public final class TestClient: Sendable {
+    public let channel: Channel
+    public let inbox: Inbox
+
+    public final class Inbox: ChannelInboundHandler, Sendable {
+        public typealias InboundIn = ByteBuffer
+        public let state = NIOLockedValueBox<(lines: [String], read: Int, closed: Bool)>(([], 0, false))
+        public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            var buffer = unwrapInboundIn(data)
+            var line = buffer.readString(length: buffer.readableBytes) ?? ""
+            if line.hasSuffix("\r") { line.removeLast() }
+            state.withLockedValue { $0.lines.append(line) }
+        }
+        public func channelInactive(context: ChannelHandlerContext) {
+            state.withLockedValue { $0.closed = true }
+        }
+    }
+
+    /// Connects to `host` (IPv4 loopback by default), from the local address `from` if given.
+    public static func connect(port: Int, host: String = "127.0.0.1", from: String? = nil) async throws -> TestClient {
+        let inbox = Inbox()
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        if let from { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: from, port: 0)) }
+        let channel =
+            try await bootstrap
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: 1 << 20))
+                    try channel.pipeline.syncOperations.addHandler(inbox)
+                }
+            }
+            .connect(host: host, port: port).get()
+        return TestClient(channel: channel, inbox: inbox)
+    }
+
+    /// A connection over TLS (the test's self-signed certificate is not verified).
+    public static func connectTLS(
+        port: Int, configure: (inout TLSConfiguration) -> Void = { _ in }
+    ) async throws -> TestClient {
+        let inbox = Inbox()
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .none
+        configure(&configuration)
+        let context = try NIOSSLContext(configuration: configuration)
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        try NIOSSLClientHandler(context: context, serverHostname: nil))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: 1 << 20))
+                    try channel.pipeline.syncOperations.addHandler(inbox)
+                }
+            }
+            .connect(host: "127.0.0.1", port: port).get()
+        return TestClient(channel: channel, inbox: inbox)
+    }
+
+    private init(channel: Channel, inbox: Inbox) {
+        self.channel = channel
+        self.inbox = inbox
+    }
+
+    public func send(_ line: String) async throws {
+        try await sendRaw(Array((line + "\r\n").utf8))
+    }
+
+    public func sendRaw(_ bytes: [UInt8]) async throws {
+        try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
+    }
+
+    public var isClosed: Bool { inbox.state.withLockedValue { $0.closed } }
+
+    /// Waits for the next unread line that satisfies `match`; lines before it are consumed.
+    @discardableResult
+    public func expect(
+        _ what: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+        where match: @escaping (String) -> Bool
+    ) async throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let found = inbox.state.withLockedValue { state -> String? in
+                for index in state.read..<state.lines.count where match(state.lines[index]) {
+                    state.read = index + 1
+                    return state.lines[index]
+                }
+                return nil
+            }
+            if let found { return found }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let unread = inbox.state.withLockedValue { Array($0.lines[$0.read...]) }
+        Issue.record("timed out waiting for \(what); unread lines: \(unread)", sourceLocation: sourceLocation)
+        throw TimeoutError(description: "timed out waiting for \(what)")
+    }
+
+    @discardableResult
+    public func expect(_ substring: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws -> String
+    {
+        try await expect("a line containing \"\(substring)\"", timeout: timeout, sourceLocation: sourceLocation) {
+            $0.contains(substring)
+        }
+    }
+
+    /// Waits for a numeric reply (e.g. "433") addressed to us.
+    @discardableResult
+    public func expectNumeric(_ code: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws -> String
+    {
+        try await expect("numeric \(code)", timeout: timeout, sourceLocation: sourceLocation) { line in
+            let words = line.split(separator: " ")
+            return words.count > 1 && words[0].hasPrefix(":") && words[1] == code
+        }
+    }
+
+    /// Waits for a line containing `sentinel` and checks that no line containing `leak`
+    /// arrived before it (call it right after the action that must not leak).
+    public func expectNoLine(
+        containing leak: String, before sentinel: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let line = try await expect("\"\(sentinel)\"", sourceLocation: sourceLocation) {
+            $0.contains(leak) || $0.contains(sentinel)
+        }
+        #expect(!line.contains(leak), "unexpected line: \(line)", sourceLocation: sourceLocation)
+    }
+
+    /// Lines not yet consumed, after letting the server answer what it has.
+    public func unread() -> [String] {
+        inbox.state.withLockedValue { Array($0.lines[$0.read...]) }
+    }
+
+    /// Sends PING with a fresh token and waits for the PONG: everything sent before has been handled.
+    public func sync() async throws {
+        let token = "sync\(UInt32.random(in: 0...UInt32.max))"
+        try await send("PING \(token)")
+        try await expect("PONG \(token)") { $0.contains("PONG") && $0.contains(token) }
+    }
+
+    /// IRC registration with NICK/USER; waits for the end of the MOTD.
+    public static func irc(_ server: TestServer, nick: String, extra: [String] = []) async throws -> TestClient {
+        let client = try await server.connect()
+        for line in extra { try await client.send(line) }
+        try await client.send("NICK \(nick)")
+        try await client.send("USER \(nick) 0 * :Test \(nick)")
+        try await client.expectNumeric("376")
+        return client
+    }
+
+    /// A plain-mode (nc) connection; waits for the greeting.
+    public static func plain(_ server: TestServer) async throws -> TestClient {
+        let client = try await server.connect()
+        try await client.send("/help")
+        try await client.expect("Welcome to")
+        try await client.expect("/quit [MESSAGE]")
+        return client
+    }
+
+    public func close() async {
+        try? await channel.close()
+    }
+}
