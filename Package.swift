@@ -115,7 +115,8 @@ let package = Package(
         .target(
             name: "HearthTesting",
             dependencies: [
-                "HearthServer", "HearthBot", "HearthKit", "HearthCrypto",
+                "HearthServer", "HearthBot", "HearthKit", "HearthAccounts", "HearthMediaLibrary", "HearthStore",
+                "HearthCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -130,7 +131,8 @@ let package = Package(
         .testTarget(name: "HearthMediaTests", dependencies: ["HearthMedia", "ImageUploadChecks"]),
         .testTarget(
             name: "HearthBotTests",
-            dependencies: ["HearthBot", "HearthKit", "HearthAccounts", "HearthCrypto", "CommandGrammarChecks"]),
+            dependencies: [
+                "HearthTesting", "HearthBot", "HearthKit", "HearthAccounts", "HearthCrypto", "CommandGrammarChecks"]),
         .testTarget(name: "HearthAccountsTests", dependencies: ["HearthAccounts"]),
         .testTarget(name: "HearthKitTests", dependencies: ["HearthKit"]),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),

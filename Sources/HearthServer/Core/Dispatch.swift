@@ -74,12 +74,7 @@ extension Core {
     }
 
     func handleIRC(_ client: Client, _ message: IRCMessage) {
-        if let label = message.tag("label"), client.caps.contains("labeled-response"), client.caps.contains("batch"),
-            client.registered
-        {
-            client.label = label
-            client.capturing = true
-        }
+        beginLabel(client, message)
         defer { client.capturing = false }
         if message.tag("batch") != nil && client.registered {
             addToMultiline(client, message)
@@ -100,7 +95,7 @@ extension Core {
         client.pending = previous.flatMap { loop.makeFutureWithTask { await work() } }.map { value in
             // A connection that went away meanwhile must not get a nick or a channel seat back.
             guard !client.closing, self.isConnected(client) else { return }
-            client.capturing = labeled && client.label != nil
+            self.resumeLabel(client, labeled: labeled)
             defer { client.capturing = false }
             then(value)
         }

@@ -3,9 +3,25 @@ import HearthKit
 import HearthProtocol
 import HearthStore
 
-/// labeled-response: when a labeled command has been answered completely, its replies go out
-/// as one message with the label, a `labeled-response` batch, or an `ACK`.
+/// labeled-response, from start to end. A labeled line starts capturing (`beginLabel`); while
+/// the client's own code runs (`Client.capturing`, also after async work: `resumeLabel`),
+/// `Outbox` keeps what it sends that client in `Client.labeledReplies`; when the line has been
+/// answered completely (`ConnectionHandler`), `finishLabel` sends the replies as one message
+/// with the label, a `labeled-response` batch, or an `ACK`.
 extension Core {
+    func beginLabel(_ client: Client, _ message: IRCMessage) {
+        guard let label = message.tag("label"), client.registered, client.caps.contains("labeled-response"),
+            client.caps.contains("batch")
+        else { return }
+        client.label = label
+        client.capturing = true
+    }
+
+    /// Back on the event loop after async work for a labeled line: capture again.
+    func resumeLabel(_ client: Client, labeled: Bool) {
+        client.capturing = labeled && client.label != nil
+    }
+
     func finishLabel(_ client: Client) {
         guard let label = client.label else { return }
         let replies = client.labeledReplies

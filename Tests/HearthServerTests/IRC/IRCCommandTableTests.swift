@@ -33,4 +33,31 @@ import Testing
             try await c.sync()
         }
     }
+
+    /// HELP is the table: every command a user may send is listed, one command shows its
+    /// usage and rules, operator commands stay out of a user's list, unknown topics get 524.
+    @Test func helpIsDerivedFromTheTable() async throws {
+        try await withServer { server in
+            let c = try await TestClient.irc(server, nick: "helen")
+            try await c.send("HELP")
+            try await c.expect(" 704 helen * :Hearth answers these IRC commands")
+            var listed: Set<String> = []
+            while true {
+                let line = try await c.expect("a HELP line") { $0.contains(" 705 helen * :") || $0.contains(" 706 ") }
+                if line.contains(" 706 ") { break }
+                let text = line.components(separatedBy: " 705 helen * :")[1]
+                if !text.contains("/msg") { listed.formUnion(text.split(separator: " ").map(String.init)) }
+            }
+            let expected = Set(Core.ircCommands.values.filter { !$0.operatorOnly }.map(\.name))
+            #expect(listed == expected)
+            #expect(!listed.contains("KILL"))
+
+            try await c.send("HELP join")
+            try await c.expect(" 704 helen JOIN :JOIN <channel>[,<channel>] [<key>[,<key>]]")
+            try await c.expect(" 705 helen JOIN :needs at least 1 parameter(s)")
+            try await c.expect(" 706 helen JOIN :End of /HELP")
+            try await c.send("HELPOP frobnicate")
+            try await c.expect(" 524 helen FROBNICATE :No help available on this topic")
+        }
+    }
 }
