@@ -133,6 +133,7 @@ let package = Package(
             name: "HearthBotTests",
             dependencies: [
                 "HearthTesting", "HearthBot", "HearthKit", "HearthAccounts", "HearthCrypto", "CommandGrammarChecks"]),
+        .testTarget(name: "HearthStoreTests", dependencies: ["HearthStore"]),
         .testTarget(name: "HearthAccountsTests", dependencies: ["HearthAccounts"]),
         .testTarget(name: "HearthKitTests", dependencies: ["HearthKit"]),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),

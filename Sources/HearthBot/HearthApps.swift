@@ -11,8 +11,7 @@ public enum HearthApps {
             BotApp(name: "channels", commands: ChannelCommands.all + HistoryCommands.all),
             BotApp(
                 name: "memes", commands: PictureCommands.all + MemeCommands.all + CommentCommands.all,
-                profileLine: { try await MemeCommands.profileLine($0, media: $0.media) },
-                cleanup: { db, id in try Store.forgetReactions(db, accountID: id) }),
+                profileLine: { try await MemeCommands.profileLine($0, media: $0.media) }),
             BotApp(
                 name: "fortunes", commands: FortuneCommands.all,
                 profileLine: { try await FortuneCommands.profileLine($0) },

@@ -27,8 +27,6 @@ public final class Bot: Sendable {
         services.loginHooks.withLock { $0 = apps.compactMap(\.onLogin) }
     }
 
-    /// Every app's part of the account deletion cascade.
-    public var cleanups: [AccountCleanup] { apps.compactMap(\.cleanup) }
 
     /// The channels the apps guard, as they stand in the store.
     public func guardedChannels() async throws -> [GuardedChannel] {

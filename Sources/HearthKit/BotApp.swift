@@ -1,14 +1,14 @@
 import HearthStore
 
-/// One app of the bot: its commands, its line on `!profile`, and its part of the account
-/// deletion cascade, and the services it brings. Adding an app means adding one value to the
+/// One app of the bot: its commands, its line on `!profile`, what it adds to a login, the
+/// channels it guards and the services it brings (the store deletes an account's rows of
+/// every app itself, on every engine). Adding an app means adding one value to the
 /// list the executable gives `Bot` (`HearthApps.builtIn`).
 public struct BotApp: Sendable {
     public var name: String
     public var commands: [BotCommand]
     /// A line for `!profile` (e.g. "memes: 12 · likes: 40"), or nil to show nothing.
     public var profileLine: (@Sendable (ProfileContext) async throws -> String?)?
-    public var cleanup: AccountCleanup?
     /// Effects of every login (e.g. "today's cookie is waiting").
     public var onLogin: LoginHook?
     /// A line said privately that is not a command but continues what the app is doing with
@@ -22,7 +22,7 @@ public struct BotApp: Sendable {
 
     public init(
         name: String, commands: [BotCommand],
-        profileLine: (@Sendable (ProfileContext) async throws -> String?)? = nil, cleanup: AccountCleanup? = nil,
+        profileLine: (@Sendable (ProfileContext) async throws -> String?)? = nil,
         onLogin: LoginHook? = nil, continuation: (@Sendable (Bot, Caller, String) async -> BotResponse?)? = nil,
         guardedChannels: (@Sendable (BotServices) async throws -> [GuardedChannel])? = nil,
         reservedChannels: ReservedChannels? = nil, services: [any Sendable] = []
@@ -35,6 +35,5 @@ public struct BotApp: Sendable {
         self.name = name
         self.commands = commands
         self.profileLine = profileLine
-        self.cleanup = cleanup
     }
 }

@@ -30,8 +30,9 @@ public final class HearthServer: Sendable {
         Sodium.ensureReady()
         self.config = config
         group = config.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? .singleton
-        store = try Store(dataDirectory: config.dataDirectory)
-        for path in store.tightened { logger.notice("made \(path) private to this user (it was readable by others)") }
+        let sqlite = try SQLiteStore(dataDirectory: config.dataDirectory)
+        for path in sqlite.tightened { logger.notice("made \(path) private to this user (it was readable by others)") }
+        store = sqlite
         core = Core(config: config, store: store, logger: logger, group: group)
         media = try MediaLibrary(
             directory: URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("media"),

@@ -136,7 +136,7 @@ struct User: AsyncParsableCommand {
         func run() async throws {
             if let problem = AccountService.nameProblem(name) { throw ValidationError(problem) }
             if let problem = AccountService.passwordProblem(password) { throw ValidationError(problem) }
-            let store = try Store(dataDirectory: dataDir)
+            let store = try SQLiteStore(dataDirectory: dataDir)
             guard let hash = PasswordHash.hash(password) else { throw ValidationError("hashing failed") }
             do {
                 let account = try await store.createAccount(
@@ -176,7 +176,7 @@ struct Template: AsyncParsableCommand {
             guard let bytes = FileManager.default.contents(atPath: file) else {
                 throw ValidationError("cannot read \(file)")
             }
-            let store = try Store(dataDirectory: dataDir)
+            let store = try SQLiteStore(dataDirectory: dataDir)
             let media = try MediaLibrary(
                 directory: URL(fileURLWithPath: dataDir).appendingPathComponent("media"), publicURL: "", threads: 1)
             defer { Task { try? await media.shutdown() } }
@@ -207,11 +207,11 @@ struct BackupCommand: AsyncParsableCommand {
     @Option(help: "Where the database and media live.") var dataDir = "./data"
 
     func run() async throws {
-        guard FileManager.default.fileExists(atPath: (dataDir as NSString).appendingPathComponent(Store.fileName))
+        guard FileManager.default.fileExists(atPath: (dataDir as NSString).appendingPathComponent(SQLiteStore.fileName))
         else {
             throw ValidationError("there is no Hearth database in \(dataDir)")
         }
-        let store = try Store(dataDirectory: dataDir)
+        let store = try SQLiteStore(dataDirectory: dataDir)
         let summary = try Backup.create(
             from: store, mediaDirectory: (dataDir as NSString).appendingPathComponent("media"), to: file)
         print(
@@ -231,7 +231,7 @@ struct RestoreCommand: AsyncParsableCommand {
         // Its error says a server already runs here (ArgumentParser prints its description).
         let lock = try DataDirectoryLock(dataDirectory: dataDir)
         let keptAs = try Backup.restore(from: file, into: dataDir)
-        _ = try Store(dataDirectory: dataDir)  // brings an older backup's schema up to date
+        _ = try SQLiteStore(dataDirectory: dataDir)  // brings an older backup's schema up to date
         print("restored \(file) into \(dataDir)" + (keptAs.map { "; the previous database is kept as \($0)" } ?? ""))
         withExtendedLifetime(lock) {}
     }

@@ -11,7 +11,7 @@ import Synchronization
 /// rules. (End-to-end stories keep their TCP transcripts.) Use it through `withBot { }`.
 public final class BotHarness: Sendable {
     public let bot: Bot
-    public let store: Store
+    public let store: SQLiteStore
     public let dataDirectory: String
     private let nextSession = Atomic<Int>(1)
 
@@ -23,7 +23,7 @@ public final class BotHarness: Sendable {
 
     init(apps: AppsConfig, clock: HearthClock) throws {
         dataDirectory = TestServer.tempDirectory()
-        store = try Store(dataDirectory: dataDirectory)
+        store = try SQLiteStore(dataDirectory: dataDirectory)
         let media = try MediaLibrary(
             directory: URL(fileURLWithPath: dataDirectory).appendingPathComponent("media"),
             publicURL: "http://hearth.test", threads: 1)

@@ -3,6 +3,7 @@ import HearthBot
 import HearthCrypto
 import HearthKit
 import HearthServer
+import HearthStore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -84,6 +85,9 @@ public final class TestServer: Sendable {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
     }
+
+    /// The server's store as SQLite, for tests that look at the rows themselves.
+    public var sqlite: SQLiteStore { server.store as! SQLiteStore }
 
     public func connect() async throws -> TestClient {
         try await TestClient.connect(port: ircPort)

@@ -12,7 +12,7 @@ import Testing
         let dir = TestServer.tempDirectory()
         var server = try await TestServer.start(dataDirectory: dir)
         // The database runs in WAL mode (readers never wait for the writer).
-        #expect(try await server.server.store.journalMode() == "wal")
+        #expect(try await server.sqlite.journalMode() == "wal")
         let nc = try await TestClient.plain(server)
         try await nc.send("!register erin s3cret-pass erin@example.org \"+33 6 12 34 56 78\"")
         try await nc.expect("Recovery codes")

@@ -65,18 +65,19 @@ import Testing
             try await rae.send("/msg quin still there?")
             try await rae.expect("error: quin: quin does not accept messages from you")
 
-            // The inbox holds Store.maxOfflineMessages; one more is refused.
+            // The inbox holds StoreLimits.maxOfflineMessages; one more is refused.
             let store = server.server.store
             let sam = try await TestClient.user(server, "sam")
             let samID = try #require(try await store.account(nameKey: "sam")?.id)
-            for i in 0..<Store.maxOfflineMessages {
+            for i in 0..<StoreLimits.maxOfflineMessages {
                 let result = try await store.keepOfflineMessage(
                     recipientKey: "quin", senderID: samID, senderName: "sam", text: "note \(i)")
                 #expect(result == .stored)
             }
             try await sam.send("/msg quin one too many")
             try await sam.expect(
-                "quin is offline and has \(Store.maxOfflineMessages) messages waiting already; yours was not kept.")
+                "quin is offline and has \(StoreLimits.maxOfflineMessages) messages waiting already; yours was not kept."
+            )
         }
     }
 }

@@ -168,7 +168,7 @@ import Testing
             try await bob.expect("there is no recipe #\(id)")
             try await bob.send("!search better")
             try await bob.expect("No recipe matches")
-            let counts = try await server.server.store.pool.read { db in
+            let counts = try await server.sqlite.pool.read { db in
                 try [
                     Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recipeVote")!,
                     Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recipeSave")!,

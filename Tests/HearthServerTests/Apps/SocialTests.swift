@@ -220,7 +220,7 @@ import Testing
             try await gus.expect("are deleted. Goodbye!")
             #expect(!MemeTests.mediaFiles(server).contains(only))
             #expect(MemeTests.mediaFiles(server).contains(shared))
-            let orphans = try await server.server.store.pool.read { db in
+            let orphans = try await server.sqlite.pool.read { db in
                 try Int.fetchOne(
                     db,
                     sql: """
@@ -236,7 +236,7 @@ import Testing
             #expect(orphans == 0)
             try await hal.send("!profile hal")
             try await hal.expect("0 followers · 0 following")
-            let check = try await server.server.store.pool.read { db in
+            let check = try await server.sqlite.pool.read { db in
                 try String.fetchOne(db, sql: "PRAGMA foreign_key_check")
             }
             #expect(check == nil)

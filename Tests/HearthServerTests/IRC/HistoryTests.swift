@@ -109,7 +109,7 @@ import Testing
         try await withServer {
             $0.historyDays = 0
         } run: { server in
-            let store = server.server.store
+            let store = server.sqlite
             let old = HistoryRecord(
                 target: "#old", msgid: "a", source: "x!y@z", command: "PRIVMSG", text: "ancient",
                 createdAt: Date().addingTimeInterval(-91 * 86_400))

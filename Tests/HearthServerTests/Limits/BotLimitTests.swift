@@ -84,12 +84,12 @@ extension LimitCrossingTests {
 
             let store = server.server.store
             let me = try await Self.accountID(server, "cook")
-            for i in 2...Store.commentPageSize {
+            for i in 2...StoreLimits.commentPageSize {
                 _ = try await store.addComment(kind: "recipe", targetID: Int64(id), accountID: me, text: "note-\(i)")
             }
             try await Self.crossPageSize(
                 cook, "!comments recipe \(id)", next: "!comments recipe \(id) 2", item: "cook: ",
-                size: Store.commentPageSize, last: "note-last"
+                size: StoreLimits.commentPageSize, last: "note-last"
             ) { _ = try await store.addComment(kind: "recipe", targetID: Int64(id), accountID: me, text: "note-last") }
         }
     }
@@ -126,9 +126,10 @@ extension LimitCrossingTests {
                         familyId: family, accountId: me, kind: "text", text: text, imageId: nil, eventDate: nil,
                         createdAt: Date()))
             }
-            for i in 2...Store.familyPostPageSize { try await add("news-\(i)") }
+            for i in 2...StoreLimits.familyPostPageSize { try await add("news-\(i)") }
             try await Self.crossPageSize(
-                fay, "!famfeed", next: "!famfeed 2", item: " fay: ", size: Store.familyPostPageSize, last: "#1 fay: Ppp"
+                fay, "!famfeed", next: "!famfeed 2", item: " fay: ", size: StoreLimits.familyPostPageSize,
+                last: "#1 fay: Ppp"
             ) { try await add("news-last") }
         }
     }

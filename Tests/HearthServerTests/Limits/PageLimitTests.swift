@@ -26,7 +26,7 @@ extension LimitCrossingTests {
         try await withServer { server in
             let cook = try await TestClient.user(server, "cook")
             let reader = try await TestClient.user(server, "reader")
-            let store = server.server.store
+            let store = server.sqlite
             let cookID = try await Self.accountID(server, "cook")
             _ = try await store.follow(try await Self.accountID(server, "reader"), cookID)
             var made = 0
@@ -40,11 +40,11 @@ extension LimitCrossingTests {
                         fromDraft: false, feedText: "posted recipe #ID “R\(made)”")
                 }
             }
-            try await addRecipes(upTo: Store.recipePageSize)
+            try await addRecipes(upTo: StoreLimits.recipePageSize)
             try await Self.crossPageSize(
-                reader, "!recipes new", next: "!recipes new 2", item: "  by cook  ", size: Store.recipePageSize,
+                reader, "!recipes new", next: "!recipes new 2", item: "  by cook  ", size: StoreLimits.recipePageSize,
                 last: "#1  R1  "
-            ) { try await addRecipes(upTo: Store.recipePageSize + 1) }
+            ) { try await addRecipes(upTo: StoreLimits.recipePageSize + 1) }
             var page: [String] = []
 
             try await reader.send("!recipes new \(Paging.maxPage)")
@@ -53,13 +53,13 @@ extension LimitCrossingTests {
             try await reader.expect("\(Paging.maxPage + 1) is not a page number")
 
             // The feed: a full page, then the rest after its marker.
-            try await addRecipes(upTo: Store.feedPageSize)
+            try await addRecipes(upTo: StoreLimits.feedPageSize)
             page = try await Self.replies(reader, "!feed")
-            #expect(Self.count(page, containing: "cook posted recipe") == Store.feedPageSize)
+            #expect(Self.count(page, containing: "cook posted recipe") == StoreLimits.feedPageSize)
             #expect(Self.count(page, containing: "more: !feed >") == 0)  // exactly a page: nothing older
-            try await addRecipes(upTo: Store.feedPageSize + 1)
+            try await addRecipes(upTo: StoreLimits.feedPageSize + 1)
             page = try await Self.replies(reader, "!feed")
-            #expect(Self.count(page, containing: "cook posted recipe") == Store.feedPageSize)
+            #expect(Self.count(page, containing: "cook posted recipe") == StoreLimits.feedPageSize)
             let marker = try #require(page.first { $0.contains("more: !feed >") })
             let next = String(try #require(marker.split(separator: " ").last { $0.hasPrefix(">") }))
             page = try await Self.replies(reader, "!feed \(next)")
@@ -67,11 +67,11 @@ extension LimitCrossingTests {
                 Self.count(page, containing: "cook posted recipe") == 1 && Self.count(page, containing: "“R1”") == 1)
 
             // Hot and for-you lists rank the newest hotCandidates recipes; older ones are left out.
-            let pages = (Store.hotCandidates + Store.recipePageSize - 1) / Store.recipePageSize
-            try await addRecipes(upTo: Store.hotCandidates)
+            let pages = (StoreLimits.hotCandidates + StoreLimits.recipePageSize - 1) / StoreLimits.recipePageSize
+            try await addRecipes(upTo: StoreLimits.hotCandidates)
             page = try await Self.replies(cook, "!recipes hot")
             #expect(Self.count(page, containing: "page 1 of \(pages) ") == 1, "\(page.suffix(2))")
-            try await addRecipes(upTo: Store.hotCandidates + 1)
+            try await addRecipes(upTo: StoreLimits.hotCandidates + 1)
             page = try await Self.replies(cook, "!recipes hot")
             #expect(Self.count(page, containing: "page 1 of \(pages) ") == 1, "\(page.suffix(2))")
             page = try await Self.replies(cook, "!recipes new")
@@ -83,7 +83,7 @@ extension LimitCrossingTests {
     @Test func pictureAndMemeListsAtTheirLimitsAndOnePast() async throws {
         try await withServer { server in
             let mia = try await TestClient.user(server, "mia")
-            let store = server.server.store
+            let store = server.sqlite
             let me = try await Self.accountID(server, "mia")
             var uploads = 0
             func addUploads(upTo total: Int) async throws {
@@ -95,9 +95,11 @@ extension LimitCrossingTests {
                             height: uploads, bytes: 100))
                 }
             }
-            try await addUploads(upTo: Store.imagePageSize)
-            try await Self.crossPageSize(mia, "!images", next: "!images 2", item: " png  ", size: Store.imagePageSize) {
-                try await addUploads(upTo: Store.imagePageSize + 1)
+            try await addUploads(upTo: StoreLimits.imagePageSize)
+            try await Self.crossPageSize(
+                mia, "!images", next: "!images 2", item: " png  ", size: StoreLimits.imagePageSize
+            ) {
+                try await addUploads(upTo: StoreLimits.imagePageSize + 1)
             }
             var page: [String] = []
 
@@ -117,11 +119,11 @@ extension LimitCrossingTests {
                     }
                 }
             }
-            try await addMemes(upTo: Store.memePageSize)
+            try await addMemes(upTo: StoreLimits.memePageSize)
             try await Self.crossPageSize(
-                mia, "!memes", next: "!memes mia 2", item: "“cap-", size: Store.memePageSize, last: "“cap-1”"
+                mia, "!memes", next: "!memes mia 2", item: "“cap-", size: StoreLimits.memePageSize, last: "“cap-1”"
             ) {
-                try await addMemes(upTo: Store.memePageSize + 1)
+                try await addMemes(upTo: StoreLimits.memePageSize + 1)
             }
 
             try await addMemes(upTo: GridLayout.maxTiles)
@@ -131,11 +133,11 @@ extension LimitCrossingTests {
             try await mia.send("!memes grid")
             try await mia.expect("mia's memes (\(GridLayout.maxTiles) of \(GridLayout.maxTiles + 1)): http")
 
-            let pages = (Store.hotCandidates + Store.memePageSize - 1) / Store.memePageSize
-            try await addMemes(upTo: Store.hotCandidates)
+            let pages = (StoreLimits.hotCandidates + StoreLimits.memePageSize - 1) / StoreLimits.memePageSize
+            try await addMemes(upTo: StoreLimits.hotCandidates)
             page = try await Self.replies(mia, "!hot")
             #expect(Self.count(page, containing: "page 1 of \(pages) ") == 1, "\(page.suffix(2))")
-            try await addMemes(upTo: Store.hotCandidates + 1)
+            try await addMemes(upTo: StoreLimits.hotCandidates + 1)
             page = try await Self.replies(mia, "!hot")
             #expect(Self.count(page, containing: "page 1 of \(pages) ") == 1, "\(page.suffix(2))")
         }
@@ -154,7 +156,7 @@ extension LimitCrossingTests {
             let cut = try await sol.expect("opened in \(place)")
             #expect(!cut.contains(place + "q"), "\(cut)")
 
-            let store = server.server.store
+            let store = server.sqlite
             let me = try await Self.accountID(server, "sol")
             var day = 2
             func addFortunes(upTo total: Int) async throws {
@@ -167,11 +169,11 @@ extension LimitCrossingTests {
                             numbers: "1 2 3 4 5 6", lat: nil, lon: nil, place: nil, points: 1, openedAt: Date()))
                 }
             }
-            try await addFortunes(upTo: Store.fortunePageSize)
+            try await addFortunes(upTo: StoreLimits.fortunePageSize)
             try await Self.crossPageSize(
-                sol, "!fortunes", next: "!fortunes sol 2", item: "  “", size: Store.fortunePageSize
+                sol, "!fortunes", next: "!fortunes sol 2", item: "  “", size: StoreLimits.fortunePageSize
             ) {
-                try await addFortunes(upTo: Store.fortunePageSize + 1)
+                try await addFortunes(upTo: StoreLimits.fortunePageSize + 1)
             }
             var page: [String] = []
 

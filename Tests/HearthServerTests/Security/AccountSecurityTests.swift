@@ -105,7 +105,7 @@ extension SecretsTests {
             try await nc.send("!register onetoomany s3cret-pass")
             try await nc.expect(
                 "\(AccountService.registrationsPerAddressPerHour) accounts were made from your address this hour")
-            let made = try await server.server.store.pool.read { db in
+            let made = try await server.sqlite.pool.read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account WHERE nameKey = 'onetoomany'")
             }
             #expect(made == 0)
@@ -125,7 +125,7 @@ extension SecretsTests {
             }
             try await gus.send("!tree new OneTooMany")
             try await gus.expect("you founded \(FamilyCommands.maxFamiliesFounded) families already")
-            let families = try await server.server.store.pool.read { db in
+            let families = try await server.sqlite.pool.read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM family")
             }
             #expect(families == FamilyCommands.maxFamiliesFounded)
@@ -164,7 +164,7 @@ extension SecretsTests {
         try await withServer { server in
             _ = try await AuthorizationTests.account(server, "hal", "s3cret-pass")
             let legacy = "K7QP-M2XD-9FWT"
-            try await server.server.store.pool.write { db in
+            try await server.sqlite.pool.write { db in
                 try db.execute(
                     sql:
                         "INSERT INTO recoveryCode (accountId, codeHash) SELECT id, ? FROM account WHERE nameKey = 'hal'",
@@ -211,7 +211,7 @@ extension LimitCrossingTests {
                     try await ivo.expect("you own \(ChannelCommands.maxOwned) channels already")
                 }
             }
-            let owned = try await server.server.store.pool.read { db in
+            let owned = try await server.sqlite.pool.read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registeredChannel")
             }
             #expect(owned == ChannelCommands.maxOwned)

@@ -376,7 +376,7 @@ import Testing
             }
 
             // Every table, every column, as text; and the bytes of every file in the data directory.
-            let store = server.server.store
+            let store = server.sqlite
             let rows = try await store.pool.read { db -> [(table: String, text: String)] in
                 var out: [(String, String)] = []
                 let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")

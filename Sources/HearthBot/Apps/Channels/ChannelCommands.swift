@@ -37,7 +37,7 @@ enum ChannelCommands {
                 guard try await store.register(record, maxOwned: maxOwned) else {
                     throw BotError("\(live.name) is registered already — !channel info \(live.name)")
                 }
-            } catch is Store.OwnsTooMany {
+            } catch is OwnsTooMany {
                 throw BotError(
                     "you own \(maxOwned) channels already, the most one account may; !channel drop one first")
             }
@@ -76,7 +76,7 @@ enum ChannelCommands {
             }
             do {
                 try await store.transferChannel(nameKey: key, to: heir.id!, maxOwned: maxOwned)
-            } catch is Store.OwnsTooMany {
+            } catch is OwnsTooMany {
                 throw BotError("\(heir.name) owns \(maxOwned) channels already, the most one account may")
             }
             var updated = record

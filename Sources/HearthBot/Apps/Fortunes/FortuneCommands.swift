@@ -297,7 +297,7 @@ enum FortuneCommands {
                 "#\(f.id!)  \(f.day)  \(f.place ?? (f.lat != nil ? String(format: "%.2f,%.2f", f.lat!, f.lon!) : "—"))  “\(words)\(f.text.split(separator: " ").count > 6 ? "…" : "")”"
         }
         lines += Paging.footer(
-            request, page: page, total: total, size: Store.fortunePageSize, command: "!fortunes \(who.name)")
+            request, page: page, total: total, size: StoreLimits.fortunePageSize, command: "!fortunes \(who.name)")
         return BotResponse(lines)
     }
 

@@ -181,15 +181,15 @@ enum MemeCommands {
         let (rows, total) = try await store.memes(of: owner.id, page: page)
         if total == 0 { return BotResponse(["\(owner.name) has no memes yet — make one: !meme sunset top | bottom"]) }
         if rows.isEmpty {
-            return BotResponse(["There is no page \(page); there are \(Paging.pages(total, Store.memePageSize))."])
+            return BotResponse(["There is no page \(page); there are \(Paging.pages(total, StoreLimits.memePageSize))."])
         }
         var lines = ["\(request.style.bold("\(owner.name)'s memes")) (\(total)):"] + table(request, rows, media: media)
         lines += Paging.footer(
-            request, page: page, total: total, size: Store.memePageSize, command: "!memes \(owner.name)")
+            request, page: page, total: total, size: StoreLimits.memePageSize, command: "!memes \(owner.name)")
         return BotResponse(lines)
     }
 
-    static func reaction(_ name: String, _ reaction: Store.Reaction, on: Bool, summary: String) -> BotCommand {
+    static func reaction(_ name: String, _ reaction: Reaction, on: Bool, summary: String) -> BotCommand {
         let usage = reaction == .like ? "[meme|post] ID" : "ID"
         return BotCommand(
             name, group: group, usage: usage, summary: summary, example: "!\(name) 12", arity: 1...2,
@@ -245,7 +245,7 @@ enum MemeCommands {
         if total == 0 { return BotResponse(["No favourites yet — !fav ID on a meme you love."]) }
         return BotResponse(
             ["\(request.style.bold("Your favourites")) (\(total)):"] + table(request, rows, media: media)
-                + Paging.footer(request, page: page, total: total, size: Store.memePageSize, command: "!favs"))
+                + Paging.footer(request, page: page, total: total, size: StoreLimits.memePageSize, command: "!favs"))
     }
 
     /// Trending: reactions weighted by age (a day-old like counts about a third of a new one).
@@ -262,14 +262,14 @@ enum MemeCommands {
         let page = try Paging.page(request, request.words.first)
         let now = Date()
         let recent = try await request.services.store.recentMemes(
-            for: request.caller.account?.id, since: now.addingTimeInterval(-Store.hotWindow))
+            for: request.caller.account?.id, since: now.addingTimeInterval(-StoreLimits.hotWindow))
         let ranked = recent.sorted { hotScore($0.meme, now: now) > hotScore($1.meme, now: now) }
-        let slice = Array(ranked.dropFirst((page - 1) * Store.memePageSize).prefix(Store.memePageSize))
+        let slice = Array(ranked.dropFirst((page - 1) * StoreLimits.memePageSize).prefix(StoreLimits.memePageSize))
         if ranked.isEmpty { return BotResponse(["Nothing is trending yet — make a meme: !meme sunset top | bottom"]) }
         if slice.isEmpty { return BotResponse(["There is no page \(page)."]) }
         return BotResponse(
             ["\(request.style.bold("Hot memes")):"] + table(request, slice, media: media)
-                + Paging.footer(request, page: page, total: ranked.count, size: Store.memePageSize, command: "!hot"))
+                + Paging.footer(request, page: page, total: ranked.count, size: StoreLimits.memePageSize, command: "!hot"))
     }
 
     static let all: [BotCommand] = [

@@ -64,14 +64,14 @@ enum PictureCommands {
         let (images, total) = try await request.services.store.uploads(of: me.id, page: page)
         if total == 0 { return BotResponse(["You have no pictures yet — !upload gives you a link to add one."]) }
         if images.isEmpty {
-            return BotResponse(["There is no page \(page); you have \(Paging.pages(total, Store.imagePageSize))."])
+            return BotResponse(["There is no page \(page); you have \(Paging.pages(total, StoreLimits.imagePageSize))."])
         }
         let now = Date()
         var lines = ["\(request.style.bold("Your pictures")) (\(total)):"]
         lines += images.map {
             "\(shortID($0.id))  \($0.width)×\($0.height) \($0.format)  \(TimeText.ago(from: $0.createdAt, to: now))  \(media.url($0))"
         }
-        lines += Paging.footer(request, page: page, total: total, size: Store.imagePageSize, command: "!images")
+        lines += Paging.footer(request, page: page, total: total, size: StoreLimits.imagePageSize, command: "!images")
         return BotResponse(lines)
     }
 

@@ -333,7 +333,7 @@ enum RecipeCommands {
             }
             let ranked = candidates.sorted { hotScore($0.recipe, now: now) > hotScore($1.recipe, now: now) }
             total = ranked.count
-            rows = Array(ranked.dropFirst((page - 1) * Store.recipePageSize).prefix(Store.recipePageSize))
+            rows = Array(ranked.dropFirst((page - 1) * StoreLimits.recipePageSize).prefix(StoreLimits.recipePageSize))
             title = kind == "hot" ? "Hot recipes" : "Recipes for you"
         default:
             throw request.usageError("\(kind) is not a list: hot, new, top, foryou or by USER")
@@ -343,7 +343,7 @@ enum RecipeCommands {
         return BotResponse(
             ["\(request.style.bold(title)):"] + table(rows, now: now)
                 + Paging.footer(
-                    request, page: page, total: total, size: Store.recipePageSize,
+                    request, page: page, total: total, size: StoreLimits.recipePageSize,
                     command: "!recipes \(kind)\(author.map { " \($0.name)" } ?? "")"))
     }
 
@@ -397,7 +397,7 @@ enum RecipeCommands {
         if total == 0 { return BotResponse(["Nothing saved yet — !save ID on a recipe you like."]) }
         return BotResponse(
             ["\(request.style.bold("Saved recipes")) (\(total)):"] + table(rows, now: request.services.clock.now())
-                + Paging.footer(request, page: page, total: total, size: Store.recipePageSize, command: "!saved"))
+                + Paging.footer(request, page: page, total: total, size: StoreLimits.recipePageSize, command: "!saved"))
     }
 
     static let search = BotCommand(

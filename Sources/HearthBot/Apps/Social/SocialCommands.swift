@@ -131,7 +131,7 @@ enum SocialCommands {
 
     /// `!friends`, `!followers`, `!following`, `!blocked`: one list each, keyset-paged.
     static func listCommand(
-        _ name: String, list: Store.PeopleList, summary: String, example: String, othersAllowed: Bool
+        _ name: String, list: PeopleList, summary: String, example: String, othersAllowed: Bool
     ) -> BotCommand {
         BotCommand(
             name, group: group, usage: othersAllowed ? "[USER] [>NEXT]" : "[>NEXT]", summary: summary,

@@ -1,41 +1,7 @@
 import Foundation
 import GRDB
 
-public struct MemeRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "meme"
-    public var id: Int64?
-    public var accountId: Int64
-    public var imageId: String
-    public var source: String
-    public var caption: String
-    public var likes = 0
-    public var favs = 0
-    public var comments = 0
-    public var createdAt: Date
-
-    public init(accountId: Int64, imageId: String, source: String, caption: String, createdAt: Date = Date()) {
-        (self.accountId, self.imageId, self.source, self.caption, self.createdAt) = (
-            accountId, imageId, source, caption, createdAt
-        )
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-}
-
-/// A meme with its author's name and image format, for listing.
-public struct MemeRow: Sendable, Equatable {
-    public var meme: MemeRecord
-    public var author: String
-    public var format: String
-}
-
-extension Store {
-    public static let memePageSize = 10
-    /// How far back `!hot` looks.
-    public static let hotWindow: TimeInterval = 7 * 24 * 3600
-    /// The newest memes (and recipes) that hot and for-you lists rank; older ones are left out.
-    public static let hotCandidates = 500
-
+extension SQLiteStore {
     private static let memeSelect = """
         SELECT meme.*, account.name AS author, image.format AS format FROM meme
         JOIN account ON account.id = meme.accountId JOIN image ON image.id = meme.imageId
@@ -64,7 +30,7 @@ extension Store {
     }
 
     /// A user's memes, newest first (page 1 first), and how many there are.
-    public func memes(of accountID: Int64, page: Int, pageSize: Int = Store.memePageSize) async throws -> (
+    public func memes(of accountID: Int64, page: Int, pageSize: Int = StoreLimits.memePageSize) async throws -> (
         memes: [MemeRow], total: Int
     ) {
         try await pool.read { db in
@@ -87,8 +53,6 @@ extension Store {
             return true
         }
     }
-
-    public enum Reaction: String, Sendable { case like, fav }
 
     /// Likes or favourites a meme (or takes it back). Idempotent; the count is recomputed in
     /// the same transaction, so it stays exact however many people click at once.
@@ -141,7 +105,7 @@ extension Store {
                     WHERE meme.accountId NOT IN (SELECT blockerId FROM block WHERE blockedId = ?)
                     ORDER BY memeFav.createdAt DESC LIMIT ? OFFSET ?
                     """,
-                arguments: [accountID, accountID, Self.memePageSize, (page - 1) * Self.memePageSize])
+                arguments: [accountID, accountID, StoreLimits.memePageSize, (page - 1) * StoreLimits.memePageSize])
             return (try rows.map(Self.memeRow), total)
         }
     }
@@ -163,7 +127,7 @@ extension Store {
                           AND EXISTS (SELECT 1 FROM follow WHERE followerId = meme.accountId AND followeeId = :viewer)))
                     ORDER BY meme.id DESC LIMIT :limit
                     """,
-                arguments: ["since": since, "viewer": viewer, "limit": Self.hotCandidates])
+                arguments: ["since": since, "viewer": viewer, "limit": StoreLimits.hotCandidates])
             return try rows.map(Self.memeRow)
         }
     }

@@ -3,7 +3,7 @@ import GRDB
 
 /// The SQLite database: one `DatabasePool` in WAL mode under the data directory.
 /// Every method is async so an event loop never waits on SQL.
-public final class Store: Sendable {
+public final class SQLiteStore: Store, Sendable {
     public let pool: DatabasePool
     public let path: String
 
@@ -13,7 +13,7 @@ public final class Store: Sendable {
 
     public init(dataDirectory: String) throws {
         tightened = try DataDirectory.secure(dataDirectory)
-        path = (dataDirectory as NSString).appendingPathComponent(Store.fileName)
+        path = (dataDirectory as NSString).appendingPathComponent(SQLiteStore.fileName)
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(10)
@@ -25,6 +25,8 @@ public final class Store: Sendable {
         pool = try DatabasePool(path: path, configuration: config)
         try Migrations.migrator.migrate(pool)
     }
+
+    public var location: String { "SQLite in \(path)" }
 
     public func journalMode() async throws -> String {
         try await pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }

@@ -1,39 +1,7 @@
 import Foundation
 import GRDB
 
-/// A registered channel as stored: owner, topic and modes.
-public struct RegisteredChannel: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "registeredChannel"
-    public var nameKey: String
-    public var name: String
-    public var ownerId: Int64
-    public var topic: String
-    public var topicSetBy: String
-    public var topicSetAt: Date?
-    public var flags: String
-    public var channelKey: String?
-    public var userLimit: Int?
-    public var createdAt: Date
-
-    public init(
-        nameKey: String, name: String, ownerId: Int64, topic: String = "", topicSetBy: String = "",
-        topicSetAt: Date? = nil,
-        flags: String = "nt", channelKey: String? = nil, userLimit: Int? = nil, createdAt: Date = Date()
-    ) {
-        self.nameKey = nameKey
-        self.name = name
-        self.ownerId = ownerId
-        self.topic = topic
-        self.topicSetBy = topicSetBy
-        self.topicSetAt = topicSetAt
-        self.flags = flags
-        self.channelKey = channelKey
-        self.userLimit = userLimit
-        self.createdAt = createdAt
-    }
-}
-
-extension Store {
+extension SQLiteStore {
     public func registeredChannels() async throws -> [RegisteredChannel] {
         try await pool.read { db in try RegisteredChannel.fetchAll(db) }
     }
@@ -52,8 +20,6 @@ extension Store {
             return true
         }
     }
-
-    public struct OwnsTooMany: Error {}
 
     static func checkOwned(_ db: Database, _ ownerId: Int64, _ maxOwned: Int) throws {
         let owned = try Int.fetchOne(

@@ -1,33 +1,8 @@
 import Foundation
 import GRDB
 
-public struct Account: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "account"
-    public var id: Int64?
-    public var name: String
-    public var nameKey: String
-    public var passwordHash: String
-    public var email: String?
-    public var phone: String?
-    public var createdAt: Date
-    public var bio: String = ""
-    public var avatarImageId: String? = nil
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-}
-
-public enum StoreError: Error, Equatable, Sendable {
-    case nameTaken
-    case notFound
-}
-
-/// Part of the one deletion cascade: runs inside the transaction that deletes an account
-/// (rows with foreign keys go by themselves; a cleanup handles the rest, e.g. rows shared
-/// with others). Apps contribute theirs through `BotApp.cleanup`.
-public typealias AccountCleanup = @Sendable (Database, Int64) throws -> Void
-
 /// Account rows, resume tokens and recovery codes. Secrets arrive here already hashed.
-extension Store {
+extension SQLiteStore {
     /// Creates an account with its recovery-code hashes in one transaction.
     public func createAccount(
         name: String, nameKey: String, passwordHash: String, email: String?, phone: String?,
@@ -79,11 +54,12 @@ extension Store {
     /// deletes the files). A render is shared when two people made the same meme, so it
     /// stays while someone else's meme still shows it.
     @discardableResult
-    public func deleteAccount(id: Int64, cleanups: [AccountCleanup] = []) async throws -> [String] {
+    public func deleteAccount(id: Int64) async throws -> [String] {
         try await pool.write { db in
             let rendered = try String.fetchAll(
                 db, sql: "SELECT DISTINCT imageId FROM meme WHERE accountId = ?", arguments: [id])
-            for cleanup in cleanups { try cleanup(db, id) }
+            // Counts kept on other rows (likes, favourites) lose what this account gave.
+            try Self.forgetReactions(db, accountID: id)
             _ = try Account.deleteOne(db, key: id)
             var orphans: [String] = []
             for imageID in rendered {

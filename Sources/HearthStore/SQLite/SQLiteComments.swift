@@ -1,18 +1,7 @@
 import Foundation
 import GRDB
 
-/// One comment system for every kind of thing people comment on. A kind names the table
-/// of its targets, which keeps a `comments` count.
-public struct CommentRow: Sendable, Equatable {
-    public var id: Int64
-    public var author: String
-    public var authorId: Int64
-    public var text: String
-    public var createdAt: Date
-}
-
-extension Store {
-    public static let commentPageSize = 10
+extension SQLiteStore {
     /// Kinds of things that take comments → the table holding them (with `accountId` and `comments`).
     public static let commentKinds: [String: String] = ["meme": "meme", "recipe": "recipe", "post": "familyPost"]
 
@@ -61,8 +50,8 @@ extension Store {
                     ORDER BY comment.id LIMIT :limit OFFSET :offset
                     """,
                 arguments: [
-                    "kind": kind, "target": targetID, "viewer": viewer, "limit": Self.commentPageSize,
-                    "offset": (page - 1) * Self.commentPageSize,
+                    "kind": kind, "target": targetID, "viewer": viewer, "limit": StoreLimits.commentPageSize,
+                    "offset": (page - 1) * StoreLimits.commentPageSize,
                 ])
             return (
                 rows.map { CommentRow(id: $0[0], author: $0[1], authorId: $0[2], text: $0[3], createdAt: $0[4]) }, total

@@ -1,68 +1,7 @@
 import Foundation
 import GRDB
 
-public struct FamilyRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "family"
-    public var id: Int64?
-    public var name: String
-    public var founderId: Int64
-    /// The family its founder left home from (`!tree independent`), if any.
-    public var parentFamilyId: Int64?
-    public var createdAt: Date
-
-    public init(name: String, founderId: Int64, parentFamilyId: Int64? = nil, createdAt: Date = Date()) {
-        (self.name, self.founderId, self.parentFamilyId, self.createdAt) = (name, founderId, parentFamilyId, createdAt)
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-}
-
-public struct FamilyMember: Sendable, Equatable {
-    public var accountId: Int64
-    public var name: String
-    public var role: FamilyRole
-    public var joinedAt: Date
-
-    public init(accountId: Int64, name: String, role: FamilyRole, joinedAt: Date) {
-        (self.accountId, self.name, self.role, self.joinedAt) = (accountId, name, role, joinedAt)
-    }
-}
-
-/// A relationship inside a family (see `FamilyLinkKind`).
-public struct FamilyLink: Sendable, Equatable, Hashable {
-    public var from: Int64
-    public var to: Int64
-    public var kind: FamilyLinkKind
-
-    public init(from: Int64, to: Int64, kind: FamilyLinkKind) { (self.from, self.to, self.kind) = (from, to, kind) }
-}
-
-/// An open invite. No part of the code is kept in the clear (a hint would shrink the
-/// search); invites are told apart by their number.
-public struct FamilyInvite: Sendable, Equatable {
-    /// The row's number, shown in `!tree invites` and accepted by `!tree revoke`.
-    public var id: Int64
-    public var codeHash: String
-    public var familyId: Int64
-    public var inviterId: Int64
-    public var relation: FamilyRelation?
-    public var expiresAt: Date
-
-    public init(
-        id: Int64 = 0, codeHash: String, familyId: Int64, inviterId: Int64, relation: FamilyRelation?, expiresAt: Date
-    ) {
-        (self.id, self.codeHash, self.familyId, self.inviterId, self.relation, self.expiresAt) =
-            (id, codeHash, familyId, inviterId, relation, expiresAt)
-    }
-}
-
-public enum FamilyError: Error, Equatable, Sendable {
-    case notFound, alreadyMember, wouldCycle, selfLink, notMember, founderMustStay
-    /// The account founded as many families as one may.
-    case foundedTooMany
-}
-
-extension Store {
+extension SQLiteStore {
     /// Families the account belongs to, the one it joined or founded last first.
     public func families(of accountID: Int64) async throws -> [FamilyRecord] {
         try await pool.read { db in
@@ -297,34 +236,7 @@ extension Store {
     }
 }
 
-/// A post on a family's feed: text (with an optional picture) or an event on a date.
-public struct FamilyPost: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "familyPost"
-    public var id: Int64?
-    public var familyId: Int64
-    public var accountId: Int64
-    public var kind: String  // text, event
-    public var text: String
-    public var imageId: String?
-    public var eventDate: String?
-    public var likes = 0
-    public var comments = 0
-    public var createdAt: Date
-
-    public init(
-        familyId: Int64, accountId: Int64, kind: String, text: String, imageId: String?, eventDate: String?,
-        createdAt: Date
-    ) {
-        (self.familyId, self.accountId, self.kind, self.text, self.imageId, self.eventDate, self.createdAt) =
-            (familyId, accountId, kind, text, imageId, eventDate, createdAt)
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-}
-
-extension Store {
-    public static let familyPostPageSize = 10
-
+extension SQLiteStore {
     public func addFamilyPost(_ post: FamilyPost) async throws -> FamilyPost {
         try await pool.write { db in
             var record = post
@@ -346,7 +258,7 @@ extension Store {
                 db,
                 sql:
                     "SELECT familyPost.*, account.name AS author FROM familyPost JOIN account ON account.id = familyPost.accountId WHERE familyId = ? ORDER BY familyPost.id DESC LIMIT ? OFFSET ?",
-                arguments: [familyID, Self.familyPostPageSize, (page - 1) * Self.familyPostPageSize])
+                arguments: [familyID, StoreLimits.familyPostPageSize, (page - 1) * StoreLimits.familyPostPageSize])
             return (try rows.map { (try FamilyPost(row: $0), $0["author"] as String) }, total)
         }
     }

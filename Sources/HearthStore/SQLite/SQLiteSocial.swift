@@ -1,19 +1,8 @@
 import Foundation
 import GRDB
 
-/// A page of people, in name order; `next` is the cursor for the following page.
-public struct PeoplePage: Sendable {
-    public var names: [String]
-    public var next: String?
-}
-
 /// Follows, blocks, settings, bios and the activity record.
-extension Store {
-    /// Page size for every list of people.
-    public static let peoplePageSize = 20
-
-    public enum FollowResult: Sendable, Equatable { case followed, alreadyFollowing, blocked }
-
+extension SQLiteStore {
     public func follow(_ follower: Int64, _ followee: Int64, now: Date = Date()) async throws -> FollowResult {
         try await pool.write { db in
             let blocked =
@@ -96,8 +85,6 @@ extension Store {
         }
     }
 
-    public enum PeopleList: Sendable { case followers, following, friends, blocked }
-
     /// One page of a person list, keyset-paged by name (`after` is the last name seen).
     public func people(_ list: PeopleList, of accountID: Int64, after: String?) async throws -> PeoplePage {
         let join: String
@@ -135,19 +122,14 @@ extension Store {
     {
         var args = arguments
         args["after"] = after?.lowercased() ?? ""
-        args["limit"] = Self.peoplePageSize + 1
+        args["limit"] = StoreLimits.peoplePageSize + 1
         let statementArguments = StatementArguments(args)
         return try await pool.read { db in
             let rows = try Row.fetchAll(db, sql: sql, arguments: statementArguments)
-            let names = rows.prefix(Self.peoplePageSize).map { $0["name"] as String }
-            let next = rows.count > Self.peoplePageSize ? names.last : nil
+            let names = rows.prefix(StoreLimits.peoplePageSize).map { $0["name"] as String }
+            let next = rows.count > StoreLimits.peoplePageSize ? names.last : nil
             return PeoplePage(names: names, next: next)
         }
-    }
-
-    public struct FollowCounts: Sendable {
-        public var followers: Int
-        public var following: Int
     }
 
     public func followCounts(_ accountID: Int64) async throws -> FollowCounts {
@@ -202,20 +184,7 @@ extension Store {
     }
 }
 
-/// One line of someone's activity, for `!feed`.
-public struct ActivityItem: Sendable {
-    public var id: Int64
-    public var actor: String
-    public var kind: String
-    public var text: String
-    /// The name of the account the activity is about (for follows), if any.
-    public var subjectName: String?
-    public var createdAt: Date
-}
-
-extension Store {
-    public static let feedPageSize = 20
-
+extension SQLiteStore {
     /// Activity of the people `accountID` follows, newest first, keyset-paged by id; `more`
     /// says whether anything older is left (one row past the page is read to know).
     public func feed(for accountID: Int64, before: Int64?) async throws -> (items: [ActivityItem], more: Bool) {
@@ -232,13 +201,13 @@ extension Store {
                       AND act.accountId NOT IN (SELECT blockedId FROM block WHERE blockerId = :me)
                     ORDER BY act.id DESC LIMIT :limit
                     """,
-                arguments: ["me": accountID, "before": before ?? Int64.max, "limit": Self.feedPageSize + 1])
-            let items = rows.prefix(Self.feedPageSize).map {
+                arguments: ["me": accountID, "before": before ?? Int64.max, "limit": StoreLimits.feedPageSize + 1])
+            let items = rows.prefix(StoreLimits.feedPageSize).map {
                 ActivityItem(
                     id: $0["id"], actor: $0["actor"], kind: $0["kind"], text: $0["text"], subjectName: $0["subject"],
                     createdAt: $0["createdAt"])
             }
-            return (items, rows.count > Self.feedPageSize)
+            return (items, rows.count > StoreLimits.feedPageSize)
         }
     }
 }

@@ -1,53 +1,7 @@
 import Foundation
 import GRDB
 
-/// One opened fortune cookie: one per account per local day.
-public struct FortuneRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "fortune"
-    public var id: Int64?
-    public var accountId: Int64
-    /// The local date it was opened on, `yyyy-MM-dd` in the account's time zone.
-    public var day: String
-    /// Which catalogue saying (a hash of its text), and which pass through the catalogue.
-    public var sayingKey: String
-    public var round: Int
-    public var text: String
-    /// Six lucky numbers, space-separated.
-    public var numbers: String
-    public var lat: Double?
-    public var lon: Double?
-    public var place: String?
-    public var points: Int
-    public var openedAt: Date
-
-    public init(
-        accountId: Int64, day: String, sayingKey: String, round: Int, text: String, numbers: String, lat: Double?,
-        lon: Double?,
-        place: String?, points: Int, openedAt: Date
-    ) {
-        (self.accountId, self.day, self.sayingKey, self.round, self.text, self.numbers) = (
-            accountId, day, sayingKey, round, text, numbers
-        )
-        (self.lat, self.lon, self.place, self.points, self.openedAt) = (lat, lon, place, points, openedAt)
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-}
-
-/// A place someone shared (`!loc`, or where a fortune was opened).
-public struct SharedLocation: Sendable, Equatable {
-    public var lat: Double
-    public var lon: Double
-    public var label: String?
-    public var at: Date
-    public init(lat: Double, lon: Double, label: String?, at: Date) {
-        (self.lat, self.lon, self.label, self.at) = (lat, lon, label, at)
-    }
-}
-
-extension Store {
-    public static let fortunePageSize = 10
-
+extension SQLiteStore {
     public func fortune(accountID: Int64, day: String) async throws -> FortuneRecord? {
         try await pool.read { db in
             try FortuneRecord.fetchOne(
@@ -104,7 +58,7 @@ extension Store {
         }
     }
 
-    public func fortunes(of accountID: Int64, page: Int, pageSize: Int = Store.fortunePageSize) async throws -> (
+    public func fortunes(of accountID: Int64, page: Int, pageSize: Int = StoreLimits.fortunePageSize) async throws -> (
         fortunes: [FortuneRecord], total: Int
     ) {
         try await pool.read { db in

@@ -1,19 +1,8 @@
 import Foundation
 import GRDB
 
-public struct OfflineMessage: Sendable {
-    public var senderName: String
-    public var text: String
-    public var createdAt: Date
-}
-
 /// Private messages kept for registered users who are offline.
-extension Store {
-    /// Messages kept per recipient at most; past it, senders are told the inbox is full.
-    public static let maxOfflineMessages = 100
-
-    public enum OfflineResult: Sendable, Equatable { case stored, noSuchAccount, inboxFull, blocked }
-
+extension SQLiteStore {
     /// Keeps a message for the account called `recipientKey`, in one transaction with the
     /// checks (account exists, sender not blocked, inbox not full).
     public func keepOfflineMessage(
@@ -32,7 +21,7 @@ extension Store {
             let waiting =
                 try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM offlineMessage WHERE recipientId = ?", arguments: [recipient]) ?? 0
-            if waiting >= Self.maxOfflineMessages { return .inboxFull }
+            if waiting >= StoreLimits.maxOfflineMessages { return .inboxFull }
             try db.execute(
                 sql:
                     "INSERT INTO offlineMessage (recipientId, senderId, senderName, text, createdAt) VALUES (?, ?, ?, ?, ?)",

@@ -1,56 +1,7 @@
 import Foundation
 import GRDB
 
-/// One stored message. `target` is a folded channel name, or `pm:<id>:<id>` (account ids,
-/// smaller first) for a private conversation between two accounts.
-public struct HistoryRecord: Sendable {
-    public var target: String
-    public var msgid: String
-    /// `nick!user@host` of the sender.
-    public var source: String
-    /// The sender's account, if logged in.
-    public var accountID: Int64?
-    public var command: String
-    public var text: String
-    public var createdAt: Date
-
-    public init(
-        target: String, msgid: String, source: String, accountID: Int64? = nil, command: String, text: String,
-        createdAt: Date
-    ) {
-        self.target = target
-        self.msgid = msgid
-        self.source = source
-        self.accountID = accountID
-        self.command = command
-        self.text = text
-        self.createdAt = createdAt
-    }
-
-    public static func conversation(_ a: Int64, _ b: Int64) -> String {
-        "pm:\(min(a, b)):\(max(a, b))"
-    }
-
-    init(row: Row) {
-        self.init(
-            target: row["target"], msgid: row["msgid"], source: row["source"], accountID: row["accountId"],
-            command: row["command"], text: row["text"], createdAt: row["createdAt"])
-    }
-}
-
-/// An account was in one incarnation of an unregistered channel, so it may read what was
-/// said there later (see `Core.historyKey(forNew:)`).
-public struct HistoryAccess: Sendable, Hashable {
-    public var target: String
-    public var accountID: Int64
-
-    public init(target: String, accountID: Int64) {
-        self.target = target
-        self.accountID = accountID
-    }
-}
-
-extension Store {
+extension SQLiteStore {
     /// Writes a batch in one transaction with one prepared statement, with the grants of
     /// access to channel incarnations collected since the last batch.
     public func appendHistory(_ records: [HistoryRecord], access: [HistoryAccess] = []) async throws {
@@ -122,13 +73,7 @@ extension Store {
     }
 }
 
-/// A point in a target's history: a message id or a time.
-public enum HistoryRef: Sendable, Equatable {
-    case msgid(String)
-    case time(Date)
-}
-
-extension Store {
+extension SQLiteStore {
     /// The row id of a message, for msgid references.
     private static func rowID(_ db: Database, targets: [String], msgid: String) throws -> Int64? {
         try Int64.fetchOne(
@@ -206,7 +151,7 @@ extension Store {
     }
 }
 
-extension Store {
+extension SQLiteStore {
     /// The stored message with this msgid in one of these targets, if any.
     public func historyMessage(targets: [String], msgid: String) async throws -> HistoryRecord? {
         try await pool.read { db in
@@ -227,7 +172,7 @@ extension Store {
     }
 }
 
-extension Store {
+extension SQLiteStore {
     public func readMarker(accountID: Int64, target: String) async throws -> Date? {
         try await pool.read { db in
             try Date.fetchOne(
@@ -248,5 +193,13 @@ extension Store {
                 db, sql: "SELECT readAt FROM readMarker WHERE accountId = ? AND target = ?",
                 arguments: [accountID, target]) ?? date
         }
+    }
+}
+
+extension HistoryRecord {
+    init(row: Row) {
+        self.init(
+            target: row["target"], msgid: row["msgid"], source: row["source"], accountID: row["accountId"],
+            command: row["command"], text: row["text"], createdAt: row["createdAt"])
     }
 }

@@ -1,69 +1,7 @@
 import Foundation
 import GRDB
 
-public struct RecipeRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "recipe"
-    public var id: Int64?
-    public var accountId: Int64
-    public var title: String
-    /// One ingredient per line, one step per line.
-    public var ingredients: String
-    public var steps: String
-    public var photoImageId: String?
-    /// Lower-case words (cuisines and diets), space-separated.
-    public var tags: String
-    public var source: String?
-    public var ups = 0
-    public var downs = 0
-    public var comments = 0
-    public var createdAt: Date
-    public var updatedAt: Date
-
-    public init(
-        accountId: Int64, title: String, ingredients: String, steps: String, photoImageId: String?, tags: String,
-        source: String? = nil,
-        now: Date = Date()
-    ) {
-        (self.accountId, self.title, self.ingredients, self.steps, self.photoImageId, self.tags, self.source) =
-            (accountId, title, ingredients, steps, photoImageId, tags, source)
-        (createdAt, updatedAt) = (now, now)
-    }
-
-    public var score: Int { ups - downs }
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-}
-
-/// A recipe being written, saved line by line (a disconnect or restart loses nothing).
-public struct RecipeDraft: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "recipeDraft"
-    public enum Stage: String, Codable, Sendable { case title, ingredients, steps, photo, tags, ready }
-    public var accountId: Int64
-    public var stage: Stage
-    public var title: String
-    public var ingredients: String
-    public var steps: String
-    public var photoImageId: String?
-    public var tags: String
-    public var updatedAt: Date
-
-    public init(accountId: Int64, now: Date = Date()) {
-        (self.accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt) = (
-            accountId, .title, "", "", "", nil, "", now
-        )
-    }
-
-    public var ingredientLines: [String] { ingredients.split(separator: "\n").map(String.init) }
-    public var stepLines: [String] { steps.split(separator: "\n").map(String.init) }
-}
-
-public struct RecipeRow: Sendable, Equatable {
-    public var recipe: RecipeRecord
-    public var author: String
-}
-
-extension Store {
-    public static let recipePageSize = 10
-
+extension SQLiteStore {
     static let recipeSelect =
         "SELECT recipe.*, account.name AS author FROM recipe JOIN account ON account.id = recipe.accountId"
 
@@ -175,8 +113,6 @@ extension Store {
 
     // MARK: lists
 
-    public enum RecipeOrder: Sendable { case new, top }
-
     /// Recipes newest first or by score, optionally by one author or only the caller's saves.
     public func recipes(order: RecipeOrder, author: Int64? = nil, savedBy: Int64? = nil, page: Int) async throws -> (
         recipes: [RecipeRow], total: Int
@@ -196,8 +132,8 @@ extension Store {
                 try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM recipe \(filter)", arguments: StatementArguments(arguments)) ?? 0
             let orderBy = order == .new ? "recipe.id DESC" : "(recipe.ups - recipe.downs) DESC, recipe.id DESC"
-            arguments["limit"] = Self.recipePageSize
-            arguments["offset"] = (page - 1) * Self.recipePageSize
+            arguments["limit"] = StoreLimits.recipePageSize
+            arguments["offset"] = (page - 1) * StoreLimits.recipePageSize
             let rows = try Row.fetchAll(
                 db, sql: Self.recipeSelect + " \(filter) ORDER BY \(orderBy) LIMIT :limit OFFSET :offset",
                 arguments: StatementArguments(arguments))
@@ -206,7 +142,7 @@ extension Store {
     }
 
     /// Recent recipes (for hot and for-you ranking done by the caller).
-    public func recentRecipes(limit: Int = Store.hotCandidates) async throws -> [RecipeRow] {
+    public func recentRecipes(limit: Int = StoreLimits.hotCandidates) async throws -> [RecipeRow] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: Self.recipeSelect + " ORDER BY recipe.id DESC LIMIT ?", arguments: [limit]).map(
                 Self.recipeRow)
@@ -230,8 +166,8 @@ extension Store {
             let from = "FROM recipe \(join) JOIN account ON account.id = recipe.accountId WHERE \(filter)"
             let total =
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) \(from)", arguments: StatementArguments(arguments)) ?? 0
-            arguments["limit"] = Self.recipePageSize
-            arguments["offset"] = (page - 1) * Self.recipePageSize
+            arguments["limit"] = StoreLimits.recipePageSize
+            arguments["offset"] = (page - 1) * StoreLimits.recipePageSize
             // bm25: lower is better; the title weighs most, then tags, ingredients, steps.
             let rows = try Row.fetchAll(
                 db,

@@ -1,50 +1,7 @@
 import Foundation
 import GRDB
 
-/// A stored picture. The bytes live in media/<id>.<format>; this row says whose it is.
-public struct ImageRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "image"
-    public var id: String
-    public var ownerId: Int64?
-    public var kind: String
-    public var format: String
-    public var width: Int
-    public var height: Int
-    public var bytes: Int
-    public var createdAt: Date
-
-    public init(
-        id: String, ownerId: Int64?, kind: String, format: String, width: Int, height: Int, bytes: Int,
-        createdAt: Date = Date()
-    ) {
-        (self.id, self.ownerId, self.kind, self.format) = (id, ownerId, kind, format)
-        (self.width, self.height, self.bytes, self.createdAt) = (width, height, bytes, createdAt)
-    }
-}
-
-/// A user's (or, with no owner, a global) template: a picture and its caption boxes as JSON.
-public struct TemplateRecord: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "template"
-    public var id: Int64?
-    public var ownerId: Int64?
-    public var name: String
-    public var nameKey: String
-    public var imageId: String
-    public var boxes: String
-    public var createdAt: Date
-
-    public init(ownerId: Int64?, name: String, imageId: String, boxes: String, createdAt: Date = Date()) {
-        (self.ownerId, self.name, self.nameKey, self.imageId, self.boxes, self.createdAt) = (
-            ownerId, name, name.lowercased(), imageId, boxes, createdAt
-        )
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-}
-
-extension Store {
-    public static let imagePageSize = 10
-
+extension SQLiteStore {
     public func addImage(_ image: ImageRecord) async throws {
         try await pool.write { db in try image.insert(db) }
     }
@@ -75,7 +32,7 @@ extension Store {
                 db,
                 sql:
                     "SELECT * FROM image WHERE ownerId = ? AND kind = 'upload' ORDER BY createdAt DESC, id LIMIT ? OFFSET ?",
-                arguments: [ownerID, Self.imagePageSize, (page - 1) * Self.imagePageSize])
+                arguments: [ownerID, StoreLimits.imagePageSize, (page - 1) * StoreLimits.imagePageSize])
             return (images, total)
         }
     }

@@ -23,7 +23,7 @@ public enum Backup {
     public static let keyFileName = "secret.key"
 
     /// Copies the database of `store` to a new file at `file` and its pictures to `file.media/`.
-    public static func create(from store: Store, mediaDirectory: String, to file: String) throws -> Summary {
+    public static func create(from store: SQLiteStore, mediaDirectory: String, to file: String) throws -> Summary {
         guard !FileManager.default.fileExists(atPath: file) else {
             throw Failure("\(file) exists; choose a new file name")
         }
@@ -67,7 +67,7 @@ public enum Backup {
         guard isHearth else { throw Failure("\(file) is not a Hearth database; nothing was changed") }
 
         try DataDirectory.secure(dataDirectory)
-        let live = (dataDirectory as NSString).appendingPathComponent(Store.fileName)
+        let live = (dataDirectory as NSString).appendingPathComponent(SQLiteStore.fileName)
         var keptAs: String?
         if FileManager.default.fileExists(atPath: live) {
             let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")

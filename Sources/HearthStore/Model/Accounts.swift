@@ -1,0 +1,75 @@
+import Foundation
+
+public struct Account: Codable, Sendable, Equatable {
+    public var id: Int64?
+    public var name: String
+    public var nameKey: String
+    public var passwordHash: String
+    public var email: String?
+    public var phone: String?
+    public var createdAt: Date
+    public var bio: String = ""
+    public var avatarImageId: String? = nil
+}
+
+public enum StoreError: Error, Equatable, Sendable {
+    case nameTaken
+    case notFound
+}
+
+/// The accounts part of the store, the same on every engine.
+public protocol AccountStore: Sendable {
+    /// Creates an account with its recovery-code hashes in one transaction.
+    func createAccount(
+        name: String, nameKey: String, passwordHash: String, email: String?, phone: String?, recoveryHashes: [String],
+        now: Date
+    ) async throws -> Account
+
+    func account(nameKey: String) async throws -> Account?
+
+    func account(id: Int64) async throws -> Account?
+
+    func setPassword(accountID: Int64, hash: String) async throws
+
+    func rename(accountID: Int64, to name: String, nameKey: String) async throws
+
+    func deleteAccount(id: Int64) async throws -> [String]
+
+    func addResumeToken(accountID: Int64, tokenHash: String, expiresAt: Date, now: Date) async throws
+
+    /// The account a live (unexpired) token belongs to.
+    func account(tokenHash: String, now: Date) async throws -> Account?
+
+    func revokeToken(tokenHash: String) async throws
+
+    func revokeAllTokens(accountID: Int64) async throws
+
+    /// Marks an unused recovery code as used and returns the account, atomically:
+    /// a code works once even when two connections race. `codeHashes` are the forms the
+    /// code may be stored under (keyed, or plain from before keying).
+    func consumeRecoveryCode(nameKey: String, codeHashes: [String], now: Date) async throws -> Account?
+
+    func unusedRecoveryCodes(accountID: Int64) async throws -> Int
+}
+
+extension AccountStore {
+    public func createAccount(
+        name: String, nameKey: String, passwordHash: String, email: String?, phone: String?, recoveryHashes: [String]
+    ) async throws -> Account {
+        try await createAccount(
+            name: name, nameKey: nameKey, passwordHash: passwordHash, email: email, phone: phone,
+            recoveryHashes: recoveryHashes, now: Date())
+    }
+
+    public func addResumeToken(accountID: Int64, tokenHash: String, expiresAt: Date) async throws {
+        try await addResumeToken(accountID: accountID, tokenHash: tokenHash, expiresAt: expiresAt, now: Date())
+    }
+
+    public func account(tokenHash: String) async throws -> Account? {
+        try await account(tokenHash: tokenHash, now: Date())
+    }
+
+    public func consumeRecoveryCode(nameKey: String, codeHashes: [String]) async throws -> Account? {
+        try await consumeRecoveryCode(nameKey: nameKey, codeHashes: codeHashes, now: Date())
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+
+public struct FamilyRecord: Codable, Sendable, Equatable {
+    public var id: Int64?
+    public var name: String
+    public var founderId: Int64
+    /// The family its founder left home from (`!tree independent`), if any.
+    public var parentFamilyId: Int64?
+    public var createdAt: Date
+
+    public init(name: String, founderId: Int64, parentFamilyId: Int64? = nil, createdAt: Date = Date()) {
+        (self.name, self.founderId, self.parentFamilyId, self.createdAt) = (name, founderId, parentFamilyId, createdAt)
+    }
+}
+
+public struct FamilyMember: Sendable, Equatable {
+    public var accountId: Int64
+    public var name: String
+    public var role: FamilyRole
+    public var joinedAt: Date
+
+    public init(accountId: Int64, name: String, role: FamilyRole, joinedAt: Date) {
+        (self.accountId, self.name, self.role, self.joinedAt) = (accountId, name, role, joinedAt)
+    }
+}
+
+/// A relationship inside a family (see `FamilyLinkKind`).
+public struct FamilyLink: Sendable, Equatable, Hashable {
+    public var from: Int64
+    public var to: Int64
+    public var kind: FamilyLinkKind
+
+    public init(from: Int64, to: Int64, kind: FamilyLinkKind) { (self.from, self.to, self.kind) = (from, to, kind) }
+}
+
+/// An open invite. No part of the code is kept in the clear (a hint would shrink the
+/// search); invites are told apart by their number.
+public struct FamilyInvite: Sendable, Equatable {
+    /// The row's number, shown in `!tree invites` and accepted by `!tree revoke`.
+    public var id: Int64
+    public var codeHash: String
+    public var familyId: Int64
+    public var inviterId: Int64
+    public var relation: FamilyRelation?
+    public var expiresAt: Date
+
+    public init(
+        id: Int64 = 0, codeHash: String, familyId: Int64, inviterId: Int64, relation: FamilyRelation?, expiresAt: Date
+    ) {
+        (self.id, self.codeHash, self.familyId, self.inviterId, self.relation, self.expiresAt) =
+            (id, codeHash, familyId, inviterId, relation, expiresAt)
+    }
+}
+
+public enum FamilyError: Error, Equatable, Sendable {
+    case notFound, alreadyMember, wouldCycle, selfLink, notMember, founderMustStay
+    /// The account founded as many families as one may.
+    case foundedTooMany
+}
+
+/// A post on a family's feed: text (with an optional picture) or an event on a date.
+public struct FamilyPost: Codable, Sendable, Equatable {
+    public var id: Int64?
+    public var familyId: Int64
+    public var accountId: Int64
+    public var kind: String  // text, event
+    public var text: String
+    public var imageId: String?
+    public var eventDate: String?
+    public var likes = 0
+    public var comments = 0
+    public var createdAt: Date
+
+    public init(
+        familyId: Int64, accountId: Int64, kind: String, text: String, imageId: String?, eventDate: String?,
+        createdAt: Date
+    ) {
+        (self.familyId, self.accountId, self.kind, self.text, self.imageId, self.eventDate, self.createdAt) =
+            (familyId, accountId, kind, text, imageId, eventDate, createdAt)
+    }
+}
+
+/// The families part of the store, the same on every engine.
+public protocol FamilyStore: Sendable {
+    /// Families the account belongs to, the one it joined or founded last first.
+    func families(of accountID: Int64) async throws -> [FamilyRecord]
+
+    func family(id: Int64) async throws -> FamilyRecord?
+
+    /// Founds a family with the account as founder (and, for independence, its parent family).
+    /// Founds a family, unless the account founded `maxFounded` that still exist.
+    func foundFamily(name: String, founderID: Int64, parentFamilyID: Int64?, maxFounded: Int, now: Date) async throws
+        -> FamilyRecord
+
+    func familyMembers(_ familyID: Int64) async throws -> [FamilyMember]
+
+    func familyRole(_ familyID: Int64, accountID: Int64) async throws -> FamilyRole?
+
+    func familyLinks(_ familyID: Int64) async throws -> [FamilyLink]
+
+    /// Adds a relationship between two members. Parents may not form a cycle, and nobody is
+    /// linked to themselves.
+    func link(_ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind) async throws
+
+    func addFamilyInvite(_ invite: FamilyInvite, now: Date) async throws -> Int64
+
+    func familyInvites(_ familyID: Int64, now: Date) async throws -> [FamilyInvite]
+
+    /// Cancels an open invite of the family, named by its number or by its code's hashes.
+    func revokeFamilyInvite(id: Int64?, codeHashes: [String], familyID: Int64) async throws -> Bool
+
+    /// Uses up an invite: the account joins with the relationship the inviter chose. The code
+    /// works once; an expired or unknown one throws `notFound`.
+    func joinFamily(codeHashes: [String], accountID: Int64, now: Date) async throws -> (
+        family: FamilyRecord, relation: FamilyRelation?, inviter: Int64
+    )
+
+    /// Takes a member out of a family with their links (the founder cannot leave).
+    func leaveFamily(_ familyID: Int64, accountID: Int64) async throws
+
+    /// Every family's members (to guard the families' private channels).
+    func allFamilies() async throws -> [FamilyRecord]
+
+    func allFamilyMembers() async throws -> [Int64: Set<Int64>]
+
+    func familyMemberIDs(_ familyID: Int64) async throws -> Set<Int64>
+
+    /// Families founded by members who left home from `familyID`.
+    func childFamilies(of familyID: Int64) async throws -> [FamilyRecord]
+
+    func addFamilyPost(_ post: FamilyPost) async throws -> FamilyPost
+
+    func familyPost(id: Int64) async throws -> FamilyPost?
+
+    func familyPosts(_ familyID: Int64, page: Int) async throws -> (posts: [(FamilyPost, String)], total: Int)
+
+    /// Likes a post (or takes it back); idempotent, the count recomputed in the transaction.
+    func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)?
+}
+
+extension FamilyStore {
+    public func foundFamily(name: String, founderID: Int64) async throws -> FamilyRecord {
+        try await foundFamily(name: name, founderID: founderID, parentFamilyID: nil, maxFounded: .max, now: Date())
+    }
+
+    public func foundFamily(name: String, founderID: Int64, parentFamilyID: Int64?) async throws -> FamilyRecord {
+        try await foundFamily(
+            name: name, founderID: founderID, parentFamilyID: parentFamilyID, maxFounded: .max, now: Date())
+    }
+
+    public func foundFamily(name: String, founderID: Int64, maxFounded: Int) async throws -> FamilyRecord {
+        try await foundFamily(
+            name: name, founderID: founderID, parentFamilyID: nil, maxFounded: maxFounded, now: Date())
+    }
+
+    public func foundFamily(name: String, founderID: Int64, now: Date) async throws -> FamilyRecord {
+        try await foundFamily(name: name, founderID: founderID, parentFamilyID: nil, maxFounded: .max, now: now)
+    }
+
+    public func foundFamily(name: String, founderID: Int64, parentFamilyID: Int64?, maxFounded: Int) async throws
+        -> FamilyRecord
+    {
+        try await foundFamily(
+            name: name, founderID: founderID, parentFamilyID: parentFamilyID, maxFounded: maxFounded, now: Date())
+    }
+
+    public func foundFamily(name: String, founderID: Int64, parentFamilyID: Int64?, now: Date) async throws
+        -> FamilyRecord
+    {
+        try await foundFamily(
+            name: name, founderID: founderID, parentFamilyID: parentFamilyID, maxFounded: .max, now: now)
+    }
+
+    public func foundFamily(name: String, founderID: Int64, maxFounded: Int, now: Date) async throws -> FamilyRecord {
+        try await foundFamily(name: name, founderID: founderID, parentFamilyID: nil, maxFounded: maxFounded, now: now)
+    }
+
+    public func addFamilyInvite(_ invite: FamilyInvite) async throws -> Int64 {
+        try await addFamilyInvite(invite, now: Date())
+    }
+
+    public func familyInvites(_ familyID: Int64) async throws -> [FamilyInvite] {
+        try await familyInvites(familyID, now: Date())
+    }
+
+    public func joinFamily(codeHashes: [String], accountID: Int64) async throws -> (
+        family: FamilyRecord, relation: FamilyRelation?, inviter: Int64
+    ) {
+        try await joinFamily(codeHashes: codeHashes, accountID: accountID, now: Date())
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+public struct RecipeRecord: Codable, Sendable, Equatable {
+    public var id: Int64?
+    public var accountId: Int64
+    public var title: String
+    /// One ingredient per line, one step per line.
+    public var ingredients: String
+    public var steps: String
+    public var photoImageId: String?
+    /// Lower-case words (cuisines and diets), space-separated.
+    public var tags: String
+    public var source: String?
+    public var ups = 0
+    public var downs = 0
+    public var comments = 0
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        accountId: Int64, title: String, ingredients: String, steps: String, photoImageId: String?, tags: String,
+        source: String? = nil,
+        now: Date = Date()
+    ) {
+        (self.accountId, self.title, self.ingredients, self.steps, self.photoImageId, self.tags, self.source) =
+            (accountId, title, ingredients, steps, photoImageId, tags, source)
+        (createdAt, updatedAt) = (now, now)
+    }
+
+    public var score: Int { ups - downs }
+}
+
+/// A recipe being written, saved line by line (a disconnect or restart loses nothing).
+public struct RecipeDraft: Codable, Sendable, Equatable {
+    public enum Stage: String, Codable, Sendable { case title, ingredients, steps, photo, tags, ready }
+    public var accountId: Int64
+    public var stage: Stage
+    public var title: String
+    public var ingredients: String
+    public var steps: String
+    public var photoImageId: String?
+    public var tags: String
+    public var updatedAt: Date
+
+    public init(accountId: Int64, now: Date = Date()) {
+        (self.accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt) = (
+            accountId, .title, "", "", "", nil, "", now
+        )
+    }
+
+    public var ingredientLines: [String] { ingredients.split(separator: "\n").map(String.init) }
+    public var stepLines: [String] { steps.split(separator: "\n").map(String.init) }
+}
+
+public struct RecipeRow: Sendable, Equatable {
+    public var recipe: RecipeRecord
+    public var author: String
+}
+
+public enum RecipeOrder: Sendable { case new, top }
+
+/// The recipes part of the store, the same on every engine.
+public protocol RecipeStore: Sendable {
+    func recipeDraft(accountID: Int64) async throws -> RecipeDraft?
+
+    func saveRecipeDraft(_ draft: RecipeDraft) async throws
+
+    func deleteRecipeDraft(accountID: Int64) async throws -> Bool
+
+    /// Publishes a recipe (and forgets the draft it came from, if any).
+    func addRecipe(_ recipe: RecipeRecord, fromDraft: Bool, feedText: String) async throws -> RecipeRecord
+
+    func recipe(id: Int64) async throws -> RecipeRow?
+
+    /// Replaces a recipe's fields if `accountID` wrote it.
+    func updateRecipe(_ recipe: RecipeRecord, by accountID: Int64) async throws -> Bool
+
+    /// Deletes a recipe written by `accountID`, with its votes, saves, comments and feed line.
+    func deleteRecipe(id: Int64, by accountID: Int64) async throws -> Bool
+
+    /// Sets the account's vote (+1, -1, or 0 to take it back); counts are recomputed in the
+    /// same transaction. Nil when there is no such recipe.
+    func vote(recipeID: Int64, accountID: Int64, value: Int) async throws -> (ups: Int, downs: Int)?
+
+    func saveRecipe(_ recipeID: Int64, for accountID: Int64, saved: Bool) async throws -> Bool?
+
+    /// Recipes newest first or by score, optionally by one author or only the caller's saves.
+    func recipes(order: RecipeOrder, author: Int64?, savedBy: Int64?, page: Int) async throws -> (
+        recipes: [RecipeRow], total: Int
+    )
+
+    /// Recent recipes (for hot and for-you ranking done by the caller).
+    func recentRecipes(limit: Int) async throws -> [RecipeRow]
+
+    /// Full-text search. `match` must be a well-formed FTS5 expression (built by the caller
+    /// from user words, never raw user text); tags filter on whole words.
+    func searchRecipes(match: String, tags: [String], page: Int) async throws -> (recipes: [RecipeRow], total: Int)
+}
+
+extension RecipeStore {
+    public func recipes(order: RecipeOrder, page: Int) async throws -> (recipes: [RecipeRow], total: Int) {
+        try await recipes(order: order, author: nil, savedBy: nil, page: page)
+    }
+
+    public func recipes(order: RecipeOrder, author: Int64?, page: Int) async throws -> (
+        recipes: [RecipeRow], total: Int
+    ) {
+        try await recipes(order: order, author: author, savedBy: nil, page: page)
+    }
+
+    public func recipes(order: RecipeOrder, savedBy: Int64?, page: Int) async throws -> (
+        recipes: [RecipeRow], total: Int
+    ) {
+        try await recipes(order: order, author: nil, savedBy: savedBy, page: page)
+    }
+
+    public func recentRecipes() async throws -> [RecipeRow] {
+        try await recentRecipes(limit: StoreLimits.hotCandidates)
+    }
+}
