@@ -22,6 +22,7 @@ let package = Package(
         // Tests start programs with it: Foundation's Process.run can crash while many sockets are
         // open (swift-corelibs-foundation#5472, reading /proc/self/fd).
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -34,7 +35,9 @@ let package = Package(
         .target(
             name: "HearthStore",
             dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift")
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // Pictures on disk and the libgd work on them, off the event loops.
         .target(
@@ -125,6 +128,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/HearthTesting"),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol", "IRCLineChecks"]),
@@ -133,7 +137,9 @@ let package = Package(
             name: "HearthBotTests",
             dependencies: [
                 "HearthTesting", "HearthBot", "HearthKit", "HearthAccounts", "HearthCrypto", "CommandGrammarChecks"]),
-        .testTarget(name: "HearthStoreTests", dependencies: ["HearthStore"]),
+        .testTarget(
+            name: "HearthStoreTests",
+            dependencies: ["HearthStore", "HearthTesting", .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(name: "HearthAccountsTests", dependencies: ["HearthAccounts"]),
         .testTarget(name: "HearthKitTests", dependencies: ["HearthKit"]),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),

@@ -46,9 +46,6 @@ extension SQLiteStore {
         }
     }
 
-    /// Deletes the account in one transaction: first every registered cleanup (for what
-    /// foreign keys cannot reach), then the row, whose foreign keys cascade to everything
-    /// that is only the account's.
     /// Deletes the account and everything only it owned. Returns the ids of rendered memes
     /// that no remaining meme, avatar or family post shows (their rows are gone; the caller
     /// deletes the files). A render is shared when two people made the same meme, so it

@@ -1,0 +1,181 @@
+import Foundation
+import PostgresNIO
+
+/// Account rows, resume tokens and recovery codes on PostgreSQL. Secrets arrive hashed.
+extension PostgresStore: AccountStore {
+    static let accountColumns = "id, name, nameKey, passwordHash, email, phone, createdAt, bio, avatarImageId"
+    static let accountColumnsQualified = accountColumns.split(separator: ",")
+        .map { "account." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+
+    static func account(_ row: PostgresRow) throws -> Account {
+        let (id, name, nameKey, passwordHash, email, phone, createdAt, bio, avatar) = try row.decode(
+            (Int64, String, String, String, String?, String?, Date, String, String?).self)
+        var account = Account(
+            id: id, name: name, nameKey: nameKey, passwordHash: passwordHash, email: email, phone: phone,
+            createdAt: createdAt)
+        account.bio = bio
+        account.avatarImageId = avatar
+        return account
+    }
+
+    public func createAccount(
+        name: String, nameKey: String, passwordHash: String, email: String?, phone: String?, recoveryHashes: [String],
+        now: Date
+    ) async throws -> Account {
+        do {
+            return try await transaction { db in
+                let row = try await db.rows(
+                    """
+                    INSERT INTO account (name, nameKey, passwordHash, email, phone, createdAt)
+                    VALUES (\(name), \(nameKey), \(passwordHash), \(email), \(phone), \(now))
+                    RETURNING \(unescaped: Self.accountColumns)
+                    """, logger)
+                let account = try Self.account(row[0])
+                for hash in recoveryHashes {
+                    try await db.query(
+                        "INSERT INTO recoveryCode (accountId, codeHash) VALUES (\(account.id!), \(hash))",
+                        logger: logger)
+                }
+                return account
+            }
+        } catch  where Self.isUniqueViolation(error) {
+            throw StoreError.nameTaken
+        }
+    }
+
+    public func account(nameKey: String) async throws -> Account? {
+        try await rows("SELECT \(unescaped: Self.accountColumns) FROM account WHERE nameKey = \(nameKey)")
+            .first.map(Self.account)
+    }
+
+    public func account(id: Int64) async throws -> Account? {
+        try await rows("SELECT \(unescaped: Self.accountColumns) FROM account WHERE id = \(id)").first.map(Self.account)
+    }
+
+    public func setPassword(accountID: Int64, hash: String) async throws {
+        try await run("UPDATE account SET passwordHash = \(hash) WHERE id = \(accountID)")
+    }
+
+    public func rename(accountID: Int64, to name: String, nameKey: String) async throws {
+        do {
+            let changed = try await rows(
+                "UPDATE account SET name = \(name), nameKey = \(nameKey) WHERE id = \(accountID) RETURNING 1")
+            if changed.isEmpty { throw StoreError.notFound }
+        } catch  where Self.isUniqueViolation(error) {
+            throw StoreError.nameTaken
+        }
+    }
+
+    @discardableResult
+    public func deleteAccount(id: Int64) async throws -> [String] {
+        try await transaction { db in
+            var rendered: [String] = []
+            for try await imageID in try await db.query(
+                "SELECT DISTINCT imageId FROM meme WHERE accountId = \(id)", logger: logger
+            ).decode(String.self) {
+                rendered.append(imageID)
+            }
+            try await Self.forgetReactions(db, accountID: id, logger)
+            try await db.query("DELETE FROM account WHERE id = \(id)", logger: logger)
+            var orphans: [String] = []
+            for imageID in rendered {
+                let deleted = try await db.rows(
+                    """
+                    DELETE FROM image WHERE id = \(imageID) AND kind = 'meme'
+                      AND NOT EXISTS (SELECT 1 FROM meme WHERE imageId = \(imageID))
+                      AND NOT EXISTS (SELECT 1 FROM account WHERE avatarImageId = \(imageID))
+                      AND NOT EXISTS (SELECT 1 FROM familyPost WHERE imageId = \(imageID))
+                    RETURNING 1
+                    """, logger)
+                if !deleted.isEmpty { orphans.append(imageID) }
+            }
+            return orphans
+        }
+    }
+
+    /// Takes back what the account gave to others' counts (likes, favourites, votes,
+    /// comments) before its rows go; memes keep their pictures.
+    static func forgetReactions(_ db: PostgresConnection, accountID id: Int64, _ logger: Logger) async throws {
+        try await db.query(
+            """
+            UPDATE meme SET
+              likes = likes - (SELECT COUNT(*) FROM memeLike WHERE memeId = meme.id AND accountId = \(id)),
+              favs = favs - (SELECT COUNT(*) FROM memeFav WHERE memeId = meme.id AND accountId = \(id)),
+              comments = comments - (SELECT COUNT(*) FROM comment
+                WHERE kind = 'meme' AND targetId = meme.id AND accountId = \(id))
+            WHERE id IN (SELECT memeId FROM memeLike WHERE accountId = \(id)
+              UNION SELECT memeId FROM memeFav WHERE accountId = \(id)
+              UNION SELECT targetId FROM comment WHERE kind = 'meme' AND accountId = \(id))
+            """, logger: logger)
+        try await db.query(
+            """
+            UPDATE recipe SET
+              ups = ups - (SELECT COUNT(*) FROM recipeVote WHERE recipeId = recipe.id AND accountId = \(id) AND value > 0),
+              downs = downs - (SELECT COUNT(*) FROM recipeVote
+                WHERE recipeId = recipe.id AND accountId = \(id) AND value < 0),
+              comments = comments - (SELECT COUNT(*) FROM comment
+                WHERE kind = 'recipe' AND targetId = recipe.id AND accountId = \(id))
+            WHERE id IN (SELECT recipeId FROM recipeVote WHERE accountId = \(id)
+              UNION SELECT targetId FROM comment WHERE kind = 'recipe' AND accountId = \(id))
+            """, logger: logger)
+        try await db.query("UPDATE image SET ownerId = NULL WHERE ownerId = \(id) AND kind = 'meme'", logger: logger)
+    }
+
+    public func addResumeToken(accountID: Int64, tokenHash: String, expiresAt: Date, now: Date) async throws {
+        try await transaction { db in
+            try await db.query(
+                """
+                INSERT INTO resumeToken (accountId, tokenHash, createdAt, expiresAt)
+                VALUES (\(accountID), \(tokenHash), \(now), \(expiresAt))
+                """, logger: logger)
+            try await db.query("DELETE FROM resumeToken WHERE expiresAt < \(now)", logger: logger)
+        }
+    }
+
+    public func account(tokenHash: String, now: Date) async throws -> Account? {
+        try await rows(
+            """
+            SELECT \(unescaped: Self.accountColumnsQualified)
+            FROM account JOIN resumeToken ON resumeToken.accountId = account.id
+            WHERE resumeToken.tokenHash = \(tokenHash) AND resumeToken.expiresAt > \(now)
+            """
+        ).first.map(Self.account)
+    }
+
+    public func revokeToken(tokenHash: String) async throws {
+        try await run("DELETE FROM resumeToken WHERE tokenHash = \(tokenHash)")
+    }
+
+    public func revokeAllTokens(accountID: Int64) async throws {
+        try await run("DELETE FROM resumeToken WHERE accountId = \(accountID)")
+    }
+
+    /// Marks one unused code used, atomically: the row is locked (others skip it) and checked
+    /// unused again, so a code works once however many connections race for it.
+    public func consumeRecoveryCode(nameKey: String, codeHashes: [String], now: Date) async throws -> Account? {
+        try await transaction { db in
+            guard
+                let account = try await db.rows(
+                    "SELECT \(unescaped: Self.accountColumns) FROM account WHERE nameKey = \(nameKey)", logger
+                ).first.map(Self.account)
+            else { return nil }
+            let used = try await db.rows(
+                """
+                UPDATE recoveryCode SET usedAt = \(now)
+                WHERE usedAt IS NULL AND id = (SELECT id FROM recoveryCode
+                  WHERE accountId = \(account.id!) AND codeHash = ANY(\(codeHashes)) AND usedAt IS NULL
+                  LIMIT 1 FOR UPDATE SKIP LOCKED)
+                RETURNING 1
+                """, logger)
+            return used.isEmpty ? nil : account
+        }
+    }
+
+    public func unusedRecoveryCodes(accountID: Int64) async throws -> Int {
+        let count =
+            try await rows(
+                "SELECT COUNT(*) FROM recoveryCode WHERE accountId = \(accountID) AND usedAt IS NULL"
+            ).first?.decode(Int64.self) ?? 0
+        return Int(count)
+    }
+}
