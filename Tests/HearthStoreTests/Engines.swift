@@ -5,13 +5,16 @@ import Testing
 
 /// The engines every store test runs on: SQLite in a temporary directory, and PostgreSQL in a
 /// new database on the test server (see `TestPostgres`; never skipped).
+/// The areas both engines implement so far (grows to `Store`).
+typealias EngineStore = AccountStore & SocialStore & ChannelRegistry & HistoryStore & OfflineMessageStore
+
 enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite, postgres
 
     var testDescription: String { rawValue }
 
     /// Runs `body` with a fresh, empty store of this engine, and closes it after.
-    func withStore<T>(_ body: (any AccountStore) async throws -> T) async throws -> T {
+    func withStore<T>(_ body: (any EngineStore) async throws -> T) async throws -> T {
         switch self {
         case .sqlite:
             return try await body(try SQLiteStore(dataDirectory: TestServer.tempDirectory()))

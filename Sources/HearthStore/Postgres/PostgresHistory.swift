@@ -1,0 +1,162 @@
+import Foundation
+import PostgresNIO
+
+/// Channel and conversation history, incarnation grants and read markers on PostgreSQL.
+/// A batch of lines is one INSERT of arrays (`unnest`), however many lines it holds.
+extension PostgresStore: HistoryStore {
+    static let historyColumns = "target, msgid, source, accountId, command, text, createdAt"
+
+    static func record(_ row: PostgresRow) throws -> HistoryRecord {
+        let (target, msgid, source, accountID, command, text, createdAt) = try row.decode(
+            (String, String, String, Int64?, String, String, Date).self)
+        return HistoryRecord(
+            target: target, msgid: msgid, source: source, accountID: accountID, command: command, text: text,
+            createdAt: createdAt)
+    }
+
+    public func appendHistory(_ records: [HistoryRecord], access: [HistoryAccess]) async throws {
+        guard !records.isEmpty || !access.isEmpty else { return }
+        try await transaction { db in
+            if !records.isEmpty {
+                // An account id of 0 stands for "no account" (arrays here hold no NULLs).
+                try await db.query(
+                    """
+                    INSERT INTO history (target, msgid, source, accountId, command, text, createdAt)
+                    SELECT t, m, s, NULLIF(a, 0), c, x, d FROM unnest(
+                      \(records.map(\.target))::text[], \(records.map(\.msgid))::text[],
+                      \(records.map(\.source))::text[], \(records.map { $0.accountID ?? 0 })::bigint[],
+                      \(records.map(\.command))::text[], \(records.map(\.text))::text[],
+                      \(records.map(\.createdAt))::timestamptz[]) AS u(t, m, s, a, c, x, d)
+                    """, logger: logger)
+            }
+            try await Self.grant(db, access, logger)
+        }
+    }
+
+    /// Lets accounts read an incarnation's history (accounts deleted meanwhile are skipped).
+    static func grant(_ db: PostgresConnection, _ access: [HistoryAccess], _ logger: Logger) async throws {
+        guard !access.isEmpty else { return }
+        try await db.query(
+            """
+            INSERT INTO historyAccess (target, accountId)
+            SELECT t, a FROM unnest(\(access.map(\.target))::text[], \(access.map(\.accountID))::bigint[]) AS u(t, a)
+            WHERE EXISTS (SELECT 1 FROM account WHERE id = a)
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
+    public func retireHistory(target: String, to newTarget: String, access: [HistoryAccess]) async throws {
+        try await transaction { db in
+            try await db.query("UPDATE history SET target = \(newTarget) WHERE target = \(target)", logger: logger)
+            try await Self.grant(db, access, logger)
+        }
+    }
+
+    public func readableHistoryTargets(channel: String, current: String, accountID: Int64?) async throws -> [String] {
+        guard let accountID else { return [current] }
+        // Incarnation keys are "<channel> <id>": a space never occurs in a channel name.
+        let earlier = try await rows(
+            """
+            SELECT target FROM historyAccess WHERE accountId = \(accountID)
+              AND target > \(channel + " ") COLLATE "C" AND target < \(channel + "!") COLLATE "C"
+            """
+        ).map { try $0.decode(String.self) }
+        return [current] + earlier.filter { $0 != current }
+    }
+
+    public func latestHistory(targets: [String], limit: Int) async throws -> [HistoryRecord] {
+        try await history(targets: targets, after: nil, before: nil, limit: limit, newestFirst: true)
+    }
+
+    @discardableResult
+    public func expireHistory(olderThan days: Int, now: Date) async throws -> Int {
+        try await transaction { db in
+            let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
+            let removed = try await db.rows(
+                "WITH gone AS (DELETE FROM history WHERE createdAt < \(cutoff) RETURNING 1) SELECT COUNT(*) FROM gone",
+                logger)[0].decode(Int64.self)
+            try await db.query(
+                """
+                DELETE FROM historyAccess
+                WHERE NOT EXISTS (SELECT 1 FROM history WHERE history.target = historyAccess.target)
+                """, logger: logger)
+            return Int(removed)
+        }
+    }
+
+    /// The row id of a message, for msgid references.
+    func historyRowID(targets: [String], msgid: String) async throws -> Int64? {
+        try await rows("SELECT id FROM history WHERE target = ANY(\(targets)) AND msgid = \(msgid)")
+            .first?.decode(Int64.self)
+    }
+
+    public func history(
+        targets: [String], after: HistoryRef?, before: HistoryRef?, limit: Int, newestFirst: Bool, includeAfter: Bool
+    ) async throws -> [HistoryRecord] {
+        var binds = PostgresBindings()
+        binds.append(targets)
+        var conditions = ["target = ANY($1)"]
+        func bound(_ ref: HistoryRef, _ op: String) async throws -> Bool {
+            switch ref {
+            case .msgid(let id):
+                guard let row = try await historyRowID(targets: targets, msgid: id) else { return false }
+                binds.append(row)
+                conditions.append("id \(op) $\(binds.count)")
+            case .time(let date):
+                binds.append(date)
+                conditions.append("createdAt \(op) $\(binds.count)")
+            }
+            return true
+        }
+        if let after, try await !bound(after, includeAfter ? ">=" : ">") { return [] }
+        if let before, try await !bound(before, "<") { return [] }
+        binds.append(Int64(limit))
+        let sql = """
+            SELECT \(Self.historyColumns) FROM history WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY id \(newestFirst ? "DESC" : "ASC") LIMIT $\(binds.count)
+            """
+        let records = try await rows(PostgresQuery(unsafeSQL: sql, binds: binds)).map(Self.record)
+        return newestFirst ? records.reversed() : records
+    }
+
+    public func historyTargets(channels: [String], accountID: Int64?, from: Date, to: Date, limit: Int) async throws
+        -> [(target: String, latest: Date)]
+    {
+        guard !channels.isEmpty || accountID != nil else { return [] }
+        // -1 matches no conversation when the caller has no account.
+        let me = accountID ?? -1
+        return try await rows(
+            """
+            SELECT target, MAX(createdAt) AS latest FROM history
+            WHERE (target = ANY(\(channels)) OR target LIKE \("pm:\(me):%") OR target LIKE \("pm:%:\(me)"))
+              AND createdAt BETWEEN \(min(from, to)) AND \(max(from, to))
+            GROUP BY target ORDER BY latest DESC LIMIT \(Int64(limit))
+            """
+        ).map { try $0.decode((String, Date).self) }
+    }
+
+    public func historyMessage(targets: [String], msgid: String) async throws -> HistoryRecord? {
+        try await rows(
+            "SELECT \(unescaped: Self.historyColumns) FROM history WHERE target = ANY(\(targets)) AND msgid = \(msgid)"
+        ).first.map(Self.record)
+    }
+
+    public func deleteHistoryMessage(targets: [String], msgid: String) async throws {
+        try await run("DELETE FROM history WHERE target = ANY(\(targets)) AND msgid = \(msgid)")
+    }
+
+    public func readMarker(accountID: Int64, target: String) async throws -> Date? {
+        try await rows("SELECT readAt FROM readMarker WHERE accountId = \(accountID) AND target = \(target)")
+            .first?.decode(Date.self)
+    }
+
+    public func advanceReadMarker(accountID: Int64, target: String, to date: Date) async throws -> Date {
+        try await rows(
+            """
+            INSERT INTO readMarker (accountId, target, readAt) VALUES (\(accountID), \(target), \(date))
+            ON CONFLICT (accountId, target) DO UPDATE SET readAt = GREATEST(readMarker.readAt, excluded.readAt)
+            RETURNING readAt
+            """
+        )[0].decode(Date.self)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import HearthStore
+import Testing
+
+/// History windows, incarnations, redaction, expiry and read markers, the same on every engine.
+@Suite struct HistoryStoreTests {
+    static func line(_ target: String, _ n: Int, at: Date, account: Int64? = nil) -> HistoryRecord {
+        HistoryRecord(
+            target: target, msgid: "m\(n)", source: "ann!ann@host", accountID: account, command: "PRIVMSG",
+            text: "line \(n)", createdAt: at)
+    }
+
+    @Test(arguments: Engine.allCases)
+    func windowsByMsgidAndTime(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let ann = try await AccountStoreTests.make(store, "ann").id!
+            let start = Date(timeIntervalSince1970: 1_800_000_000)
+            let lines = (1...10).map {
+                Self.line("#room", $0, at: start + Double($0), account: $0 % 2 == 0 ? ann : nil)
+            }
+            try await store.appendHistory(lines + [Self.line("#other", 99, at: start)])
+            #expect(try await store.latestHistory(targets: ["#room"], limit: 3).map(\.msgid) == ["m8", "m9", "m10"])
+            #expect(try await store.latestHistory(targets: ["#room"], limit: 3).last?.accountID == ann)
+            let before = try await store.history(
+                targets: ["#room"], after: nil, before: .msgid("m5"), limit: 2, newestFirst: true)
+            #expect(before.map(\.msgid) == ["m3", "m4"])
+            let after = try await store.history(
+                targets: ["#room"], after: .msgid("m5"), before: nil, limit: 2, newestFirst: false)
+            #expect(after.map(\.msgid) == ["m6", "m7"])
+            let including = try await store.history(
+                targets: ["#room"], after: .msgid("m5"), before: nil, limit: 1, newestFirst: false,
+                includeAfter: true)
+            #expect(including.map(\.msgid) == ["m5"])
+            let between = try await store.history(
+                targets: ["#room"], after: .time(start + 2), before: .time(start + 5), limit: 10, newestFirst: false)
+            #expect(between.map(\.msgid) == ["m3", "m4"])
+            #expect(
+                try await store.history(
+                    targets: ["#room"], after: .msgid("nope"), before: nil, limit: 5, newestFirst: false
+                ).isEmpty)
+
+            #expect(try await store.historyMessage(targets: ["#room"], msgid: "m4")?.text == "line 4")
+            try await store.deleteHistoryMessage(targets: ["#room"], msgid: "m4")
+            #expect(try await store.historyMessage(targets: ["#room"], msgid: "m4") == nil)
+
+            let targets = try await store.historyTargets(
+                channels: ["#room", "#other"], accountID: nil, from: start, to: start + 100, limit: 10)
+            #expect(targets.map(\.target) == ["#room", "#other"])
+
+            #expect(try await store.expireHistory(olderThan: 1, now: start + 86_400 + 5.5) == 5)
+            #expect(
+                try await store.latestHistory(targets: ["#room"], limit: 10).map(\.msgid) == [
+                    "m6", "m7", "m8", "m9", "m10",
+                ])
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func incarnationsAreReadOnlyByThoseGrantedAndMarkersOnlyMoveForward(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let ann = try await AccountStoreTests.make(store, "ann").id!
+            let bob = try await AccountStoreTests.make(store, "bob").id!
+            let now = Date()
+            try await store.appendHistory(
+                [Self.line("#room a1", 1, at: now)], access: [HistoryAccess(target: "#room a1", accountID: ann)])
+            try await store.appendHistory([], access: [HistoryAccess(target: "#room a1", accountID: 424_242)])  // gone
+            #expect(
+                try await store.readableHistoryTargets(channel: "#room", current: "#room b2", accountID: ann)
+                    == ["#room b2", "#room a1"])
+            #expect(
+                try await store.readableHistoryTargets(channel: "#room", current: "#room b2", accountID: bob)
+                    == ["#room b2"])
+            #expect(
+                try await store.readableHistoryTargets(channel: "#roo", current: "#roo c3", accountID: ann)
+                    == ["#roo c3"])
+
+            try await store.appendHistory([Self.line("#reg", 2, at: now)])
+            try await store.retireHistory(
+                target: "#reg", to: "#reg old", access: [HistoryAccess(target: "#reg old", accountID: bob)])
+            #expect(try await store.latestHistory(targets: ["#reg"], limit: 5).isEmpty)
+            #expect(
+                try await store.readableHistoryTargets(channel: "#reg", current: "#reg", accountID: bob)
+                    == ["#reg", "#reg old"])
+
+            #expect(try await store.readMarker(accountID: ann, target: "#room") == nil)
+            let later = try await store.advanceReadMarker(accountID: ann, target: "#room", to: now + 10)
+            let kept = try await store.advanceReadMarker(accountID: ann, target: "#room", to: now)
+            #expect(abs(kept.timeIntervalSince(later)) < 0.01 && abs(later.timeIntervalSince(now + 10)) < 0.01)
+        }
+    }
+}
