@@ -93,7 +93,7 @@ let package = Package(
         // what it tests; the unit tests replay the saved corpus through the same checks.
         .target(name: "IRCLineChecks", dependencies: ["HearthProtocol"], path: "Fuzz/checks/irc-line"),
         .target(
-            name: "CommandGrammarChecks", dependencies: ["HearthKit", "HearthBot"], path: "Fuzz/checks/command-grammar"),
+            name: "CommandGrammarChecks", dependencies: ["HearthKit", "HearthBot", "HearthStore"], path: "Fuzz/checks/command-grammar"),
         .target(name: "ImageUploadChecks", dependencies: ["HearthMedia"], path: "Fuzz/checks/image-upload"),
         .target(name: "FuzzDriver", path: "Fuzz/driver"),
         .executableTarget(
@@ -129,6 +129,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/HearthTesting"),
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol", "IRCLineChecks"]),
@@ -136,7 +137,9 @@ let package = Package(
         .testTarget(
             name: "HearthBotTests",
             dependencies: [
-                "HearthTesting", "HearthBot", "HearthKit", "HearthAccounts", "HearthCrypto", "CommandGrammarChecks"]),
+                "HearthTesting", "HearthBot", "HearthKit", "HearthAccounts", "HearthStore", "HearthCrypto",
+                "CommandGrammarChecks",
+            ]),
         .testTarget(
             name: "HearthStoreTests",
             dependencies: ["HearthStore", "HearthTesting", .product(name: "PostgresNIO", package: "postgres-nio")]),

@@ -27,7 +27,6 @@ public final class Bot: Sendable {
         services.loginHooks.withLock { $0 = apps.compactMap(\.onLogin) }
     }
 
-
     /// The channels the apps guard, as they stand in the store.
     public func guardedChannels() async throws -> [GuardedChannel] {
         var all: [GuardedChannel] = []

@@ -18,7 +18,7 @@ import Synchronization
 /// ServiceGroup; `ports()` tells where it listens.
 public final class HearthServer: Sendable {
     public let config: ServerConfig
-    public let store: Store
+    public let store: any Store
     let core: Core
     let group: MultiThreadedEventLoopGroup
     let media: MediaLibrary
@@ -26,27 +26,36 @@ public final class HearthServer: Sendable {
     private let readyTLS = Ready()
     private let readyHTTP = Ready()
 
-    public init(config: ServerConfig, apps: [BotApp], logger: Logger = Logger(label: "hearth")) throws {
+    /// With no `store`, SQLite in the data directory (see `StoreEngine.open` for the choice).
+    public init(
+        config: ServerConfig, apps: [BotApp], store: (any Store)? = nil, logger: Logger = Logger(label: "hearth")
+    ) throws {
         Sodium.ensureReady()
         self.config = config
         group = config.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? .singleton
-        let sqlite = try SQLiteStore(dataDirectory: config.dataDirectory)
-        for path in sqlite.tightened { logger.notice("made \(path) private to this user (it was readable by others)") }
-        store = sqlite
-        core = Core(config: config, store: store, logger: logger, group: group)
+        if let store {
+            self.store = store
+        } else {
+            let sqlite = try SQLiteStore(dataDirectory: config.dataDirectory)
+            for path in sqlite.tightened {
+                logger.notice("made \(path) private to this user (it was readable by others)")
+            }
+            self.store = sqlite
+        }
+        core = Core(config: config, store: self.store, logger: logger, group: group)
         media = try MediaLibrary(
             directory: URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("media"),
             publicURL: config.linkBase,
             threads: config.mediaThreads)
         let accounts = AccountService(
-            store: store, passwords: PasswordWorker(threads: config.passwordThreads, cost: config.passwordCost),
+            store: self.store, passwords: PasswordWorker(threads: config.passwordThreads, cost: config.passwordCost),
             codes: try CodeHasher.load(directory: config.dataDirectory),
             registrations: AddressQuota(
                 limit: AccountService.registrationsPerAddressPerHour, window: 3600,
                 // The same rule as the connection limit: loopback is exempt when flood control is off.
                 exempt: { [floodControl = config.floodControl] in !floodControl && Self.isLoopback($0) }))
         let services = BotServices(
-            store: store, accounts: accounts, presence: core, logger: logger, media: media, clock: config.clock,
+            store: self.store, accounts: accounts, presence: core, logger: logger, media: media, clock: config.clock,
             appServices: apps.flatMap(\.services))
         core.attachBot(Bot(services: services, apps: apps))
     }
@@ -185,6 +194,7 @@ public final class HearthServer: Sendable {
             await core.flushHistory()
             try? await core.passwords.shutdown()
             try? await server.media.shutdown()
+            await server.store.close()
         }
     }
 }

@@ -1,4 +1,5 @@
 import HearthKit
+import HearthStore
 import Testing
 
 @testable import HearthBot
@@ -6,14 +7,15 @@ import Testing
 @Suite struct RecipeSearchQueryTests {
     @Test func wordsPrefixesPhrasesAndFiltersBecomeQuotedTerms() throws {
         #expect(
-            try RecipeSearchQuery.parse("tomato basil") == RecipeSearchQuery(match: "\"tomato\" \"basil\"", tags: []))
+            try RecipeSearchQuery.parse("tomato basil")
+                == RecipeSearch(parts: [.term("tomato", prefix: false), .term("basil", prefix: false)], tags: []))
+        let mixed = try RecipeSearchQuery.parse("tom* \"green curry\" cuisine:Thai diet:vegan")
+        #expect(mixed.fts5Match == "\"tom\"* \"green curry\"" && mixed.tags == ["thai", "vegan"])
         #expect(
-            try RecipeSearchQuery.parse("tom* \"green curry\" cuisine:Thai diet:vegan")
-                == RecipeSearchQuery(match: "\"tom\"* \"green curry\"", tags: ["thai", "vegan"]))
-        #expect(try RecipeSearchQuery.parse("basil OR mint NOT cream").match == "\"basil\" OR \"mint\" NOT \"cream\"")
+            try RecipeSearchQuery.parse("basil OR mint NOT cream").fts5Match == "\"basil\" OR \"mint\" NOT \"cream\"")
         // Quotes inside words are escaped, so FTS5 syntax cannot leak in.
-        #expect(try RecipeSearchQuery.parse("cuisine:italian").match == "")
-        #expect(try RecipeSearchQuery.parse("naïve café").match == "\"naïve\" \"café\"")
+        #expect(try RecipeSearchQuery.parse("cuisine:italian").fts5Match == "")
+        #expect(try RecipeSearchQuery.parse("naïve café").fts5Match == "\"naïve\" \"café\"")
     }
 
     @Test(arguments: [
@@ -44,6 +46,6 @@ import Testing
     @Test func aQuoteWithACombiningMarkIsStillAQuote() throws {
         #expect(throws: BotError.self) { try RecipeSearchQuery.parse("tomato\"\u{0301}soup") }
         let query = try RecipeSearchQuery.parse("\"tomato \"\u{0301}soup\"")
-        #expect(query.match == "\"tomato \"\"\u{0301}soup\"")
+        #expect(query.fts5Match == "\"tomato \"\"\u{0301}soup\"")
     }
 }

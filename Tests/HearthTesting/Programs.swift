@@ -91,8 +91,16 @@ public enum Programs {
         return ".build/debug/hearth"
     }
 
-    /// Runs the `hearth` executable to its end.
+    /// Runs the `hearth` executable to its end; on the server tests' PostgreSQL, with the
+    /// database of the data directory it names.
     public static func hearth(_ arguments: [String]) async throws -> Finished {
-        try await run([hearthBinary()] + arguments)
+        var arguments = arguments
+        if let index = arguments.firstIndex(of: "--data-dir"), index + 1 < arguments.count,
+            let url = try? String(
+                contentsOfFile: arguments[index + 1] + "/.test-database-url", encoding: .utf8)
+        {
+            arguments += ["--database", url]
+        }
+        return try await run([hearthBinary()] + arguments)
     }
 }

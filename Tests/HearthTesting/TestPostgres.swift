@@ -33,7 +33,7 @@ public enum TestPostgres {
     }
 
     private static func start() async throws -> DatabaseURL {
-        if let url = ProcessInfo.processInfo.environment["HEARTH_TEST_DATABASE_URL"] {
+        if let url = ProcessInfo.processInfo.environment["HEARTH_TEST_DATABASE_URL"], !url.isEmpty {
             return try DatabaseURL(parsing: url)
         }
         let dir = NSTemporaryDirectory() + "hearth-test-postgres-\(getpid())"

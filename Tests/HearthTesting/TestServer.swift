@@ -19,6 +19,8 @@ import Testing
 public struct TestConfig {
     public var server = ServerConfig()
     public var apps = AppsConfig()
+    /// SQLite even when the tests run on PostgreSQL: for what only SQLite has (`hearth backup`).
+    public var sqliteOnly = false
 
     public subscript<T>(dynamicMember path: WritableKeyPath<ServerConfig, T>) -> T {
         get { server[keyPath: path] }
@@ -34,6 +36,8 @@ public final class TestServer: Sendable {
     public let ircPort: Int
     public let httpPort: Int
     public let dataDirectory: String
+    /// Raw SQL against the store, on whichever engine runs.
+    public let sql: TestSQL
 
     public static func tempDirectory() -> String {
         let path = NSTemporaryDirectory() + "hearth-test-" + UUID().uuidString
@@ -65,29 +69,52 @@ public final class TestServer: Sendable {
             logs.map { capture in Logger(label: "test") { _ in LogCapture.Handler(capture: capture) } }
             ?? Logger(label: "test")
         logger.logLevel = logs == nil ? .warning : .trace
-        let server = try HearthServer(config: config, apps: HearthApps.builtIn(setup.apps), logger: logger)
+        let database = setup.sqliteOnly ? nil : try await Self.database(for: config.dataDirectory)
+        let store = try await StoreEngine.open(database: database, dataDirectory: config.dataDirectory, logger: logger)
+        let server = try HearthServer(
+            config: config, apps: HearthApps.builtIn(setup.apps), store: store, logger: logger)
         let group = ServiceGroup(configuration: .init(services: server.services, logger: logger))
         let task = Task { try await group.run() }
         let (irc, http) = await server.ports()
-        return TestServer(server: server, group: group, task: task, irc: irc, http: http, dir: config.dataDirectory)
+        return TestServer(
+            server: server, group: group, task: task, irc: irc, http: http, dir: config.dataDirectory,
+            sql: TestSQL(store: store, postgres: database))
     }
 
-    private init(server: HearthServer, group: ServiceGroup, task: Task<Void, Error>, irc: Int, http: Int, dir: String) {
+    /// The engine the server tests run on: SQLite, or PostgreSQL with HEARTH_TEST_ENGINE=postgres.
+    public static var onPostgres: Bool { ProcessInfo.processInfo.environment["HEARTH_TEST_ENGINE"] == "postgres" }
+
+    /// On PostgreSQL, the database that belongs to a data directory: made for its first
+    /// server, the same one again when a test restarts a server on that directory.
+    static func database(for dataDirectory: String) async throws -> DatabaseURL? {
+        guard onPostgres else { return nil }
+        let file = (dataDirectory as NSString).appendingPathComponent(".test-database-url")
+        if let saved = try? String(contentsOfFile: file, encoding: .utf8) { return try DatabaseURL(parsing: saved) }
+        let url = try await TestPostgres.freshDatabase("server")
+        var full = "postgres://\(url.user)"
+        if let password = url.password { full += ":\(password)" }
+        full += "@\(url.host):\(url.port)/\(url.database)"
+        try full.write(toFile: file, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    private init(
+        server: HearthServer, group: ServiceGroup, task: Task<Void, Error>, irc: Int, http: Int, dir: String,
+        sql: TestSQL
+    ) {
         self.server = server
         self.group = group
         self.task = task
         self.ircPort = irc
         self.httpPort = http
         self.dataDirectory = dir
+        self.sql = sql
     }
 
     public func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
     }
-
-    /// The server's store as SQLite, for tests that look at the rows themselves.
-    public var sqlite: SQLiteStore { server.store as! SQLiteStore }
 
     public func connect() async throws -> TestClient {
         try await TestClient.connect(port: ircPort)

@@ -1,5 +1,6 @@
 import HearthBot
 import HearthKit
+import HearthStore
 
 /// What must hold for anything typed at the bot. Run by the `command-grammar` fuzzer
 /// (scripts/fuzz) and, over its saved corpus, by the unit tests. Returns what went wrong.
@@ -14,8 +15,8 @@ public enum GrammarFuzzChecks {
             for n in 0...(input.words.count + 1) { _ = input.text(after: n) }
         }
         if let query = try? RecipeSearchQuery.parse(text) {
-            if let problem = unsafeFTS(query.match) {
-                return "search \(text.debugDescription) → \(query.match.debugDescription): \(problem)"
+            if let problem = unsafeFTS(query.fts5Match) {
+                return "search \(text.debugDescription) → \(query.fts5Match.debugDescription): \(problem)"
             }
             if query.tags.contains(where: { $0.isEmpty || !$0.allSatisfy { $0.isLetter || $0 == "-" } }) {
                 return "tag in \(query.tags)"

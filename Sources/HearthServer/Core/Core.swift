@@ -34,6 +34,9 @@ final class Core: @unchecked Sendable {
     /// Accounts seen in channel incarnations, written with the next history batch.
     var historyAccessBuffer: Set<HistoryAccess> = []
     var historyFlushScheduled = false
+    /// The last history write: each waits for the one before, so batches land in order and
+    /// the final flush at shutdown returns only when everything taken has been written.
+    var historyWriting: Task<Void, Never>?
     /// Channels the apps guard (a family's), by folded name: only their members get in.
     var guarded: [String: GuardedChannel] = [:]
     /// One pending reminder per account (e.g. "a new cookie is ready"), scheduled, not polled.

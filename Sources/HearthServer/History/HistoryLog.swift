@@ -73,19 +73,44 @@ extension Core {
         }
     }
 
+    /// Writes what is buffered, after every earlier write. A failed write is tried again a few
+    /// times (a database restarting comes back within seconds) before it is given up and logged.
     func flushHistory() async {
-        let (batch, access) = lock.withLock { () -> ([HistoryRecord], [HistoryAccess]) in
+        let write = lock.withLock { () -> Task<Void, Never> in
             historyFlushScheduled = false
-            defer {
-                historyBuffer.removeAll(keepingCapacity: true)
-                historyAccessBuffer.removeAll()
+            let batch = historyBuffer
+            let access = Array(historyAccessBuffer)
+            historyBuffer.removeAll(keepingCapacity: true)
+            historyAccessBuffer.removeAll()
+            let previous = historyWriting
+            let next = Task {
+                await previous?.value
+                guard !batch.isEmpty || !access.isEmpty else { return }
+                await self.writeHistory(batch, access: access)
             }
-            return (historyBuffer, Array(historyAccessBuffer))
+            historyWriting = next
+            return next
         }
-        do {
-            try await store.appendHistory(batch, access: access)
-        } catch {
-            logger.error("writing history failed: \(error)")
+        await write.value
+    }
+
+    /// Attempts at writing one history batch, and the wait before the first retry (doubling).
+    static let historyWriteAttempts = 6
+    static let historyRetryDelay: Duration = .milliseconds(250)
+
+    private func writeHistory(_ batch: [HistoryRecord], access: [HistoryAccess]) async {
+        var delay = Self.historyRetryDelay
+        for attempt in 1...Self.historyWriteAttempts {
+            do {
+                try await store.appendHistory(batch, access: access)
+                return
+            } catch  where attempt < Self.historyWriteAttempts {
+                logger.warning("writing history failed (attempt \(attempt), trying again): \(error)")
+                try? await Task.sleep(for: delay)
+                delay *= 2
+            } catch {
+                logger.error("writing history failed; \(batch.count) lines not kept: \(error)")
+            }
         }
     }
 

@@ -10,6 +10,11 @@ public struct CommentRow: Sendable, Equatable {
     public var createdAt: Date
 }
 
+/// Kinds of things that take comments → the table holding them (with `accountId` and `comments`).
+public enum CommentKinds {
+    public static let tables: [String: String] = ["meme": "meme", "recipe": "recipe", "post": "familyPost"]
+}
+
 /// The comments part of the store, the same on every engine.
 public protocol CommentStore: Sendable {
     /// The account that owns a commentable thing, or nil when it does not exist.

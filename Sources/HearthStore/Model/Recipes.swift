@@ -59,6 +59,26 @@ public struct RecipeRow: Sendable, Equatable {
 
 public enum RecipeOrder: Sendable { case new, top }
 
+/// What to look for in recipes, already checked: terms (all must match), with OR and NOT
+/// between them as typed, and tags. Each engine turns it into its own full-text query; user
+/// text is only ever a value inside it, never syntax.
+public struct RecipeSearch: Sendable, Equatable {
+    public enum Part: Sendable, Equatable {
+        /// A word or a phrase (several words in that order); `prefix` matches any word it starts.
+        case term(String, prefix: Bool)
+        case and, or, not
+    }
+
+    public var parts: [Part]
+    /// Tags every result has (`cuisine:thai` → "thai").
+    public var tags: [String]
+
+    public init(parts: [Part], tags: [String]) {
+        self.parts = parts
+        self.tags = tags
+    }
+}
+
 /// The recipes part of the store, the same on every engine.
 public protocol RecipeStore: Sendable {
     func recipeDraft(accountID: Int64) async throws -> RecipeDraft?
@@ -92,9 +112,9 @@ public protocol RecipeStore: Sendable {
     /// Recent recipes (for hot and for-you ranking done by the caller).
     func recentRecipes(limit: Int) async throws -> [RecipeRow]
 
-    /// Full-text search. `match` must be a well-formed FTS5 expression (built by the caller
-    /// from user words, never raw user text); tags filter on whole words.
-    func searchRecipes(match: String, tags: [String], page: Int) async throws -> (recipes: [RecipeRow], total: Int)
+    /// Full-text search: best matches first (title weighs most, then tags, ingredients,
+    /// steps), then newest; tags alone list every recipe with them, newest first.
+    func searchRecipes(_ search: RecipeSearch, page: Int) async throws -> (recipes: [RecipeRow], total: Int)
 }
 
 extension RecipeStore {

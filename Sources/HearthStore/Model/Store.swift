@@ -6,4 +6,7 @@ public protocol Store: AccountStore, SocialStore, ChannelRegistry, HistoryStore,
 {
     /// The engine and where its data is, for logs ("SQLite in ./data/hearth.sqlite").
     var location: String { get }
+
+    /// Lets go of the database (connections, files) once nothing uses the store any more.
+    func close() async
 }

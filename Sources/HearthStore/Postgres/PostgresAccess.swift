@@ -6,14 +6,31 @@ import PostgresNIO
 /// in a transaction; and what a unique violation means. Statements that must say how many
 /// rows they changed end in `RETURNING 1` and count the rows.
 extension PostgresStore {
+    /// A statement the server refused, with its reason and SQLSTATE (never the values bound,
+    /// which may be secrets): what logs and the operator see.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var sqlState: String?
+        public var message: String
+        public var description: String { "PostgreSQL: \(message)" + (sqlState.map { " (\($0))" } ?? "") }
+    }
+
+    /// The driver's error in a form a log can show.
+    static func failure(_ error: any Error) -> any Error {
+        guard let error = error as? PSQLError else { return error }
+        if let info = error.serverInfo {
+            return Failure(sqlState: info[.sqlState], message: info[.message] ?? "error")
+        }
+        return Failure(sqlState: nil, message: "\(error.code)")
+    }
+
     /// Runs one query on a pooled connection and collects its rows.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await client.query(query, logger: logger).collect()
+        do { return try await client.query(query, logger: logger).collect() } catch { throw Self.failure(error) }
     }
 
     /// Runs one statement that returns nothing.
     func run(_ query: PostgresQuery) async throws {
-        try await client.query(query, logger: logger).collect()
+        _ = try await rows(query)
     }
 
     /// Runs `body` in one transaction (READ COMMITTED; row locks where a body needs them).
@@ -22,7 +39,9 @@ extension PostgresStore {
         do {
             return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
         } catch let error as PostgresTransactionError {
-            throw Self.unwrap(error)
+            throw Self.failure(Self.unwrap(error))
+        } catch {
+            throw Self.failure(error)
         }
     }
 
@@ -32,7 +51,7 @@ extension PostgresStore {
 
     /// SQLSTATE 23505: a UNIQUE constraint refused the row.
     static func isUniqueViolation(_ error: any Error) -> Bool {
-        (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+        (error as? Failure)?.sqlState == "23505" || (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
     }
 }
 

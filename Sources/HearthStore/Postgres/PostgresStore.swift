@@ -103,3 +103,5 @@ public final class PostgresStore: Sendable {
         }
     }
 }
+
+extension PostgresStore: Store {}

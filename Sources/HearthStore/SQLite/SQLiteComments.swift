@@ -2,12 +2,9 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    /// Kinds of things that take comments → the table holding them (with `accountId` and `comments`).
-    public static let commentKinds: [String: String] = ["meme": "meme", "recipe": "recipe", "post": "familyPost"]
-
     /// The account that owns a commentable thing, or nil when it does not exist.
     public func commentTargetOwner(kind: String, id: Int64) async throws -> Int64? {
-        guard let table = Self.commentKinds[kind] else { return nil }
+        guard let table = CommentKinds.tables[kind] else { return nil }
         return try await pool.read { db in
             try Int64.fetchOne(db, sql: "SELECT accountId FROM \(table) WHERE id = ?", arguments: [id])
         }
@@ -16,7 +13,7 @@ extension SQLiteStore {
     public func addComment(kind: String, targetID: Int64, accountID: Int64, text: String, now: Date = Date())
         async throws -> Int64?
     {
-        guard let table = Self.commentKinds[kind] else { return nil }
+        guard let table = CommentKinds.tables[kind] else { return nil }
         return try await pool.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE id = ?", arguments: [targetID]) != nil else {
                 return nil
@@ -94,7 +91,7 @@ extension SQLiteStore {
             let kind: String = row[0]
             let target: Int64 = row[1]
             try db.execute(sql: "DELETE FROM comment WHERE id = ?", arguments: [id])
-            if let table = Self.commentKinds[kind] {
+            if let table = CommentKinds.tables[kind] {
                 try db.execute(
                     sql: "UPDATE \(table) SET comments = MAX(0, comments - 1) WHERE id = ?", arguments: [target])
             }

@@ -149,12 +149,12 @@ extension SQLiteStore {
         }
     }
 
-    /// Full-text search. `match` must be a well-formed FTS5 expression (built by the caller
-    /// from user words, never raw user text); tags filter on whole words.
-    public func searchRecipes(match: String, tags: [String], page: Int) async throws -> (
-        recipes: [RecipeRow], total: Int
-    ) {
-        try await pool.read { db in
+    /// Full-text search with FTS5; bm25 ranks the title highest, then tags, ingredients, steps.
+    /// Tags filter on whole words.
+    public func searchRecipes(_ search: RecipeSearch, page: Int) async throws -> (recipes: [RecipeRow], total: Int) {
+        let match = search.fts5Match
+        let tags = search.tags
+        return try await pool.read { db in
             // Tags alone: every recipe with them, newest first.
             var filter = match.isEmpty ? "1 = 1" : "recipeSearch MATCH :match"
             var arguments: [String: (any DatabaseValueConvertible)?] = match.isEmpty ? [:] : ["match": match]

@@ -28,6 +28,9 @@ public final class SQLiteStore: Store, Sendable {
 
     public var location: String { "SQLite in \(path)" }
 
+    /// The pool closes its files when the store goes away.
+    public func close() async {}
+
     public func journalMode() async throws -> String {
         try await pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
     }

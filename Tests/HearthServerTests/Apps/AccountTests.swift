@@ -1,4 +1,5 @@
 import Foundation
+import HearthStore
 import HearthTesting
 import Testing
 
@@ -11,8 +12,8 @@ import Testing
     @Test func lifecycleAndResumeAcrossRestart() async throws {
         let dir = TestServer.tempDirectory()
         var server = try await TestServer.start(dataDirectory: dir)
-        // The database runs in WAL mode (readers never wait for the writer).
-        #expect(try await server.sqlite.journalMode() == "wal")
+        // SQLite runs in WAL mode (readers never wait for the writer).
+        if let sqlite = server.server.store as? SQLiteStore { #expect(try await sqlite.journalMode() == "wal") }
         let nc = try await TestClient.plain(server)
         try await nc.send("!register erin s3cret-pass erin@example.org \"+33 6 12 34 56 78\"")
         try await nc.expect("Recovery codes")

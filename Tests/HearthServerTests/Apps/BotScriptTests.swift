@@ -70,9 +70,7 @@ import Testing
                 try await visitor.expect("[#lobby] <greeter> Welcome to #lobby, visitor!")
             }
             // The day's list, posted at start, is in the history of this incarnation of #lobby.
-            let log = try await server.sqlite.pool.read { db in
-                try String.fetchAll(db, sql: "SELECT text FROM history WHERE target LIKE '#lobby %' ORDER BY id")
-            }
+            let log = try await server.sql.strings("SELECT text FROM history WHERE target LIKE '#lobby %' ORDER BY id")
             #expect(log.contains { $0.contains("Today's hot recipe: Sunday roast by chef — !recipe 1") }, "\(log)")
             #expect(log.contains { $0.hasPrefix("Top meme: #1 http") }, "\(log)")
         }

@@ -89,9 +89,7 @@ import Testing
             try await eli.send("!tree join AAAA-BBBB-CCCC")
             try await eli.expect("too many wrong codes; try again in")
             // The codes are stored only as hashes.
-            let stored = try await server.sqlite.pool.read { db in
-                try String.fetchAll(db, sql: "SELECT codeHash FROM familyInvite")
-            }
+            let stored = try await server.sql.strings("SELECT codeHash FROM familyInvite")
             #expect(!stored.contains { $0.contains(first.replacingOccurrences(of: "-", with: "")) })
         }
     }

@@ -168,13 +168,11 @@ import Testing
             try await bob.expect("there is no recipe #\(id)")
             try await bob.send("!search better")
             try await bob.expect("No recipe matches")
-            let counts = try await server.sqlite.pool.read { db in
-                try [
-                    Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recipeVote")!,
-                    Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recipeSave")!,
-                    Int.fetchOne(db, sql: "SELECT COUNT(*) FROM comment WHERE kind = 'recipe'")!,
-                ]
-            }
+            let counts = [
+                try await server.sql.int("SELECT COUNT(*) FROM recipeVote"),
+                try await server.sql.int("SELECT COUNT(*) FROM recipeSave"),
+                try await server.sql.int("SELECT COUNT(*) FROM comment WHERE kind = 'recipe'"),
+            ]
             #expect(counts == [0, 0, 0])
         }
     }

@@ -220,26 +220,20 @@ import Testing
             try await gus.expect("are deleted. Goodbye!")
             #expect(!MemeTests.mediaFiles(server).contains(only))
             #expect(MemeTests.mediaFiles(server).contains(shared))
-            let orphans = try await server.sqlite.pool.read { db in
-                try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT (SELECT COUNT(*) FROM follow WHERE followerId = :id OR followeeId = :id)
-                             + (SELECT COUNT(*) FROM block WHERE blockerId = :id OR blockedId = :id)
-                             + (SELECT COUNT(*) FROM setting WHERE accountId = :id)
-                             + (SELECT COUNT(*) FROM activity WHERE accountId = :id)
-                             + (SELECT COUNT(*) FROM resumeToken WHERE accountId = :id)
-                             + (SELECT COUNT(*) FROM recoveryCode WHERE accountId = :id)
-                             + (SELECT COUNT(*) FROM account WHERE id = :id)
-                        """, arguments: ["id": id])
-            }
+            let orphans = try await server.sql.int(
+                """
+                SELECT (SELECT COUNT(*) FROM follow WHERE followerId = \(id) OR followeeId = \(id))
+                     + (SELECT COUNT(*) FROM block WHERE blockerId = \(id) OR blockedId = \(id))
+                     + (SELECT COUNT(*) FROM setting WHERE accountId = \(id))
+                     + (SELECT COUNT(*) FROM activity WHERE accountId = \(id))
+                     + (SELECT COUNT(*) FROM resumeToken WHERE accountId = \(id))
+                     + (SELECT COUNT(*) FROM recoveryCode WHERE accountId = \(id))
+                     + (SELECT COUNT(*) FROM account WHERE id = \(id))
+                """)
             #expect(orphans == 0)
             try await hal.send("!profile hal")
             try await hal.expect("0 followers · 0 following")
-            let check = try await server.sqlite.pool.read { db in
-                try String.fetchOne(db, sql: "PRAGMA foreign_key_check")
-            }
-            #expect(check == nil)
+            #expect(try await server.sql.foreignKeyProblems().isEmpty)
         }
     }
 }

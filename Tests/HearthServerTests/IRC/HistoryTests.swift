@@ -109,7 +109,7 @@ import Testing
         try await withServer {
             $0.historyDays = 0
         } run: { server in
-            let store = server.sqlite
+            let store = server.server.store
             let old = HistoryRecord(
                 target: "#old", msgid: "a", source: "x!y@z", command: "PRIVMSG", text: "ancient",
                 createdAt: Date().addingTimeInterval(-91 * 86_400))
@@ -125,9 +125,7 @@ import Testing
             try await c.send("PRIVMSG #off :not kept")
             try await c.sync()
             try await Task.sleep(for: .milliseconds(200))
-            let count = try await store.pool.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM history WHERE target = '#off'")
-            }
+            let count = try await server.sql.int("SELECT COUNT(*) FROM history WHERE target = '#off'")
             #expect(count == 0)
         }
     }

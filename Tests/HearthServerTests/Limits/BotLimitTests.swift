@@ -170,7 +170,7 @@ extension LimitCrossingTests {
 
     /// Runs the `hearth` executable to its end.
     static func hearth(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        let finished = try await Programs.run([Programs.hearthBinary()] + arguments)
+        let finished = try await Programs.hearth(arguments)
         return (finished.status, finished.output)
     }
 

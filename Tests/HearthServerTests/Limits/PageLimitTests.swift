@@ -26,7 +26,7 @@ extension LimitCrossingTests {
         try await withServer { server in
             let cook = try await TestClient.user(server, "cook")
             let reader = try await TestClient.user(server, "reader")
-            let store = server.sqlite
+            let store = server.server.store
             let cookID = try await Self.accountID(server, "cook")
             _ = try await store.follow(try await Self.accountID(server, "reader"), cookID)
             var made = 0
@@ -83,7 +83,7 @@ extension LimitCrossingTests {
     @Test func pictureAndMemeListsAtTheirLimitsAndOnePast() async throws {
         try await withServer { server in
             let mia = try await TestClient.user(server, "mia")
-            let store = server.sqlite
+            let store = server.server.store
             let me = try await Self.accountID(server, "mia")
             var uploads = 0
             func addUploads(upTo total: Int) async throws {
@@ -108,15 +108,14 @@ extension LimitCrossingTests {
                 let first = memes + 1
                 guard first <= total else { return }
                 memes = total
-                try await store.pool.write { db in
-                    for n in first...total {
-                        let image = ImageRecord(
-                            id: MediaLibrary.newID(), ownerId: nil, kind: "meme", format: "jpeg", width: 8, height: 8,
-                            bytes: 100)
-                        try image.insert(db)
-                        var meme = MemeRecord(accountId: me, imageId: image.id, source: "sunset", caption: "cap-\(n)")
-                        try meme.insert(db)
-                    }
+                for n in first...total {
+                    let image = ImageRecord(
+                        id: MediaLibrary.newID(), ownerId: nil, kind: "meme", format: "jpeg", width: 8, height: 8,
+                        bytes: 100)
+                    try await store.addImage(image)
+                    _ = try await store.addMeme(
+                        MemeRecord(accountId: me, imageId: image.id, source: "sunset", caption: "cap-\(n)"),
+                        feedText: "made meme #ID")
                 }
             }
             try await addMemes(upTo: StoreLimits.memePageSize)
@@ -156,7 +155,7 @@ extension LimitCrossingTests {
             let cut = try await sol.expect("opened in \(place)")
             #expect(!cut.contains(place + "q"), "\(cut)")
 
-            let store = server.sqlite
+            let store = server.server.store
             let me = try await Self.accountID(server, "sol")
             var day = 2
             func addFortunes(upTo total: Int) async throws {

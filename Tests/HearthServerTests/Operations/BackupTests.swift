@@ -10,8 +10,11 @@ import Testing
         try await LimitCrossingTests.hearth(arguments)
     }
 
+    /// `hearth backup` and `restore` are SQLite's (PostgreSQL has pg_dump): SQLite on every run.
     @Test func backupWhileServingRestoresEverythingAcknowledgedBeforeIt() async throws {
-        try await withServer { server in
+        try await withServer {
+            $0.sqliteOnly = true
+        } run: { server in
             let ann = try await TestClient.user(server, "ann")
             try await ann.send("!bio written before the backup")
             try await ann.expect("Your bio now reads: written")
@@ -52,7 +55,9 @@ import Testing
             let fresh = TestServer.tempDirectory()
             let (restored, restoreText) = try await Self.hearth(["restore", file, "--data-dir", fresh])
             #expect(restored == 0, "\(restoreText)")
-            try await withServer(dataDirectory: fresh) { back in
+            try await withServer(dataDirectory: fresh) {
+                $0.sqliteOnly = true
+            } run: { back in
                 let nc = try await TestClient.plain(back)
                 try await nc.send("!login ann s3cret-pass")
                 try await nc.expect("You are logged in as ann.")

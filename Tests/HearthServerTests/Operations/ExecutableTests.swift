@@ -46,3 +46,42 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir + "/hearth.sqlite"))
     }
 }
+
+/// `--database` as an operator meets it: a mistake is one line and a non-zero exit.
+@Suite struct DatabaseOptionTests {
+    @Test func aWrongDatabaseIsOneLineAndANonZeroExit() async throws {
+        let dir = TestServer.tempDirectory()
+        let good = try await TestPostgres.freshDatabase("cli")
+        var wrong = good
+        wrong.password = "not-it"
+        let cases: [([String], String)] = [
+            (
+                ["serve", "--irc-port", "0", "--http-port", "0", "--database", "mysql://u@h/d"],
+                "must start with postgres://"
+            ),
+            (
+                [
+                    "user", "add", "bob", "s3cret-pass", "--database",
+                    "postgres://\(wrong.user):not-it@\(wrong.host):\(wrong.port)/\(wrong.database)",
+                ], "wrong password"
+            ),
+            (["backup", dir + "/b.sqlite", "--database", "postgres://u@h/d"], "use pg_dump"),
+            (["restore", dir + "/b.sqlite", "--database", "postgres://u@h/d"], "use pg_restore"),
+        ]
+        for (arguments, message) in cases {
+            let result = try await Programs.hearth(arguments + ["--data-dir", dir])
+            let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("Error:") }
+            #expect(result.status != 0 && result.output.contains(message), "\(arguments): \(result.output)")
+            // One line saying what is wrong; no usage dump, no stack trace.
+            #expect(errors.count == 1 && !result.output.contains("USAGE") && !result.output.contains("Fatal error"))
+        }
+        // The same account command with the right URL works, on the database named.
+        let url = "postgres://\(good.user):\(good.password ?? "")@\(good.host):\(good.port)/\(good.database)"
+        let added = try await Programs.hearth([
+            "user", "add", "bob", "s3cret-pass", "--database", url, "--data-dir", dir,
+        ])
+        #expect(added.status == 0 && added.output.contains("created account bob"), "\(added.output)")
+        #expect(added.output.contains("PostgreSQL at"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/hearth.sqlite"))
+    }
+}

@@ -105,9 +105,7 @@ extension SecretsTests {
             try await nc.send("!register onetoomany s3cret-pass")
             try await nc.expect(
                 "\(AccountService.registrationsPerAddressPerHour) accounts were made from your address this hour")
-            let made = try await server.sqlite.pool.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account WHERE nameKey = 'onetoomany'")
-            }
+            let made = try await server.sql.int("SELECT COUNT(*) FROM account WHERE nameKey = 'onetoomany'")
             #expect(made == 0)
             // Another address is not affected.
             let other = try await Self.plain(server, from: "127.0.0.6")
@@ -125,9 +123,7 @@ extension SecretsTests {
             }
             try await gus.send("!tree new OneTooMany")
             try await gus.expect("you founded \(FamilyCommands.maxFamiliesFounded) families already")
-            let families = try await server.sqlite.pool.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM family")
-            }
+            let families = try await server.sql.int("SELECT COUNT(*) FROM family")
             #expect(families == FamilyCommands.maxFamiliesFounded)
         }
     }
@@ -164,12 +160,10 @@ extension SecretsTests {
         try await withServer { server in
             _ = try await AuthorizationTests.account(server, "hal", "s3cret-pass")
             let legacy = "K7QP-M2XD-9FWT"
-            try await server.sqlite.pool.write { db in
-                try db.execute(
-                    sql:
-                        "INSERT INTO recoveryCode (accountId, codeHash) SELECT id, ? FROM account WHERE nameKey = 'hal'",
-                    arguments: [Sodium.hashSecret(SecretCodes.normalize(legacy))])
-            }
+            let plainHash = Sodium.hashSecret(SecretCodes.normalize(legacy))  // hex: safe in the SQL text
+            try await server.sql.execute(
+                "INSERT INTO recoveryCode (accountId, codeHash) SELECT id, '\(plainHash)' FROM account WHERE nameKey = 'hal'"
+            )
             let nc = try await TestClient.plain(server)
             try await nc.send("!recover hal \(legacy.lowercased()) n3w-s3cret-pass")
             try await nc.expect("Password reset for hal")
@@ -211,9 +205,7 @@ extension LimitCrossingTests {
                     try await ivo.expect("you own \(ChannelCommands.maxOwned) channels already")
                 }
             }
-            let owned = try await server.sqlite.pool.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registeredChannel")
-            }
+            let owned = try await server.sql.int("SELECT COUNT(*) FROM registeredChannel")
             #expect(owned == ChannelCommands.maxOwned)
         }
     }

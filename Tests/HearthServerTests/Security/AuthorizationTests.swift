@@ -344,22 +344,15 @@ import Testing
 
     /// Every row of every table, as text (sorted within a table).
     static func snapshot(_ server: TestServer) async throws -> [String: [String]] {
-        try await server.sqlite.pool.read { db in
-            let tables = try String.fetchAll(
-                db,
-                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-            var result: [String: [String]] = [:]
-            for table in tables {
-                result[table] = try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"").map(\.description).sorted()
-            }
-            return result
-        }
+        var result: [String: [String]] = [:]
+        for table in try await server.sql.tables() { result[table] = try await server.sql.rowsAsText(table) }
+        return result
     }
 
     /// Polls the store until `sql` counts `count` rows (history and saves are written in batches).
     static func waitForRows(_ server: TestServer, _ sql: String, _ count: Int) async throws {
         for _ in 0..<500 {
-            if try await server.sqlite.pool.read({ db in try Int.fetchOne(db, sql: sql) }) == count { return }
+            if try await server.sql.int(sql) == count { return }
             try await Task.sleep(for: .milliseconds(10))
         }
         Issue.record("timed out waiting for \(count) rows: \(sql)")

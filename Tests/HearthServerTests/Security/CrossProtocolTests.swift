@@ -12,9 +12,7 @@ extension AuthorizationTests {
     static func nothingRan(_ server: TestServer, _ witness: TestClient) async throws {
         let list = try await LimitCrossingTests.ircReplies(witness, "LIST")
         #expect(!list.contains { $0.contains("#x") }, "\(list)")
-        let accounts = try await server.sqlite.pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account WHERE nameKey = 'evil'")
-        }
+        let accounts = try await server.sql.int("SELECT COUNT(*) FROM account WHERE nameKey = 'evil'")
         #expect(accounts == 0)
     }
 

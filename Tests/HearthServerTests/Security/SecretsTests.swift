@@ -376,25 +376,9 @@ import Testing
             }
 
             // Every table, every column, as text; and the bytes of every file in the data directory.
-            let store = server.sqlite
-            let rows = try await store.pool.read { db -> [(table: String, text: String)] in
-                var out: [(String, String)] = []
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-                for table in tables {
-                    for row in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"") {
-                        let text = row.map { column, value -> String in
-                            switch value.storage {
-                            case .null: return "\(column)=NULL"
-                            case .int64(let n): return "\(column)=\(n)"
-                            case .double(let d): return "\(column)=\(d)"
-                            case .string(let s): return "\(column)=\(s)"
-                            case .blob(let data): return "\(column)=\(String(decoding: data, as: UTF8.self))"
-                            }
-                        }.joined(separator: " | ")
-                        out.append((table, text))
-                    }
-                }
-                return out
+            var rows: [(table: String, text: String)] = []
+            for table in try await server.sql.tables() {
+                for text in try await server.sql.rowsAsText(table) { rows.append((table, text)) }
             }
             #expect(rows.contains { $0.table == "history" && $0.text.contains("the-end-from-zoe") })
             for (table, text) in rows {
@@ -402,7 +386,7 @@ import Testing
                 #expect(found.isEmpty, "table \(table) holds \(found): \(text)")
             }
             let files = FileManager.default.enumerator(atPath: server.dataDirectory)?.compactMap { $0 as? String } ?? []
-            #expect(files.contains("hearth.sqlite"))
+            #expect(server.sql.isPostgres || files.contains("hearth.sqlite"))
             for file in files {
                 let path = server.dataDirectory + "/" + file
                 guard let data = FileManager.default.contents(atPath: path) else { continue }
@@ -418,15 +402,13 @@ import Testing
             }
             let keyFile = URL(fileURLWithPath: server.dataDirectory).appendingPathComponent(CodeHasher.fileName)
             let codes = CodeHasher(key: [UInt8](try Data(contentsOf: keyFile)))
-            let stored = try await store.pool.read { db in
-                (
-                    passwords: try String.fetchAll(db, sql: "SELECT passwordHash FROM account"),
-                    tokens: try String.fetchAll(db, sql: "SELECT tokenHash FROM resumeToken"),
-                    recovery: try String.fetchAll(db, sql: "SELECT codeHash FROM recoveryCode"),
-                    invites: try String.fetchAll(db, sql: "SELECT codeHash FROM familyInvite"),
-                    uploads: try String.fetchAll(db, sql: "SELECT tokenHash FROM uploadTicket")
-                )
-            }
+            let stored = (
+                passwords: try await server.sql.strings("SELECT passwordHash FROM account"),
+                tokens: try await server.sql.strings("SELECT tokenHash FROM resumeToken"),
+                recovery: try await server.sql.strings("SELECT codeHash FROM recoveryCode"),
+                invites: try await server.sql.strings("SELECT codeHash FROM familyInvite"),
+                uploads: try await server.sql.strings("SELECT tokenHash FROM uploadTicket")
+            )
             #expect(stored.passwords.count == 2)
             #expect(stored.passwords.allSatisfy { $0.hasPrefix("$argon2id$") })
             #expect(

@@ -89,7 +89,8 @@ enum FamilyFeedCommands {
             lines.append(
                 line + " · ♥\(post.likes) · \(post.comments) comments · \(TimeText.ago(from: post.createdAt, to: now))")
         }
-        lines += Paging.footer(request, page: page, total: total, size: StoreLimits.familyPostPageSize, command: "!famfeed")
+        lines += Paging.footer(
+            request, page: page, total: total, size: StoreLimits.familyPostPageSize, command: "!famfeed")
         lines.append(request.style.dim("!like post ID · !comment post ID TEXT · !comments post ID"))
         return BotResponse(lines)
     }

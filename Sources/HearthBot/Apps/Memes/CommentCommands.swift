@@ -108,7 +108,8 @@ enum CommentCommands {
                     "#\($0.id) \(request.style.bold($0.author)): \($0.text) · \(TimeText.ago(from: $0.createdAt, to: now))"
                 }
                 + Paging.footer(
-                    request, page: page, total: total, size: StoreLimits.commentPageSize, command: "!comments \(kind) \(id)"))
+                    request, page: page, total: total, size: StoreLimits.commentPageSize,
+                    command: "!comments \(kind) \(id)"))
     }
 
     static let share = BotCommand(

@@ -181,7 +181,8 @@ enum MemeCommands {
         let (rows, total) = try await store.memes(of: owner.id, page: page)
         if total == 0 { return BotResponse(["\(owner.name) has no memes yet — make one: !meme sunset top | bottom"]) }
         if rows.isEmpty {
-            return BotResponse(["There is no page \(page); there are \(Paging.pages(total, StoreLimits.memePageSize))."])
+            return BotResponse(["There is no page \(page); there are \(Paging.pages(total, StoreLimits.memePageSize))."]
+            )
         }
         var lines = ["\(request.style.bold("\(owner.name)'s memes")) (\(total)):"] + table(request, rows, media: media)
         lines += Paging.footer(
@@ -269,7 +270,8 @@ enum MemeCommands {
         if slice.isEmpty { return BotResponse(["There is no page \(page)."]) }
         return BotResponse(
             ["\(request.style.bold("Hot memes")):"] + table(request, slice, media: media)
-                + Paging.footer(request, page: page, total: ranked.count, size: StoreLimits.memePageSize, command: "!hot"))
+                + Paging.footer(
+                    request, page: page, total: ranked.count, size: StoreLimits.memePageSize, command: "!hot"))
     }
 
     static let all: [BotCommand] = [

@@ -64,7 +64,8 @@ enum PictureCommands {
         let (images, total) = try await request.services.store.uploads(of: me.id, page: page)
         if total == 0 { return BotResponse(["You have no pictures yet — !upload gives you a link to add one."]) }
         if images.isEmpty {
-            return BotResponse(["There is no page \(page); you have \(Paging.pages(total, StoreLimits.imagePageSize))."])
+            return BotResponse(["There is no page \(page); you have \(Paging.pages(total, StoreLimits.imagePageSize))."]
+            )
         }
         let now = Date()
         var lines = ["\(request.style.bold("Your pictures")) (\(total)):"]

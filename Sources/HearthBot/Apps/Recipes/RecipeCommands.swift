@@ -416,8 +416,7 @@ enum RecipeCommands {
         }
         let query = try RecipeSearchQuery.parse(request.input.text(after: 0))
         // The best matches only: a search is refined with more words rather than paged.
-        let (rows, total) = try await request.services.store.searchRecipes(
-            match: query.match, tags: query.tags, page: 1)
+        let (rows, total) = try await request.services.store.searchRecipes(query, page: 1)
         if total == 0 { return BotResponse(["No recipe matches — try fewer words, or a prefix like tom*."]) }
         let more =
             total > rows.count

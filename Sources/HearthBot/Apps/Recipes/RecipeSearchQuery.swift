@@ -1,29 +1,19 @@
 import HearthKit
+import HearthStore
 
-/// What people type after `!search` turned into a safe FTS5 expression: words (all must
-/// match), `tom*` prefixes, "quoted phrases", OR and NOT between terms, and `cuisine:X` /
-/// `diet:X` filters. User text only ever reaches FTS5 inside quotes, so nothing typed can
-/// make an SQL or FTS5 syntax error; malformed input gets a message instead.
-public struct RecipeSearchQuery: Sendable, Equatable {
-    public var match: String
-    public var tags: [String]
-
+/// What people type after `!search`, checked and turned into a `RecipeSearch`: words (all
+/// must match), `tom*` prefixes, "quoted phrases", OR and NOT between terms, and `cuisine:X` /
+/// `diet:X` filters. User text only ever becomes a term's value, so nothing typed can make a
+/// full-text syntax error on any engine; malformed input gets a message instead.
+public enum RecipeSearchQuery {
     public static let maxTerms = 12
 
-    public static func parse(_ text: String) throws(BotError) -> RecipeSearchQuery {
-        var parts: [String] = []  // FTS5 terms and operators, in order
+    public static func parse(_ text: String) throws(BotError) -> RecipeSearch {
+        var parts: [RecipeSearch.Part] = []
         var tags: [String] = []
         var rest = Substring(text)
-        // Quotes are found and doubled by Unicode scalar, not by Character: a quote followed
-        // by a combining mark is one Character but still a quote to FTS5.
-        func term(_ word: Substring, prefix: Bool) -> String {
-            var quoted = "\""
-            for scalar in word.unicodeScalars {
-                quoted.unicodeScalars.append(scalar)
-                if scalar == "\"" { quoted.unicodeScalars.append(scalar) }
-            }
-            return quoted + "\"" + (prefix ? "*" : "")
-        }
+        func term(_ word: Substring, prefix: Bool) -> RecipeSearch.Part { .term(String(word), prefix: prefix) }
+        func isOperator(_ part: RecipeSearch.Part?) -> Bool { part == .and || part == .or || part == .not }
         while true {
             rest = rest.drop { $0 == " " }
             guard let first = rest.first else { break }
@@ -57,10 +47,10 @@ public struct RecipeSearchQuery: Sendable, Equatable {
                 continue
             }
             if word == "OR" || word == "NOT" || word == "AND" {
-                guard let last = parts.last, !["OR", "NOT", "AND"].contains(last) else {
+                guard let last = parts.last, !isOperator(last) else {
                     throw BotError("\(word) needs words on both sides, e.g. !search basil \(word) mint")
                 }
-                parts.append(String(word))
+                parts.append(word == "OR" ? .or : word == "NOT" ? .not : .and)
                 continue
             }
             let prefix = word.hasSuffix("*")
@@ -71,16 +61,17 @@ public struct RecipeSearchQuery: Sendable, Equatable {
             }
             parts.append(term(body, prefix: prefix))
         }
-        if let last = parts.last, ["OR", "NOT", "AND"].contains(last) {
-            throw BotError("\(last) needs words on both sides, e.g. !search basil \(last) mint")
+        if let last = parts.last, isOperator(last) {
+            let word = last == .or ? "OR" : last == .not ? "NOT" : "AND"
+            throw BotError("\(word) needs words on both sides, e.g. !search basil \(word) mint")
         }
-        if parts.filter({ !["OR", "NOT", "AND"].contains($0) }).count > maxTerms {
+        if parts.filter({ !isOperator($0) }).count > maxTerms {
             throw BotError("that is more than \(maxTerms) words; search with fewer")
         }
         if parts.isEmpty && tags.isEmpty {
             throw BotError("search for what? e.g. !search tomato basil cuisine:italian")
         }
         // Tags alone: every recipe, filtered.
-        return RecipeSearchQuery(match: parts.isEmpty ? "" : parts.joined(separator: " "), tags: tags)
+        return RecipeSearch(parts: parts, tags: tags)
     }
 }

@@ -55,6 +55,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Edamam Recipe Search app id (or EDAMAM_APP_ID), for !edamam.") var edamamAppId: String?
     @Option(help: "Edamam Recipe Search app key (or EDAMAM_APP_KEY).") var edamamAppKey: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
+    @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
         var logger = Logger(label: "hearth")
@@ -89,15 +90,16 @@ struct Serve: AsyncParsableCommand {
         config.operators = try Operators.load(flags: oper, dataDirectory: dataDir)
         // Its error says a server already runs here (ArgumentParser prints its description).
         let lock = try DataDirectoryLock(dataDirectory: dataDir)
-        let server = try HearthServer(config: config, apps: HearthApps.builtIn(apps), logger: logger)
+        let store = try await database.open(dataDirectory: dataDir, logger: logger)
+        logger.info("data: \(store.location)")
+        let server = try HearthServer(config: config, apps: HearthApps.builtIn(apps), store: store, logger: logger)
         let group = ServiceGroup(
             configuration: .init(
                 services: server.services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         Task {
             let (irc, http) = await server.ports()
-            logger.info(
-                "Hearth is up: nc localhost \(irc) · IRC clients on port \(irc) · http://localhost:\(http)/health · data in \(dataDir)"
-            )
+            let ways = "nc localhost \(irc) · IRC clients on port \(irc) · http://localhost:\(http)/health"
+            logger.info("Hearth is up: \(ways) · data in \(store.location)")
         }
         try await group.run()
         withExtendedLifetime(lock) {}
@@ -132,17 +134,19 @@ struct User: AsyncParsableCommand {
         @Argument var name: String
         @Argument var password: String
         @Option(help: "Where the database lives.") var dataDir = "./data"
+        @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
             if let problem = AccountService.nameProblem(name) { throw ValidationError(problem) }
             if let problem = AccountService.passwordProblem(password) { throw ValidationError(problem) }
-            let store = try SQLiteStore(dataDirectory: dataDir)
+            let store = try await database.open(dataDirectory: dataDir, logger: Logger(label: "hearth"))
+            defer { Task { await store.close() } }
             guard let hash = PasswordHash.hash(password) else { throw ValidationError("hashing failed") }
             do {
                 let account = try await store.createAccount(
                     name: name, nameKey: IRCNames.fold(name), passwordHash: hash, email: nil, phone: nil,
                     recoveryHashes: [])
-                print("created account \(account.name) (id \(account.id!)) in \(store.path)")
+                print("created account \(account.name) (id \(account.id!)) in \(store.location)")
             } catch StoreError.nameTaken {
                 throw ValidationError("the name \(name) is taken")
             }
@@ -170,13 +174,15 @@ struct Template: AsyncParsableCommand {
         @Argument(help: "Template name (letters, digits, dashes).") var name: String
         @Argument(help: "A PNG, JPEG, GIF or WebP file.") var file: String
         @Option(help: "Where the database and media live.") var dataDir = "./data"
+        @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
             if let problem = TemplateNames.problem(name) { throw ValidationError(problem) }
             guard let bytes = FileManager.default.contents(atPath: file) else {
                 throw ValidationError("cannot read \(file)")
             }
-            let store = try SQLiteStore(dataDirectory: dataDir)
+            let store = try await database.open(dataDirectory: dataDir, logger: Logger(label: "hearth"))
+            defer { Task { await store.close() } }
             let media = try MediaLibrary(
                 directory: URL(fileURLWithPath: dataDir).appendingPathComponent("media"), publicURL: "", threads: 1)
             defer { Task { try? await media.shutdown() } }
@@ -205,8 +211,10 @@ struct BackupCommand: AsyncParsableCommand {
         abstract: "Copy the database (SQLite online backup) and pictures; safe while the server runs.")
     @Argument(help: "The backup file to create; pictures are copied to FILE.media/.") var file: String
     @Option(help: "Where the database and media live.") var dataDir = "./data"
+    @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
+        try database.refuseOnPostgres("back up", with: "pg_dump")
         guard FileManager.default.fileExists(atPath: (dataDir as NSString).appendingPathComponent(SQLiteStore.fileName))
         else {
             throw ValidationError("there is no Hearth database in \(dataDir)")
@@ -226,8 +234,10 @@ struct RestoreCommand: AsyncParsableCommand {
         abstract: "Replace the database with a backup (and add its pictures). Stop the server first.")
     @Argument(help: "A file made by `hearth backup`.") var file: String
     @Option(help: "Where the database and media live.") var dataDir = "./data"
+    @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
+        try database.refuseOnPostgres("restore", with: "pg_restore")
         // Its error says a server already runs here (ArgumentParser prints its description).
         let lock = try DataDirectoryLock(dataDirectory: dataDir)
         let keptAs = try Backup.restore(from: file, into: dataDir)

@@ -1,0 +1,287 @@
+import Foundation
+import PostgresNIO
+
+/// Families, members, relationships, invites and the family feed on PostgreSQL. An invite
+/// row is locked while it is used, so a code admits one person however many try at once;
+/// the founder's account row is locked while their families are counted.
+extension PostgresStore: FamilyStore {
+    static let familyColumns = "id, name, founderId, parentFamilyId, createdAt"
+    static let postColumns = "id, familyId, accountId, kind, text, imageId, eventDate, likes, comments, createdAt"
+
+    static func family(_ row: PostgresRow) throws -> FamilyRecord {
+        let (id, name, founderId, parentId, createdAt) = try row.decode((Int64, String, Int64, Int64?, Date).self)
+        var family = FamilyRecord(name: name, founderId: founderId, parentFamilyId: parentId, createdAt: createdAt)
+        family.id = id
+        return family
+    }
+
+    static func post(_ row: PostgresRow) throws -> FamilyPost {
+        let (id, familyId, accountId, kind, text, imageId, eventDate, likes, comments, createdAt) = try row.decode(
+            (Int64, Int64, Int64, String, String, String?, String?, Int64, Int64, Date).self)
+        var post = FamilyPost(
+            familyId: familyId, accountId: accountId, kind: kind, text: text, imageId: imageId, eventDate: eventDate,
+            createdAt: createdAt)
+        (post.id, post.likes, post.comments) = (id, Int(likes), Int(comments))
+        return post
+    }
+
+    public func families(of accountID: Int64) async throws -> [FamilyRecord] {
+        try await rows(
+            """
+            SELECT \(unescaped: Self.qualified(Self.familyColumns, "family")) FROM family
+            JOIN familyMember m ON m.familyId = family.id WHERE m.accountId = \(accountID)
+            ORDER BY m.joinedAt DESC, family.id DESC
+            """
+        ).map(Self.family)
+    }
+
+    public func family(id: Int64) async throws -> FamilyRecord? {
+        try await rows("SELECT \(unescaped: Self.familyColumns) FROM family WHERE id = \(id)").first.map(Self.family)
+    }
+
+    public func foundFamily(name: String, founderID: Int64, parentFamilyID: Int64?, maxFounded: Int, now: Date)
+        async throws -> FamilyRecord
+    {
+        try await transaction { db in
+            _ = try await db.rows("SELECT 1 FROM account WHERE id = \(founderID) FOR UPDATE", logger)
+            let founded = try await db.rows("SELECT COUNT(*) FROM family WHERE founderId = \(founderID)", logger)[0]
+                .decode(Int64.self)
+            guard founded < maxFounded else { throw FamilyError.foundedTooMany }
+            let family = try Self.family(
+                try await db.rows(
+                    """
+                    INSERT INTO family (name, founderId, parentFamilyId, createdAt)
+                    VALUES (\(name), \(founderID), \(parentFamilyID), \(now)) RETURNING \(unescaped: Self.familyColumns)
+                    """, logger)[0])
+            try await db.query(
+                """
+                INSERT INTO familyMember (familyId, accountId, role, joinedAt)
+                VALUES (\(family.id!), \(founderID), 'founder', \(now))
+                """, logger: logger)
+            return family
+        }
+    }
+
+    public func familyMembers(_ familyID: Int64) async throws -> [FamilyMember] {
+        try await rows(
+            """
+            SELECT m.accountId, a.name, m.role, m.joinedAt FROM familyMember m JOIN account a ON a.id = m.accountId
+            WHERE m.familyId = \(familyID) ORDER BY m.joinedAt, a.nameKey COLLATE "C"
+            """
+        ).map { row in
+            let (id, name, role, joinedAt) = try row.decode((Int64, String, String, Date).self)
+            return FamilyMember(
+                accountId: id, name: name, role: FamilyRole(rawValue: role) ?? .member, joinedAt: joinedAt)
+        }
+    }
+
+    public func familyRole(_ familyID: Int64, accountID: Int64) async throws -> FamilyRole? {
+        try await rows("SELECT role FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)")
+            .first.flatMap { FamilyRole(rawValue: try $0.decode(String.self)) }
+    }
+
+    public func familyLinks(_ familyID: Int64) async throws -> [FamilyLink] {
+        try await rows("SELECT fromId, toId, kind FROM familyLink WHERE familyId = \(familyID)").compactMap { row in
+            let (from, to, kind) = try row.decode((Int64, Int64, String).self)
+            return FamilyLinkKind(rawValue: kind).map { FamilyLink(from: from, to: to, kind: $0) }
+        }
+    }
+
+    public func link(_ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind) async throws {
+        try await transaction { db in try await Self.link(db, familyID, from: from, to: to, kind: kind, logger) }
+    }
+
+    /// Parents may not form a cycle, and nobody is linked to themselves.
+    static func link(
+        _ db: PostgresConnection, _ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind, _ logger: Logger
+    ) async throws {
+        guard from != to else { throw FamilyError.selfLink }
+        let members = try await db.rows(
+            "SELECT COUNT(*) FROM familyMember WHERE familyId = \(familyID) AND accountId IN (\(from), \(to))", logger
+        )[0].decode(Int64.self)
+        guard members == 2 else { throw FamilyError.notMember }
+        if kind == .parent {
+            // The family's links are changed one at a time, so two new links cannot make a cycle together.
+            try await db.query("SELECT 1 FROM family WHERE id = \(familyID) FOR UPDATE", logger: logger)
+            let cycle = try await db.rows(
+                """
+                WITH RECURSIVE up(id) AS (SELECT \(from)::BIGINT UNION SELECT l.fromId FROM familyLink l
+                  JOIN up ON l.toId = up.id WHERE l.familyId = \(familyID) AND l.kind = 'parent')
+                SELECT 1 FROM up WHERE id = \(to)
+                """, logger)
+            if !cycle.isEmpty { throw FamilyError.wouldCycle }
+            try await db.query(
+                """
+                INSERT INTO familyLink (familyId, fromId, toId, kind) VALUES (\(familyID), \(from), \(to), 'parent')
+                ON CONFLICT DO NOTHING
+                """, logger: logger)
+        } else {
+            try await db.query(
+                """
+                INSERT INTO familyLink (familyId, fromId, toId, kind)
+                VALUES (\(familyID), \(min(from, to)), \(max(from, to)), \(kind.rawValue)) ON CONFLICT DO NOTHING
+                """, logger: logger)
+        }
+    }
+
+    @discardableResult
+    public func addFamilyInvite(_ invite: FamilyInvite, now: Date) async throws -> Int64 {
+        try await transaction { db in
+            try await db.query("DELETE FROM familyInvite WHERE expiresAt < \(now)", logger: logger)
+            return try await db.rows(
+                """
+                INSERT INTO familyInvite (codeHash, familyId, inviterId, relation, expiresAt)
+                VALUES (\(invite.codeHash), \(invite.familyId), \(invite.inviterId), \(invite.relation?.rawValue),
+                  \(invite.expiresAt))
+                RETURNING id
+                """, logger)[0].decode(Int64.self)
+        }
+    }
+
+    public func familyInvites(_ familyID: Int64, now: Date) async throws -> [FamilyInvite] {
+        try await rows(
+            """
+            SELECT id, codeHash, familyId, inviterId, relation, expiresAt FROM familyInvite
+            WHERE familyId = \(familyID) AND expiresAt > \(now) ORDER BY expiresAt
+            """
+        ).map { row in
+            let (id, codeHash, familyId, inviterId, relation, expiresAt) = try row.decode(
+                (Int64, String, Int64, Int64, String?, Date).self)
+            return FamilyInvite(
+                id: id, codeHash: codeHash, familyId: familyId, inviterId: inviterId,
+                relation: relation.flatMap(FamilyRelation.init(rawValue:)), expiresAt: expiresAt)
+        }
+    }
+
+    public func revokeFamilyInvite(id: Int64?, codeHashes: [String], familyID: Int64) async throws -> Bool {
+        !(try await rows(
+            """
+            DELETE FROM familyInvite WHERE familyId = \(familyID) AND (id = \(id ?? -1) OR codeHash = ANY(\(codeHashes)))
+            RETURNING 1
+            """)).isEmpty
+    }
+
+    public func joinFamily(codeHashes: [String], accountID: Int64, now: Date) async throws
+        -> (family: FamilyRecord, relation: FamilyRelation?, inviter: Int64)
+    {
+        try await transaction { db in
+            guard
+                let (familyID, inviter, relationName, codeHash) = try await db.rows(
+                    """
+                    SELECT familyId, inviterId, relation, codeHash FROM familyInvite
+                    WHERE codeHash = ANY(\(codeHashes)) AND expiresAt > \(now) LIMIT 1 FOR UPDATE
+                    """, logger
+                ).first?.decode((Int64, Int64, String?, String).self)
+            else { throw FamilyError.notFound }
+            let relation = relationName.flatMap(FamilyRelation.init(rawValue:))
+            let already = try await db.rows(
+                "SELECT 1 FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)", logger)
+            if !already.isEmpty { throw FamilyError.alreadyMember }
+            let used = try await db.rows("DELETE FROM familyInvite WHERE codeHash = \(codeHash) RETURNING 1", logger)
+            guard !used.isEmpty else { throw FamilyError.notFound }
+            try await db.query(
+                """
+                INSERT INTO familyMember (familyId, accountId, role, joinedAt)
+                VALUES (\(familyID), \(accountID), 'member', \(now))
+                """, logger: logger)
+            switch relation {
+            case .parent: try await Self.link(db, familyID, from: accountID, to: inviter, kind: .parent, logger)
+            case .child: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .parent, logger)
+            case .partner: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .partner, logger)
+            case .sibling: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .sibling, logger)
+            case nil: break
+            }
+            let family = try await db.rows(
+                "SELECT \(unescaped: Self.familyColumns) FROM family WHERE id = \(familyID)", logger)[0]
+            return (try Self.family(family), relation, inviter)
+        }
+    }
+
+    public func leaveFamily(_ familyID: Int64, accountID: Int64) async throws {
+        try await transaction { db in
+            guard
+                let role = try await db.rows(
+                    "SELECT role FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)", logger
+                ).first?.decode(String.self)
+            else { throw FamilyError.notMember }
+            if role == FamilyRole.founder.rawValue { throw FamilyError.founderMustStay }
+            try await db.query(
+                "DELETE FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)", logger: logger)
+            try await db.query(
+                "DELETE FROM familyLink WHERE familyId = \(familyID) AND (fromId = \(accountID) OR toId = \(accountID))",
+                logger: logger)
+        }
+    }
+
+    public func allFamilies() async throws -> [FamilyRecord] {
+        try await rows("SELECT \(unescaped: Self.familyColumns) FROM family").map(Self.family)
+    }
+
+    public func allFamilyMembers() async throws -> [Int64: Set<Int64>] {
+        var result: [Int64: Set<Int64>] = [:]
+        for row in try await rows("SELECT familyId, accountId FROM familyMember") {
+            let (family, account) = try row.decode((Int64, Int64).self)
+            result[family, default: []].insert(account)
+        }
+        return result
+    }
+
+    public func familyMemberIDs(_ familyID: Int64) async throws -> Set<Int64> {
+        try await ids("SELECT accountId FROM familyMember WHERE familyId = \(familyID)")
+    }
+
+    public func childFamilies(of familyID: Int64) async throws -> [FamilyRecord] {
+        try await rows("SELECT \(unescaped: Self.familyColumns) FROM family WHERE parentFamilyId = \(familyID)")
+            .map(Self.family)
+    }
+
+    public func addFamilyPost(_ post: FamilyPost) async throws -> FamilyPost {
+        try await rows(
+            """
+            INSERT INTO familyPost (familyId, accountId, kind, text, imageId, eventDate, likes, comments, createdAt)
+            VALUES (\(post.familyId), \(post.accountId), \(post.kind), \(post.text), \(post.imageId), \(post.eventDate),
+              0, 0, \(post.createdAt))
+            RETURNING \(unescaped: Self.postColumns)
+            """
+        ).map(Self.post)[0]
+    }
+
+    public func familyPost(id: Int64) async throws -> FamilyPost? {
+        try await rows("SELECT \(unescaped: Self.postColumns) FROM familyPost WHERE id = \(id)").first.map(Self.post)
+    }
+
+    public func familyPosts(_ familyID: Int64, page: Int) async throws -> (posts: [(FamilyPost, String)], total: Int) {
+        let size = Int64(StoreLimits.familyPostPageSize)
+        let total = try await rows("SELECT COUNT(*) FROM familyPost WHERE familyId = \(familyID)")[0].decode(Int64.self)
+        let posts = try await rows(
+            """
+            SELECT \(unescaped: Self.qualified(Self.postColumns, "familyPost")), account.name FROM familyPost
+            JOIN account ON account.id = familyPost.accountId WHERE familyId = \(familyID)
+            ORDER BY familyPost.id DESC LIMIT \(size) OFFSET \(Int64(page - 1) * size)
+            """
+        ).map { row in (try Self.post(row), try row.makeRandomAccess()[10].decode(String.self)) }
+        return (posts, Int(total))
+    }
+
+    public func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)? {
+        try await transaction { db in
+            guard !(try await db.rows("SELECT 1 FROM familyPost WHERE id = \(postID) FOR UPDATE", logger)).isEmpty
+            else { return nil }
+            let changed: [PostgresRow]
+            if on {
+                changed = try await db.rows(
+                    "INSERT INTO postLike (postId, accountId) VALUES (\(postID), \(accountID)) ON CONFLICT DO NOTHING RETURNING 1",
+                    logger)
+            } else {
+                changed = try await db.rows(
+                    "DELETE FROM postLike WHERE postId = \(postID) AND accountId = \(accountID) RETURNING 1", logger)
+            }
+            let count = try await db.rows(
+                """
+                UPDATE familyPost SET likes = (SELECT COUNT(*) FROM postLike WHERE postId = \(postID))
+                WHERE id = \(postID) RETURNING likes
+                """, logger)[0].decode(Int64.self)
+            return (!changed.isEmpty, Int(count))
+        }
+    }
+}

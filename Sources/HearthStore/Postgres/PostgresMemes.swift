@@ -1,0 +1,163 @@
+import Foundation
+import PostgresNIO
+
+/// Memes, likes and favourites on PostgreSQL. A reaction locks its meme's row, so the count
+/// recomputed in the same transaction stays exact however many people click at once.
+extension PostgresStore: MemeStore {
+    static let memeColumns = "id, accountId, imageId, source, caption, likes, favs, comments, createdAt"
+    static let memeSelect = """
+        SELECT \(qualified(memeColumns, "meme")), account.name, image.format FROM meme
+        JOIN account ON account.id = meme.accountId JOIN image ON image.id = meme.imageId
+        """
+
+    static func memeRecord(_ row: PostgresRow) throws -> MemeRecord {
+        let (id, accountId, imageId, source, caption, likes, favs, comments, createdAt) = try row.decode(
+            (Int64, Int64, String, String, String, Int64, Int64, Int64, Date).self)
+        var meme = MemeRecord(
+            accountId: accountId, imageId: imageId, source: source, caption: caption, createdAt: createdAt)
+        (meme.id, meme.likes, meme.favs, meme.comments) = (id, Int(likes), Int(favs), Int(comments))
+        return meme
+    }
+
+    static func memeRow(_ row: PostgresRow) throws -> MemeRow {
+        let columns = row.makeRandomAccess()
+        return MemeRow(
+            meme: try memeRecord(row), author: try columns[9].decode(String.self),
+            format: try columns[10].decode(String.self))
+    }
+
+    public func addMeme(_ meme: MemeRecord, feedText: String) async throws -> MemeRecord {
+        try await transaction { db in
+            let record = try Self.memeRecord(
+                try await db.rows(
+                    """
+                    INSERT INTO meme (accountId, imageId, source, caption, likes, favs, comments, createdAt)
+                    VALUES (\(meme.accountId), \(meme.imageId), \(meme.source), \(meme.caption), 0, 0, 0, \(meme.createdAt))
+                    RETURNING \(unescaped: Self.memeColumns)
+                    """, logger)[0])
+            try await Self.addActivity(
+                db, accountID: meme.accountId, kind: "meme", subjectID: record.id,
+                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"), now: Date(), logger)
+            return record
+        }
+    }
+
+    public func meme(id: Int64) async throws -> MemeRow? {
+        try await rows("\(unescaped: Self.memeSelect) WHERE meme.id = \(id)").first.map(Self.memeRow)
+    }
+
+    public func memes(of accountID: Int64, page: Int, pageSize: Int) async throws -> (memes: [MemeRow], total: Int) {
+        let total = try await rows("SELECT COUNT(*) FROM meme WHERE accountId = \(accountID)")[0].decode(Int64.self)
+        let memes = try await rows(
+            """
+            \(unescaped: Self.memeSelect) WHERE meme.accountId = \(accountID) ORDER BY meme.id DESC
+            LIMIT \(Int64(pageSize)) OFFSET \(Int64((page - 1) * pageSize))
+            """
+        ).map(Self.memeRow)
+        return (memes, Int(total))
+    }
+
+    public func deleteMeme(id: Int64, by accountID: Int64) async throws -> Bool {
+        try await transaction { db in
+            let deleted = try await db.rows(
+                "DELETE FROM meme WHERE id = \(id) AND accountId = \(accountID) RETURNING 1", logger)
+            guard !deleted.isEmpty else { return false }
+            try await db.query("DELETE FROM comment WHERE kind = 'meme' AND targetId = \(id)", logger: logger)
+            try await db.query("DELETE FROM activity WHERE kind = 'meme' AND subjectId = \(id)", logger: logger)
+            return true
+        }
+    }
+
+    public func react(_ reaction: Reaction, memeID: Int64, accountID: Int64, on: Bool, now: Date) async throws
+        -> (changed: Bool, count: Int)?
+    {
+        let table = reaction == .like ? "memeLike" : "memeFav"
+        let column = reaction == .like ? "likes" : "favs"
+        return try await transaction { db in
+            guard !(try await db.rows("SELECT 1 FROM meme WHERE id = \(memeID) FOR UPDATE", logger)).isEmpty else {
+                return nil
+            }
+            let changed: [PostgresRow]
+            if on {
+                changed = try await db.rows(
+                    """
+                    INSERT INTO \(unescaped: table) (memeId, accountId, createdAt) VALUES (\(memeID), \(accountID), \(now))
+                    ON CONFLICT DO NOTHING RETURNING 1
+                    """, logger)
+            } else {
+                changed = try await db.rows(
+                    "DELETE FROM \(unescaped: table) WHERE memeId = \(memeID) AND accountId = \(accountID) RETURNING 1",
+                    logger)
+            }
+            let count = try await db.rows(
+                """
+                UPDATE meme SET \(unescaped: column) = (SELECT COUNT(*) FROM \(unescaped: table) WHERE memeId = \(memeID))
+                WHERE id = \(memeID) RETURNING \(unescaped: column)
+                """, logger)[0].decode(Int64.self)
+            return (!changed.isEmpty, Int(count))
+        }
+    }
+
+    public func hasReacted(_ reaction: Reaction, memeID: Int64, accountID: Int64) async throws -> Bool {
+        let table = reaction == .like ? "memeLike" : "memeFav"
+        return
+            !(try await rows(
+                "SELECT 1 FROM \(unescaped: table) WHERE memeId = \(memeID) AND accountId = \(accountID)")).isEmpty
+    }
+
+    public func favourites(of accountID: Int64, page: Int) async throws -> (memes: [MemeRow], total: Int) {
+        let size = Int64(StoreLimits.memePageSize)
+        let total = try await rows("SELECT COUNT(*) FROM memeFav WHERE accountId = \(accountID)")[0].decode(Int64.self)
+        let memes = try await rows(
+            """
+            \(unescaped: Self.memeSelect)
+            JOIN memeFav ON memeFav.memeId = meme.id AND memeFav.accountId = \(accountID)
+            WHERE meme.accountId NOT IN (SELECT blockerId FROM block WHERE blockedId = \(accountID))
+            ORDER BY memeFav.createdAt DESC LIMIT \(size) OFFSET \(Int64(page - 1) * size)
+            """
+        ).map(Self.memeRow)
+        return (memes, Int(total))
+    }
+
+    public func recentMemes(for viewer: Int64?, since: Date) async throws -> [MemeRow] {
+        // -1 is nobody: no account has it, so the viewer's own and friends' clauses never match.
+        let me = viewer ?? -1
+        return try await rows(
+            """
+            \(unescaped: Self.memeSelect)
+            WHERE meme.createdAt >= \(since)
+              AND meme.accountId NOT IN (SELECT blockerId FROM block WHERE blockedId = \(me)
+                UNION SELECT blockedId FROM block WHERE blockerId = \(me))
+              AND (meme.accountId = \(me)
+                OR EXISTS (SELECT 1 FROM setting WHERE setting.accountId = meme.accountId AND key = 'privacy'
+                  AND value = 'public')
+                OR (EXISTS (SELECT 1 FROM follow WHERE followerId = \(me) AND followeeId = meme.accountId)
+                  AND EXISTS (SELECT 1 FROM follow WHERE followerId = meme.accountId AND followeeId = \(me))))
+            ORDER BY meme.id DESC LIMIT \(Int64(StoreLimits.hotCandidates))
+            """
+        ).map(Self.memeRow)
+    }
+
+    public func mayViewLists(of owner: Int64, viewer: Int64?) async throws -> Bool {
+        if owner == viewer { return true }
+        if let viewer, try await eitherBlocks(owner, viewer) { return false }
+        let isPublic =
+            try await rows(
+                "SELECT value FROM setting WHERE accountId = \(owner) AND key = 'privacy'"
+            ).first?.decode(String.self) == "public"
+        if isPublic { return true }
+        guard let viewer else { return false }
+        let mutual = try await rows(
+            """
+            SELECT COUNT(*) FROM follow WHERE (followerId = \(owner) AND followeeId = \(viewer))
+              OR (followerId = \(viewer) AND followeeId = \(owner))
+            """)[0].decode(Int64.self)
+        return mutual == 2
+    }
+
+    public func eitherBlocks(_ a: Int64, _ b: Int64) async throws -> Bool {
+        !(try await rows(
+            "SELECT 1 FROM block WHERE (blockerId = \(a) AND blockedId = \(b)) OR (blockerId = \(b) AND blockedId = \(a))"
+        )).isEmpty
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import PostgresNIO
+
+/// Recipes, drafts, votes and saves on PostgreSQL, with full-text search on the generated
+/// `search` tsvector (GIN index, `ts_rank` with the title weighing most). A vote locks its
+/// recipe's row, so the counts recomputed in the same transaction stay exact.
+extension PostgresStore: RecipeStore {
+    static let recipeColumns =
+        "id, accountId, title, ingredients, steps, photoImageId, tags, source, ups, downs, comments, createdAt, updatedAt"
+    static let recipeSelect = """
+        SELECT \(qualified(recipeColumns, "recipe")), account.name FROM recipe JOIN account ON account.id = recipe.accountId
+        """
+    static let draftColumns = "accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt"
+
+    static func recipeRecord(_ row: PostgresRow) throws -> RecipeRecord {
+        let (
+            id, accountId, title, ingredients, steps, photo, tags, source, ups, downs, comments, createdAt, updatedAt
+        ) =
+            try row.decode(
+                (Int64, Int64, String, String, String, String?, String, String?, Int64, Int64, Int64, Date, Date).self)
+        var recipe = RecipeRecord(
+            accountId: accountId, title: title, ingredients: ingredients, steps: steps, photoImageId: photo, tags: tags,
+            source: source, now: createdAt)
+        (recipe.id, recipe.ups, recipe.downs, recipe.comments, recipe.updatedAt) =
+            (id, Int(ups), Int(downs), Int(comments), updatedAt)
+        return recipe
+    }
+
+    static func recipeRow(_ row: PostgresRow) throws -> RecipeRow {
+        RecipeRow(recipe: try recipeRecord(row), author: try row.makeRandomAccess()[13].decode(String.self))
+    }
+
+    public func recipeDraft(accountID: Int64) async throws -> RecipeDraft? {
+        try await rows("SELECT \(unescaped: Self.draftColumns) FROM recipeDraft WHERE accountId = \(accountID)")
+            .first.map { row in
+                let (accountId, stage, title, ingredients, steps, photo, tags, updatedAt) = try row.decode(
+                    (Int64, String, String, String, String, String?, String, Date).self)
+                var draft = RecipeDraft(accountId: accountId, now: updatedAt)
+                draft.stage = RecipeDraft.Stage(rawValue: stage) ?? .title
+                (draft.title, draft.ingredients, draft.steps, draft.photoImageId, draft.tags) =
+                    (title, ingredients, steps, photo, tags)
+                return draft
+            }
+    }
+
+    public func saveRecipeDraft(_ draft: RecipeDraft) async throws {
+        try await run(
+            """
+            INSERT INTO recipeDraft (\(unescaped: Self.draftColumns))
+            VALUES (\(draft.accountId), \(draft.stage.rawValue), \(draft.title), \(draft.ingredients), \(draft.steps),
+              \(draft.photoImageId), \(draft.tags), \(draft.updatedAt))
+            ON CONFLICT (accountId) DO UPDATE SET stage = excluded.stage, title = excluded.title,
+              ingredients = excluded.ingredients, steps = excluded.steps, photoImageId = excluded.photoImageId,
+              tags = excluded.tags, updatedAt = excluded.updatedAt
+            """)
+    }
+
+    public func deleteRecipeDraft(accountID: Int64) async throws -> Bool {
+        !(try await rows("DELETE FROM recipeDraft WHERE accountId = \(accountID) RETURNING 1")).isEmpty
+    }
+
+    public func addRecipe(_ recipe: RecipeRecord, fromDraft: Bool, feedText: String) async throws -> RecipeRecord {
+        try await transaction { db in
+            let record = try Self.recipeRecord(
+                try await db.rows(
+                    """
+                    INSERT INTO recipe (accountId, title, ingredients, steps, photoImageId, tags, source, ups, downs,
+                      comments, createdAt, updatedAt)
+                    VALUES (\(recipe.accountId), \(recipe.title), \(recipe.ingredients), \(recipe.steps),
+                      \(recipe.photoImageId), \(recipe.tags), \(recipe.source), 0, 0, 0, \(recipe.createdAt),
+                      \(recipe.updatedAt))
+                    RETURNING \(unescaped: Self.recipeColumns)
+                    """, logger)[0])
+            if fromDraft {
+                try await db.query("DELETE FROM recipeDraft WHERE accountId = \(recipe.accountId)", logger: logger)
+            }
+            try await Self.addActivity(
+                db, accountID: recipe.accountId, kind: "recipe", subjectID: record.id,
+                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"), now: Date(), logger)
+            return record
+        }
+    }
+
+    public func recipe(id: Int64) async throws -> RecipeRow? {
+        try await rows("\(unescaped: Self.recipeSelect) WHERE recipe.id = \(id)").first.map(Self.recipeRow)
+    }
+
+    public func updateRecipe(_ recipe: RecipeRecord, by accountID: Int64) async throws -> Bool {
+        guard recipe.accountId == accountID, let id = recipe.id else { return false }
+        return
+            !(try await rows(
+                """
+                UPDATE recipe SET title = \(recipe.title), ingredients = \(recipe.ingredients), steps = \(recipe.steps),
+                  photoImageId = \(recipe.photoImageId), tags = \(recipe.tags), source = \(recipe.source),
+                  updatedAt = \(Date())
+                WHERE id = \(id) AND accountId = \(accountID) RETURNING 1
+                """)).isEmpty
+    }
+
+    public func deleteRecipe(id: Int64, by accountID: Int64) async throws -> Bool {
+        try await transaction { db in
+            let deleted = try await db.rows(
+                "DELETE FROM recipe WHERE id = \(id) AND accountId = \(accountID) RETURNING 1", logger)
+            guard !deleted.isEmpty else { return false }
+            try await db.query("DELETE FROM comment WHERE kind = 'recipe' AND targetId = \(id)", logger: logger)
+            try await db.query("DELETE FROM activity WHERE kind = 'recipe' AND subjectId = \(id)", logger: logger)
+            return true
+        }
+    }
+
+    public func vote(recipeID: Int64, accountID: Int64, value: Int) async throws -> (ups: Int, downs: Int)? {
+        try await transaction { db in
+            guard !(try await db.rows("SELECT 1 FROM recipe WHERE id = \(recipeID) FOR UPDATE", logger)).isEmpty
+            else { return nil }
+            if value == 0 {
+                try await db.query(
+                    "DELETE FROM recipeVote WHERE recipeId = \(recipeID) AND accountId = \(accountID)", logger: logger)
+            } else {
+                try await db.query(
+                    """
+                    INSERT INTO recipeVote (recipeId, accountId, value) VALUES (\(recipeID), \(accountID), \(Int64(value)))
+                    ON CONFLICT (recipeId, accountId) DO UPDATE SET value = excluded.value
+                    """, logger: logger)
+            }
+            let (ups, downs) = try await db.rows(
+                """
+                UPDATE recipe SET ups = (SELECT COUNT(*) FROM recipeVote WHERE recipeId = \(recipeID) AND value > 0),
+                  downs = (SELECT COUNT(*) FROM recipeVote WHERE recipeId = \(recipeID) AND value < 0)
+                WHERE id = \(recipeID) RETURNING ups, downs
+                """, logger)[0].decode((Int64, Int64).self)
+            return (Int(ups), Int(downs))
+        }
+    }
+
+    public func saveRecipe(_ recipeID: Int64, for accountID: Int64, saved: Bool) async throws -> Bool? {
+        try await transaction { db in
+            guard !(try await db.rows("SELECT 1 FROM recipe WHERE id = \(recipeID)", logger)).isEmpty else {
+                return nil
+            }
+            let changed: [PostgresRow]
+            if saved {
+                changed = try await db.rows(
+                    """
+                    INSERT INTO recipeSave (accountId, recipeId, createdAt) VALUES (\(accountID), \(recipeID), \(Date()))
+                    ON CONFLICT DO NOTHING RETURNING 1
+                    """, logger)
+            } else {
+                changed = try await db.rows(
+                    "DELETE FROM recipeSave WHERE accountId = \(accountID) AND recipeId = \(recipeID) RETURNING 1",
+                    logger)
+            }
+            return !changed.isEmpty
+        }
+    }
+
+    public func recipes(order: RecipeOrder, author: Int64?, savedBy: Int64?, page: Int) async throws -> (
+        recipes: [RecipeRow], total: Int
+    ) {
+        let size = Int64(StoreLimits.recipePageSize)
+        // A NULL filter lets every recipe through.
+        let total = try await rows(
+            """
+            SELECT COUNT(*) FROM recipe WHERE (\(author)::BIGINT IS NULL OR accountId = \(author))
+              AND (\(savedBy)::BIGINT IS NULL OR id IN (SELECT recipeId FROM recipeSave WHERE accountId = \(savedBy)))
+            """)[0].decode(Int64.self)
+        let orderBy = order == .new ? "recipe.id DESC" : "(recipe.ups - recipe.downs) DESC, recipe.id DESC"
+        let found = try await rows(
+            """
+            \(unescaped: Self.recipeSelect)
+            WHERE (\(author)::BIGINT IS NULL OR recipe.accountId = \(author))
+              AND (\(savedBy)::BIGINT IS NULL OR recipe.id IN (SELECT recipeId FROM recipeSave WHERE accountId = \(savedBy)))
+            ORDER BY \(unescaped: orderBy) LIMIT \(size) OFFSET \(Int64(page - 1) * size)
+            """
+        ).map(Self.recipeRow)
+        return (found, Int(total))
+    }
+
+    public func recentRecipes(limit: Int) async throws -> [RecipeRow] {
+        try await rows("\(unescaped: Self.recipeSelect) ORDER BY recipe.id DESC LIMIT \(Int64(limit))")
+            .map(Self.recipeRow)
+    }
+
+    public func searchRecipes(_ search: RecipeSearch, page: Int) async throws -> (recipes: [RecipeRow], total: Int) {
+        let size = Int64(StoreLimits.recipePageSize)
+        var binds = PostgresBindings()
+        binds.append(search.tsquery)
+        binds.append(search.tags)
+        // An empty query (tags alone) matches every recipe; tags match whole words.
+        let filter = """
+            FROM recipe JOIN account ON account.id = recipe.accountId,
+              (SELECT CASE WHEN $1 = '' THEN NULL ELSE to_tsquery('simple', $1) END AS q) AS search
+            WHERE (search.q IS NULL OR recipe.search @@ search.q)
+              AND (SELECT bool_and(position(' ' || t || ' ' IN ' ' || recipe.tags || ' ') > 0)
+                   FROM unnest($2::text[]) AS t) IS NOT FALSE
+            """
+        let total = try await rows(PostgresQuery(unsafeSQL: "SELECT COUNT(*) \(filter)", binds: binds))[0]
+            .decode(Int64.self)
+        binds.append(size)
+        binds.append(Int64(page - 1) * size)
+        let found = try await rows(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT \(Self.qualified(Self.recipeColumns, "recipe")), account.name \(filter)
+                    ORDER BY CASE WHEN search.q IS NULL THEN 0 ELSE ts_rank(recipe.search, search.q) END DESC,
+                      recipe.id DESC
+                    LIMIT $3 OFFSET $4
+                    """, binds: binds)
+        ).map(Self.recipeRow)
+        return (found, Int(total))
+    }
+}
