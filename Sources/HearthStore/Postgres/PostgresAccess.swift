@@ -23,9 +23,33 @@ extension PostgresStore {
         return Failure(sqlState: nil, message: "\(error.code)")
     }
 
+    /// How long one operation may wait for the database (a free connection included) before
+    /// it fails with "unavailable": a stopped or unreachable server must not hold a user's
+    /// commands, and the chat lines behind them, for ever.
+    public static let operationTimeout: Duration = .seconds(5)
+
+    /// Runs `body`, or fails with `Failure` ("unavailable") once `operationTimeout` has passed.
+    func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: Self.operationTimeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw Failure(sqlState: nil, message: "the database did not answer within \(Self.operationTimeout)")
+            }
+            return value
+        }
+    }
+
     /// Runs one query on a pooled connection and collects its rows.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        do { return try await client.query(query, logger: logger).collect() } catch { throw Self.failure(error) }
+        let (client, logger) = (self.client, self.logger)
+        do { return try await bounded { try await client.query(query, logger: logger).collect() } } catch {
+            throw Self.failure(error)
+        }
     }
 
     /// Runs one statement that returns nothing.
@@ -35,9 +59,13 @@ extension PostgresStore {
 
     /// Runs `body` in one transaction (READ COMMITTED; row locks where a body needs them).
     /// What the body threw comes out as itself, not wrapped in the driver's transaction error.
-    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T
+    {
+        let (client, logger) = (self.client, self.logger)
         do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            return try await bounded {
+                try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            }
         } catch let error as PostgresTransactionError {
             throw Self.failure(Self.unwrap(error))
         } catch {

@@ -29,12 +29,12 @@ extension PostgresStore: AccountStore {
                     INSERT INTO account (name, nameKey, passwordHash, email, phone, createdAt)
                     VALUES (\(name), \(nameKey), \(passwordHash), \(email), \(phone), \(now))
                     RETURNING \(unescaped: Self.accountColumns)
-                    """, logger)
+                    """, self.logger)
                 let account = try Self.account(row[0])
                 for hash in recoveryHashes {
                     try await db.query(
                         "INSERT INTO recoveryCode (accountId, codeHash) VALUES (\(account.id!), \(hash))",
-                        logger: logger)
+                        logger: self.logger)
                 }
                 return account
             }
@@ -71,12 +71,12 @@ extension PostgresStore: AccountStore {
         try await transaction { db in
             var rendered: [String] = []
             for try await imageID in try await db.query(
-                "SELECT DISTINCT imageId FROM meme WHERE accountId = \(id)", logger: logger
+                "SELECT DISTINCT imageId FROM meme WHERE accountId = \(id)", logger: self.logger
             ).decode(String.self) {
                 rendered.append(imageID)
             }
-            try await Self.forgetReactions(db, accountID: id, logger)
-            try await db.query("DELETE FROM account WHERE id = \(id)", logger: logger)
+            try await Self.forgetReactions(db, accountID: id, self.logger)
+            try await db.query("DELETE FROM account WHERE id = \(id)", logger: self.logger)
             var orphans: [String] = []
             for imageID in rendered {
                 let deleted = try await db.rows(
@@ -86,7 +86,7 @@ extension PostgresStore: AccountStore {
                       AND NOT EXISTS (SELECT 1 FROM account WHERE avatarImageId = \(imageID))
                       AND NOT EXISTS (SELECT 1 FROM familyPost WHERE imageId = \(imageID))
                     RETURNING 1
-                    """, logger)
+                    """, self.logger)
                 if !deleted.isEmpty { orphans.append(imageID) }
             }
             return orphans
@@ -127,8 +127,8 @@ extension PostgresStore: AccountStore {
                 """
                 INSERT INTO resumeToken (accountId, tokenHash, createdAt, expiresAt)
                 VALUES (\(accountID), \(tokenHash), \(now), \(expiresAt))
-                """, logger: logger)
-            try await db.query("DELETE FROM resumeToken WHERE expiresAt < \(now)", logger: logger)
+                """, logger: self.logger)
+            try await db.query("DELETE FROM resumeToken WHERE expiresAt < \(now)", logger: self.logger)
         }
     }
 
@@ -156,7 +156,7 @@ extension PostgresStore: AccountStore {
         try await transaction { db in
             guard
                 let account = try await db.rows(
-                    "SELECT \(unescaped: Self.accountColumns) FROM account WHERE nameKey = \(nameKey)", logger
+                    "SELECT \(unescaped: Self.accountColumns) FROM account WHERE nameKey = \(nameKey)", self.logger
                 ).first.map(Self.account)
             else { return nil }
             let used = try await db.rows(
@@ -166,7 +166,7 @@ extension PostgresStore: AccountStore {
                   WHERE accountId = \(account.id!) AND codeHash = ANY(\(codeHashes)) AND usedAt IS NULL
                   LIMIT 1 FOR UPDATE SKIP LOCKED)
                 RETURNING 1
-                """, logger)
+                """, self.logger)
             return used.isEmpty ? nil : account
         }
     }

@@ -14,13 +14,14 @@ extension PostgresStore: CommentStore {
         guard let table = CommentKinds.tables[kind] else { return nil }
         return try await transaction { db in
             let target = try await db.rows(
-                "UPDATE \(unescaped: table) SET comments = comments + 1 WHERE id = \(targetID) RETURNING 1", logger)
+                "UPDATE \(unescaped: table) SET comments = comments + 1 WHERE id = \(targetID) RETURNING 1", self.logger
+            )
             guard !target.isEmpty else { return nil }
             return try await db.rows(
                 """
                 INSERT INTO comment (kind, targetId, accountId, text, createdAt)
                 VALUES (\(kind), \(targetID), \(accountID), \(text), \(now)) RETURNING id
-                """, logger)[0].decode(Int64.self)
+                """, self.logger)[0].decode(Int64.self)
         }
     }
 
@@ -51,13 +52,14 @@ extension PostgresStore: CommentStore {
         try await transaction { db in
             guard
                 let (kind, target) = try await db.rows(
-                    "DELETE FROM comment WHERE id = \(id) AND accountId = \(accountID) RETURNING kind, targetId", logger
+                    "DELETE FROM comment WHERE id = \(id) AND accountId = \(accountID) RETURNING kind, targetId",
+                    self.logger
                 ).first?.decode((String, Int64).self)
             else { return nil }
             if let table = CommentKinds.tables[kind] {
                 try await db.query(
                     "UPDATE \(unescaped: table) SET comments = GREATEST(0, comments - 1) WHERE id = \(target)",
-                    logger: logger)
+                    logger: self.logger)
             }
             return (kind, target)
         }

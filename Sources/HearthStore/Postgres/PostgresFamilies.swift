@@ -43,21 +43,23 @@ extension PostgresStore: FamilyStore {
         async throws -> FamilyRecord
     {
         try await transaction { db in
-            _ = try await db.rows("SELECT 1 FROM account WHERE id = \(founderID) FOR UPDATE", logger)
-            let founded = try await db.rows("SELECT COUNT(*) FROM family WHERE founderId = \(founderID)", logger)[0]
-                .decode(Int64.self)
+            _ = try await db.rows("SELECT 1 FROM account WHERE id = \(founderID) FOR UPDATE", self.logger)
+            let founded = try await db.rows("SELECT COUNT(*) FROM family WHERE founderId = \(founderID)", self.logger)[
+                0
+            ]
+            .decode(Int64.self)
             guard founded < maxFounded else { throw FamilyError.foundedTooMany }
             let family = try Self.family(
                 try await db.rows(
                     """
                     INSERT INTO family (name, founderId, parentFamilyId, createdAt)
                     VALUES (\(name), \(founderID), \(parentFamilyID), \(now)) RETURNING \(unescaped: Self.familyColumns)
-                    """, logger)[0])
+                    """, self.logger)[0])
             try await db.query(
                 """
                 INSERT INTO familyMember (familyId, accountId, role, joinedAt)
                 VALUES (\(family.id!), \(founderID), 'founder', \(now))
-                """, logger: logger)
+                """, logger: self.logger)
             return family
         }
     }
@@ -88,7 +90,7 @@ extension PostgresStore: FamilyStore {
     }
 
     public func link(_ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind) async throws {
-        try await transaction { db in try await Self.link(db, familyID, from: from, to: to, kind: kind, logger) }
+        try await transaction { db in try await Self.link(db, familyID, from: from, to: to, kind: kind, self.logger) }
     }
 
     /// Parents may not form a cycle, and nobody is linked to themselves.
@@ -127,14 +129,14 @@ extension PostgresStore: FamilyStore {
     @discardableResult
     public func addFamilyInvite(_ invite: FamilyInvite, now: Date) async throws -> Int64 {
         try await transaction { db in
-            try await db.query("DELETE FROM familyInvite WHERE expiresAt < \(now)", logger: logger)
+            try await db.query("DELETE FROM familyInvite WHERE expiresAt < \(now)", logger: self.logger)
             return try await db.rows(
                 """
                 INSERT INTO familyInvite (codeHash, familyId, inviterId, relation, expiresAt)
                 VALUES (\(invite.codeHash), \(invite.familyId), \(invite.inviterId), \(invite.relation?.rawValue),
                   \(invite.expiresAt))
                 RETURNING id
-                """, logger)[0].decode(Int64.self)
+                """, self.logger)[0].decode(Int64.self)
         }
     }
 
@@ -170,29 +172,30 @@ extension PostgresStore: FamilyStore {
                     """
                     SELECT familyId, inviterId, relation, codeHash FROM familyInvite
                     WHERE codeHash = ANY(\(codeHashes)) AND expiresAt > \(now) LIMIT 1 FOR UPDATE
-                    """, logger
+                    """, self.logger
                 ).first?.decode((Int64, Int64, String?, String).self)
             else { throw FamilyError.notFound }
             let relation = relationName.flatMap(FamilyRelation.init(rawValue:))
             let already = try await db.rows(
-                "SELECT 1 FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)", logger)
+                "SELECT 1 FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)", self.logger)
             if !already.isEmpty { throw FamilyError.alreadyMember }
-            let used = try await db.rows("DELETE FROM familyInvite WHERE codeHash = \(codeHash) RETURNING 1", logger)
+            let used = try await db.rows(
+                "DELETE FROM familyInvite WHERE codeHash = \(codeHash) RETURNING 1", self.logger)
             guard !used.isEmpty else { throw FamilyError.notFound }
             try await db.query(
                 """
                 INSERT INTO familyMember (familyId, accountId, role, joinedAt)
                 VALUES (\(familyID), \(accountID), 'member', \(now))
-                """, logger: logger)
+                """, logger: self.logger)
             switch relation {
-            case .parent: try await Self.link(db, familyID, from: accountID, to: inviter, kind: .parent, logger)
-            case .child: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .parent, logger)
-            case .partner: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .partner, logger)
-            case .sibling: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .sibling, logger)
+            case .parent: try await Self.link(db, familyID, from: accountID, to: inviter, kind: .parent, self.logger)
+            case .child: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .parent, self.logger)
+            case .partner: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .partner, self.logger)
+            case .sibling: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .sibling, self.logger)
             case nil: break
             }
             let family = try await db.rows(
-                "SELECT \(unescaped: Self.familyColumns) FROM family WHERE id = \(familyID)", logger)[0]
+                "SELECT \(unescaped: Self.familyColumns) FROM family WHERE id = \(familyID)", self.logger)[0]
             return (try Self.family(family), relation, inviter)
         }
     }
@@ -201,15 +204,17 @@ extension PostgresStore: FamilyStore {
         try await transaction { db in
             guard
                 let role = try await db.rows(
-                    "SELECT role FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)", logger
+                    "SELECT role FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)",
+                    self.logger
                 ).first?.decode(String.self)
             else { throw FamilyError.notMember }
             if role == FamilyRole.founder.rawValue { throw FamilyError.founderMustStay }
             try await db.query(
-                "DELETE FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)", logger: logger)
+                "DELETE FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)",
+                logger: self.logger)
             try await db.query(
                 "DELETE FROM familyLink WHERE familyId = \(familyID) AND (fromId = \(accountID) OR toId = \(accountID))",
-                logger: logger)
+                logger: self.logger)
         }
     }
 
@@ -265,22 +270,23 @@ extension PostgresStore: FamilyStore {
 
     public func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)? {
         try await transaction { db in
-            guard !(try await db.rows("SELECT 1 FROM familyPost WHERE id = \(postID) FOR UPDATE", logger)).isEmpty
+            guard !(try await db.rows("SELECT 1 FROM familyPost WHERE id = \(postID) FOR UPDATE", self.logger)).isEmpty
             else { return nil }
             let changed: [PostgresRow]
             if on {
                 changed = try await db.rows(
                     "INSERT INTO postLike (postId, accountId) VALUES (\(postID), \(accountID)) ON CONFLICT DO NOTHING RETURNING 1",
-                    logger)
+                    self.logger)
             } else {
                 changed = try await db.rows(
-                    "DELETE FROM postLike WHERE postId = \(postID) AND accountId = \(accountID) RETURNING 1", logger)
+                    "DELETE FROM postLike WHERE postId = \(postID) AND accountId = \(accountID) RETURNING 1",
+                    self.logger)
             }
             let count = try await db.rows(
                 """
                 UPDATE familyPost SET likes = (SELECT COUNT(*) FROM postLike WHERE postId = \(postID))
                 WHERE id = \(postID) RETURNING likes
-                """, logger)[0].decode(Int64.self)
+                """, self.logger)[0].decode(Int64.self)
             return (!changed.isEmpty, Int(count))
         }
     }

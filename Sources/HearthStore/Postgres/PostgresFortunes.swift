@@ -46,13 +46,13 @@ extension PostgresStore: FortuneStore {
                   \(Int64(fortune.points)), \(fortune.openedAt))
                 ON CONFLICT (accountId, day) DO NOTHING
                 RETURNING \(unescaped: Self.fortuneColumns)
-                """, logger)
+                """, self.logger)
             guard let row = inserted.first else {
                 let existing = try await db.rows(
                     """
                     SELECT \(unescaped: Self.fortuneColumns) FROM fortune
                     WHERE accountId = \(fortune.accountId) AND day = \(fortune.day)
-                    """, logger)[0]
+                    """, self.logger)[0]
                 return (try Self.fortune(existing), false)
             }
             try await db.query(
@@ -60,11 +60,11 @@ extension PostgresStore: FortuneStore {
                 INSERT INTO pointsEvent (accountId, kind, day, points, createdAt)
                 VALUES (\(fortune.accountId), 'fortune', \(fortune.day), \(Int64(fortune.points)), \(fortune.openedAt))
                 ON CONFLICT DO NOTHING
-                """, logger: logger)
+                """, logger: self.logger)
             if let lat = fortune.lat, let lon = fortune.lon {
                 try await Self.shareLocation(
                     db, accountID: fortune.accountId,
-                    SharedLocation(lat: lat, lon: lon, label: fortune.place, at: fortune.openedAt), logger)
+                    SharedLocation(lat: lat, lon: lon, label: fortune.place, at: fortune.openedAt), self.logger)
             }
             return (try Self.fortune(row), true)
         }
@@ -141,7 +141,8 @@ extension PostgresStore: FortuneStore {
     }
 
     public func shareLocation(accountID: Int64, _ location: SharedLocation) async throws {
-        try await client.withConnection { db in try await Self.shareLocation(db, accountID: accountID, location, logger)
+        try await client.withConnection { db in
+            try await Self.shareLocation(db, accountID: accountID, location, self.logger)
         }
     }
 

@@ -27,9 +27,9 @@ extension PostgresStore: HistoryStore {
                       \(records.map(\.source))::text[], \(records.map { $0.accountID ?? 0 })::bigint[],
                       \(records.map(\.command))::text[], \(records.map(\.text))::text[],
                       \(records.map(\.createdAt))::timestamptz[]) AS u(t, m, s, a, c, x, d)
-                    """, logger: logger)
+                    """, logger: self.logger)
             }
-            try await Self.grant(db, access, logger)
+            try await Self.grant(db, access, self.logger)
         }
     }
 
@@ -47,8 +47,8 @@ extension PostgresStore: HistoryStore {
 
     public func retireHistory(target: String, to newTarget: String, access: [HistoryAccess]) async throws {
         try await transaction { db in
-            try await db.query("UPDATE history SET target = \(newTarget) WHERE target = \(target)", logger: logger)
-            try await Self.grant(db, access, logger)
+            try await db.query("UPDATE history SET target = \(newTarget) WHERE target = \(target)", logger: self.logger)
+            try await Self.grant(db, access, self.logger)
         }
     }
 
@@ -74,12 +74,12 @@ extension PostgresStore: HistoryStore {
             let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
             let removed = try await db.rows(
                 "WITH gone AS (DELETE FROM history WHERE createdAt < \(cutoff) RETURNING 1) SELECT COUNT(*) FROM gone",
-                logger)[0].decode(Int64.self)
+                self.logger)[0].decode(Int64.self)
             try await db.query(
                 """
                 DELETE FROM historyAccess
                 WHERE NOT EXISTS (SELECT 1 FROM history WHERE history.target = historyAccess.target)
-                """, logger: logger)
+                """, logger: self.logger)
             return Int(removed)
         }
     }

@@ -30,7 +30,7 @@ extension PostgresStore: ImageStore {
     }
 
     public func addImage(_ image: ImageRecord) async throws {
-        try await client.withConnection { db in try await Self.insert(db, image, logger) }
+        try await client.withConnection { db in try await Self.insert(db, image, self.logger) }
     }
 
     public func image(id: String) async throws -> ImageRecord? {
@@ -70,10 +70,10 @@ extension PostgresStore: ImageStore {
 
     public func addUploadTicket(tokenHash: String, accountID: Int64, expiresAt: Date, now: Date) async throws {
         try await transaction { db in
-            try await db.query("DELETE FROM uploadTicket WHERE expiresAt < \(now)", logger: logger)
+            try await db.query("DELETE FROM uploadTicket WHERE expiresAt < \(now)", logger: self.logger)
             try await db.query(
                 "INSERT INTO uploadTicket (tokenHash, accountId, expiresAt) VALUES (\(tokenHash), \(accountID), \(expiresAt))",
-                logger: logger)
+                logger: self.logger)
         }
     }
 
@@ -88,11 +88,12 @@ extension PostgresStore: ImageStore {
         try await transaction { db in
             if let tokenHash {
                 let used = try await db.rows(
-                    "DELETE FROM uploadTicket WHERE tokenHash = \(tokenHash) AND expiresAt > \(now) RETURNING 1", logger
+                    "DELETE FROM uploadTicket WHERE tokenHash = \(tokenHash) AND expiresAt > \(now) RETURNING 1",
+                    self.logger
                 )
                 guard !used.isEmpty else { return false }
             }
-            try await Self.insert(db, image, logger)
+            try await Self.insert(db, image, self.logger)
             return true
         }
     }
@@ -142,18 +143,18 @@ extension PostgresStore: ImageStore {
     /// A concurrent render of the same key keeps the first one's picture.
     public func addRender(_ image: ImageRecord, key: String) async throws -> ImageRecord {
         try await transaction { db in
-            try await db.query("SELECT pg_advisory_xact_lock(hashtext(\(key)))", logger: logger)
+            try await db.query("SELECT pg_advisory_xact_lock(hashtext(\(key)))", logger: self.logger)
             if let existing = try await db.rows(
                 """
                 SELECT \(unescaped: Self.imageColumnsQualified) FROM renderCache
                 JOIN image ON image.id = renderCache.imageId WHERE renderKey = \(key)
-                """, logger
+                """, self.logger
             ).first.map(Self.image) {
                 return existing
             }
-            try await Self.insert(db, image, logger)
+            try await Self.insert(db, image, self.logger)
             try await db.query(
-                "INSERT INTO renderCache (renderKey, imageId) VALUES (\(key), \(image.id))", logger: logger)
+                "INSERT INTO renderCache (renderKey, imageId) VALUES (\(key), \(image.id))", logger: self.logger)
             return image
         }
     }

@@ -34,10 +34,10 @@ extension PostgresStore: MemeStore {
                     INSERT INTO meme (accountId, imageId, source, caption, likes, favs, comments, createdAt)
                     VALUES (\(meme.accountId), \(meme.imageId), \(meme.source), \(meme.caption), 0, 0, 0, \(meme.createdAt))
                     RETURNING \(unescaped: Self.memeColumns)
-                    """, logger)[0])
+                    """, self.logger)[0])
             try await Self.addActivity(
                 db, accountID: meme.accountId, kind: "meme", subjectID: record.id,
-                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"), now: Date(), logger)
+                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"), now: Date(), self.logger)
             return record
         }
     }
@@ -60,10 +60,10 @@ extension PostgresStore: MemeStore {
     public func deleteMeme(id: Int64, by accountID: Int64) async throws -> Bool {
         try await transaction { db in
             let deleted = try await db.rows(
-                "DELETE FROM meme WHERE id = \(id) AND accountId = \(accountID) RETURNING 1", logger)
+                "DELETE FROM meme WHERE id = \(id) AND accountId = \(accountID) RETURNING 1", self.logger)
             guard !deleted.isEmpty else { return false }
-            try await db.query("DELETE FROM comment WHERE kind = 'meme' AND targetId = \(id)", logger: logger)
-            try await db.query("DELETE FROM activity WHERE kind = 'meme' AND subjectId = \(id)", logger: logger)
+            try await db.query("DELETE FROM comment WHERE kind = 'meme' AND targetId = \(id)", logger: self.logger)
+            try await db.query("DELETE FROM activity WHERE kind = 'meme' AND subjectId = \(id)", logger: self.logger)
             return true
         }
     }
@@ -74,7 +74,7 @@ extension PostgresStore: MemeStore {
         let table = reaction == .like ? "memeLike" : "memeFav"
         let column = reaction == .like ? "likes" : "favs"
         return try await transaction { db in
-            guard !(try await db.rows("SELECT 1 FROM meme WHERE id = \(memeID) FOR UPDATE", logger)).isEmpty else {
+            guard !(try await db.rows("SELECT 1 FROM meme WHERE id = \(memeID) FOR UPDATE", self.logger)).isEmpty else {
                 return nil
             }
             let changed: [PostgresRow]
@@ -83,17 +83,17 @@ extension PostgresStore: MemeStore {
                     """
                     INSERT INTO \(unescaped: table) (memeId, accountId, createdAt) VALUES (\(memeID), \(accountID), \(now))
                     ON CONFLICT DO NOTHING RETURNING 1
-                    """, logger)
+                    """, self.logger)
             } else {
                 changed = try await db.rows(
                     "DELETE FROM \(unescaped: table) WHERE memeId = \(memeID) AND accountId = \(accountID) RETURNING 1",
-                    logger)
+                    self.logger)
             }
             let count = try await db.rows(
                 """
                 UPDATE meme SET \(unescaped: column) = (SELECT COUNT(*) FROM \(unescaped: table) WHERE memeId = \(memeID))
                 WHERE id = \(memeID) RETURNING \(unescaped: column)
-                """, logger)[0].decode(Int64.self)
+                """, self.logger)[0].decode(Int64.self)
             return (!changed.isEmpty, Int(count))
         }
     }

@@ -11,20 +11,21 @@ extension PostgresStore: OfflineMessageStore {
         try await transaction { db in
             guard
                 let recipient = try await db.rows(
-                    "SELECT id FROM account WHERE nameKey = \(recipientKey) FOR UPDATE", logger
+                    "SELECT id FROM account WHERE nameKey = \(recipientKey) FOR UPDATE", self.logger
                 ).first?.decode(Int64.self)
             else { return .noSuchAccount }
             let blocked = try await db.rows(
-                "SELECT 1 FROM block WHERE blockerId = \(recipient) AND blockedId = \(senderID)", logger)
+                "SELECT 1 FROM block WHERE blockerId = \(recipient) AND blockedId = \(senderID)", self.logger)
             if !blocked.isEmpty { return .blocked }
             let waiting = try await db.rows(
-                "SELECT COUNT(*) FROM offlineMessage WHERE recipientId = \(recipient)", logger)[0].decode(Int64.self)
+                "SELECT COUNT(*) FROM offlineMessage WHERE recipientId = \(recipient)", self.logger)[0].decode(
+                    Int64.self)
             if waiting >= StoreLimits.maxOfflineMessages { return .inboxFull }
             try await db.query(
                 """
                 INSERT INTO offlineMessage (recipientId, senderId, senderName, text, createdAt)
                 VALUES (\(recipient), \(senderID), \(senderName), \(text), \(now))
-                """, logger: logger)
+                """, logger: self.logger)
             return .stored
         }
     }

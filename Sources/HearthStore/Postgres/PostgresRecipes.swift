@@ -70,13 +70,13 @@ extension PostgresStore: RecipeStore {
                       \(recipe.photoImageId), \(recipe.tags), \(recipe.source), 0, 0, 0, \(recipe.createdAt),
                       \(recipe.updatedAt))
                     RETURNING \(unescaped: Self.recipeColumns)
-                    """, logger)[0])
+                    """, self.logger)[0])
             if fromDraft {
-                try await db.query("DELETE FROM recipeDraft WHERE accountId = \(recipe.accountId)", logger: logger)
+                try await db.query("DELETE FROM recipeDraft WHERE accountId = \(recipe.accountId)", logger: self.logger)
             }
             try await Self.addActivity(
                 db, accountID: recipe.accountId, kind: "recipe", subjectID: record.id,
-                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"), now: Date(), logger)
+                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"), now: Date(), self.logger)
             return record
         }
     }
@@ -100,41 +100,42 @@ extension PostgresStore: RecipeStore {
     public func deleteRecipe(id: Int64, by accountID: Int64) async throws -> Bool {
         try await transaction { db in
             let deleted = try await db.rows(
-                "DELETE FROM recipe WHERE id = \(id) AND accountId = \(accountID) RETURNING 1", logger)
+                "DELETE FROM recipe WHERE id = \(id) AND accountId = \(accountID) RETURNING 1", self.logger)
             guard !deleted.isEmpty else { return false }
-            try await db.query("DELETE FROM comment WHERE kind = 'recipe' AND targetId = \(id)", logger: logger)
-            try await db.query("DELETE FROM activity WHERE kind = 'recipe' AND subjectId = \(id)", logger: logger)
+            try await db.query("DELETE FROM comment WHERE kind = 'recipe' AND targetId = \(id)", logger: self.logger)
+            try await db.query("DELETE FROM activity WHERE kind = 'recipe' AND subjectId = \(id)", logger: self.logger)
             return true
         }
     }
 
     public func vote(recipeID: Int64, accountID: Int64, value: Int) async throws -> (ups: Int, downs: Int)? {
         try await transaction { db in
-            guard !(try await db.rows("SELECT 1 FROM recipe WHERE id = \(recipeID) FOR UPDATE", logger)).isEmpty
+            guard !(try await db.rows("SELECT 1 FROM recipe WHERE id = \(recipeID) FOR UPDATE", self.logger)).isEmpty
             else { return nil }
             if value == 0 {
                 try await db.query(
-                    "DELETE FROM recipeVote WHERE recipeId = \(recipeID) AND accountId = \(accountID)", logger: logger)
+                    "DELETE FROM recipeVote WHERE recipeId = \(recipeID) AND accountId = \(accountID)",
+                    logger: self.logger)
             } else {
                 try await db.query(
                     """
                     INSERT INTO recipeVote (recipeId, accountId, value) VALUES (\(recipeID), \(accountID), \(Int64(value)))
                     ON CONFLICT (recipeId, accountId) DO UPDATE SET value = excluded.value
-                    """, logger: logger)
+                    """, logger: self.logger)
             }
             let (ups, downs) = try await db.rows(
                 """
                 UPDATE recipe SET ups = (SELECT COUNT(*) FROM recipeVote WHERE recipeId = \(recipeID) AND value > 0),
                   downs = (SELECT COUNT(*) FROM recipeVote WHERE recipeId = \(recipeID) AND value < 0)
                 WHERE id = \(recipeID) RETURNING ups, downs
-                """, logger)[0].decode((Int64, Int64).self)
+                """, self.logger)[0].decode((Int64, Int64).self)
             return (Int(ups), Int(downs))
         }
     }
 
     public func saveRecipe(_ recipeID: Int64, for accountID: Int64, saved: Bool) async throws -> Bool? {
         try await transaction { db in
-            guard !(try await db.rows("SELECT 1 FROM recipe WHERE id = \(recipeID)", logger)).isEmpty else {
+            guard !(try await db.rows("SELECT 1 FROM recipe WHERE id = \(recipeID)", self.logger)).isEmpty else {
                 return nil
             }
             let changed: [PostgresRow]
@@ -143,11 +144,11 @@ extension PostgresStore: RecipeStore {
                     """
                     INSERT INTO recipeSave (accountId, recipeId, createdAt) VALUES (\(accountID), \(recipeID), \(Date()))
                     ON CONFLICT DO NOTHING RETURNING 1
-                    """, logger)
+                    """, self.logger)
             } else {
                 changed = try await db.rows(
                     "DELETE FROM recipeSave WHERE accountId = \(accountID) AND recipeId = \(recipeID) RETURNING 1",
-                    logger)
+                    self.logger)
             }
             return !changed.isEmpty
         }

@@ -27,9 +27,10 @@ extension PostgresStore: ChannelRegistry {
 
     public func register(_ channel: RegisteredChannel, maxOwned: Int) async throws -> Bool {
         try await transaction { db in
-            let taken = try await db.rows("SELECT 1 FROM registeredChannel WHERE nameKey = \(channel.nameKey)", logger)
+            let taken = try await db.rows(
+                "SELECT 1 FROM registeredChannel WHERE nameKey = \(channel.nameKey)", self.logger)
             if !taken.isEmpty { return false }
-            try await Self.checkOwned(db, channel.ownerId, maxOwned, logger)
+            try await Self.checkOwned(db, channel.ownerId, maxOwned, self.logger)
             let added = try await db.rows(
                 """
                 INSERT INTO registeredChannel (\(unescaped: Self.channelColumns))
@@ -37,7 +38,7 @@ extension PostgresStore: ChannelRegistry {
                   \(channel.topicSetBy), \(channel.topicSetAt), \(channel.flags), \(channel.channelKey),
                   \(channel.userLimit.map { Int64($0) }), \(channel.createdAt))
                 ON CONFLICT (nameKey) DO NOTHING RETURNING 1
-                """, logger)
+                """, self.logger)
             return !added.isEmpty
         }
     }
@@ -65,9 +66,9 @@ extension PostgresStore: ChannelRegistry {
 
     public func transferChannel(nameKey: String, to ownerId: Int64, maxOwned: Int) async throws {
         try await transaction { db in
-            try await Self.checkOwned(db, ownerId, maxOwned, logger)
+            try await Self.checkOwned(db, ownerId, maxOwned, self.logger)
             try await db.query(
-                "UPDATE registeredChannel SET ownerId = \(ownerId) WHERE nameKey = \(nameKey)", logger: logger)
+                "UPDATE registeredChannel SET ownerId = \(ownerId) WHERE nameKey = \(nameKey)", logger: self.logger)
         }
     }
 }

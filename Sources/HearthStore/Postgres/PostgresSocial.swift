@@ -10,16 +10,16 @@ extension PostgresStore: SocialStore {
                 """
                 SELECT 1 FROM block WHERE (blockerId = \(follower) AND blockedId = \(followee))
                   OR (blockerId = \(followee) AND blockedId = \(follower))
-                """, logger)
+                """, self.logger)
             if !blocked.isEmpty { return .blocked }
             let added = try await db.rows(
                 """
                 INSERT INTO follow (followerId, followeeId, createdAt) VALUES (\(follower), \(followee), \(now))
                 ON CONFLICT DO NOTHING RETURNING 1
-                """, logger)
+                """, self.logger)
             guard !added.isEmpty else { return .alreadyFollowing }
             try await Self.addActivity(
-                db, accountID: follower, kind: "follow", subjectID: followee, text: "follows", now: now, logger)
+                db, accountID: follower, kind: "follow", subjectID: followee, text: "follows", now: now, self.logger)
             return .followed
         }
     }
@@ -35,12 +35,12 @@ extension PostgresStore: SocialStore {
                 """
                 INSERT INTO block (blockerId, blockedId, createdAt) VALUES (\(blocker), \(blocked), \(now))
                 ON CONFLICT DO NOTHING RETURNING 1
-                """, logger)
+                """, self.logger)
             try await db.query(
                 """
                 DELETE FROM follow WHERE (followerId = \(blocker) AND followeeId = \(blocked))
                   OR (followerId = \(blocked) AND followeeId = \(blocker))
-                """, logger: logger)
+                """, logger: self.logger)
             return !added.isEmpty
         }
     }
