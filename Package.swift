@@ -35,6 +35,7 @@ let package = Package(
         .target(
             name: "HearthStore",
             dependencies: [
+                "HearthCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -38,6 +38,9 @@ public enum Sodium {
         return hex(out)
     }
 
+    /// BLAKE2b-256 of the bytes, as lower-case hex (content addresses).
+    public static func contentHash(_ bytes: [UInt8]) -> String { hex(digest(bytes)) }
+
     /// BLAKE2b-256 of the bytes.
     static func digest(_ input: [UInt8]) -> [UInt8] {
         ensureReady()

@@ -25,8 +25,13 @@ public final class MediaLibrary: Sendable {
     /// How long an upload link works.
     public static let uploadLinkLifetime: TimeInterval = 10 * 60
 
-    public init(directory: URL, publicURL: String, threads: Int = 2) throws {
+    /// Where pictures are shared with other processes (PostgreSQL), if anywhere: every new
+    /// picture is put there, and one missing here is fetched from there (and kept as a file).
+    let shared: (any PictureStore)?
+
+    public init(directory: URL, publicURL: String, threads: Int = 2, shared: (any PictureStore)? = nil) throws {
         self.directory = directory
+        self.shared = shared
         base = Mutex(publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         pool = NIOThreadPool(numberOfThreads: threads)
@@ -75,10 +80,37 @@ public final class MediaLibrary: Sendable {
     public func read(id: String, ext: String) async throws -> [UInt8]? {
         guard Self.isImageID(id), ImageFormat.allCases.contains(where: { $0.fileExtension == ext }) else { return nil }
         let file = directory.appendingPathComponent("\(id).\(ext)")
-        return try await run { FileManager.default.contents(atPath: file.path).map { [UInt8]($0) } }
+        if let bytes = try await run({ FileManager.default.contents(atPath: file.path).map { [UInt8]($0) } }) {
+            return bytes
+        }
+        guard let format = ImageFormat.allCases.first(where: { $0.fileExtension == ext }) else { return nil }
+        return try await fetchShared(id: id, format: format)
+    }
+
+    /// A picture another process made: from the shared store, kept here as a file from then on.
+    func fetchShared(id: String, format: ImageFormat) async throws -> [UInt8]? {
+        guard let shared, let bytes = try await shared.picture(id: id) else { return nil }
+        _ = try await run { try self.write(bytes, id: id, format: format) }
+        return bytes
+    }
+
+    /// Makes sure a stored picture is here as a file (for drawing on it).
+    func localCopy(_ image: ImageRecord) async throws {
+        guard shared != nil, let format = ImageFormat(rawValue: image.format),
+            !FileManager.default.fileExists(atPath: fileURL(id: image.id, format: image.format).path)
+        else { return }
+        _ = try await fetchShared(id: image.id, format: format)
+    }
+
+    /// Runs `work` (which writes a new picture file) on the pool, then shares the bytes.
+    func keep(_ work: @escaping @Sendable () throws -> (ImageRecord, [UInt8])) async throws -> ImageRecord {
+        let (record, bytes) = try await run(work)
+        try await shared?.putPicture(id: record.id, bytes: bytes)
+        return record
     }
 
     public func delete(ids: [String]) {
+        if let shared { Task { try? await shared.deletePictures(ids: ids) } }
         for id in ids {
             for format in ImageFormat.allCases {
                 try? FileManager.default.removeItem(at: fileURL(id: id, format: format.rawValue))
@@ -106,12 +138,14 @@ public final class MediaLibrary: Sendable {
         let probe: ImageProbe
         do { probe = try ImageProbe.inspect(bytes) } catch { throw UploadError.invalid(error) }
         let id = Self.newID()
-        return try await run {
+        return try await keep {
             guard let image = probe.reencode(bytes) else { throw UploadError.undecodable }
             _ = try self.write(image.bytes, id: id, format: image.format)
-            return ImageRecord(
-                id: id, ownerId: ownerID, kind: "upload", format: image.format.rawValue, width: image.width,
-                height: image.height, bytes: image.bytes.count)
+            return (
+                ImageRecord(
+                    id: id, ownerId: ownerID, kind: "upload", format: image.format.rawValue, width: image.width,
+                    height: image.height, bytes: image.bytes.count), image.bytes
+            )
         }
     }
 
@@ -176,7 +210,8 @@ public final class MediaLibrary: Sendable {
             throw MediaError("memes need the caption fonts (fonts-dejavu-core); ask the operator to run scripts/setup")
         }
         let id = Self.newID()
-        return try await run {
+        if case .stored(let image) = base { try await localCopy(image) }
+        return try await keep {
             let picture = try self.base(key: base.cacheKey) {
                 switch base {
                 case .builtin(let template): return template.picture()
@@ -186,9 +221,11 @@ public final class MediaLibrary: Sendable {
             renderer.caption(picture, boxes: boxes, captions: captions, textScale: textScale)
             let jpeg = picture.jpeg(quality: 85)
             _ = try self.write(jpeg, id: id, format: .jpeg)
-            return ImageRecord(
-                id: id, ownerId: nil, kind: "meme", format: "jpeg", width: picture.width, height: picture.height,
-                bytes: jpeg.count)
+            return (
+                ImageRecord(
+                    id: id, ownerId: nil, kind: "meme", format: "jpeg", width: picture.width, height: picture.height,
+                    bytes: jpeg.count), jpeg
+            )
         }
     }
 
@@ -213,13 +250,15 @@ public final class MediaLibrary: Sendable {
             throw MediaError("maps need the map data and fonts; ask the operator to run scripts/setup")
         }
         let id = Self.newID()
-        return try await run {
+        return try await keep {
             let picture = world.render(title: title, markers: markers)
             let png = picture.png(level: 3)
             _ = try self.write(png, id: id, format: .png)
-            return ImageRecord(
-                id: id, ownerId: ownerID, kind: "map", format: "png", width: picture.width, height: picture.height,
-                bytes: png.count)
+            return (
+                ImageRecord(
+                    id: id, ownerId: ownerID, kind: "map", format: "png", width: picture.width, height: picture.height,
+                    bytes: png.count), png
+            )
         }
     }
 
@@ -232,28 +271,34 @@ public final class MediaLibrary: Sendable {
             throw MediaError("tree pictures need the fonts; ask the operator to run scripts/setup")
         }
         let id = Self.newID()
-        return try await run {
+        return try await keep {
             let picture = FamilyTreePicture(fonts: fonts).draw(
                 title: title, people: people, parents: parents, partners: partners)
             let png = picture.png(level: 3)
             _ = try self.write(png, id: id, format: .png)
-            return ImageRecord(
-                id: id, ownerId: ownerID, kind: "tree", format: "png", width: picture.width, height: picture.height,
-                bytes: png.count)
+            return (
+                ImageRecord(
+                    id: id, ownerId: ownerID, kind: "tree", format: "png", width: picture.width, height: picture.height,
+                    bytes: png.count), png
+            )
         }
     }
 
     /// One picture with the given images as tiles (at most `GridLayout.maxTiles`).
     public func grid(_ images: [ImageRecord], ownerID: Int64) async throws -> ImageRecord {
         let id = Self.newID()
-        return try await run {
+        for image in images.prefix(GridLayout.maxTiles) { try await localCopy(image) }
+        return try await keep {
             let tiles = images.prefix(GridLayout.maxTiles).compactMap { try? self.decodeStored($0) }
             let picture = GridLayout.draw(tiles)
             let jpeg = picture.jpeg(quality: 85)
             _ = try self.write(jpeg, id: id, format: .jpeg)
-            return ImageRecord(
-                id: id, ownerId: ownerID, kind: "grid", format: "jpeg", width: picture.width, height: picture.height,
-                bytes: jpeg.count)
+            return (
+                ImageRecord(
+                    id: id, ownerId: ownerID, kind: "grid", format: "jpeg", width: picture.width,
+                    height: picture.height,
+                    bytes: jpeg.count), jpeg
+            )
         }
     }
 }

@@ -46,7 +46,7 @@ public final class HearthServer: Sendable {
         media = try MediaLibrary(
             directory: URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("media"),
             publicURL: config.linkBase,
-            threads: config.mediaThreads)
+            threads: config.mediaThreads, shared: self.store.sharedPictures)
         let accounts = AccountService(
             store: self.store, passwords: PasswordWorker(threads: config.passwordThreads, cost: config.passwordCost),
             codes: try CodeHasher.load(directory: config.dataDirectory),

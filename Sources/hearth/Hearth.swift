@@ -184,7 +184,8 @@ struct Template: AsyncParsableCommand {
             let store = try await database.open(dataDirectory: dataDir, logger: Logger(label: "hearth"))
             defer { Task { await store.close() } }
             let media = try MediaLibrary(
-                directory: URL(fileURLWithPath: dataDir).appendingPathComponent("media"), publicURL: "", threads: 1)
+                directory: URL(fileURLWithPath: dataDir).appendingPathComponent("media"), publicURL: "", threads: 1,
+                shared: store.sharedPictures)
             defer { Task { try? await media.shutdown() } }
             let image: ImageRecord
             do { image = try await media.ingest([UInt8](bytes), ownerID: nil) } catch {

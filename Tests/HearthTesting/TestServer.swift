@@ -21,6 +21,8 @@ public struct TestConfig {
     public var apps = AppsConfig()
     /// SQLite even when the tests run on PostgreSQL: for what only SQLite has (`hearth backup`).
     public var sqliteOnly = false
+    /// This PostgreSQL database whatever the tests run on (several servers may share one).
+    public var database: DatabaseURL?
 
     public subscript<T>(dynamicMember path: WritableKeyPath<ServerConfig, T>) -> T {
         get { server[keyPath: path] }
@@ -69,7 +71,8 @@ public final class TestServer: Sendable {
             logs.map { capture in Logger(label: "test") { _ in LogCapture.Handler(capture: capture) } }
             ?? Logger(label: "test")
         logger.logLevel = logs == nil ? .warning : .trace
-        let database = setup.sqliteOnly ? nil : try await Self.database(for: config.dataDirectory)
+        var database = setup.database
+        if database == nil && !setup.sqliteOnly { database = try await Self.database(for: config.dataDirectory) }
         let store = try await StoreEngine.open(database: database, dataDirectory: config.dataDirectory, logger: logger)
         let server = try HearthServer(
             config: config, apps: HearthApps.builtIn(setup.apps), store: store, logger: logger)

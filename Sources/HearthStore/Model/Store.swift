@@ -7,6 +7,10 @@ public protocol Store: AccountStore, SocialStore, ChannelRegistry, HistoryStore,
     /// The engine and where its data is, for logs ("SQLite in ./data/hearth.sqlite").
     var location: String { get }
 
+    /// Where picture bytes are shared between processes, when the engine keeps them (nil:
+    /// the files in the data directory are the only copy).
+    var sharedPictures: (any PictureStore)? { get }
+
     /// Lets go of the database (connections, files) once nothing uses the store any more.
     func close() async
 }

@@ -8,7 +8,14 @@ import PostgresNIO
 /// not Hearth's and is left alone; one with a migration this Hearth does not know is newer.
 enum PostgresMigrations {
     /// (identifier, SQL). Never edit a shipped one: add a new one at the end.
-    static let all: [(String, String)] = [("v1-schema", schema)]
+    static let all: [(String, String)] = [("v1-schema", schema), ("v2-picture-bytes", pictureBytes)]
+
+    /// Picture bytes, content-addressed (a hash of the bytes), and which picture has which.
+    static let pictureBytes = """
+        CREATE TABLE pictureBlob (hash TEXT PRIMARY KEY, bytes BYTEA NOT NULL);
+        CREATE TABLE pictureRef (imageId TEXT PRIMARY KEY, hash TEXT NOT NULL REFERENCES pictureBlob(hash));
+        CREATE INDEX pictureRef_hash ON pictureRef(hash);
+        """
 
     static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
         do {

@@ -28,6 +28,9 @@ public final class SQLiteStore: Store, Sendable {
 
     public var location: String { "SQLite in \(path)" }
 
+    /// One process owns an SQLite data directory: its media files are the pictures.
+    public var sharedPictures: (any PictureStore)? { nil }
+
     /// The pool closes its files when the store goes away.
     public func close() async {}
 
