@@ -17,6 +17,7 @@ struct Hearth: AsyncParsableCommand {
         abstract: "Hearth: a chat server for nc, IRC clients and bots, with a built-in social bot.",
         subcommands: [
             Serve.self, User.self, Template.self, HashPassword.self, BackupCommand.self, RestoreCommand.self,
+            MigrateCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }
@@ -244,6 +245,48 @@ struct RestoreCommand: AsyncParsableCommand {
         let keptAs = try Backup.restore(from: file, into: dataDir)
         _ = try SQLiteStore(dataDirectory: dataDir)  // brings an older backup's schema up to date
         print("restored \(file) into \(dataDir)" + (keptAs.map { "; the previous database is kept as \($0)" } ?? ""))
+        withExtendedLifetime(lock) {}
+    }
+}
+
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Copy a whole SQLite Hearth (every table and picture) into an empty PostgreSQL database.")
+    @Option(help: "The SQLite Hearth's data directory.") var from = "./data"
+    @Option(help: "The PostgreSQL database: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.") var to: String
+
+    func run() async throws {
+        let logger = Logger(label: "hearth")
+        guard FileManager.default.fileExists(atPath: (from as NSString).appendingPathComponent(SQLiteStore.fileName))
+        else { throw DatabaseOptions.Failure(description: "there is no Hearth database in \(from)") }
+        // A running server would keep writing to what is being copied.
+        let lock = try DataDirectoryLock(dataDirectory: from)
+        let source = try SQLiteStore(dataDirectory: from)
+        let url: DatabaseURL
+        do { url = try DatabaseURL(parsing: to) } catch {
+            throw DatabaseOptions.Failure(description: error.description)
+        }
+        let target: PostgresStore
+        do { target = try await PostgresStore.open(url, logger: logger) } catch {
+            throw DatabaseOptions.Failure(description: error.description)
+        }
+        defer { Task { await target.close() } }
+        let summary: PostgresStore.ImportSummary
+        do {
+            summary = try await target.importSQLite(
+                source, mediaDirectory: (from as NSString).appendingPathComponent("media"))
+        } catch {
+            throw DatabaseOptions.Failure(description: "\(error)")
+        }
+        let total = summary.rows.reduce(0) { $0 + $1.count }
+        print(
+            "copied \(total) rows in \(summary.rows.count) tables and \(summary.pictures) pictures from \(from) to \(url):"
+        )
+        print(summary.rows.filter { $0.count > 0 }.map { "\($0.table) \($0.count)" }.joined(separator: ", "))
+        print(
+            "every table has as many rows in PostgreSQL as in SQLite. Copy \(from)/\(CodeHasher.fileName) into the data "
+                + "directory of every Hearth that serves this database: it keys recovery and invite codes.")
         withExtendedLifetime(lock) {}
     }
 }
