@@ -6,7 +6,7 @@ import Testing
 /// The engines every store test runs on: SQLite in a temporary directory, and PostgreSQL in a
 /// new database on the test server (see `TestPostgres`; never skipped).
 /// The areas both engines implement so far (grows to `Store`).
-typealias EngineStore = AccountStore & SocialStore & ChannelRegistry & HistoryStore & OfflineMessageStore
+typealias EngineStore = Store
 
 enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite, postgres

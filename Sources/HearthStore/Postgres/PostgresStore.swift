@@ -60,6 +60,9 @@ public final class PostgresStore: Sendable {
         try? await probe.close()
         var options = PostgresClient.Configuration.Options()
         options.maximumConnections = max(1, poolSize)
+        // The server gives up on a statement the client has stopped waiting for.
+        let timeout = Int(operationTimeout.components.seconds * 1000)
+        options.additionalStartupParameters = [("statement_timeout", "\(timeout)")]
         var config = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
             tls: .disable)
