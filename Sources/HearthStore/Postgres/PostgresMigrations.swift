@@ -8,7 +8,11 @@ import PostgresNIO
 /// not Hearth's and is left alone; one with a migration this Hearth does not know is newer.
 enum PostgresMigrations {
     /// (identifier, SQL). Never edit a shipped one: add a new one at the end.
-    static let all: [(String, String)] = [("v1-schema", schema), ("v2-picture-bytes", pictureBytes)]
+    static let all: [(String, String)] = [
+        ("v1-schema", schema), ("v2-picture-bytes", pictureBytes),
+        // An author's recipes newest first straight from the index (profiles, !recipes USER).
+        ("v3-recipe-author-order", "CREATE INDEX recipe_account_id ON recipe(accountId, id)"),
+    ]
 
     /// Picture bytes, content-addressed (a hash of the bytes), and which picture has which.
     static let pictureBytes = """

@@ -158,22 +158,35 @@ extension PostgresStore: RecipeStore {
         recipes: [RecipeRow], total: Int
     ) {
         let size = Int64(StoreLimits.recipePageSize)
-        // A NULL filter lets every recipe through.
+        // Only the filters asked for, so the planner can use the author index.
+        var binds = PostgresBindings()
+        var filter = "TRUE"
+        if let author {
+            binds.append(author)
+            filter += " AND recipe.accountId = $\(binds.count)"
+        }
+        if let savedBy {
+            binds.append(savedBy)
+            filter += " AND recipe.id IN (SELECT recipeId FROM recipeSave WHERE accountId = $\(binds.count))"
+        }
         let total = try await rows(
-            """
-            SELECT COUNT(*) FROM recipe WHERE (\(author)::BIGINT IS NULL OR accountId = \(author))
-              AND (\(savedBy)::BIGINT IS NULL OR id IN (SELECT recipeId FROM recipeSave WHERE accountId = \(savedBy)))
-            """)[0].decode(Int64.self)
+            PostgresQuery(unsafeSQL: "SELECT COUNT(*) FROM recipe WHERE \(filter)", binds: binds))[0]
+            .decode(Int64.self)
         let orderBy = order == .new ? "recipe.id DESC" : "(recipe.ups - recipe.downs) DESC, recipe.id DESC"
+        binds.append(size)
+        binds.append(Int64(page - 1) * size)
         let found = try await rows(
-            """
-            \(unescaped: Self.recipeSelect)
-            WHERE (\(author)::BIGINT IS NULL OR recipe.accountId = \(author))
-              AND (\(savedBy)::BIGINT IS NULL OR recipe.id IN (SELECT recipeId FROM recipeSave WHERE accountId = \(savedBy)))
-            ORDER BY \(unescaped: orderBy) LIMIT \(size) OFFSET \(Int64(page - 1) * size)
-            """
+            PostgresQuery(
+                unsafeSQL: """
+                    \(Self.recipeSelect) WHERE \(filter) ORDER BY \(orderBy)
+                    LIMIT $\(binds.count - 1) OFFSET $\(binds.count)
+                    """, binds: binds)
         ).map(Self.recipeRow)
         return (found, Int(total))
+    }
+
+    public func recipeCount(author: Int64) async throws -> Int {
+        Int(try await rows("SELECT COUNT(*) FROM recipe WHERE accountId = \(author)")[0].decode(Int64.self))
     }
 
     public func recentRecipes(limit: Int) async throws -> [RecipeRow] {

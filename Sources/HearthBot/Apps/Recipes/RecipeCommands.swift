@@ -500,8 +500,7 @@ enum RecipeCommands {
     ]
 
     static func profileLine(_ context: ProfileContext) async throws -> String? {
-        let (_, total) = try await context.store.recipes(order: .new, author: context.subject.id!, page: 1)
-        return "recipes: \(total)"
+        "recipes: \(try await context.store.recipeCount(author: context.subject.id!))"
     }
 
     /// On login: a draft in progress is mentioned, and its lines keep coming to the bot.
