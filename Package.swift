@@ -161,6 +161,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
     ]
 )

@@ -23,6 +23,8 @@ public struct TestConfig {
     public var sqliteOnly = false
     /// This PostgreSQL database whatever the tests run on (several servers may share one).
     public var database: DatabaseURL?
+    /// PostgreSQL connections the server keeps at most.
+    public var databasePool = PostgresStore.defaultPoolSize
 
     public subscript<T>(dynamicMember path: WritableKeyPath<ServerConfig, T>) -> T {
         get { server[keyPath: path] }
@@ -73,7 +75,8 @@ public final class TestServer: Sendable {
         logger.logLevel = logs == nil ? .warning : .trace
         var database = setup.database
         if database == nil && !setup.sqliteOnly { database = try await Self.database(for: config.dataDirectory) }
-        let store = try await StoreEngine.open(database: database, dataDirectory: config.dataDirectory, logger: logger)
+        let store = try await StoreEngine.open(
+            database: database, dataDirectory: config.dataDirectory, poolSize: setup.databasePool, logger: logger)
         let server = try HearthServer(
             config: config, apps: HearthApps.builtIn(setup.apps), store: store, logger: logger)
         let group = ServiceGroup(configuration: .init(services: server.services, logger: logger))
