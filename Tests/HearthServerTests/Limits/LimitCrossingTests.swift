@@ -34,7 +34,10 @@ import Testing
         var lines: [String] = []
         while true {
             let line = try await c.expect("the reply to \(command)") { _ in true }
-            if line.contains("You are ") { return lines }
+            // The `!whoami` answer itself: a fortune saying may well contain "You are ".
+            if line.contains("You are ") && (line.contains(", logged in as ") || line.contains(", not logged in (")) {
+                return lines
+            }
             lines.append(line)
         }
     }
