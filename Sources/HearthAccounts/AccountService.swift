@@ -69,7 +69,7 @@ public final class AccountService: Sendable {
 
     /// Checks a name and password against the store, with throttling. Throws an AccountError
     /// that never says whether the name exists.
-    public func checkPassword(name: String, password: String, address: String) async throws -> Account {
+    public func checkPassword(name: String, password: String, address: String) async throws -> Stored<Account> {
         let key = IRCNames.fold(name)
         let attempt = try await Self.start(throttle, accountKey: key, address: address)
         var verdict: Bool?  // nil: the check itself failed (no guess was judged)
@@ -86,7 +86,7 @@ public final class AccountService: Sendable {
     }
 
     /// The account a resume token belongs to.
-    public func checkToken(_ token: String, address: String) async throws -> (Account, String) {
+    public func checkToken(_ token: String, address: String) async throws -> (Stored<Account>, String) {
         let attempt = try await Self.start(throttle, accountKey: nil, address: address)
         var verdict: Bool?
         defer { throttle.finish(attempt, success: verdict) }
@@ -121,7 +121,7 @@ public final class AccountService: Sendable {
 
     /// Creates an account; returns it with its one-time recovery codes.
     public func register(name: String, password: String, email: String?, phone: String?) async throws -> (
-        Account, [String]
+        Stored<Account>, [String]
     ) {
         if let problem = Self.nameProblem(name) { throw AccountError(problem) }
         if let problem = Self.passwordProblem(password) { throw AccountError(problem) }

@@ -25,7 +25,7 @@ public enum HearthApps {
                 name: "recipes", commands: RecipeCommands.all,
                 profileLine: { try await RecipeCommands.profileLine($0) },
                 onLogin: { try await RecipeCommands.onLogin($0, $1) },
-                continuation: { await RecipeCommands.continueDraft(bot: $0, caller: $1, line: $2) },
+                continuation: { await RecipeCommands.continueDraft(bot: $0, caller: $1, presence: $2, line: $3) },
                 services: config.edamam.map { [EdamamClient(config: $0)] } ?? []),
             BotApp(
                 name: "family", commands: FamilyCommands.all + LocationCommands.all + FamilyFeedCommands.all,

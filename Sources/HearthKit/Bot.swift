@@ -51,11 +51,13 @@ public final class Bot: Sendable {
 
     /// Runs one command line. `requireBang` is true in channels, false in private.
     /// Returns nil when the text is not a command at all.
-    public func handle(_ text: String, caller: Caller, requireBang: Bool) async -> BotResponse? {
+    public func handle(
+        _ text: String, caller: Caller, presence: any PresenceDirectory, requireBang: Bool
+    ) async -> BotResponse? {
         // A line said privately that continues what an app is doing (a recipe being written).
         if !requireBang, caller.account != nil, !text.drop(while: { $0 == " " }).hasPrefix("!") {
             for continuation in apps.compactMap(\.continuation) {
-                if let response = await continuation(self, caller, text) { return response }
+                if let response = await continuation(self, caller, presence, text) { return response }
             }
         }
         guard let input = CommandLineInput.parse(text, requireBang: requireBang) else { return nil }
@@ -66,7 +68,7 @@ public final class Bot: Sendable {
             let reason = input.words.count < command.arity.lowerBound ? "missing arguments" : "too many arguments"
             return .failed(command.usageError(reason).message, command: command.name, code: "INVALID_PARAMS")
         }
-        var request = BotRequest(caller: caller, input: input, command: command, bot: self)
+        var request = BotRequest(caller: caller, input: input, command: command, bot: self, presence: presence)
         do {
             if let account = caller.account {
                 let settings = UserSettings(stored: try await services.store.settings(account.id))

@@ -4,6 +4,9 @@ import HearthStore
 /// channels it guards and the services it brings (the store deletes an account's rows of
 /// every app itself, on every engine). Adding an app means adding one value to the
 /// list the executable gives `Bot` (`HearthApps.builtIn`).
+/// An app's answer to a private line that is not a command (nil: not for this app).
+public typealias LineContinuation = @Sendable (Bot, Caller, any PresenceDirectory, String) async -> BotResponse?
+
 public struct BotApp: Sendable {
     public var name: String
     public var commands: [BotCommand]
@@ -13,7 +16,7 @@ public struct BotApp: Sendable {
     public var onLogin: LoginHook?
     /// A line said privately that is not a command but continues what the app is doing with
     /// the caller (a recipe being written); nil when it does not.
-    public var continuation: (@Sendable (Bot, Caller, String) async -> BotResponse?)?
+    public var continuation: LineContinuation?
     /// The channels the app guards (loaded when the server starts) and the names it keeps.
     public var guardedChannels: (@Sendable (BotServices) async throws -> [GuardedChannel])?
     public var reservedChannels: ReservedChannels?
@@ -23,7 +26,7 @@ public struct BotApp: Sendable {
     public init(
         name: String, commands: [BotCommand],
         profileLine: (@Sendable (ProfileContext) async throws -> String?)? = nil,
-        onLogin: LoginHook? = nil, continuation: (@Sendable (Bot, Caller, String) async -> BotResponse?)? = nil,
+        onLogin: LoginHook? = nil, continuation: LineContinuation? = nil,
         guardedChannels: (@Sendable (BotServices) async throws -> [GuardedChannel])? = nil,
         reservedChannels: ReservedChannels? = nil, services: [any Sendable] = []
     ) {

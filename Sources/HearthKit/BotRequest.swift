@@ -4,15 +4,19 @@ public struct BotRequest: Sendable {
     public var command: BotCommand
     public var bot: Bot
     public var services: BotServices { bot.services }
+    /// Who is online, as the server that asks sees it.
+    public var presence: any PresenceDirectory
     /// The caller's settings (nil when not logged in) and the reply style they ask for.
     public var settings: UserSettings?
     public var style = Style.plain
 
-    public init(caller: Caller, input: CommandLineInput, command: BotCommand, bot: Bot) {
+    public init(caller: Caller, input: CommandLineInput, command: BotCommand, bot: Bot, presence: any PresenceDirectory)
+    {
         self.caller = caller
         self.input = input
         self.command = command
         self.bot = bot
+        self.presence = presence
     }
 
     public var words: [String] { input.words }

@@ -8,12 +8,11 @@ import Synchronization
 
 public typealias LoginHook = @Sendable (BotServices, AccountRef) async throws -> [SessionEffect]
 
-/// What command handlers may use: the store, the account rules, pictures, a view of who is
-/// online, and whatever services the apps brought (see `BotApp.services`).
+/// What command handlers may use: the store, the account rules, pictures, and whatever
+/// services the apps brought (see `BotApp.services`). Who is online comes with each request.
 public final class BotServices: Sendable {
     public let store: Store
     public let accounts: AccountService
-    public let presence: any PresenceDirectory
     public let logger: Logger
     /// Pictures: uploads, memes, grids (nil when the server runs without them).
     public let media: MediaLibrary?
@@ -24,13 +23,12 @@ public final class BotServices: Sendable {
     let loginHooks = Mutex<[LoginHook]>([])
 
     public init(
-        store: Store, accounts: AccountService, presence: any PresenceDirectory,
+        store: Store, accounts: AccountService,
         logger: Logger = Logger(label: "hearth.bot"), media: MediaLibrary? = nil, clock: HearthClock = .system,
         appServices: [any Sendable] = []
     ) {
         self.store = store
         self.accounts = accounts
-        self.presence = presence
         self.logger = logger
         self.media = media
         self.clock = clock

@@ -3,12 +3,12 @@ import HearthStore
 
 /// Whose profile is shown, to whom.
 public struct ProfileContext: Sendable {
-    public var subject: Account
+    public var subject: Stored<Account>
     public var viewer: AccountRef?
     public var store: Store
     public var media: MediaLibrary?
 
-    public init(subject: Account, viewer: AccountRef?, store: Store, media: MediaLibrary?) {
+    public init(subject: Stored<Account>, viewer: AccountRef?, store: Store, media: MediaLibrary?) {
         self.subject = subject
         self.viewer = viewer
         self.store = store

@@ -42,7 +42,6 @@ public final class HearthServer: Sendable {
             }
             self.store = sqlite
         }
-        core = Core(config: config, store: self.store, logger: logger, group: group)
         media = try MediaLibrary(
             directory: URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("media"),
             publicURL: config.linkBase,
@@ -55,9 +54,10 @@ public final class HearthServer: Sendable {
                 // The same rule as the connection limit: loopback is exempt when flood control is off.
                 exempt: { [floodControl = config.floodControl] in !floodControl && Self.isLoopback($0) }))
         let services = BotServices(
-            store: self.store, accounts: accounts, presence: core, logger: logger, media: media, clock: config.clock,
+            store: self.store, accounts: accounts, logger: logger, media: media, clock: config.clock,
             appServices: apps.flatMap(\.services))
-        core.attachBot(Bot(services: services, apps: apps))
+        core = Core(
+            config: config, store: self.store, bot: Bot(services: services, apps: apps), logger: logger, group: group)
     }
 
     /// The IRC listener and the HTTP application, for one ServiceGroup.

@@ -147,7 +147,7 @@ struct User: AsyncParsableCommand {
                 let account = try await store.createAccount(
                     name: name, nameKey: IRCNames.fold(name), passwordHash: hash, email: nil, phone: nil,
                     recoveryHashes: [])
-                print("created account \(account.name) (id \(account.id!)) in \(store.location)")
+                print("created account \(account.name) (id \(account.id)) in \(store.location)")
             } catch StoreError.nameTaken {
                 throw ValidationError("the name \(name) is taken")
             }

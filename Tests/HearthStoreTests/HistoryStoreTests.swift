@@ -13,7 +13,7 @@ import Testing
     @Test(arguments: Engine.allCases)
     func windowsByMsgidAndTime(engine: Engine) async throws {
         try await engine.withStore { store in
-            let ann = try await AccountStoreTests.make(store, "ann").id!
+            let ann = try await AccountStoreTests.make(store, "ann").id
             let start = Date(timeIntervalSince1970: 1_800_000_000)
             let lines = (1...10).map {
                 Self.line("#room", $0, at: start + Double($0), account: $0 % 2 == 0 ? ann : nil)
@@ -58,8 +58,8 @@ import Testing
     @Test(arguments: Engine.allCases)
     func incarnationsAreReadOnlyByThoseGrantedAndMarkersOnlyMoveForward(engine: Engine) async throws {
         try await engine.withStore { store in
-            let ann = try await AccountStoreTests.make(store, "ann").id!
-            let bob = try await AccountStoreTests.make(store, "bob").id!
+            let ann = try await AccountStoreTests.make(store, "ann").id
+            let bob = try await AccountStoreTests.make(store, "bob").id
             let now = Date()
             try await store.appendHistory(
                 [Self.line("#room a1", 1, at: now)], access: [HistoryAccess(target: "#room a1", accountID: ann)])

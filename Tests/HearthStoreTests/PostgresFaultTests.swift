@@ -18,7 +18,7 @@ import Testing
             try await TestPostgres.superuserURL(),
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(url.database)'")
         let start = ContinuousClock.now
-        await #expect(throws: (any Error).self) { try await store.setBio(ann.id!, "while it was away") }
+        await #expect(throws: (any Error).self) { try await store.setBio(ann.id, "while it was away") }
         let waited = ContinuousClock.now - start
         #expect(waited < PostgresStore.operationTimeout + .seconds(2), "waited \(waited)")
 
@@ -26,11 +26,11 @@ import Testing
             try await TestPostgres.superuserURL(), "ALTER DATABASE \(url.database) ALLOW_CONNECTIONS true")
         var recovered = false
         for _ in 0..<100 where !recovered {
-            recovered = (try? await store.setBio(ann.id!, "back again")) != nil
+            recovered = (try? await store.setBio(ann.id, "back again")) != nil
             if !recovered { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(recovered)
-        #expect(try await store.account(id: ann.id!)?.bio == "back again")
+        #expect(try await store.account(id: ann.id)?.bio == "back again")
         await store.close()
     }
 }

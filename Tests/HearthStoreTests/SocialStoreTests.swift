@@ -6,7 +6,7 @@ import Testing
 @Suite struct SocialStoreTests {
     static func ids(_ store: any EngineStore, _ names: [String]) async throws -> [Int64] {
         var ids: [Int64] = []
-        for name in names { ids.append(try await AccountStoreTests.make(store, name).id!) }
+        for name in names { ids.append(try await AccountStoreTests.make(store, name).id) }
         return ids
     }
 
@@ -60,7 +60,7 @@ import Testing
             #expect(try await store.findPeople(prefix: "q", after: nil).names == ["q1"])
             #expect(try await store.findPeople(prefix: "%", after: nil).names.isEmpty)  // no wildcards
 
-            let id = try await store.account(nameKey: "q1")!.id!
+            let id = try await store.account(nameKey: "q1")!.id
             try await store.setSetting(id, key: "privacy", value: "public")
             try await store.setSetting(id, key: "privacy", value: "friends")
             try await store.setSetting(id, key: "color", value: "on")

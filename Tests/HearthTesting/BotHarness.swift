@@ -31,7 +31,7 @@ public final class BotHarness: Sendable {
         let services = BotServices(
             store: store,
             accounts: AccountService(store: store, passwords: PasswordWorker(threads: 1, cost: TestServer.fastCost)),
-            presence: NobodyOnline(), media: media, clock: clock, appServices: appList.flatMap(\.services))
+            media: media, clock: clock, appServices: appList.flatMap(\.services))
         bot = Bot(services: services, apps: appList)
     }
 
@@ -74,7 +74,8 @@ public final class Person: Sendable {
         var caller = state.withLock { $0 }
         caller.channel = channel
         let response =
-            await bot.handle(text, caller: caller, requireBang: channel != nil) ?? BotResponse(["(not a command)"])
+            await bot.handle(text, caller: caller, presence: BotHarness.NobodyOnline(), requireBang: channel != nil)
+            ?? BotResponse(["(not a command)"])
         state.withLock { caller in
             for effect in response.effects {
                 switch effect {

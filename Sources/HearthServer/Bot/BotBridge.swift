@@ -13,8 +13,8 @@ extension Core {
     /// Asks the bot; its answer goes to the channel (group sessions) or privately.
     func runBot(_ client: Client, text: String, channel channelKey: String?, requireBang: Bool) {
         let caller = lock.withLock { client.caller(channel: channelKey.flatMap { channels[$0]?.name }) }
-        let bot = self.bot!
-        later(client, { await bot.handle(text, caller: caller, requireBang: requireBang) }) { response in
+        later(client, { [bot] in await bot.handle(text, caller: caller, presence: self, requireBang: requireBang) }) {
+            response in
             guard let response else { return }
             self.withState { out in
                 for effect in response.effects { self.apply(effect, for: client, out: &out) }

@@ -15,7 +15,7 @@ final class Core: @unchecked Sendable {
     let logger: Logger
     let startedAt = Date()
     let version = "hearth-0.1"
-    private(set) var bot: Bot!
+    let bot: Bot
     var passwords: PasswordWorker { bot.services.passwords }
 
     let lock = AdaptiveLock()
@@ -51,7 +51,7 @@ final class Core: @unchecked Sendable {
     let loops: LoopLocals
     let group: EventLoopGroup
 
-    init(config: ServerConfig, store: Store, logger: Logger, group: EventLoopGroup) {
+    init(config: ServerConfig, store: Store, bot: Bot, logger: Logger, group: EventLoopGroup) {
         // Timeouts are checked four times per shortest timeout.
         let shortest = min(config.pingInterval, config.pingTimeout, config.registrationTimeout)
         loops = LoopLocals(group: group, sweepInterval: .milliseconds(Int64(max(0.05, shortest / 4) * 1000)))
@@ -59,10 +59,9 @@ final class Core: @unchecked Sendable {
         self.config = config
         self.group = group
         self.store = store
+        self.bot = bot
         self.logger = logger
     }
-
-    func attachBot(_ bot: Bot) { self.bot = bot }
 
     /// Loads registered channels (before the listener accepts anyone).
     func loadRegisteredChannels() async throws {

@@ -161,7 +161,7 @@ struct MediaRoutes {
         let secret = String(decoded[decoded.index(after: colon)...])
         let accounts = core.bot.services.accounts
         let address = context.remoteAddress?.ipAddress ?? "http"
-        let account: Account
+        let account: Stored<Account>
         do {
             if SecretCodes.looksLikeResumeToken(secret) {
                 account = try await accounts.checkToken(secret, address: address).0
@@ -172,6 +172,6 @@ struct MediaRoutes {
         } catch {
             return Self.text(.unauthorized, "That name and password were not accepted.", headers: challenge)
         }
-        return try await accept(request, accountID: account.id!, ticket: nil)
+        return try await accept(request, accountID: account.id, ticket: nil)
     }
 }

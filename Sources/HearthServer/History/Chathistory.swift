@@ -185,10 +185,8 @@ extension Core {
                 (try? await store.readableHistoryTargets(channel: live.key, current: live.history, accountID: me?.id))
                 ?? [live.history]
         }
-        guard let me, let other = try? await store.account(nameKey: IRCNames.fold(target)), let id = other.id else {
-            return nil
-        }
-        return [HistoryRecord.conversation(me.id, id)]
+        guard let me, let other = try? await store.account(nameKey: IRCNames.fold(target)) else { return nil }
+        return [HistoryRecord.conversation(me.id, other.id)]
     }
 
     /// One stored message inside a CHATHISTORY batch; a multiline one as a nested

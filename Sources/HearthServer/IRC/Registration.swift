@@ -210,7 +210,7 @@ extension Core {
                 if let pass, client.account == nil {
                     if SecretCodes.looksLikeResumeToken(pass) {
                         if let (account, hash) = try? await accounts.checkToken(pass, address: address) {
-                            login = (AccountRef(id: account.id!, name: account.name), hash)
+                            login = (AccountRef(id: account.id, name: account.name), hash)
                         } else {
                             passFailed = true
                         }
@@ -220,7 +220,7 @@ extension Core {
                         if let account = try? await accounts.checkPassword(
                             name: name, password: password, address: address)
                         {
-                            login = (AccountRef(id: account.id!, name: account.name), nil)
+                            login = (AccountRef(id: account.id, name: account.name), nil)
                         } else {
                             passFailed = true
                         }
@@ -229,7 +229,7 @@ extension Core {
                 let owner = try? await store.account(nameKey: key)
                 let effects =
                     login != nil ? ((try? await services.loginEffects(login!.0, tokenHash: login!.1)) ?? []) : []
-                return (login, passFailed, owner.map { AccountRef(id: $0.id!, name: $0.name) }, effects)
+                return (login, passFailed, owner.map { AccountRef(id: $0.id, name: $0.name) }, effects)
             }
         ) { (login, passFailed, owner, effects) in
             if passFailed {

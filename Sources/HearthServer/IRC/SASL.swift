@@ -72,11 +72,11 @@ extension Core {
                         guard IRCNames.fold(account.name) == IRCNames.fold(authcid) else {
                             return .failure(BotError("token is for another account"))
                         }
-                        let ref = AccountRef(id: account.id!, name: account.name)
+                        let ref = AccountRef(id: account.id, name: account.name)
                         return .success((ref, hash, try await services.loginEffects(ref, tokenHash: hash)))
                     }
                     let account = try await accounts.checkPassword(name: authcid, password: secret, address: address)
-                    let ref = AccountRef(id: account.id!, name: account.name)
+                    let ref = AccountRef(id: account.id, name: account.name)
                     return .success((ref, nil, try await services.loginEffects(ref, tokenHash: nil)))
                 } catch let error as any UserFacingError {
                     return .failure(BotError(error.message))

@@ -1,7 +1,6 @@
 import Foundation
 
 public struct Account: Codable, Sendable, Equatable {
-    public var id: Int64?
     public var name: String
     public var nameKey: String
     public var passwordHash: String
@@ -23,11 +22,11 @@ public protocol AccountStore: Sendable {
     func createAccount(
         name: String, nameKey: String, passwordHash: String, email: String?, phone: String?, recoveryHashes: [String],
         now: Date
-    ) async throws -> Account
+    ) async throws -> Stored<Account>
 
-    func account(nameKey: String) async throws -> Account?
+    func account(nameKey: String) async throws -> Stored<Account>?
 
-    func account(id: Int64) async throws -> Account?
+    func account(id: Int64) async throws -> Stored<Account>?
 
     func setPassword(accountID: Int64, hash: String) async throws
 
@@ -38,7 +37,7 @@ public protocol AccountStore: Sendable {
     func addResumeToken(accountID: Int64, tokenHash: String, expiresAt: Date, now: Date) async throws
 
     /// The account a live (unexpired) token belongs to.
-    func account(tokenHash: String, now: Date) async throws -> Account?
+    func account(tokenHash: String, now: Date) async throws -> Stored<Account>?
 
     func revokeToken(tokenHash: String) async throws
 
@@ -47,7 +46,7 @@ public protocol AccountStore: Sendable {
     /// Marks an unused recovery code as used and returns the account, atomically:
     /// a code works once even when two connections race. `codeHashes` are the forms the
     /// code may be stored under (keyed, or plain from before keying).
-    func consumeRecoveryCode(nameKey: String, codeHashes: [String], now: Date) async throws -> Account?
+    func consumeRecoveryCode(nameKey: String, codeHashes: [String], now: Date) async throws -> Stored<Account>?
 
     func unusedRecoveryCodes(accountID: Int64) async throws -> Int
 }
@@ -55,7 +54,7 @@ public protocol AccountStore: Sendable {
 extension AccountStore {
     public func createAccount(
         name: String, nameKey: String, passwordHash: String, email: String?, phone: String?, recoveryHashes: [String]
-    ) async throws -> Account {
+    ) async throws -> Stored<Account> {
         try await createAccount(
             name: name, nameKey: nameKey, passwordHash: passwordHash, email: email, phone: phone,
             recoveryHashes: recoveryHashes, now: Date())
@@ -65,11 +64,11 @@ extension AccountStore {
         try await addResumeToken(accountID: accountID, tokenHash: tokenHash, expiresAt: expiresAt, now: Date())
     }
 
-    public func account(tokenHash: String) async throws -> Account? {
+    public func account(tokenHash: String) async throws -> Stored<Account>? {
         try await account(tokenHash: tokenHash, now: Date())
     }
 
-    public func consumeRecoveryCode(nameKey: String, codeHashes: [String]) async throws -> Account? {
+    public func consumeRecoveryCode(nameKey: String, codeHashes: [String]) async throws -> Stored<Account>? {
         try await consumeRecoveryCode(nameKey: nameKey, codeHashes: codeHashes, now: Date())
     }
 }

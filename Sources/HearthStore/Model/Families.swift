@@ -1,7 +1,6 @@
 import Foundation
 
 public struct FamilyRecord: Codable, Sendable, Equatable {
-    public var id: Int64?
     public var name: String
     public var founderId: Int64
     /// The family its founder left home from (`!tree independent`), if any.
@@ -60,7 +59,6 @@ public enum FamilyError: Error, Equatable, Sendable {
 
 /// A post on a family's feed: text (with an optional picture) or an event on a date.
 public struct FamilyPost: Codable, Sendable, Equatable {
-    public var id: Int64?
     public var familyId: Int64
     public var accountId: Int64
     public var kind: String  // text, event
@@ -83,14 +81,14 @@ public struct FamilyPost: Codable, Sendable, Equatable {
 /// The families part of the store, the same on every engine.
 public protocol FamilyStore: Sendable {
     /// Families the account belongs to, the one it joined or founded last first.
-    func families(of accountID: Int64) async throws -> [FamilyRecord]
+    func families(of accountID: Int64) async throws -> [Stored<FamilyRecord>]
 
-    func family(id: Int64) async throws -> FamilyRecord?
+    func family(id: Int64) async throws -> Stored<FamilyRecord>?
 
     /// Founds a family with the account as founder (and, for independence, its parent family).
     /// Founds a family, unless the account founded `maxFounded` that still exist.
     func foundFamily(name: String, founderID: Int64, parentFamilyID: Int64?, maxFounded: Int, now: Date) async throws
-        -> FamilyRecord
+        -> Stored<FamilyRecord>
 
     func familyMembers(_ familyID: Int64) async throws -> [FamilyMember]
 
@@ -112,66 +110,69 @@ public protocol FamilyStore: Sendable {
     /// Uses up an invite: the account joins with the relationship the inviter chose. The code
     /// works once; an expired or unknown one throws `notFound`.
     func joinFamily(codeHashes: [String], accountID: Int64, now: Date) async throws -> (
-        family: FamilyRecord, relation: FamilyRelation?, inviter: Int64
+        family: Stored<FamilyRecord>, relation: FamilyRelation?, inviter: Int64
     )
 
     /// Takes a member out of a family with their links (the founder cannot leave).
     func leaveFamily(_ familyID: Int64, accountID: Int64) async throws
 
     /// Every family's members (to guard the families' private channels).
-    func allFamilies() async throws -> [FamilyRecord]
+    func allFamilies() async throws -> [Stored<FamilyRecord>]
 
     func allFamilyMembers() async throws -> [Int64: Set<Int64>]
 
     func familyMemberIDs(_ familyID: Int64) async throws -> Set<Int64>
 
     /// Families founded by members who left home from `familyID`.
-    func childFamilies(of familyID: Int64) async throws -> [FamilyRecord]
+    func childFamilies(of familyID: Int64) async throws -> [Stored<FamilyRecord>]
 
-    func addFamilyPost(_ post: FamilyPost) async throws -> FamilyPost
+    func addFamilyPost(_ post: FamilyPost) async throws -> Stored<FamilyPost>
 
-    func familyPost(id: Int64) async throws -> FamilyPost?
+    func familyPost(id: Int64) async throws -> Stored<FamilyPost>?
 
-    func familyPosts(_ familyID: Int64, page: Int) async throws -> (posts: [(FamilyPost, String)], total: Int)
+    func familyPosts(_ familyID: Int64, page: Int) async throws -> (posts: [(Stored<FamilyPost>, String)], total: Int)
 
     /// Likes a post (or takes it back); idempotent, the count recomputed in the transaction.
     func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)?
 }
 
 extension FamilyStore {
-    public func foundFamily(name: String, founderID: Int64) async throws -> FamilyRecord {
+    public func foundFamily(name: String, founderID: Int64) async throws -> Stored<FamilyRecord> {
         try await foundFamily(name: name, founderID: founderID, parentFamilyID: nil, maxFounded: .max, now: Date())
     }
 
-    public func foundFamily(name: String, founderID: Int64, parentFamilyID: Int64?) async throws -> FamilyRecord {
+    public func foundFamily(name: String, founderID: Int64, parentFamilyID: Int64?) async throws -> Stored<FamilyRecord>
+    {
         try await foundFamily(
             name: name, founderID: founderID, parentFamilyID: parentFamilyID, maxFounded: .max, now: Date())
     }
 
-    public func foundFamily(name: String, founderID: Int64, maxFounded: Int) async throws -> FamilyRecord {
+    public func foundFamily(name: String, founderID: Int64, maxFounded: Int) async throws -> Stored<FamilyRecord> {
         try await foundFamily(
             name: name, founderID: founderID, parentFamilyID: nil, maxFounded: maxFounded, now: Date())
     }
 
-    public func foundFamily(name: String, founderID: Int64, now: Date) async throws -> FamilyRecord {
+    public func foundFamily(name: String, founderID: Int64, now: Date) async throws -> Stored<FamilyRecord> {
         try await foundFamily(name: name, founderID: founderID, parentFamilyID: nil, maxFounded: .max, now: now)
     }
 
     public func foundFamily(name: String, founderID: Int64, parentFamilyID: Int64?, maxFounded: Int) async throws
-        -> FamilyRecord
+        -> Stored<FamilyRecord>
     {
         try await foundFamily(
             name: name, founderID: founderID, parentFamilyID: parentFamilyID, maxFounded: maxFounded, now: Date())
     }
 
     public func foundFamily(name: String, founderID: Int64, parentFamilyID: Int64?, now: Date) async throws
-        -> FamilyRecord
+        -> Stored<FamilyRecord>
     {
         try await foundFamily(
             name: name, founderID: founderID, parentFamilyID: parentFamilyID, maxFounded: .max, now: now)
     }
 
-    public func foundFamily(name: String, founderID: Int64, maxFounded: Int, now: Date) async throws -> FamilyRecord {
+    public func foundFamily(name: String, founderID: Int64, maxFounded: Int, now: Date) async throws -> Stored<
+        FamilyRecord
+    > {
         try await foundFamily(name: name, founderID: founderID, parentFamilyID: nil, maxFounded: maxFounded, now: now)
     }
 
@@ -184,7 +185,7 @@ extension FamilyStore {
     }
 
     public func joinFamily(codeHashes: [String], accountID: Int64) async throws -> (
-        family: FamilyRecord, relation: FamilyRelation?, inviter: Int64
+        family: Stored<FamilyRecord>, relation: FamilyRelation?, inviter: Int64
     ) {
         try await joinFamily(codeHashes: codeHashes, accountID: accountID, now: Date())
     }

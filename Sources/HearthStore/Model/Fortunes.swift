@@ -2,7 +2,6 @@ import Foundation
 
 /// One opened fortune cookie: one per account per local day.
 public struct FortuneRecord: Codable, Sendable, Equatable {
-    public var id: Int64?
     public var accountId: Int64
     /// The local date it was opened on, `yyyy-MM-dd` in the account's time zone.
     public var day: String
@@ -43,24 +42,26 @@ public struct SharedLocation: Sendable, Equatable {
 
 /// The fortunes part of the store, the same on every engine.
 public protocol FortuneStore: Sendable {
-    func fortune(accountID: Int64, day: String) async throws -> FortuneRecord?
+    func fortune(accountID: Int64, day: String) async throws -> Stored<FortuneRecord>?
 
-    func fortune(id: Int64) async throws -> FortuneRecord?
+    func fortune(id: Int64) async throws -> Stored<FortuneRecord>?
 
     /// The sayings seen in the account's current pass through the catalogue, and that pass.
     func fortuneRound(accountID: Int64) async throws -> (round: Int, seen: Set<String>)
 
     /// Saves today's cookie and its points, unless one was opened for that day meanwhile
     /// (then that one is returned and nothing changes).
-    func openFortune(_ fortune: FortuneRecord) async throws -> (fortune: FortuneRecord, isNew: Bool)
+    func openFortune(_ fortune: FortuneRecord) async throws -> (fortune: Stored<FortuneRecord>, isNew: Bool)
 
     /// Every day the account opened a cookie on, newest first (for streaks).
     func fortuneDays(accountID: Int64) async throws -> [String]
 
-    func fortunes(of accountID: Int64, page: Int, pageSize: Int) async throws -> (fortunes: [FortuneRecord], total: Int)
+    func fortunes(of accountID: Int64, page: Int, pageSize: Int) async throws -> (
+        fortunes: [Stored<FortuneRecord>], total: Int
+    )
 
     /// All of an account's cookies, oldest first (stats and the map).
-    func allFortunes(of accountID: Int64) async throws -> [FortuneRecord]
+    func allFortunes(of accountID: Int64) async throws -> [Stored<FortuneRecord>]
 
     /// Adds points once per (kind, day): false when they were given already.
     func addPoints(accountID: Int64, kind: String, day: String, points: Int, now: Date) async throws -> Bool
@@ -76,7 +77,8 @@ public protocol FortuneStore: Sendable {
 }
 
 extension FortuneStore {
-    public func fortunes(of accountID: Int64, page: Int) async throws -> (fortunes: [FortuneRecord], total: Int) {
+    public func fortunes(of accountID: Int64, page: Int) async throws -> (fortunes: [Stored<FortuneRecord>], total: Int)
+    {
         try await fortunes(of: accountID, page: page, pageSize: StoreLimits.fortunePageSize)
     }
 

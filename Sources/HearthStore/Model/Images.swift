@@ -22,7 +22,6 @@ public struct ImageRecord: Codable, Sendable, Equatable {
 
 /// A user's (or, with no owner, a global) template: a picture and its caption boxes as JSON.
 public struct TemplateRecord: Codable, Sendable {
-    public var id: Int64?
     public var ownerId: Int64?
     public var name: String
     public var nameKey: String
@@ -63,10 +62,10 @@ public protocol ImageStore: Sendable {
     /// was gone (used by a concurrent upload, or expired), and then nothing is stored.
     func addUpload(_ image: ImageRecord, tokenHash: String?, now: Date) async throws -> Bool
 
-    func addTemplate(_ template: TemplateRecord) async throws -> TemplateRecord
+    func addTemplate(_ template: TemplateRecord) async throws -> Stored<TemplateRecord>
 
     /// Templates a user may use: their own first, then the global ones.
-    func templates(for accountID: Int64?) async throws -> [TemplateRecord]
+    func templates(for accountID: Int64?) async throws -> [Stored<TemplateRecord>]
 
     func cachedRender(key: String) async throws -> ImageRecord?
 

@@ -1,7 +1,6 @@
 import Foundation
 
 public struct MemeRecord: Codable, Sendable, Equatable {
-    public var id: Int64?
     public var accountId: Int64
     public var imageId: String
     public var source: String
@@ -20,7 +19,7 @@ public struct MemeRecord: Codable, Sendable, Equatable {
 
 /// A meme with its author's name and image format, for listing.
 public struct MemeRow: Sendable, Equatable {
-    public var meme: MemeRecord
+    public var meme: Stored<MemeRecord>
     public var author: String
     public var format: String
 }
@@ -30,7 +29,7 @@ public enum Reaction: String, Sendable { case like, fav }
 /// The memes part of the store, the same on every engine.
 public protocol MemeStore: Sendable {
     /// Saves a meme and tells the author's followers (their `!feed`).
-    func addMeme(_ meme: MemeRecord, feedText: String) async throws -> MemeRecord
+    func addMeme(_ meme: MemeRecord, feedText: String) async throws -> Stored<MemeRecord>
 
     func meme(id: Int64) async throws -> MemeRow?
 

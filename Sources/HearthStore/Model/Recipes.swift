@@ -1,7 +1,6 @@
 import Foundation
 
 public struct RecipeRecord: Codable, Sendable, Equatable {
-    public var id: Int64?
     public var accountId: Int64
     public var title: String
     /// One ingredient per line, one step per line.
@@ -53,7 +52,7 @@ public struct RecipeDraft: Codable, Sendable, Equatable {
 }
 
 public struct RecipeRow: Sendable, Equatable {
-    public var recipe: RecipeRecord
+    public var recipe: Stored<RecipeRecord>
     public var author: String
 }
 
@@ -88,12 +87,12 @@ public protocol RecipeStore: Sendable {
     func deleteRecipeDraft(accountID: Int64) async throws -> Bool
 
     /// Publishes a recipe (and forgets the draft it came from, if any).
-    func addRecipe(_ recipe: RecipeRecord, fromDraft: Bool, feedText: String) async throws -> RecipeRecord
+    func addRecipe(_ recipe: RecipeRecord, fromDraft: Bool, feedText: String) async throws -> Stored<RecipeRecord>
 
     func recipe(id: Int64) async throws -> RecipeRow?
 
     /// Replaces a recipe's fields if `accountID` wrote it.
-    func updateRecipe(_ recipe: RecipeRecord, by accountID: Int64) async throws -> Bool
+    func updateRecipe(_ recipe: Stored<RecipeRecord>, by accountID: Int64) async throws -> Bool
 
     /// Deletes a recipe written by `accountID`, with its votes, saves, comments and feed line.
     func deleteRecipe(id: Int64, by accountID: Int64) async throws -> Bool

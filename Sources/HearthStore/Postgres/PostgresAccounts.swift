@@ -7,21 +7,21 @@ extension PostgresStore: AccountStore {
     static let accountColumnsQualified = accountColumns.split(separator: ",")
         .map { "account." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
 
-    static func account(_ row: PostgresRow) throws -> Account {
+    static func account(_ row: PostgresRow) throws -> Stored<Account> {
         let (id, name, nameKey, passwordHash, email, phone, createdAt, bio, avatar) = try row.decode(
             (Int64, String, String, String, String?, String?, Date, String, String?).self)
         var account = Account(
-            id: id, name: name, nameKey: nameKey, passwordHash: passwordHash, email: email, phone: phone,
+            name: name, nameKey: nameKey, passwordHash: passwordHash, email: email, phone: phone,
             createdAt: createdAt)
         account.bio = bio
         account.avatarImageId = avatar
-        return account
+        return Stored(id: id, account)
     }
 
     public func createAccount(
         name: String, nameKey: String, passwordHash: String, email: String?, phone: String?, recoveryHashes: [String],
         now: Date
-    ) async throws -> Account {
+    ) async throws -> Stored<Account> {
         do {
             return try await transaction { db in
                 let row = try await db.rows(
@@ -33,7 +33,7 @@ extension PostgresStore: AccountStore {
                 let account = try Self.account(row[0])
                 for hash in recoveryHashes {
                     try await db.query(
-                        "INSERT INTO recoveryCode (accountId, codeHash) VALUES (\(account.id!), \(hash))",
+                        "INSERT INTO recoveryCode (accountId, codeHash) VALUES (\(account.id), \(hash))",
                         logger: self.logger)
                 }
                 return account
@@ -43,12 +43,12 @@ extension PostgresStore: AccountStore {
         }
     }
 
-    public func account(nameKey: String) async throws -> Account? {
+    public func account(nameKey: String) async throws -> Stored<Account>? {
         try await rows("SELECT \(unescaped: Self.accountColumns) FROM account WHERE nameKey = \(nameKey)")
             .first.map(Self.account)
     }
 
-    public func account(id: Int64) async throws -> Account? {
+    public func account(id: Int64) async throws -> Stored<Account>? {
         try await rows("SELECT \(unescaped: Self.accountColumns) FROM account WHERE id = \(id)").first.map(Self.account)
     }
 
@@ -132,7 +132,7 @@ extension PostgresStore: AccountStore {
         }
     }
 
-    public func account(tokenHash: String, now: Date) async throws -> Account? {
+    public func account(tokenHash: String, now: Date) async throws -> Stored<Account>? {
         try await rows(
             """
             SELECT \(unescaped: Self.accountColumnsQualified)
@@ -152,7 +152,7 @@ extension PostgresStore: AccountStore {
 
     /// Marks one unused code used, atomically: the row is locked (others skip it) and checked
     /// unused again, so a code works once however many connections race for it.
-    public func consumeRecoveryCode(nameKey: String, codeHashes: [String], now: Date) async throws -> Account? {
+    public func consumeRecoveryCode(nameKey: String, codeHashes: [String], now: Date) async throws -> Stored<Account>? {
         try await transaction { db in
             guard
                 let account = try await db.rows(
@@ -163,7 +163,7 @@ extension PostgresStore: AccountStore {
                 """
                 UPDATE recoveryCode SET usedAt = \(now)
                 WHERE usedAt IS NULL AND id = (SELECT id FROM recoveryCode
-                  WHERE accountId = \(account.id!) AND codeHash = ANY(\(codeHashes)) AND usedAt IS NULL
+                  WHERE accountId = \(account.id) AND codeHash = ANY(\(codeHashes)) AND usedAt IS NULL
                   LIMIT 1 FOR UPDATE SKIP LOCKED)
                 RETURNING 1
                 """, self.logger)

@@ -8,24 +8,23 @@ extension PostgresStore: FamilyStore {
     static let familyColumns = "id, name, founderId, parentFamilyId, createdAt"
     static let postColumns = "id, familyId, accountId, kind, text, imageId, eventDate, likes, comments, createdAt"
 
-    static func family(_ row: PostgresRow) throws -> FamilyRecord {
+    static func family(_ row: PostgresRow) throws -> Stored<FamilyRecord> {
         let (id, name, founderId, parentId, createdAt) = try row.decode((Int64, String, Int64, Int64?, Date).self)
-        var family = FamilyRecord(name: name, founderId: founderId, parentFamilyId: parentId, createdAt: createdAt)
-        family.id = id
-        return family
+        let family = FamilyRecord(name: name, founderId: founderId, parentFamilyId: parentId, createdAt: createdAt)
+        return Stored(id: id, family)
     }
 
-    static func post(_ row: PostgresRow) throws -> FamilyPost {
+    static func post(_ row: PostgresRow) throws -> Stored<FamilyPost> {
         let (id, familyId, accountId, kind, text, imageId, eventDate, likes, comments, createdAt) = try row.decode(
             (Int64, Int64, Int64, String, String, String?, String?, Int64, Int64, Date).self)
         var post = FamilyPost(
             familyId: familyId, accountId: accountId, kind: kind, text: text, imageId: imageId, eventDate: eventDate,
             createdAt: createdAt)
-        (post.id, post.likes, post.comments) = (id, Int(likes), Int(comments))
-        return post
+        (post.likes, post.comments) = (Int(likes), Int(comments))
+        return Stored(id: id, post)
     }
 
-    public func families(of accountID: Int64) async throws -> [FamilyRecord] {
+    public func families(of accountID: Int64) async throws -> [Stored<FamilyRecord>] {
         try await rows(
             """
             SELECT \(unescaped: Self.qualified(Self.familyColumns, "family")) FROM family
@@ -35,12 +34,12 @@ extension PostgresStore: FamilyStore {
         ).map(Self.family)
     }
 
-    public func family(id: Int64) async throws -> FamilyRecord? {
+    public func family(id: Int64) async throws -> Stored<FamilyRecord>? {
         try await rows("SELECT \(unescaped: Self.familyColumns) FROM family WHERE id = \(id)").first.map(Self.family)
     }
 
     public func foundFamily(name: String, founderID: Int64, parentFamilyID: Int64?, maxFounded: Int, now: Date)
-        async throws -> FamilyRecord
+        async throws -> Stored<FamilyRecord>
     {
         try await transaction { db in
             _ = try await db.rows("SELECT 1 FROM account WHERE id = \(founderID) FOR UPDATE", self.logger)
@@ -58,7 +57,7 @@ extension PostgresStore: FamilyStore {
             try await db.query(
                 """
                 INSERT INTO familyMember (familyId, accountId, role, joinedAt)
-                VALUES (\(family.id!), \(founderID), 'founder', \(now))
+                VALUES (\(family.id), \(founderID), 'founder', \(now))
                 """, logger: self.logger)
             return family
         }
@@ -164,7 +163,7 @@ extension PostgresStore: FamilyStore {
     }
 
     public func joinFamily(codeHashes: [String], accountID: Int64, now: Date) async throws
-        -> (family: FamilyRecord, relation: FamilyRelation?, inviter: Int64)
+        -> (family: Stored<FamilyRecord>, relation: FamilyRelation?, inviter: Int64)
     {
         try await transaction { db in
             guard
@@ -218,7 +217,7 @@ extension PostgresStore: FamilyStore {
         }
     }
 
-    public func allFamilies() async throws -> [FamilyRecord] {
+    public func allFamilies() async throws -> [Stored<FamilyRecord>] {
         try await rows("SELECT \(unescaped: Self.familyColumns) FROM family").map(Self.family)
     }
 
@@ -235,12 +234,12 @@ extension PostgresStore: FamilyStore {
         try await ids("SELECT accountId FROM familyMember WHERE familyId = \(familyID)")
     }
 
-    public func childFamilies(of familyID: Int64) async throws -> [FamilyRecord] {
+    public func childFamilies(of familyID: Int64) async throws -> [Stored<FamilyRecord>] {
         try await rows("SELECT \(unescaped: Self.familyColumns) FROM family WHERE parentFamilyId = \(familyID)")
             .map(Self.family)
     }
 
-    public func addFamilyPost(_ post: FamilyPost) async throws -> FamilyPost {
+    public func addFamilyPost(_ post: FamilyPost) async throws -> Stored<FamilyPost> {
         try await rows(
             """
             INSERT INTO familyPost (familyId, accountId, kind, text, imageId, eventDate, likes, comments, createdAt)
@@ -251,11 +250,13 @@ extension PostgresStore: FamilyStore {
         ).map(Self.post)[0]
     }
 
-    public func familyPost(id: Int64) async throws -> FamilyPost? {
+    public func familyPost(id: Int64) async throws -> Stored<FamilyPost>? {
         try await rows("SELECT \(unescaped: Self.postColumns) FROM familyPost WHERE id = \(id)").first.map(Self.post)
     }
 
-    public func familyPosts(_ familyID: Int64, page: Int) async throws -> (posts: [(FamilyPost, String)], total: Int) {
+    public func familyPosts(_ familyID: Int64, page: Int) async throws -> (
+        posts: [(Stored<FamilyPost>, String)], total: Int
+    ) {
         let size = Int64(StoreLimits.familyPostPageSize)
         let total = try await rows("SELECT COUNT(*) FROM familyPost WHERE familyId = \(familyID)")[0].decode(Int64.self)
         let posts = try await rows(

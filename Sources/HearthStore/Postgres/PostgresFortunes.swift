@@ -6,24 +6,23 @@ import PostgresNIO
 extension PostgresStore: FortuneStore {
     static let fortuneColumns = "id, accountId, day, sayingKey, round, text, numbers, lat, lon, place, points, openedAt"
 
-    static func fortune(_ row: PostgresRow) throws -> FortuneRecord {
+    static func fortune(_ row: PostgresRow) throws -> Stored<FortuneRecord> {
         let (id, accountId, day, sayingKey, round, text, numbers, lat, lon, place, points, openedAt) = try row.decode(
             (Int64, Int64, String, String, Int64, String, String, Double?, Double?, String?, Int64, Date).self)
-        var record = FortuneRecord(
+        let record = FortuneRecord(
             accountId: accountId, day: day, sayingKey: sayingKey, round: Int(round), text: text, numbers: numbers,
             lat: lat, lon: lon, place: place, points: Int(points), openedAt: openedAt)
-        record.id = id
-        return record
+        return Stored(id: id, record)
     }
 
-    public func fortune(accountID: Int64, day: String) async throws -> FortuneRecord? {
+    public func fortune(accountID: Int64, day: String) async throws -> Stored<FortuneRecord>? {
         try await rows(
             "SELECT \(unescaped: Self.fortuneColumns) FROM fortune WHERE accountId = \(accountID) AND day = \(day)"
         )
         .first.map(Self.fortune)
     }
 
-    public func fortune(id: Int64) async throws -> FortuneRecord? {
+    public func fortune(id: Int64) async throws -> Stored<FortuneRecord>? {
         try await rows("SELECT \(unescaped: Self.fortuneColumns) FROM fortune WHERE id = \(id)").first.map(Self.fortune)
     }
 
@@ -36,7 +35,7 @@ extension PostgresStore: FortuneStore {
         return (Int(round), Set(seen))
     }
 
-    public func openFortune(_ fortune: FortuneRecord) async throws -> (fortune: FortuneRecord, isNew: Bool) {
+    public func openFortune(_ fortune: FortuneRecord) async throws -> (fortune: Stored<FortuneRecord>, isNew: Bool) {
         try await transaction { db in
             let inserted = try await db.rows(
                 """
@@ -76,7 +75,7 @@ extension PostgresStore: FortuneStore {
     }
 
     public func fortunes(of accountID: Int64, page: Int, pageSize: Int) async throws -> (
-        fortunes: [FortuneRecord], total: Int
+        fortunes: [Stored<FortuneRecord>], total: Int
     ) {
         let total = try await rows("SELECT COUNT(*) FROM fortune WHERE accountId = \(accountID)")[0].decode(Int64.self)
         let found = try await rows(
@@ -88,7 +87,7 @@ extension PostgresStore: FortuneStore {
         return (found, Int(total))
     }
 
-    public func allFortunes(of accountID: Int64) async throws -> [FortuneRecord] {
+    public func allFortunes(of accountID: Int64) async throws -> [Stored<FortuneRecord>] {
         try await rows(
             "SELECT \(unescaped: Self.fortuneColumns) FROM fortune WHERE accountId = \(accountID) ORDER BY day"
         )

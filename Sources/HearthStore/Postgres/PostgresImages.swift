@@ -98,16 +98,15 @@ extension PostgresStore: ImageStore {
         }
     }
 
-    static func template(_ row: PostgresRow) throws -> TemplateRecord {
+    static func template(_ row: PostgresRow) throws -> Stored<TemplateRecord> {
         let (id, owner, name, nameKey, imageId, boxes, createdAt) = try row.decode(
             (Int64, Int64?, String, String, String, String, Date).self)
         var record = TemplateRecord(ownerId: owner, name: name, imageId: imageId, boxes: boxes, createdAt: createdAt)
-        record.id = id
         record.nameKey = nameKey
-        return record
+        return Stored(id: id, record)
     }
 
-    public func addTemplate(_ template: TemplateRecord) async throws -> TemplateRecord {
+    public func addTemplate(_ template: TemplateRecord) async throws -> Stored<TemplateRecord> {
         do {
             return try await rows(
                 """
@@ -122,7 +121,7 @@ extension PostgresStore: ImageStore {
         }
     }
 
-    public func templates(for accountID: Int64?) async throws -> [TemplateRecord] {
+    public func templates(for accountID: Int64?) async throws -> [Stored<TemplateRecord>] {
         try await rows(
             """
             SELECT \(unescaped: Self.templateColumns) FROM template WHERE ownerId IS NULL OR ownerId = \(accountID)

@@ -10,13 +10,13 @@ extension PostgresStore: MemeStore {
         JOIN account ON account.id = meme.accountId JOIN image ON image.id = meme.imageId
         """
 
-    static func memeRecord(_ row: PostgresRow) throws -> MemeRecord {
+    static func memeRecord(_ row: PostgresRow) throws -> Stored<MemeRecord> {
         let (id, accountId, imageId, source, caption, likes, favs, comments, createdAt) = try row.decode(
             (Int64, Int64, String, String, String, Int64, Int64, Int64, Date).self)
         var meme = MemeRecord(
             accountId: accountId, imageId: imageId, source: source, caption: caption, createdAt: createdAt)
-        (meme.id, meme.likes, meme.favs, meme.comments) = (id, Int(likes), Int(favs), Int(comments))
-        return meme
+        (meme.likes, meme.favs, meme.comments) = (Int(likes), Int(favs), Int(comments))
+        return Stored(id: id, meme)
     }
 
     static func memeRow(_ row: PostgresRow) throws -> MemeRow {
@@ -26,7 +26,7 @@ extension PostgresStore: MemeStore {
             format: try columns[10].decode(String.self))
     }
 
-    public func addMeme(_ meme: MemeRecord, feedText: String) async throws -> MemeRecord {
+    public func addMeme(_ meme: MemeRecord, feedText: String) async throws -> Stored<MemeRecord> {
         try await transaction { db in
             let record = try Self.memeRecord(
                 try await db.rows(
@@ -37,7 +37,7 @@ extension PostgresStore: MemeStore {
                     """, self.logger)[0])
             try await Self.addActivity(
                 db, accountID: meme.accountId, kind: "meme", subjectID: record.id,
-                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"), now: Date(), self.logger)
+                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id)"), now: Date(), self.logger)
             return record
         }
     }

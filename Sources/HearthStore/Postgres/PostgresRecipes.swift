@@ -12,7 +12,7 @@ extension PostgresStore: RecipeStore {
         """
     static let draftColumns = "accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt"
 
-    static func recipeRecord(_ row: PostgresRow) throws -> RecipeRecord {
+    static func recipeRecord(_ row: PostgresRow) throws -> Stored<RecipeRecord> {
         let (
             id, accountId, title, ingredients, steps, photo, tags, source, ups, downs, comments, createdAt, updatedAt
         ) =
@@ -21,9 +21,8 @@ extension PostgresStore: RecipeStore {
         var recipe = RecipeRecord(
             accountId: accountId, title: title, ingredients: ingredients, steps: steps, photoImageId: photo, tags: tags,
             source: source, now: createdAt)
-        (recipe.id, recipe.ups, recipe.downs, recipe.comments, recipe.updatedAt) =
-            (id, Int(ups), Int(downs), Int(comments), updatedAt)
-        return recipe
+        (recipe.ups, recipe.downs, recipe.comments, recipe.updatedAt) = (Int(ups), Int(downs), Int(comments), updatedAt)
+        return Stored(id: id, recipe)
     }
 
     static func recipeRow(_ row: PostgresRow) throws -> RecipeRow {
@@ -59,7 +58,9 @@ extension PostgresStore: RecipeStore {
         !(try await rows("DELETE FROM recipeDraft WHERE accountId = \(accountID) RETURNING 1")).isEmpty
     }
 
-    public func addRecipe(_ recipe: RecipeRecord, fromDraft: Bool, feedText: String) async throws -> RecipeRecord {
+    public func addRecipe(_ recipe: RecipeRecord, fromDraft: Bool, feedText: String) async throws -> Stored<
+        RecipeRecord
+    > {
         try await transaction { db in
             let record = try Self.recipeRecord(
                 try await db.rows(
@@ -76,7 +77,7 @@ extension PostgresStore: RecipeStore {
             }
             try await Self.addActivity(
                 db, accountID: recipe.accountId, kind: "recipe", subjectID: record.id,
-                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"), now: Date(), self.logger)
+                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id)"), now: Date(), self.logger)
             return record
         }
     }
@@ -85,15 +86,15 @@ extension PostgresStore: RecipeStore {
         try await rows("\(unescaped: Self.recipeSelect) WHERE recipe.id = \(id)").first.map(Self.recipeRow)
     }
 
-    public func updateRecipe(_ recipe: RecipeRecord, by accountID: Int64) async throws -> Bool {
-        guard recipe.accountId == accountID, let id = recipe.id else { return false }
+    public func updateRecipe(_ recipe: Stored<RecipeRecord>, by accountID: Int64) async throws -> Bool {
+        guard recipe.accountId == accountID else { return false }
         return
             !(try await rows(
                 """
                 UPDATE recipe SET title = \(recipe.title), ingredients = \(recipe.ingredients), steps = \(recipe.steps),
                   photoImageId = \(recipe.photoImageId), tags = \(recipe.tags), source = \(recipe.source),
                   updatedAt = \(Date())
-                WHERE id = \(id) AND accountId = \(accountID) RETURNING 1
+                WHERE id = \(recipe.id) AND accountId = \(accountID) RETURNING 1
                 """)).isEmpty
     }
 

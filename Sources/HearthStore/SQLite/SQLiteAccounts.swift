@@ -7,13 +7,14 @@ extension SQLiteStore {
     public func createAccount(
         name: String, nameKey: String, passwordHash: String, email: String?, phone: String?,
         recoveryHashes: [String], now: Date = Date()
-    ) async throws -> Account {
+    ) async throws -> Stored<Account> {
         try await pool.write { db in
-            if try Account.filter(Column("nameKey") == nameKey).fetchCount(db) > 0 { throw StoreError.nameTaken }
-            var account = Account(
-                id: nil, name: name, nameKey: nameKey, passwordHash: passwordHash, email: email, phone: phone,
-                createdAt: now)
-            try account.insert(db)
+            if try Stored<Account>.filter(Column("nameKey") == nameKey).fetchCount(db) > 0 {
+                throw StoreError.nameTaken
+            }
+            let account = try Account(
+                name: name, nameKey: nameKey, passwordHash: passwordHash, email: email, phone: phone, createdAt: now
+            ).insertStored(db)
             for hash in recoveryHashes {
                 try db.execute(
                     sql: "INSERT INTO recoveryCode (accountId, codeHash) VALUES (?, ?)", arguments: [account.id, hash])
@@ -22,12 +23,12 @@ extension SQLiteStore {
         }
     }
 
-    public func account(nameKey: String) async throws -> Account? {
-        try await pool.read { db in try Account.filter(Column("nameKey") == nameKey).fetchOne(db) }
+    public func account(nameKey: String) async throws -> Stored<Account>? {
+        try await pool.read { db in try Stored<Account>.filter(Column("nameKey") == nameKey).fetchOne(db) }
     }
 
-    public func account(id: Int64) async throws -> Account? {
-        try await pool.read { db in try Account.fetchOne(db, key: id) }
+    public func account(id: Int64) async throws -> Stored<Account>? {
+        try await pool.read { db in try Stored<Account>.fetchOne(db, key: id) }
     }
 
     public func setPassword(accountID: Int64, hash: String) async throws {
@@ -38,7 +39,7 @@ extension SQLiteStore {
 
     public func rename(accountID: Int64, to name: String, nameKey: String) async throws {
         try await pool.write { db in
-            let holder = try Account.filter(Column("nameKey") == nameKey).fetchOne(db)
+            let holder = try Stored<Account>.filter(Column("nameKey") == nameKey).fetchOne(db)
             if let holder, holder.id != accountID { throw StoreError.nameTaken }
             try db.execute(
                 sql: "UPDATE account SET name = ?, nameKey = ? WHERE id = ?", arguments: [name, nameKey, accountID])
@@ -57,7 +58,7 @@ extension SQLiteStore {
                 db, sql: "SELECT DISTINCT imageId FROM meme WHERE accountId = ?", arguments: [id])
             // Counts kept on other rows (likes, favourites) lose what this account gave.
             try Self.forgetReactions(db, accountID: id)
-            _ = try Account.deleteOne(db, key: id)
+            _ = try Stored<Account>.deleteOne(db, key: id)
             var orphans: [String] = []
             for imageID in rendered {
                 let used =
@@ -87,9 +88,9 @@ extension SQLiteStore {
     }
 
     /// The account a live (unexpired) token belongs to.
-    public func account(tokenHash: String, now: Date = Date()) async throws -> Account? {
+    public func account(tokenHash: String, now: Date = Date()) async throws -> Stored<Account>? {
         try await pool.read { db in
-            try Account.fetchOne(
+            try Stored<Account>.fetchOne(
                 db,
                 sql: """
                     SELECT account.* FROM account JOIN resumeToken ON resumeToken.accountId = account.id
@@ -113,10 +114,13 @@ extension SQLiteStore {
     /// Marks an unused recovery code as used and returns the account, atomically:
     /// a code works once even when two connections race. `codeHashes` are the forms the
     /// code may be stored under (keyed, or plain from before keying).
-    public func consumeRecoveryCode(nameKey: String, codeHashes: [String], now: Date = Date()) async throws -> Account?
-    {
+    public func consumeRecoveryCode(nameKey: String, codeHashes: [String], now: Date = Date()) async throws -> Stored<
+        Account
+    >? {
         try await pool.write { db in
-            guard let account = try Account.filter(Column("nameKey") == nameKey).fetchOne(db) else { return nil }
+            guard let account = try Stored<Account>.filter(Column("nameKey") == nameKey).fetchOne(db) else {
+                return nil
+            }
             var arguments: [(any DatabaseValueConvertible)?] = [now, account.id]
             arguments += codeHashes
             try db.execute(

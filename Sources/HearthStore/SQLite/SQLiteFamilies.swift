@@ -3,9 +3,9 @@ import GRDB
 
 extension SQLiteStore {
     /// Families the account belongs to, the one it joined or founded last first.
-    public func families(of accountID: Int64) async throws -> [FamilyRecord] {
+    public func families(of accountID: Int64) async throws -> [Stored<FamilyRecord>] {
         try await pool.read { db in
-            try FamilyRecord.fetchAll(
+            try Stored<FamilyRecord>.fetchAll(
                 db,
                 sql:
                     "SELECT family.* FROM family JOIN familyMember m ON m.familyId = family.id WHERE m.accountId = ? ORDER BY m.joinedAt DESC, family.id DESC",
@@ -13,25 +13,26 @@ extension SQLiteStore {
         }
     }
 
-    public func family(id: Int64) async throws -> FamilyRecord? {
-        try await pool.read { db in try FamilyRecord.fetchOne(db, key: id) }
+    public func family(id: Int64) async throws -> Stored<FamilyRecord>? {
+        try await pool.read { db in try Stored<FamilyRecord>.fetchOne(db, key: id) }
     }
 
     /// Founds a family with the account as founder (and, for independence, its parent family).
     /// Founds a family, unless the account founded `maxFounded` that still exist.
     public func foundFamily(
         name: String, founderID: Int64, parentFamilyID: Int64? = nil, maxFounded: Int = .max, now: Date = Date()
-    ) async throws -> FamilyRecord {
+    ) async throws -> Stored<FamilyRecord> {
         try await pool.write { db in
             let founded =
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM family WHERE founderId = ?", arguments: [founderID])
                 ?? 0
             guard founded < maxFounded else { throw FamilyError.foundedTooMany }
-            var family = FamilyRecord(name: name, founderId: founderID, parentFamilyId: parentFamilyID, createdAt: now)
-            try family.insert(db)
+            let family = try FamilyRecord(
+                name: name, founderId: founderID, parentFamilyId: parentFamilyID, createdAt: now
+            ).insertStored(db)
             try db.execute(
                 sql: "INSERT INTO familyMember (familyId, accountId, role, joinedAt) VALUES (?, ?, 'founder', ?)",
-                arguments: [family.id!, founderID, now])
+                arguments: [family.id, founderID, now])
             return family
         }
     }
@@ -149,7 +150,7 @@ extension SQLiteStore {
     /// Uses up an invite: the account joins with the relationship the inviter chose. The code
     /// works once; an expired or unknown one throws `notFound`.
     public func joinFamily(codeHashes: [String], accountID: Int64, now: Date = Date()) async throws
-        -> (family: FamilyRecord, relation: FamilyRelation?, inviter: Int64)
+        -> (family: Stored<FamilyRecord>, relation: FamilyRelation?, inviter: Int64)
     {
         try await pool.write { db in
             var arguments: [any DatabaseValueConvertible] = codeHashes
@@ -184,7 +185,7 @@ extension SQLiteStore {
             case .sibling: try Self.link(db, familyID, from: inviter, to: accountID, kind: .sibling)
             case nil: break
             }
-            return (try FamilyRecord.fetchOne(db, key: familyID)!, relation, inviter)
+            return (try Stored<FamilyRecord>.fetchOne(db, key: familyID)!, relation, inviter)
         }
     }
 
@@ -206,8 +207,8 @@ extension SQLiteStore {
     }
 
     /// Every family's members (to guard the families' private channels).
-    public func allFamilies() async throws -> [FamilyRecord] {
-        try await pool.read { db in try FamilyRecord.fetchAll(db) }
+    public func allFamilies() async throws -> [Stored<FamilyRecord>] {
+        try await pool.read { db in try Stored<FamilyRecord>.fetchAll(db) }
     }
 
     public func allFamilyMembers() async throws -> [Int64: Set<Int64>] {
@@ -229,27 +230,29 @@ extension SQLiteStore {
     }
 
     /// Families founded by members who left home from `familyID`.
-    public func childFamilies(of familyID: Int64) async throws -> [FamilyRecord] {
+    public func childFamilies(of familyID: Int64) async throws -> [Stored<FamilyRecord>] {
         try await pool.read { db in
-            try FamilyRecord.fetchAll(db, sql: "SELECT * FROM family WHERE parentFamilyId = ?", arguments: [familyID])
+            try Stored<FamilyRecord>.fetchAll(
+                db, sql: "SELECT * FROM family WHERE parentFamilyId = ?", arguments: [familyID])
         }
     }
 }
 
 extension SQLiteStore {
-    public func addFamilyPost(_ post: FamilyPost) async throws -> FamilyPost {
+    public func addFamilyPost(_ post: FamilyPost) async throws -> Stored<FamilyPost> {
         try await pool.write { db in
-            var record = post
-            try record.insert(db)
+            let record = try post.insertStored(db)
             return record
         }
     }
 
-    public func familyPost(id: Int64) async throws -> FamilyPost? {
-        try await pool.read { db in try FamilyPost.fetchOne(db, key: id) }
+    public func familyPost(id: Int64) async throws -> Stored<FamilyPost>? {
+        try await pool.read { db in try Stored<FamilyPost>.fetchOne(db, key: id) }
     }
 
-    public func familyPosts(_ familyID: Int64, page: Int) async throws -> (posts: [(FamilyPost, String)], total: Int) {
+    public func familyPosts(_ familyID: Int64, page: Int) async throws -> (
+        posts: [(Stored<FamilyPost>, String)], total: Int
+    ) {
         try await pool.read { db in
             let total =
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM familyPost WHERE familyId = ?", arguments: [familyID])
@@ -259,7 +262,7 @@ extension SQLiteStore {
                 sql:
                     "SELECT familyPost.*, account.name AS author FROM familyPost JOIN account ON account.id = familyPost.accountId WHERE familyId = ? ORDER BY familyPost.id DESC LIMIT ? OFFSET ?",
                 arguments: [familyID, StoreLimits.familyPostPageSize, (page - 1) * StoreLimits.familyPostPageSize])
-            return (try rows.map { (try FamilyPost(row: $0), $0["author"] as String) }, total)
+            return (try rows.map { (try Stored<FamilyPost>(row: $0), $0["author"] as String) }, total)
         }
     }
 

@@ -2,15 +2,15 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    public func fortune(accountID: Int64, day: String) async throws -> FortuneRecord? {
+    public func fortune(accountID: Int64, day: String) async throws -> Stored<FortuneRecord>? {
         try await pool.read { db in
-            try FortuneRecord.fetchOne(
+            try Stored<FortuneRecord>.fetchOne(
                 db, sql: "SELECT * FROM fortune WHERE accountId = ? AND day = ?", arguments: [accountID, day])
         }
     }
 
-    public func fortune(id: Int64) async throws -> FortuneRecord? {
-        try await pool.read { db in try FortuneRecord.fetchOne(db, key: id) }
+    public func fortune(id: Int64) async throws -> Stored<FortuneRecord>? {
+        try await pool.read { db in try Stored<FortuneRecord>.fetchOne(db, key: id) }
     }
 
     /// The sayings seen in the account's current pass through the catalogue, and that pass.
@@ -28,16 +28,15 @@ extension SQLiteStore {
 
     /// Saves today's cookie and its points, unless one was opened for that day meanwhile
     /// (then that one is returned and nothing changes).
-    public func openFortune(_ fortune: FortuneRecord) async throws -> (fortune: FortuneRecord, isNew: Bool) {
+    public func openFortune(_ fortune: FortuneRecord) async throws -> (fortune: Stored<FortuneRecord>, isNew: Bool) {
         try await pool.write { db in
-            if let existing = try FortuneRecord.fetchOne(
+            if let existing = try Stored<FortuneRecord>.fetchOne(
                 db, sql: "SELECT * FROM fortune WHERE accountId = ? AND day = ?",
                 arguments: [fortune.accountId, fortune.day])
             {
                 return (existing, false)
             }
-            var record = fortune
-            try record.insert(db)
+            let record = try fortune.insertStored(db)
             try db.execute(
                 sql: "INSERT INTO pointsEvent (accountId, kind, day, points, createdAt) VALUES (?, 'fortune', ?, ?, ?)",
                 arguments: [fortune.accountId, fortune.day, fortune.points, fortune.openedAt])
@@ -59,13 +58,13 @@ extension SQLiteStore {
     }
 
     public func fortunes(of accountID: Int64, page: Int, pageSize: Int = StoreLimits.fortunePageSize) async throws -> (
-        fortunes: [FortuneRecord], total: Int
+        fortunes: [Stored<FortuneRecord>], total: Int
     ) {
         try await pool.read { db in
             let total =
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fortune WHERE accountId = ?", arguments: [accountID])
                 ?? 0
-            let rows = try FortuneRecord.fetchAll(
+            let rows = try Stored<FortuneRecord>.fetchAll(
                 db, sql: "SELECT * FROM fortune WHERE accountId = ? ORDER BY day DESC LIMIT ? OFFSET ?",
                 arguments: [accountID, pageSize, (page - 1) * pageSize])
             return (rows, total)
@@ -73,9 +72,9 @@ extension SQLiteStore {
     }
 
     /// All of an account's cookies, oldest first (stats and the map).
-    public func allFortunes(of accountID: Int64) async throws -> [FortuneRecord] {
+    public func allFortunes(of accountID: Int64) async throws -> [Stored<FortuneRecord>] {
         try await pool.read { db in
-            try FortuneRecord.fetchAll(
+            try Stored<FortuneRecord>.fetchAll(
                 db, sql: "SELECT * FROM fortune WHERE accountId = ? ORDER BY day", arguments: [accountID])
         }
     }

@@ -86,22 +86,20 @@ extension SQLiteStore {
 
     // MARK: templates
 
-    public func addTemplate(_ template: TemplateRecord) async throws -> TemplateRecord {
+    public func addTemplate(_ template: TemplateRecord) async throws -> Stored<TemplateRecord> {
         try await pool.write { db in
-            var record = template
             do {
-                try record.insert(db)
+                return try template.insertStored(db)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 throw StoreError.nameTaken
             }
-            return record
         }
     }
 
     /// Templates a user may use: their own first, then the global ones.
-    public func templates(for accountID: Int64?) async throws -> [TemplateRecord] {
+    public func templates(for accountID: Int64?) async throws -> [Stored<TemplateRecord>] {
         try await pool.read { db in
-            try TemplateRecord.fetchAll(
+            try Stored<TemplateRecord>.fetchAll(
                 db,
                 sql: "SELECT * FROM template WHERE ownerId IS NULL OR ownerId = ? ORDER BY ownerId IS NULL, nameKey",
                 arguments: [accountID])

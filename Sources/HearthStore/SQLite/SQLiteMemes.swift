@@ -8,17 +8,16 @@ extension SQLiteStore {
         """
 
     private static func memeRow(_ row: Row) throws -> MemeRow {
-        MemeRow(meme: try MemeRecord(row: row), author: row["author"], format: row["format"])
+        MemeRow(meme: try Stored<MemeRecord>(row: row), author: row["author"], format: row["format"])
     }
 
     /// Saves a meme and tells the author's followers (their `!feed`).
-    public func addMeme(_ meme: MemeRecord, feedText: String) async throws -> MemeRecord {
+    public func addMeme(_ meme: MemeRecord, feedText: String) async throws -> Stored<MemeRecord> {
         try await pool.write { db in
-            var record = meme
-            try record.insert(db)
+            let record = try meme.insertStored(db)
             try Self.addActivity(
                 db, accountID: meme.accountId, kind: "meme", subjectID: record.id,
-                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"))
+                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id)"))
             return record
         }
     }

@@ -6,7 +6,7 @@ extension SQLiteStore {
         "SELECT recipe.*, account.name AS author FROM recipe JOIN account ON account.id = recipe.accountId"
 
     static func recipeRow(_ row: Row) throws -> RecipeRow {
-        RecipeRow(recipe: try RecipeRecord(row: row), author: row["author"])
+        RecipeRow(recipe: try Stored<RecipeRecord>(row: row), author: row["author"])
     }
 
     // MARK: drafts
@@ -24,14 +24,15 @@ extension SQLiteStore {
     }
 
     /// Publishes a recipe (and forgets the draft it came from, if any).
-    public func addRecipe(_ recipe: RecipeRecord, fromDraft: Bool, feedText: String) async throws -> RecipeRecord {
+    public func addRecipe(_ recipe: RecipeRecord, fromDraft: Bool, feedText: String) async throws -> Stored<
+        RecipeRecord
+    > {
         try await pool.write { db in
-            var record = recipe
-            try record.insert(db)
+            let record = try recipe.insertStored(db)
             if fromDraft { _ = try RecipeDraft.deleteOne(db, key: recipe.accountId) }
             try Self.addActivity(
                 db, accountID: recipe.accountId, kind: "recipe", subjectID: record.id,
-                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id!)"))
+                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id)"))
             return record
         }
     }
@@ -43,7 +44,7 @@ extension SQLiteStore {
     }
 
     /// Replaces a recipe's fields if `accountID` wrote it.
-    public func updateRecipe(_ recipe: RecipeRecord, by accountID: Int64) async throws -> Bool {
+    public func updateRecipe(_ recipe: Stored<RecipeRecord>, by accountID: Int64) async throws -> Bool {
         try await pool.write { db in
             guard recipe.accountId == accountID else { return false }
             var updated = recipe

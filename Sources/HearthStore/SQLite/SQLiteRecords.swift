@@ -2,43 +2,53 @@ import GRDB
 
 // How the store's value types map to SQLite rows (GRDB records); the model knows no engine.
 
-extension Account: FetchableRecord, MutablePersistableRecord {
+/// A stored value is its row: the `id` column and the value's own columns, in the value's table.
+extension Stored: TableRecord where Value: TableRecord {
+    public static var databaseTableName: String { Value.databaseTableName }
+}
+
+extension Stored: FetchableRecord where Value: FetchableRecord {
+    public init(row: Row) throws { self.init(id: row["id"], try Value(row: row)) }
+}
+
+extension PersistableRecord where Self: Sendable {
+    /// Inserts the value (it has no id column, so SQLite assigns one) and returns it stored.
+    func insertStored(_ db: Database) throws -> Stored<Self> {
+        try insert(db)
+        return Stored(id: db.lastInsertedRowID, self)
+    }
+}
+
+extension Account: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "account"
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension FamilyRecord: FetchableRecord, MutablePersistableRecord {
+extension FamilyRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "family"
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension FamilyPost: FetchableRecord, MutablePersistableRecord {
+extension FamilyPost: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "familyPost"
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension FortuneRecord: FetchableRecord, MutablePersistableRecord {
+extension FortuneRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "fortune"
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 extension ImageRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "image"
 }
 
-extension TemplateRecord: FetchableRecord, MutablePersistableRecord {
+extension TemplateRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "template"
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension MemeRecord: FetchableRecord, MutablePersistableRecord {
+extension MemeRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "meme"
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension RecipeRecord: FetchableRecord, MutablePersistableRecord {
+extension RecipeRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "recipe"
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 extension RecipeDraft: FetchableRecord, PersistableRecord {
@@ -52,3 +62,14 @@ extension RegisteredChannel: FetchableRecord, PersistableRecord {
 extension FamilyRole: DatabaseValueConvertible {}
 extension FamilyRelation: DatabaseValueConvertible {}
 extension FamilyLinkKind: DatabaseValueConvertible {}
+
+extension Stored where Value: PersistableRecord {
+    /// Writes the value's columns over its row.
+    func update(_ db: Database) throws {
+        let columns = Array(try value.databaseDictionary)
+        let assignments = columns.map { "\($0.key.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+        try db.execute(
+            sql: "UPDATE \(Value.databaseTableName.quotedDatabaseIdentifier) SET \(assignments) WHERE id = ?",
+            arguments: StatementArguments(columns.map(\.value) + [id.databaseValue]))
+    }
+}

@@ -82,7 +82,7 @@ import Testing
                 name: "kim", nameKey: "kim", passwordHash: hash, email: nil, phone: nil, recoveryHashes: [])
             let token = SecretCodes.resumeToken()
             try await server.server.store.addResumeToken(
-                accountID: account.id!, tokenHash: Sodium.hashSecret(token), expiresAt: Date().addingTimeInterval(60))
+                accountID: account.id, tokenHash: Sodium.hashSecret(token), expiresAt: Date().addingTimeInterval(60))
 
             let c = try await server.connect()
             try await c.send("CAP LS 302")

@@ -183,7 +183,7 @@ extension LimitCrossingTests {
                 let account = try await store.createAccount(
                     name: name, nameKey: name, passwordHash: hash, email: nil, phone: nil, recoveryHashes: [])
                 _ = try await store.addPoints(
-                    accountID: account.id!, kind: "test", day: "2026-07-02", points: 10_000 - rank)
+                    accountID: account.id, kind: "test", day: "2026-07-02", points: 10_000 - rank)
                 page = try await Self.replies(sol, "!top points")
                 #expect(Self.count(page, containing: ". lb") == min(rank, FortuneCommands.leaderboardSize), "\(page)")
             }

@@ -44,7 +44,7 @@ enum AccountCommands {
             }
         }
         if let problem = AccountService.nameProblem(name) { throw BotError(problem) }
-        if let holder = request.services.presence.sessionUsing(nickKey: IRCNames.fold(name)),
+        if let holder = request.presence.sessionUsing(nickKey: IRCNames.fold(name)),
             holder != request.caller.sessionID
         {
             throw BotError("someone online is using the nick \(name); pick another name")
@@ -57,7 +57,7 @@ enum AccountCommands {
                 "\(AccountService.registrationsPerAddressPerHour) accounts were made from your address this hour; "
                     + "try again in \(minutes) min")
         }
-        let account: Account
+        let account: Stored<Account>
         let codes: [String]
         do {
             (account, codes) = try await accounts.register(name: name, password: password, email: email, phone: phone)
@@ -65,7 +65,7 @@ enum AccountCommands {
             request.services.accounts.registrations.giveBack(address)  // nothing was made
             throw error
         }
-        let (token, hash) = try await accounts.issueToken(accountID: account.id!)
+        let (token, hash) = try await accounts.issueToken(accountID: account.id)
         return BotResponse(
             ["Welcome to Hearth, \(account.name)! Your account is ready and you are logged in."],
             privateLines: [
@@ -73,7 +73,7 @@ enum AccountCommands {
                 codes.joined(separator: "  "),
             ] + tokenLines(token),
             effects: try await request.services.loginEffects(
-                AccountRef(id: account.id!, name: account.name), tokenHash: hash))
+                AccountRef(id: account.id, name: account.name), tokenHash: hash))
     }
 
     static let login = BotCommand(
@@ -83,11 +83,11 @@ enum AccountCommands {
         let accounts = request.services.accounts
         let account = try await accounts.checkPassword(
             name: request.words[0], password: request.words[1], address: request.caller.address)
-        let (token, hash) = try await accounts.issueToken(accountID: account.id!)
+        let (token, hash) = try await accounts.issueToken(accountID: account.id)
         return BotResponse(
             ["You are logged in as \(account.name)."], privateLines: tokenLines(token),
             effects: try await request.services.loginEffects(
-                AccountRef(id: account.id!, name: account.name), tokenHash: hash))
+                AccountRef(id: account.id, name: account.name), tokenHash: hash))
     }
 
     static let resume = BotCommand(
@@ -99,7 +99,7 @@ enum AccountCommands {
         return BotResponse(
             ["Welcome back, \(account.name) — you are logged in."],
             effects: try await request.services.loginEffects(
-                AccountRef(id: account.id!, name: account.name), tokenHash: hash))
+                AccountRef(id: account.id, name: account.name), tokenHash: hash))
     }
 
     static let logout = BotCommand(
@@ -167,7 +167,7 @@ enum AccountCommands {
         let name = request.words[0]
         if let problem = AccountService.nameProblem(name) { throw BotError(problem) }
         let key = IRCNames.fold(name)
-        if let holder = request.services.presence.sessionUsing(nickKey: key), holder != request.caller.sessionID,
+        if let holder = request.presence.sessionUsing(nickKey: key), holder != request.caller.sessionID,
             key != IRCNames.fold(ref.name)
         {
             throw BotError("someone online is using the nick \(name); pick another name")
@@ -200,18 +200,18 @@ enum AccountCommands {
             throw BotError("that name and recovery code don't match (or the code was used already)")
         }
         let hash = try await services.passwords.hash(password)
-        try await services.store.setPassword(accountID: account.id!, hash: hash)
-        try await services.store.revokeAllTokens(accountID: account.id!)
-        let left = try await services.store.unusedRecoveryCodes(accountID: account.id!)
-        let (token, tokenHash) = try await services.accounts.issueToken(accountID: account.id!)
+        try await services.store.setPassword(accountID: account.id, hash: hash)
+        try await services.store.revokeAllTokens(accountID: account.id)
+        let left = try await services.store.unusedRecoveryCodes(accountID: account.id)
+        let (token, tokenHash) = try await services.accounts.issueToken(accountID: account.id)
         return BotResponse(
             [
                 "Password reset for \(account.name); you are logged in. \(left) recovery code\(left == 1 ? "" : "s") left."
             ],
             privateLines: tokenLines(token),
-            effects: [.logoutEverywhere(accountID: account.id!)]
+            effects: [.logoutEverywhere(accountID: account.id)]
                 + (try await services.loginEffects(
-                    AccountRef(id: account.id!, name: account.name), tokenHash: tokenHash)))
+                    AccountRef(id: account.id, name: account.name), tokenHash: tokenHash)))
     }
 
     static let account = BotCommand(

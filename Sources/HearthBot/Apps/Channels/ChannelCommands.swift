@@ -22,7 +22,7 @@ enum ChannelCommands {
         switch action {
         case "register":
             let me = try request.account()
-            guard let live = request.services.presence.channel(nameKey: key, sessionID: request.caller.sessionID) else {
+            guard let live = request.presence.channel(nameKey: key, sessionID: request.caller.sessionID) else {
                 throw BotError("\(name) doesn't exist right now: /join \(name) first")
             }
             if try await store.registeredChannel(nameKey: key) != nil {
@@ -53,7 +53,7 @@ enum ChannelCommands {
             }
             let owner = try await store.account(id: record.ownerId)?.name ?? "?"
             let since = record.createdAt.formatted(.iso8601.year().month().day())
-            let live = request.services.presence.channel(nameKey: key, sessionID: request.caller.sessionID)
+            let live = request.presence.channel(nameKey: key, sessionID: request.caller.sessionID)
             var lines = ["\(record.name) — owner \(owner), registered \(since), modes +\(record.flags)"]
             if !record.topic.isEmpty { lines.append("topic: \(record.topic)") }
             lines.append(live.map { "\($0.members) here now" } ?? "nobody here now")
@@ -75,12 +75,12 @@ enum ChannelCommands {
                 throw BotError("nobody is called \(request.words[2])")
             }
             do {
-                try await store.transferChannel(nameKey: key, to: heir.id!, maxOwned: maxOwned)
+                try await store.transferChannel(nameKey: key, to: heir.id, maxOwned: maxOwned)
             } catch is OwnsTooMany {
                 throw BotError("\(heir.name) owns \(maxOwned) channels already, the most one account may")
             }
             var updated = record
-            updated.ownerId = heir.id!
+            updated.ownerId = heir.id
             return BotResponse(["\(record.name) now belongs to \(heir.name)."], effects: [.channelOwned(updated)])
         default:
             throw request.usageError("unknown action \(action)")

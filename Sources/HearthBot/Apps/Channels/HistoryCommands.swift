@@ -30,7 +30,7 @@ enum HistoryCommands {
         let title: String
         if IRCNames.isChannel(target) {
             guard
-                let live = request.services.presence.channel(
+                let live = request.presence.channel(
                     nameKey: IRCNames.fold(target), sessionID: request.caller.sessionID),
                 live.callerIsMember
             else { throw BotError("join \(target) to read its history") }
@@ -42,7 +42,7 @@ enum HistoryCommands {
             guard let other = try await store.account(nameKey: IRCNames.fold(target)) else {
                 throw BotError("nobody is called \(target) (conversations are kept between accounts)")
             }
-            keys = [HistoryRecord.conversation(me.id, other.id!)]
+            keys = [HistoryRecord.conversation(me.id, other.id)]
             title = "you and \(other.name)"
         }
         let records = try await store.latestHistory(targets: keys, limit: count)

@@ -23,24 +23,24 @@ public enum FamilyCommands {
     /// Nobody makes a `#family-…` channel: only the family's own exists, for its members.
     static let reservedChannels = ReservedChannels(prefix: "#family-", refusal: "it is a family's private channel")
 
-    static func guarded(_ family: FamilyRecord, members: Set<Int64>) -> GuardedChannel {
+    static func guarded(_ family: Stored<FamilyRecord>, members: Set<Int64>) -> GuardedChannel {
         GuardedChannel(
-            name: channelName(family.id!), members: members, topic: "\(family.name) — family only", owner: family.name)
+            name: channelName(family.id), members: members, topic: "\(family.name) — family only", owner: family.name)
     }
 
     /// Every family's channel with its members, when the server starts.
     static func guardedChannels(_ services: BotServices) async throws -> [GuardedChannel] {
         let members = try await services.store.allFamilyMembers()
-        return try await services.store.allFamilies().map { guarded($0, members: members[$0.id!] ?? []) }
+        return try await services.store.allFamilies().map { guarded($0, members: members[$0.id] ?? []) }
     }
 
     /// Effects after a family's membership changed: its channel's guest list, and joining it.
-    static func membershipEffects(_ request: BotRequest, _ family: FamilyRecord, joining: Int64?) async throws
+    static func membershipEffects(_ request: BotRequest, _ family: Stored<FamilyRecord>, joining: Int64?) async throws
         -> [SessionEffect]
     {
-        let members = try await request.services.store.familyMemberIDs(family.id!)
+        let members = try await request.services.store.familyMemberIDs(family.id)
         var effects: [SessionEffect] = [.guardedChannel(guarded(family, members: members))]
-        if let joining { effects.append(.joinChannels(accountID: joining, names: [channelName(family.id!)])) }
+        if let joining { effects.append(.joinChannels(accountID: joining, names: [channelName(family.id)])) }
         return effects
     }
 
@@ -48,7 +48,7 @@ public enum FamilyCommands {
     static func onLogin(_ services: BotServices, _ account: AccountRef) async throws -> [SessionEffect] {
         let families = try await services.store.families(of: account.id)
         return families.isEmpty
-            ? [] : [.joinChannels(accountID: account.id, names: families.map { channelName($0.id!) })]
+            ? [] : [.joinChannels(accountID: account.id, names: families.map { channelName($0.id) })]
     }
 
     static func familyNameProblem(_ name: String) -> String? {
@@ -56,7 +56,7 @@ public enum FamilyCommands {
     }
 
     /// The caller's current family: the one they joined or founded last.
-    static func current(_ request: BotRequest) async throws -> (AccountRef, FamilyRecord) {
+    static func current(_ request: BotRequest) async throws -> (AccountRef, Stored<FamilyRecord>) {
         let me = try request.account()
         guard let family = try await request.services.store.families(of: me.id).first else {
             throw BotError("you are in no family yet — !tree new NAME founds one, !tree join CODE joins one")
@@ -64,8 +64,10 @@ public enum FamilyCommands {
         return (me, family)
     }
 
-    static func member(_ request: BotRequest, _ family: FamilyRecord, _ name: String) async throws -> FamilyMember {
-        let members = try await request.services.store.familyMembers(family.id!)
+    static func member(_ request: BotRequest, _ family: Stored<FamilyRecord>, _ name: String) async throws
+        -> FamilyMember
+    {
+        let members = try await request.services.store.familyMembers(family.id)
         guard let found = members.first(where: { $0.name.lowercased() == name.lowercased() }) else {
             throw BotError("\(name) is not in \(family.name) — !tree members lists who is")
         }
@@ -97,11 +99,11 @@ public enum FamilyCommands {
         }
     }
 
-    static func found(_ request: BotRequest, name: String, parent: FamilyRecord?) async throws -> BotResponse {
+    static func found(_ request: BotRequest, name: String, parent: Stored<FamilyRecord>?) async throws -> BotResponse {
         let me = try request.account()
         let name = name.trimmingCharacters(in: .whitespaces)
         if let problem = familyNameProblem(name) { throw request.usageError(problem) }
-        let family: FamilyRecord
+        let family: Stored<FamilyRecord>
         do {
             family = try await request.services.store.foundFamily(
                 name: name, founderID: me.id, parentFamilyID: parent?.id, maxFounded: maxFamiliesFounded,
@@ -115,24 +117,26 @@ public enum FamilyCommands {
             ?? "You founded \(name)."
         return BotResponse(
             [
-                "\(lead) Its private channel is \(channelName(family.id!)). Invite people with !tree invite [as parent|child|partner|sibling]."
+                "\(lead) Its private channel is \(channelName(family.id)). Invite people with !tree invite [as parent|child|partner|sibling]."
                     + (request.caller.channel != nil ? " (Your first invite code came privately.)" : "")
             ],
             privateLines: lines, effects: try await membershipEffects(request, family, joining: me.id))
     }
 
-    static func newInvite(_ request: BotRequest, _ family: FamilyRecord, _ me: AccountRef, relation: FamilyRelation?)
+    static func newInvite(
+        _ request: BotRequest, _ family: Stored<FamilyRecord>, _ me: AccountRef, relation: FamilyRelation?
+    )
         async throws -> [String]
     {
         let store = request.services.store
         let now = request.services.clock.now()
-        if try await store.familyInvites(family.id!, now: now).count >= maxOpenInvites {
+        if try await store.familyInvites(family.id, now: now).count >= maxOpenInvites {
             throw BotError("\(family.name) has \(maxOpenInvites) open invites; !tree revoke some first")
         }
         let code = SecretCodes.code(groups: inviteGroups)
         let number = try await store.addFamilyInvite(
             FamilyInvite(
-                codeHash: request.services.codes.hash(inviteKey(code)), familyId: family.id!, inviterId: me.id,
+                codeHash: request.services.codes.hash(inviteKey(code)), familyId: family.id, inviterId: me.id,
                 relation: relation, expiresAt: now.addingTimeInterval(inviteLifetime)), now: now)
         let role = relation.map { " as your \($0.rawValue)" } ?? ""
         return [
@@ -164,7 +168,7 @@ public enum FamilyCommands {
     static func invites(_ request: BotRequest) async throws -> BotResponse {
         let (_, family) = try await current(request)
         let now = request.services.clock.now()
-        let open = try await request.services.store.familyInvites(family.id!, now: now)
+        let open = try await request.services.store.familyInvites(family.id, now: now)
         if open.isEmpty { return BotResponse(["\(family.name) has no open invites — !tree invite makes one."]) }
         var lines = ["Open invites for \(family.name):"]
         for invite in open {
@@ -186,7 +190,7 @@ public enum FamilyCommands {
         let word = request.words[1]
         let number = Int64(word.hasPrefix("#") ? String(word.dropFirst()) : word)
         let hashes = number == nil ? request.services.codes.candidates(inviteKey(word)) : []
-        guard try await request.services.store.revokeFamilyInvite(id: number, codeHashes: hashes, familyID: family.id!)
+        guard try await request.services.store.revokeFamilyInvite(id: number, codeHashes: hashes, familyID: family.id)
         else {
             throw BotError("\(family.name) has no open invite \(request.words[1])")
         }
@@ -218,7 +222,7 @@ public enum FamilyCommands {
             let role = relation.map { " as \(inviterName)'s \($0.rawValue)" } ?? ""
             return BotResponse(
                 [
-                    "Welcome to \(family.name)\(role)! !tree shows the family; its private channel is \(channelName(family.id!))."
+                    "Welcome to \(family.name)\(role)! !tree shows the family; its private channel is \(channelName(family.id))."
                 ],
                 effects: [
                     .notify(
@@ -239,7 +243,7 @@ public enum FamilyCommands {
         let store = request.services.store
         var lines = ["\(request.style.bold(family.name))"]
         lines += FamilyTreeText.render(
-            members: try await store.familyMembers(family.id!), links: try await store.familyLinks(family.id!))
+            members: try await store.familyMembers(family.id), links: try await store.familyLinks(family.id))
         // Households connected by someone leaving home.
         if let parentID = family.parentFamilyId, let parent = try await store.family(id: parentID) {
             let founder = try await store.account(id: family.founderId)?.name ?? "?"
@@ -248,11 +252,11 @@ public enum FamilyCommands {
                 members: try await store.familyMembers(parentID), links: try await store.familyLinks(parentID)
             ).map { "   " + $0 }
         }
-        for child in try await store.childFamilies(of: family.id!) {
+        for child in try await store.childFamilies(of: family.id) {
             let founder = try await store.account(id: child.founderId)?.name ?? "?"
             lines.append(request.style.dim("\(founder)'s own household, \(child.name):"))
             lines += FamilyTreeText.render(
-                members: try await store.familyMembers(child.id!), links: try await store.familyLinks(child.id!)
+                members: try await store.familyMembers(child.id), links: try await store.familyLinks(child.id)
             ).map { "   " + $0 }
         }
         return BotResponse(lines)
@@ -260,7 +264,7 @@ public enum FamilyCommands {
 
     static func members(_ request: BotRequest) async throws -> BotResponse {
         let (_, family) = try await current(request)
-        let members = try await request.services.store.familyMembers(family.id!)
+        let members = try await request.services.store.familyMembers(family.id)
         return BotResponse([
             "\(request.style.bold(family.name)) (\(members.count)): "
                 + members.map { $0.role == .member ? $0.name : "\($0.name) (\($0.role.rawValue))" }.joined(
@@ -278,10 +282,10 @@ public enum FamilyCommands {
         let store = request.services.store
         do {
             switch relation {
-            case .parent: try await store.link(family.id!, from: other.accountId, to: me.id, kind: .parent)
-            case .child: try await store.link(family.id!, from: me.id, to: other.accountId, kind: .parent)
-            case .partner: try await store.link(family.id!, from: me.id, to: other.accountId, kind: .partner)
-            case .sibling: try await store.link(family.id!, from: me.id, to: other.accountId, kind: .sibling)
+            case .parent: try await store.link(family.id, from: other.accountId, to: me.id, kind: .parent)
+            case .child: try await store.link(family.id, from: me.id, to: other.accountId, kind: .parent)
+            case .partner: try await store.link(family.id, from: me.id, to: other.accountId, kind: .partner)
+            case .sibling: try await store.link(family.id, from: me.id, to: other.accountId, kind: .sibling)
             }
         } catch FamilyError.selfLink {
             throw BotError("you can't be your own \(relation.rawValue)")
@@ -294,7 +298,7 @@ public enum FamilyCommands {
     static func leave(_ request: BotRequest) async throws -> BotResponse {
         let (me, family) = try await current(request)
         do {
-            try await request.services.store.leaveFamily(family.id!, accountID: me.id)
+            try await request.services.store.leaveFamily(family.id, accountID: me.id)
         } catch FamilyError.founderMustStay {
             throw BotError("you founded \(family.name), so you stay; !tree independent starts a household of your own")
         }
@@ -305,14 +309,14 @@ public enum FamilyCommands {
     static func remove(_ request: BotRequest) async throws -> BotResponse {
         let (me, family) = try await current(request)
         guard request.words.count == 2 else { throw request.usageError("remove whom?") }
-        let role = try await request.services.store.familyRole(family.id!, accountID: me.id)
+        let role = try await request.services.store.familyRole(family.id, accountID: me.id)
         guard role == .founder || role == .admin else {
             throw BotError("only the founder of \(family.name) can remove people")
         }
         let other = try await member(request, family, request.words[1])
         if other.accountId == me.id { throw BotError("to go yourself: !tree leave") }
         do {
-            try await request.services.store.leaveFamily(family.id!, accountID: other.accountId)
+            try await request.services.store.leaveFamily(family.id, accountID: other.accountId)
         } catch FamilyError.founderMustStay {
             throw BotError("the founder stays")
         }
@@ -332,8 +336,8 @@ public enum FamilyCommands {
         let (_, family) = try await current(request)
         let store = request.services.store
         let media = try PictureCommands.media(request)
-        let members = try await store.familyMembers(family.id!)
-        let links = try await store.familyLinks(family.id!)
+        let members = try await store.familyMembers(family.id)
+        let links = try await store.familyLinks(family.id)
         let people = members.map {
             FamilyTreePicture.Person(id: $0.accountId, name: $0.name, note: $0.role == .member ? nil : $0.role.rawValue)
         }

@@ -10,7 +10,7 @@ enum FamilyFeedCommands {
     static let maxPost = 500
 
     /// A post of one of the caller's families.
-    static func visiblePost(_ request: BotRequest, _ id: Int64) async throws -> FamilyPost {
+    static func visiblePost(_ request: BotRequest, _ id: Int64) async throws -> Stored<FamilyPost> {
         let me = try request.account()
         guard let post = try await request.services.store.familyPost(id: id),
             try await request.services.store.familyRole(post.familyId, accountID: me.id) != nil
@@ -24,12 +24,12 @@ enum FamilyFeedCommands {
         let (me, family) = try await FamilyCommands.current(request)
         let post = try await request.services.store.addFamilyPost(
             FamilyPost(
-                familyId: family.id!, accountId: me.id, kind: kind, text: text, imageId: imageID, eventDate: date,
+                familyId: family.id, accountId: me.id, kind: kind, text: text, imageId: imageID, eventDate: date,
                 createdAt: request.services.clock.now()))
         let what = kind == "event" ? "an event on \(date!): \(text)" : "“\(text.prefix(80))”"
-        let others = try await request.services.store.familyMemberIDs(family.id!).subtracting([me.id])
+        let others = try await request.services.store.familyMemberIDs(family.id).subtracting([me.id])
         return BotResponse(
-            ["Posted #\(post.id!) to \(family.name)'s feed."],
+            ["Posted #\(post.id) to \(family.name)'s feed."],
             effects: others.sorted().map {
                 .notify(accountID: $0, text: "\(me.name) posted to \(family.name): \(what) — !famfeed")
             })
@@ -74,13 +74,13 @@ enum FamilyFeedCommands {
     ) { request in
         let (_, family) = try await FamilyCommands.current(request)
         let page = try Paging.page(request, request.words.first)
-        let (posts, total) = try await request.services.store.familyPosts(family.id!, page: page)
+        let (posts, total) = try await request.services.store.familyPosts(family.id, page: page)
         if total == 0 { return BotResponse(["\(family.name)'s feed is empty — !post TEXT or !event DATE TITLE"]) }
         let now = request.services.clock.now()
         var lines = ["\(request.style.bold("\(family.name)'s feed")):"]
         for (post, author) in posts {
             var line =
-                "#\(post.id!) \(author): " + (post.kind == "event" ? "📅 \(post.eventDate!) \(post.text)" : post.text)
+                "#\(post.id) \(author): " + (post.kind == "event" ? "📅 \(post.eventDate!) \(post.text)" : post.text)
             if let image = post.imageId, let media = request.services.media,
                 let record = try await request.services.store.image(id: image)
             {

@@ -41,12 +41,12 @@ enum LocationCommands {
 
     /// Family members' last places, for those who share them.
     static func places(_ request: BotRequest) async throws -> (
-        FamilyRecord, [(name: String, location: SharedLocation?)]
+        Stored<FamilyRecord>, [(name: String, location: SharedLocation?)]
     ) {
         let (_, family) = try await FamilyCommands.current(request)
         let store = request.services.store
         var result: [(String, SharedLocation?)] = []
-        for member in try await store.familyMembers(family.id!) {
+        for member in try await store.familyMembers(family.id) {
             let sharing = try await store.settings(member.accountId)["location"] == "on"
             result.append((member.name, sharing ? try await store.lastLocation(accountID: member.accountId) : nil))
         }

@@ -82,9 +82,9 @@ enum FortuneCommands {
         return "Next cookie in \(LocalDays.countdown(from: now, to: midnight)) (midnight \(days.name))."
     }
 
-    static func describe(_ f: FortuneRecord, style: Style) -> String {
+    static func describe(_ f: Stored<FortuneRecord>, style: Style) -> String {
         let place = f.place.map { " · \($0)" } ?? (f.lat != nil ? String(format: " · %.2f,%.2f", f.lat!, f.lon!) : "")
-        return "\(style.bold("#\(f.id!)")) \(formatDay(f.day))\(place): “\(f.text)” — lucky numbers \(f.numbers)"
+        return "\(style.bold("#\(f.id)")) \(formatDay(f.day))\(place): “\(f.text)” — lucky numbers \(f.numbers)"
     }
 
     // MARK: !fortune
@@ -211,7 +211,7 @@ enum FortuneCommands {
     }
 
     /// A fortune the caller may see: their own, or one of someone whose lists they may see.
-    static func visibleFortune(_ request: BotRequest, _ id: Int64) async throws -> FortuneRecord {
+    static func visibleFortune(_ request: BotRequest, _ id: Int64) async throws -> Stored<FortuneRecord> {
         let store = request.services.store
         guard let f = try await store.fortune(id: id),
             try await store.mayViewLists(of: f.accountId, viewer: request.caller.account?.id)
@@ -223,7 +223,7 @@ enum FortuneCommands {
     static func subject(_ request: BotRequest, _ name: String?) async throws -> AccountRef {
         guard let name else { return try request.account() }
         let account = try await SocialCommands.person(request, name)
-        let ref = AccountRef(id: account.id!, name: account.name)
+        let ref = AccountRef(id: account.id, name: account.name)
         guard try await request.services.store.mayViewLists(of: ref.id, viewer: request.caller.account?.id) else {
             throw BotError("\(account.name) shares fortunes with friends only (mutual follows)")
         }
@@ -294,7 +294,7 @@ enum FortuneCommands {
         lines += rows.map { f in
             let words = f.text.split(separator: " ").prefix(6).joined(separator: " ")
             return
-                "#\(f.id!)  \(f.day)  \(f.place ?? (f.lat != nil ? String(format: "%.2f,%.2f", f.lat!, f.lon!) : "—"))  “\(words)\(f.text.split(separator: " ").count > 6 ? "…" : "")”"
+                "#\(f.id)  \(f.day)  \(f.place ?? (f.lat != nil ? String(format: "%.2f,%.2f", f.lat!, f.lon!) : "—"))  “\(words)\(f.text.split(separator: " ").count > 6 ? "…" : "")”"
         }
         lines += Paging.footer(
             request, page: page, total: total, size: StoreLimits.fortunePageSize, command: "!fortunes \(who.name)")
@@ -334,7 +334,7 @@ enum FortuneCommands {
     static let all: [BotCommand] = [fortune, fortunes, points, top]
 
     static func profileLine(_ context: ProfileContext) async throws -> String? {
-        let (_, total) = try await context.store.fortunes(of: context.subject.id!, page: 1, pageSize: 0)
-        return "fortunes: \(total) · points: \(try await context.store.points(of: context.subject.id!))"
+        let (_, total) = try await context.store.fortunes(of: context.subject.id, page: 1, pageSize: 0)
+        return "fortunes: \(total) · points: \(try await context.store.points(of: context.subject.id))"
     }
 }

@@ -125,7 +125,7 @@ enum CommentCommands {
         let target = request.words[2]
         if IRCNames.isChannel(target) {
             guard
-                let live = request.services.presence.channel(
+                let live = request.presence.channel(
                     nameKey: IRCNames.fold(target), sessionID: request.caller.sessionID),
                 live.callerIsMember
             else { throw BotError("join \(target) first; you can share only where you are") }
@@ -136,17 +136,17 @@ enum CommentCommands {
                 effects: [.channelMessage(nameKey: IRCNames.fold(target), text: "\(me.name) shares \(line)")])
         }
         let person = try await SocialCommands.other(request, me, target)
-        if try await request.services.store.eitherBlocks(me.id, person.id!) {
+        if try await request.services.store.eitherBlocks(me.id, person.id) {
             throw BotError("you can't share with \(person.name)")
         }
-        if request.services.presence.sessionUsing(nickKey: IRCNames.fold(person.name)) == nil {
+        if request.presence.sessionUsing(nickKey: IRCNames.fold(person.name)) == nil {
             _ = try await request.services.store.keepOfflineMessage(
                 recipientKey: person.nameKey, senderID: me.id, senderName: me.name, text: "shared \(line)")
             return BotResponse(["\(person.name) is offline; they will see it when they next log in."])
         }
         return BotResponse(
             ["Shared with \(person.name)."],
-            effects: [.notify(accountID: person.id!, text: "\(me.name) shares \(line)")])
+            effects: [.notify(accountID: person.id, text: "\(me.name) shares \(line)")])
     }
 
     static let all: [BotCommand] = [comment, comments, share]

@@ -100,7 +100,7 @@ enum MemeCommands {
         let meme = try await store.addMeme(
             MemeRecord(accountId: me.id, imageId: image.id, source: sourceWord.lowercased(), caption: caption),
             feedText: "made meme #ID “\(caption.prefix(60))” \(link)")
-        return BotResponse(["\(request.style.bold("meme #\(meme.id!)")) by \(me.name): \(link)"])
+        return BotResponse(["\(request.style.bold("meme #\(meme.id)")) by \(me.name): \(link)"])
     }
 
     static func show(_ request: BotRequest, _ id: Int64) async throws -> BotResponse {
@@ -138,7 +138,7 @@ enum MemeCommands {
         return rows.map { row in
             let m = row.meme
             return
-                "#\(m.id!)  “\(m.caption.count > 40 ? m.caption.prefix(39) + "…" : Substring(m.caption))”  ♥\(m.likes) ★\(m.favs)  \(row.author)  \(TimeText.ago(from: m.createdAt, to: now))  \(media.url(id: m.imageId, format: row.format))"
+                "#\(m.id)  “\(m.caption.count > 40 ? m.caption.prefix(39) + "…" : Substring(m.caption))”  ♥\(m.likes) ★\(m.favs)  \(row.author)  \(TimeText.ago(from: m.createdAt, to: now))  \(media.url(id: m.imageId, format: row.format))"
         }
     }
 
@@ -159,7 +159,7 @@ enum MemeCommands {
         let owner: AccountRef
         if let name = words.first {
             let account = try await SocialCommands.person(request, name)
-            owner = AccountRef(id: account.id!, name: account.name)
+            owner = AccountRef(id: account.id, name: account.name)
         } else {
             owner = try request.account()
         }
@@ -250,7 +250,7 @@ enum MemeCommands {
     }
 
     /// Trending: reactions weighted by age (a day-old like counts about a third of a new one).
-    static func hotScore(_ m: MemeRecord, now: Date) -> Double {
+    static func hotScore(_ m: Stored<MemeRecord>, now: Date) -> Double {
         let hours = max(0, now.timeIntervalSince(m.createdAt) / 3600)
         return Double(m.likes + 2 * m.favs + m.comments + 1) / pow(hours + 2, 1.5)
     }
@@ -285,7 +285,7 @@ enum MemeCommands {
 
     /// `!profile` line: picture and meme counts.
     static func profileLine(_ context: ProfileContext, media: MediaLibrary?) async throws -> String? {
-        let (_, total) = try await context.store.memes(of: context.subject.id!, page: 1, pageSize: 0)
+        let (_, total) = try await context.store.memes(of: context.subject.id, page: 1, pageSize: 0)
         var parts: [String] = []
         if let avatar = context.subject.avatarImageId, let media, let image = try await context.store.image(id: avatar)
         {

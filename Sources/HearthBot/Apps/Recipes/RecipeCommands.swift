@@ -59,12 +59,14 @@ enum RecipeCommands {
     static func writing(_ me: AccountRef, _ on: Bool) -> SessionEffect { .captureLines(accountID: me.id, on: on) }
 
     /// A line said privately while the caller's draft collects lines: the draft takes it.
-    static func continueDraft(bot: Bot, caller: Caller, line: String) async -> BotResponse? {
+    static func continueDraft(
+        bot: Bot, caller: Caller, presence: any PresenceDirectory, line: String
+    ) async -> BotResponse? {
         guard let account = caller.account, let command = bot.commands["recipe"],
             let draft = try? await bot.services.store.recipeDraft(accountID: account.id), draft.stage != .ready
         else { return nil }
         let input = CommandLineInput(name: "recipe", words: [], rest: line)
-        let request = BotRequest(caller: caller, input: input, command: command, bot: bot)
+        let request = BotRequest(caller: caller, input: input, command: command, bot: bot, presence: presence)
         do { return try await draftLine(request, line) } catch let error as BotError {
             return .failed("recipe: \(error.message)", command: "recipe", code: "INVALID_LINE")
         } catch {
@@ -187,7 +189,7 @@ enum RecipeCommands {
                 photoImageId: draft.photoImageId, tags: draft.tags, now: request.services.clock.now()),
             fromDraft: true, feedText: "posted recipe #ID “\(draft.title)”")
         return BotResponse(
-            ["Recipe #\(recipe.id!) “\(recipe.title)” is posted — !recipe \(recipe.id!) to see it."],
+            ["Recipe #\(recipe.id) “\(recipe.title)” is posted — !recipe \(recipe.id) to see it."],
             effects: [writing(me, false)])
     }
 
@@ -268,12 +270,12 @@ enum RecipeCommands {
         rows.map { row in
             let r = row.recipe
             return
-                "#\(r.id!)  \(r.title)  by \(row.author)  score \(r.score)  \(r.comments) comments\(r.tags.isEmpty ? "" : "  [\(r.tags)]")  \(TimeText.ago(from: r.createdAt, to: now))"
+                "#\(r.id)  \(r.title)  by \(row.author)  score \(r.score)  \(r.comments) comments\(r.tags.isEmpty ? "" : "  [\(r.tags)]")  \(TimeText.ago(from: r.createdAt, to: now))"
         }
     }
 
     /// Score decayed by age: a day-old vote counts about a third of a new one.
-    static func hotScore(_ r: RecipeRecord, now: Date) -> Double {
+    static func hotScore(_ r: Stored<RecipeRecord>, now: Date) -> Double {
         let hours = max(0, now.timeIntervalSince(r.createdAt) / 3600)
         return Double(r.score + r.comments + 1) / pow(hours + 2, 1.5)
     }
@@ -291,7 +293,7 @@ enum RecipeCommands {
         if kind == "by" {
             guard let name = words.first else { throw request.usageError("by whom?") }
             let account = try await SocialCommands.person(request, name)
-            author = AccountRef(id: account.id!, name: account.name)
+            author = AccountRef(id: account.id, name: account.name)
             words.removeFirst()
         }
         guard words.count <= 1 else { throw request.usageError() }
@@ -475,7 +477,7 @@ enum RecipeCommands {
                 ),
                 fromDraft: false, feedText: "imported recipe #ID “\(found.label.prefix(60))” from Edamam")
             return BotResponse([
-                "Imported as recipe #\(recipe.id!) “\(recipe.title)” (source: \(found.source ?? "Edamam")) — !recipe \(recipe.id!)"
+                "Imported as recipe #\(recipe.id) “\(recipe.title)” (source: \(found.source ?? "Edamam")) — !recipe \(recipe.id)"
             ])
         }
         let results = try await client.search(request.input.text(after: 0), for: me.id)
@@ -500,7 +502,7 @@ enum RecipeCommands {
     ]
 
     static func profileLine(_ context: ProfileContext) async throws -> String? {
-        "recipes: \(try await context.store.recipeCount(author: context.subject.id!))"
+        "recipes: \(try await context.store.recipeCount(author: context.subject.id))"
     }
 
     /// On login: a draft in progress is mentioned, and its lines keep coming to the bot.

@@ -11,7 +11,7 @@ enum SocialCommands {
     static let maxFindPrefix = IRCLimits.nickLength
 
     /// The account called `name`, or an error that helps find the right one.
-    static func person(_ request: BotRequest, _ name: String) async throws -> Account {
+    static func person(_ request: BotRequest, _ name: String) async throws -> Stored<Account> {
         let key = IRCNames.fold(name)
         guard let account = try await request.services.store.account(nameKey: key) else {
             throw BotError("nobody is called \(name) — try !find \(String(name.prefix(3)))")
@@ -20,7 +20,7 @@ enum SocialCommands {
     }
 
     /// A person other than the caller (following or blocking yourself makes no sense).
-    static func other(_ request: BotRequest, _ me: AccountRef, _ name: String) async throws -> Account {
+    static func other(_ request: BotRequest, _ me: AccountRef, _ name: String) async throws -> Stored<Account> {
         let account = try await person(request, name)
         if account.id == me.id { throw BotError("that's you!") }
         return account
@@ -48,7 +48,7 @@ enum SocialCommands {
         example: "!profile alice", arity: 0...1
     ) { request in
         let store = request.services.store
-        let subject: Account
+        let subject: Stored<Account>
         if let name = request.words.first {
             subject = try await person(request, name)
         } else {
@@ -56,15 +56,15 @@ enum SocialCommands {
             subject = try await person(request, me.name)
         }
         let viewer = request.caller.account
-        if let viewer, try await store.isBlocked(viewer.id, by: subject.id!) {
+        if let viewer, try await store.isBlocked(viewer.id, by: subject.id) {
             throw BotError("\(subject.name)'s profile is not available to you")
         }
-        let counts = try await store.followCounts(subject.id!)
+        let counts = try await store.followCounts(subject.id)
         let since = subject.createdAt.formatted(.iso8601.year().month().day())
         var relation = ""
         if let viewer, viewer.id != subject.id {
-            let iFollow = try await store.follows(viewer.id, subject.id!)
-            let theyFollow = try await store.follows(subject.id!, viewer.id)
+            let iFollow = try await store.follows(viewer.id, subject.id)
+            let theyFollow = try await store.follows(subject.id, viewer.id)
             relation =
                 iFollow && theyFollow
                 ? " · friends" : iFollow ? " · you follow them" : theyFollow ? " · follows you" : ""
@@ -101,18 +101,18 @@ enum SocialCommands {
     ) { request in
         let me = try request.account()
         let target = try await other(request, me, request.words[0])
-        switch try await request.services.store.follow(me.id, target.id!) {
+        switch try await request.services.store.follow(me.id, target.id) {
         case .blocked:
             throw BotError("you can't follow \(target.name)")
         case .alreadyFollowing:
             return BotResponse(["You already follow \(target.name)."])
         case .followed:
-            let theirs = UserSettings(stored: try await request.services.store.settings(target.id!))
-            let back = try await request.services.store.follows(target.id!, me.id)
+            let theirs = UserSettings(stored: try await request.services.store.settings(target.id))
+            let back = try await request.services.store.follows(target.id, me.id)
             var effects: [SessionEffect] = []
             if theirs.notify {
                 let hint = back ? "you are friends now" : "!follow \(me.name) to follow back"
-                effects.append(.notify(accountID: target.id!, text: "\(me.name) now follows you — \(hint)."))
+                effects.append(.notify(accountID: target.id, text: "\(me.name) now follows you — \(hint)."))
             }
             let note = back ? " You follow each other: you are friends." : ""
             return BotResponse(["You now follow \(target.name).\(note)"], effects: effects)
@@ -125,7 +125,7 @@ enum SocialCommands {
     ) { request in
         let me = try request.account()
         let target = try await other(request, me, request.words[0])
-        let removed = try await request.services.store.unfollow(me.id, target.id!)
+        let removed = try await request.services.store.unfollow(me.id, target.id)
         return BotResponse([removed ? "You no longer follow \(target.name)." : "You weren't following \(target.name)."])
     }
 
@@ -142,11 +142,11 @@ enum SocialCommands {
             if let who, othersAllowed {
                 let account = try await person(request, who)
                 if let viewer = request.caller.account,
-                    try await request.services.store.isBlocked(viewer.id, by: account.id!)
+                    try await request.services.store.isBlocked(viewer.id, by: account.id)
                 {
                     throw BotError("\(account.name)'s lists are not available to you")
                 }
-                subject = AccountRef(id: account.id!, name: account.name)
+                subject = AccountRef(id: account.id, name: account.name)
             } else if who != nil {
                 throw request.usageError("this list is only about you")
             } else {
@@ -186,7 +186,7 @@ enum SocialCommands {
         let me = try request.account()
         let target = try await other(request, me, request.words[0])
         let store = request.services.store
-        let added = try await store.block(me.id, target.id!)
+        let added = try await store.block(me.id, target.id)
         let blocked = try await store.blockedIDs(by: me.id)
         return BotResponse(
             [
@@ -204,7 +204,7 @@ enum SocialCommands {
         let me = try request.account()
         let target = try await other(request, me, request.words[0])
         let store = request.services.store
-        let removed = try await store.unblock(me.id, target.id!)
+        let removed = try await store.unblock(me.id, target.id)
         let blocked = try await store.blockedIDs(by: me.id)
         return BotResponse(
             [removed ? "You unblocked \(target.name)." : "You weren't blocking \(target.name)."],
