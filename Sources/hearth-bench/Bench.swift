@@ -145,10 +145,12 @@ struct Connect: AsyncParsableCommand {
 
 struct Fanout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "C members in one channel, S senders with W messages in flight each.")
+        abstract: "C members in one channel (or spread over several), S senders with W messages in flight each.")
     @OptionGroup var common: Common
     @Option(help: "Channel members.") var members = 200
     @Option(help: "Senders among them.") var senders = 10
+    @Option(help: "Channels the members are spread over (member i joins channel i mod N; each needs a sender).")
+    var channels = 1
     @Option(help: "Messages in flight per sender.") var window = 16
 
     final class Sender: @unchecked Sendable {
@@ -165,7 +167,13 @@ struct Fanout: AsyncParsableCommand {
             group: group)
         let meters = connections.map { _ in Meter() }
         let senderState = (0..<senders).map { _ in Sender() }
-        let observer = senders  // the first member that does not send
+        let channels = self.channels
+        guard channels >= 1, senders >= channels, members > senders + channels else {
+            throw ValidationError("need 1 <= channels <= senders and more members than senders + channels")
+        }
+        // Per channel, the first member that does not send sees every line and frees its sender.
+        let observers = Set((0..<channels).map { senders + ($0 - senders % channels + channels) % channels })
+        let channelName = { @Sendable (index: Int) in channels == 1 ? "#bench" : "#bench\(index % channels)" }
         let window = self.window
         let joined = NIOLockedValueBox(0)
         @Sendable func pump(_ index: Int) {
@@ -174,7 +182,7 @@ struct Fanout: AsyncParsableCommand {
             while state.inFlight < window {
                 state.seq += 1
                 state.inFlight += 1
-                connection.send("PRIVMSG #bench :s\(index) \(state.seq) \(nowNanos())\r\n")
+                connection.send("PRIVMSG \(channelName(index)) :s\(index) \(state.seq) \(nowNanos())\r\n")
             }
             connection.flush()
         }
@@ -185,7 +193,8 @@ struct Fanout: AsyncParsableCommand {
                 if isPrivmsg(line) {
                     guard let sent = BenchConnection.lastNumber(of: line) else { return }
                     meter.record(nowNanos() - sent)
-                    if index == observer, let text = BenchConnection.trailing(of: line), text.first == UInt8(ascii: "s")
+                    if observers.contains(index), let text = BenchConnection.trailing(of: line),
+                        text.first == UInt8(ascii: "s")
                     {
                         let senderIndex =
                             Int(String(decoding: text.dropFirst().prefix { $0 != 32 }, as: UTF8.self)) ?? 0
@@ -199,7 +208,7 @@ struct Fanout: AsyncParsableCommand {
                     joined.withLockedValue { $0 += 1 }
                 }
             }
-            connection.send("JOIN #bench\r\n")
+            connection.send("JOIN \(channelName(index))\r\n")
             connection.flush()
         }
         while joined.withLockedValue({ $0 }) < members { try await Task.sleep(for: .milliseconds(20)) }
@@ -214,6 +223,7 @@ struct Fanout: AsyncParsableCommand {
         var r = common.report("fanout")
         r.add("members", members)
         r.add("senders", senders)
+        r.add("channels", channels)
         r.add("window", window)
         r.add("deliveries", deliveries)
         r.add("deliveries_per_s", Double(deliveries) / seconds)

@@ -21,7 +21,7 @@ import Testing
             #expect(try await store.follow(cat, bob) == .followed)
             #expect(try await store.follows(ann, bob))
             #expect(!(try await store.follows(bob, cat)))
-            let counts = try await store.followCounts(bob)
+            let counts = try await store.profileTally(of: bob)
             #expect(counts.followers == 2 && counts.following == 1)
             #expect(try await store.people(.friends, of: ann, after: nil).names == ["bob"])
             #expect(try await store.people(.followers, of: bob, after: nil).names == ["ann", "cat"])

@@ -111,9 +111,6 @@ public protocol RecipeStore: Sendable {
     /// Recent recipes (for hot and for-you ranking done by the caller).
     func recentRecipes(limit: Int) async throws -> [RecipeRow]
 
-    /// How many recipes an author has posted.
-    func recipeCount(author: Int64) async throws -> Int
-
     /// Full-text search: best matches first (title weighs most, then tags, ingredients,
     /// steps), then newest; tags alone list every recipe with them, newest first.
     func searchRecipes(_ search: RecipeSearch, page: Int) async throws -> (recipes: [RecipeRow], total: Int)

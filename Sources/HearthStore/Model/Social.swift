@@ -10,9 +10,22 @@ public enum FollowResult: Sendable, Equatable { case followed, alreadyFollowing,
 
 public enum PeopleList: Sendable { case followers, following, friends, blocked }
 
-public struct FollowCounts: Sendable {
-    public var followers: Int
-    public var following: Int
+/// What a profile counts, read in one look (one query on PostgreSQL, one read on SQLite):
+/// the profile shows a line per app, and a round trip per number made it slow.
+public struct ProfileTally: Sendable, Equatable {
+    public var followers = 0
+    public var following = 0
+    public var memes = 0
+    public var fortunes = 0
+    public var points = 0
+    public var recipes = 0
+
+    public init(
+        followers: Int = 0, following: Int = 0, memes: Int = 0, fortunes: Int = 0, points: Int = 0, recipes: Int = 0
+    ) {
+        (self.followers, self.following, self.memes) = (followers, following, memes)
+        (self.fortunes, self.points, self.recipes) = (fortunes, points, recipes)
+    }
 }
 
 /// One line of someone's activity, for `!feed`.
@@ -54,7 +67,7 @@ public protocol SocialStore: Sendable {
     /// People whose name starts with `prefix` (case-insensitive), keyset-paged by name.
     func findPeople(prefix: String, after: String?) async throws -> PeoplePage
 
-    func followCounts(_ accountID: Int64) async throws -> FollowCounts
+    func profileTally(of accountID: Int64) async throws -> ProfileTally
 
     func follows(_ follower: Int64, _ followee: Int64) async throws -> Bool
 

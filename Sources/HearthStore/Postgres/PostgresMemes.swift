@@ -27,19 +27,21 @@ extension PostgresStore: MemeStore {
     }
 
     public func addMeme(_ meme: MemeRecord, feedText: String) async throws -> Stored<MemeRecord> {
-        try await transaction { db in
-            let record = try Self.memeRecord(
-                try await db.rows(
-                    """
-                    INSERT INTO meme (accountId, imageId, source, caption, likes, favs, comments, createdAt)
-                    VALUES (\(meme.accountId), \(meme.imageId), \(meme.source), \(meme.caption), 0, 0, 0, \(meme.createdAt))
-                    RETURNING \(unescaped: Self.memeColumns)
-                    """, self.logger)[0])
-            try await Self.addActivity(
-                db, accountID: meme.accountId, kind: "meme", subjectID: record.id,
-                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id)"), now: Date(), self.logger)
-            return record
-        }
+        // The meme and its feed line in one statement: atomic by itself, and one round trip.
+        try Self.memeRecord(
+            try await rows(
+                """
+                WITH made AS (
+                  INSERT INTO meme (accountId, imageId, source, caption, likes, favs, comments, createdAt)
+                  VALUES (
+                    \(meme.accountId), \(meme.imageId), \(meme.source), \(meme.caption), 0, 0, 0, \(meme.createdAt))
+                  RETURNING \(unescaped: Self.memeColumns)
+                ), told AS (
+                  INSERT INTO activity (accountId, kind, subjectId, text, createdAt)
+                  SELECT accountId, 'meme', id, replace(\(feedText), '#ID', '#' || id), \(Date()) FROM made
+                )
+                SELECT \(unescaped: Self.memeColumns) FROM made
+                """)[0])
     }
 
     public func meme(id: Int64) async throws -> MemeRow? {

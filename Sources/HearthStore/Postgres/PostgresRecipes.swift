@@ -186,10 +186,6 @@ extension PostgresStore: RecipeStore {
         return (found, Int(total))
     }
 
-    public func recipeCount(author: Int64) async throws -> Int {
-        Int(try await rows("SELECT COUNT(*) FROM recipe WHERE accountId = \(author)")[0].decode(Int64.self))
-    }
-
     public func recentRecipes(limit: Int) async throws -> [RecipeRow] {
         try await rows("\(unescaped: Self.recipeSelect) ORDER BY recipe.id DESC LIMIT \(Int64(limit))")
             .map(Self.recipeRow)

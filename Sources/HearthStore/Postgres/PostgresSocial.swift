@@ -110,14 +110,22 @@ extension PostgresStore: SocialStore {
         return PeoplePage(names: shown, next: names.count > StoreLimits.peoplePageSize ? shown.last : nil)
     }
 
-    public func followCounts(_ accountID: Int64) async throws -> FollowCounts {
+    public func profileTally(of accountID: Int64) async throws -> ProfileTally {
+        let id = accountID
         let row = try await rows(
             """
-            SELECT (SELECT COUNT(*) FROM follow WHERE followeeId = \(accountID)),
-                   (SELECT COUNT(*) FROM follow WHERE followerId = \(accountID))
+            SELECT (SELECT COUNT(*) FROM follow WHERE followeeId = \(id)),
+              (SELECT COUNT(*) FROM follow WHERE followerId = \(id)),
+              (SELECT COUNT(*) FROM meme WHERE accountId = \(id)),
+              (SELECT COUNT(*) FROM fortune WHERE accountId = \(id)),
+              (SELECT COALESCE(SUM(points), 0)::BIGINT FROM pointsEvent WHERE accountId = \(id)),
+              (SELECT COUNT(*) FROM recipe WHERE accountId = \(id))
             """)[0]
-        let (followers, following) = try row.decode((Int64, Int64).self)
-        return FollowCounts(followers: Int(followers), following: Int(following))
+        let (followers, following, memes, fortunes, points, recipes) = try row.decode(
+            (Int64, Int64, Int64, Int64, Int64, Int64).self)
+        return ProfileTally(
+            followers: Int(followers), following: Int(following), memes: Int(memes), fortunes: Int(fortunes),
+            points: Int(points), recipes: Int(recipes))
     }
 
     public func follows(_ follower: Int64, _ followee: Int64) async throws -> Bool {

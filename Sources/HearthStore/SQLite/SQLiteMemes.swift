@@ -28,7 +28,6 @@ extension SQLiteStore {
         }
     }
 
-    /// A user's memes, newest first (page 1 first), and how many there are.
     public func memes(of accountID: Int64, page: Int, pageSize: Int = StoreLimits.memePageSize) async throws -> (
         memes: [MemeRow], total: Int
     ) {

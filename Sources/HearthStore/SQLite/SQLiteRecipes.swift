@@ -150,12 +150,6 @@ extension SQLiteStore {
         }
     }
 
-    public func recipeCount(author: Int64) async throws -> Int {
-        try await pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recipe WHERE accountId = ?", arguments: [author]) ?? 0
-        }
-    }
-
     /// Full-text search with FTS5; bm25 ranks the title highest, then tags, ingredients, steps.
     /// Tags filter on whole words.
     public func searchRecipes(_ search: RecipeSearch, page: Int) async throws -> (recipes: [RecipeRow], total: Int) {

@@ -132,15 +132,22 @@ extension SQLiteStore {
         }
     }
 
-    public func followCounts(_ accountID: Int64) async throws -> FollowCounts {
+    public func profileTally(of accountID: Int64) async throws -> ProfileTally {
         try await pool.read { db in
-            FollowCounts(
-                followers: try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM follow WHERE followeeId = ?", arguments: [accountID]) ?? 0,
-                following: try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM follow WHERE followerId = ?", arguments: [accountID]) ?? 0)
+            let row = try Row.fetchOne(db, sql: Self.tallySQL, arguments: ["id": accountID])
+            return ProfileTally(
+                followers: row?[0] ?? 0, following: row?[1] ?? 0, memes: row?[2] ?? 0, fortunes: row?[3] ?? 0,
+                points: row?[4] ?? 0, recipes: row?[5] ?? 0)
         }
     }
+
+    static let tallySQL = """
+        SELECT (SELECT COUNT(*) FROM follow WHERE followeeId = :id),
+          (SELECT COUNT(*) FROM follow WHERE followerId = :id),
+          (SELECT COUNT(*) FROM meme WHERE accountId = :id), (SELECT COUNT(*) FROM fortune WHERE accountId = :id),
+          (SELECT COALESCE(SUM(points), 0) FROM pointsEvent WHERE accountId = :id),
+          (SELECT COUNT(*) FROM recipe WHERE accountId = :id)
+        """
 
     public func follows(_ follower: Int64, _ followee: Int64) async throws -> Bool {
         try await pool.read { db in

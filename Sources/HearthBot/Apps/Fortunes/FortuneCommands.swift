@@ -334,7 +334,7 @@ enum FortuneCommands {
     static let all: [BotCommand] = [fortune, fortunes, points, top]
 
     static func profileLine(_ context: ProfileContext) async throws -> String? {
-        let (_, total) = try await context.store.fortunes(of: context.subject.id, page: 1, pageSize: 0)
-        return "fortunes: \(total) · points: \(try await context.store.points(of: context.subject.id))"
+        let tally = context.tally
+        return "fortunes: \(tally.fortunes) · points: \(tally.points)"
     }
 }

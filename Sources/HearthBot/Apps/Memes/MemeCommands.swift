@@ -285,7 +285,7 @@ enum MemeCommands {
 
     /// `!profile` line: picture and meme counts.
     static func profileLine(_ context: ProfileContext, media: MediaLibrary?) async throws -> String? {
-        let (_, total) = try await context.store.memes(of: context.subject.id, page: 1, pageSize: 0)
+        let total = context.tally.memes
         var parts: [String] = []
         if let avatar = context.subject.avatarImageId, let media, let image = try await context.store.image(id: avatar)
         {

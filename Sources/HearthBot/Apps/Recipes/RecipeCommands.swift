@@ -502,7 +502,7 @@ enum RecipeCommands {
     ]
 
     static func profileLine(_ context: ProfileContext) async throws -> String? {
-        "recipes: \(try await context.store.recipeCount(author: context.subject.id))"
+        "recipes: \(context.tally.recipes)"
     }
 
     /// On login: a draft in progress is mentioned, and its lines keep coming to the bot.

@@ -59,7 +59,7 @@ enum SocialCommands {
         if let viewer, try await store.isBlocked(viewer.id, by: subject.id) {
             throw BotError("\(subject.name)'s profile is not available to you")
         }
-        let counts = try await store.followCounts(subject.id)
+        let counts = try await store.profileTally(of: subject.id)
         let since = subject.createdAt.formatted(.iso8601.year().month().day())
         var relation = ""
         if let viewer, viewer.id != subject.id {
@@ -74,7 +74,8 @@ enum SocialCommands {
             "\(style.bold(subject.name)) — joined \(since) · \(counts.followers) follower\(counts.followers == 1 ? "" : "s") · \(counts.following) following\(relation)",
             "bio: " + (subject.bio.isEmpty ? style.dim("(none yet — !bio TEXT)") : subject.bio),
         ]
-        let context = ProfileContext(subject: subject, viewer: viewer, store: store, media: request.services.media)
+        let context = ProfileContext(
+            subject: subject, viewer: viewer, store: store, media: request.services.media, tally: counts)
         for app in request.bot.apps {
             if let line = try await app.profileLine?(context) { lines.append(line) }
         }
