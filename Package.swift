@@ -77,6 +77,7 @@ let package = Package(
                 "HearthProtocol", "HearthKit", "HearthAccounts", "HearthMediaLibrary", "HearthStore", "HearthCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -94,7 +95,8 @@ let package = Package(
         // what it tests; the unit tests replay the saved corpus through the same checks.
         .target(name: "IRCLineChecks", dependencies: ["HearthProtocol"], path: "Fuzz/checks/irc-line"),
         .target(
-            name: "CommandGrammarChecks", dependencies: ["HearthKit", "HearthBot", "HearthStore"], path: "Fuzz/checks/command-grammar"),
+            name: "CommandGrammarChecks", dependencies: ["HearthKit", "HearthBot", "HearthStore"],
+            path: "Fuzz/checks/command-grammar"),
         .target(name: "ImageUploadChecks", dependencies: ["HearthMedia"], path: "Fuzz/checks/image-upload"),
         .target(name: "FuzzDriver", path: "Fuzz/driver"),
         .executableTarget(

@@ -56,8 +56,22 @@ public final class HearthServer: Sendable {
         let services = BotServices(
             store: self.store, accounts: accounts, logger: logger, media: media, clock: config.clock,
             appServices: apps.flatMap(\.services))
+        var network: NetworkNode?
+        if let node = config.node {
+            guard let shared = self.store.network else { throw NetworkUnavailable() }
+            network = NetworkNode(name: node, store: shared, logger: logger)
+        }
         core = Core(
-            config: config, store: self.store, bot: Bot(services: services, apps: apps), logger: logger, group: group)
+            config: config, store: self.store, bot: Bot(services: services, apps: apps), network: network,
+            logger: logger, group: group)
+        if let network { core.joinNetwork(network) }
+    }
+
+    /// `--node` on an engine that one process owns alone.
+    public struct NetworkUnavailable: Error, CustomStringConvertible {
+        public var description: String {
+            "a network of nodes shares one PostgreSQL database: give --database postgres://… with --node"
+        }
     }
 
     /// The IRC listener and the HTTP application, for one ServiceGroup.
@@ -154,6 +168,9 @@ public final class HearthServer: Sendable {
             let core = server.core
             try await core.loadRegisteredChannels()
             try await core.loadGuardedChannels()
+            // In a network: enter it before anyone can connect, and keep up with it until the end.
+            try await core.network?.start()
+            let networkRun = core.network.map { network in Task { await network.run() } }
             let channel = try await server.bootstrap(tls: nil).bind(
                 host: server.config.host, port: server.config.ircPort
             ).get()
@@ -179,6 +196,9 @@ public final class HearthServer: Sendable {
             let registry = Task { await core.runChannelSaves() }
             let expiry = Task { await core.runHistoryExpiry() }
             try? await gracefulShutdown()
+            // The other nodes quit this node's users at once, instead of after the heartbeat timeout.
+            await core.network?.stop(reason: "\(server.config.node ?? "") shut down")
+            networkRun?.cancel()
             try? await channel.close()
             try? await tlsChannel?.close()
             let open = core.lock.withLock { Array(core.clients.values) }

@@ -16,6 +16,8 @@ public struct ServerConfig: Sendable {
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?
     public var dataDirectory = "./data"
+    /// This process's name in a network of nodes sharing one PostgreSQL database (nil: alone).
+    public var node: String?
     public var serverName = "hearth.local"
     public var networkName = "Hearth"
     public var description = "Hearth chat server"

@@ -17,7 +17,7 @@ struct Hearth: AsyncParsableCommand {
         abstract: "Hearth: a chat server for nc, IRC clients and bots, with a built-in social bot.",
         subcommands: [
             Serve.self, User.self, Template.self, HashPassword.self, BackupCommand.self, RestoreCommand.self,
-            MigrateCommand.self,
+            MigrateCommand.self, NodesCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }
@@ -57,6 +57,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Edamam Recipe Search app key (or EDAMAM_APP_KEY).") var edamamAppKey: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
     @OptionGroup var database: DatabaseOptions
+    @Option(
+        help: ArgumentHelp(
+            "This node's name in a network of Hearth processes sharing the --database "
+                + "(unique per node, e.g. the host name)."))
+    var node: String?
 
     func run() async throws {
         var logger = Logger(label: "hearth")
@@ -80,6 +85,15 @@ struct Serve: AsyncParsableCommand {
         config.tlsCertificatePath = tlsCert
         config.tlsKeyPath = tlsKey
         config.tlsPort = tlsPort
+        if let node {
+            guard !node.isEmpty, node.utf8.count <= 63,
+                node.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
+            else { throw ValidationError("--node: letters, digits, - _ . (at most 63)") }
+            guard try database.url != nil else {
+                throw ValidationError("--node needs --database postgres://… (the nodes of a network share it)")
+            }
+            config.node = node
+        }
         var apps = AppsConfig()
         apps.fortunesDirectory = fortunes
         apps.fortunesOffensive = fortunesOffensive
@@ -288,5 +302,31 @@ struct MigrateCommand: AsyncParsableCommand {
             "every table has as many rows in PostgreSQL as in SQLite. Copy \(from)/\(CodeHasher.fileName) into the data "
                 + "directory of every Hearth that serves this database: it keys recovery and invite codes.")
         withExtendedLifetime(lock) {}
+    }
+}
+
+struct NodesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nodes", abstract: "List the nodes of a Hearth network, with their users and last heartbeat.")
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        guard try database.url != nil else {
+            throw DatabaseOptions.Failure(description: "a network lives in PostgreSQL: give --database postgres://…")
+        }
+        let store = try await database.open(dataDirectory: "./data", logger: Logger(label: "hearth"))
+        defer { Task { await store.close() } }
+        guard let network = store.network else { return }
+        let nodes = try await network.nodes()
+        if nodes.isEmpty { print("no nodes are running on \(store.location)") }
+        let now = Date()
+        for node in nodes {
+            let ago = Int(now.timeIntervalSince(node.heartbeatAt).rounded())
+            let state = ago > Int(NetworkLimits.nodeTimeout.components.seconds) ? "  (not answering)" : ""
+            print(
+                "\(node.name)  \(node.users) user\(node.users == 1 ? "" : "s")  heartbeat \(ago) s ago  "
+                    + "up since \(node.startedAt.formatted(.iso8601))\(state)")
+        }
+        await store.close()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import Subprocess
 import SystemPackage
+import Testing
 
 /// The programs tests run (`hearth`, the example bots, curl, ip), through swift-subprocess:
 /// Foundation's `Process.run` can crash while the test process has many sockets open
@@ -28,6 +29,9 @@ public enum Programs {
 
         /// Sends SIGTERM (nothing if it has already ended).
         public func terminate() { try? execution.send(signal: .terminate) }
+
+        /// Sends SIGKILL: the program gets no chance to say goodbye.
+        public func kill() { try? execution.send(signal: .kill) }
     }
 
     /// The most output a test keeps from one program.
@@ -102,5 +106,27 @@ public enum Programs {
             arguments += ["--database", url]
         }
         return try await run([hearthBinary()] + arguments)
+    }
+
+    /// Runs `hearth serve` on `dataDirectory` with free loopback ports (and `extra` flags) while
+    /// `body` runs with it and its IRC port; then stops it with SIGTERM and says how it ended.
+    public static func serving<T: Sendable>(
+        dataDirectory: String, _ extra: [String] = [], _ body: (Running, Int) async throws -> T
+    ) async throws -> (T, Finished) {
+        let arguments = [
+            hearthBinary(), "serve", "--host", "127.0.0.1", "--irc-port", "0", "--http-port", "0",
+            "--data-dir", dataDirectory,
+        ]
+        return try await whileRunning(arguments + extra) { running in
+            var port: Int?
+            for _ in 0..<3000 {
+                if let range = running.output.range(of: "nc localhost ") {
+                    port = Int(running.output[range.upperBound...].prefix { $0.isNumber })
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            return try await body(running, try #require(port, "server did not report its port: \(running.output)"))
+        }
     }
 }

@@ -37,13 +37,18 @@ final class ChannelState {
     /// A member's caps changed: the tag masks of the partition are stale.
     func invalidateMembers() { partition = nil }
 
+    /// Members who are users of other nodes.
+    private(set) var remoteCount = 0
+
     func add(_ client: Client, _ status: MemberStatus) {
+        if client.isRemote && members[client.id] == nil { remoteCount += 1 }
         members[client.id] = status
         order.append(client)
         partition = nil
     }
 
     func remove(_ client: Client) {
+        if client.isRemote && members[client.id] != nil { remoteCount -= 1 }
         members[client.id] = nil
         order.removeAll { $0 === client }
         partition = nil
@@ -54,7 +59,7 @@ final class ChannelState {
         if let partition { return partition }
         var irc: [ObjectIdentifier: LoopMembers] = [:]
         var plain: [Client] = []
-        for member in order {
+        for member in order where !member.isRemote {
             if member.isPlain {
                 plain.append(member)
             } else {

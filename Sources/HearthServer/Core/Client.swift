@@ -2,6 +2,7 @@ import Foundation
 import HearthKit
 import HearthProtocol
 import NIOCore
+import NIOEmbedded
 
 enum ClientMode {
     case undecided, irc, plain
@@ -94,6 +95,24 @@ final class Client: @unchecked Sendable {
         updatePrefix()
     }
 
+    /// Where a user of another node lives (nil: a connection to this node). A remote user is
+    /// a `Client` so that nick, channel and query logic treat it like any other; delivery
+    /// skips it, because its own node delivers to it.
+    private(set) var remote: RemoteOrigin?
+    var isRemote: Bool { remote != nil }
+
+    /// A user of another node, as this node mirrors it. Its channel is never written to.
+    static func remote(id: Int, origin: RemoteOrigin, host: String, counts: UserCounts) -> Client {
+        let channel = EmbeddedChannel()
+        let client = Client(
+            id: id, channel: channel, address: host, batcher: FlushBatcher(loop: channel.eventLoop), counts: counts)
+        client.remote = origin
+        client.mode = .irc
+        // Messages forwarded to it carry every tag; its node gives it those its caps ask for.
+        client.caps = ["message-tags", "server-time", "account-tag"]
+        return client
+    }
+
     private func updatePrefix() { prefix = "\(nick)!\(user)@\(host)" }
     var isPlain: Bool { mode == .plain }
 
@@ -101,6 +120,20 @@ final class Client: @unchecked Sendable {
         Caller(
             sessionID: id, nick: nick, account: account, tokenHash: tokenHash, address: address,
             isIRC: mode != .plain, channel: channel)
+    }
+}
+
+/// A remote user's node and its connection id there.
+struct RemoteOrigin: Hashable, Sendable {
+    var node: String
+    var session: Int
+    /// The node's server name (WHOIS shows it); not part of the identity.
+    var server: String? = nil
+
+    static func == (a: RemoteOrigin, b: RemoteOrigin) -> Bool { a.node == b.node && a.session == b.session }
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(node)
+        hasher.combine(session)
     }
 }
 

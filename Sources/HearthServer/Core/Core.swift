@@ -16,6 +16,10 @@ final class Core: @unchecked Sendable {
     let startedAt = Date()
     let version = "hearth-0.1"
     let bot: Bot
+    /// This process as a node of a network (nil: it is the whole server).
+    let network: NetworkNode?
+    /// Users of other nodes, by where they live (only under `lock`).
+    var remoteUsers: [RemoteOrigin: Client] = [:]
     var passwords: PasswordWorker { bot.services.passwords }
 
     let lock = AdaptiveLock()
@@ -51,7 +55,9 @@ final class Core: @unchecked Sendable {
     let loops: LoopLocals
     let group: EventLoopGroup
 
-    init(config: ServerConfig, store: Store, bot: Bot, logger: Logger, group: EventLoopGroup) {
+    init(
+        config: ServerConfig, store: Store, bot: Bot, network: NetworkNode? = nil, logger: Logger, group: EventLoopGroup
+    ) {
         // Timeouts are checked four times per shortest timeout.
         let shortest = min(config.pingInterval, config.pingTimeout, config.registrationTimeout)
         loops = LoopLocals(group: group, sweepInterval: .milliseconds(Int64(max(0.05, shortest / 4) * 1000)))
@@ -60,6 +66,7 @@ final class Core: @unchecked Sendable {
         self.group = group
         self.store = store
         self.bot = bot
+        self.network = network
         self.logger = logger
     }
 
@@ -106,10 +113,12 @@ final class Core: @unchecked Sendable {
     var botPrefix: String { "\(Bot.nick)!\(Bot.nick)@\(config.serverName)" }
 
     func newClientID() -> Int {
-        lock.withLock {
-            defer { nextID += 1 }
-            return nextID
-        }
+        lock.withLock { newClientIDLocked() }
+    }
+
+    func newClientIDLocked() -> Int {
+        defer { nextID += 1 }
+        return nextID
     }
 
     /// Runs `body` under the lock, then sends what it queued (see `Outbox.dispatch`).
@@ -216,6 +225,10 @@ final class Core: @unchecked Sendable {
             guard clients.removeValue(forKey: client.id) != nil else { return }
             forgetAddress(client)
             // A device leaving while others stay: the user is still here.
+            if client.registered {
+                tellNetwork(.quit, client) { $0.text = reason }
+                releaseNetworkNick(client.nickKey, session: client.id)
+            }
             if !detachDevice(client, tell: false, out: &out) && client.registered {
                 let quit = userMessage(client, "QUIT", [reason])
                 out.send(peers(of: client), quit)
@@ -259,6 +272,7 @@ final class Core: @unchecked Sendable {
         nicks[newKey] = holder
         if group.count > 1 { deviceGroups[newKey] = group }
         if wasRegistered {
+            renamedInNetwork(client, from: oldKey)
             let message = userMessage(client, source: oldPrefix, "NICK", [newNick])
             out.send(Self.unique(group + peers(of: client)), message)
             if let oldNick = oldPrefix.split(separator: "!").first.map(String.init), IRCNames.fold(oldNick) != newKey {

@@ -157,16 +157,10 @@ extension Core {
                     device.eventLoop.execute { if device.currentChannel == nil { device.currentChannel = folded } }
                 }
             }
-            // extended-join: the joiner's account and real name for clients that asked.
-            let join = userMessage(client, "JOIN", [channel.name])
-            var extended = join
-            extended.params += [client.account?.name ?? "*", client.realname]
-            let wantsExtended = channel.order.filter { $0.caps.contains("extended-join") }
-            if wantsExtended.isEmpty {
-                out.send(channel, join)
-            } else {
-                out.send(channel.order.filter { !$0.caps.contains("extended-join") }, join)
-                out.send(wantsExtended, extended)
+            sendJoin(client, channel, out: &out)
+            tellNetwork(.join, client) {
+                $0.target = channel.name
+                $0.op = op
             }
             for joiner in [client] + devices {
                 sendTopic(joiner, channel, out: &out)
@@ -192,8 +186,29 @@ extension Core {
 
     /// Takes the user of `client` — all its devices — out of `channel` after telling the
     /// members `message` (a PART or KICK). Under the lock.
+    /// The JOIN to the channel's members; extended-join adds the joiner's account and real name
+    /// for clients that asked.
+    func sendJoin(_ client: Client, _ channel: ChannelState, out: inout Outbox) {
+        let join = userMessage(client, "JOIN", [channel.name])
+        var extended = join
+        extended.params += [client.account?.name ?? "*", client.realname]
+        let wantsExtended = channel.order.filter { $0.caps.contains("extended-join") }
+        if wantsExtended.isEmpty {
+            out.send(channel, join)
+        } else {
+            out.send(channel.order.filter { !$0.caps.contains("extended-join") }, join)
+            out.send(wantsExtended, extended)
+        }
+    }
+
     func leave(_ client: Client, _ channel: ChannelState, _ message: IRCMessage, out: inout Outbox) {
         out.send(channel, message)
+        if message.command == "PART" || message.command == "KICK" {
+            tellNetwork(.part, client) {
+                $0.target = channel.name
+                $0.line = message.serialized()
+            }
+        }
         let key = channel.key
         for device in [client] + otherDevices(of: client) {
             removeMember(device, from: key)

@@ -38,6 +38,7 @@ extension Core {
                 relay = userMessage(client, "TAGMSG", [recipient.nick], clientTags: tags)
                 recipients = privateReceivers(from: client, to: recipient)
             }
+            if recipients.contains(where: \.isRemote) { forward(client, relay, to: target) }
             if client.caps.contains("echo-message") { recipients.append(client) }
             // Only clients that speak message-tags can make sense of a TAGMSG.
             recipients = recipients.filter { $0.caps.contains("message-tags") }
@@ -109,11 +110,14 @@ extension Core {
                 }
                 client.lastMessageAt = Date()
                 let echo = client.caps.contains("echo-message")
-                let wanted = channel.membersByLoop().tagMask.union(echo ? client.tagMask : [])
+                // Members on other nodes get every tag; their node picks what each asked for.
+                let everyTag: TagMask = channel.remoteCount > 0 ? [.serverTime, .messageTags, .accountTag] : []
+                let wanted = channel.membersByLoop().tagMask.union(echo ? client.tagMask : []).union(everyTag)
                 let msgid = MessageStamp.msgid()
                 let relay = userMessage(
                     client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
                 out.send(channel, except: client, relay)
+                if channel.remoteCount > 0 { forward(client, relay, to: channel.name) }
                 recordHistory(
                     HistoryRecord(
                         target: channel.historyKey, msgid: msgid, source: client.prefix, accountID: client.account?.id,
@@ -161,6 +165,7 @@ extension Core {
             let relay = userMessage(
                 client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
             out.send(receivers, relay)
+            if recipient.isRemote { forward(client, relay, to: recipient.nick) }
             if let (from, to) = kept, let msgid {
                 recordHistory(
                     HistoryRecord(
@@ -177,6 +182,14 @@ extension Core {
             return true
         }
         if !online && !isNotice { keepForLater(client, target: target, text: text) }
+    }
+
+    /// Hands a message to the other nodes, whose users are among its recipients.
+    func forward(_ client: Client, _ relay: IRCMessage, to target: String) {
+        tellNetwork(.message, client) {
+            $0.target = target
+            $0.line = relay.serialized()
+        }
     }
 
     /// Why `client` may not speak in `channel` (+n, +m, bans), or nil. Under the lock.

@@ -91,7 +91,9 @@ extension Core {
             if !visible.isEmpty {
                 out.send(client, numeric(client, .whoisChannels, target.nick, visible.joined(separator: " ")))
             }
-            out.send(client, numeric(client, .whoisServer, target.nick, serverName, config.description))
+            out.send(
+                client,
+                numeric(client, .whoisServer, target.nick, target.remote?.server ?? serverName, config.description))
             if target.isOper { out.send(client, numeric(client, .whoisOperator, target.nick, "is an IRC operator")) }
             if target.isBot {
                 out.send(client, numeric(client, .whoisBot, target.nick, "is a bot on \(config.networkName)"))

@@ -3,6 +3,7 @@ import HearthAccounts
 import HearthCrypto
 import HearthKit
 import HearthProtocol
+import HearthStore
 import NIOCore
 
 /// CAP, NICK, USER, PASS, SASL and the welcome burst.
@@ -130,20 +131,34 @@ extension Core {
             return
         }
         let store = self.store
-        later(client, { try? await store.account(nameKey: key) }) { owner in
+        let network = self.network
+        let claim = network.map {
+            NetworkNick(nickKey: key, node: $0.name, session: client.id, accountID: client.account?.id)
+        }
+        later(
+            client,
+            {
+                let owner = try? await store.account(nameKey: key)
+                // In a network the nick must be free on every node: the database decides.
+                guard let network, let claim, owner == nil || owner?.id == claim.accountID else { return (owner, true) }
+                return (owner, (try? await network.store.claimNick(claim)) ?? false)
+            }
+        ) { owner, claimed in
             if let owner, owner.id != client.account?.id {
                 self.reply(
                     client, .nicknameInUse, wanted,
                     "Nickname is reserved by a registered account; log in as \(owner.name) to use it")
                 return
             }
-            self.withState { out in
-                if self.nickTakenLocked(key, by: client) == nil {
+            let renamed = self.withState { out -> Bool in
+                if claimed && self.nickTakenLocked(key, by: client) == nil {
                     self.setNick(client, to: wanted, out: &out)
-                } else {
-                    out.send(client, self.numeric(client, .nicknameInUse, wanted, "Nickname is already in use"))
+                    return true
                 }
+                out.send(client, self.numeric(client, .nicknameInUse, wanted, "Nickname is already in use"))
+                return false
             }
+            if !renamed && claimed && network != nil { self.releaseNetworkNick(key, session: client.id) }
         }
     }
 
@@ -201,6 +216,9 @@ extension Core {
         let services = bot.services
         let accounts = services.accounts
         let store = self.store
+        let network = self.network
+        let session = client.id
+        let loggedIn = client.account?.id
         // Hold further lines until this is decided.
         later(
             client,
@@ -229,9 +247,16 @@ extension Core {
                 let owner = try? await store.account(nameKey: key)
                 let effects =
                     login != nil ? ((try? await services.loginEffects(login!.0, tokenHash: login!.1)) ?? []) : []
-                return (login, passFailed, owner.map { AccountRef(id: $0.id, name: $0.name) }, effects)
+                // In a network the nick must be free on every node: the database decides.
+                var claimed = true
+                if let network {
+                    let claim = NetworkNick(
+                        nickKey: key, node: network.name, session: session, accountID: login?.0.id ?? loggedIn)
+                    claimed = (try? await network.store.claimNick(claim)) ?? false
+                }
+                return (login, passFailed, owner.map { AccountRef(id: $0.id, name: $0.name) }, effects, claimed)
             }
-        ) { (login, passFailed, owner, effects) in
+        ) { (login, passFailed, owner, effects, claimed) in
             if passFailed {
                 self.reply(
                     client, .passwdMismatch, "Password incorrect: that resume token or name:password was not accepted")
@@ -244,13 +269,16 @@ extension Core {
                 return self.canShareNick(client, with: holder) && Self.isAccountNick(client.nickKey, of: holder)
             }
             let reserved = owner != nil && owner?.id != client.account?.id
-            if reserved || !sharing {
+            if reserved || !sharing || !claimed {
                 self.withState { out in
                     if self.nicks[client.nickKey] === client { self.nicks[client.nickKey] = nil }
+                    if claimed { self.releaseNetworkNick(client.nickKey, session: client.id) }
                     let why =
                         reserved
                         ? "Nickname is reserved by a registered account; log in with SASL or PASS, or choose another nick"
-                        : "Nickname is already in use (on at most \(Self.maxDevicesPerUser) connections at once)"
+                        : !claimed
+                            ? "Nickname is already in use"
+                            : "Nickname is already in use (on at most \(Self.maxDevicesPerUser) connections at once)"
                     out.send(client, self.numeric(client, .nicknameInUse, client.nick, why))
                     client.nickKey = ""
                     client.nick = "*"
@@ -271,6 +299,7 @@ extension Core {
                 nicks[client.nickKey] = client
                 announcePresence(client, online: true, out: &out)
             }
+            tellNetwork(.user, client)
             defer { if let holder { attachDevice(client, to: holder, out: &out) } }
             defer {
                 if holder == nil, let account = client.account { joinGuardedChannels(client, accountID: account.id) }

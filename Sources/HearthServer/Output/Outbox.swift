@@ -159,6 +159,8 @@ struct Outbox {
     }
 
     private func deliver(_ item: Item, to client: Client, local: inout LocalWrites) {
+        // A user of another node is written to by that node.
+        if client.isRemote { return }
         // Replies to a labeled command are collected and sent together at its end.
         if client.eventLoop.inEventLoop && client.capturing {
             client.labeledReplies.append(item.message)

@@ -28,6 +28,7 @@ extension Core {
             setNick(client, to: freeGuestNick(), out: &out)
             client.registered = true
             announcePresence(client, online: true, out: &out)
+            claimGuestNick(client)
             for line in Self.plainGreeting(nick: client.nick, network: config.networkName) {
                 notice(client, line, out: &out)
             }

@@ -11,6 +11,10 @@ public protocol Store: AccountStore, SocialStore, ChannelRegistry, HistoryStore,
     /// the files in the data directory are the only copy).
     var sharedPictures: (any PictureStore)? { get }
 
+    /// The network several processes can form on this database (nil: this engine is one
+    /// process's alone, as SQLite is).
+    var network: (any NetworkStore)? { get }
+
     /// Lets go of the database (connections, files) once nothing uses the store any more.
     func close() async
 }

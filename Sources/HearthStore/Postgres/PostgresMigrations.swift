@@ -12,7 +12,22 @@ enum PostgresMigrations {
         ("v1-schema", schema), ("v2-picture-bytes", pictureBytes),
         // An author's recipes newest first straight from the index (profiles, !recipes USER).
         ("v3-recipe-author-order", "CREATE INDEX recipe_account_id ON recipe(accountId, id)"),
+        ("v4-network", network),
     ]
+
+    /// A network of nodes: their heartbeats, who holds which nick where, and events too big
+    /// for a notification.
+    static let network = """
+        CREATE TABLE node (
+            name TEXT PRIMARY KEY, startedAt TIMESTAMPTZ NOT NULL, heartbeatAt TIMESTAMPTZ NOT NULL,
+            users INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE networkNick (
+            nickKey TEXT NOT NULL, node TEXT NOT NULL, session BIGINT NOT NULL, accountId BIGINT,
+            PRIMARY KEY (nickKey, node, session));
+        CREATE INDEX networkNick_node ON networkNick(node);
+        CREATE TABLE networkEvent (
+            id BIGSERIAL PRIMARY KEY, payload TEXT NOT NULL, createdAt TIMESTAMPTZ NOT NULL DEFAULT now());
+        """
 
     /// Picture bytes, content-addressed (a hash of the bytes), and which picture has which.
     static let pictureBytes = """

@@ -30,6 +30,7 @@ public final class SQLiteStore: Store, Sendable {
 
     /// One process owns an SQLite data directory: its media files are the pictures.
     public var sharedPictures: (any PictureStore)? { nil }
+    public var network: (any NetworkStore)? { nil }
 
     /// The pool closes its files when the store goes away.
     public func close() async {}

@@ -10,21 +10,7 @@ import Testing
     static func serving<T: Sendable>(
         _ dir: String, _ extra: [String] = [], _ body: (Programs.Running, Int) async throws -> T
     ) async throws -> (T, Programs.Finished) {
-        let arguments = [
-            Programs.hearthBinary(), "serve", "--host", "127.0.0.1", "--irc-port", "0", "--http-port", "0",
-            "--data-dir", dir,
-        ]
-        return try await Programs.whileRunning(arguments + extra) { running in
-            var port: Int?
-            for _ in 0..<2000 {
-                if let range = running.output.range(of: "nc localhost ") {
-                    port = Int(running.output[range.upperBound...].prefix { $0.isNumber })
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            return try await body(running, try #require(port, "server did not report its port: \(running.output)"))
-        }
+        try await Programs.serving(dataDirectory: dir, extra, body)
     }
 
     @Test func serveStartsAndStopsCleanlyOnSigterm() async throws {

@@ -1,0 +1,66 @@
+import Foundation
+
+/// What one node tells the others, as JSON on the bus. Every event names the node that sent it
+/// (`from`, which ignores it) and the user it is about: its node and connection (`session`).
+struct NetworkEvent: Codable, Sendable, Equatable {
+    enum Kind: String, Codable, Sendable {
+        /// A node started or lost the bus: everyone announces their users again.
+        case hello
+        /// A user on `node` (new, or announced again): its nick, user, host, real name, account.
+        case user
+        /// A user changed nick.
+        case nick
+        /// A user left (`text`: the reason).
+        case quit
+        /// A user joined channel `target` (`op`: with operator status).
+        case join
+        /// A user left channel `target` (`line`: the PART as sent).
+        case part
+        /// A message (`line`, tags included) to channel or nick `target`.
+        case message
+        /// Node `node` was lost or stopped: its users quit with `text` as the reason.
+        case nodeGone
+    }
+
+    var kind: Kind
+    var from: String
+    var node: String
+    var session: Int = 0
+
+    init(kind: Kind, from: String, node: String? = nil, session: Int = 0) {
+        (self.kind, self.from, self.node, self.session) = (kind, from, node ?? from, session)
+    }
+    var nick: String?
+    var user: String?
+    var host: String?
+    /// The user's node's server name.
+    var server: String?
+    var realname: String?
+    var account: String?
+    var accountID: Int64?
+    var target: String?
+    var op: Bool?
+    var line: String?
+    var text: String?
+
+    /// Node `node` left the network (told by itself, or by the node that found it lost).
+    static func gone(from: String, node: String, reason: String) -> NetworkEvent {
+        var event = NetworkEvent(kind: .nodeGone, from: from, node: node)
+        event.text = reason
+        return event
+    }
+
+    func encoded() -> String {
+        String(decoding: (try? Self.encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    static func decode(_ text: String) -> NetworkEvent? {
+        try? JSONDecoder().decode(NetworkEvent.self, from: Data(text.utf8))
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+}

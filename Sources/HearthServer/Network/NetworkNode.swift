@@ -1,0 +1,177 @@
+import Foundation
+import HearthStore
+import Logging
+import Synchronization
+
+/// This process as a node of a network: it keeps its heartbeat, publishes what its users do
+/// (in order, through one task), and hands what other nodes publish to the core. The bus
+/// (LISTEN/NOTIFY) forgets what it could not deliver, so after losing it the node asks
+/// everyone to announce their users again and drops the users the database no longer has.
+final class NetworkNode: Sendable {
+    let name: String
+    let store: any NetworkStore
+    let logger: Logger
+
+    /// What the core does with the bus (set once, before `run`).
+    struct Handlers: Sendable {
+        /// Applies another node's event.
+        var apply: @Sendable (NetworkEvent) -> Void
+        /// Every local user and channel membership, as events (to answer a `hello`).
+        var announce: @Sendable () -> [NetworkEvent]
+        /// Users of other nodes this node mirrors, for the resync.
+        var mirrored: @Sendable () -> Set<RemoteOrigin>
+        /// The number of local users, for the heartbeat.
+        var localUsers: @Sendable () -> Int
+    }
+
+    private let handlers = Mutex<Handlers?>(nil)
+    /// Events waiting for the publisher, and whether it was woken for them.
+    private let queue = Mutex<(events: [String], woken: Bool)>(([], false))
+    private let wake: AsyncStream<Void>.Continuation
+    private let wakes: AsyncStream<Void>
+    /// Events per NOTIFY statement.
+    static let eventsPerStatement = 64
+
+    init(name: String, store: any NetworkStore, logger: Logger) {
+        self.name = name
+        self.store = store
+        self.logger = logger
+        (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    func setHandlers(_ value: Handlers) { handlers.withLock { $0 = value } }
+
+    /// Queues an event for every other node; events leave in the order they were queued.
+    func publish(_ event: NetworkEvent) {
+        let text = event.encoded()
+        let needsWake = queue.withLock { state -> Bool in
+            state.events.append(text)
+            defer { state.woken = true }
+            return !state.woken
+        }
+        if needsWake { wake.yield() }
+    }
+
+    /// Enters the network; the users a previous run under this name left behind are gone.
+    func start() async throws {
+        let stale = try await store.joinNetwork(node: name)
+        if !stale.isEmpty {
+            publish(NetworkEvent.gone(from: name, node: name, reason: name + " restarted"))
+        }
+    }
+
+    /// Publisher, heartbeat and listener, until cancelled.
+    func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.publishLoop() }
+            group.addTask { await self.heartbeatLoop() }
+            group.addTask { await self.listenLoop() }
+            await group.waitForAll()
+        }
+    }
+
+    /// Says goodbye (the others quit this node's users at once) and leaves.
+    func stop(reason: String) async {
+        publish(NetworkEvent.gone(from: name, node: name, reason: reason))
+        await flushQueue()
+        try? await store.leaveNetwork(node: name)
+    }
+
+    private func publishLoop() async {
+        for await _ in wakes {
+            await flushQueue()
+        }
+    }
+
+    /// Sends what is queued; a database that is away is retried until it is back, so nothing
+    /// queued is lost or reordered.
+    private func flushQueue() async {
+        while true {
+            let batch = queue.withLock { state -> [String] in
+                let taken = state.events
+                state.events = []
+                if taken.isEmpty { state.woken = false }
+                return taken
+            }
+            if batch.isEmpty { return }
+            var start = 0
+            while start < batch.count {
+                let end = min(start + Self.eventsPerStatement, batch.count)
+                var delay = Duration.milliseconds(100)
+                while true {
+                    do {
+                        try await store.publish(Array(batch[start..<end]))
+                        break
+                    } catch {
+                        if Task.isCancelled { return }
+                        logger.warning("network: could not publish (\(error)); retrying")
+                        try? await Task.sleep(for: delay)
+                        delay = min(delay * 2, .seconds(2))
+                    }
+                }
+                start = end
+            }
+        }
+    }
+
+    private func heartbeatLoop() async {
+        while !Task.isCancelled {
+            let users = handlers.withLock { $0?.localUsers() } ?? 0
+            do {
+                for (lost, _) in try await store.heartbeat(node: name, users: users) {
+                    logger.warning("network: node \(lost) stopped answering; its users are gone")
+                    let gone = NetworkEvent.gone(from: name, node: lost, reason: lost + " was lost")
+                    handlers.withLock { $0 }?.apply(gone)
+                    publish(gone)
+                }
+            } catch {
+                logger.warning("network: heartbeat failed (\(error))")
+            }
+            try? await Task.sleep(for: NetworkLimits.heartbeatInterval)
+        }
+    }
+
+    private func listenLoop() async {
+        var delay = Duration.milliseconds(200)
+        while !Task.isCancelled {
+            do {
+                for try await payload in store.subscribe() {
+                    if payload.isEmpty {
+                        // Listening: ask for everyone's users, and drop those the database lost meanwhile.
+                        delay = .milliseconds(200)
+                        publish(NetworkEvent(kind: .hello, from: name))
+                        try await resync()
+                        continue
+                    }
+                    guard let event = NetworkEvent.decode(payload), event.from != name else { continue }
+                    receive(event)
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("network: lost the bus (\(error)); reconnecting")
+            }
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(2))
+        }
+    }
+
+    private func receive(_ event: NetworkEvent) {
+        guard let handlers = handlers.withLock({ $0 }) else { return }
+        if event.kind == .hello {
+            for announcement in handlers.announce() { publish(announcement) }
+            return
+        }
+        handlers.apply(event)
+    }
+
+    /// Users mirrored here whose claim the database no longer holds quit.
+    private func resync() async throws {
+        guard let handlers = handlers.withLock({ $0 }) else { return }
+        let held = Set(try await store.networkNicks().map { RemoteOrigin(node: $0.node, session: $0.session) })
+        for origin in handlers.mirrored().subtracting(held) {
+            var quit = NetworkEvent(kind: .quit, from: name, node: origin.node, session: origin.session)
+            quit.text = "Lost in a network split"
+            handlers.apply(quit)
+        }
+    }
+}

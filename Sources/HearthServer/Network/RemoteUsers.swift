@@ -1,0 +1,211 @@
+import Foundation
+import HearthKit
+import HearthProtocol
+import HearthStore
+
+/// Users of other nodes, mirrored from the network's events: they hold nicks, sit in
+/// channels and answer WHOIS like local users; what they say arrives ready to deliver.
+extension Core {
+    /// Connects the node's bus to this core.
+    func joinNetwork(_ network: NetworkNode) {
+        network.setHandlers(
+            NetworkNode.Handlers(
+                apply: { [unowned self] in self.applyRemote($0) },
+                announce: { [unowned self] in self.announcements(node: network.name) },
+                mirrored: { [unowned self] in self.lock.withLock { Set(self.remoteUsers.keys) } },
+                localUsers: { [unowned self] in self.lock.withLock { self.clients.count } }))
+    }
+
+    /// Applies one event from another node. Events of one node arrive in the order it sent them.
+    func applyRemote(_ event: NetworkEvent) {
+        withState { out in
+            let origin = RemoteOrigin(node: event.node, session: event.session)
+            switch event.kind {
+            case .hello:
+                break
+            case .user:
+                remoteUser(origin, event, out: &out)
+            case .nick:
+                guard let user = remoteUsers[origin], let nick = event.nick else { return }
+                renameRemote(user, to: nick, out: &out)
+            case .quit:
+                guard let user = remoteUsers[origin] else { return }
+                removeRemote(user, reason: event.text ?? "Quit", out: &out)
+            case .join:
+                guard let user = remoteUsers[origin], let name = event.target else { return }
+                joinRemote(user, name, op: event.op ?? false, out: &out)
+            case .part:
+                // A PART, or a KICK (which may be of a user of this node).
+                let here = origin.node == network?.name ? clients[origin.session] : nil
+                guard let user = remoteUsers[origin] ?? here, let name = event.target else { return }
+                let key = IRCNames.fold(name)
+                guard let channel = channels[key], channel.members[user.id] != nil else { return }
+                if let line = event.line, let part = try? IRCMessage.parse(line) { out.send(channel, part) }
+                for member in [user] + otherDevices(of: user) {
+                    removeMember(member, from: key)
+                    member.channels.removeAll { $0 == key }
+                }
+            case .message:
+                guard let target = event.target, let line = event.line, let message = try? IRCMessage.parse(line) else {
+                    return
+                }
+                let key = IRCNames.fold(target)
+                // Only clients that speak message-tags can make sense of a TAGMSG.
+                let tagsOnly = message.command == "TAGMSG"
+                if IRCNames.isChannel(target) {
+                    guard let channel = channels[key] else { return }
+                    if tagsOnly {
+                        out.send(channel.order.filter { $0.caps.contains("message-tags") }, message)
+                    } else {
+                        out.send(channel, message)
+                    }
+                } else {
+                    let here = connections(nickKey: key).filter {
+                        !$0.isRemote && $0.registered && (!tagsOnly || $0.caps.contains("message-tags"))
+                    }
+                    if !here.isEmpty { out.send(here, message) }
+                }
+            case .nodeGone:
+                let reason = event.text ?? "\(event.node) left the network"
+                for user in remoteUsers.values where user.remote?.node == event.node {
+                    removeRemote(user, reason: reason, out: &out)
+                }
+            }
+        }
+    }
+
+    /// A user of another node appears (or is announced again).
+    private func remoteUser(_ origin: RemoteOrigin, _ event: NetworkEvent, out: inout Outbox) {
+        guard let nick = event.nick else { return }
+        if let known = remoteUsers[origin] {
+            if known.nick != nick { renameRemote(known, to: nick, out: &out) }
+            return
+        }
+        var origin = origin
+        origin.server = event.server
+        let user = Client.remote(
+            id: newClientIDLocked(), origin: origin, host: event.host ?? origin.node, counts: counts)
+        user.nick = nick
+        user.nickKey = IRCNames.fold(nick)
+        user.user = event.user ?? "user"
+        user.realname = event.realname ?? ""
+        if let name = event.account, let id = event.accountID { user.account = AccountRef(id: id, name: name) }
+        user.registered = true
+        remoteUsers[origin] = user
+        if nicks[user.nickKey] == nil {
+            nicks[user.nickKey] = user
+            announcePresence(user, online: true, out: &out)
+        }
+    }
+
+    private func renameRemote(_ user: Client, to nick: String, out: inout Outbox) {
+        let oldPrefix = user.prefix
+        let oldNick = user.nick
+        if nicks[user.nickKey] === user { nicks[user.nickKey] = nil }
+        user.nick = nick
+        user.nickKey = IRCNames.fold(nick)
+        if nicks[user.nickKey] == nil { nicks[user.nickKey] = user }
+        out.send(peers(of: user), userMessage(user, source: oldPrefix, "NICK", [nick]))
+        announcePresence(user, online: false, nick: oldNick, out: &out)
+        announcePresence(user, online: true, out: &out)
+    }
+
+    private func removeRemote(_ user: Client, reason: String, out: inout Outbox) {
+        guard let origin = user.remote, remoteUsers[origin] === user else { return }
+        remoteUsers[origin] = nil
+        out.send(peers(of: user), userMessage(user, "QUIT", [reason]))
+        for key in user.channels { removeMember(user, from: key) }
+        user.channels = []
+        user.registered = false
+        if nicks[user.nickKey] === user {
+            // Another device of the same account elsewhere may still hold it.
+            nicks[user.nickKey] = remoteUsers.values.first { $0.nickKey == user.nickKey }
+            if nicks[user.nickKey] == nil { announcePresence(user, online: false, out: &out) }
+        }
+    }
+
+    private func joinRemote(_ user: Client, _ name: String, op: Bool, out: inout Outbox) {
+        let key = IRCNames.fold(name)
+        let channel: ChannelState
+        if let existing = channels[key] {
+            channel = existing
+        } else {
+            channel = ChannelState(name: name, historyKey: historyKey(forNew: key))
+            channels[key] = channel
+        }
+        guard channel.members[user.id] == nil else { return }
+        channel.add(user, MemberStatus(op: op, voice: false))
+        user.channels.append(key)
+        sendJoin(user, channel, out: &out)
+    }
+
+    /// What this node tells a node that asks (`hello`): its users and where they sit.
+    func announcements(node: String) -> [NetworkEvent] {
+        lock.withLock {
+            var events: [NetworkEvent] = []
+            for client in clients.values where client.registered && !client.isRemote {
+                events.append(userEvent(client, node: node))
+                for key in client.channels {
+                    guard let channel = channels[key] else { continue }
+                    var join = NetworkEvent(kind: .join, from: node, session: client.id)
+                    join.target = channel.name
+                    join.op = channel.members[client.id]?.op ?? false
+                    events.append(join)
+                }
+            }
+            return events
+        }
+    }
+
+    func userEvent(_ client: Client, node: String) -> NetworkEvent {
+        var event = NetworkEvent(kind: .user, from: node, session: client.id)
+        (event.nick, event.user, event.host, event.realname) = (client.nick, client.user, client.host, client.realname)
+        (event.account, event.accountID) = (client.account?.name, client.account?.id)
+        event.server = serverName
+        return event
+    }
+
+    /// Tells the other nodes, when this one is in a network. Under the lock or not. Only a
+    /// PART or KICK may be about a user of another node (an operator here kicked them).
+    func tellNetwork(_ kind: NetworkEvent.Kind, _ client: Client, _ fill: (inout NetworkEvent) -> Void = { _ in }) {
+        guard let network, kind == .part || !client.isRemote else { return }
+        let origin = client.remote ?? RemoteOrigin(node: network.name, session: client.id)
+        var event =
+            kind == .user
+            ? userEvent(client, node: network.name)
+            : NetworkEvent(kind: kind, from: network.name, node: origin.node, session: origin.session)
+        fill(&event)
+        network.publish(event)
+    }
+
+    /// Frees a connection's network-wide claim on a nick (in the background: nobody waits).
+    func releaseNetworkNick(_ key: String, session: Int) {
+        guard let network, !key.isEmpty else { return }
+        Task { try? await network.store.releaseNick(key, node: network.name, session: session) }
+    }
+
+    /// A plain-mode guest's random nick, claimed network-wide in the background (the names
+    /// are random enough that two nodes picking the same one at once is not worth a wait).
+    func claimGuestNick(_ client: Client) {
+        guard let network else { return }
+        tellNetwork(.user, client)
+        let claim = NetworkNick(nickKey: client.nickKey, node: network.name, session: client.id, accountID: nil)
+        Task { _ = try? await network.store.claimNick(claim) }
+    }
+
+    /// A local user's new nick: the other nodes are told, the claim moves (the NICK command
+    /// claimed it already; a login's rename to the account's nick claims it here).
+    func renamedInNetwork(_ client: Client, from oldKey: String) {
+        guard let network, !client.isRemote else { return }
+        tellNetwork(.nick, client) { $0.nick = client.nick }
+        let claim = NetworkNick(
+            nickKey: client.nickKey, node: network.name, session: client.id, accountID: client.account?.id)
+        let session = client.id
+        Task {
+            _ = try? await network.store.claimNick(claim)
+            if oldKey != claim.nickKey {
+                try? await network.store.releaseNick(oldKey, node: network.name, session: session)
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import HearthStore
+import HearthTesting
+import Testing
+
+/// Several `hearth serve --node` processes on one throw-away PostgreSQL: to users they are one
+/// server. Each node is a real process on its own loopback ports, as an operator runs them.
+@Suite(.serialized) struct NetworkTests {
+    /// A running node: its name and IRC port.
+    struct Node {
+        var name: String
+        var port: Int
+        var process: Programs.Running
+        /// The --database it was started with.
+        var database: String
+    }
+
+    /// Starts one node per name on a fresh database, runs `body`, stops them all.
+    static func withNodes(_ names: [String], _ body: ([Node]) async throws -> Void) async throws {
+        let url = try await TestPostgres.freshDatabase("network")
+        let database =
+            "postgres://\(url.user):\(url.password ?? "")@\(url.host):\(url.port)/\(url.database)"
+        try await start(names[...], database: database, started: [], body)
+    }
+
+    private static func start(
+        _ names: ArraySlice<String>, database: String, started: [Node], _ body: ([Node]) async throws -> Void
+    ) async throws {
+        guard let name = names.first else {
+            try await body(started)
+            return
+        }
+        let flags = [
+            "--server-name", "\(name).hearth", "--database", database, "--node", name, "--no-flood-control",
+        ]
+        _ = try await Programs.serving(dataDirectory: TestServer.tempDirectory(), flags) { running, port in
+            let node = Node(name: name, port: port, process: running, database: database)
+            try await start(names.dropFirst(), database: database, started: started + [node], body)
+        }
+    }
+
+    static func user(_ nick: String, on node: Node, caps: [String] = []) async throws -> TestClient {
+        let client = try await TestClient.connect(port: node.port)
+        if !caps.isEmpty {
+            try await client.send("CAP REQ :\(caps.joined(separator: " "))")
+            try await client.send("CAP END")
+        }
+        try await client.send("NICK \(nick)")
+        try await client.send("USER \(nick) 0 * :Real \(nick)")
+        try await client.expectNumeric("001")
+        try await client.expectNumeric("376")
+        return client
+    }
+
+    @Test func usersOnDifferentNodesTalkAsOnOneServer() async throws {
+        try await Self.withNodes(["alpha", "beta"]) { nodes in
+            let ann = try await Self.user("ann", on: nodes[0])
+            let bob = try await Self.user("bob", on: nodes[1], caps: ["message-tags", "server-time"])
+            // A nick is taken network-wide.
+            let copy = try await TestClient.connect(port: nodes[1].port)
+            try await copy.send("NICK ann")
+            try await copy.send("USER x 0 * :x")
+            try await copy.expect(" 433 ")
+            // Private messages both ways; WHOIS sees the other node's user.
+            try await ann.send("PRIVMSG bob :hello from alpha")
+            let line = try await bob.expect("PRIVMSG bob :hello from alpha")
+            #expect(line.contains(":ann!~ann@") && line.contains("time="), "\(line)")
+            try await bob.send("NOTICE ann :hi from beta")
+            try await ann.expect(":bob!~bob@127.0.0.1 NOTICE ann :hi from beta")
+            try await bob.send("WHOIS ann")
+            try await bob.expect(" 311 bob ann ~ann 127.0.0.1 * :Real ann")
+            try await bob.expect(" 312 bob ann alpha.hearth ")
+            // A channel spanning both nodes: JOIN, NAMES, messages, PART.
+            try await ann.send("JOIN #net")
+            try await ann.expectNumeric("366")
+            try await bob.send("JOIN #net")
+            try await ann.expect(":bob!~bob@127.0.0.1 JOIN #net")
+            let names = try await bob.expectNumeric("353")
+            #expect(names.contains("ann") && names.contains("bob"), "\(names)")
+            try await ann.send("PRIVMSG #net :one channel, two nodes")
+            try await bob.expect("PRIVMSG #net :one channel, two nodes")
+            try await bob.send("PRIVMSG #net :agreed")
+            try await ann.expect(":bob!~bob@127.0.0.1 PRIVMSG #net :agreed")
+            // NICK and QUIT reach the other node's channel members.
+            try await bob.send("NICK robert")
+            try await ann.expect(":bob!~bob@127.0.0.1 NICK robert")
+            try await bob.send("PART #net :bye")
+            try await ann.expect(":robert!~bob@127.0.0.1 PART #net :bye")
+            try await bob.send("JOIN #net")
+            try await ann.expect(":robert!~bob@127.0.0.1 JOIN #net")
+            try await bob.send("QUIT :done")
+            try await ann.expect(":robert!~bob@127.0.0.1 QUIT :Quit: done")
+            // The nick is free again everywhere.
+            let again = try await Self.user("robert", on: nodes[0])
+            await again.close()
+            await ann.close()
+        }
+    }
+
+    @Test func twoNodesRacingForOneNickGiveItToExactlyOne() async throws {
+        try await Self.withNodes(["alpha", "beta"]) { nodes in
+            for round in 0..<5 {
+                let nick = "racer\(round)"
+                let clients = [
+                    try await TestClient.connect(port: nodes[0].port),
+                    try await TestClient.connect(port: nodes[1].port),
+                ]
+                for client in clients { try await client.send("USER r 0 * :r") }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for client in clients { group.addTask { try await client.send("NICK \(nick)") } }
+                    try await group.waitForAll()
+                }
+                var welcomed = 0
+                for client in clients {
+                    let line = try await client.expect("001 or 433") { $0.contains(" 001 ") || $0.contains(" 433 ") }
+                    if line.contains(" 001 ") { welcomed += 1 }
+                }
+                #expect(welcomed == 1, "round \(round): \(welcomed) clients got \(nick)")
+                for client in clients { await client.close() }
+            }
+        }
+    }
+
+    @Test func aNodeThatDiesOrStopsTakesItsUsersAlong() async throws {
+        try await Self.withNodes(["alpha", "beta", "gamma"]) { nodes in
+            let ann = try await Self.user("ann", on: nodes[0])
+            try await ann.send("JOIN #net")
+            try await ann.expectNumeric("366")
+            let bob = try await Self.user("bob", on: nodes[1])
+            let cid = try await Self.user("cid", on: nodes[2])
+            for user in [bob, cid] {
+                try await user.send("JOIN #net")
+                try await user.expectNumeric("366")
+            }
+            try await ann.expect("JOIN #net")
+            try await ann.expect("JOIN #net")
+            // SIGTERM: the node says goodbye, so its users leave at once.
+            nodes[1].process.terminate()
+            try await ann.expect(":bob!~bob@127.0.0.1 QUIT :beta shut down")
+            // kill -9: the others notice the missing heartbeat (within 15 s) and free the nick.
+            nodes[2].process.kill()
+            try await ann.expect(":cid!~cid@127.0.0.1 QUIT :gamma was lost", timeout: 30)
+            let again = try await Self.user("cid", on: nodes[0])
+            let listed = try await Programs.hearth(["nodes", "--database", nodes[0].database])
+            #expect(listed.output.contains("alpha") && !listed.output.contains("gamma"), "\(listed.output)")
+            await again.close()
+            await ann.close()
+        }
+    }
+}
