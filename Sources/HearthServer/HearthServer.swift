@@ -171,6 +171,7 @@ public final class HearthServer: Sendable {
             // In a network: enter it before anyone can connect, and keep up with it until the end.
             try await core.network?.start()
             let networkRun = core.network.map { network in Task { await network.run() } }
+            await core.network?.waitUntilSynced(limit: .seconds(5))
             let channel = try await server.bootstrap(tls: nil).bind(
                 host: server.config.host, port: server.config.ircPort
             ).get()

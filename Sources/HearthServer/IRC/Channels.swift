@@ -308,7 +308,7 @@ extension Core {
                 out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
                 return
             }
-            if channel.flags.contains("t") && !status.op && !client.isOper {
+            if channel.flags.contains("t") && !status.op && !client.isOper && !client.isRemote {
                 out.send(
                     client,
                     numeric(
@@ -319,7 +319,9 @@ extension Core {
             channel.topic = IRCMessage.truncate(message.params[1], toBytes: IRCLimits.topicLength)
             channel.topicSetBy = client.prefix
             channel.topicSetAt = Date()
-            out.send(channel, userMessage(client, "TOPIC", [channel.name, channel.topic]))
+            let change = userMessage(client, "TOPIC", [channel.name, channel.topic])
+            out.send(channel, change)
+            tellNetwork(command: change, by: client)
             persistIfRegistered(channel)
         }
     }
@@ -365,11 +367,12 @@ extension Core {
                 out.send(client, numeric(client, .userOnChannel, target.nick, channel.name, "is already on channel"))
                 return
             }
-            if channel.flags.contains("i") && !status.op && !client.isOper {
+            if channel.flags.contains("i") && !status.op && !client.isOper && !client.isRemote {
                 out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
                 return
             }
             channel.invited.insert(target.nickKey)
+            tellNetwork(command: IRCMessage(command: "INVITE", params: [target.nick, channel.name]), by: client)
             out.send(client, numeric(client, .inviting, target.nick, channel.name))
             let inviteMessage = userMessage(client, "INVITE", [target.nick, channel.name])
             out.send(connections(nickKey: target.nickKey), inviteMessage)

@@ -102,7 +102,8 @@ extension Core {
                 out.send(client, numeric(client, .endOfBanList, channel.name, "End of channel ban list"))
                 return
             }
-            let isOp = status?.op == true || client.isOper
+            // A user of another node: that node checked the change before it told us.
+            let isOp = status?.op == true || client.isOper || client.isRemote
             var adding = true
             var appliedModes = ""
             var appliedParams: [String] = []
@@ -219,7 +220,9 @@ extension Core {
             }
             if !appliedModes.isEmpty {
                 persistIfRegistered(channel)
-                out.send(channel, userMessage(client, "MODE", [channel.name, appliedModes] + appliedParams))
+                let change = userMessage(client, "MODE", [channel.name, appliedModes] + appliedParams)
+                out.send(channel, change)
+                tellNetwork(command: change, by: client)
             }
         }
     }

@@ -151,6 +151,7 @@ extension Core {
         let text = message.params.first.flatMap {
             $0.isEmpty ? nil : IRCMessage.truncate($0, toBytes: IRCLimits.awayLength)
         }
+        tellNetwork(command: IRCMessage(command: "AWAY", params: text.map { [$0] } ?? []), by: client)
         withState { out in
             client.away = text
             sendToPeers(

@@ -6,6 +6,8 @@ struct NetworkEvent: Codable, Sendable, Equatable {
     enum Kind: String, Codable, Sendable {
         /// A node started or lost the bus: everyone announces their users again.
         case hello
+        /// A node finished answering the `hello` of node `target`.
+        case announced
         /// A user on `node` (new, or announced again): its nick, user, host, real name, account.
         case user
         /// A user changed nick.
@@ -18,6 +20,12 @@ struct NetworkEvent: Codable, Sendable, Equatable {
         case part
         /// A message (`line`, tags included) to channel or nick `target`.
         case message
+        /// A command the user's node accepted (`line`: MODE, TOPIC, INVITE or AWAY, as applied),
+        /// for every node to apply to its view.
+        case command
+        /// A channel's topic (`text`, set by `user`) and modes (`line`), announced with the users:
+        /// a node that only knows the channel from other nodes takes them.
+        case channel
         /// Node `node` was lost or stopped: its users quit with `text` as the reason.
         case nodeGone
     }

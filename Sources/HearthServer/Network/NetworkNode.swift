@@ -29,6 +29,8 @@ final class NetworkNode: Sendable {
     private let queue = Mutex<(events: [String], woken: Bool)>(([], false))
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
+    /// Nodes whose announcements this node still waits for after its `hello` (nil: none asked).
+    private let awaiting = Mutex<Set<String>?>(nil)
     /// Events per NOTIFY statement.
     static let eventsPerStatement = 64
 
@@ -139,6 +141,11 @@ final class NetworkNode: Sendable {
                     if payload.isEmpty {
                         // Listening: ask for everyone's users, and drop those the database lost meanwhile.
                         delay = .milliseconds(200)
+                        let timeout = Double(NetworkLimits.nodeTimeout.components.seconds)
+                        let others = try await store.nodes().filter {
+                            $0.name != name && -$0.heartbeatAt.timeIntervalSinceNow < timeout
+                        }
+                        awaiting.withLock { $0 = Set(others.map(\.name)) }
                         publish(NetworkEvent(kind: .hello, from: name))
                         try await resync()
                         continue
@@ -157,11 +164,29 @@ final class NetworkNode: Sendable {
 
     private func receive(_ event: NetworkEvent) {
         guard let handlers = handlers.withLock({ $0 }) else { return }
-        if event.kind == .hello {
+        switch event.kind {
+        case .hello:
             for announcement in handlers.announce() { publish(announcement) }
-            return
+            var done = NetworkEvent(kind: .announced, from: name)
+            done.target = event.from
+            publish(done)
+        case .announced:
+            if event.target == name { awaiting.withLock { _ = $0?.remove(event.from) } }
+        default:
+            handlers.apply(event)
         }
-        handlers.apply(event)
+    }
+
+    /// Waits until every live node has announced its users after this node's first `hello`
+    /// (or `limit` passes): a user connecting then sees the whole network.
+    func waitUntilSynced(limit: Duration) async {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while clock.now < deadline {
+            if awaiting.withLock({ $0?.isEmpty == true }) { return }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        logger.warning("network: not every node announced its users within \(limit); going on")
     }
 
     /// Users mirrored here whose claim the database no longer holds quit.

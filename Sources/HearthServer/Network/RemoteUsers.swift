@@ -18,10 +18,14 @@ extension Core {
 
     /// Applies one event from another node. Events of one node arrive in the order it sent them.
     func applyRemote(_ event: NetworkEvent) {
+        if event.kind == .command {
+            replay(event)
+            return
+        }
         withState { out in
             let origin = RemoteOrigin(node: event.node, session: event.session)
             switch event.kind {
-            case .hello:
+            case .hello, .announced, .command:
                 break
             case .user:
                 remoteUser(origin, event, out: &out)
@@ -65,12 +69,47 @@ extension Core {
                     }
                     if !here.isEmpty { out.send(here, message) }
                 }
+            case .channel:
+                guard let name = event.target, let channel = channels[IRCNames.fold(name)],
+                    channel.order.allSatisfy(\.isRemote)
+                else { return }
+                channel.topic = event.text ?? ""
+                channel.topicSetBy = event.user ?? ""
+                let modes = (event.line ?? "").split(separator: " ").map(String.init)
+                channel.flags = Set(modes.first?.dropFirst().filter { "imnst".contains($0) } ?? [])
+                var values = modes.dropFirst()[...]
+                if modes.first?.contains("k") == true { channel.channelKey = values.popFirst() }
+                if modes.first?.contains("l") == true { channel.limit = values.popFirst().flatMap { Int($0) } }
             case .nodeGone:
                 let reason = event.text ?? "\(event.node) left the network"
                 for user in remoteUsers.values where user.remote?.node == event.node {
                     removeRemote(user, reason: reason, out: &out)
                 }
             }
+        }
+    }
+
+    /// Runs a command another node accepted, as that node's user: the handlers trust remote
+    /// users' rights (their node checked them), and replies to them go nowhere.
+    private func replay(_ event: NetworkEvent) {
+        let origin = RemoteOrigin(node: event.node, session: event.session)
+        guard let line = event.line, let message = try? IRCMessage.parse(line),
+            let user = lock.withLock({ remoteUsers[origin] })
+        else { return }
+        switch message.command {
+        case "MODE" where message.params.count >= 2:
+            channelMode(user, message.params[0], Array(message.params.dropFirst()))
+        case "TOPIC" where message.params.count == 2: topic(user, message)
+        case "INVITE" where message.params.count == 2: invite(user, message)
+        case "AWAY": away(user, message)
+        default: break
+        }
+    }
+
+    /// Tells the other nodes about a command this node accepted from its user.
+    func tellNetwork(command: IRCMessage, by client: Client) {
+        tellNetwork(.command, client) {
+            $0.line = IRCMessage(command: command.command, params: command.params).serialized()
         }
     }
 
@@ -152,6 +191,12 @@ extension Core {
                     join.op = channel.members[client.id]?.op ?? false
                     events.append(join)
                 }
+            }
+            for channel in channels.values where channel.order.contains(where: { !$0.isRemote }) {
+                var state = NetworkEvent(kind: .channel, from: node)
+                (state.target, state.text, state.user) = (channel.name, channel.topic, channel.topicSetBy)
+                state.line = channel.modeString(showKey: true).joined(separator: " ")
+                events.append(state)
             }
             return events
         }

@@ -23,7 +23,7 @@ import Testing
         try await start(names[...], database: database, started: [], body)
     }
 
-    private static func start(
+    static func start(
         _ names: ArraySlice<String>, database: String, started: [Node], _ body: ([Node]) async throws -> Void
     ) async throws {
         guard let name = names.first else {
@@ -81,13 +81,38 @@ import Testing
             try await bob.expect("PRIVMSG #net :one channel, two nodes")
             try await bob.send("PRIVMSG #net :agreed")
             try await ann.expect(":bob!~bob@127.0.0.1 PRIVMSG #net :agreed")
-            // NICK and QUIT reach the other node's channel members.
+            // The channel's operator is on alpha; topic and modes hold on beta too.
+            try await ann.send("TOPIC #net :spanning nodes")
+            try await bob.expect(":ann!~ann@127.0.0.1 TOPIC #net :spanning nodes")
+            try await bob.send("TOPIC #net :mine now")
+            try await bob.expectNumeric("482")
+            try await ann.send("MODE #net +m")
+            try await bob.expect(":ann!~ann@127.0.0.1 MODE #net :+m")
+            try await bob.send("PRIVMSG #net :can I speak?")
+            try await bob.expectNumeric("404")
+            try await ann.send("MODE #net +v bob")
+            try await bob.expect(":ann!~ann@127.0.0.1 MODE #net +v :bob")
+            try await bob.send("PRIVMSG #net :now I can")
+            try await ann.expect("PRIVMSG #net :now I can")
+            // AWAY is known on the other node; INVITE reaches across it.
+            try await bob.send("AWAY :lunch")
+            try await bob.expectNumeric("306")
+            try await ann.sync()
+            try await ann.send("PRIVMSG bob :there?")
+            try await ann.expect(" 301 ann bob :lunch")
+            try await ann.send("MODE #net +i")
+            try await bob.expect("MODE #net :+i")
+            try await bob.send("PART #net")
+            try await ann.expect("PART :#net")
+            try await bob.send("JOIN #net")
+            try await bob.expectNumeric("473")
+            try await ann.send("INVITE bob #net")
+            try await bob.expect(":ann!~ann@127.0.0.1 INVITE bob :#net")
+            try await bob.send("JOIN #net")
+            try await ann.expect(":bob!~bob@127.0.0.1 JOIN #net")
+            // NICK and QUIT reach the other node's channel members (PART did above).
             try await bob.send("NICK robert")
             try await ann.expect(":bob!~bob@127.0.0.1 NICK robert")
-            try await bob.send("PART #net :bye")
-            try await ann.expect(":robert!~bob@127.0.0.1 PART #net :bye")
-            try await bob.send("JOIN #net")
-            try await ann.expect(":robert!~bob@127.0.0.1 JOIN #net")
             try await bob.send("QUIT :done")
             try await ann.expect(":robert!~bob@127.0.0.1 QUIT :Quit: done")
             // The nick is free again everywhere.
@@ -144,6 +169,33 @@ import Testing
             let listed = try await Programs.hearth(["nodes", "--database", nodes[0].database])
             #expect(listed.output.contains("alpha") && !listed.output.contains("gamma"), "\(listed.output)")
             await again.close()
+            await ann.close()
+        }
+    }
+
+    @Test func aNodeStartedLaterSeesTheNetworkAsItIs() async throws {
+        try await Self.withNodes(["alpha"]) { nodes in
+            let ann = try await Self.user("ann", on: nodes[0])
+            try await ann.send("JOIN #net")
+            try await ann.expectNumeric("366")
+            try await ann.send("TOPIC #net :older than beta")
+            try await ann.expect("TOPIC #net")
+            try await ann.send("MODE #net +k sesame")
+            try await ann.expect("MODE #net +k")
+            try await Self.start(["beta"], database: nodes[0].database, started: []) { later in
+                let bob = try await Self.user("bob", on: later[0])
+                // Users and channels that were there before it came.
+                try await bob.send("WHOIS ann")
+                try await bob.expect(" 312 bob ann alpha.hearth ")
+                try await bob.send("JOIN #net")
+                try await bob.expectNumeric("475")
+                try await bob.send("JOIN #net sesame")
+                try await bob.expect(" 332 bob #net :older than beta")
+                let names = try await bob.expectNumeric("353")
+                #expect(names.contains("@ann") && !names.contains("@bob"), "\(names)")
+                try await ann.expect(":bob!~bob@127.0.0.1 JOIN #net")
+                await bob.close()
+            }
             await ann.close()
         }
     }
