@@ -35,7 +35,7 @@ import Testing
                 lat: nil, lon: nil, place: nil, points: 10, openedAt: Date())
             _ = try await store.openFortune(cookie)
             _ = try await store.addPoints(accountID: author.id, kind: "streak", day: "2026-11-25", points: 5)
-            _ = try await store.addRecipe(
+            let recipe = try await store.addRecipe(
                 RecipeRecord(
                     accountId: author.id, title: "Soup", ingredients: "water", steps: "boil", photoImageId: nil,
                     tags: ""), fromDraft: false, feedText: "posted #ID")
@@ -43,6 +43,13 @@ import Testing
                 try await store.profileTally(of: author.id)
                     == ProfileTally(followers: 1, memes: 2, fortunes: 1, points: 15, recipes: 1))
             #expect(try await store.profileTally(of: fan.id) == ProfileTally(following: 1))
+            // Taking things back takes them off the counts.
+            #expect(try await store.deleteRecipe(id: recipe.id, by: author.id))
+            #expect(try await store.deleteMeme(id: made[0], by: author.id))
+            #expect(try await store.unfollow(fan.id, author.id))
+            #expect(
+                try await store.profileTally(of: author.id) == ProfileTally(memes: 1, fortunes: 1, points: 15))
+            #expect(try await store.profileTally(of: fan.id) == ProfileTally())
         }
     }
 }

@@ -303,6 +303,7 @@ final class Core: @unchecked Sendable {
         for other in clients.values where other.account?.id == accountID {
             out.send(other, IRCMessage(source: botPrefix, command: "NOTICE", params: [other.nick, text]))
         }
+        notifyElsewhere(accountID: accountID, text: text)
     }
 
     /// Schedules a notice for an account's connections (replacing its earlier reminder).

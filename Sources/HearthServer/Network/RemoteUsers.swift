@@ -253,4 +253,18 @@ extension Core {
             }
         }
     }
+
+    /// The bot's notice to an account's connections on other nodes (an upload arrived, a new
+    /// cookie is ready): one message per nick, which its node delivers to every device with it.
+    /// Under the lock.
+    func notifyElsewhere(accountID: Int64, text: String) {
+        guard let network else { return }
+        var told: Set<String> = []
+        for user in remoteUsers.values where user.account?.id == accountID && told.insert(user.nickKey).inserted {
+            var event = NetworkEvent(kind: .message, from: network.name)
+            event.target = user.nick
+            event.line = IRCMessage(source: botPrefix, command: "NOTICE", params: [user.nick, text]).serialized()
+            network.publish(event)
+        }
+    }
 }

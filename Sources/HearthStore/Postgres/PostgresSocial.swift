@@ -112,14 +112,15 @@ extension PostgresStore: SocialStore {
 
     public func profileTally(of accountID: Int64) async throws -> ProfileTally {
         let id = accountID
+        // Recipes, memes and follows are kept counted (migration v5); cookies and points are
+        // a few a day at most, so they are counted here.
         let row = try await rows(
             """
-            SELECT (SELECT COUNT(*) FROM follow WHERE followeeId = \(id)),
-              (SELECT COUNT(*) FROM follow WHERE followerId = \(id)),
-              (SELECT COUNT(*) FROM meme WHERE accountId = \(id)),
+            SELECT COALESCE(t.followers, 0), COALESCE(t.following, 0), COALESCE(t.memes, 0),
               (SELECT COUNT(*) FROM fortune WHERE accountId = \(id)),
               (SELECT COALESCE(SUM(points), 0)::BIGINT FROM pointsEvent WHERE accountId = \(id)),
-              (SELECT COUNT(*) FROM recipe WHERE accountId = \(id))
+              COALESCE(t.recipes, 0)
+            FROM (SELECT 1) one LEFT JOIN accountTally t ON t.accountId = \(id)
             """)[0]
         let (followers, following, memes, fortunes, points, recipes) = try row.decode(
             (Int64, Int64, Int64, Int64, Int64, Int64).self)
