@@ -132,6 +132,7 @@ public final class HearthServer: Sendable {
     /// The IRC listener's bootstrap; with `tls`, each connection starts with a TLS handshake.
     func bootstrap(tls: NIOSSLContext?) -> ServerBootstrap {
         let core = self.core
+        let proxies = config.trustedProxies
         return ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 1024)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -155,8 +156,15 @@ public final class HearthServer: Sendable {
             )
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
-                    try channel.pipeline.syncOperations.addHandler(ConnectionHandler(core: core))
+                    let pipeline = channel.pipeline.syncOperations
+                    var peer = channel.remoteAddress?.ipAddress ?? ""
+                    if peer.hasPrefix("::ffff:") && peer.contains(".") { peer.removeFirst(7) }
+                    // A load balancer's connections first say whose they are (PROXY protocol), in
+                    // plain text before any TLS; the connection's handler comes once they have.
+                    let proxied = proxies.contains(peer)
+                    if proxied { try pipeline.addHandler(ProxyHeaderHandler(core: core)) }
+                    if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+                    if !proxied { try pipeline.addHandler(ConnectionHandler(core: core)) }
                 }
             }
     }

@@ -18,6 +18,8 @@ public struct ServerConfig: Sendable {
     public var dataDirectory = "./data"
     /// This process's name in a network of nodes sharing one PostgreSQL database (nil: alone).
     public var node: String?
+    /// Load balancers whose connections start with a PROXY protocol header naming the client.
+    public var trustedProxies: Set<String> = []
     public var serverName = "hearth.local"
     public var networkName = "Hearth"
     public var description = "Hearth chat server"

@@ -62,6 +62,12 @@ struct Serve: AsyncParsableCommand {
             "This node's name in a network of Hearth processes sharing the --database "
                 + "(unique per node, e.g. the host name)."))
     var node: String?
+    @Option(
+        help: ArgumentHelp(
+            "A load balancer (HAProxy with send-proxy) whose IRC connections start with a PROXY header "
+                + "naming the client. Repeatable.",
+            valueName: "address"))
+    var proxyFrom: [String] = []
 
     func run() async throws {
         var logger = Logger(label: "hearth")
@@ -94,6 +100,7 @@ struct Serve: AsyncParsableCommand {
             }
             config.node = node
         }
+        config.trustedProxies = Set(proxyFrom)
         var apps = AppsConfig()
         apps.fortunesDirectory = fortunes
         apps.fortunesOffensive = fortunesOffensive

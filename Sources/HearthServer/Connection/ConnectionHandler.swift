@@ -38,13 +38,27 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     /// (and this handler) on Swift's slow reference-counting path for every message.
     var context: ChannelHandlerContext?
 
-    init(core: Core) {
+    /// The client's address as a trusted load balancer reported it (PROXY protocol), if so.
+    let reportedAddress: String?
+
+    init(core: Core, address: String? = nil) {
         self.core = core
+        self.reportedAddress = address
+    }
+
+    /// Added after a PROXY header, to a connection that is already up.
+    func handlerAdded(context: ChannelHandlerContext) {
+        if reportedAddress != nil && context.channel.isActive { begin(context: context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        begin(context: context)
+        context.fireChannelActive()
+    }
+
+    private func begin(context: ChannelHandlerContext) {
         self.context = context
-        var address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        var address = reportedAddress ?? context.channel.remoteAddress?.ipAddress ?? "unknown"
         // On a dual-stack listener (`--host ::`) IPv4 clients arrive as ::ffff:a.b.c.d.
         if address.hasPrefix("::ffff:") && address.contains(".") { address.removeFirst(7) }
         let locals = core.loops.locals(for: context.eventLoop)
@@ -70,7 +84,6 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             // Someone who connected and said nothing is probably a person with nc: greet them.
             if client.mode == .undecided { core.startPlainMode(client) }
         }
-        context.fireChannelActive()
     }
 
     /// The client stopped reading and its send queue passed the limit: it goes, so that
