@@ -67,16 +67,34 @@ public enum TestPostgres {
         let name =
             "hearth_\(purpose.lowercased().filter { $0.isLetter || $0.isNumber })_\(getpid())_"
             + "\(counter.add(1, ordering: .relaxed).newValue)"
+        try await asSuperuser("CREATE DATABASE \(name)")
+        var url = admin
+        url.database = name
+        return url
+    }
+
+    /// Runs one statement as the test server's superuser.
+    public static func asSuperuser(_ sql: String) async throws {
+        let admin = try await superuserURL()
         let connection = try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.next(),
             configuration: .init(
                 host: admin.host, port: admin.port, username: admin.user, password: admin.password,
                 database: admin.database, tls: .disable),
-            id: 1, logger: Logger(label: "test-postgres"))
+            id: 2, logger: Logger(label: "test-postgres"))
         defer { Task { try? await connection.close() } }
-        try await connection.query("CREATE DATABASE \(unescaped: name)", logger: Logger(label: "test-postgres"))
-        var url = admin
-        url.database = name
-        return url
+        try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test-postgres"))
+    }
+
+    /// Like a database restarting, for one database: new connections refused, open ones cut.
+    public static func cutOff(_ database: String) async throws {
+        try await asSuperuser("ALTER DATABASE \(database) ALLOW_CONNECTIONS false")
+        try await asSuperuser(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)'")
+    }
+
+    /// The database is back.
+    public static func letIn(_ database: String) async throws {
+        try await asSuperuser("ALTER DATABASE \(database) ALLOW_CONNECTIONS true")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HearthProtocol
 import HearthStore
 import Logging
 import Synchronization
@@ -29,6 +30,9 @@ final class NetworkNode: Sendable {
     private let queue = Mutex<(events: [String], woken: Bool)>(([], false))
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
+    /// The last event seen from each node (its id in the event log), to catch up after losing
+    /// the bus and to drop what arrives twice. Only the listener task touches it.
+    private let lastSeen = Mutex<[String: Int64]>([:])
     /// Nodes whose announcements this node still waits for after its `hello` (nil: none asked).
     private let awaiting = Mutex<Set<String>?>(nil)
     /// Events per NOTIFY statement.
@@ -102,7 +106,7 @@ final class NetworkNode: Sendable {
                 var delay = Duration.milliseconds(100)
                 while true {
                     do {
-                        try await store.publish(Array(batch[start..<end]))
+                        try await store.publish(Array(batch[start..<end]), from: name)
                         break
                     } catch {
                         if Task.isCancelled { return }
@@ -117,19 +121,45 @@ final class NetworkNode: Sendable {
     }
 
     private func heartbeatLoop() async {
+        // Only a node that has reached the database for a whole timeout judges others: after
+        // the database was away, everyone's heartbeat is old, and nobody is lost for that.
+        let clock = ContinuousClock()
+        var reachableSince: ContinuousClock.Instant?
         while !Task.isCancelled {
             let users = handlers.withLock { $0?.localUsers() } ?? 0
             do {
-                for (lost, _) in try await store.heartbeat(node: name, users: users) {
+                let reap = reachableSince.map { clock.now - $0 >= NetworkLimits.nodeTimeout } ?? false
+                let beat = try await store.heartbeat(node: name, users: users, reap: reap)
+                if reachableSince == nil { reachableSince = clock.now }
+                if beat.returned { await rejoin() }
+                for (lost, _) in beat.lost {
                     logger.warning("network: node \(lost) stopped answering; its users are gone")
                     let gone = NetworkEvent.gone(from: name, node: lost, reason: lost + " was lost")
                     handlers.withLock { $0 }?.apply(gone)
                     publish(gone)
                 }
             } catch {
+                reachableSince = nil
                 logger.warning("network: heartbeat failed (\(error))")
             }
             try? await Task.sleep(for: NetworkLimits.heartbeatInterval)
+        }
+    }
+
+    /// The others took this node out for lost (it stalled past the timeout) and freed its
+    /// users' nicks: claim them again and announce its users anew.
+    private func rejoin() async {
+        guard let handlers = handlers.withLock({ $0 }) else { return }
+        logger.warning("network: this node had been taken for lost; announcing its users again")
+        for event in handlers.announce() {
+            if event.kind == .user, let nick = event.nick {
+                let claim = NetworkNick(
+                    nickKey: IRCNames.fold(nick), node: name, session: event.session, accountID: event.accountID)
+                if (try? await store.claimNick(claim)) != true {
+                    logger.warning("network: \(nick) was taken meanwhile on another node")
+                }
+            }
+            publish(event)
         }
     }
 
@@ -137,10 +167,12 @@ final class NetworkNode: Sendable {
         var delay = Duration.milliseconds(200)
         while !Task.isCancelled {
             do {
-                for try await payload in store.subscribe() {
-                    if payload.isEmpty {
-                        // Listening: ask for everyone's users, and drop those the database lost meanwhile.
+                for try await delivery in store.subscribe() {
+                    if delivery == .listening {
+                        // Listening: read what was missed, ask for everyone's users, and drop
+                        // those the database lost meanwhile.
                         delay = .milliseconds(200)
+                        try await catchUp()
                         let timeout = Double(NetworkLimits.nodeTimeout.components.seconds)
                         let others = try await store.nodes().filter {
                             $0.name != name && -$0.heartbeatAt.timeIntervalSinceNow < timeout
@@ -150,8 +182,7 @@ final class NetworkNode: Sendable {
                         try await resync()
                         continue
                     }
-                    guard let event = NetworkEvent.decode(payload), event.from != name else { continue }
-                    receive(event)
+                    take(delivery)
                 }
             } catch {
                 if Task.isCancelled { return }
@@ -159,6 +190,25 @@ final class NetworkNode: Sendable {
             }
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(2))
+        }
+    }
+
+    /// Handles an event once, in its node's order (a caught-up event may also be notified).
+    private func take(_ delivery: NetworkDelivery) {
+        guard delivery.node != name else { return }
+        let fresh = lastSeen.withLock { seen -> Bool in
+            if let last = seen[delivery.node], delivery.id <= last { return false }
+            seen[delivery.node] = delivery.id
+            return true
+        }
+        guard fresh, let event = NetworkEvent.decode(delivery.payload) else { return }
+        receive(event)
+    }
+
+    /// What each node published while this one was not listening (as far as the log keeps).
+    private func catchUp() async throws {
+        for (node, last) in lastSeen.withLock({ $0 }) {
+            for delivery in try await store.events(from: node, after: last) { take(delivery) }
         }
     }
 

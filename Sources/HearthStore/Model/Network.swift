@@ -26,6 +26,18 @@ public struct NetworkNick: Sendable, Equatable {
     }
 }
 
+/// One event off the bus: its id in the event log, the node that published it, and its text.
+public struct NetworkDelivery: Sendable, Equatable {
+    public var id: Int64
+    public var node: String
+    public var payload: String
+
+    public init(id: Int64, node: String, payload: String) { (self.id, self.node, self.payload) = (id, node, payload) }
+
+    /// Not an event: the bus is listening from here on.
+    public static let listening = NetworkDelivery(id: 0, node: "", payload: "")
+}
+
 /// Limits of the network's message bus.
 public enum NetworkLimits {
     /// PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more; larger events travel in a
@@ -35,7 +47,7 @@ public enum NetworkLimits {
     public static let nodeTimeout: Duration = .seconds(15)
     /// How often a node writes its heartbeat (and looks for lost nodes).
     public static let heartbeatInterval: Duration = .seconds(5)
-    /// Oversized events are kept this long for nodes to fetch, then deleted.
+    /// Events are kept this long, for nodes that lost the bus to catch up, then deleted.
     public static let eventRetention: Duration = .seconds(60)
 }
 
@@ -49,10 +61,10 @@ public protocol NetworkStore: Sendable {
     /// Leaves the network: the node's row and every nick it held.
     func leaveNetwork(node: String) async throws
 
-    /// Writes the node's heartbeat, and takes out nodes whose heartbeat is older than
+    /// Writes the node's heartbeat; with `reap`, takes out nodes whose heartbeat is older than
     /// `NetworkLimits.nodeTimeout`: each lost node is returned once, to one caller, with the
-    /// nicks it held (now freed).
-    func heartbeat(node: String, users: Int) async throws -> [(node: String, nicks: [NetworkNick])]
+    /// nicks it held (now freed). `returned` is true when the others had taken this node out.
+    func heartbeat(node: String, users: Int, reap: Bool) async throws -> Heartbeat
 
     func nodes() async throws -> [NodeInfo]
 
@@ -66,10 +78,26 @@ public protocol NetworkStore: Sendable {
     /// Every claim, for a node rebuilding its view after it lost the bus.
     func networkNicks() async throws -> [NetworkNick]
 
-    /// Sends events to every node (this one included), in order, as one batch.
-    func publish(_ events: [String]) async throws
+    /// Logs events and sends them to every node (this one included), in order, as one batch.
+    func publish(_ events: [String], from node: String) async throws
 
-    /// Events from every node, in the order they were published; the sequence ends with an
-    /// error when the bus connection is lost (events meanwhile are not replayed).
-    func subscribe() -> AsyncThrowingStream<String, any Error>
+    /// Events from every node as they are published, each node's in its order. The first
+    /// element (`NetworkDelivery.listening`) says the bus is up; the sequence ends with an
+    /// error when it is lost. What was published meanwhile is in `events(from:after:)`.
+    func subscribe() -> AsyncThrowingStream<NetworkDelivery, any Error>
+
+    /// The events `node` published after event `id` that are still kept, in order.
+    func events(from node: String, after id: Int64) async throws -> [NetworkDelivery]
+}
+
+/// What a heartbeat found.
+public struct Heartbeat: Sendable {
+    /// Nodes found lost (and taken out) by this heartbeat, with the nicks they held.
+    public var lost: [(node: String, nicks: [NetworkNick])] = []
+    /// This node had been taken out for lost (a long stall) and is back in.
+    public var returned = false
+
+    public init(lost: [(node: String, nicks: [NetworkNick])] = [], returned: Bool = false) {
+        (self.lost, self.returned) = (lost, returned)
+    }
 }

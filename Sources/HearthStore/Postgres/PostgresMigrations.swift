@@ -14,6 +14,15 @@ enum PostgresMigrations {
         ("v3-recipe-author-order", "CREATE INDEX recipe_account_id ON recipe(accountId, id)"),
         ("v4-network", network),
         ("v5-account-tally", accountTally),
+        // Every network event is logged, by node, for nodes catching up after losing the bus.
+        (
+            "v6-network-log",
+            """
+            ALTER TABLE networkEvent ADD COLUMN fromNode TEXT NOT NULL DEFAULT '';
+            CREATE INDEX networkEvent_node ON networkEvent(fromNode, id);
+            CREATE INDEX networkEvent_age ON networkEvent(createdAt)
+            """
+        ),
     ]
 
     /// Counts a profile shows, kept by triggers: counting an account's 10,000 recipes on every

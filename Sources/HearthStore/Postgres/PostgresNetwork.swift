@@ -4,9 +4,9 @@ import NIOPosix
 import PostgresNIO
 
 /// The network on PostgreSQL: nodes and their heartbeats, network-wide nicks, and a bus on
-/// LISTEN/NOTIFY. One channel carries every event; each node publishes through one task, so
-/// its events arrive in order. Events too big for NOTIFY (8,000 bytes) wait in `networkEvent`
-/// and the notification names their row.
+/// LISTEN/NOTIFY. Every event is logged in `networkEvent` (kept `NetworkLimits.eventRetention`)
+/// and announced on one channel; each node publishes through one task, so its events are
+/// logged and arrive in order, and a node that lost the bus reads what it missed from the log.
 extension PostgresStore: NetworkStore {
     public var network: (any NetworkStore)? { self }
 
@@ -31,24 +31,26 @@ extension PostgresStore: NetworkStore {
         }
     }
 
-    public func heartbeat(node: String, users: Int) async throws -> [(node: String, nicks: [NetworkNick])] {
+    public func heartbeat(node: String, users: Int, reap: Bool) async throws -> Heartbeat {
         let timeout = Double(NetworkLimits.nodeTimeout.components.seconds)
         let retention = Double(NetworkLimits.eventRetention.components.seconds)
         return try await transaction { db in
             // A node the others gave up for lost (a long stall) comes back under its name.
-            try await db.query(
+            let returned = try await db.rows(
                 """
                 INSERT INTO node (name, startedAt, heartbeatAt, users) VALUES (\(node), now(), now(), \(users))
                 ON CONFLICT (name) DO UPDATE SET heartbeatAt = now(), users = excluded.users
-                """, logger: self.logger)
+                RETURNING xmax = 0
+                """, self.logger)[0].decode(Bool.self)
+            guard reap else { return Heartbeat(returned: returned) }
             let lost = try await db.rows(
                 """
                 DELETE FROM node WHERE name <> \(node) AND heartbeatAt < now() - make_interval(secs => \(timeout))
                 RETURNING name
                 """, self.logger
             ).map { try $0.decode(String.self) }
-            var result: [(node: String, nicks: [NetworkNick])] = []
-            for name in lost { result.append((name, try await Self.takeNicks(db, node: name, self.logger))) }
+            var result = Heartbeat(returned: returned)
+            for name in lost { result.lost.append((name, try await Self.takeNicks(db, node: name, self.logger))) }
             try await db.query(
                 "DELETE FROM networkEvent WHERE createdAt < now() - make_interval(secs => \(retention))",
                 logger: self.logger)
@@ -92,27 +94,26 @@ extension PostgresStore: NetworkStore {
         try await rows("SELECT nickKey, node, session, accountId FROM networkNick").map(Self.nick)
     }
 
-    public func publish(_ events: [String]) async throws {
+    public func publish(_ events: [String], from node: String) async throws {
         guard !events.isEmpty else { return }
-        var payloads: [String] = []
-        for event in events {
-            if event.utf8.count <= NetworkLimits.maxNotifyPayload {
-                payloads.append(event)
-            } else {
-                let id = try await rows("INSERT INTO networkEvent (payload) VALUES (\(event)) RETURNING id")[0]
-                    .decode(Int64.self)
-                payloads.append("@\(id)")
-            }
-        }
-        // One statement, one transaction: the batch arrives whole and in order.
-        var bindings = PostgresBindings(capacity: payloads.count)
-        for payload in payloads { bindings.append(payload) }
-        let calls = payloads.indices.map { "pg_notify('\(Self.busChannel)', $\($0 + 1))" }.joined(separator: ", ")
-        try await run(PostgresQuery(unsafeSQL: "SELECT \(calls)", binds: bindings))
+        // One statement, one transaction: the batch is logged and announced whole and in order.
+        // A notification carries "ID NODE EVENT", or "ID NODE @" when the event is too big for
+        // one (NOTIFY refuses 8,000 bytes) and must be read from the log.
+        let limit = NetworkLimits.maxNotifyPayload
+        try await run(
+            """
+            WITH logged AS (
+              INSERT INTO networkEvent (fromNode, payload)
+              SELECT \(node), event FROM unnest(\(events)::text[]) WITH ORDINALITY AS batch(event, n) ORDER BY n
+              RETURNING id, payload)
+            SELECT pg_notify(\(Self.busChannel), id || ' ' || \(node) || ' '
+              || CASE WHEN octet_length(payload) < \(limit) THEN payload ELSE '@' END)
+            FROM logged ORDER BY id
+            """)
     }
 
-    public func subscribe() -> AsyncThrowingStream<String, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
+    public func subscribe() -> AsyncThrowingStream<NetworkDelivery, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: NetworkDelivery.self)
         let configuration = Self.configuration(url)
         let logger = self.logger
         let task = Task {
@@ -123,9 +124,9 @@ extension PostgresStore: NetworkStore {
                     logger: logger)
                 defer { Task { try? await connection.close() } }
                 try await connection.listen(on: Self.busChannel) { notifications in
-                    continuation.yield("")  // listening from here on
+                    continuation.yield(.listening)
                     for try await notification in notifications {
-                        continuation.yield(try await self.resolve(notification.payload))
+                        if let delivery = try await self.delivery(notification.payload) { continuation.yield(delivery) }
                     }
                 }
                 continuation.finish(throwing: Failure(sqlState: nil, message: "the network bus closed"))
@@ -137,10 +138,23 @@ extension PostgresStore: NetworkStore {
         return stream
     }
 
-    /// A notification's event: itself, or the oversized event its `@id` names.
-    func resolve(_ payload: String) async throws -> String {
-        guard payload.hasPrefix("@"), let id = Int64(payload.dropFirst()) else { return payload }
-        return try await rows("SELECT payload FROM networkEvent WHERE id = \(id)").first?.decode(String.self) ?? ""
+    public func events(from node: String, after id: Int64) async throws -> [NetworkDelivery] {
+        try await rows(
+            "SELECT id, payload FROM networkEvent WHERE fromNode = \(node) AND id > \(id) ORDER BY id"
+        ).map { row in
+            let (id, payload) = try row.decode((Int64, String).self)
+            return NetworkDelivery(id: id, node: node, payload: payload)
+        }
+    }
+
+    /// A notification's event ("ID NODE EVENT", or "ID NODE @" for one kept in the log only).
+    func delivery(_ text: String) async throws -> NetworkDelivery? {
+        let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let id = Int64(parts[0]) else { return nil }
+        let node = String(parts[1])
+        guard parts[2] == "@" else { return NetworkDelivery(id: id, node: node, payload: String(parts[2])) }
+        let payload = try await rows("SELECT payload FROM networkEvent WHERE id = \(id)").first?.decode(String.self)
+        return payload.map { NetworkDelivery(id: id, node: node, payload: $0) }
     }
 
     static func nick(_ row: PostgresRow) throws -> NetworkNick {

@@ -13,6 +13,8 @@ import Testing
         var process: Programs.Running
         /// The --database it was started with.
         var database: String
+        /// The database's name.
+        var databaseName: String { String(database.split(separator: "/").last ?? "") }
     }
 
     /// Starts one node per name on a fresh database, runs `body`, stops them all.
@@ -197,6 +199,38 @@ import Testing
                 await bob.close()
             }
             await ann.close()
+        }
+    }
+
+    @Test func theDatabaseRestartingLosesNothing() async throws {
+        try await Self.withNodes(["alpha", "beta"]) { nodes in
+            let ann = try await Self.user("ann", on: nodes[0])
+            let cat = try await Self.user("cat", on: nodes[0])
+            let bob = try await Self.user("bob", on: nodes[1])
+            for user in [ann, cat, bob] {
+                try await user.send("JOIN #net")
+                try await user.expectNumeric("366")
+            }
+            try await ann.expect(":bob!~bob@127.0.0.1 JOIN #net")
+            try await TestPostgres.cutOff(nodes[0].databaseName)
+            // Chat on one node goes on while the database is away.
+            try await ann.send("PRIVMSG cat :still here?")
+            try await cat.expect("PRIVMSG cat :still here?")
+            try await ann.send("PRIVMSG #net :said while the database was away")
+            try await cat.expect("PRIVMSG #net :said while the database was away")
+            try await bob.send("PRIVMSG #net :bob too")
+            try await Task.sleep(for: .seconds(2))
+            try await TestPostgres.letIn(nodes[0].databaseName)
+            // Across nodes it arrives once the database is back: once, and in order.
+            try await bob.expect("PRIVMSG #net :said while the database was away", timeout: 20)
+            try await ann.expect("PRIVMSG #net :bob too", timeout: 20)
+            try await ann.send("PRIVMSG bob :and after")
+            try await bob.expect("PRIVMSG bob :and after", timeout: 20)
+            try await ann.send("PRIVMSG #net :sentinel")
+            try await bob.expectNoLine(containing: "while the database was away", before: "sentinel")
+            await ann.close()
+            await cat.close()
+            await bob.close()
         }
     }
 }
