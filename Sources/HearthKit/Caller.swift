@@ -2,7 +2,7 @@ import Foundation
 import HearthStore
 
 /// An account as a connection knows it.
-public struct AccountRef: Sendable, Equatable {
+public struct AccountRef: Sendable, Equatable, Codable {
     public var id: Int64
     public var name: String
     public init(id: Int64, name: String) {

@@ -3,7 +3,7 @@ import HearthStore
 
 /// A channel an app keeps for some accounts (a family's): only they may join it, whatever
 /// its modes, operators included, and everyone else is never shown it.
-public struct GuardedChannel: Sendable, Equatable {
+public struct GuardedChannel: Sendable, Equatable, Codable {
     public var name: String
     public var members: Set<Int64>
     public var topic: String

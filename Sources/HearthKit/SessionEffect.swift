@@ -2,7 +2,7 @@ import Foundation
 import HearthStore
 
 /// What a command asks the server to do to connections once it has answered.
-public enum SessionEffect: Sendable, Equatable {
+public enum SessionEffect: Sendable, Equatable, Codable {
     /// This connection is now logged in (its nick becomes the account name).
     case login(AccountRef, tokenHash: String?)
     /// This connection is logged out.

@@ -23,6 +23,14 @@ struct Common: ParsableArguments {
     @Option(help: "Seconds of warm-up before measuring.") var warmup: Double = 2
     @Option(help: "Registrations in flight (ngIRCd needs ~8, InspIRCd ~1000).") var inflight = 200
     @Option(help: "Harness event-loop threads.") var threads = 2
+    @Option(help: "Another node of the same network: connections alternate between the ports. Repeatable.")
+    var alsoPort: [Int] = []
+    @Option(help: "Another node's PID, whose CPU counts too. Repeatable.") var alsoPid: [Int32] = []
+
+    /// Every port connections are spread over (one per node).
+    var ports: [Int] { [port] + alsoPort }
+    /// Every server process whose CPU and memory count.
+    var pids: [Int32] { (pid.map { [$0] } ?? []) + alsoPid }
 
     func report(_ scenario: String) -> Report {
         var r = Report()
@@ -113,9 +121,10 @@ struct Connect: AsyncParsableCommand {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
         let before = common.pid.flatMap(ProcessStats.read)
         let latencies = NIOLockedValueBox<[UInt64]>([])
-        let span = Span(pid: common.pid)
+        let span = Span(pids: common.pids)
         let connections = try await openMany(
-            count: clients, inflight: common.inflight, host: common.host, port: common.port, prefix: "c", group: group,
+            count: clients, inflight: common.inflight, host: common.host, ports: common.ports, prefix: "c",
+            group: group,
             latencies: latencies)
         let (seconds, cpu, harness, _) = span.finish()
         try await Task.sleep(for: .seconds(2))
@@ -163,7 +172,7 @@ struct Fanout: AsyncParsableCommand {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
         let prefix = "f" + runTag()
         let connections = try await openMany(
-            count: members, inflight: common.inflight, host: common.host, port: common.port, prefix: prefix,
+            count: members, inflight: common.inflight, host: common.host, ports: common.ports, prefix: prefix,
             group: group)
         let meters = connections.map { _ in Meter() }
         let senderState = (0..<senders).map { _ in Sender() }
@@ -217,7 +226,7 @@ struct Fanout: AsyncParsableCommand {
         }
         let pairs = Array(zip(connections, meters))
         try await Task.sleep(for: .seconds(common.warmup))
-        let span = Span(pid: common.pid)
+        let span = Span(pids: common.pids)
         let (deliveries, latencies) = try await measure(pairs, seconds: common.duration)
         let (seconds, cpu, harness, rss) = span.finish()
         var r = common.report("fanout")
@@ -244,7 +253,8 @@ func startPingPong(pairs: Int, prefix: String, common: Common, group: EventLoopG
     -> (connections: [BenchConnection], meters: [(BenchConnection, Meter)])
 {
     let connections = try await openMany(
-        count: pairs * 2, inflight: common.inflight, host: common.host, port: common.port, prefix: prefix, group: group)
+        count: pairs * 2, inflight: common.inflight, host: common.host, ports: common.ports, prefix: prefix,
+        group: group)
     let byNick = Dictionary(uniqueKeysWithValues: connections.map { ($0.nick, $0) })
     var meters: [(BenchConnection, Meter)] = []
     for i in 0..<pairs {
@@ -293,7 +303,7 @@ struct Direct: AsyncParsableCommand {
         let (connections, meters) = try await startPingPong(
             pairs: pairs, prefix: "d" + runTag(), common: common, group: group)
         try await Task.sleep(for: .seconds(common.warmup))
-        let span = Span(pid: common.pid)
+        let span = Span(pids: common.pids)
         let (roundTrips, latencies) = try await measure(meters, seconds: common.duration)
         let (seconds, cpu, harness, rss) = span.finish()
         var r = common.report("direct")
@@ -324,7 +334,7 @@ struct LoadResult {
     static func run(load: [(BenchConnection, Meter)], chat: [(BenchConnection, Meter)], common: Common) async throws
         -> LoadResult
     {
-        let span = Span(pid: common.pid)
+        let span = Span(pids: common.pids)
         async let chatUnderLoad = measure(chat, seconds: common.duration)
         let (count, latencies) = try await measure(load, seconds: common.duration)
         let (seconds, cpu, harness, rss) = span.finish()
@@ -351,7 +361,7 @@ func startBotClients(
     command: @escaping @Sendable (BenchConnection) -> String, outcome: @escaping @Sendable (ByteBufferView) -> Bool?
 ) async throws -> (connections: [BenchConnection], meters: [(BenchConnection, Meter)]) {
     let connections = try await openMany(
-        count: count, inflight: common.inflight, host: common.host, port: common.port, prefix: prefix, group: group)
+        count: count, inflight: common.inflight, host: common.host, ports: common.ports, prefix: prefix, group: group)
     return (connections, try await driveBotClients(connections, rate: rate, command: command, outcome: outcome))
 }
 

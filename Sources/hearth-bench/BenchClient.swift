@@ -167,7 +167,7 @@ extension ByteBufferView {
 /// Opens `count` registered connections keeping at most `inflight` registrations pending
 /// (ngIRCd listens with a backlog of 10; InspIRCd registers on a 1-second timer).
 func openMany(
-    count: Int, inflight: Int, host: String, port: Int, prefix: String, group: EventLoopGroup,
+    count: Int, inflight: Int, host: String, ports: [Int], prefix: String, group: EventLoopGroup,
     latencies: NIOLockedValueBox<[UInt64]>? = nil
 ) async throws -> [BenchConnection] {
     var result: [BenchConnection] = []
@@ -180,7 +180,7 @@ func openMany(
             tasks.addTask {
                 let began = nowNanos()
                 let connection = try await BenchConnection.open(
-                    host: host, port: port, nick: "\(prefix)\(i)", group: group, localAddress: local
+                    host: host, port: ports[i % ports.count], nick: "\(prefix)\(i)", group: group, localAddress: local
                 ).get()
                 latencies?.withLockedValue { $0.append(nowNanos() - began) }
                 return connection

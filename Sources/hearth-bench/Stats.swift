@@ -31,21 +31,24 @@ struct ProcessStats {
 
 /// A span of measurement: wall time, server CPU and harness CPU.
 struct Span {
-    let pid: Int32?
+    /// The server's processes (one per node of a network): their CPU and memory add up.
+    let pids: [Int32]
     let started = nowNanos()
-    let serverStart: ProcessStats?
+    let serverStart: [ProcessStats]
     let harnessStart = ProcessStats.harnessCPU()
 
-    init(pid: Int32?) {
-        self.pid = pid
-        serverStart = pid.flatMap(ProcessStats.read)
+    init(pids: [Int32]) {
+        self.pids = pids
+        serverStart = pids.compactMap(ProcessStats.read)
     }
 
     func finish() -> (seconds: Double, serverCPU: Double?, harnessCPU: Double, serverRSS: Int?) {
         let seconds = Double(nowNanos() - started) / 1e9
-        let end = pid.flatMap(ProcessStats.read)
-        let cpu = (end != nil && serverStart != nil) ? end!.cpuSeconds - serverStart!.cpuSeconds : nil
-        return (seconds, cpu, ProcessStats.harnessCPU() - harnessStart, end?.rssKiB)
+        let end = pids.compactMap(ProcessStats.read)
+        let measured = !pids.isEmpty && end.count == pids.count && serverStart.count == pids.count
+        let cpu = measured ? zip(end, serverStart).reduce(0) { $0 + $1.0.cpuSeconds - $1.1.cpuSeconds } : nil
+        let rss = measured ? end.reduce(0) { $0 + $1.rssKiB } : nil
+        return (seconds, cpu, ProcessStats.harnessCPU() - harnessStart, rss)
     }
 }
 

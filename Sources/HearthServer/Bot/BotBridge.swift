@@ -17,7 +17,10 @@ extension Core {
             response in
             guard let response else { return }
             self.withState { out in
-                for effect in response.effects { self.apply(effect, for: client, out: &out) }
+                for effect in response.effects {
+                    self.apply(effect, for: client, out: &out)
+                    self.tellNetwork(effect: effect, by: client)
+                }
                 let lines = response.lines.flatMap { TextSplitter.split($0) }
                 if channelKey == nil, let failure = response.failure, client.caps.contains("standard-replies") {
                     // A private failure as a standard reply, for clients that show them as errors.
@@ -32,6 +35,7 @@ extension Core {
                     // (A caller the command took out of the channel gets the answer privately.)
                     for line in lines {
                         out.send(channel, self.botMessage(to: channel.name, line))
+                        if channel.remoteCount > 0 { self.forwardBotLine(line, to: channel.name) }
                         self.recordHistory(
                             HistoryRecord(
                                 target: channel.historyKey, msgid: MessageStamp.msgid(), source: self.botPrefix,

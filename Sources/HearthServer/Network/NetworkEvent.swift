@@ -23,6 +23,9 @@ struct NetworkEvent: Codable, Sendable, Equatable {
         /// A command the user's node accepted (`line`: MODE, TOPIC, INVITE or AWAY, as applied),
         /// for every node to apply to its view.
         case command
+        /// A bot answer's effect (`line`, as JSON) that other nodes apply too: registered and
+        /// guarded channels, an account's blocks, renames, logouts and channel joins.
+        case effect
         /// A channel's topic (`text`, set by `user`) and modes (`line`), announced with the users:
         /// a node that only knows the channel from other nodes takes them.
         case channel

@@ -27,6 +27,16 @@ extension Core {
             switch event.kind {
             case .hello, .announced, .command:
                 break
+            case .effect:
+                guard let json = event.line,
+                    let effect = try? JSONDecoder().decode(SessionEffect.self, from: Data(json.utf8))
+                else { return }
+                if case .channelMessage(let key, let text) = effect {
+                    // Its node keeps it in the history; here it is only shown.
+                    if let channel = channels[key] { out.send(channel, botMessage(to: channel.name, text)) }
+                } else if let user = remoteUsers[origin] {
+                    apply(effect, for: user, out: &out)
+                }
             case .user:
                 remoteUser(origin, event, out: &out)
             case .nick:
@@ -118,6 +128,8 @@ extension Core {
         guard let nick = event.nick else { return }
         if let known = remoteUsers[origin] {
             if known.nick != nick { renameRemote(known, to: nick, out: &out) }
+            // Announced again after a login or logout: the account it speaks for.
+            known.account = event.account.flatMap { name in event.accountID.map { AccountRef(id: $0, name: name) } }
             return
         }
         var origin = origin
@@ -266,5 +278,28 @@ extension Core {
             event.line = IRCMessage(source: botPrefix, command: "NOTICE", params: [user.nick, text]).serialized()
             network.publish(event)
         }
+    }
+
+    /// Effects of a bot answer that change what every node knows (see `NetworkEvent.Kind.effect`).
+    func tellNetwork(effect: SessionEffect, by client: Client) {
+        guard network != nil else { return }
+        switch effect {
+        case .login, .logout:
+            tellNetwork(.user, client)  // the account it now speaks for
+        case .notify, .remind:
+            return  // told to the account's users already, or kept for this connection
+        default:
+            guard let json = try? JSONEncoder().encode(effect) else { return }
+            tellNetwork(.effect, client) { $0.line = String(decoding: json, as: UTF8.self) }
+        }
+    }
+
+    /// The bot's answer in a channel, for members on other nodes (its node keeps the history).
+    func forwardBotLine(_ line: String, to channel: String) {
+        guard let network else { return }
+        var event = NetworkEvent(kind: .message, from: network.name)
+        event.target = channel
+        event.line = botMessage(to: channel, line).serialized()
+        network.publish(event)
     }
 }

@@ -41,6 +41,17 @@ import Testing
         }
     }
 
+    /// Asks NAMES until `text` shows in the channel (the other node's events have arrived).
+    static func waitUntil(_ client: TestClient, sees text: String, in channel: String) async throws {
+        for _ in 0..<100 {
+            try await client.send("NAMES \(channel)")
+            let line = try await client.expect("NAMES") { $0.contains(" 353 ") || $0.contains(" 366 ") }
+            if line.contains(text) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("\(text) never showed in \(channel)")
+    }
+
     static func user(_ nick: String, on node: Node, caps: [String] = []) async throws -> TestClient {
         let client = try await TestClient.connect(port: node.port)
         if !caps.isEmpty {
@@ -75,6 +86,9 @@ import Testing
             // A channel spanning both nodes: JOIN, NAMES, messages, PART.
             try await ann.send("JOIN #net")
             try await ann.expectNumeric("366")
+            // (A channel made on two nodes at the same moment gets an operator on each, as in a
+            // netsplit: beta learns of ann's channel before bob joins it.)
+            try await Self.waitUntil(bob, sees: "@ann", in: "#net")
             try await bob.send("JOIN #net")
             try await ann.expect(":bob!~bob@127.0.0.1 JOIN #net")
             let names = try await bob.expectNumeric("353")
@@ -83,6 +97,9 @@ import Testing
             try await bob.expect("PRIVMSG #net :one channel, two nodes")
             try await bob.send("PRIVMSG #net :agreed")
             try await ann.expect(":bob!~bob@127.0.0.1 PRIVMSG #net :agreed")
+            // The bot answers in the channel for everyone, whichever node asked it.
+            try await ann.send("PRIVMSG #net :!whoami")
+            try await bob.expect(":hearth!hearth@alpha.hearth PRIVMSG #net :")
             // The channel's operator is on alpha; topic and modes hold on beta too.
             try await ann.send("TOPIC #net :spanning nodes")
             try await bob.expect(":ann!~ann@127.0.0.1 TOPIC #net :spanning nodes")
@@ -312,5 +329,28 @@ import Testing
             return line.split(separator: " ").last.flatMap { Int($0) }
         }
     }
-}
 
+    @Test func accountsAndBlocksHoldAcrossNodes() async throws {
+        try await Self.withNodes(["alpha", "beta"]) { nodes in
+            let ann = try await Self.user("ann", on: nodes[0])
+            let bob = try await Self.user("bob", on: nodes[1])
+            try await ann.send("PRIVMSG hearth :!register ann s3cret-pass")
+            try await ann.expect("PRIVMSG ann :Welcome")
+            try await bob.send("PRIVMSG hearth :!register bob s3cret-pass")
+            try await bob.expect("PRIVMSG bob :Welcome")
+            // The other node knows whose account a user speaks for.
+            try await bob.send("WHOIS ann")
+            try await bob.expect(" 330 bob ann ann ")
+            try await bob.send("PRIVMSG hearth :!block ann")
+            try await bob.expect("PRIVMSG bob :")
+            try await bob.sync()
+            try await Task.sleep(for: .milliseconds(500))  // the block on its way to alpha
+            try await ann.send("PRIVMSG bob :hello?")
+            try await ann.expect("does not accept messages from you")
+            try await bob.send("PING end")
+            try await bob.expectNoLine(containing: "hello?", before: "PONG")
+            await ann.close()
+            await bob.close()
+        }
+    }
+}
