@@ -161,6 +161,8 @@ struct Fanout: AsyncParsableCommand {
     @Option(help: "Channels the members are spread over (member i joins channel i mod N; each needs a sender).")
     var channels = 1
     @Option(help: "Messages in flight per sender.") var window = 16
+    @Option(help: "Paced instead: each sender sends one line every N ms, whatever is in flight.")
+    var intervalMs: Int?
 
     final class Sender: @unchecked Sendable {
         var inFlight = 0
@@ -221,9 +223,26 @@ struct Fanout: AsyncParsableCommand {
             connection.flush()
         }
         while joined.withLockedValue({ $0 }) < members { try await Task.sleep(for: .milliseconds(20)) }
+        var pacers: [RepeatedTask] = []
         for index in 0..<senders {
-            connections[index].channel.eventLoop.execute { pump(index) }
+            let connection = connections[index]
+            if let intervalMs {
+                // A steady rate (e.g. 10 senders × 5 lines/s × 200 members = 10,000 deliveries/s).
+                pacers.append(
+                    connection.channel.eventLoop.scheduleRepeatedTask(
+                        initialDelay: .milliseconds(Int64(index * intervalMs / senders)),
+                        delay: .milliseconds(Int64(intervalMs))
+                    ) { _ in
+                        let state = senderState[index]
+                        state.seq += 1
+                        connection.send("PRIVMSG \(channelName(index)) :p\(index) \(state.seq) \(nowNanos())\r\n")
+                        connection.flush()
+                    })
+            } else {
+                connection.channel.eventLoop.execute { pump(index) }
+            }
         }
+        defer { for pacer in pacers { pacer.cancel() } }
         let pairs = Array(zip(connections, meters))
         try await Task.sleep(for: .seconds(common.warmup))
         let span = Span(pids: common.pids)
@@ -233,6 +252,7 @@ struct Fanout: AsyncParsableCommand {
         r.add("members", members)
         r.add("senders", senders)
         r.add("channels", channels)
+        if let intervalMs { r.add("interval_ms", intervalMs) }
         r.add("window", window)
         r.add("deliveries", deliveries)
         r.add("deliveries_per_s", Double(deliveries) / seconds)

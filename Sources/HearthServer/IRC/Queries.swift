@@ -39,7 +39,8 @@ extension Core {
                 out.send(
                     client,
                     numeric(
-                        client, .whoReply, channelName, member.user, member.host, serverName, member.nick, flags,
+                        client, .whoReply, channelName, member.user, member.host, member.remote?.server ?? serverName,
+                        member.nick, flags,
                         "0 \(member.realname)"))
             }
             if IRCNames.isChannel(mask) {
@@ -52,7 +53,9 @@ extension Core {
                 row(target, "*", nil)
             } else {
                 let shared = Set(peers(of: client).map(\.id))
-                for other in clients.values where other.registered && IRCNames.globMatch(mask, other.nick) {
+                // Users of other nodes of a network too.
+                for other in Array(clients.values) + Array(remoteUsers.values)
+                where other.registered && IRCNames.globMatch(mask, other.nick) {
                     if other.invisible && !shared.contains(other.id) && other !== client && !client.isOper { continue }
                     row(other, "*", nil)
                 }

@@ -343,16 +343,22 @@ extension Core {
     }
 
     func lusers(_ client: Client, out: inout Outbox) {
+        // Users counts everyone, users of other nodes of a network included.
         let users = counts.users
         let invisible = counts.invisible
-        let unknown = clients.count - users
+        let local = users - remoteUsers.count
+        let unknown = clients.count - local
+        let servers = 1 + Set(remoteUsers.keys.map(\.node)).count
         func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
-        send(.luserClient, "There are \(users - invisible) users and \(invisible) invisible on 1 server")
+        send(
+            .luserClient,
+            "There are \(users - invisible) users and \(invisible) invisible on \(servers) server\(servers == 1 ? "" : "s")"
+        )
         send(.luserOp, String(counts.opers), "operator(s) online")
         send(.luserUnknown, String(unknown), "unknown connection(s)")
         send(.luserChannels, String(channels.count), "channels formed")
-        send(.luserMe, "I have \(users) clients and 0 servers")
-        send(.localUsers, String(users), String(users), "Current local users \(users), max \(users)")
+        send(.luserMe, "I have \(local) clients and \(servers - 1) servers")
+        send(.localUsers, String(local), String(local), "Current local users \(local), max \(local)")
         send(.globalUsers, String(users), String(users), "Current global users \(users), max \(users)")
     }
 

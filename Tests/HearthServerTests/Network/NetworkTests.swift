@@ -83,6 +83,11 @@ import Testing
             try await bob.send("WHOIS ann")
             try await bob.expect(" 311 bob ann ~ann 127.0.0.1 * :Real ann")
             try await bob.expect(" 312 bob ann alpha.hearth ")
+            try await bob.send("WHO a*")
+            try await bob.expect(" 352 bob * ~ann 127.0.0.1 alpha.hearth ann H")
+            try await bob.send("LUSERS")
+            try await bob.expect(" 251 bob :There are 2 users and 0 invisible on 2 servers")
+            try await bob.expect(" 255 bob :I have 1 clients and 1 servers")
             // A channel spanning both nodes: JOIN, NAMES, messages, PART.
             try await ann.send("JOIN #net")
             try await ann.expectNumeric("366")
