@@ -119,7 +119,7 @@ struct Connect: AsyncParsableCommand {
     func run() async throws {
         raiseFileLimit()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
-        let before = common.pid.flatMap(ProcessStats.read)
+        let before = common.pids.compactMap(ProcessStats.read)
         let latencies = NIOLockedValueBox<[UInt64]>([])
         let span = Span(pids: common.pids)
         let connections = try await openMany(
@@ -128,7 +128,7 @@ struct Connect: AsyncParsableCommand {
             latencies: latencies)
         let (seconds, cpu, harness, _) = span.finish()
         try await Task.sleep(for: .seconds(2))
-        let after = common.pid.flatMap(ProcessStats.read)
+        let after = common.pids.compactMap(ProcessStats.read)
         var histogram = newLatencies()
         for value in latencies.withLockedValue({ $0 }) { _ = histogram.record(value) }
         var r = common.report("connect")
@@ -140,9 +140,12 @@ struct Connect: AsyncParsableCommand {
         r.add("p99_ms", histogram.ms(99))
         r.add("server_cpu_s", cpu)
         r.add("harness_cpu_s", harness)
-        r.add("server_rss_kib", after?.rssKiB)
-        if let before, let after {
-            r.add("kib_per_client", Double(after.rssKiB - before.rssKiB) / Double(max(1, connections.count)))
+        r.add("server_rss_kib", after.isEmpty ? nil : after.reduce(0) { $0 + $1.rssKiB })
+        if !before.isEmpty, after.count == before.count {
+            // Over every node: each node holds its own clients and mirrors the others'.
+            let grown = zip(after, before).reduce(0) { $0 + $1.0.rssKiB - $1.1.rssKiB }
+            r.add("kib_per_client", Double(grown) / Double(max(1, connections.count)))
+            r.add("kib_per_client_per_node", Double(grown) / Double(max(1, connections.count)) / Double(after.count))
         }
         print(r.line())
         await closeAll(connections)

@@ -350,10 +350,8 @@ extension Core {
         let unknown = clients.count - local
         let servers = 1 + Set(remoteUsers.keys.map(\.node)).count
         func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
-        send(
-            .luserClient,
-            "There are \(users - invisible) users and \(invisible) invisible on \(servers) server\(servers == 1 ? "" : "s")"
-        )
+        let onServers = "on \(servers) server\(servers == 1 ? "" : "s")"
+        send(.luserClient, "There are \(users - invisible) users and \(invisible) invisible \(onServers)")
         send(.luserOp, String(counts.opers), "operator(s) online")
         send(.luserUnknown, String(unknown), "unknown connection(s)")
         send(.luserChannels, String(channels.count), "channels formed")
