@@ -101,11 +101,16 @@ final class Client: @unchecked Sendable {
     private(set) var remote: RemoteOrigin?
     var isRemote: Bool { remote != nil }
 
-    /// A user of another node, as this node mirrors it. Its channel is never written to.
-    static func remote(id: Int, origin: RemoteOrigin, host: String, counts: UserCounts) -> Client {
+    /// Where users of other nodes "are connected": one channel for them all, never written to.
+    struct RemotePlace {
         let channel = EmbeddedChannel()
-        let client = Client(
-            id: id, channel: channel, address: host, batcher: FlushBatcher(loop: channel.eventLoop), counts: counts)
+        let batcher: FlushBatcher
+        init() { batcher = FlushBatcher(loop: channel.eventLoop) }
+    }
+
+    /// A user of another node, as this node mirrors it.
+    static func remote(id: Int, origin: RemoteOrigin, host: String, place: RemotePlace, counts: UserCounts) -> Client {
+        let client = Client(id: id, channel: place.channel, address: host, batcher: place.batcher, counts: counts)
         client.remote = origin
         client.mode = .irc
         // Messages forwarded to it carry every tag; its node gives it those its caps ask for.

@@ -20,6 +20,8 @@ final class Core: @unchecked Sendable {
     let network: NetworkNode?
     /// Users of other nodes, by where they live (only under `lock`).
     var remoteUsers: [RemoteOrigin: Client] = [:]
+    /// The one channel all remote users share (a channel each cost kilobytes per user).
+    let remotePlace = Client.RemotePlace()
     var passwords: PasswordWorker { bot.services.passwords }
 
     let lock = AdaptiveLock()

@@ -135,7 +135,8 @@ extension Core {
         var origin = origin
         origin.server = event.server
         let user = Client.remote(
-            id: newClientIDLocked(), origin: origin, host: event.host ?? origin.node, counts: counts)
+            id: newClientIDLocked(), origin: origin, host: event.host ?? origin.node, place: remotePlace, counts: counts
+        )
         user.nick = nick
         user.nickKey = IRCNames.fold(nick)
         user.user = event.user ?? "user"

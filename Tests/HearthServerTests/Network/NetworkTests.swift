@@ -121,7 +121,12 @@ import Testing
             // AWAY is known on the other node; INVITE reaches across it.
             try await bob.send("AWAY :lunch")
             try await bob.expectNumeric("306")
-            try await ann.sync()
+            var away = false
+            for _ in 0..<100 where !away {
+                try await ann.send("WHOIS bob")
+                away = try await ann.expect("WHOIS") { $0.contains(" 301 ") || $0.contains(" 318 ") }.contains(" 301 ")
+                if !away { try await Task.sleep(for: .milliseconds(50)) }
+            }
             try await ann.send("PRIVMSG bob :there?")
             try await ann.expect(" 301 ann bob :lunch")
             try await ann.send("MODE #net +i")
