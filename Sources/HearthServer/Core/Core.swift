@@ -301,11 +301,13 @@ final class Core: @unchecked Sendable {
         withState { notify(accountID: accountID, text: text, out: &$0) }
     }
 
-    func notify(accountID: Int64, text: String, out: inout Outbox) {
+    /// `elsewhere`: also to the account's users on other nodes of a network (a reminder is not:
+    /// every node where the account logged in keeps its own, so it is said once per session).
+    func notify(accountID: Int64, text: String, elsewhere: Bool = true, out: inout Outbox) {
         for other in clients.values where other.account?.id == accountID {
             out.send(other, IRCMessage(source: botPrefix, command: "NOTICE", params: [other.nick, text]))
         }
-        notifyElsewhere(accountID: accountID, text: text)
+        if elsewhere { notifyElsewhere(accountID: accountID, text: text) }
     }
 
     /// Schedules a notice for an account's connections (replacing its earlier reminder).
@@ -318,7 +320,7 @@ final class Core: @unchecked Sendable {
             guard let self else { return }
             self.withState { out in
                 self.reminders[accountID] = nil
-                self.notify(accountID: accountID, text: text, out: &out)
+                self.notify(accountID: accountID, text: text, elsewhere: false, out: &out)
             }
         }
     }
