@@ -302,12 +302,14 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         let total = summary.rows.reduce(0) { $0 + $1.count }
         print(
-            "copied \(total) rows in \(summary.rows.count) tables and \(summary.pictures) pictures from \(from) to \(url):"
+            "copied \(total) rows in \(summary.rows.count) tables and \(summary.pictures) pictures "
+                + "from \(from) to \(url):"
         )
         print(summary.rows.filter { $0.count > 0 }.map { "\($0.table) \($0.count)" }.joined(separator: ", "))
         print(
-            "every table has as many rows in PostgreSQL as in SQLite. Copy \(from)/\(CodeHasher.fileName) into the data "
-                + "directory of every Hearth that serves this database: it keys recovery and invite codes.")
+            "every table has as many rows in PostgreSQL as in SQLite. "
+                + "Copy \(from)/\(CodeHasher.fileName) into the data directory of every Hearth that serves "
+                + "this database: it keys recovery and invite codes.")
         withExtendedLifetime(lock) {}
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import HearthStore
 import Testing
 
-/// What a profile counts (follows, memes, cookies, points, recipes) and what a new meme tells followers, on both engines.
+/// What a profile counts (follows, memes, cookies, points, recipes) and what a new meme tells
+/// followers, on both engines.
 @Suite struct ProfileTallyTests {
     @Test(arguments: Engine.allCases)
     func countsFollowWhatWasMade(engine: Engine) async throws {

@@ -35,7 +35,8 @@ extension Core {
                 self.withState {
                     self.notice(
                         client,
-                        "\(target) is offline and has \(StoreLimits.maxOfflineMessages) messages waiting already; yours was not kept.",
+                        "\(target) is offline and has \(StoreLimits.maxOfflineMessages) messages waiting already; "
+                            + "yours was not kept.",
                         out: &$0)
                 }
             case .blocked:

@@ -27,7 +27,7 @@ final class NetworkNode: Sendable {
 
     private let handlers = Mutex<Handlers?>(nil)
     /// Events waiting for the publisher, and whether it was woken for them.
-    private let queue = Mutex<(events: [String], woken: Bool)>(([], false))
+    private let queue = Mutex<(events: [NetworkEvent], woken: Bool)>(([], false))
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
     /// The last event seen from each node (its id in the event log), to catch up after losing
@@ -47,11 +47,11 @@ final class NetworkNode: Sendable {
 
     func setHandlers(_ value: Handlers) { handlers.withLock { $0 = value } }
 
-    /// Queues an event for every other node; events leave in the order they were queued.
+    /// Queues an event for every other node; events leave in the order they were queued. Cheap:
+    /// it is called under the core's lock, so the publisher task encodes.
     func publish(_ event: NetworkEvent) {
-        let text = event.encoded()
         let needsWake = queue.withLock { state -> Bool in
-            state.events.append(text)
+            state.events.append(event)
             defer { state.woken = true }
             return !state.woken
         }
@@ -93,13 +93,14 @@ final class NetworkNode: Sendable {
     /// queued is lost or reordered.
     private func flushQueue() async {
         while true {
-            let batch = queue.withLock { state -> [String] in
+            let taken = queue.withLock { state -> [NetworkEvent] in
                 let taken = state.events
                 state.events = []
                 if taken.isEmpty { state.woken = false }
                 return taken
             }
-            if batch.isEmpty { return }
+            if taken.isEmpty { return }
+            let batch = taken.map { $0.encoded() }
             var start = 0
             while start < batch.count {
                 let end = min(start + Self.eventsPerStatement, batch.count)

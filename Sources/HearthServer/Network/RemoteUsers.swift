@@ -22,15 +22,15 @@ extension Core {
             replay(event)
             return
         }
+        // Decoded before taking the lock.
+        let effect = event.kind == .effect ? event.line.flatMap(Self.decodeEffect) : nil
         withState { out in
             let origin = RemoteOrigin(node: event.node, session: event.session)
             switch event.kind {
             case .hello, .announced, .command:
                 break
             case .effect:
-                guard let json = event.line,
-                    let effect = try? JSONDecoder().decode(SessionEffect.self, from: Data(json.utf8))
-                else { return }
+                guard let effect else { return }
                 if case .channelMessage(let key, let text) = effect {
                     // Its node keeps it in the history; here it is only shown.
                     if let channel = channels[key] { out.send(channel, botMessage(to: channel.name, text)) }
@@ -279,6 +279,10 @@ extension Core {
             event.line = IRCMessage(source: botPrefix, command: "NOTICE", params: [user.nick, text]).serialized()
             network.publish(event)
         }
+    }
+
+    static func decodeEffect(_ json: String) -> SessionEffect? {
+        try? JSONDecoder().decode(SessionEffect.self, from: Data(json.utf8))
     }
 
     /// Effects of a bot answer that change what every node knows (see `NetworkEvent.Kind.effect`).

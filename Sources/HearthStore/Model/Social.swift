@@ -28,6 +28,16 @@ public struct ProfileTally: Sendable, Equatable {
     }
 }
 
+/// The line a new meme or recipe adds to followers' feeds is written before the item has an
+/// id: the store puts the id where the text says `#ID`.
+public enum FeedText {
+    public static let idMark = "#ID"
+
+    public static func filled(_ template: String, id: Int64) -> String {
+        template.replacingOccurrences(of: idMark, with: "#\(id)")
+    }
+}
+
 /// One line of someone's activity, for `!feed`.
 public struct ActivityItem: Sendable {
     public var id: Int64

@@ -110,7 +110,8 @@ extension PostgresStore: AccountStore {
         try await db.query(
             """
             UPDATE recipe SET
-              ups = ups - (SELECT COUNT(*) FROM recipeVote WHERE recipeId = recipe.id AND accountId = \(id) AND value > 0),
+              ups = ups - (SELECT COUNT(*) FROM recipeVote
+                WHERE recipeId = recipe.id AND accountId = \(id) AND value > 0),
               downs = downs - (SELECT COUNT(*) FROM recipeVote
                 WHERE recipeId = recipe.id AND accountId = \(id) AND value < 0),
               comments = comments - (SELECT COUNT(*) FROM comment

@@ -157,7 +157,8 @@ extension PostgresStore: FamilyStore {
     public func revokeFamilyInvite(id: Int64?, codeHashes: [String], familyID: Int64) async throws -> Bool {
         !(try await rows(
             """
-            DELETE FROM familyInvite WHERE familyId = \(familyID) AND (id = \(id ?? -1) OR codeHash = ANY(\(codeHashes)))
+            DELETE FROM familyInvite
+            WHERE familyId = \(familyID) AND (id = \(id ?? -1) OR codeHash = ANY(\(codeHashes)))
             RETURNING 1
             """)).isEmpty
     }
@@ -212,8 +213,9 @@ extension PostgresStore: FamilyStore {
                 "DELETE FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)",
                 logger: self.logger)
             try await db.query(
-                "DELETE FROM familyLink WHERE familyId = \(familyID) AND (fromId = \(accountID) OR toId = \(accountID))",
-                logger: self.logger)
+                """
+                DELETE FROM familyLink WHERE familyId = \(familyID) AND (fromId = \(accountID) OR toId = \(accountID))
+                """, logger: self.logger)
         }
     }
 
@@ -276,8 +278,10 @@ extension PostgresStore: FamilyStore {
             let changed: [PostgresRow]
             if on {
                 changed = try await db.rows(
-                    "INSERT INTO postLike (postId, accountId) VALUES (\(postID), \(accountID)) ON CONFLICT DO NOTHING RETURNING 1",
-                    self.logger)
+                    """
+                    INSERT INTO postLike (postId, accountId) VALUES (\(postID), \(accountID))
+                    ON CONFLICT DO NOTHING RETURNING 1
+                    """, self.logger)
             } else {
                 changed = try await db.rows(
                     "DELETE FROM postLike WHERE postId = \(postID) AND accountId = \(accountID) RETURNING 1",

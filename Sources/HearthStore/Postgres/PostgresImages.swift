@@ -72,8 +72,10 @@ extension PostgresStore: ImageStore {
         try await transaction { db in
             try await db.query("DELETE FROM uploadTicket WHERE expiresAt < \(now)", logger: self.logger)
             try await db.query(
-                "INSERT INTO uploadTicket (tokenHash, accountId, expiresAt) VALUES (\(tokenHash), \(accountID), \(expiresAt))",
-                logger: self.logger)
+                """
+                INSERT INTO uploadTicket (tokenHash, accountId, expiresAt)
+                VALUES (\(tokenHash), \(accountID), \(expiresAt))
+                """, logger: self.logger)
         }
     }
 

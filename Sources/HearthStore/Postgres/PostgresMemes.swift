@@ -38,7 +38,7 @@ extension PostgresStore: MemeStore {
                   RETURNING \(unescaped: Self.memeColumns)
                 ), told AS (
                   INSERT INTO activity (accountId, kind, subjectId, text, createdAt)
-                  SELECT accountId, 'meme', id, replace(\(feedText), '#ID', '#' || id), \(Date()) FROM made
+                  SELECT accountId, 'meme', id, replace(\(feedText), \(FeedText.idMark), '#' || id), \(Date()) FROM made
                 )
                 SELECT \(unescaped: Self.memeColumns) FROM made
                 """)[0])
@@ -83,7 +83,8 @@ extension PostgresStore: MemeStore {
             if on {
                 changed = try await db.rows(
                     """
-                    INSERT INTO \(unescaped: table) (memeId, accountId, createdAt) VALUES (\(memeID), \(accountID), \(now))
+                    INSERT INTO \(unescaped: table) (memeId, accountId, createdAt)
+                    VALUES (\(memeID), \(accountID), \(now))
                     ON CONFLICT DO NOTHING RETURNING 1
                     """, self.logger)
             } else {
@@ -93,7 +94,8 @@ extension PostgresStore: MemeStore {
             }
             let count = try await db.rows(
                 """
-                UPDATE meme SET \(unescaped: column) = (SELECT COUNT(*) FROM \(unescaped: table) WHERE memeId = \(memeID))
+                UPDATE meme SET \(unescaped: column) = (
+                  SELECT COUNT(*) FROM \(unescaped: table) WHERE memeId = \(memeID))
                 WHERE id = \(memeID) RETURNING \(unescaped: column)
                 """, self.logger)[0].decode(Int64.self)
             return (!changed.isEmpty, Int(count))
@@ -159,7 +161,9 @@ extension PostgresStore: MemeStore {
 
     public func eitherBlocks(_ a: Int64, _ b: Int64) async throws -> Bool {
         !(try await rows(
-            "SELECT 1 FROM block WHERE (blockerId = \(a) AND blockedId = \(b)) OR (blockerId = \(b) AND blockedId = \(a))"
-        )).isEmpty
+            """
+            SELECT 1 FROM block
+            WHERE (blockerId = \(a) AND blockedId = \(b)) OR (blockerId = \(b) AND blockedId = \(a))
+            """)).isEmpty
     }
 }

@@ -27,20 +27,46 @@ enum PostgresMigrations {
 
     /// Counts a profile shows, kept by triggers: counting an account's 10,000 recipes on every
     /// `!profile` cost PostgreSQL a millisecond of CPU (SQLite counts its index in a fraction).
-    /// (Statements inside a function body are kept on one line: migrations split at ";\n".)
     static let accountTally = """
         CREATE TABLE accountTally (
             accountId BIGINT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
             recipes BIGINT NOT NULL DEFAULT 0, memes BIGINT NOT NULL DEFAULT 0,
             followers BIGINT NOT NULL DEFAULT 0, following BIGINT NOT NULL DEFAULT 0);
         CREATE FUNCTION hearth_tally(who BIGINT, recipes BIGINT, memes BIGINT, followers BIGINT, following BIGINT)
-        RETURNS void LANGUAGE sql AS $$ INSERT INTO accountTally AS t (accountId, recipes, memes, followers, following) SELECT who, recipes, memes, followers, following WHERE EXISTS (SELECT 1 FROM account WHERE id = who) ON CONFLICT (accountId) DO UPDATE SET recipes = t.recipes + excluded.recipes, memes = t.memes + excluded.memes, followers = t.followers + excluded.followers, following = t.following + excluded.following $$;
-        CREATE FUNCTION hearth_tally_recipe() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF TG_OP = 'INSERT' THEN PERFORM hearth_tally(NEW.accountId, 1, 0, 0, 0); ELSE PERFORM hearth_tally(OLD.accountId, -1, 0, 0, 0); END IF; RETURN NULL; END $$;
-        CREATE TRIGGER recipe_tally AFTER INSERT OR DELETE ON recipe FOR EACH ROW EXECUTE FUNCTION hearth_tally_recipe();
-        CREATE FUNCTION hearth_tally_meme() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF TG_OP = 'INSERT' THEN PERFORM hearth_tally(NEW.accountId, 0, 1, 0, 0); ELSE PERFORM hearth_tally(OLD.accountId, 0, -1, 0, 0); END IF; RETURN NULL; END $$;
+        RETURNS void LANGUAGE sql AS $$
+          INSERT INTO accountTally AS t (accountId, recipes, memes, followers, following)
+          SELECT who, recipes, memes, followers, following WHERE EXISTS (SELECT 1 FROM account WHERE id = who)
+          ON CONFLICT (accountId) DO UPDATE SET
+            recipes = t.recipes + excluded.recipes, memes = t.memes + excluded.memes,
+            followers = t.followers + excluded.followers, following = t.following + excluded.following
+        $$;
+        CREATE FUNCTION hearth_tally_recipe() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+          IF TG_OP = 'INSERT' THEN PERFORM hearth_tally(NEW.accountId, 1, 0, 0, 0);
+          ELSE PERFORM hearth_tally(OLD.accountId, -1, 0, 0, 0);
+          END IF;
+          RETURN NULL;
+        END $$;
+        CREATE TRIGGER recipe_tally AFTER INSERT OR DELETE ON recipe
+          FOR EACH ROW EXECUTE FUNCTION hearth_tally_recipe();
+        CREATE FUNCTION hearth_tally_meme() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+          IF TG_OP = 'INSERT' THEN PERFORM hearth_tally(NEW.accountId, 0, 1, 0, 0);
+          ELSE PERFORM hearth_tally(OLD.accountId, 0, -1, 0, 0);
+          END IF;
+          RETURN NULL;
+        END $$;
         CREATE TRIGGER meme_tally AFTER INSERT OR DELETE ON meme FOR EACH ROW EXECUTE FUNCTION hearth_tally_meme();
-        CREATE FUNCTION hearth_tally_follow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF TG_OP = 'INSERT' THEN PERFORM hearth_tally(NEW.followeeId, 0, 0, 1, 0); PERFORM hearth_tally(NEW.followerId, 0, 0, 0, 1); ELSE PERFORM hearth_tally(OLD.followeeId, 0, 0, -1, 0); PERFORM hearth_tally(OLD.followerId, 0, 0, 0, -1); END IF; RETURN NULL; END $$;
-        CREATE TRIGGER follow_tally AFTER INSERT OR DELETE ON follow FOR EACH ROW EXECUTE FUNCTION hearth_tally_follow();
+        CREATE FUNCTION hearth_tally_follow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+          IF TG_OP = 'INSERT' THEN
+            PERFORM hearth_tally(NEW.followeeId, 0, 0, 1, 0);
+            PERFORM hearth_tally(NEW.followerId, 0, 0, 0, 1);
+          ELSE
+            PERFORM hearth_tally(OLD.followeeId, 0, 0, -1, 0);
+            PERFORM hearth_tally(OLD.followerId, 0, 0, 0, -1);
+          END IF;
+          RETURN NULL;
+        END $$;
+        CREATE TRIGGER follow_tally AFTER INSERT OR DELETE ON follow
+          FOR EACH ROW EXECUTE FUNCTION hearth_tally_follow();
         INSERT INTO accountTally (accountId, recipes, memes, followers, following)
         SELECT id, (SELECT COUNT(*) FROM recipe WHERE accountId = account.id),
           (SELECT COUNT(*) FROM meme WHERE accountId = account.id),
@@ -68,6 +94,24 @@ enum PostgresMigrations {
         CREATE TABLE pictureRef (imageId TEXT PRIMARY KEY, hash TEXT NOT NULL REFERENCES pictureBlob(hash));
         CREATE INDEX pictureRef_hash ON pictureRef(hash);
         """
+
+    /// A migration's statements: split where a line ends with ";", except inside a function
+    /// body (between `$$` marks), whose statements end lines too.
+    static func statements(_ sql: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        var inBody = false
+        for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
+            current += line + "\n"
+            if line.components(separatedBy: "$$").count % 2 == 0 { inBody.toggle() }
+            if !inBody && line.hasSuffix(";") {
+                statements.append(String(current.dropLast(2)))
+                current = ""
+            }
+        }
+        statements.append(current)
+        return statements.filter { !$0.allSatisfy(\.isWhitespace) }
+    }
 
     static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
         do {
@@ -113,7 +157,7 @@ enum PostgresMigrations {
             for (identifier, sql) in all where !applied.contains(identifier) {
                 logger.notice("database: applying migration \(identifier)")
                 // The extended protocol takes one statement at a time.
-                for statement in sql.components(separatedBy: ";\n") where !statement.allSatisfy(\.isWhitespace) {
+                for statement in statements(sql) {
                     try await db.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await db.query(

@@ -10,8 +10,10 @@ extension PostgresStore: PictureStore {
         let hash = Sodium.contentHash(bytes)
         try await transaction { db in
             try await db.query(
-                "INSERT INTO pictureBlob (hash, bytes) VALUES (\(hash), \(ByteBuffer(bytes: bytes))) ON CONFLICT DO NOTHING",
-                logger: self.logger)
+                """
+                INSERT INTO pictureBlob (hash, bytes) VALUES (\(hash), \(ByteBuffer(bytes: bytes)))
+                ON CONFLICT DO NOTHING
+                """, logger: self.logger)
             try await db.query(
                 "INSERT INTO pictureRef (imageId, hash) VALUES (\(id), \(hash)) ON CONFLICT DO NOTHING",
                 logger: self.logger)

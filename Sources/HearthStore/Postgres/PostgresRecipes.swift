@@ -6,9 +6,11 @@ import PostgresNIO
 /// recipe's row, so the counts recomputed in the same transaction stay exact.
 extension PostgresStore: RecipeStore {
     static let recipeColumns =
-        "id, accountId, title, ingredients, steps, photoImageId, tags, source, ups, downs, comments, createdAt, updatedAt"
+        "id, accountId, title, ingredients, steps, photoImageId, tags, source, ups, downs, comments, createdAt, "
+        + "updatedAt"
     static let recipeSelect = """
-        SELECT \(qualified(recipeColumns, "recipe")), account.name FROM recipe JOIN account ON account.id = recipe.accountId
+        SELECT \(qualified(recipeColumns, "recipe")), account.name
+        FROM recipe JOIN account ON account.id = recipe.accountId
         """
     static let draftColumns = "accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt"
 
@@ -77,7 +79,7 @@ extension PostgresStore: RecipeStore {
             }
             try await Self.addActivity(
                 db, accountID: recipe.accountId, kind: "recipe", subjectID: record.id,
-                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id)"), now: Date(), self.logger)
+                text: FeedText.filled(feedText, id: record.id), now: Date(), self.logger)
             return record
         }
     }
@@ -120,7 +122,8 @@ extension PostgresStore: RecipeStore {
             } else {
                 try await db.query(
                     """
-                    INSERT INTO recipeVote (recipeId, accountId, value) VALUES (\(recipeID), \(accountID), \(Int64(value)))
+                    INSERT INTO recipeVote (recipeId, accountId, value)
+                    VALUES (\(recipeID), \(accountID), \(Int64(value)))
                     ON CONFLICT (recipeId, accountId) DO UPDATE SET value = excluded.value
                     """, logger: self.logger)
             }
@@ -143,7 +146,8 @@ extension PostgresStore: RecipeStore {
             if saved {
                 changed = try await db.rows(
                     """
-                    INSERT INTO recipeSave (accountId, recipeId, createdAt) VALUES (\(accountID), \(recipeID), \(Date()))
+                    INSERT INTO recipeSave (accountId, recipeId, createdAt)
+                    VALUES (\(accountID), \(recipeID), \(Date()))
                     ON CONFLICT DO NOTHING RETURNING 1
                     """, self.logger)
             } else {

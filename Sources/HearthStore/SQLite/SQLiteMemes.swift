@@ -17,7 +17,7 @@ extension SQLiteStore {
             let record = try meme.insertStored(db)
             try Self.addActivity(
                 db, accountID: meme.accountId, kind: "meme", subjectID: record.id,
-                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id)"))
+                text: FeedText.filled(feedText, id: record.id))
             return record
         }
     }

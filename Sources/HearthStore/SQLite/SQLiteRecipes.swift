@@ -32,7 +32,7 @@ extension SQLiteStore {
             if fromDraft { _ = try RecipeDraft.deleteOne(db, key: recipe.accountId) }
             try Self.addActivity(
                 db, accountID: recipe.accountId, kind: "recipe", subjectID: record.id,
-                text: feedText.replacingOccurrences(of: "#ID", with: "#\(record.id)"))
+                text: FeedText.filled(feedText, id: record.id))
             return record
         }
     }

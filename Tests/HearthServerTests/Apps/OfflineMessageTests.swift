@@ -76,7 +76,8 @@ import Testing
             }
             try await sam.send("/msg quin one too many")
             try await sam.expect(
-                "quin is offline and has \(StoreLimits.maxOfflineMessages) messages waiting already; yours was not kept."
+                "quin is offline and has \(StoreLimits.maxOfflineMessages) messages waiting already; "
+                    + "yours was not kept."
             )
         }
     }

@@ -120,7 +120,8 @@ extension LimitCrossingTests {
             }
             try await addMemes(upTo: StoreLimits.memePageSize)
             try await Self.crossPageSize(
-                mia, "!memes", next: "!memes mia 2", item: "“cap-", size: StoreLimits.memePageSize, last: "“cap-1”"
+                mia, "!memes", next: "!memes mia 2", item: "“cap-", size: StoreLimits.memePageSize,
+                last: "“cap-1”"
             ) {
                 try await addMemes(upTo: StoreLimits.memePageSize + 1)
             }

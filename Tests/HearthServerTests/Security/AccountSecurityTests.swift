@@ -162,7 +162,8 @@ extension SecretsTests {
             let legacy = "K7QP-M2XD-9FWT"
             let plainHash = Sodium.hashSecret(SecretCodes.normalize(legacy))  // hex: safe in the SQL text
             try await server.sql.execute(
-                "INSERT INTO recoveryCode (accountId, codeHash) SELECT id, '\(plainHash)' FROM account WHERE nameKey = 'hal'"
+                "INSERT INTO recoveryCode (accountId, codeHash) "
+                    + "SELECT id, '\(plainHash)' FROM account WHERE nameKey = 'hal'"
             )
             let nc = try await TestClient.plain(server)
             try await nc.send("!recover hal \(legacy.lowercased()) n3w-s3cret-pass")

@@ -117,7 +117,8 @@ public enum FamilyCommands {
             ?? "You founded \(name)."
         return BotResponse(
             [
-                "\(lead) Its private channel is \(channelName(family.id)). Invite people with !tree invite [as parent|child|partner|sibling]."
+                "\(lead) Its private channel is \(channelName(family.id)). "
+                    + "Invite people with !tree invite [as parent|child|partner|sibling]."
                     + (request.caller.channel != nil ? " (Your first invite code came privately.)" : "")
             ],
             privateLines: lines, effects: try await membershipEffects(request, family, joining: me.id))
@@ -222,7 +223,8 @@ public enum FamilyCommands {
             let role = relation.map { " as \(inviterName)'s \($0.rawValue)" } ?? ""
             return BotResponse(
                 [
-                    "Welcome to \(family.name)\(role)! !tree shows the family; its private channel is \(channelName(family.id))."
+                    "Welcome to \(family.name)\(role)! !tree shows the family; "
+                        + "its private channel is \(channelName(family.id))."
                 ],
                 effects: [
                     .notify(

@@ -293,8 +293,8 @@ enum FortuneCommands {
         var lines = ["\(request.style.bold("\(who.name)'s cookies")) (\(total)):"]
         lines += rows.map { f in
             let words = f.text.split(separator: " ").prefix(6).joined(separator: " ")
-            return
-                "#\(f.id)  \(f.day)  \(f.place ?? (f.lat != nil ? String(format: "%.2f,%.2f", f.lat!, f.lon!) : "—"))  “\(words)\(f.text.split(separator: " ").count > 6 ? "…" : "")”"
+            let place = f.place ?? (f.lat != nil ? String(format: "%.2f,%.2f", f.lat!, f.lon!) : "—")
+            return "#\(f.id)  \(f.day)  \(place)  “\(words)\(f.text.split(separator: " ").count > 6 ? "…" : "")”"
         }
         lines += Paging.footer(
             request, page: page, total: total, size: StoreLimits.fortunePageSize, command: "!fortunes \(who.name)")

@@ -99,7 +99,7 @@ enum MemeCommands {
         let link = media.url(image)
         let meme = try await store.addMeme(
             MemeRecord(accountId: me.id, imageId: image.id, source: sourceWord.lowercased(), caption: caption),
-            feedText: "made meme #ID “\(caption.prefix(60))” \(link)")
+            feedText: "made meme \(FeedText.idMark) “\(caption.prefix(60))” \(link)")
         return BotResponse(["\(request.style.bold("meme #\(meme.id)")) by \(me.name): \(link)"])
     }
 
@@ -138,7 +138,9 @@ enum MemeCommands {
         return rows.map { row in
             let m = row.meme
             return
-                "#\(m.id)  “\(m.caption.count > 40 ? m.caption.prefix(39) + "…" : Substring(m.caption))”  ♥\(m.likes) ★\(m.favs)  \(row.author)  \(TimeText.ago(from: m.createdAt, to: now))  \(media.url(id: m.imageId, format: row.format))"
+                "#\(m.id)  “\(m.caption.count > 40 ? m.caption.prefix(39) + "…" : Substring(m.caption))”  "
+                + "♥\(m.likes) ★\(m.favs)  \(row.author)  \(TimeText.ago(from: m.createdAt, to: now))  "
+                + media.url(id: m.imageId, format: row.format)
         }
     }
 

@@ -187,7 +187,7 @@ enum RecipeCommands {
             RecipeRecord(
                 accountId: me.id, title: draft.title, ingredients: draft.ingredients, steps: draft.steps,
                 photoImageId: draft.photoImageId, tags: draft.tags, now: request.services.clock.now()),
-            fromDraft: true, feedText: "posted recipe #ID “\(draft.title)”")
+            fromDraft: true, feedText: "posted recipe \(FeedText.idMark) “\(draft.title)”")
         return BotResponse(
             ["Recipe #\(recipe.id) “\(recipe.title)” is posted — !recipe \(recipe.id) to see it."],
             effects: [writing(me, false)])
@@ -270,7 +270,8 @@ enum RecipeCommands {
         rows.map { row in
             let r = row.recipe
             return
-                "#\(r.id)  \(r.title)  by \(row.author)  score \(r.score)  \(r.comments) comments\(r.tags.isEmpty ? "" : "  [\(r.tags)]")  \(TimeText.ago(from: r.createdAt, to: now))"
+                "#\(r.id)  \(r.title)  by \(row.author)  score \(r.score)  \(r.comments) comments"
+                + "\(r.tags.isEmpty ? "" : "  [\(r.tags)]")  \(TimeText.ago(from: r.createdAt, to: now))"
         }
     }
 
@@ -475,9 +476,12 @@ enum RecipeCommands {
                     steps: "Follow the method at \(found.url)", photoImageId: nil, tags: (try? tags(labels)) ?? "",
                     source: "\(found.source ?? "Edamam") — \(found.url) (via Edamam)", now: request.services.clock.now()
                 ),
-                fromDraft: false, feedText: "imported recipe #ID “\(found.label.prefix(60))” from Edamam")
+                fromDraft: false,
+                feedText: "imported recipe \(FeedText.idMark) “\(found.label.prefix(60))” from Edamam"
+            )
             return BotResponse([
-                "Imported as recipe #\(recipe.id) “\(recipe.title)” (source: \(found.source ?? "Edamam")) — !recipe \(recipe.id)"
+                "Imported as recipe #\(recipe.id) “\(recipe.title)” (source: \(found.source ?? "Edamam")) — "
+                    + "!recipe \(recipe.id)"
             ])
         }
         let results = try await client.search(request.input.text(after: 0), for: me.id)
