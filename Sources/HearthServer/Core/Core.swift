@@ -255,7 +255,7 @@ final class Core: @unchecked Sendable {
     /// Gives `client` — and the devices sharing its nick — a new nick and tells them and
     /// their peers. Caller checked availability.
     func setNick(_ client: Client, to newNick: String, out: inout Outbox) {
-        guard clients[client.id] != nil else { return }
+        guard clients[client.id] != nil || client.isRemote else { return }
         let newKey = IRCNames.fold(newNick)
         let oldKey = client.nickKey
         var group = [client]
@@ -275,6 +275,7 @@ final class Core: @unchecked Sendable {
         if group.count > 1 { deviceGroups[newKey] = group }
         if wasRegistered {
             renamedInNetwork(client, from: oldKey)
+            for device in group where device !== client { renamedInNetwork(device, from: oldKey, tell: false) }
             let message = userMessage(client, source: oldPrefix, "NICK", [newNick])
             out.send(Self.unique(group + peers(of: client)), message)
             if let oldNick = oldPrefix.split(separator: "!").first.map(String.init), IRCNames.fold(oldNick) != newKey {

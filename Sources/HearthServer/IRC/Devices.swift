@@ -34,7 +34,12 @@ extension Core {
     func attachDevice(_ client: Client, to holder: Client, out: inout Outbox) {
         for key in client.channels {
             if let channel = channels[key] {
-                out.send(channel, userMessage(client, "PART", [channel.name, "Now \(holder.nick)"]))
+                let part = userMessage(client, "PART", [channel.name, "Now \(holder.nick)"])
+                out.send(channel, part)
+                tellNetwork(.part, client) {
+                    $0.target = channel.name
+                    $0.line = part.serialized()
+                }
             }
             removeMember(client, from: key)
         }
@@ -48,6 +53,7 @@ extension Core {
         if client.registered && oldNick != holder.nick && oldNick != "*" {
             out.send(client, IRCMessage(source: oldPrefix, command: "NICK", params: [holder.nick]))
             announcePresence(client, online: false, nick: oldNick, out: &out)
+            renamedInNetwork(client, from: IRCNames.fold(oldNick))
         }
         let count = connections(nickKey: holder.nickKey).count
         notice(
@@ -58,11 +64,27 @@ extension Core {
             guard let channel = channels[key], let status = channel.members[holder.id] else { continue }
             channel.add(client, status)
             client.channels.append(key)
+            // The holder may be on another node: every node learns this device sits here too.
+            tellNetwork(.join, client) {
+                $0.target = channel.name
+                $0.op = status.op
+            }
             out.send(client, userMessage(client, "JOIN", [channel.name]))
             sendTopic(client, channel, out: &out)
             sendNames(client, channel, out: &out)
         }
         if client.isPlain { client.currentChannel = client.channels.last }
+    }
+
+    /// Whether `a` and `b` are devices of one logged-in user.
+    static func sameUser(_ a: Client, _ b: Client) -> Bool {
+        a !== b && a.account != nil && a.account?.id == b.account?.id && a.nickKey == b.nickKey
+    }
+
+    /// A user of another node that is another device of a user already here: it joins the
+    /// group unseen. Under the lock.
+    func addRemoteDevice(_ user: Client) {
+        deviceGroups[user.nickKey] = connections(nickKey: user.nickKey).filter { $0 !== user } + [user]
     }
 
     /// Takes `client` out of its device group, if it is in one: it leaves the user's

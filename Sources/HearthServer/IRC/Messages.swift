@@ -165,7 +165,7 @@ extension Core {
             let relay = userMessage(
                 client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
             out.send(receivers, relay)
-            if recipient.isRemote { forward(client, relay, to: recipient.nick) }
+            if receivers.reachOtherNodes { forward(client, relay, to: recipient.nick) }
             if let (from, to) = kept, let msgid {
                 recordHistory(
                     HistoryRecord(

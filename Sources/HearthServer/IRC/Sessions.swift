@@ -37,6 +37,13 @@ extension Core {
                 }
                 return
             }
+            if holder.isRemote {
+                // Only its own node may rename a user; that is rare enough to leave to the user.
+                notice(
+                    client, "\(holder.nick) is in use on another node; this connection stays \(client.nick).", out: &out
+                )
+                return
+            }
             let guest = freeGuestNick()
             setNick(holder, to: guest, out: &out)
             notice(

@@ -74,7 +74,12 @@ extension Core {
                         out.send(channel, message)
                     }
                 } else {
-                    let here = connections(nickKey: key).filter {
+                    // The recipient's devices here, and the sender's (they see what it sends).
+                    var here = connections(nickKey: key)
+                    if let sender = remoteUsers[origin], !deviceGroups.isEmpty {
+                        here = Self.unique(here + otherDevices(of: sender))
+                    }
+                    here = here.filter {
                         !$0.isRemote && $0.registered && (!tagsOnly || $0.caps.contains("message-tags"))
                     }
                     if !here.isEmpty { out.send(here, message) }
@@ -127,9 +132,9 @@ extension Core {
     private func remoteUser(_ origin: RemoteOrigin, _ event: NetworkEvent, out: inout Outbox) {
         guard let nick = event.nick else { return }
         if let known = remoteUsers[origin] {
-            if known.nick != nick { renameRemote(known, to: nick, out: &out) }
             // Announced again after a login or logout: the account it speaks for.
             known.account = event.account.flatMap { name in event.accountID.map { AccountRef(id: $0, name: name) } }
+            if known.nick != nick { renameRemote(known, to: nick, out: &out) }
             return
         }
         var origin = origin
@@ -144,13 +149,31 @@ extension Core {
         if let name = event.account, let id = event.accountID { user.account = AccountRef(id: id, name: name) }
         user.registered = true
         remoteUsers[origin] = user
-        if nicks[user.nickKey] == nil {
+        if let holder = nicks[user.nickKey] {
+            if Self.sameUser(holder, user) { addRemoteDevice(user) }
+        } else {
             nicks[user.nickKey] = user
             announcePresence(user, online: true, out: &out)
         }
     }
 
     private func renameRemote(_ user: Client, to nick: String, out: inout Outbox) {
+        let newKey = IRCNames.fold(nick)
+        if otherDevices(of: user).isEmpty, let holder = nicks[newKey], holder !== user, holder.account != nil,
+            holder.account?.id == user.account?.id
+        {
+            // Another device of a user here (its node sent the PARTs from its old channels).
+            if nicks[user.nickKey] === user { nicks[user.nickKey] = nil }
+            announcePresence(user, online: false, out: &out)
+            (user.nick, user.nickKey) = (nick, newKey)
+            addRemoteDevice(user)
+            return
+        }
+        if !otherDevices(of: user).isEmpty {
+            // The whole user renames, its devices here too.
+            setNick(user, to: nick, out: &out)
+            return
+        }
         let oldPrefix = user.prefix
         let oldNick = user.nick
         if nicks[user.nickKey] === user { nicks[user.nickKey] = nil }
@@ -165,6 +188,11 @@ extension Core {
     private func removeRemote(_ user: Client, reason: String, out: inout Outbox) {
         guard let origin = user.remote, remoteUsers[origin] === user else { return }
         remoteUsers[origin] = nil
+        // A device leaving while others stay: the user is still here.
+        if detachDevice(user, tell: false, out: &out) {
+            user.registered = false
+            return
+        }
         out.send(peers(of: user), userMessage(user, "QUIT", [reason]))
         for key in user.channels { removeMember(user, from: key) }
         user.channels = []
@@ -186,9 +214,23 @@ extension Core {
             channels[key] = channel
         }
         guard channel.members[user.id] == nil else { return }
+        let devices = connections(nickKey: user.nickKey).filter { $0 !== user && Self.sameUser($0, user) }
+        let seen = devices.contains { channel.members[$0.id] != nil }
         channel.add(user, MemberStatus(op: op, voice: false))
         user.channels.append(key)
-        sendJoin(user, channel, out: &out)
+        if !seen { sendJoin(user, channel, out: &out) }
+        // A join is the whole user's: its devices on this node follow it in.
+        for device in devices where !device.isRemote && channel.members[device.id] == nil {
+            channel.add(device, MemberStatus(op: op, voice: false))
+            device.channels.append(key)
+            tellNetwork(.join, device) {
+                $0.target = channel.name
+                $0.op = op
+            }
+            out.send(device, userMessage(device, "JOIN", [channel.name]))
+            sendTopic(device, channel, out: &out)
+            sendNames(device, channel, out: &out)
+        }
     }
 
     /// What this node tells a node that asks (`hello`): its users and where they sit.
@@ -251,11 +293,12 @@ extension Core {
         Task { _ = try? await network.store.claimNick(claim) }
     }
 
-    /// A local user's new nick: the other nodes are told, the claim moves (the NICK command
-    /// claimed it already; a login's rename to the account's nick claims it here).
-    func renamedInNetwork(_ client: Client, from oldKey: String) {
+    /// A local user's new nick: the other nodes are told (unless `tell` is false: they rename
+    /// the whole user, devices included), the claim moves (the NICK command claimed it already;
+    /// a login's rename to the account's nick claims it here).
+    func renamedInNetwork(_ client: Client, from oldKey: String, tell: Bool = true) {
         guard let network, !client.isRemote else { return }
-        tellNetwork(.nick, client) { $0.nick = client.nick }
+        if tell { tellNetwork(.nick, client) { $0.nick = client.nick } }
         let claim = NetworkNick(
             nickKey: client.nickKey, node: network.name, session: client.id, accountID: client.account?.id)
         let session = client.id
@@ -291,6 +334,12 @@ extension Core {
         switch effect {
         case .login, .logout:
             tellNetwork(.user, client)  // the account it now speaks for
+            if let network {
+                // Its claim on the nick too, so the account's other devices may share it.
+                let claim = NetworkNick(
+                    nickKey: client.nickKey, node: network.name, session: client.id, accountID: client.account?.id)
+                Task { _ = try? await network.store.claimNick(claim) }
+            }
         case .notify, .remind:
             return  // told to the account's users already, or kept for this connection
         default:

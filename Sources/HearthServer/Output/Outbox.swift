@@ -86,6 +86,15 @@ struct Outbox {
         /// parting member still gets its KICK or PART), except one (a relay's sender).
         case channel(irc: [ChannelState.LoopMembers], plain: [Client], except: Client?)
 
+        /// Whether some receiver is a user of another node (`.one` and `.some` only).
+        var reachOtherNodes: Bool {
+            switch self {
+            case .one(let client): client.isRemote
+            case .some(let clients): clients.contains(where: \.isRemote)
+            case .channel: false
+            }
+        }
+
         /// Every tag some receiver asked for (plain-mode clients take none).
         var tagMask: TagMask {
             switch self {

@@ -72,8 +72,18 @@ extension PostgresStore: NetworkStore {
             let holders = try await db.rows(
                 "SELECT node, session, accountId FROM networkNick WHERE nickKey = \(claim.nickKey)", self.logger
             ).map { try $0.decode((String, Int64, Int64?).self) }
-            for (node, session, account) in holders {
-                if node == claim.node && Int(session) == claim.session { return true }
+            for (node, session, account) in holders where node == claim.node && Int(session) == claim.session {
+                // Its own claim again, after a login or logout: the account it speaks for now.
+                if account != claim.accountID {
+                    try await db.query(
+                        """
+                        UPDATE networkNick SET accountId = \(claim.accountID)
+                        WHERE nickKey = \(claim.nickKey) AND node = \(node) AND session = \(session)
+                        """, logger: self.logger)
+                }
+                return true
+            }
+            for (_, _, account) in holders {
                 if account == nil || account != claim.accountID { return false }
             }
             try await db.query(

@@ -363,4 +363,54 @@ import Testing
             await bob.close()
         }
     }
+    @Test func oneAccountsDevicesOnTwoNodesShareOneNick() async throws {
+        try await Self.withNodes(["alpha", "beta"]) { nodes in
+            let ann = try await Self.user("ann", on: nodes[0])
+            try await ann.send("PRIVMSG hearth :!register ann s3cret-pass")
+            try await ann.expect("PRIVMSG ann :Welcome")
+            try await ann.send("JOIN #den")
+            try await ann.expect("JOIN #den")
+            let bob = try await Self.user("bob", on: nodes[1])
+            try await bob.send("JOIN #den")
+            try await bob.expect("JOIN #den")
+            try await ann.expect(":bob!")
+            // Her phone, on the other node, logs in as ann: it is ann there too, in her channels.
+            let phone = try await TestClient.connect(port: nodes[1].port)
+            try await phone.send("PASS ann:s3cret-pass")
+            try await phone.send("NICK ann")
+            try await phone.send("USER ann 0 * :Ann's phone")
+            try await phone.expect(" 001 ann ")
+            try await phone.expect(" JOIN #den")  // she sits there on this node too
+            try await bob.send("NAMES #den")
+            let names = try await bob.expect(" 353 ")
+            #expect(names.components(separatedBy: "ann").count == 2, "ann once: \(names)")
+            // A private message reaches both devices; what one sends, the other sees.
+            try await bob.send("PRIVMSG ann :hi both")
+            try await ann.expect("PRIVMSG ann :hi both")
+            try await phone.expect("PRIVMSG ann :hi both")
+            try await phone.send("PRIVMSG bob :from the phone")
+            try await bob.expect(":ann!")
+            try await ann.expect("PRIVMSG bob :from the phone")
+            try await bob.send("PRIVMSG #den :hello den")
+            try await ann.expect("PRIVMSG #den :hello den")
+            try await phone.expect("PRIVMSG #den :hello den")
+            // Parting on one device parts the user; joining on the other brings both back.
+            try await phone.send("PART #den")
+            try await ann.expect(" PART ")
+            try await bob.expect(" PART ")
+            try await ann.send("JOIN #den")
+            try await phone.expect(" JOIN ")
+            try await bob.expect(" JOIN ")
+            // One device leaving is not the user leaving.
+            await phone.close()
+            try await Task.sleep(for: .milliseconds(500))
+            try await bob.send("WHOIS ann")
+            try await bob.expect(" 311 bob ann ")
+            try await bob.send("PING still")
+            try await bob.expectNoLine(containing: "QUIT", before: "PONG")
+            await ann.close()
+            try await bob.expect(":ann!")  // QUIT
+            await bob.close()
+        }
+    }
 }
