@@ -249,7 +249,10 @@ final class Core: @unchecked Sendable {
     func removeMember(_ client: Client, from key: String) {
         guard let channel = channels[key] else { return }
         channel.remove(client)
-        if channel.members.isEmpty { channels[key] = nil }
+        if channel.members.isEmpty {
+            channels[key] = nil
+            forgetNetworkChannel(channel)
+        }
     }
 
     /// Gives `client` — and the devices sharing its nick — a new nick and tells them and

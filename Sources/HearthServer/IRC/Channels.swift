@@ -1,5 +1,6 @@
 import Foundation
 import HearthProtocol
+import HearthStore
 
 /// JOIN, PART, TOPIC, NAMES, KICK, INVITE.
 extension Core {
@@ -31,9 +32,29 @@ extension Core {
         let names = first.split(separator: ",").map(String.init)
         let keys = (message.params.dropFirst().first ?? "").split(separator: ",", omittingEmptySubsequences: false).map(
             String.init)
-        for (index, name) in names.enumerated() {
-            joinOne(client, name: name, key: index < keys.count ? keys[index] : nil)
+        @Sendable func joinAll(_ claims: [String: ChannelClaim]) {
+            for (index, name) in names.enumerated() {
+                joinOne(
+                    client, name: name, key: index < keys.count ? keys[index] : nil, claim: claims[IRCNames.fold(name)])
+            }
         }
+        // In a network, a channel nobody is in may be being made on another node this moment.
+        guard let network, let fresh = unknownChannels(names) else {
+            joinAll([:])
+            return
+        }
+        later(client, { await network.claimChannels(fresh) }, then: joinAll)
+    }
+
+    /// The history keys a new incarnation of each channel nobody is in would get, or nil when
+    /// every channel is known (or is registered or guarded, whose keys are their names).
+    func unknownChannels(_ names: [String]) -> [String: String]? {
+        let fresh = lock.withLock {
+            names.filter(IRCNames.isValidChannel).map(IRCNames.fold).filter {
+                channels[$0] == nil && registered[$0] == nil && guarded[$0] == nil
+            }.reduce(into: [String: String]()) { $0[$1] = historyKey(forNew: $1) }
+        }
+        return fresh.isEmpty ? nil : fresh
     }
 
     /// Whether `client` may not see `channel` in NAMES, WHO, WHOIS or LIST: a secret (+s)
@@ -44,7 +65,8 @@ extension Core {
         return channel.flags.contains("s") && !client.isOper
     }
 
-    func joinOne(_ client: Client, name: String, key: String?) {
+    /// `claim`: the network's word on a channel nobody was in (see `NetworkStore.claimChannel`).
+    func joinOne(_ client: Client, name: String, key: String?, claim: ChannelClaim? = nil) {
         if IRCNames.isChannel(name), let problem = NameSafety.problem(in: name) {
             reply(client, .badChannelName, name, "Illegal channel name: \(problem)")
             return
@@ -89,7 +111,7 @@ extension Core {
             if let existing = channels[folded] {
                 channel = existing
             } else {
-                channel = ChannelState(name: name, historyKey: historyKey(forNew: folded))
+                channel = ChannelState(name: name, historyKey: claim?.historyKey ?? historyKey(forNew: folded))
                 if let guest = guarded[folded] {
                     channel.flags = ["i", "n", "s", "t"]
                     channel.topic = guest.topic
@@ -143,7 +165,8 @@ extension Core {
             if isNew { channels[folded] = channel }
             // Registered channels give ops to their owner only; others to the first joiner.
             let owner = registered[folded]?.ownerId
-            let op = owner.map { $0 == client.account?.id } ?? isNew
+            // In a network, only the node that made the channel first gives ops.
+            let op = owner.map { $0 == client.account?.id } ?? (isNew && claim?.created != false)
             channel.add(client, MemberStatus(op: op, voice: false))
             client.channels.append(folded)
             grantHistory(client, channel)
@@ -158,10 +181,7 @@ extension Core {
                 }
             }
             sendJoin(client, channel, out: &out)
-            tellNetwork(.join, client) {
-                $0.target = channel.name
-                $0.op = op
-            }
+            tellNetwork(joined: client, channel, op: op)
             for joiner in [client] + devices {
                 sendTopic(joiner, channel, out: &out)
                 sendNames(joiner, channel, out: &out)

@@ -65,10 +65,7 @@ extension Core {
             channel.add(client, status)
             client.channels.append(key)
             // The holder may be on another node: every node learns this device sits here too.
-            tellNetwork(.join, client) {
-                $0.target = channel.name
-                $0.op = status.op
-            }
+            tellNetwork(joined: client, channel, op: status.op)
             out.send(client, userMessage(client, "JOIN", [channel.name]))
             sendTopic(client, channel, out: &out)
             sendNames(client, channel, out: &out)

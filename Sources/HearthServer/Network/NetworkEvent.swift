@@ -14,7 +14,7 @@ struct NetworkEvent: Codable, Sendable, Equatable {
         case nick
         /// A user left (`text`: the reason).
         case quit
-        /// A user joined channel `target` (`op`: with operator status).
+        /// A user joined channel `target` (`op`: with operator status, `history`: its history key).
         case join
         /// A user left channel `target` (`line`: the PART as sent).
         case part
@@ -51,6 +51,8 @@ struct NetworkEvent: Codable, Sendable, Equatable {
     var accountID: Int64?
     var target: String?
     var op: Bool?
+    /// A joined channel's history key (its incarnation), so every node logs it in one place.
+    var history: String?
     var line: String?
     var text: String?
 

@@ -47,6 +47,32 @@ final class NetworkNode: Sendable {
 
     func setHandlers(_ value: Handlers) { handlers.withLock { $0 = value } }
 
+    /// Longest a JOIN waits for the database to say who makes a new channel; past it (the
+    /// database is away), the channel is made here, as on one server.
+    static let channelClaimWait: Duration = .seconds(2)
+
+    /// Claims channels nobody is in (channel key → the history key this node would give it).
+    func claimChannels(_ fresh: [String: String]) async -> [String: ChannelClaim] {
+        let store = self.store
+        return await withTaskGroup(of: [String: ChannelClaim]?.self) { group in
+            group.addTask {
+                var claims: [String: ChannelClaim] = [:]
+                for (key, history) in fresh {
+                    guard let claim = try? await store.claimChannel(key, historyKey: history) else { return nil }
+                    claims[key] = claim
+                }
+                return claims
+            }
+            group.addTask {
+                try? await Task.sleep(for: Self.channelClaimWait)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? [:]
+        }
+    }
+
     /// Queues an event for every other node; events leave in the order they were queued. Cheap:
     /// it is called under the core's lock, so the publisher task encodes.
     func publish(_ event: NetworkEvent) {

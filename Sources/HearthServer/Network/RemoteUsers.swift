@@ -47,7 +47,7 @@ extension Core {
                 removeRemote(user, reason: event.text ?? "Quit", out: &out)
             case .join:
                 guard let user = remoteUsers[origin], let name = event.target else { return }
-                joinRemote(user, name, op: event.op ?? false, out: &out)
+                joinRemote(user, name, op: event.op ?? false, history: event.history, out: &out)
             case .part:
                 // A PART, or a KICK (which may be of a user of this node).
                 let here = origin.node == network?.name ? clients[origin.session] : nil
@@ -204,13 +204,14 @@ extension Core {
         }
     }
 
-    private func joinRemote(_ user: Client, _ name: String, op: Bool, out: inout Outbox) {
+    private func joinRemote(_ user: Client, _ name: String, op: Bool, history: String?, out: inout Outbox) {
         let key = IRCNames.fold(name)
         let channel: ChannelState
         if let existing = channels[key] {
             channel = existing
         } else {
-            channel = ChannelState(name: name, historyKey: historyKey(forNew: key))
+            // One history for the channel, whichever node its members are on.
+            channel = ChannelState(name: name, historyKey: history ?? historyKey(forNew: key))
             channels[key] = channel
         }
         guard channel.members[user.id] == nil else { return }
@@ -223,10 +224,7 @@ extension Core {
         for device in devices where !device.isRemote && channel.members[device.id] == nil {
             channel.add(device, MemberStatus(op: op, voice: false))
             device.channels.append(key)
-            tellNetwork(.join, device) {
-                $0.target = channel.name
-                $0.op = op
-            }
+            tellNetwork(joined: device, channel, op: op)
             out.send(device, userMessage(device, "JOIN", [channel.name]))
             sendTopic(device, channel, out: &out)
             sendNames(device, channel, out: &out)
@@ -242,7 +240,7 @@ extension Core {
                 for key in client.channels {
                     guard let channel = channels[key] else { continue }
                     var join = NetworkEvent(kind: .join, from: node, session: client.id)
-                    join.target = channel.name
+                    (join.target, join.history) = (channel.name, channel.historyKey)
                     join.op = channel.members[client.id]?.op ?? false
                     events.append(join)
                 }
@@ -255,6 +253,21 @@ extension Core {
             }
             return events
         }
+    }
+
+    /// Tells the other nodes `client` sits in `channel`. Under the lock.
+    func tellNetwork(joined client: Client, _ channel: ChannelState, op: Bool) {
+        tellNetwork(.join, client) {
+            ($0.target, $0.history, $0.op) = (channel.name, channel.historyKey, op)
+        }
+    }
+
+    /// A channel emptied on every node (each node's view empties): the network forgets it, so
+    /// the next joiner makes it anew. Under the lock.
+    func forgetNetworkChannel(_ channel: ChannelState) {
+        guard let network, channel.historyKey != channel.key else { return }
+        let (key, history) = (channel.key, channel.historyKey)
+        Task { try? await network.store.releaseChannel(key, historyKey: history) }
     }
 
     func userEvent(_ client: Client, node: String) -> NetworkEvent {

@@ -26,6 +26,15 @@ public struct NetworkNick: Sendable, Equatable {
     }
 }
 
+/// A channel as the network knows it: the history key of its present incarnation, and
+/// whether this claim made it.
+public struct ChannelClaim: Sendable, Equatable {
+    public var historyKey: String
+    public var created: Bool
+
+    public init(historyKey: String, created: Bool) { (self.historyKey, self.created) = (historyKey, created) }
+}
+
 /// One event off the bus: its id in the event log, the node that published it, and its text.
 public struct NetworkDelivery: Sendable, Equatable {
     public var id: Int64
@@ -74,6 +83,13 @@ public protocol NetworkStore: Sendable {
 
     /// Frees a connection's claim (other devices of the account may still hold the nick).
     func releaseNick(_ nickKey: String, node: String, session: Int) async throws
+
+    /// Claims channel `channelKey` for a node about to make it, with its history key: the first
+    /// claim makes it (its joiner is the operator); later ones get the maker's history key.
+    func claimChannel(_ channelKey: String, historyKey: String) async throws -> ChannelClaim
+
+    /// The channel emptied: the next joiner makes a new one (a later incarnation is left alone).
+    func releaseChannel(_ channelKey: String, historyKey: String) async throws
 
     /// Every claim, for a node rebuilding its view after it lost the bus.
     func networkNicks() async throws -> [NetworkNick]

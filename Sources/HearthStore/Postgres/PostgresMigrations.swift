@@ -23,6 +23,15 @@ enum PostgresMigrations {
             CREATE INDEX networkEvent_age ON networkEvent(createdAt)
             """
         ),
+        // Which node made a channel first decides its operator and its history (see claimChannel).
+        (
+            "v7-network-channel",
+            """
+            CREATE TABLE networkChannel (
+                channelKey TEXT PRIMARY KEY, historyKey TEXT NOT NULL,
+                createdAt TIMESTAMPTZ NOT NULL DEFAULT now())
+            """
+        ),
     ]
 
     /// Counts a profile shows, kept by triggers: counting an account's 10,000 recipes on every

@@ -15,6 +15,14 @@ extension PostgresStore: NetworkStore {
     public func joinNetwork(node: String) async throws -> [NetworkNick] {
         try await transaction { db in
             let held = try await Self.takeNicks(db, node: node, self.logger)
+            // The first node of a network that stopped: no channel is left from before.
+            let timeout = Double(NetworkLimits.nodeTimeout.components.seconds)
+            let others = try await db.rows(
+                """
+                SELECT count(*) FROM node
+                WHERE name <> \(node) AND heartbeatAt > now() - make_interval(secs => \(timeout))
+                """, self.logger)[0].decode(Int64.self)
+            if others == 0 { try await db.query("DELETE FROM networkChannel", logger: self.logger) }
             try await db.query(
                 """
                 INSERT INTO node (name, startedAt, heartbeatAt, users) VALUES (\(node), now(), now(), 0)
@@ -98,6 +106,21 @@ extension PostgresStore: NetworkStore {
     public func releaseNick(_ nickKey: String, node: String, session: Int) async throws {
         try await run(
             "DELETE FROM networkNick WHERE nickKey = \(nickKey) AND node = \(node) AND session = \(Int64(session))")
+    }
+
+    public func claimChannel(_ channelKey: String, historyKey: String) async throws -> ChannelClaim {
+        let rows = try await rows(
+            """
+            INSERT INTO networkChannel (channelKey, historyKey) VALUES (\(channelKey), \(historyKey))
+            ON CONFLICT (channelKey) DO UPDATE SET channelKey = excluded.channelKey
+            RETURNING historyKey, xmax = 0
+            """)
+        let (key, created) = try rows[0].decode((String, Bool).self)
+        return ChannelClaim(historyKey: key, created: created)
+    }
+
+    public func releaseChannel(_ channelKey: String, historyKey: String) async throws {
+        try await run("DELETE FROM networkChannel WHERE channelKey = \(channelKey) AND historyKey = \(historyKey)")
     }
 
     public func networkNicks() async throws -> [NetworkNick] {

@@ -413,4 +413,48 @@ import Testing
             await bob.close()
         }
     }
+    @Test func channelsMadeOnTwoNodesAtOnceHaveOneOperatorAndOneHistory() async throws {
+        try await Self.withNodes(["alpha", "beta"]) { nodes in
+            let caps = ["batch", "server-time", "message-tags", "draft/chathistory"]
+            let ann = try await Self.user("ann", on: nodes[0], caps: caps)
+            let bob = try await Self.user("bob", on: nodes[1], caps: caps)
+            for (user, name) in [(ann, "ann"), (bob, "bob")] {
+                try await user.send("PRIVMSG hearth :!register \(name) s3cret-pass")
+                try await user.expect("PRIVMSG \(name) :Welcome")
+            }
+            // Both make the same channels in the same moment, each on its own node.
+            let channels = (1...5).map { "#race\($0)" }
+            async let annJoined: Void = ann.send("JOIN \(channels.joined(separator: ","))")
+            async let bobJoined: Void = bob.send("JOIN \(channels.joined(separator: ","))")
+            _ = try await (annJoined, bobJoined)
+            for channel in channels {
+                try await Self.waitUntil(ann, sees: "bob", in: channel)
+                try await Self.waitUntil(bob, sees: "ann", in: channel)
+                for user in [ann, bob] {
+                    try await user.send("NAMES \(channel)")
+                    let names = try await user.expect("NAMES \(channel)") {
+                        $0.contains(" 353 ") && $0.contains(" \(channel) :") && $0.contains("ann") && $0.contains("bob")
+                    }
+                    #expect(names.components(separatedBy: "@").count == 2, "one operator in \(channel): \(names)")
+                }
+            }
+            try await ann.send("PRIVMSG #race1 :from alpha")
+            try await bob.expect("PRIVMSG #race1 :from alpha")
+            try await bob.send("PRIVMSG #race1 :from beta")
+            try await ann.expect("PRIVMSG #race1 :from beta")
+            // Either node's history has what was said on both.
+            for user in [ann, bob] {
+                var texts: [String] = []
+                for _ in 0..<100 {
+                    try await user.send("CHATHISTORY LATEST #race1 * 10")
+                    texts = try await ChathistoryTests.batch(user).map { String($0.split(separator: ":").last!) }
+                    if texts.count >= 2 { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(texts == ["from alpha", "from beta"])
+            }
+            await ann.close()
+            await bob.close()
+        }
+    }
 }
