@@ -14,6 +14,8 @@ public final class AccountService: Sendable {
     /// Accounts registered per address and hour.
     public let registrations: AddressQuota
     public let tokenLifetime: TimeInterval
+    /// Characters a new password needs at least (`--min-password-length`).
+    public let minPasswordLength: Int
 
     /// Resume tokens live 30 days.
     public static let defaultTokenLifetime: TimeInterval = 30 * 24 * 3600
@@ -26,8 +28,10 @@ public final class AccountService: Sendable {
         store: Store, passwords: PasswordWorker, throttle: LoginThrottle = LoginThrottle(),
         codes: CodeHasher = .ephemeral(),
         registrations: AddressQuota = AddressQuota(limit: AccountService.registrationsPerAddressPerHour, window: 3600),
-        tokenLifetime: TimeInterval = AccountService.defaultTokenLifetime
+        tokenLifetime: TimeInterval = AccountService.defaultTokenLifetime,
+        minPasswordLength: Int = PasswordHash.minPasswordLength
     ) {
+        self.minPasswordLength = minPasswordLength
         self.store = store
         self.passwords = passwords
         self.throttle = throttle
@@ -57,9 +61,14 @@ public final class AccountService: Sendable {
         return nil
     }
 
-    public static func passwordProblem(_ password: String) -> String? {
-        if password.count < PasswordHash.minPasswordLength {
-            return "passwords need at least \(PasswordHash.minPasswordLength) characters"
+    /// Why `password` cannot be a new password here, or nil if it can.
+    public func passwordProblem(_ password: String) -> String? {
+        Self.passwordProblem(password, minimum: minPasswordLength)
+    }
+
+    public static func passwordProblem(_ password: String, minimum: Int) -> String? {
+        if password.count < minimum {
+            return minimum == 1 ? "a password cannot be empty" : "passwords need at least \(minimum) characters"
         }
         if password.utf8.count > PasswordHash.maxPasswordBytes {
             return "passwords can be at most \(PasswordHash.maxPasswordBytes) bytes"
@@ -124,7 +133,7 @@ public final class AccountService: Sendable {
         Stored<Account>, [String]
     ) {
         if let problem = Self.nameProblem(name) { throw AccountError(problem) }
-        if let problem = Self.passwordProblem(password) { throw AccountError(problem) }
+        if let problem = passwordProblem(password) { throw AccountError(problem) }
         let recovery = (0..<Self.recoveryCodeCount).map { _ in SecretCodes.code(groups: 3) }
         let hash = try await passwords.hash(password)
         do {

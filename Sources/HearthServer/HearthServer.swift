@@ -52,7 +52,8 @@ public final class HearthServer: Sendable {
             registrations: AddressQuota(
                 limit: AccountService.registrationsPerAddressPerHour, window: 3600,
                 // The same rule as the connection limit: loopback is exempt when flood control is off.
-                exempt: { [floodControl = config.floodControl] in !floodControl && Self.isLoopback($0) }))
+                exempt: { [floodControl = config.floodControl] in !floodControl && Self.isLoopback($0) }),
+            minPasswordLength: config.minPasswordLength)
         let services = BotServices(
             store: self.store, accounts: accounts, logger: logger, media: media, clock: config.clock,
             appServices: apps.flatMap(\.services))

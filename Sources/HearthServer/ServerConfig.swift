@@ -45,6 +45,10 @@ public struct ServerConfig: Sendable {
     public var plainGreetingDelay: TimeInterval = 2
     public var passwordCost: PasswordHash.Cost = .interactive
     public var passwordThreads = 2
+    /// Characters a new account password needs at least.
+    public var minPasswordLength = PasswordHash.minPasswordLength
+    /// The password PASS must give before registration (nil: anyone may connect).
+    public var serverPassword: String?
     /// Threads that decode and draw pictures (libgd), off the event loops.
     public var mediaThreads = 2
     /// Where "now" comes from (tests move it across midnights).

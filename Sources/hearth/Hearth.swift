@@ -68,6 +68,13 @@ struct Serve: AsyncParsableCommand {
                 + "naming the client. Repeatable.",
             valueName: "address"))
     var proxyFrom: [String] = []
+    @OptionGroup var passwords: PasswordOptions
+    @Option(
+        help: ArgumentHelp(
+            "A password every connection must give with PASS before registering (a private server). "
+                + "Also read from HEARTH_SERVER_PASSWORD.",
+            valueName: "password"))
+    var serverPassword: String?
 
     func run() async throws {
         var logger = Logger(label: "hearth")
@@ -101,6 +108,9 @@ struct Serve: AsyncParsableCommand {
             config.node = node
         }
         config.trustedProxies = Set(proxyFrom)
+        config.minPasswordLength = try passwords.minimum()
+        config.serverPassword = serverPassword ?? ProcessInfo.processInfo.environment["HEARTH_SERVER_PASSWORD"]
+        if config.serverPassword?.isEmpty == true { throw ValidationError("--server-password cannot be empty") }
         var apps = AppsConfig()
         apps.fortunesDirectory = fortunes
         apps.fortunesOffensive = fortunesOffensive
@@ -157,10 +167,13 @@ struct User: AsyncParsableCommand {
         @Argument var password: String
         @Option(help: "Where the database lives.") var dataDir = "./data"
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var passwords: PasswordOptions
 
         func run() async throws {
             if let problem = AccountService.nameProblem(name) { throw ValidationError(problem) }
-            if let problem = AccountService.passwordProblem(password) { throw ValidationError(problem) }
+            if let problem = AccountService.passwordProblem(password, minimum: try passwords.minimum()) {
+                throw ValidationError(problem)
+            }
             let store = try await database.open(dataDirectory: dataDir, logger: Logger(label: "hearth"))
             defer { Task { await store.close() } }
             guard let hash = PasswordHash.hash(password) else { throw ValidationError("hashing failed") }
@@ -337,5 +350,19 @@ struct NodesCommand: AsyncParsableCommand {
                     + "up since \(node.startedAt.formatted(.iso8601))\(state)")
         }
         await store.close()
+    }
+}
+
+/// The password rule operators choose: `hearth serve` (for !register, !passwd, !recover) and
+/// `hearth user add` take the same option.
+struct PasswordOptions: ParsableArguments {
+    @Option(help: "Characters a new password needs at least (1 or more; a test network may want short ones).")
+    var minPasswordLength = PasswordHash.minPasswordLength
+
+    func minimum() throws -> Int {
+        guard (1...PasswordHash.maxPasswordBytes).contains(minPasswordLength) else {
+            throw ValidationError("--min-password-length: 1 to \(PasswordHash.maxPasswordBytes)")
+        }
+        return minPasswordLength
     }
 }

@@ -54,6 +54,8 @@ final class Client: @unchecked Sendable {
     var capNegotiating = false
     var gotUser = false
     var pass: String?
+    /// A plain-mode connection to a private server that has not given its password yet.
+    var awaitingServerPassword = false
     var saslBuffer = ""
     var saslInProgress = false
     var pingOutstanding = false

@@ -209,8 +209,32 @@ extension Core {
         guard !client.registered, client.gotUser, !client.nickKey.isEmpty, !client.capNegotiating,
             !client.saslInProgress
         else { return }
-        let pass = client.pass
+        guard var pass = client.pass ?? (config.serverPassword == nil ? nil : "") else {
+            completeLogin(client, pass: nil)
+            return
+        }
         client.pass = nil
+        if let required = config.serverPassword {
+            // A private server: PASS is its password, optionally followed by ":" and a login.
+            if Sodium.constantTimeEqual(required, pass) {
+                completeLogin(client, pass: nil)
+            } else if pass.hasPrefix(required + ":"),
+                Sodium.constantTimeEqual(required, String(pass.prefix(required.count)))
+            {
+                pass.removeFirst(required.count + 1)
+                completeLogin(client, pass: pass)
+            } else {
+                reply(
+                    client, .passwdMismatch, "Password incorrect: this server is private; give its password with PASS")
+                quit(client, reason: "Bad server password")
+            }
+            return
+        }
+        completeLogin(client, pass: pass)
+    }
+
+    /// The rest of registration, once the server password (if any) was given.
+    private func completeLogin(_ client: Client, pass: String?) {
         let key = client.nickKey
         let address = client.address
         let services = bot.services

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCrypto
 import HearthKit
 import HearthProtocol
 import NIOCore
@@ -21,6 +22,33 @@ extension Core {
     }
 
     func startPlainMode(_ client: Client) {
+        if config.serverPassword != nil {
+            // A private server: the first line is its password.
+            withState { out in
+                client.mode = .plain
+                client.awaitingServerPassword = true
+                out.send(
+                    client, IRCMessage(command: "NOTICE", params: ["*", "This server is private: type its password."]))
+            }
+            return
+        }
+        welcomePlain(client)
+    }
+
+    /// A plain-mode connection's answer to "type its password".
+    private func checkServerPassword(_ client: Client, _ line: String) {
+        client.awaitingServerPassword = false
+        if let required = config.serverPassword, Sodium.constantTimeEqual(required, line) {
+            welcomePlain(client)
+            return
+        }
+        withState { out in
+            out.send(client, IRCMessage(command: "NOTICE", params: ["*", "That is not this server's password. Bye."]))
+        }
+        quit(client, reason: "Bad server password")
+    }
+
+    private func welcomePlain(_ client: Client) {
         withState { out in
             client.mode = .plain
             client.user = "plain"
@@ -57,6 +85,10 @@ extension Core {
             plainSay(
                 client,
                 ["error: that line is too long (the limit is \(IRCLimits.maxBodyBytes - 2) bytes); nothing was sent."])
+            return
+        }
+        if client.awaitingServerPassword {
+            checkServerPassword(client, line)
             return
         }
         line = String(line.drop { $0 == " " })

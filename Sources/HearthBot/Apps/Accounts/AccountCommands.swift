@@ -143,7 +143,7 @@ enum AccountCommands {
     ) { request in
         let ref = try request.account()
         let accounts = request.services.accounts
-        if let problem = AccountService.passwordProblem(request.words[1]) { throw BotError(problem) }
+        if let problem = request.services.accounts.passwordProblem(request.words[1]) { throw BotError(problem) }
         _ = try await accounts.checkPassword(
             name: ref.name, password: request.words[0], address: request.caller.address)
         let hash = try await request.services.passwords.hash(request.words[1])
@@ -187,7 +187,7 @@ enum AccountCommands {
         arity: 3...3, secret: true
     ) { request in
         let (name, code, password) = (request.words[0], request.words[1], request.words[2])
-        if let problem = AccountService.passwordProblem(password) { throw BotError(problem) }
+        if let problem = request.services.accounts.passwordProblem(password) { throw BotError(problem) }
         let services = request.services
         let attempt = try await AccountService.start(
             services.throttle, accountKey: IRCNames.fold(name), address: request.caller.address)
