@@ -23,6 +23,8 @@ let package = Package(
         // open (swift-corelibs-foundation#5472, reading /proc/self/fd).
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // HMAC, SHA-256 and PBKDF2 for SCRAM-SHA-256 (postgres-nio already depends on it).
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -31,7 +33,12 @@ let package = Package(
         .systemLibrary(name: "CGD", path: "Sources/CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         .target(name: "HearthProtocol"),
         .target(name: "HearthMedia", dependencies: ["CGD"], resources: [.copy("MapData")]),
-        .target(name: "HearthCrypto", dependencies: ["CSodium"]),
+        .target(
+            name: "HearthCrypto",
+            dependencies: [
+                "CSodium", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         .target(
             name: "HearthStore",
             dependencies: [
@@ -145,7 +152,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "HearthStoreTests",
-            dependencies: ["HearthStore", "HearthTesting", .product(name: "PostgresNIO", package: "postgres-nio")]),
+            dependencies: [
+                "HearthStore", "HearthTesting", "HearthCrypto", .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
         .testTarget(name: "HearthAccountsTests", dependencies: ["HearthAccounts"]),
         .testTarget(name: "HearthKitTests", dependencies: ["HearthKit"]),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
@@ -164,6 +173,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
     ]
 )

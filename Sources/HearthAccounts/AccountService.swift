@@ -91,7 +91,66 @@ public final class AccountService: Sendable {
         guard ok, let account else {
             throw AccountError("wrong name or password")
         }
+        // Accounts from before SCRAM (or with fewer rounds than now) gain its keys here.
+        if let scram = try? await store.scramCredentials(accountID: account.id),
+            scram.iterations >= passwords.cost.scramIterations
+        {
+            return account
+        }
+        if let scram = try? await passwords.scramCredentials(password) {
+            try? await store.setScramCredentials(accountID: account.id, scram)
+        }
         return account
+    }
+
+    /// Sets a new password: its Argon2id hash and SCRAM-SHA-256 keys, together.
+    public func setPassword(accountID: Int64, password: String) async throws {
+        async let hash = passwords.hash(password)
+        let scram = try await passwords.scramCredentials(password)
+        try await store.setPassword(accountID: accountID, hash: try await hash, scram: scram)
+    }
+
+    /// What a SCRAM exchange needs after the client's first message: the account's salt,
+    /// rounds and keys. A name without credentials (unknown, or not logged in with its
+    /// password since SCRAM came) gets a salt derived from the name with the server secret
+    /// and keys nobody knows, so both look like an account until the proof fails.
+    public struct ScramChallenge: Sendable {
+        public let accountID: Int64?
+        public let credentials: ScramCredentials
+    }
+
+    public func scramChallenge(name: String) async throws -> ScramChallenge {
+        let key = IRCNames.fold(name)
+        if let account = try await store.account(nameKey: key),
+            let credentials = try await store.scramCredentials(accountID: account.id)
+        {
+            return ScramChallenge(accountID: account.id, credentials: credentials)
+        }
+        let salt = Array(Scram.sha256(Array(codes.hash("scram-salt \(key)").utf8)).prefix(Scram.saltBytes))
+        return ScramChallenge(
+            accountID: nil,
+            credentials: ScramCredentials(
+                salt: salt, iterations: passwords.cost.scramIterations, storedKey: Sodium.randomBytes(32),
+                serverKey: Sodium.randomBytes(32)))
+    }
+
+    /// Checks the client's proof, throttled like a password; returns the account and the
+    /// server's final message. Throws an AccountError that never says whether the name exists.
+    public func scramFinish(
+        _ exchange: Scram.ServerExchange, challenge: ScramChallenge, clientFinal: String, address: String
+    ) async throws -> (Stored<Account>, serverFinal: String) {
+        let key = IRCNames.fold(exchange.clientFirst.username)
+        let attempt = try await Self.start(throttle, accountKey: key, address: address)
+        var verdict: Bool?
+        defer { throttle.finish(attempt, success: verdict) }
+        let credentials = challenge.credentials
+        let serverFinal = try? exchange.verify(
+            clientFinal: clientFinal, storedKey: credentials.storedKey, serverKey: credentials.serverKey)
+        var account: Stored<Account>?
+        if let id = challenge.accountID, serverFinal != nil { account = try await store.account(id: id) }
+        verdict = serverFinal != nil && account != nil
+        guard let serverFinal, let account else { throw AccountError("wrong name or password") }
+        return (account, serverFinal)
     }
 
     /// The account a resume token belongs to.
@@ -135,11 +194,13 @@ public final class AccountService: Sendable {
         if let problem = Self.nameProblem(name) { throw AccountError(problem) }
         if let problem = passwordProblem(password) { throw AccountError(problem) }
         let recovery = (0..<Self.recoveryCodeCount).map { _ in SecretCodes.code(groups: 3) }
+        async let scram = passwords.scramCredentials(password)
         let hash = try await passwords.hash(password)
         do {
             let account = try await store.createAccount(
                 name: name, nameKey: IRCNames.fold(name), passwordHash: hash, email: email, phone: phone,
                 recoveryHashes: recovery.map { codes.hash(SecretCodes.normalize($0)) })
+            try await store.setScramCredentials(accountID: account.id, try await scram)
             return (account, recovery)
         } catch StoreError.nameTaken {
             throw AccountError("the name \(name) is taken; pick another")

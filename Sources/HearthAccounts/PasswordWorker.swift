@@ -28,6 +28,12 @@ public final class PasswordWorker: Sendable {
         return result
     }
 
+    /// SCRAM-SHA-256 credentials with a fresh salt; PBKDF2 is slow too, so it runs here.
+    public func scramCredentials(_ password: String) async throws -> ScramCredentials {
+        let iterations = cost.scramIterations
+        return try await pool.runIfActive { try Scram.credentials(password: password, iterations: iterations) }
+    }
+
     public func verify(_ password: String, hash: String) async throws -> Bool {
         try await pool.runIfActive { PasswordHash.verify(password, hash: hash) }
     }

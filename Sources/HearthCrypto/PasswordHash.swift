@@ -7,14 +7,18 @@ public enum PasswordHash {
     public static let maxPasswordBytes = 1024
     public static let minPasswordLength = 8
 
+    /// What storing one password costs: Argon2id's limits, and the PBKDF2 rounds of the
+    /// SCRAM-SHA-256 credentials kept next to it (tests lower both).
     public struct Cost: Sendable {
         public var opsLimit: UInt64
         public var memLimit: Int
+        public var scramIterations: Int
         public static let interactive = Cost(
             opsLimit: UInt64(crypto_pwhash_OPSLIMIT_INTERACTIVE), memLimit: Int(crypto_pwhash_MEMLIMIT_INTERACTIVE))
-        public init(opsLimit: UInt64, memLimit: Int) {
+        public init(opsLimit: UInt64, memLimit: Int, scramIterations: Int = Scram.iterations) {
             self.opsLimit = opsLimit
             self.memLimit = memLimit
+            self.scramIterations = scramIterations
         }
     }
 

@@ -177,10 +177,12 @@ struct User: AsyncParsableCommand {
             let store = try await database.open(dataDirectory: dataDir, logger: Logger(label: "hearth"))
             defer { Task { await store.close() } }
             guard let hash = PasswordHash.hash(password) else { throw ValidationError("hashing failed") }
+            let scram = try Scram.credentials(password: password)
             do {
                 let account = try await store.createAccount(
                     name: name, nameKey: IRCNames.fold(name), passwordHash: hash, email: nil, phone: nil,
                     recoveryHashes: [])
+                try await store.setScramCredentials(accountID: account.id, scram)
                 print("created account \(account.name) (id \(account.id)) in \(store.location)")
             } catch StoreError.nameTaken {
                 throw ValidationError("the name \(name) is taken")

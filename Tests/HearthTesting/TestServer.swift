@@ -49,8 +49,9 @@ public final class TestServer: Sendable {
         return path
     }
 
-    /// Fast Argon2id parameters so tests don't spend 100 ms per hash.
-    public static let fastCost = PasswordHash.Cost(opsLimit: 1, memLimit: 8192 * 8)
+    /// Fast Argon2id parameters so tests don't spend 100 ms per hash; SCRAM at RFC 7677's floor.
+    public static let fastCost = PasswordHash.Cost(
+        opsLimit: 1, memLimit: 8192 * 8, scramIterations: Scram.minIterations)
 
     /// With `logs`, everything the server logs (from trace level up) is kept there.
     public static func start(

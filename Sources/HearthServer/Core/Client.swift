@@ -58,6 +58,8 @@ final class Client: @unchecked Sendable {
     var awaitingServerPassword = false
     var saslBuffer = ""
     var saslInProgress = false
+    /// The SCRAM-SHA-256 exchange under way, if that is the mechanism chosen.
+    var scram: ScramState?
     var pingOutstanding = false
     var lastInput = NIODeadline.now()
     /// labeled-response: the label of the command being answered, whether this client's own

@@ -17,7 +17,7 @@ extension Core {
 
     func capValue(_ cap: String, version: Int) -> String {
         guard version >= 302 else { return cap }
-        if cap == "sasl" { return "sasl=PLAIN" }
+        if cap == "sasl" { return "sasl=" + Self.saslMechanisms.joined(separator: ",") }
         if cap == Self.multilineCap { return Self.multilineCapValue }
         return cap
     }

@@ -5,11 +5,23 @@ import HearthKit
 import HearthProtocol
 import NIOCore
 
-/// AUTHENTICATE: SASL PLAIN with an account's password or a resume token.
+/// Where a connection's SCRAM-SHA-256 exchange stands (`Client.scram`).
+enum ScramState: Sendable {
+    /// Waiting for client-first-message.
+    case clientFirst
+    /// server-first sent; waiting for client-final-message.
+    case clientFinal(Scram.ServerExchange, AccountService.ScramChallenge)
+    /// server-final sent; the client's empty answer completes the login.
+    case verified(AccountRef)
+}
+
+/// AUTHENTICATE: SASL PLAIN with an account's password or a resume token, and
+/// SCRAM-SHA-256 with the account's password.
 extension Core {
     static let saslChunk = 400
     /// Longest SASL payload accepted (base64), enough for a 600+ byte password.
     static let maxSASLBytes = 4096
+    static let saslMechanisms = ["PLAIN", Scram.mechanism]
 
     func authenticate(_ client: Client, _ message: IRCMessage) {
         let data = message.params[0]
@@ -28,11 +40,14 @@ extension Core {
                 reply(client, .saslAlready, "You have already authenticated using SASL")
                 return
             }
-            guard data.uppercased() == "PLAIN" else {
-                reply(client, .saslMechs, "PLAIN", "are available SASL mechanisms")
+            let mechanism = data.uppercased()
+            guard Self.saslMechanisms.contains(mechanism) else {
+                reply(
+                    client, .saslMechs, Self.saslMechanisms.joined(separator: ","), "are available SASL mechanisms")
                 reply(client, .saslFail, "SASL authentication failed: unknown mechanism")
                 return
             }
+            client.scram = mechanism == Scram.mechanism ? .clientFirst : nil
             client.saslInProgress = true
             client.saslBuffer = ""
             withState { $0.send(client, IRCMessage(command: "AUTHENTICATE", params: ["+"])) }
@@ -48,6 +63,10 @@ extension Core {
         if data.utf8.count == Self.saslChunk { return }  // more chunks follow
         let payload = client.saslBuffer
         client.saslBuffer = ""
+        if let step = client.scram {
+            scram(client, step, payload)
+            return
+        }
         let parts = Data(base64Encoded: payload).map { [UInt8]($0) }?.split(
             separator: 0, omittingEmptySubsequences: false)
         guard let parts, parts.count == 3,
@@ -94,6 +113,94 @@ extension Core {
                 self.reply(client, .saslFail, "SASL authentication failed: \(error.message)")
             }
             self.tryCompleteRegistration(client)
+        }
+    }
+
+    /// One step of SCRAM-SHA-256: client-first → server-first, client-final → server-final
+    /// (after the proof, throttled like a password), then the client's empty answer → 900/903.
+    func scram(_ client: Client, _ step: ScramState, _ payload: String) {
+        let accounts = bot.services.accounts
+        if case .verified(let account) = step {
+            guard payload.isEmpty else { return self.scramFailed(client, "expected an empty response") }
+            let services = bot.services
+            later(client, { try? await services.loginEffects(account, tokenHash: nil) }) { effects in
+                client.saslInProgress = false
+                client.scram = nil
+                guard let effects else { return self.scramFailed(client, "internal error") }
+                self.protocolLogin(client, account, tokenHash: nil, effects: effects)
+                self.reply(client, .saslSuccess, "SASL authentication successful")
+                self.tryCompleteRegistration(client)
+            }
+            return
+        }
+        guard let text = Data(base64Encoded: payload).flatMap({ String(validating: [UInt8]($0), as: UTF8.self) })
+        else { return self.scramFailed(client, "malformed SCRAM message") }
+        switch step {
+        case .clientFirst:
+            let first: Scram.ClientFirst
+            do {
+                first = try Scram.ClientFirst(parsing: text)
+            } catch {
+                return self.scramFailed(client, error.reason)
+            }
+            // As with PLAIN: one may only log in as oneself.
+            if let authzid = first.authzid, IRCNames.fold(authzid) != IRCNames.fold(first.username) {
+                return self.scramFailed(client, "authzid differs from the user name")
+            }
+            later(client, { try? await accounts.scramChallenge(name: first.username) }) { challenge in
+                guard let challenge else { return self.scramFailed(client, "internal error") }
+                let exchange = Scram.ServerExchange(
+                    clientFirst: first, salt: challenge.credentials.salt,
+                    iterations: challenge.credentials.iterations)
+                client.scram = .clientFinal(exchange, challenge)
+                self.sendSASL(client, exchange.serverFirst)
+            }
+        case .clientFinal(let exchange, let challenge):
+            let address = client.address
+            later(
+                client,
+                { () -> Result<(AccountRef, String), BotError> in
+                    do {
+                        let (account, serverFinal) = try await accounts.scramFinish(
+                            exchange, challenge: challenge, clientFinal: text, address: address)
+                        return .success((AccountRef(id: account.id, name: account.name), serverFinal))
+                    } catch let error as any UserFacingError {
+                        return .failure(BotError(error.message))
+                    } catch {
+                        return .failure(BotError("internal error"))
+                    }
+                }
+            ) { result in
+                switch result {
+                case .success(let (account, serverFinal)):
+                    client.scram = .verified(account)
+                    self.sendSASL(client, serverFinal)
+                case .failure(let error):
+                    self.scramFailed(client, error.message)
+                }
+            }
+        case .verified:
+            break
+        }
+    }
+
+    func scramFailed(_ client: Client, _ why: String) {
+        client.saslInProgress = false
+        client.scram = nil
+        reply(client, .saslFail, "SASL authentication failed: \(why)")
+        tryCompleteRegistration(client)
+    }
+
+    /// Sends a server challenge as AUTHENTICATE lines of at most 400 bytes of base64; "+"
+    /// after a full last chunk says it ended there.
+    func sendSASL(_ client: Client, _ text: String) {
+        let encoded = Array(Data(text.utf8).base64EncodedString().utf8)
+        var chunks = stride(from: 0, to: encoded.count, by: Self.saslChunk).map {
+            String(decoding: encoded[$0..<min($0 + Self.saslChunk, encoded.count)], as: UTF8.self)
+        }
+        if chunks.isEmpty || chunks.last?.utf8.count == Self.saslChunk { chunks.append("+") }
+        withState { out in
+            for chunk in chunks { out.send(client, IRCMessage(command: "AUTHENTICATE", params: [chunk])) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCrypto
 
 public struct Account: Codable, Sendable, Equatable {
     public var name: String
@@ -28,7 +29,14 @@ public protocol AccountStore: Sendable {
 
     func account(id: Int64) async throws -> Stored<Account>?
 
-    func setPassword(accountID: Int64, hash: String) async throws
+    /// Replaces the password hash and the SCRAM-SHA-256 credentials in one transaction; nil
+    /// removes them, so keys derived from an old password never outlive it.
+    func setPassword(accountID: Int64, hash: String, scram: ScramCredentials?) async throws
+
+    /// The account's SCRAM-SHA-256 credentials, if a password was set or used since they exist.
+    func scramCredentials(accountID: Int64) async throws -> ScramCredentials?
+
+    func setScramCredentials(accountID: Int64, _ credentials: ScramCredentials) async throws
 
     func rename(accountID: Int64, to name: String, nameKey: String) async throws
 
@@ -60,6 +68,11 @@ extension AccountStore {
             recoveryHashes: recoveryHashes, now: Date())
     }
 
+    /// A new password hash without SCRAM credentials (they come back at the next password login).
+    public func setPassword(accountID: Int64, hash: String) async throws {
+        try await setPassword(accountID: accountID, hash: hash, scram: nil)
+    }
+
     public func addResumeToken(accountID: Int64, tokenHash: String, expiresAt: Date) async throws {
         try await addResumeToken(accountID: accountID, tokenHash: tokenHash, expiresAt: expiresAt, now: Date())
     }
@@ -70,5 +83,22 @@ extension AccountStore {
 
     public func consumeRecoveryCode(nameKey: String, codeHashes: [String]) async throws -> Stored<Account>? {
         try await consumeRecoveryCode(nameKey: nameKey, codeHashes: codeHashes, now: Date())
+    }
+}
+
+/// SCRAM credentials as both engines keep them: keys and salt in base64 text.
+extension ScramCredentials {
+    var storedColumns: (salt: String, iterations: Int64, storedKey: String, serverKey: String) {
+        (
+            Data(salt).base64EncodedString(), Int64(iterations), Data(storedKey).base64EncodedString(),
+            Data(serverKey).base64EncodedString()
+        )
+    }
+
+    init(stored: (salt: String, iterations: Int64, storedKey: String, serverKey: String)) {
+        func bytes(_ text: String) -> [UInt8] { Data(base64Encoded: text).map(Array.init) ?? [] }
+        self.init(
+            salt: bytes(stored.salt), iterations: Int(stored.iterations), storedKey: bytes(stored.storedKey),
+            serverKey: bytes(stored.serverKey))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCrypto
 import PostgresNIO
 
 /// Account rows, resume tokens and recovery codes on PostgreSQL. Secrets arrive hashed.
@@ -52,8 +53,36 @@ extension PostgresStore: AccountStore {
         try await rows("SELECT \(unescaped: Self.accountColumns) FROM account WHERE id = \(id)").first.map(Self.account)
     }
 
-    public func setPassword(accountID: Int64, hash: String) async throws {
-        try await run("UPDATE account SET passwordHash = \(hash) WHERE id = \(accountID)")
+    public func setPassword(accountID: Int64, hash: String, scram: ScramCredentials?) async throws {
+        try await transaction { db in
+            try await db.query(
+                "UPDATE account SET passwordHash = \(hash) WHERE id = \(accountID)", logger: self.logger)
+            try await db.query("DELETE FROM scramCredential WHERE accountId = \(accountID)", logger: self.logger)
+            if let scram { try await db.query(Self.upsertScram(accountID: accountID, scram), logger: self.logger) }
+        }
+    }
+
+    public func scramCredentials(accountID: Int64) async throws -> ScramCredentials? {
+        try await rows(
+            "SELECT salt, iterations, storedKey, serverKey FROM scramCredential WHERE accountId = \(accountID)"
+        ).first.map { row in
+            ScramCredentials(stored: try row.decode((String, Int64, String, String).self))
+        }
+    }
+
+    public func setScramCredentials(accountID: Int64, _ credentials: ScramCredentials) async throws {
+        try await run(Self.upsertScram(accountID: accountID, credentials))
+    }
+
+    /// Keys are kept as base64 text, as on SQLite, so `hearth migrate` copies them as they are.
+    static func upsertScram(accountID: Int64, _ scram: ScramCredentials) -> PostgresQuery {
+        let columns = scram.storedColumns
+        return """
+            INSERT INTO scramCredential (accountId, salt, iterations, storedKey, serverKey)
+            VALUES (\(accountID), \(columns.salt), \(columns.iterations), \(columns.storedKey), \(columns.serverKey))
+            ON CONFLICT (accountId) DO UPDATE SET salt = excluded.salt, iterations = excluded.iterations,
+              storedKey = excluded.storedKey, serverKey = excluded.serverKey
+            """
     }
 
     public func rename(accountID: Int64, to name: String, nameKey: String) async throws {

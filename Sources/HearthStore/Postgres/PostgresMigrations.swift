@@ -32,6 +32,15 @@ enum PostgresMigrations {
                 createdAt TIMESTAMPTZ NOT NULL DEFAULT now())
             """
         ),
+        // SCRAM-SHA-256 keys (base64), written whenever the password is known; never the password.
+        (
+            "v8-scram",
+            """
+            CREATE TABLE scramCredential (
+                accountId BIGINT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE, salt TEXT NOT NULL,
+                iterations BIGINT NOT NULL, storedKey TEXT NOT NULL, serverKey TEXT NOT NULL)
+            """
+        ),
     ]
 
     /// Counts a profile shows, kept by triggers: counting an account's 10,000 recipes on every

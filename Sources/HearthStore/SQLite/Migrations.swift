@@ -333,6 +333,16 @@ enum Migrations {
             // told apart by their row number. Codes are now keyed hashes ("k1:…").
             try db.alter(table: "familyInvite") { t in t.drop(column: "hint") }
         }
+        m.registerMigration("v13-scram") { db in
+            // SCRAM-SHA-256 keys (base64), written whenever the password is known; never the password.
+            try db.create(table: "scramCredential") { t in
+                t.primaryKey("accountId", .integer).references("account", onDelete: .cascade)
+                t.column("salt", .text).notNull()
+                t.column("iterations", .integer).notNull()
+                t.column("storedKey", .text).notNull()
+                t.column("serverKey", .text).notNull()
+            }
+        }
         return m
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HearthCrypto
 
 /// Account rows, resume tokens and recovery codes. Secrets arrive here already hashed.
 extension SQLiteStore {
@@ -31,10 +32,40 @@ extension SQLiteStore {
         try await pool.read { db in try Stored<Account>.fetchOne(db, key: id) }
     }
 
-    public func setPassword(accountID: Int64, hash: String) async throws {
+    public func setPassword(accountID: Int64, hash: String, scram: ScramCredentials?) async throws {
         try await pool.write { db in
             try db.execute(sql: "UPDATE account SET passwordHash = ? WHERE id = ?", arguments: [hash, accountID])
+            try db.execute(sql: "DELETE FROM scramCredential WHERE accountId = ?", arguments: [accountID])
+            if let scram { try Self.insertScram(db, accountID: accountID, scram) }
         }
+    }
+
+    public func scramCredentials(accountID: Int64) async throws -> ScramCredentials? {
+        try await pool.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT salt, iterations, storedKey, serverKey FROM scramCredential WHERE accountId = ?",
+                    arguments: [accountID])
+            else { return nil }
+            return ScramCredentials(
+                stored: (row["salt"], row["iterations"], row["storedKey"], row["serverKey"]))
+        }
+    }
+
+    public func setScramCredentials(accountID: Int64, _ credentials: ScramCredentials) async throws {
+        try await pool.write { db in try Self.insertScram(db, accountID: accountID, credentials) }
+    }
+
+    /// Keys are kept as base64 text, as on PostgreSQL, so `hearth migrate` copies them as they are.
+    static func insertScram(_ db: Database, accountID: Int64, _ scram: ScramCredentials) throws {
+        let columns = scram.storedColumns
+        try db.execute(
+            sql: """
+                INSERT INTO scramCredential (accountId, salt, iterations, storedKey, serverKey) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (accountId) DO UPDATE SET salt = excluded.salt, iterations = excluded.iterations,
+                  storedKey = excluded.storedKey, serverKey = excluded.serverKey
+                """,
+            arguments: [accountID, columns.salt, columns.iterations, columns.storedKey, columns.serverKey])
     }
 
     public func rename(accountID: Int64, to name: String, nameKey: String) async throws {

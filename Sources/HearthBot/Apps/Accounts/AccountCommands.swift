@@ -146,8 +146,7 @@ enum AccountCommands {
         if let problem = request.services.accounts.passwordProblem(request.words[1]) { throw BotError(problem) }
         _ = try await accounts.checkPassword(
             name: ref.name, password: request.words[0], address: request.caller.address)
-        let hash = try await request.services.passwords.hash(request.words[1])
-        try await request.services.store.setPassword(accountID: ref.id, hash: hash)
+        try await accounts.setPassword(accountID: ref.id, password: request.words[1])
         try await request.services.store.revokeAllTokens(accountID: ref.id)
         let (token, tokenHash) = try await accounts.issueToken(accountID: ref.id)
         return BotResponse(
@@ -199,8 +198,7 @@ enum AccountCommands {
         guard let account = consumed else {
             throw BotError("that name and recovery code don't match (or the code was used already)")
         }
-        let hash = try await services.passwords.hash(password)
-        try await services.store.setPassword(accountID: account.id, hash: hash)
+        try await services.accounts.setPassword(accountID: account.id, password: password)
         try await services.store.revokeAllTokens(accountID: account.id)
         let left = try await services.store.unusedRecoveryCodes(accountID: account.id)
         let (token, tokenHash) = try await services.accounts.issueToken(accountID: account.id)
