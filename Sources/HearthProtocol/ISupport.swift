@@ -4,18 +4,22 @@ public enum ISupport {
 
     public static func tokens(network: String, extra: [String] = []) -> [String] {
         [
+            "ACCOUNTEXTBAN=a",
             "AWAYLEN=\(IRCLimits.awayLength)",
             "BOT=B",
             "CASEMAPPING=ascii",
             "CHANLIMIT=#:\(IRCLimits.channelsPerUser)",
-            "CHANMODES=b,k,l,imnst",
+            "CHANMODES=beI,k,l,imnst",
             "CHANNELLEN=\(IRCLimits.channelLength)",
             "CHATHISTORY=100",
             "CHANTYPES=#",
             "ELIST=",
+            "EXCEPTS",
+            "EXTBAN=,am",
             "HOSTLEN=\(IRCLimits.hostLength)",
+            "INVEX",
             "KICKLEN=\(IRCLimits.kickLength)",
-            "MAXLIST=b:\(IRCLimits.bansPerChannel)",
+            "MAXLIST=beI:\(IRCLimits.bansPerChannel)",
             "MAXTARGETS=\(IRCLimits.targetsPerMessage)",
             "MODES=\(IRCLimits.modesPerCommand)",
             "MONITOR=100",
@@ -27,6 +31,7 @@ public enum ISupport {
             "TOPICLEN=\(IRCLimits.topicLength)",
             "USERLEN=\(IRCLimits.userLength)",
             "UTF8ONLY",
+            "WHOX",
         ] + extra
     }
 

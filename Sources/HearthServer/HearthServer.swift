@@ -60,7 +60,7 @@ public final class HearthServer: Sendable {
         var network: NetworkNode?
         if let node = config.node {
             guard let shared = self.store.network else { throw NetworkUnavailable() }
-            network = NetworkNode(name: node, store: shared, logger: logger)
+            network = NetworkNode(name: node, serverName: config.serverName, store: shared, logger: logger)
         }
         core = Core(
             config: config, store: self.store, bot: Bot(services: services, apps: apps), network: network,

@@ -18,7 +18,8 @@ final class ChannelState {
     var flags: Set<Character> = ["n", "t"]
     var channelKey: String?
     var limit: Int?
-    var bans: [(mask: String, setBy: String, at: Date)] = []
+    /// Bans, ban exceptions and invite exceptions.
+    var lists = ChannelLists()
     var invited: Set<String> = []
     /// Member id → status; `order` keeps join order for NAMES.
     var members: [Int: MemberStatus] = [:]
@@ -94,10 +95,14 @@ final class ChannelState {
         return [letters] + params
     }
 
-    func isBanned(_ client: Client) -> Bool {
-        let full = client.prefix
-        return bans.contains { IRCNames.globMatch($0.mask, full) }
-    }
+    func isBanned(_ client: Client) -> Bool { lists.bans(client.identity) }
+    func isMuted(_ client: Client) -> Bool { lists.mutes(client.identity) }
+    func isInviteExempt(_ client: Client) -> Bool { lists.invites(client.identity) }
+}
+
+extension Client {
+    /// What channel masks match: the full prefix and the account.
+    var identity: ChannelLists.Identity { .init(prefix: prefix, account: account?.name) }
 }
 
 struct MemberStatus {

@@ -56,6 +56,8 @@ final class Client: @unchecked Sendable {
     var pass: String?
     /// A plain-mode connection to a private server that has not given its password yet.
     var awaitingServerPassword = false
+    /// User mode +w: receives WALLOPS.
+    var wallops = false
     var saslBuffer = ""
     var saslInProgress = false
     /// The SCRAM-SHA-256 exchange under way, if that is the mechanism chosen.

@@ -30,6 +30,10 @@ final class Core: @unchecked Sendable {
     var nicks: [String: Client] = [:]
     /// Folded nick → every connection sharing it, when more than one does (see Devices.swift).
     var deviceGroups: [String: [Client]] = [:]
+    /// The most users seen at once on this node and in the whole network (LUSERS).
+    var peakUsers: (local: Int, global: Int) = (0, 0)
+    /// Who used each nick before (WHOWAS).
+    var whowas = WhowasLog()
     var channels: [String: ChannelState] = [:]
     /// Account → accounts it blocks, for logged-in accounts (private messages check it).
     var blocking: [Int64: Set<Int64>] = [:]
@@ -172,11 +176,11 @@ final class Core: @unchecked Sendable {
     /// (formatting a time and a msgid per message is a measurable cost).
     func userMessage(
         _ client: Client, source: String? = nil, _ command: String, _ params: [String], clientTags: [IRCTag] = [],
-        msgid: String? = nil, wanted: TagMask = [.serverTime, .messageTags, .accountTag]
+        msgid: String? = nil, wanted: TagMask = [.serverTime, .messageTags, .accountTag], at time: Date? = nil
     ) -> IRCMessage {
         var tags: [IRCTag] = []
         if !wanted.isEmpty {
-            if wanted.contains(.serverTime) { tags.append(IRCTag("time", MessageStamp.time())) }
+            if wanted.contains(.serverTime) { tags.append(IRCTag("time", MessageStamp.time(time))) }
             if wanted.contains(.messageTags) {
                 tags.append(IRCTag("msgid", msgid ?? MessageStamp.msgid()))
                 if client.isBot { tags.append(IRCTag("bot")) }
@@ -232,6 +236,7 @@ final class Core: @unchecked Sendable {
                 releaseNetworkNick(client.nickKey, session: client.id)
             }
             if !detachDevice(client, tell: false, out: &out) && client.registered {
+                rememberNick(client)
                 let quit = userMessage(client, "QUIT", [reason])
                 out.send(peers(of: client), quit)
                 announcePresence(client, online: false, out: &out)
@@ -270,6 +275,7 @@ final class Core: @unchecked Sendable {
         if !oldKey.isEmpty, nicks[oldKey] === holder { nicks[oldKey] = nil }
         let oldPrefix = client.prefix
         let wasRegistered = client.registered
+        if wasRegistered && oldKey != newKey { rememberNick(client) }
         for device in group {
             device.nick = newNick
             device.nickKey = newKey

@@ -51,26 +51,45 @@ extension Core {
     }
 
     func parseFailed(_ client: Client, _ error: IRCParseError, raw: ByteBuffer) {
+        if error == .empty { return }
+        let lossy = String(decoding: raw.readableBytesView, as: UTF8.self)
+        let lenient = try? IRCMessage.parse(lossy)
+        // A username or realname in another encoding must not stall registration: it is taken
+        // with replacement characters.
+        if error == .invalidUTF8, let lenient, !client.registered, lenient.command == "USER" {
+            handleIRC(client, lenient)
+            return
+        }
+        // The answer carries the line's label, even when only its tags could be read.
+        if let labeled = lenient ?? Self.tagsOnly(lossy) { beginLabel(client, labeled) }
+        defer { client.capturing = false }
         switch error {
         case .empty:
             return
         case .bodyTooLong, .tagsTooLong:
             reply(client, .inputTooLong, error.explanation)
         case .invalidCommand:
-            let word =
-                String(decoding: raw.readableBytesView.prefix(40), as: UTF8.self).split(separator: " ").first ?? ""
-            reply(client, .unknownCommand, String(word), "Unknown command")
+            let word = lossy.split(separator: " ").first { !$0.hasPrefix("@") && !$0.hasPrefix(":") } ?? ""
+            reply(client, .unknownCommand, String(word.prefix(40)), "Unknown command")
         case .invalidUTF8, .containsNUL, .containsCR, .missingCommand, .tooManyParams:
             withState { out in
-                if client.caps.contains("standard-replies") {
-                    let code = error == .invalidUTF8 ? "INVALID_UTF8" : "INVALID_MESSAGE"
+                let code = error == .invalidUTF8 ? "INVALID_UTF8" : "INVALID_MESSAGE"
+                if client.caps.contains("standard-replies") || error == .invalidUTF8 {
+                    let command = lenient?.command ?? "*"
                     out.send(
-                        client, IRCMessage(source: serverName, command: "FAIL", params: ["*", code, error.explanation]))
+                        client,
+                        IRCMessage(source: serverName, command: "FAIL", params: [command, code, error.explanation]))
                 } else {
                     notice(client, error.explanation, out: &out)
                 }
             }
         }
+    }
+
+    /// The tags of a line that did not parse (e.g. `@label=x BAD_COMMAND`), on a stand-in command.
+    static func tagsOnly(_ line: String) -> IRCMessage? {
+        guard line.hasPrefix("@"), let tags = line.split(separator: " ").first else { return nil }
+        return try? IRCMessage.parse(tags + " PING")
     }
 
     func handleIRC(_ client: Client, _ message: IRCMessage) {

@@ -76,6 +76,10 @@ extension Core {
             IRCCommand("USERHOST", min: 1, usage: "USERHOST <nick> [<nick>...]") { $0.userhost($1, $2) },
             IRCCommand("KILL", min: 1, oper: true, usage: "KILL <nick> [:<reason>]") { $0.kill($1, $2) },
             IRCCommand("HELP", usage: "HELP [<command>]") { $0.help($1, $2) },
+            IRCCommand("WHOWAS", usage: "WHOWAS <nick> [<count>]") { $0.whowas($1, $2) },
+            IRCCommand("INFO", usage: "INFO [<server>]") { $0.info($1, $2) },
+            IRCCommand("LINKS", usage: "LINKS [[<server>] <mask>]") { $0.links($1, $2) },
+            IRCCommand("WALLOPS", min: 1, oper: true, usage: "WALLOPS :<text>") { $0.wallops($1, $2) },
             IRCCommand("HELPOP", usage: "HELPOP [<command>]") { $0.help($1, $2) },
         ].map { ($0.name, $0) })
 

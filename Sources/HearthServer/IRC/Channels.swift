@@ -141,7 +141,7 @@ extension Core {
                         numeric(client, .bannedFromChan, channel.name, "Cannot join channel (+b) — you are banned"))
                     return nil
                 }
-                if channel.flags.contains("i") && !invited {
+                if channel.flags.contains("i") && !invited && !channel.isInviteExempt(client) {
                     out.send(
                         client,
                         numeric(
@@ -347,9 +347,9 @@ extension Core {
     }
 
     func kick(_ client: Client, _ message: IRCMessage) {
-        let name = message.params[0]
         let reason = IRCMessage.truncate(
             message.params.count > 2 ? message.params[2] : client.nick, toBytes: IRCLimits.kickLength)
+        let names = message.params[0].split(separator: ",").map(String.init)
         let targets = message.params[1].split(separator: ",").map(String.init)
         if targets.count > IRCLimits.targetsPerMessage {
             reply(
@@ -357,13 +357,19 @@ extension Core {
                 "Too many targets (the limit is \(IRCLimits.targetsPerMessage))")
             return
         }
+        // One channel and several users, or as many channels as users, paired (RFC 2812).
+        guard !names.isEmpty, !targets.isEmpty, names.count == 1 || names.count == targets.count else {
+            reply(client, .needMoreParams, "KICK", "Give one channel, or one channel per user")
+            return
+        }
         withState { out in
-            guard let (channel, status) = memberChannel(client, name, out: &out) else { return }
-            guard status.op || client.isOper else {
-                out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
-                return
-            }
-            for nick in targets {
+            for (index, nick) in targets.enumerated() {
+                let name = names.count == 1 ? names[0] : names[index]
+                guard let (channel, status) = memberChannel(client, name, out: &out) else { continue }
+                guard status.op || client.isOper else {
+                    out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
+                    continue
+                }
                 guard let target = nicks[IRCNames.fold(nick)], channel.members[target.id] != nil else {
                     out.send(
                         client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))

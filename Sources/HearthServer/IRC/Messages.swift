@@ -37,12 +37,18 @@ extension Core {
                 if isBlocked(client, by: recipient) { return }
                 relay = userMessage(client, "TAGMSG", [recipient.nick], clientTags: tags)
                 recipients = privateReceivers(from: client, to: recipient)
+                if recipient === client { recipients.append(client) }
             }
             if recipients.contains(where: \.isRemote) { forward(client, relay, to: target) }
-            if client.caps.contains("echo-message") { recipients.append(client) }
             // Only clients that speak message-tags can make sense of a TAGMSG.
             recipients = recipients.filter { $0.caps.contains("message-tags") }
+            // One sent to oneself arrives as any would; the echo is the labeled reply.
+            if recipients.contains(where: { $0 === client }) {
+                recipients.removeAll { $0 === client }
+                out.send(.one(client), relay, labeled: false)
+            }
             if !recipients.isEmpty { out.send(recipients, relay) }
+            if client.caps.contains("echo-message") && client.caps.contains("message-tags") { out.send(client, relay) }
         }
     }
 
@@ -114,15 +120,16 @@ extension Core {
                 let everyTag: TagMask = channel.remoteCount > 0 ? [.serverTime, .messageTags, .accountTag] : []
                 let wanted = channel.membersByLoop().tagMask.union(echo ? client.tagMask : []).union(everyTag)
                 let msgid = MessageStamp.msgid()
+                let now = MessageStamp.now()
                 let relay = userMessage(
-                    client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
+                    client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted,
+                    at: now)
                 out.send(channel, except: client, relay)
                 if channel.remoteCount > 0 { forward(client, relay, to: channel.name) }
                 recordHistory(
                     HistoryRecord(
                         target: channel.historyKey, msgid: msgid, source: client.prefix, accountID: client.account?.id,
-                        command: command,
-                        text: text, createdAt: Date()))
+                        command: command, text: text, createdAt: now))
                 if echo { out.send(client, relay) }
                 if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
             }
@@ -157,21 +164,23 @@ extension Core {
             client.lastMessageAt = Date()
             let echo = client.caps.contains("echo-message")
             let receivers = privateRecipients(from: client, to: recipient)
-            let wanted = receivers.tagMask.union(echo ? client.tagMask : [])
+            let wanted = receivers.tagMask.union(echo || recipient === client ? client.tagMask : [])
             // Conversations between two accounts are kept (guests have no lasting identity).
             let kept = client.account.flatMap { from in recipient.account.map { (from.id, $0.id) } }
             // A msgid is made only when someone sees it or history keeps it.
             let msgid = kept != nil || wanted.contains(.messageTags) ? MessageStamp.msgid() : nil
+            let now = MessageStamp.now()
             let relay = userMessage(
-                client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted)
+                client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted, at: now)
             out.send(receivers, relay)
+            // A message to oneself arrives as any would (the echo, if asked for, is the labeled reply).
+            if recipient === client && !client.isPlain { out.send(.one(client), relay, labeled: false) }
             if receivers.reachOtherNodes { forward(client, relay, to: recipient.nick) }
             if let (from, to) = kept, let msgid {
                 recordHistory(
                     HistoryRecord(
                         target: HistoryRecord.conversation(from, to), msgid: msgid, source: client.prefix,
-                        accountID: from, command: command,
-                        text: text, createdAt: Date()))
+                        accountID: from, command: command, text: text, createdAt: now))
             }
             if echo { out.send(client, relay) }
             // A plain-mode sender sees what went where.
@@ -201,6 +210,7 @@ extension Core {
             return "Cannot send to channel (+m) — only voiced users may speak"
         }
         if channel.isBanned(client) && !privileged { return "Cannot send to channel — you are banned" }
+        if channel.isMuted(client) && !privileged { return "Cannot send to channel — you are muted" }
         return nil
     }
 

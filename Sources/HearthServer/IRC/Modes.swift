@@ -46,6 +46,11 @@ extension Core {
                         client.invisible = adding
                         record("i")
                     }
+                case "w":
+                    if client.wallops != adding {
+                        client.wallops = adding
+                        record("w")
+                    }
                 case "B":
                     if client.isBot != adding {
                         client.isBot = adding
@@ -69,6 +74,7 @@ extension Core {
 
     func userModes(_ client: Client) -> String {
         "+" + (client.isBot ? "B" : "") + (client.invisible ? "i" : "") + (client.isOper ? "o" : "")
+            + (client.wallops ? "w" : "")
     }
 
     func channelMode(_ client: Client, _ name: String, _ args: [String]) {
@@ -90,16 +96,17 @@ extension Core {
                 return
             }
             var params = args.dropFirst()[...]
-            // A bare ban-list query needs no privileges.
-            if modeText.trimmingCharacters(in: CharacterSet(charactersIn: "+")) == "b" && params.isEmpty {
-                for ban in channel.bans {
+            // A bare list query (bans, exceptions, invite exceptions) needs no privileges.
+            let asked = modeText.trimmingCharacters(in: CharacterSet(charactersIn: "+"))
+            if asked.count == 1, let list = ChannelLists.modes[asked.first!], params.isEmpty {
+                for entry in channel.lists[asked.first!] {
                     out.send(
                         client,
                         numeric(
-                            client, .banList, channel.name, ban.mask, ban.setBy,
-                            String(Int(ban.at.timeIntervalSince1970))))
+                            client, list.item, channel.name, entry.mask, entry.setBy,
+                            String(Int(entry.at.timeIntervalSince1970))))
                 }
-                out.send(client, numeric(client, .endOfBanList, channel.name, "End of channel ban list"))
+                out.send(client, numeric(client, list.end, channel.name, "End of \(list.name)"))
                 return
             }
             // A user of another node: that node checked the change before it told us.
@@ -140,8 +147,16 @@ extension Core {
                 case "k":
                     if denied() { continue }
                     if adding {
-                        guard let key = params.popFirst(), !key.isEmpty, !key.contains(" ") else {
+                        guard let key = params.popFirst() else {
                             out.send(client, numeric(client, .needMoreParams, "MODE", "+k needs a key"))
+                            continue
+                        }
+                        guard !key.isEmpty, !key.contains(" ") else {
+                            out.send(
+                                client,
+                                numeric(
+                                    client, .invalidModeParam, channel.name, "k", "*",
+                                    "A key must not be empty or contain spaces"))
                             continue
                         }
                         if channel.channelKey != nil {
@@ -160,8 +175,16 @@ extension Core {
                 case "l":
                     if denied() { continue }
                     if adding {
-                        guard let text = params.popFirst(), let limit = Int(text), limit > 0 else {
-                            out.send(client, numeric(client, .needMoreParams, "MODE", "+l needs a positive number"))
+                        guard let text = params.popFirst() else {
+                            out.send(client, numeric(client, .needMoreParams, "MODE", "+l needs a number"))
+                            continue
+                        }
+                        guard let limit = Int(text), limit > 0 else {
+                            out.send(
+                                client,
+                                numeric(
+                                    client, .invalidModeParam, channel.name, "l", text.isEmpty ? "*" : text,
+                                    "A limit must be a positive number"))
                             continue
                         }
                         channel.limit = limit
@@ -178,7 +201,11 @@ extension Core {
                     if denied() { continue }
                     paramChanges += 1
                     if paramChanges > IRCLimits.modesPerCommand { continue }
-                    guard let target = nicks[IRCNames.fold(nick)], var memberStatus = channel.members[target.id] else {
+                    guard let target = nicks[IRCNames.fold(nick)] else {
+                        out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
+                        continue
+                    }
+                    guard var memberStatus = channel.members[target.id] else {
                         out.send(
                             client,
                             numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
@@ -187,30 +214,27 @@ extension Core {
                     if ch == "o" { memberStatus.op = adding } else { memberStatus.voice = adding }
                     for device in [target] + otherDevices(of: target) { channel.members[device.id] = memberStatus }
                     record(ch, target.nick)
-                case "b":
+                case "b", "e", "I":
                     guard let raw = params.popFirst() else { continue }
                     if denied() { continue }
                     paramChanges += 1
                     if paramChanges > IRCLimits.modesPerCommand { continue }
-                    let mask = IRCNames.normalizeMask(raw)
+                    let mask = ChannelLists.normalize(raw)
                     if adding {
-                        if channel.bans.count >= IRCLimits.bansPerChannel {
+                        if channel.lists[ch].count >= IRCLimits.bansPerChannel {
                             out.send(
                                 client,
                                 numeric(
-                                    client, .banListFull, channel.name, "b",
-                                    "Channel ban list is full (the limit is \(IRCLimits.bansPerChannel))"))
+                                    client, .banListFull, channel.name, String(ch),
+                                    "C\(ChannelLists.modes[ch]!.name.dropFirst()) is full "
+                                        + "(the limit is \(IRCLimits.bansPerChannel))"))
                             continue
                         }
-                        if !channel.bans.contains(where: { IRCNames.fold($0.mask) == IRCNames.fold(mask) }) {
-                            channel.bans.append((mask, client.nick, Date()))
-                            record("b", mask)
+                        if channel.lists.add(ch, .init(mask: mask, setBy: client.prefix, at: Date())) {
+                            record(ch, mask)
                         }
-                    } else if let index = channel.bans.firstIndex(where: {
-                        IRCNames.fold($0.mask) == IRCNames.fold(mask)
-                    }) {
-                        channel.bans.remove(at: index)
-                        record("b", mask)
+                    } else if channel.lists.remove(ch, mask) {
+                        record(ch, mask)
                     }
                 default:
                     out.send(

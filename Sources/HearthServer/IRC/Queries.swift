@@ -30,18 +30,32 @@ extension Core {
 
     func who(_ client: Client, _ message: IRCMessage) {
         let mask = message.params.first ?? "*"
+        // WHOX (`WHO mask %fields[,token]`): the fields asked for, in WHOX's fixed order.
+        let whox = message.params.count > 1 && message.params[1].hasPrefix("%") ? WhoxFields(message.params[1]) : nil
         withState { out in
             func row(_ member: Client, _ channelName: String, _ status: MemberStatus?) {
                 var flags = member.away == nil ? "H" : "G"
                 if member.isOper { flags += "*" }
                 if member.isBot { flags += "B" }
                 flags += status?.prefixes(all: client.caps.contains("multi-prefix")) ?? ""
-                out.send(
-                    client,
-                    numeric(
-                        client, .whoReply, channelName, member.user, member.host, member.remote?.server ?? serverName,
-                        member.nick, flags,
-                        "0 \(member.realname)"))
+                let server = member.remote?.server ?? serverName
+                guard let whox else {
+                    out.send(
+                        client,
+                        numeric(
+                            client, .whoReply, channelName, member.user, member.host, server, member.nick, flags,
+                            "0 \(member.realname)"))
+                    return
+                }
+                let idle = String(max(0, Int(Date().timeIntervalSince(member.lastMessageAt))))
+                // An address is shown only to its owner and to operators (as WHOIS would).
+                let showsAddress = (client.isOper || member === client) && !member.isRemote
+                let values: [Character: String] = [
+                    "c": channelName, "u": member.user, "i": showsAddress ? member.address : "255.255.255.255",
+                    "h": member.host, "s": server, "n": member.nick, "f": flags, "d": member.isRemote ? "1" : "0",
+                    "l": idle, "a": member.account?.name ?? "0", "o": "n/a", "r": member.realname,
+                ]
+                out.send(client, numeric(client, .whoxReply, params: whox.reply(values)))
             }
             if IRCNames.isChannel(mask) {
                 if let channel = channels[IRCNames.fold(mask)],
@@ -232,5 +246,24 @@ extension Core {
             remove(target, reason: text)
             target.batcher.close(target)
         }
+    }
+}
+
+/// The fields a WHOX request asks for (`%tcuihsnfdlaor,token`), answered in that fixed order.
+struct WhoxFields {
+    static let order: [Character] = Array("tcuihsnfdlaor")
+    let fields: Set<Character>
+    let token: String
+
+    init(_ spec: String) {
+        let parts = spec.dropFirst().split(separator: ",", maxSplits: 1)
+        fields = Set(parts.first ?? "")
+        // The token is at most 3 digits; anything else is not echoed.
+        let token = parts.count > 1 ? String(parts[1].prefix(3)) : ""
+        self.token = token.isEmpty || !token.allSatisfy(\.isNumber) ? "0" : token
+    }
+
+    func reply(_ values: [Character: String]) -> [String] {
+        Self.order.filter(fields.contains).map { $0 == "t" ? token : (values[$0] ?? "*") }
     }
 }

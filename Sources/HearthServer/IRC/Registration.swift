@@ -185,6 +185,11 @@ extension Core {
             reply(client, .alreadyRegistered, "You may not reregister")
             return
         }
+        // An empty username or realname is not a USER line (RFC 2812, modern.ircdocs.horse).
+        guard !message.params[0].isEmpty, !message.params[3].isEmpty else {
+            reply(client, .needMoreParams, "USER", "Not enough parameters")
+            return
+        }
         let username = String(message.params[0].filter { $0 != "@" && $0 != "!" }.prefix(IRCLimits.userLength))
         lock.withLock {
             client.user = username.isEmpty ? "user" : "~" + username.prefix(IRCLimits.userLength - 1)
@@ -317,6 +322,7 @@ extension Core {
         withState { out in
             guard clients[client.id] != nil else { return }
             client.registered = true
+            notePeakUsers()
             // Another device of a user who is online already: attached after the welcome.
             let holder = nicks[client.nickKey].flatMap { $0 === client ? nil : $0 }
             if holder == nil {
@@ -332,7 +338,7 @@ extension Core {
             send(.welcome, "Welcome to the \(config.networkName) IRC network, \(client.prefix)")
             send(.yourHost, "Your host is \(serverName), running version \(version)")
             send(.created, "This server was created \(startedAt.formatted(.iso8601))")
-            send(.myInfo, serverName, version, "Bio", "biklmnostv", "bklov")
+            send(.myInfo, serverName, version, "Biow", "beIiklmnostv", "beIklov")
             // draft/FILEHOST: where IRC clients may upload pictures themselves.
             let fileHost = bot.services.media.map { ["draft/FILEHOST=\($0.publicURL)/upload"] } ?? []
             for line in ISupport.lines(ISupport.tokens(network: config.networkName, extra: fileHost)) {
@@ -372,6 +378,7 @@ extension Core {
         let invisible = counts.invisible
         let local = users - remoteUsers.count
         let unknown = clients.count - local
+        notePeakUsers()
         let servers = 1 + Set(remoteUsers.keys.map(\.node)).count
         func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
         let onServers = "on \(servers) server\(servers == 1 ? "" : "s")"
@@ -380,8 +387,15 @@ extension Core {
         send(.luserUnknown, String(unknown), "unknown connection(s)")
         send(.luserChannels, String(channels.count), "channels formed")
         send(.luserMe, "I have \(local) clients and \(servers - 1) servers")
-        send(.localUsers, String(local), String(local), "Current local users \(local), max \(local)")
-        send(.globalUsers, String(users), String(users), "Current global users \(users), max \(users)")
+        let (localPeak, globalPeak) = peakUsers
+        send(.localUsers, String(local), String(localPeak), "Current local users \(local), max \(localPeak)")
+        send(.globalUsers, String(users), String(globalPeak), "Current global users \(users), max \(globalPeak)")
+    }
+
+    /// Keeps the most users seen at once, here and in the network (LUSERS). Under the lock.
+    func notePeakUsers() {
+        let users = counts.users
+        peakUsers = (max(peakUsers.local, users - remoteUsers.count), max(peakUsers.global, users))
     }
 
     func motd(_ client: Client, out: inout Outbox) {

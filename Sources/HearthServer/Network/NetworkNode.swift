@@ -10,6 +10,8 @@ import Synchronization
 /// everyone to announce their users again and drops the users the database no longer has.
 final class NetworkNode: Sendable {
     let name: String
+    /// This node's server name (other nodes show it in WHOIS, WHO and LINKS).
+    let serverName: String
     let store: any NetworkStore
     let logger: Logger
 
@@ -38,8 +40,12 @@ final class NetworkNode: Sendable {
     /// Events per NOTIFY statement.
     static let eventsPerStatement = 64
 
-    init(name: String, store: any NetworkStore, logger: Logger) {
+    /// The server names of the other nodes, as their `hello` and `announced` said.
+    private let servers = Mutex<[String: String]>([:])
+
+    init(name: String, serverName: String, store: any NetworkStore, logger: Logger) {
         self.name = name
+        self.serverName = serverName
         self.store = store
         self.logger = logger
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -205,7 +211,9 @@ final class NetworkNode: Sendable {
                             $0.name != name && -$0.heartbeatAt.timeIntervalSinceNow < timeout
                         }
                         awaiting.withLock { $0 = Set(others.map(\.name)) }
-                        publish(NetworkEvent(kind: .hello, from: name))
+                        var hello = NetworkEvent(kind: .hello, from: name)
+                        hello.server = serverName
+                        publish(hello)
                         try await resync()
                         continue
                     }
@@ -243,16 +251,24 @@ final class NetworkNode: Sendable {
         guard let handlers = handlers.withLock({ $0 }) else { return }
         switch event.kind {
         case .hello:
+            servers.withLock { $0[event.from] = event.server ?? event.from }
             for announcement in handlers.announce() { publish(announcement) }
             var done = NetworkEvent(kind: .announced, from: name)
-            done.target = event.from
+            (done.target, done.server) = (event.from, serverName)
             publish(done)
         case .announced:
+            servers.withLock { $0[event.from] = event.server ?? event.from }
             if event.target == name { awaiting.withLock { _ = $0?.remove(event.from) } }
+        case .nodeGone:
+            servers.withLock { $0[event.node] = nil }
+            handlers.apply(event)
         default:
             handlers.apply(event)
         }
     }
+
+    /// The other nodes' server names, by node.
+    var peerServers: [String: String] { servers.withLock { $0 } }
 
     /// Waits until every live node has announced its users after this node's first `hello`
     /// (or `limit` passes): a user connecting then sees the whole network.

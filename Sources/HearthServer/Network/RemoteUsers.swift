@@ -149,6 +149,7 @@ extension Core {
         if let name = event.account, let id = event.accountID { user.account = AccountRef(id: id, name: name) }
         user.registered = true
         remoteUsers[origin] = user
+        notePeakUsers()
         if let holder = nicks[user.nickKey] {
             if Self.sameUser(holder, user) { addRemoteDevice(user) }
         } else {
@@ -176,6 +177,7 @@ extension Core {
         }
         let oldPrefix = user.prefix
         let oldNick = user.nick
+        rememberNick(user)
         if nicks[user.nickKey] === user { nicks[user.nickKey] = nil }
         user.nick = nick
         user.nickKey = IRCNames.fold(nick)
@@ -193,6 +195,7 @@ extension Core {
             user.registered = false
             return
         }
+        rememberNick(user)
         out.send(peers(of: user), userMessage(user, "QUIT", [reason]))
         for key in user.channels { removeMember(user, from: key) }
         user.channels = []

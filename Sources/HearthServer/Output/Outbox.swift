@@ -18,6 +18,9 @@ struct Outbox {
         /// recipient's mask within `mask`); the array is only made when a variant is needed.
         private var untagged: ByteBuffer?
         private var wires: [ByteBuffer?] = []
+        /// False for a message a labeled command's client sent itself: it arrives as any message
+        /// would, and only the echo is the labeled reply.
+        var labeled = true
         init(_ message: IRCMessage) {
             self.message = message
             self.mask = message.tagMask
@@ -112,8 +115,10 @@ struct Outbox {
         batches.append((.one(client), Item(message)))
     }
 
-    mutating func send(_ recipients: Recipients, _ message: IRCMessage) {
-        batches.append((recipients, Item(message)))
+    mutating func send(_ recipients: Recipients, _ message: IRCMessage, labeled: Bool = true) {
+        let item = Item(message)
+        item.labeled = labeled
+        batches.append((recipients, item))
     }
 
     mutating func send(_ clients: [Client], _ message: IRCMessage) {
@@ -171,7 +176,7 @@ struct Outbox {
         // A user of another node is written to by that node.
         if client.isRemote { return }
         // Replies to a labeled command are collected and sent together at its end.
-        if client.eventLoop.inEventLoop && client.capturing {
+        if item.labeled && client.eventLoop.inEventLoop && client.capturing {
             client.labeledReplies.append(item.message)
             return
         }

@@ -62,11 +62,20 @@ enum MessageStamp {
     /// The formatted second, cached: formatting a date costs more than the rest of a message.
     private static let secondCache = Mutex<(second: Int, text: String)>((-1, ""))
 
+    /// Now, to the millisecond the time tag shows: a message's tag and its history row agree.
+    static func now() -> Date {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Date(timeIntervalSince1970: Double(now.tv_sec) + Double(now.tv_nsec / 1_000_000) / 1_000)
+    }
+
     static func time(_ date: Date? = nil) -> String {
         var now = timespec()
         if let date {
-            now.tv_sec = Int(date.timeIntervalSince1970.rounded(.down))
-            now.tv_nsec = Int((date.timeIntervalSince1970 - Double(now.tv_sec)) * 1e9)
+            // To the nearest microsecond first: a stored 12.959 reads back as 12.958999…
+            let micros = Int((date.timeIntervalSince1970 * 1e6).rounded())
+            now.tv_sec = micros / 1_000_000
+            now.tv_nsec = micros % 1_000_000 * 1_000
         } else {
             clock_gettime(CLOCK_REALTIME, &now)
         }

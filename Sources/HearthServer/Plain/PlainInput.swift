@@ -55,6 +55,7 @@ extension Core {
             client.realname = "plain-mode user"
             setNick(client, to: freeGuestNick(), out: &out)
             client.registered = true
+            notePeakUsers()
             announcePresence(client, online: true, out: &out)
             claimGuestNick(client)
             for line in Self.plainGreeting(nick: client.nick, network: config.networkName) {

@@ -45,7 +45,11 @@ import Testing
             try await op.send("MODE #club +z")
             try await op.expect(" 472 pat z :is an unknown mode char to me for #club")
             try await op.send("MODE #club +o nobody")
-            try await op.expectNumeric("441")
+            try await op.expect(" 401 pat nobody :No such nick/channel")
+            let stranger = try await TestClient.irc(server, nick: "stranger")
+            try await op.send("MODE #club +o stranger")
+            try await op.expect(" 441 pat stranger #club :They aren't on that channel")
+            await stranger.close()
 
             // +k and +l
             try await op.send("MODE #club +kl secretkey 2")

@@ -1,0 +1,95 @@
+import Foundation
+import HearthProtocol
+
+/// A channel's mask lists: bans (+b), ban exceptions (+e) and invite exceptions (+I).
+/// A mask is a `nick!user@host` glob or an extban: `a:ACCOUNT` (also `$a:ACCOUNT`; a bare `$a`
+/// is anyone logged in) matches an account, and a ban `m:MASK` mutes instead of keeping out.
+struct ChannelLists {
+    struct Entry {
+        var mask: String
+        var setBy: String
+        var at: Date
+    }
+
+    /// The list modes, with the numerics that list them.
+    static let modes: [Character: (item: Numeric, end: Numeric, name: String)] = [
+        "b": (.banList, .endOfBanList, "channel ban list"),
+        "e": (.exceptList, .endOfExceptList, "channel exception list"),
+        "I": (.invexList, .endOfInvexList, "channel invite list"),
+    ]
+    /// Extban types: account and mute.
+    static let extbanTypes = "am"
+
+    private(set) var entries: [Character: [Entry]] = [:]
+
+    subscript(mode: Character) -> [Entry] { entries[mode] ?? [] }
+
+    /// Adds a mask (already normalized) unless it is there; false when it was.
+    mutating func add(_ mode: Character, _ entry: Entry) -> Bool {
+        guard !self[mode].contains(where: { IRCNames.fold($0.mask) == IRCNames.fold(entry.mask) }) else {
+            return false
+        }
+        entries[mode, default: []].append(entry)
+        return true
+    }
+
+    /// Removes a mask; false when it was not there.
+    mutating func remove(_ mode: Character, _ mask: String) -> Bool {
+        guard let index = self[mode].firstIndex(where: { IRCNames.fold($0.mask) == IRCNames.fold(mask) }) else {
+            return false
+        }
+        entries[mode]!.remove(at: index)
+        return true
+    }
+
+    /// A mask as typed, completed: `bob` → `bob!*@*`, `m:bob` → `m:bob!*@*`; account masks stay.
+    static func normalize(_ raw: String) -> String {
+        if let (type, rest) = extban(raw) {
+            return type == "m" ? "m:" + normalize(rest) : raw
+        }
+        return IRCNames.normalizeMask(raw)
+    }
+
+    /// Kept out: a ban (not a mute) matches and no exception does.
+    func bans(_ user: Identity) -> Bool {
+        self["b"].contains { !Self.isMute($0.mask) && Self.matches($0.mask, user) } && !excepted(user)
+    }
+
+    /// May not speak: a mute matches and no exception does.
+    func mutes(_ user: Identity) -> Bool {
+        self["b"].contains { Self.isMute($0.mask) && Self.matches(String($0.mask.dropFirst(2)), user) }
+            && !excepted(user)
+    }
+
+    /// May join a +i channel without an invitation.
+    func invites(_ user: Identity) -> Bool { self["I"].contains { Self.matches($0.mask, user) } }
+
+    private func excepted(_ user: Identity) -> Bool { self["e"].contains { Self.matches($0.mask, user) } }
+
+    /// Who a mask is matched against.
+    struct Identity {
+        var prefix: String
+        var account: String?
+    }
+
+    static func isMute(_ mask: String) -> Bool { extban(mask)?.type == "m" }
+
+    static func matches(_ mask: String, _ user: Identity) -> Bool {
+        if mask == "$a" { return user.account != nil }
+        guard let (type, rest) = extban(mask) else { return IRCNames.globMatch(mask, user.prefix) }
+        switch type {
+        case "a": return user.account.map { IRCNames.globMatch(rest, $0) } ?? false
+        case "m": return matches(rest, user)
+        default: return false
+        }
+    }
+
+    /// `a:rest`, `$a:rest` or `m:rest` → (type, rest); nil for a hostmask.
+    private static func extban(_ mask: String) -> (type: Character, rest: String)? {
+        let body = mask.hasPrefix("$") ? mask.dropFirst() : mask[...]
+        guard body.count >= 2, let type = body.first, extbanTypes.contains(type),
+            body[body.index(after: body.startIndex)] == ":"
+        else { return nil }
+        return (type, String(body.dropFirst(2)))
+    }
+}
