@@ -109,6 +109,7 @@ class HearthController(BaseServerController, DirectoryBasedController):
             "--http-port", str(http_port),
             "--data-dir", str(self.data_dir),
             "--server-name", "My.Little.Server",  # irctest expects this name
+            "--description", "test server",  # and this one in LINKS
             "--no-flood-control",  # every test client is on loopback
             "--oper", "operuser:operpassword",
             "--min-password-length", "1",  # tests use short passwords

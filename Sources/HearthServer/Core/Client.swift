@@ -41,6 +41,8 @@ final class Client: @unchecked Sendable {
     var lastMessageAt = Date()
 
     /// Enabled capabilities; changed on the client's loop under `Core.lock`.
+    /// A guest's read markers (MARKREAD), folded target → time; an account's are in the store.
+    var readMarkers: [String: Date] = [:]
     var caps: Set<String> = [] { didSet { tagMask = TagMask.forCaps(caps) } }
     /// Which tags this client receives, derived from `caps`.
     private(set) var tagMask: TagMask = []

@@ -287,10 +287,11 @@ final class Core: @unchecked Sendable {
             for device in group where device !== client { renamedInNetwork(device, from: oldKey, tell: false) }
             let message = userMessage(client, source: oldPrefix, "NICK", [newNick])
             out.send(Self.unique(group + peers(of: client)), message)
+            // Only a change of nick, not of its case, is news to MONITOR watchers.
             if let oldNick = oldPrefix.split(separator: "!").first.map(String.init), IRCNames.fold(oldNick) != newKey {
                 announcePresence(client, online: false, nick: oldNick, out: &out)
+                announcePresence(client, online: true, out: &out)
             }
-            announcePresence(client, online: true, out: &out)
         }
     }
 

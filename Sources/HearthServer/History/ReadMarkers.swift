@@ -8,34 +8,44 @@ import HearthStore
 extension Core {
     static let readMarkerCap = "draft/read-marker"
 
+    /// Targets a guest's session keeps markers for (a guest's last only as long as the connection).
+    static let guestReadMarkers = 200
+
     func markread(_ client: Client, _ message: IRCMessage) {
-        let target = message.params[0]
-        guard let account = lock.withLock({ client.account }) else {
+        func fail(_ code: String, _ params: [String], _ text: String) {
             withState {
                 $0.send(
                     client,
-                    IRCMessage(
-                        source: serverName, command: "FAIL",
-                        params: ["MARKREAD", "ACCOUNT_REQUIRED", target, "Log in to keep read markers"]))
+                    IRCMessage(source: serverName, command: "FAIL", params: ["MARKREAD", code] + params + [text]))
             }
+        }
+        guard let target = message.params.first, !target.isEmpty else {
+            fail("NEED_MORE_PARAMS", [], "MARKREAD <target> [timestamp=<time>]")
             return
         }
         var requested: Date?
         if message.params.count > 1 {
             guard case .time(let parsed)?? = Self.parseRef(message.params[1]) else {
-                withState {
-                    $0.send(
-                        client,
-                        IRCMessage(
-                            source: serverName, command: "FAIL",
-                            params: ["MARKREAD", "INVALID_PARAMS", target, "Use timestamp=YYYY-MM-DDThh:mm:ss.sssZ"]))
-                }
+                fail("INVALID_PARAMS", [target], "Use timestamp=YYYY-MM-DDThh:mm:ss.sssZ")
                 return
             }
             requested = parsed
         }
         let date = requested
         let key = IRCNames.fold(target)
+        guard let account = lock.withLock({ client.account }) else {
+            withState { out in
+                var stored = client.readMarkers[key]
+                if let date, stored.map({ $0 < date }) ?? true,
+                    stored != nil || client.readMarkers.count < Self.guestReadMarkers
+                {
+                    client.readMarkers[key] = date
+                    stored = date
+                }
+                sendReadMarker(client, target, stored, out: &out)
+            }
+            return
+        }
         let store = self.store
         later(
             client,
@@ -45,22 +55,29 @@ extension Core {
             }
         ) { stored in
             self.withState { out in
-                let value = stored.map { "timestamp=" + MessageStamp.time($0) } ?? "*"
-                let marker = IRCMessage(source: self.serverName, command: "MARKREAD", params: [target, value])
-                if date == nil {
-                    out.send(client, marker)
-                } else {
-                    // Every connection of the account that asked for the cap learns the new marker.
-                    let sessions = self.clients.values.filter {
+                // A new marker reaches every connection of the account that asked for the cap.
+                let sessions =
+                    date == nil
+                    ? []
+                    : self.clients.values.filter {
                         $0.account?.id == account.id && $0.caps.contains(Self.readMarkerCap)
                     }
-                    out.send(sessions.contains { $0 === client } ? sessions : sessions + [client], marker)
-                }
+                self.sendReadMarker(client, target, stored, to: sessions, out: &out)
             }
         }
     }
 
-    /// After a join: the account's read marker for the channel, for clients with the cap.
+    /// MARKREAD to the asking client and to `others`. Under the lock.
+    func sendReadMarker(
+        _ client: Client, _ target: String, _ stored: Date?, to others: [Client] = [], out: inout Outbox
+    ) {
+        let value = stored.map { "timestamp=" + MessageStamp.time($0) } ?? "*"
+        let marker = IRCMessage(source: serverName, command: "MARKREAD", params: [target, value])
+        out.send(others.contains { $0 === client } ? others : others + [client], marker)
+    }
+
+    /// After a join that did not fetch it: the account's read marker for the channel, for
+    /// clients with the cap (a guest's was sent with the join).
     func sendReadMarker(_ client: Client, channelName: String) {
         guard let account = lock.withLock({ client.caps.contains(Self.readMarkerCap) ? client.account : nil }) else {
             return
@@ -68,11 +85,7 @@ extension Core {
         let store = self.store
         let key = IRCNames.fold(channelName)
         later(client, { try? await store.readMarker(accountID: account.id, target: key) }) { stored in
-            self.withState { out in
-                let value = stored.map { "timestamp=" + MessageStamp.time($0) } ?? "*"
-                out.send(
-                    client, IRCMessage(source: self.serverName, command: "MARKREAD", params: [channelName, value]))
-            }
+            self.withState { self.sendReadMarker(client, channelName, stored, out: &$0) }
         }
     }
 }

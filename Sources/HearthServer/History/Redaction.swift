@@ -40,7 +40,9 @@ extension Core {
                     $0.send(
                         client,
                         IRCMessage(
-                            source: self.serverName, command: "FAIL", params: ["REDACT", code, target, msgid, text]))
+                            source: self.serverName, command: "FAIL",
+                            // An invalid target names no message (IRCv3 message-redaction).
+                            params: ["REDACT", code, target] + (code == "INVALID_TARGET" ? [] : [msgid]) + [text]))
                 }
                 return
             }

@@ -32,18 +32,34 @@ extension Core {
         let names = first.split(separator: ",").map(String.init)
         let keys = (message.params.dropFirst().first ?? "").split(separator: ",", omittingEmptySubsequences: false).map(
             String.init)
-        @Sendable func joinAll(_ claims: [String: ChannelClaim]) {
+        @Sendable func joinAll(_ claims: [String: ChannelClaim], _ markers: [String: Date]?) {
             for (index, name) in names.enumerated() {
                 joinOne(
-                    client, name: name, key: index < keys.count ? keys[index] : nil, claim: claims[IRCNames.fold(name)])
+                    client, name: name, key: index < keys.count ? keys[index] : nil, claim: claims[IRCNames.fold(name)],
+                    readMarkers: markers)
             }
         }
+        // An account's read markers come from the store: fetched first, they go before 366.
+        let account = lock.withLock { client.caps.contains(Self.readMarkerCap) ? client.account : nil }
         // In a network, a channel nobody is in may be being made on another node this moment.
-        guard let network, let fresh = unknownChannels(names) else {
-            joinAll([:])
+        let fresh = network == nil ? nil : unknownChannels(names)
+        guard account != nil || fresh != nil else {
+            joinAll([:], nil)
             return
         }
-        later(client, { await network.claimChannels(fresh) }, then: joinAll)
+        let (network, store) = (self.network, self.store)
+        later(
+            client,
+            { () -> ([String: ChannelClaim], [String: Date]?) in
+                var claims: [String: ChannelClaim] = [:]
+                if let network, let fresh { claims = await network.claimChannels(fresh) }
+                guard let account else { return (claims, nil) }
+                var markers: [String: Date] = [:]
+                for key in names.map(IRCNames.fold) {
+                    markers[key] = try? await store.readMarker(accountID: account.id, target: key)
+                }
+                return (claims, markers)
+            }, then: joinAll)
     }
 
     /// The history keys a new incarnation of each channel nobody is in would get, or nil when
@@ -66,7 +82,10 @@ extension Core {
     }
 
     /// `claim`: the network's word on a channel nobody was in (see `NetworkStore.claimChannel`).
-    func joinOne(_ client: Client, name: String, key: String?, claim: ChannelClaim? = nil) {
+    /// `readMarkers`: the account's markers for the channels joined, fetched beforehand (nil: not fetched).
+    func joinOne(
+        _ client: Client, name: String, key: String?, claim: ChannelClaim? = nil, readMarkers: [String: Date]? = nil
+    ) {
         if IRCNames.isChannel(name), let problem = NameSafety.problem(in: name) {
             reply(client, .badChannelName, name, "Illegal channel name: \(problem)")
             return
@@ -184,13 +203,20 @@ extension Core {
             tellNetwork(joined: client, channel, op: op)
             for joiner in [client] + devices {
                 sendTopic(joiner, channel, out: &out)
+                // draft/read-marker: the marker comes after the JOIN and before the end of NAMES.
+                if joiner === client && client.caps.contains(Self.readMarkerCap)
+                    && (client.account == nil || readMarkers != nil)
+                {
+                    sendReadMarker(client, channel.name, readMarkers?[folded] ?? client.readMarkers[folded], out: &out)
+                }
                 sendNames(joiner, channel, out: &out)
             }
             return (channel.name, channel.historyKey)
         }
         if let (joined, historyKey) = joined {
             sendBacklog(client, channelKey: folded, historyKey: historyKey, channelName: joined)
-            sendReadMarker(client, channelName: joined)
+            // Joined without the markers fetched (an app's or an autojoin): they follow.
+            if readMarkers == nil { sendReadMarker(client, channelName: joined) }
         }
     }
 
@@ -218,6 +244,11 @@ extension Core {
         } else {
             out.send(channel.order.filter { !$0.caps.contains("extended-join") }, join)
             out.send(wantsExtended, extended)
+        }
+        // away-notify: members learn at once that the newcomer is away.
+        if let away = client.away {
+            let told = channel.order.filter { $0 !== client && $0.caps.contains("away-notify") }
+            if !told.isEmpty { out.send(told, userMessage(client, "AWAY", [away])) }
         }
     }
 

@@ -16,6 +16,8 @@ struct MultilineDraft {
     /// The lines as sent, relayed as they are.
     var lines: [(text: String, concat: Bool)] = []
     var clientTags: [IRCTag] = []
+    /// The label of the `BATCH +` line: the whole batch is one labeled command.
+    var label: String?
 }
 
 extension Core {
@@ -54,13 +56,26 @@ extension Core {
                 return multilineFail(
                     client, "MULTILINE_INVALID", "A multiline batch is already open; the earlier one was dropped")
             }
-            client.multiline = MultilineDraft(id: id, target: message.params[2])
+            var draft = MultilineDraft(id: id, target: message.params[2])
+            // Client-only tags on the opener belong to the whole message.
+            draft.clientTags = Self.clientTags(message)
+            // The label answers the whole batch at its end, not this line.
+            if client.label != nil {
+                draft.label = client.label
+                client.label = nil
+                client.capturing = false
+            }
+            client.multiline = draft
             return
         }
         guard let draft = client.multiline, draft.id == id else {
             return multilineFail(client, "MULTILINE_INVALID", "No open batch called \(id)")
         }
         client.multiline = nil
+        if let label = draft.label {
+            client.label = label
+            client.capturing = true
+        }
         guard let command = draft.command, !draft.text.isEmpty else {
             return multilineFail(client, "MULTILINE_INVALID", "The batch has no text")
         }
@@ -80,11 +95,14 @@ extension Core {
                 client, "MULTILINE_INVALID", "A multiline batch holds PRIVMSG or NOTICE lines to its own target only")
         }
         let concat = message.tags.contains { $0.key == Self.multilineConcat }
+        if concat && message.params[1].isEmpty {
+            return multilineFail(client, "MULTILINE_INVALID", "A blank line cannot be joined to the one before")
+        }
         if !draft.text.isEmpty && !concat { draft.text += "\n" }
         draft.text += message.params[1]
         draft.lines.append((message.params[1], concat && !draft.lines.isEmpty))
         draft.command = message.command
-        if draft.clientTags.isEmpty {
+        if draft.clientTags.isEmpty && draft.lines.count == 1 {
             draft.clientTags = Self.clientTags(message).filter { $0.key != Self.multilineConcat }
         }
         if draft.text.utf8.count > IRCLimits.multilineMaxBytes {
@@ -163,31 +181,47 @@ extension Core {
             if client.caps.contains("echo-message") { receivers.append(client) }
             client.lastMessageAt = Date()
             let msgid = MessageStamp.msgid()
+            let now = MessageStamp.now()
             let pieces = draft.lines
             let asBatch = receivers.filter { $0.caps.contains(Self.multilineCap) && $0.caps.contains("batch") }
             let asLines = receivers.filter { !($0.caps.contains(Self.multilineCap) && $0.caps.contains("batch")) }
             if !asBatch.isEmpty {
+                // A labeled batch: the echo's own BATCH + carries the label (no ACK, no wrapping batch).
+                let echoLabel = asBatch.contains { $0 === client } ? client.label : nil
+                if echoLabel != nil { client.label = nil }
+                let batchReceivers = Outbox.Recipients.some(asBatch)
                 let start = userMessage(
                     client, "BATCH", ["+" + msgid, Self.multilineCap, shownTarget], clientTags: draft.clientTags,
-                    msgid: msgid)
-                out.send(asBatch, start)
+                    msgid: msgid, at: now)
+                if let echoLabel {
+                    var labeled = start
+                    labeled.tags.insert(IRCTag("label", echoLabel), at: 0)
+                    out.send(.some(asBatch.filter { $0 !== client }), start)
+                    out.send(.one(client), labeled, labeled: false)
+                } else {
+                    out.send(batchReceivers, start)
+                }
                 for piece in pieces {
                     var tags = [IRCTag("batch", msgid)]
                     if piece.concat { tags.append(IRCTag(Self.multilineConcat)) }
                     out.send(
-                        asBatch,
+                        batchReceivers,
                         IRCMessage(
-                            tags: tags, source: client.prefix, command: command, params: [shownTarget, piece.text]))
+                            tags: tags, source: client.prefix, command: command, params: [shownTarget, piece.text]),
+                        labeled: false)
                 }
-                out.send(asBatch, IRCMessage(source: client.prefix, command: "BATCH", params: ["-" + msgid]))
+                out.send(
+                    batchReceivers, IRCMessage(source: client.prefix, command: "BATCH", params: ["-" + msgid]),
+                    labeled: false)
             }
             if !asLines.isEmpty {
-                for (index, piece) in pieces.enumerated() {
-                    out.send(
-                        asLines,
-                        userMessage(
-                            client, command, [shownTarget, piece.text], clientTags: draft.clientTags,
-                            msgid: index == 0 ? msgid : nil))
+                // Line by line, blank lines are left out (IRC has no empty message).
+                // Only the first carries the message's msgid; all carry its time.
+                for (index, piece) in pieces.filter({ !$0.text.isEmpty }).enumerated() {
+                    var line = userMessage(
+                        client, command, [shownTarget, piece.text], clientTags: draft.clientTags, msgid: msgid, at: now)
+                    if index > 0 { line.tags.removeAll { $0.key == "msgid" } }
+                    out.send(asLines, line)
                 }
             }
             if let historyTarget {
@@ -195,7 +229,7 @@ extension Core {
                     HistoryRecord(
                         target: historyTarget, msgid: msgid, source: client.prefix, accountID: client.account?.id,
                         command: command,
-                        text: draft.text, createdAt: Date()))
+                        text: draft.text, createdAt: now))
             }
         }
     }

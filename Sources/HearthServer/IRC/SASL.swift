@@ -53,11 +53,18 @@ extension Core {
             withState { $0.send(client, IRCMessage(command: "AUTHENTICATE", params: ["+"])) }
             return
         }
+        // One line over a chunk breaks the protocol (905); many chunks adding up to too much
+        // are a failed authentication (904), as IRCv3 SASL and irctest expect.
+        let tooLong = data.utf8.count > Self.saslChunk
         if data != "+" { client.saslBuffer += data }
-        if client.saslBuffer.utf8.count > Self.maxSASLBytes {
+        if tooLong || client.saslBuffer.utf8.count > Self.maxSASLBytes {
             client.saslInProgress = false
             client.saslBuffer = ""
-            reply(client, .saslTooLong, "SASL message too long")
+            if tooLong {
+                reply(client, .saslTooLong, "SASL message too long")
+            } else {
+                reply(client, .saslFail, "SASL authentication failed: the message is too long")
+            }
             return
         }
         if data.utf8.count == Self.saslChunk { return }  // more chunks follow

@@ -2,6 +2,8 @@ import Foundation
 import HearthTesting
 import Testing
 
+@testable import HearthServer
+
 /// CHATHISTORY over the stored history, inside batches, as modern clients use it.
 @Suite struct ChathistoryTests {
     static let caps = "batch server-time message-tags draft/chathistory"
@@ -168,9 +170,32 @@ import Testing
             try await phone.expect("MARKREAD #read timestamp=2026-11-22T10:00:00.000Z")
             try await phone.send("MARKREAD #read yesterday")
             try await phone.expect("FAIL MARKREAD INVALID_PARAMS #read")
-            let guest = try await TestClient.irc(server, nick: "anon")
+            try await phone.send("MARKREAD")
+            try await phone.expect("FAIL MARKREAD NEED_MORE_PARAMS :")
+            try await phone.send("MARKREAD #read *")
+            try await phone.expect("FAIL MARKREAD INVALID_PARAMS #read")
+            // A guest's markers last as long as its connection, and nobody else sees them.
+            let guest = try await TestClient.irc(server, nick: "anon", extra: ["CAP REQ draft/read-marker", "CAP END"])
             try await guest.send("MARKREAD #read")
-            try await guest.expect("FAIL MARKREAD ACCOUNT_REQUIRED #read")
+            try await guest.expect("MARKREAD #read *")
+            try await guest.send("MARKREAD #read timestamp=2026-11-22T08:00:00.000Z")
+            try await guest.expect("MARKREAD #read timestamp=2026-11-22T08:00:00.000Z")
+            try await guest.send("MARKREAD #read timestamp=2026-11-22T07:00:00.000Z")
+            try await guest.expect("MARKREAD #read timestamp=2026-11-22T08:00:00.000Z")
+            try await guest.send("JOIN #read")
+            try await guest.expect("MARKREAD #read timestamp=2026-11-22T08:00:00.000Z")
+            try await phone.send("MARKREAD #read")
+            try await phone.expect("MARKREAD #read timestamp=2026-11-22T10:00:00.000Z")
+            await guest.close()
+            let again = try await TestClient.irc(server, nick: "anon", extra: ["CAP REQ draft/read-marker", "CAP END"])
+            try await again.send("MARKREAD #read")
+            try await again.expect("MARKREAD #read *")
+            // A guest keeps markers for a bounded number of targets.
+            let stamp = "timestamp=2026-11-22T08:00:00.000Z"
+            for index in 0..<Core.guestReadMarkers { try await again.send("MARKREAD #t\(index) \(stamp)") }
+            try await again.expect("MARKREAD #t\(Core.guestReadMarkers - 1) \(stamp)")
+            try await again.send("MARKREAD #one-too-many \(stamp)")
+            try await again.expect("MARKREAD #one-too-many *")
         }
     }
 }

@@ -101,4 +101,74 @@ import Testing
             try await me.expect("@label=b2 :test.hearth 421 me NONEXISTENT_COMMAND :Unknown command")
         }
     }
+
+    @Test func multilineBatchesCarryTheirLabelAndSkipBlankLinesForOthers() async throws {
+        try await withServer { server in
+            let caps = "echo-message batch labeled-response message-tags server-time draft/multiline"
+            let alice = try await TestClient.irc(server, nick: "alice", extra: ["CAP REQ :\(caps)", "CAP END"])
+            let carl = try await TestClient.irc(server, nick: "carl", extra: ["CAP REQ :message-tags", "CAP END"])
+            for client in [alice, carl] {
+                try await client.send("JOIN #ml")
+                try await client.expectNumeric("366")
+            }
+            for line in [
+                "@label=m1;+draft/reply=x BATCH +b1 draft/multiline #ml", "@batch=b1 PRIVMSG #ml :",
+                "@batch=b1 PRIVMSG #ml :first", "@batch=b1;draft/multiline-concat PRIVMSG #ml : and more", "BATCH -b1",
+            ] {
+                try await alice.send(line)
+            }
+            // The echo's BATCH + carries the label: no ACK, no wrapping batch.
+            let start = try await alice.expect("BATCH +") { $0.contains(" BATCH +") }
+            #expect(start.hasPrefix("@label=m1;"), "\(start)")
+            #expect(start.contains("+draft/reply=x"))
+            try await alice.expect("BATCH -")
+            try await alice.sync()
+            #expect(!alice.unread().contains { $0.contains(" ACK") || $0.contains("labeled-response") })
+            // Line by line: the blank line is left out, only the first line has the msgid.
+            let first = try await carl.expect("PRIVMSG #ml :first")
+            let second = try await carl.expect("PRIVMSG #ml : and more")
+            #expect(first.contains("msgid=") && !second.contains("msgid="))
+            #expect(first.contains("+draft/reply=x"))
+            // A concat tag on a blank line is refused.
+            for line in [
+                "BATCH +b2 draft/multiline #ml", "@batch=b2 PRIVMSG #ml :hi",
+                "@batch=b2;draft/multiline-concat PRIVMSG #ml :", "BATCH -b2",
+            ] {
+                try await alice.send(line)
+            }
+            try await alice.expect("FAIL BATCH MULTILINE_INVALID")
+        }
+    }
+
+    @Test func joinersAwayAndNickCaseChanges() async throws {
+        try await withServer { server in
+            let watcher = try await TestClient.irc(server, nick: "watcher", extra: ["CAP REQ away-notify", "CAP END"])
+            try await watcher.send("JOIN #hall")
+            try await watcher.expectNumeric("366")
+            let away = try await TestClient.irc(server, nick: "napper")
+            try await away.send("AWAY :asleep")
+            try await away.expectNumeric("306")
+            try await away.send("JOIN #hall")
+            try await watcher.expect(":napper!~napper@127.0.0.1 AWAY :asleep")
+            // MONITOR: a nick changing only its case is not news.
+            try await watcher.send("MONITOR + napper")
+            try await watcher.expectNumeric("730")
+            try await away.send("NICK NAPPER")
+            try await away.expect("NICK NAPPER")
+            try await watcher.sync()
+            #expect(!watcher.unread().contains { $0.contains(" 730 ") || $0.contains(" 731 ") })
+            try await away.send("NICK dreamer")
+            try await watcher.expect(" 731 watcher :NAPPER")
+        }
+    }
+
+    @Test func redactingInAChannelOneCannotSeeNamesNoMessage() async throws {
+        try await withServer { server in
+            let caps = "draft/message-redaction standard-replies"
+            let ann = try await TestClient.irc(server, nick: "ann", extra: ["CAP REQ :\(caps)", "CAP END"])
+            try await ann.send("REDACT #nowhere some-msgid")
+            try await ann.expect(
+                ":test.hearth FAIL REDACT INVALID_TARGET #nowhere :You can't redact messages in #nowhere")
+        }
+    }
 }

@@ -60,6 +60,11 @@ extension LimitCrossingTests {
             let first = try await c.expect("a SASL failure") { $0.contains(" 904 ") || $0.contains(" 905 ") }
             #expect(first.contains(" 904 ") && first.contains("malformed PLAIN message"), "\(first)")
             try await Self.authenticate(c, atLimit + "Q")
+            try await c.expect(" 904 sam :SASL authentication failed: the message is too long")
+            // One line longer than a chunk is refused as such.
+            try await c.send("AUTHENTICATE PLAIN")
+            try await c.expect("AUTHENTICATE +")
+            try await c.send("AUTHENTICATE " + String(repeating: "QUFB", count: 101))
             try await c.expect(" 905 sam :SASL message too long")
             // The connection lives on and can still log in.
             try await Self.authenticate(c, IRCProtocolTests.plainAuth("sam", "s3cret-pass"))

@@ -271,7 +271,7 @@ import Testing
             r("BATCH -"),
             leaks: ["TARGETS pal", "TARGETS owner", "TARGETS #hideout"]),
         .irc(
-            "MARKREAD #owned", r("MARKREAD #owned *"), loggedOut: r("FAIL MARKREAD ACCOUNT_REQUIRED"),
+            "MARKREAD #owned", r("MARKREAD #owned *"),
             leaks: ["timestamp="]),
         // accounts
         .bot("!account delete \(ownerPassword)", .refused(wrongPassword.map { "account: " + $0 })),
