@@ -134,6 +134,7 @@ extension Core {
         later(
             client,
             { () -> [(String, Date)] in
+                await self.flushHistory()  // include what was said in the last moments
                 let rows =
                     (try? await store.historyTargets(
                         channels: channelKeys, accountID: account?.id, from: from, to: to, limit: limit)) ?? []

@@ -76,8 +76,8 @@ public protocol HistoryStore: Sendable {
         targets: [String], after: HistoryRef?, before: HistoryRef?, limit: Int, newestFirst: Bool, includeAfter: Bool
     ) async throws -> [HistoryRecord]
 
-    /// Conversations and channels with messages between two times, latest first: the
-    /// channels in `channels`, and conversations that include `accountID`.
+    /// Conversations and channels whose latest message falls strictly between two times,
+    /// earliest first: the channels in `channels`, and conversations that include `accountID`.
     func historyTargets(channels: [String], accountID: Int64?, from: Date, to: Date, limit: Int) async throws -> [(
         target: String, latest: Date
     )]

@@ -123,14 +123,17 @@ extension PostgresStore: HistoryStore {
         -> [(target: String, latest: Date)]
     {
         guard !channels.isEmpty || accountID != nil else { return [] }
-        // -1 matches no conversation when the caller has no account.
+        // -1 matches no conversation when the caller has no account. Times are compared to the
+        // millisecond clients see (the time tag truncates; a bound, sent as microseconds, is rounded).
         let me = accountID ?? -1
         return try await rows(
             """
             SELECT target, MAX(createdAt) AS latest FROM history
             WHERE (target = ANY(\(channels)) OR target LIKE \("pm:\(me):%") OR target LIKE \("pm:%:\(me)"))
-              AND createdAt BETWEEN \(min(from, to)) AND \(max(from, to))
-            GROUP BY target ORDER BY latest DESC LIMIT \(Int64(limit))
+            GROUP BY target
+            HAVING floor(extract(epoch FROM MAX(createdAt)) * 1000) > round(extract(epoch FROM \(min(from, to))) * 1000)
+               AND floor(extract(epoch FROM MAX(createdAt)) * 1000) < round(extract(epoch FROM \(max(from, to))) * 1000)
+            ORDER BY latest LIMIT \(Int64(limit))
             """
         ).map { try $0.decode((String, Date).self) }
     }

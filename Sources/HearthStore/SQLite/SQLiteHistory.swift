@@ -121,8 +121,9 @@ extension SQLiteStore {
         }
     }
 
-    /// Conversations and channels with messages between two times, latest first: the
-    /// channels in `channels`, and conversations that include `accountID`.
+    /// Conversations and channels whose latest message falls strictly between two times,
+    /// earliest first (IRCv3 CHATHISTORY TARGETS): the channels in `channels`, and
+    /// conversations that include `accountID`.
     public func historyTargets(channels: [String], accountID: Int64?, from: Date, to: Date, limit: Int) async throws
         -> [(target: String, latest: Date)]
     {
@@ -143,8 +144,9 @@ extension SQLiteStore {
                 db,
                 sql: """
                     SELECT target, MAX(createdAt) AS latest FROM history
-                    WHERE (\(clauses.joined(separator: " OR "))) AND createdAt BETWEEN ? AND ?
-                    GROUP BY target ORDER BY latest DESC LIMIT ?
+                    WHERE (\(clauses.joined(separator: " OR ")))
+                    GROUP BY target HAVING latest > ? AND latest < ?
+                    ORDER BY latest LIMIT ?
                     """, arguments: StatementArguments(arguments))
             return rows.map { ($0["target"], $0["latest"]) }
         }

@@ -91,6 +91,22 @@ import Testing
             }
             #expect(conversation.first?.hasSuffix("PRIVMSG ben :just us") == true)
 
+            // TARGETS: earliest first, by each target's latest message, strictly inside the span.
+            let wide = "timestamp=2000-01-01T00:00:00.000Z timestamp=2100-01-01T00:00:00.000Z"
+            try await ben.send("CHATHISTORY TARGETS \(wide) 10")
+            let both = try await Self.batch(ben).map { $0.split(separator: " ").suffix(2).map(String.init) }
+            #expect(both.map(\.[0]) == ["#ch", "ava"], "\(both)")
+            try await ben.send("CHATHISTORY TARGETS \(wide) 1")
+            #expect(try await Self.batch(ben).count == 1)
+            if both.count == 2 {
+                // From #ch's latest (excluded) on: only the conversation; up to it: nothing.
+                try await ben.send("CHATHISTORY TARGETS timestamp=\(both[0][1]) timestamp=2100-01-01T00:00:00.000Z 10")
+                let after = try await Self.batch(ben)
+                #expect(after.map { $0.contains("TARGETS ava ") } == [true], "\(after) \(both)")
+                try await ben.send("CHATHISTORY TARGETS timestamp=2000-01-01T00:00:00.000Z timestamp=\(both[1][1]) 10")
+                #expect(try await Self.batch(ben).map { $0.contains("TARGETS #ch ") } == [true])
+            }
+
             // Refusals.
             let stranger = try await IRCv3Tests.client(server, "carl", caps: Self.caps)
             try await stranger.send("CHATHISTORY LATEST #ch * 10")
