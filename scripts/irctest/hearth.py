@@ -32,7 +32,7 @@ class HearthController(BaseServerController, DirectoryBasedController):
     extban_mute_char = "m"
     # Hearth has no NickServ: accounts are made with `hearth user add` (registerUser).
 
-    # What `CAP LS` advertises and irctest knows about (no extended-monitor, no sts).
+    # What `CAP LS` advertises and irctest knows about (no sts).
     capabilities = frozenset(
         (
             Capabilities.ACCOUNT_NOTIFY,
@@ -41,6 +41,7 @@ class HearthController(BaseServerController, DirectoryBasedController):
             Capabilities.BATCH,
             Capabilities.ECHO_MESSAGE,
             Capabilities.EXTENDED_JOIN,
+            Capabilities.EXTENDED_MONITOR,
             Capabilities.LABELED_RESPONSE,
             Capabilities.MESSAGE_REDACTION,
             Capabilities.MESSAGE_TAGS,

@@ -193,11 +193,19 @@ final class Core: @unchecked Sendable {
         return IRCMessage(tags: tags, source: source ?? client.prefix, command: command, params: params)
     }
 
-    /// Sends to the peers of `client` (and itself when `includeSelf`) that enabled `cap`.
+    /// Sends to the peers of `client` (and itself when `includeSelf`), and to its MONITOR
+    /// watchers with extended-monitor, that enabled `cap`.
     func sendToPeers(
         of client: Client, withCap cap: String, includeSelf: Bool = false, _ message: IRCMessage, out: inout Outbox
     ) {
-        let targets = (includeSelf ? [client] : []) + peers(of: client)
+        var targets = (includeSelf ? [client] : []) + peers(of: client)
+        // extended-monitor: those watching the nick hear it too, shared channel or not.
+        for id in watchers[client.nickKey] ?? [] {
+            guard let watcher = clients[id], watcher.caps.contains("extended-monitor"),
+                watcher !== client || includeSelf, !targets.contains(where: { $0 === watcher })
+            else { continue }
+            targets.append(watcher)
+        }
         let interested = targets.filter { $0.caps.contains(cap) }
         if !interested.isEmpty { out.send(interested, message) }
     }

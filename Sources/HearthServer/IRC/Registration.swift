@@ -11,7 +11,7 @@ extension Core {
     static let supportedCaps = [
         "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "draft/chathistory",
         "draft/message-redaction", "draft/multiline", "draft/read-marker", "echo-message", "labeled-response",
-        "extended-join", "invite-notify",
+        "extended-join", "extended-monitor", "invite-notify",
         "message-tags", "multi-prefix", "sasl", "server-time", "setname", "standard-replies", "userhost-in-names",
     ]
 

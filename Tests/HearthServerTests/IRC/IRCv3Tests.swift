@@ -143,6 +143,31 @@ import Testing
 }
 
 @Suite struct MonitorTests {
+    @Test func extendedMonitorTellsWatchersOfAwayAccountAndRealname() async throws {
+        try await withServer { server in
+            let caps = "extended-monitor away-notify account-notify setname"
+            let watcher = try await IRCv3Tests.client(server, "eyes", caps: caps)
+            let plainWatcher = try await IRCv3Tests.client(server, "plaineyes", caps: "away-notify")
+            for client in [watcher, plainWatcher] {
+                try await client.send("MONITOR + dana")
+                try await client.expectNumeric("731")
+            }
+            let dana = try await IRCv3Tests.client(server, "dana", caps: "setname")
+            try await watcher.expectNumeric("730")
+            // No channel in common: only extended-monitor brings the news.
+            try await dana.send("AWAY :lunch")
+            try await watcher.expect(":dana!~dana@127.0.0.1 AWAY :lunch")
+            try await dana.send("AWAY")
+            try await watcher.expect(":dana!~dana@127.0.0.1 AWAY")
+            try await dana.send("SETNAME :Dana D")
+            try await watcher.expect("SETNAME :Dana D")
+            try await dana.send("PRIVMSG hearth :!register dana s3cret-pass")
+            try await watcher.expect(":dana!~dana@127.0.0.1 ACCOUNT dana")
+            try await plainWatcher.sync()
+            #expect(!plainWatcher.unread().contains { $0.contains(" AWAY") || $0.contains(" ACCOUNT ") })
+        }
+    }
+
     @Test func watchersHearWhoComesAndGoes() async throws {
         try await withServer { server in
             let watcher = try await TestClient.irc(server, nick: "eyes")
