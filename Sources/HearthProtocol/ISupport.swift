@@ -3,7 +3,8 @@ public enum ISupport {
     public static let tokensPerLine = 13
 
     public static func tokens(network: String, extra: [String] = []) -> [String] {
-        [
+        let targets = IRCLimits.targetsPerMessage
+        return [
             "ACCOUNTEXTBAN=a",
             "AWAYLEN=\(IRCLimits.awayLength)",
             "BOT=B",
@@ -27,7 +28,8 @@ public enum ISupport {
             "NICKLEN=\(IRCLimits.nickLength)",
             "PREFIX=(ov)@+",
             "SAFELIST",
-            "TARGMAX=JOIN:,KICK:\(IRCLimits.targetsPerMessage),LIST:,NAMES:1,NOTICE:\(IRCLimits.targetsPerMessage),PART:,PRIVMSG:\(IRCLimits.targetsPerMessage),WHOIS:1",
+            "STATUSMSG=@+",
+            "TARGMAX=JOIN:,KICK:\(targets),LIST:,NAMES:\(targets),NOTICE:\(targets),PART:,PRIVMSG:\(targets),WHOIS:1",
             "TOPICLEN=\(IRCLimits.topicLength)",
             "USERLEN=\(IRCLimits.userLength)",
             "UTF8ONLY",

@@ -54,8 +54,7 @@ class HearthController(BaseServerController, DirectoryBasedController):
     )
 
     # Declared behaviours turn irctest's "not supported" skips into failures.
-    # Not supported: +C, INVITE listing, NAMES with several channels
-    # (TARGMAX NAMES:1), ELIST filters (ELIST= is empty), non-UTF-8 (UTF8ONLY),
+    # Not supported: +C, INVITE listing, ELIST filters (ELIST= is empty), non-UTF-8 (UTF8ONLY),
     # SASL re-authentication (907), metadata.
     optional_behaviors = frozenset(
         (
@@ -64,6 +63,7 @@ class HearthController(BaseServerController, DirectoryBasedController):
             OptionalBehaviors.CAP_REQ_MINUS,
             OptionalBehaviors.INVITE_OVERRIDES_LIMIT,
             OptionalBehaviors.MULTI_JOIN,
+            OptionalBehaviors.MULTI_NAMES_COMMAND,
             OptionalBehaviors.MULTI_KICK,
             OptionalBehaviors.MULTI_PRIVMSG,
             OptionalBehaviors.SASL_AFTER_REGISTRATION,

@@ -278,7 +278,8 @@ extension Core {
         }
     }
 
-    func sendNames(_ client: Client, _ channel: ChannelState, out: inout Outbox) {
+    /// `end`: false when NAMES asked for several channels (one 366 closes them all).
+    func sendNames(_ client: Client, _ channel: ChannelState, end: Bool = true, out: inout Outbox) {
         let symbol = channel.flags.contains("s") ? "@" : (channel.flags.contains("p") ? "*" : "=")
         let allPrefixes = client.caps.contains("multi-prefix")
         let fullMask = client.caps.contains("userhost-in-names")
@@ -301,22 +302,27 @@ extension Core {
         if !line.isEmpty {
             out.send(client, numeric(client, .namReply, symbol, channel.name, line.joined(separator: " ")))
         }
-        out.send(client, numeric(client, .endOfNames, channel.name, "End of /NAMES list."))
+        if end { out.send(client, numeric(client, .endOfNames, channel.name, "End of /NAMES list.")) }
     }
 
     func names(_ client: Client, _ message: IRCMessage) {
-        guard let target = message.params.first?.split(separator: ",").first.map(String.init) else {
+        let targets = (message.params.first ?? "").split(separator: ",").prefix(IRCLimits.targetsPerMessage)
+        guard !targets.isEmpty else {
             reply(client, .endOfNames, "*", "End of /NAMES list.")
             return
         }
         withState { out in
-            guard let channel = channels[IRCNames.fold(target)],
-                !hidden(channel, from: client)
-            else {
-                out.send(client, numeric(client, .endOfNames, target, "End of /NAMES list."))
-                return
+            let several = targets.count > 1
+            for target in targets.map(String.init) {
+                guard let channel = channels[IRCNames.fold(target)], !hidden(channel, from: client) else {
+                    if !several { out.send(client, numeric(client, .endOfNames, target, "End of /NAMES list.")) }
+                    continue
+                }
+                sendNames(client, channel, end: !several, out: &out)
             }
-            sendNames(client, channel, out: &out)
+            if several {
+                out.send(client, numeric(client, .endOfNames, targets.joined(separator: ","), "End of /NAMES list."))
+            }
         }
     }
 

@@ -86,6 +86,12 @@ extension Core {
     /// Delivers one message to one target, running bot commands where they are meant for the bot.
     func send(_ client: Client, command: String, target: String, text: String, clientTags: [IRCTag] = []) {
         let isNotice = command == "NOTICE"
+        if let status = target.first, "@+".contains(status), target.dropFirst().hasPrefix("#") {
+            sendToStatus(
+                client, command: command, status: status, name: String(target.dropFirst()), text: text,
+                clientTags: clientTags)
+            return
+        }
         let key = IRCNames.fold(target)
         if key == Bot.nick {
             if !isNotice { runBot(client, text: text, channel: nil, requireBang: false) }
@@ -218,5 +224,34 @@ extension Core {
     func isBlocked(_ client: Client, by recipient: Client) -> Bool {
         guard let sender = client.account?.id, let receiver = recipient.account?.id else { return false }
         return blocking[receiver]?.contains(sender) == true
+    }
+
+    /// STATUSMSG: `@#chan` reaches the channel's operators, `+#chan` its operators and voiced
+    /// members. Not kept in history (the channel's other members could read it there).
+    func sendToStatus(
+        _ client: Client, command: String, status: Character, name: String, text: String, clientTags: [IRCTag]
+    ) {
+        let isNotice = command == "NOTICE"
+        withState { out in
+            guard let channel = channels[IRCNames.fold(name)], !hidden(channel, from: client) else {
+                if !isNotice { out.send(client, numeric(client, .noSuchChannel, name, "No such channel")) }
+                return
+            }
+            if let refusal = channelRefusal(client, channel) {
+                if !isNotice { out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal)) }
+                return
+            }
+            let target = String(status) + channel.name
+            let receivers = channel.order.filter { member in
+                guard member !== client, let rank = channel.members[member.id] else { return false }
+                return rank.op || (status == "+" && rank.voice)
+            }
+            let echo = client.caps.contains("echo-message")
+            let wanted = receivers.reduce(echo ? client.tagMask : []) { $0.union($1.tagMask) }
+            let relay = userMessage(client, command, [target, text], clientTags: clientTags, wanted: wanted)
+            if !receivers.isEmpty { out.send(receivers, relay) }
+            if receivers.contains(where: \.isRemote) { forward(client, relay, to: target) }
+            if echo { out.send(client, relay) }
+        }
     }
 }

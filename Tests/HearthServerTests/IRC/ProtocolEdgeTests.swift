@@ -171,4 +171,38 @@ import Testing
                 ":test.hearth FAIL REDACT INVALID_TARGET #nowhere :You can't redact messages in #nowhere")
         }
     }
+
+    @Test func namesForSeveralChannelsAndMessagesToOperators() async throws {
+        try await withServer { server in
+            let op = try await TestClient.irc(server, nick: "op")
+            for name in ["#a", "#b"] {
+                try await op.send("JOIN \(name)")
+                try await op.expectNumeric("366")
+            }
+            try await op.send("NAMES #a,#b,#none")
+            try await op.expect(" 353 op = #a :@op")
+            try await op.expect(" 353 op = #b :@op")
+            try await op.expect(" 366 op #a,#b,#none :End of /NAMES list.")
+            // STATUSMSG: @#a reaches operators, +#a operators and voiced members.
+            let voiced = try await TestClient.irc(server, nick: "voiced")
+            let plain = try await TestClient.irc(server, nick: "plain")
+            for client in [voiced, plain] {
+                try await client.send("JOIN #a")
+                try await client.expectNumeric("366")
+            }
+            try await op.send("MODE #a +v voiced")
+            try await voiced.expect("MODE #a +v :voiced")
+            try await plain.send("PRIVMSG @#a :ops only")
+            try await op.expect(":plain!~plain@127.0.0.1 PRIVMSG @#a :ops only")
+            try await plain.send("PRIVMSG +#a :ops and voices")
+            try await op.expect("PRIVMSG +#a :ops and voices")
+            try await voiced.expect("PRIVMSG +#a :ops and voices")
+            try await plain.sync()
+            try await voiced.sync()
+            #expect(!voiced.unread().contains { $0.contains("ops only") })
+            #expect(!plain.unread().contains { $0.contains("PRIVMSG @#a") || $0.contains("PRIVMSG +#a") })
+            try await plain.send("PRIVMSG @#nowhere :hello")
+            try await plain.expect(" 403 plain #nowhere ")
+        }
+    }
 }
