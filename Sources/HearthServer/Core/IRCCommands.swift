@@ -78,6 +78,7 @@ extension Core {
             IRCCommand("HELP", usage: "HELP [<command>]") { $0.help($1, $2) },
             IRCCommand("WHOWAS", usage: "WHOWAS <nick> [<count>]") { $0.whowas($1, $2) },
             IRCCommand("INFO", usage: "INFO [<server>]") { $0.info($1, $2) },
+            IRCCommand("ADMIN", usage: "ADMIN [<server>]") { $0.admin($1, $2) },
             IRCCommand("LINKS", usage: "LINKS [[<server>] <mask>]") { $0.links($1, $2) },
             IRCCommand("WALLOPS", min: 1, oper: true, usage: "WALLOPS :<text>") { $0.wallops($1, $2) },
             IRCCommand("HELPOP", usage: "HELPOP [<command>]") { $0.help($1, $2) },

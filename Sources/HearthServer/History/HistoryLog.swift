@@ -126,16 +126,18 @@ extension Core {
     }
 
     /// Sends earlier messages to one client with their original time: a `time` tag for
-    /// clients with server-time, "(sent … ago)" for the others.
+    /// clients with server-time, "(sent … ago)" for the others. A stored message keeps its
+    /// msgid (`msgids`, in order), so clients can tell it is the one CHATHISTORY gives.
     func replay(
         _ client: Client, _ messages: [(source: String, command: String, target: String, text: String, at: Date)],
-        out: inout Outbox
+        msgids: [String]? = nil, out: inout Outbox
     ) {
         let now = Date()
-        for message in messages {
-            // A multiline message comes back line by line.
+        for (number, message) in messages.enumerated() {
+            // A multiline message comes back line by line (its msgid on the first line).
             let pieces = Self.multilinePieces(message.text)
             for (index, piece) in pieces.enumerated() {
+                let msgid = index == 0 ? msgids?[number] ?? MessageStamp.msgid() : MessageStamp.msgid()
                 var text = piece.text
                 if index == pieces.count - 1 && !client.tagMask.contains(.serverTime) {
                     text += " (sent \(TimeText.ago(from: message.at, to: now)))"
@@ -143,7 +145,7 @@ extension Core {
                 out.send(
                     client,
                     IRCMessage(
-                        tags: [IRCTag("time", MessageStamp.time(message.at)), IRCTag("msgid", MessageStamp.msgid())],
+                        tags: [IRCTag("time", MessageStamp.time(message.at)), IRCTag("msgid", msgid)],
                         source: message.source, command: message.command, params: [message.target, text]))
             }
         }
@@ -158,6 +160,7 @@ extension Core {
         later(
             client,
             {
+                await self.flushHistory()  // include what was said in the last moments
                 let keys =
                     (try? await store.readableHistoryTargets(
                         channel: channelKey, current: historyKey, accountID: account))
@@ -167,7 +170,8 @@ extension Core {
             guard !records.isEmpty else { return }
             self.withState { out in
                 self.replay(
-                    client, records.map { ($0.source, $0.command, channelName, $0.text, $0.createdAt) }, out: &out)
+                    client, records.map { ($0.source, $0.command, channelName, $0.text, $0.createdAt) },
+                    msgids: records.map(\.msgid), out: &out)
             }
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import HearthKit
 import HearthProtocol
 
-/// WHOWAS, INFO, LINKS and WALLOPS.
+/// WHOWAS, INFO, ADMIN, LINKS and WALLOPS.
 extension Core {
     /// Remembers a user leaving a nick (a QUIT or a NICK change). Under the lock.
     func rememberNick(_ client: Client, nick: String? = nil) {
@@ -61,6 +61,20 @@ extension Core {
         withState { out in
             for line in lines { out.send(client, numeric(client, .info, line)) }
             out.send(client, numeric(client, .endOfInfo, "End of /INFO list"))
+        }
+    }
+
+    /// ADMIN: who runs this server. Hearth keeps no contact address; operators are reached on IRC.
+    func admin(_ client: Client, _ message: IRCMessage) {
+        if let target = message.params.first, !isOurServer(target) {
+            reply(client, .noSuchServer, target, "No such server")
+            return
+        }
+        withState { out in
+            out.send(client, numeric(client, .adminMe, serverName, "Administrative info"))
+            out.send(client, numeric(client, .adminLoc1, config.description))
+            out.send(client, numeric(client, .adminLoc2, "Network \(config.networkName)"))
+            out.send(client, numeric(client, .adminEmail, "Ask an IRC operator (WHO * shows them with *)"))
         }
     }
 

@@ -28,6 +28,35 @@ import Testing
         }
     }
 
+    @Test func theJoinBacklogKeepsEachMessagesMsgid() async throws {
+        try await withServer { server in
+            try await TestClient.register(server, "ava", "s3cret-pass")
+            try await TestClient.register(server, "ben", "s3cret-pass")
+            let ava = try await TestClient.irc(
+                server, nick: "ava", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ava:s3cret-pass", "CAP END"])
+            let ben = try await TestClient.irc(
+                server, nick: "ben", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ben:s3cret-pass", "CAP END"])
+            for client in [ava, ben] {
+                try await client.send("JOIN #ch")
+                try await client.expectNumeric("366")
+            }
+            try await ava.send("PRIVMSG #ch :remember me")
+            try await ben.expect("PRIVMSG #ch :remember me")
+            // Each rejoin replays it with the msgid it was stored under.
+            var seen: [String] = []
+            for _ in 0..<2 {
+                try await ben.send("PART #ch")
+                try await ben.expect("PART :#ch")
+                try await ben.send("JOIN #ch")
+                seen.append(Self.msgid(try await ben.expect("PRIVMSG #ch :remember me")))
+            }
+            try await ava.send("CHATHISTORY LATEST #ch * 1")
+            let stored = try await Self.batch(ava)
+            #expect(stored.count == 1)
+            #expect(seen == [Self.msgid(stored[0]), Self.msgid(stored[0])], "\(seen) \(stored)")
+        }
+    }
+
     @Test func latestBeforeAfterAroundBetweenAndTargets() async throws {
         try await withServer { server in
             try await TestClient.register(server, "ava", "s3cret-pass")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import HearthServer
 
-/// WHOWAS, INFO, LINKS, WALLOPS (+w), WHOX and the LUSERS maxima, as IRC clients and bots use them.
+/// WHOWAS, INFO, ADMIN, LINKS, WALLOPS (+w), WHOX and the LUSERS maxima, as IRC clients and bots use them.
 @Suite struct ServerQueryTests {
     @Test func whowasRemembersWhoLeftANick() async throws {
         try await withServer { server in
@@ -105,6 +105,14 @@ import Testing
             try await user.expect(" 402 user elsewhere.example :No such server")
             try await user.send("INFO test.hearth")
             try await user.expectNumeric("374")
+
+            try await user.send("ADMIN")
+            try await user.expect(" 256 user test.hearth :Administrative info")
+            try await user.expectNumeric("257")
+            try await user.expectNumeric("258")
+            try await user.expectNumeric("259")
+            try await user.send("ADMIN elsewhere.example")
+            try await user.expect(" 402 user elsewhere.example :No such server")
 
             try await user.send("LINKS")
             try await user.expect(" 364 user test.hearth test.hearth :0 ")
