@@ -43,9 +43,13 @@ import Testing
             try await store.deleteHistoryMessage(targets: ["#room"], msgid: "m4")
             #expect(try await store.historyMessage(targets: ["#room"], msgid: "m4") == nil)
 
+            // By each target's latest message, earliest first, strictly inside the span.
             let targets = try await store.historyTargets(
-                channels: ["#room", "#other"], accountID: nil, from: start, to: start + 100, limit: 10)
-            #expect(targets.map(\.target) == ["#room", "#other"])
+                channels: ["#room", "#other"], accountID: nil, from: start - 1, to: start + 100, limit: 10)
+            #expect(targets.map(\.target) == ["#other", "#room"])
+            let later = try await store.historyTargets(
+                channels: ["#room", "#other"], accountID: nil, from: start, to: start + 10, limit: 10)
+            #expect(later.isEmpty)
 
             #expect(try await store.expireHistory(olderThan: 1, now: start + 86_400 + 5.5) == 5)
             #expect(
