@@ -6,6 +6,20 @@ import Testing
 
 /// WHOWAS, INFO, ADMIN, LINKS, WALLOPS (+w), WHOX and the LUSERS maxima, as IRC clients and bots use them.
 @Suite struct ServerQueryTests {
+    /// Asks WHOIS until `nick` is gone (its connection's close has been handled), bounded.
+    static func waitUntilGone(_ asker: TestClient, _ nick: String) async throws {
+        for _ in 0..<200 {
+            try await asker.send("WHOIS \(nick)")
+            let answer = try await asker.expect(nick) { $0.contains(" 401 ") || $0.contains(" 318 ") }
+            if answer.contains(" 401 ") {
+                try await asker.expectNumeric("318")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("\(nick) never left")
+    }
+
     @Test func whowasRemembersWhoLeftANick() async throws {
         try await withServer { server in
             let asker = try await TestClient.irc(server, nick: "asker")
@@ -35,8 +49,7 @@ import Testing
                 try await again.send("SETNAME :Ivy round \(round)")
                 try await again.sync()
                 await again.close()
-                try await asker.send("WHOIS ivy")
-                try await asker.expect("ivy") { $0.contains(" 401 ") || $0.contains(" 318 ") }
+                try await Self.waitUntilGone(asker, "ivy")
             }
             try await asker.sync()
             _ = asker.unread()
@@ -58,8 +71,7 @@ import Testing
                 let visitor = try await TestClient.irc(server, nick: "visitor")
                 try await visitor.send("QUIT")
                 try await visitor.expect("ERROR")
-                try await asker.send("WHOIS visitor")
-                try await asker.expect("visitor") { $0.contains(" 401 ") || $0.contains(" 318 ") }
+                try await Self.waitUntilGone(asker, "visitor")
             }
             try await asker.sync()
             _ = asker.unread()
