@@ -184,8 +184,9 @@ extension Core {
             if isNew { channels[folded] = channel }
             // Registered channels give ops to their owner only; others to the first joiner.
             let owner = registered[folded]?.ownerId
-            // In a network, only the node that made the channel first gives ops.
-            let op = owner.map { $0 == client.account?.id } ?? (isNew && claim?.created != false)
+            // In a network, the database's word decides who made the channel first (another
+            // node's joiner may have made it here meanwhile); otherwise the first joiner.
+            let op = owner.map { $0 == client.account?.id } ?? (claim.map(\.created) ?? isNew)
             channel.add(client, MemberStatus(op: op, voice: false))
             client.channels.append(folded)
             grantHistory(client, channel)

@@ -144,8 +144,18 @@ import Testing
             try await ann.expect(":bob!~bob@127.0.0.1 NICK robert")
             try await bob.send("QUIT :done")
             try await ann.expect(":robert!~bob@127.0.0.1 QUIT :Quit: done")
-            // The nick is free again everywhere.
-            let again = try await Self.user("robert", on: nodes[0])
+            // The nick is free again everywhere (once bob's node has released its claim, which
+            // may come a moment after ann saw the QUIT).
+            let again = try await TestClient.connect(port: nodes[0].port)
+            try await again.send("USER robert 0 * :Real robert")
+            var welcomed = false
+            for _ in 0..<200 where !welcomed {
+                try await again.send("NICK robert")
+                let answer = try await again.expect("001 or 433") { $0.contains(" 001 ") || $0.contains(" 433 ") }
+                welcomed = answer.contains(" 001 ")
+                if !welcomed { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(welcomed)
             await again.close()
             await ann.close()
         }

@@ -141,7 +141,8 @@ import _CryptoExtras
             let client = Client(user: "bob", password: "s3cret-pass")
             let serverFirst = try await Self.start(c, client)
             let nonce = try #require(serverFirst.split(separator: ",").first?.dropFirst(2))
-            let (final, _) = try client.final(serverFirst, nonce: nonce.dropLast() + "x")
+            let tampered = String(nonce.dropLast()) + (nonce.last == "x" ? "y" : "x")
+            let (final, _) = try client.final(serverFirst, nonce: tampered)
             try await c.send("AUTHENTICATE \(Self.b64(final))")
             try await c.expectNumeric("904")
 
