@@ -104,7 +104,8 @@ public final class HearthServer: Sendable {
         return Application(
             router: router,
             // A connection that says nothing (or trickles a request) is closed after a while.
-            server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(config.httpIdleTimeout * 1000)))),
+            // IRC over WebSocket shares the port (HTTPWithWebSocket).
+            server: .http1WithIRC(core: core, idleTimeout: .milliseconds(Int64(config.httpIdleTimeout * 1000))),
             configuration: .init(address: .hostname(config.host, port: config.httpPort), serverName: "Hearth"),
             onServerRunning: { [config, media] channel in
                 let port = channel.localAddress?.port ?? 0

@@ -71,7 +71,7 @@ public final class TestClient: Sendable {
         return TestClient(channel: channel, inbox: inbox)
     }
 
-    private init(channel: Channel, inbox: Inbox) {
+    init(channel: Channel, inbox: Inbox) {
         self.channel = channel
         self.inbox = inbox
     }

@@ -41,12 +41,16 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     /// The client's address as a trusted load balancer reported it (PROXY protocol), if so.
     let reportedAddress: String?
 
-    init(core: Core, address: String? = nil) {
+    /// A WebSocket connection: IRC from the start (no plain mode), framed by the bridge.
+    let webSocket: Bool
+
+    init(core: Core, address: String? = nil, webSocket: Bool = false) {
         self.core = core
         self.reportedAddress = address
+        self.webSocket = webSocket
     }
 
-    /// Added after a PROXY header, to a connection that is already up.
+    /// Added after a PROXY header or a WebSocket upgrade, to a connection that is already up.
     func handlerAdded(context: ChannelHandlerContext) {
         if reportedAddress != nil && context.channel.isActive { begin(context: context) }
     }
@@ -80,6 +84,10 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         let client = self.client!
         let core = self.core
         locals.sweeper.add(self)
+        if webSocket {
+            client.mode = .irc
+            return
+        }
         greetTimer = context.eventLoop.scheduleTask(in: .milliseconds(Int64(core.config.plainGreetingDelay * 1000))) {
             // Someone who connected and said nothing is probably a person with nc: greet them.
             if client.mode == .undecided { core.startPlainMode(client) }

@@ -1,0 +1,143 @@
+import Foundation
+import HearthProtocol
+import HearthTesting
+import NIOWebSocket
+import Testing
+
+@testable import HearthServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// IRC over WebSocket (IRCv3 text.ircv3.net / binary.ircv3.net) on the HTTP port: a browser
+/// client is an IRC client like any other.
+@Suite struct WebSocketTests {
+    /// NICK/USER over a WebSocket connection; waits for the end of the MOTD.
+    static func register(_ web: TestClient, _ nick: String, extra: [String] = []) async throws {
+        for line in extra + ["NICK \(nick)", "USER \(nick) 0 * :Web \(nick)"] { try await web.send(line) }
+        try await web.expectNumeric("376")
+    }
+
+    @Test func aBrowserChatsWithAnIRCClient() async throws {
+        try await withServer { server in
+            let irc = try await TestClient.irc(server, nick: "nonweb")
+            let (web, session) = try await TestClient.connectWebSocket(port: server.httpPort, path: "/irc")
+            #expect(session.response.withLockedValue { $0.status }.contains(" 101 "))
+            #expect(session.response.withLockedValue { $0.headers["sec-websocket-protocol"] } == "text.ircv3.net")
+            try await Self.register(web, "web")
+            try await web.send("PRIVMSG nonweb :hello from a browser")
+            try await irc.expect(":web!~web@127.0.0.1 PRIVMSG nonweb :hello from a browser")
+            try await irc.send("PRIVMSG web :hi, café")
+            // One line per message, no CRLF inside, UTF-8 intact.
+            try await web.expect(":nonweb!~nonweb@127.0.0.1 PRIVMSG web :hi, café")
+            #expect(session.opcodes.withLockedValue { $0 }.allSatisfy { $0 == .text })
+            try await web.send("JOIN #web")
+            try await web.expect(" 366 web #web ")
+            try await web.send("WHOIS web")
+            try await web.expect(" 311 web web ~web 127.0.0.1 * :Web web")
+        }
+    }
+
+    @Test func subprotocolsAreNegotiatedInTheClientsOrder() async throws {
+        try await withServer { server in
+            let cases: [([String], String?, WebSocketOpcode)] = [
+                (["binary.ircv3.net"], "binary.ircv3.net", .binary),
+                (["text.ircv3.net"], "text.ircv3.net", .text),
+                (["binary.ircv3.net", "text.ircv3.net"], "binary.ircv3.net", .binary),
+                (["text.ircv3.net", "binary.ircv3.net"], "text.ircv3.net", .text),
+                (["chat.example"], nil, .text),
+                ([], nil, .text),
+            ]
+            for (index, (offered, chosen, opcode)) in cases.enumerated() {
+                let (web, session) = try await TestClient.connectWebSocket(port: server.httpPort, subprotocols: offered)
+                #expect(session.response.withLockedValue { $0.headers["sec-websocket-protocol"] } == chosen)
+                try await Self.register(web, "web\(index)")
+                #expect(session.opcodes.withLockedValue { $0 }.allSatisfy { $0 == opcode }, "\(offered)")
+                await web.close()
+            }
+        }
+    }
+
+    @Test func saslAndCapsWorkAsOverTCP() async throws {
+        try await withServer { server in
+            try await TestClient.register(server, "ann", "s3cret-pass")
+            let (web, _) = try await TestClient.connectWebSocket(port: server.httpPort)
+            try await web.send("CAP LS 302")
+            try await web.expect("CAP * LS")
+            try await web.send("CAP REQ :sasl server-time message-tags")
+            try await web.expect("CAP * ACK")
+            try await web.send("AUTHENTICATE PLAIN")
+            try await web.expect("AUTHENTICATE +")
+            try await web.send("AUTHENTICATE " + IRCProtocolTests.plainAuth("ann", "s3cret-pass"))
+            try await web.expectNumeric("903")
+            try await web.send("CAP END")
+            try await Self.register(web, "ann")
+            try await web.send("PRIVMSG hearth :!whoami")
+            try await web.expect("ann")
+        }
+    }
+
+    @Test func messagesPastTheLimitCloseTheConnection() async throws {
+        try await withServer { server in
+            // At the limit: one IRC line too long for IRC, answered like over TCP (417).
+            let (atLimit, _) = try await TestClient.connectWebSocket(port: server.httpPort)
+            try await Self.register(atLimit, "edge")
+            let body = String(repeating: "x", count: WebSocketIRC.maxMessageBytes - "PRIVMSG edge :".utf8.count - 2)
+            try await atLimit.send("PRIVMSG edge :" + body)
+            try await atLimit.expectNumeric("417")
+            try await atLimit.sync()
+            // One byte past: the WebSocket is closed with 1009 (message too big).
+            let (past, session) = try await TestClient.connectWebSocket(port: server.httpPort)
+            try await Self.register(past, "past")
+            try await past.sendRaw(Array(repeating: UInt8(ascii: "x"), count: WebSocketIRC.maxMessageBytes + 1))
+            for _ in 0..<500 where !past.isClosed { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(past.isClosed)
+            #expect(session.closeCodes.withLockedValue { $0 } == [1009])
+        }
+    }
+
+    @Test func otherPathsAndPlainHTTPStayHTTP() async throws {
+        try await withServer {
+            $0.plainGreetingDelay = 0.2
+        } run: { server in
+            let (refused, session) = try await TestClient.connectWebSocket(port: server.httpPort, path: "/elsewhere")
+            #expect(session.response.withLockedValue { $0.status }.contains(" 404 "))
+            await refused.close()
+            let (data, response) = try await URLSession.shared.data(
+                from: URL(string: "http://127.0.0.1:\(server.httpPort)/health")!)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(String(decoding: data, as: UTF8.self).contains("\"status\":\"ok\""))
+            // A WebSocket client that says nothing is not greeted as a plain-mode user.
+            let (silent, _) = try await TestClient.connectWebSocket(port: server.httpPort)
+            try await Task.sleep(for: .milliseconds(600))
+            #expect(silent.unread().isEmpty, "\(silent.unread())")
+        }
+    }
+
+    @Test func fragmentsMakeOneLineUpToTheirLimit() async throws {
+        try await withServer { server in
+            let irc = try await TestClient.irc(server, nick: "nonweb")
+            let (web, session) = try await TestClient.connectWebSocket(port: server.httpPort)
+            try await Self.register(web, "web")
+            // One message in three fragments is one line; a ping in between is answered.
+            try await web.sendFrames([
+                (.text, false, "PRIVMSG non"), (.continuation, false, "web :in "),
+                (.continuation, true, "pieces"),
+            ])
+            try await irc.expect("PRIVMSG nonweb :in pieces")
+            // More fragments than allowed: closed with 1009.
+            let pieces = (0...WebSocketIRC.maxFragments).map { index in
+                (
+                    opcode: index == 0 ? WebSocketOpcode.text : .continuation, fin: index == WebSocketIRC.maxFragments,
+                    text: "x"
+                )
+            }
+            try await web.sendFrames(pieces)
+            for _ in 0..<500 where !web.isClosed { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(web.isClosed)
+            #expect(session.closeCodes.withLockedValue { $0 } == [1009])
+            try await irc.sync()
+        }
+    }
+}
