@@ -69,8 +69,14 @@ import Testing
                 try await visitor.send("/join #lobby")
                 try await visitor.expect("[#lobby] <greeter> Welcome to #lobby, visitor!")
             }
-            // The day's list, posted at start, is in the history of this incarnation of #lobby.
-            let log = try await server.sql.strings("SELECT text FROM history WHERE target LIKE '#lobby %' ORDER BY id")
+            // The day's list, posted at start, is in the history of this incarnation of #lobby
+            // (written in batches: wait for it, bounded).
+            var log: [String] = []
+            for _ in 0..<100 {
+                log = try await server.sql.strings("SELECT text FROM history WHERE target LIKE '#lobby %' ORDER BY id")
+                if log.contains(where: { $0.hasPrefix("Top meme: #1 http") }) { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
             #expect(log.contains { $0.contains("Today's hot recipe: Sunday roast by chef — !recipe 1") }, "\(log)")
             #expect(log.contains { $0.hasPrefix("Top meme: #1 http") }, "\(log)")
         }
