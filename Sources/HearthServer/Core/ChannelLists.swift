@@ -57,7 +57,7 @@ struct ChannelLists {
 
     /// May not speak: a mute matches and no exception does.
     func mutes(_ user: Identity) -> Bool {
-        self["b"].contains { Self.isMute($0.mask) && Self.matches(String($0.mask.dropFirst(2)), user) }
+        self["b"].contains { Self.isMute($0.mask) && Self.matches($0.mask, user) }
             && !excepted(user)
     }
 

@@ -20,18 +20,34 @@ struct WhowasLog {
     static let nicksKept = 2_000
 
     private var entries: [String: [Entry]] = [:]
-    /// Nick keys in the order they were last recorded (oldest first), for forgetting.
-    private var order: [String] = []
+    /// A running count of records, and the count at which each nick was last recorded.
+    private var clock = 0
+    private var recordedAt: [String: Int] = [:]
+    /// Nick keys in the order they were recorded (oldest first, from `head`). A nick recorded
+    /// again leaves a stale place behind (its count no longer matches), skipped when met: a
+    /// record costs no scan of the log (it runs under the core's lock, at every QUIT and NICK).
+    private var order: [(key: String, at: Int)] = []
+    private var head = 0
 
     var count: Int { entries.count }
 
     mutating func record(_ entry: Entry) {
         let key = IRCNames.fold(entry.nick)
-        if entries[key] != nil { order.removeAll { $0 == key } }
+        clock += 1
         entries[key, default: []].insert(entry, at: 0)
         if entries[key]!.count > Self.entriesPerNick { entries[key]!.removeLast() }
-        order.append(key)
-        if order.count > Self.nicksKept { entries[order.removeFirst()] = nil }
+        recordedAt[key] = clock
+        order.append((key, clock))
+        while entries.count > Self.nicksKept && head < order.count {
+            let oldest = order[head]
+            head += 1
+            if recordedAt[oldest.key] == oldest.at { (entries[oldest.key], recordedAt[oldest.key]) = (nil, nil) }
+        }
+        // Drop the places passed and the stale ones now and then, so `order` stays bounded.
+        if head > Self.nicksKept || order.count > 3 * Self.nicksKept {
+            order = order[head...].filter { recordedAt[$0.key] == $0.at }
+            head = 0
+        }
     }
 
     /// The users of nicks matching `mask` (a nick, or a glob), newest first; at most `limit`
@@ -40,7 +56,8 @@ struct WhowasLog {
         let key = IRCNames.fold(mask)
         let keys =
             mask.contains(where: { "*?".contains($0) })
-            ? order.reversed().filter { IRCNames.globMatch(key, $0) } : [key]
+            ? order[head...].reversed().filter { recordedAt[$0.key] == $0.at && IRCNames.globMatch(key, $0.key) }
+                .map(\.key) : [key]
         return keys.flatMap { key -> [Entry] in
             let found = entries[key] ?? []
             return limit > 0 ? Array(found.prefix(limit)) : found

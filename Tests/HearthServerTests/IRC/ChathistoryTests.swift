@@ -28,14 +28,22 @@ import Testing
         }
     }
 
+    /// Two accounts, logged in with the history caps.
+    static func avaAndBen(_ server: TestServer) async throws -> (TestClient, TestClient) {
+        var clients: [TestClient] = []
+        for name in ["ava", "ben"] {
+            try await TestClient.register(server, name, "s3cret-pass")
+            clients.append(
+                try await TestClient.irc(
+                    server, nick: name,
+                    extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS \(name):s3cret-pass", "CAP END"]))
+        }
+        return (clients[0], clients[1])
+    }
+
     @Test func theJoinBacklogKeepsEachMessagesMsgid() async throws {
         try await withServer { server in
-            try await TestClient.register(server, "ava", "s3cret-pass")
-            try await TestClient.register(server, "ben", "s3cret-pass")
-            let ava = try await TestClient.irc(
-                server, nick: "ava", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ava:s3cret-pass", "CAP END"])
-            let ben = try await TestClient.irc(
-                server, nick: "ben", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ben:s3cret-pass", "CAP END"])
+            let (ava, ben) = try await Self.avaAndBen(server)
             for client in [ava, ben] {
                 try await client.send("JOIN #ch")
                 try await client.expectNumeric("366")
@@ -59,12 +67,7 @@ import Testing
 
     @Test func latestBeforeAfterAroundBetweenAndTargets() async throws {
         try await withServer { server in
-            try await TestClient.register(server, "ava", "s3cret-pass")
-            try await TestClient.register(server, "ben", "s3cret-pass")
-            let ava = try await TestClient.irc(
-                server, nick: "ava", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ava:s3cret-pass", "CAP END"])
-            let ben = try await TestClient.irc(
-                server, nick: "ben", extra: ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ben:s3cret-pass", "CAP END"])
+            let (ava, ben) = try await Self.avaAndBen(server)
             try await ava.send("JOIN #ch")
             try await ava.expectNumeric("366")
             try await ben.send("JOIN #ch")

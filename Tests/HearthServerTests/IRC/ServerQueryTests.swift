@@ -103,6 +103,29 @@ import Testing
         #expect(log.lookup("nick1", limit: 0).count == 2)
         #expect(log.lookup("nick2", limit: 0).isEmpty)
         #expect(log.lookup("nick1?", limit: 1).count == 10)
+        // One nick recorded over and over stays one nick with its last few users, and its
+        // earlier places do not push others out.
+        for _ in 0..<(3 * WhowasLog.nicksKept) { log.record(entry("busy")) }
+        #expect(log.count == WhowasLog.nicksKept)
+        #expect(log.lookup("busy", limit: 0).count == WhowasLog.entriesPerNick)
+        #expect(log.lookup("bus?", limit: 0).count == WhowasLog.entriesPerNick)
+        #expect(log.lookup("nick1", limit: 0).count == 2)
+    }
+
+    @Test func channelMasksMatchHostsAccountsAndMutes() {
+        var lists = ChannelLists()
+        let eve = ChannelLists.Identity(prefix: "eve!~eve@10.0.0.1", account: "evelyn")
+        let guest = ChannelLists.Identity(prefix: "eve!~eve@10.0.0.2", account: nil)
+        #expect(ChannelLists.normalize("$m:eve") == "m:eve!*@*")
+        #expect(ChannelLists.normalize("a:EVE*") == "a:EVE*")
+        _ = lists.add("b", .init(mask: ChannelLists.normalize("$m:*@10.0.0.1"), setBy: "op", at: Date()))
+        #expect(lists.mutes(eve) && !lists.mutes(guest) && !lists.bans(eve))
+        _ = lists.add("b", .init(mask: "$a:eve*", setBy: "op", at: Date()))
+        #expect(lists.bans(eve) && !lists.bans(guest))
+        _ = lists.add("e", .init(mask: "a:evelyn", setBy: "op", at: Date()))
+        #expect(!lists.bans(eve) && !lists.mutes(eve))
+        _ = lists.add("I", .init(mask: "$a", setBy: "op", at: Date()))
+        #expect(lists.invites(eve) && !lists.invites(guest))
     }
 
     @Test func infoLinksAndWallops() async throws {
