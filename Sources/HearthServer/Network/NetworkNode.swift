@@ -43,13 +43,22 @@ final class NetworkNode: Sendable {
     /// The server names of the other nodes, as their `hello` and `announced` said.
     private let servers = Mutex<[String: String]>([:])
 
+    /// Background nick claims and releases, run one at a time in the order they were asked
+    /// for: a QUIT's release must not overtake the NICK's claim before it.
+    private let nickWork: AsyncStream<@Sendable () async -> Void>.Continuation
+    private let nickWorks: AsyncStream<@Sendable () async -> Void>
+
     init(name: String, serverName: String, store: any NetworkStore, logger: Logger) {
         self.name = name
         self.serverName = serverName
         self.store = store
         self.logger = logger
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (nickWorks, nickWork) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
     }
+
+    /// Queues a claim or release of a nick (see `nickWork`). Cheap; called under the core's lock.
+    func inOrder(_ work: @escaping @Sendable () async -> Void) { nickWork.yield(work) }
 
     func setHandlers(_ value: Handlers) { handlers.withLock { $0 = value } }
 
@@ -104,6 +113,7 @@ final class NetworkNode: Sendable {
             group.addTask { await self.publishLoop() }
             group.addTask { await self.heartbeatLoop() }
             group.addTask { await self.listenLoop() }
+            group.addTask { for await work in self.nickWorks { await work() } }
             await group.waitForAll()
         }
     }

@@ -297,7 +297,7 @@ extension Core {
     /// Frees a connection's network-wide claim on a nick (in the background: nobody waits).
     func releaseNetworkNick(_ key: String, session: Int) {
         guard let network, !key.isEmpty else { return }
-        Task { try? await network.store.releaseNick(key, node: network.name, session: session) }
+        network.inOrder { try? await network.store.releaseNick(key, node: network.name, session: session) }
     }
 
     /// A plain-mode guest's random nick, claimed network-wide in the background (the names
@@ -306,7 +306,7 @@ extension Core {
         guard let network else { return }
         tellNetwork(.user, client)
         let claim = NetworkNick(nickKey: client.nickKey, node: network.name, session: client.id, accountID: nil)
-        Task { _ = try? await network.store.claimNick(claim) }
+        network.inOrder { _ = try? await network.store.claimNick(claim) }
     }
 
     /// A local user's new nick: the other nodes are told (unless `tell` is false: they rename
@@ -318,7 +318,7 @@ extension Core {
         let claim = NetworkNick(
             nickKey: client.nickKey, node: network.name, session: client.id, accountID: client.account?.id)
         let session = client.id
-        Task {
+        network.inOrder {
             _ = try? await network.store.claimNick(claim)
             if oldKey != claim.nickKey {
                 try? await network.store.releaseNick(oldKey, node: network.name, session: session)
@@ -354,7 +354,7 @@ extension Core {
                 // Its claim on the nick too, so the account's other devices may share it.
                 let claim = NetworkNick(
                     nickKey: client.nickKey, node: network.name, session: client.id, accountID: client.account?.id)
-                Task { _ = try? await network.store.claimNick(claim) }
+                network.inOrder { _ = try? await network.store.claimNick(claim) }
             }
         case .notify, .remind:
             return  // told to the account's users already, or kept for this connection
