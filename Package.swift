@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // HMAC, SHA-256 and PBKDF2 for SCRAM-SHA-256 (postgres-nio already depends on it).
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        // The web pages' templates (escaped by default).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         .systemLibrary(
@@ -95,6 +97,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]),
         .executableTarget(
             name: "hearth",

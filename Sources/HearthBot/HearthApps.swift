@@ -11,7 +11,8 @@ public enum HearthApps {
             BotApp(name: "channels", commands: ChannelCommands.all + HistoryCommands.all),
             BotApp(
                 name: "memes", commands: PictureCommands.all + MemeCommands.all + CommentCommands.all,
-                profileLine: { try await MemeCommands.profileLine($0, media: $0.media) }),
+                profileLine: { try await MemeCommands.profileLine($0, media: $0.media) },
+                pages: [MemePages.meme, MemePages.gallery], actions: MemePages.actions),
             BotApp(
                 name: "fortunes", commands: FortuneCommands.all,
                 profileLine: { try await FortuneCommands.profileLine($0) },

@@ -22,15 +22,21 @@ public struct BotApp: Sendable {
     public var reservedChannels: ReservedChannels?
     /// Services of the app's own (a catalogue, an API client), found with `BotServices.service`.
     public var services: [any Sendable]
+    /// The app's web pages and the forms they post (see `WebPage`).
+    public var pages: [WebPage]
+    public var actions: [WebAction]
 
     public init(
         name: String, commands: [BotCommand],
         profileLine: (@Sendable (ProfileContext) async throws -> String?)? = nil,
         onLogin: LoginHook? = nil, continuation: LineContinuation? = nil,
         guardedChannels: (@Sendable (BotServices) async throws -> [GuardedChannel])? = nil,
-        reservedChannels: ReservedChannels? = nil, services: [any Sendable] = []
+        reservedChannels: ReservedChannels? = nil, services: [any Sendable] = [], pages: [WebPage] = [],
+        actions: [WebAction] = []
     ) {
         self.services = services
+        self.pages = pages
+        self.actions = actions
         self.continuation = continuation
         self.guardedChannels = guardedChannels
         self.reservedChannels = reservedChannels

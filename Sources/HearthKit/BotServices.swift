@@ -42,6 +42,10 @@ public final class BotServices: Sendable {
         appServices[ObjectIdentifier(type)] as? T
     }
 
+    /// The web address of a page (`/m/12` → `http://host:8080/m/12`), for links in replies;
+    /// nil when the server has no HTTP side.
+    public func pageURL(_ path: String) -> String? { media.map { $0.publicURL + path } }
+
     public var passwords: PasswordWorker { accounts.passwords }
     public var throttle: LoginThrottle { accounts.throttle }
     public var codes: CodeHasher { accounts.codes }

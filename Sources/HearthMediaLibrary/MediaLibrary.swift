@@ -53,8 +53,11 @@ public final class MediaLibrary: Sendable {
 
     public func url(_ image: ImageRecord) -> String { url(id: image.id, format: image.format) }
 
-    public func url(id: String, format: String) -> String {
-        "\(publicURL)/i/\(id).\(ImageFormat(rawValue: format)?.fileExtension ?? format)"
+    public func url(id: String, format: String) -> String { publicURL + Self.path(id: id, format: format) }
+
+    /// A picture's path on the HTTP port (pages link to it relative to themselves).
+    public static func path(id: String, format: String) -> String {
+        "/i/\(id).\(ImageFormat(rawValue: format)?.fileExtension ?? format)"
     }
 
     func fileURL(id: String, format: String) -> URL {

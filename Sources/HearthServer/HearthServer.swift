@@ -93,6 +93,7 @@ public final class HearthServer: Sendable {
         router.add(middleware: HTTPGuard())
         let core = self.core
         MediaRoutes(core: core, media: media).add(to: router)
+        WebRoutes(core: core, publicURL: { [media] in media.publicURL }).add(to: router)
         router.get("/health") { _, _ -> Response in
             let (users, channels) = core.lock.withLock { (core.userCount, core.channels.count) }
             let body = #"{"status":"ok","users":\#(users),"channels":\#(channels)}"#

@@ -71,12 +71,13 @@ struct MediaRoutes {
         guard try await ticketAccount(context) != nil else { return Self.text(.notFound, Self.expired) }
         let html = """
             <!doctype html><meta charset="utf-8"><title>Upload to Hearth</title>
-            <body style="font-family: sans-serif; max-width: 32em; margin: 3em auto">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <link rel="stylesheet" href="/static/hearth.css"><body><main>
             <h1>Upload a picture</h1>
             <p>PNG, JPEG, GIF or WebP, up to \(MediaLimits.maxUploadBytes / 1024 / 1024) MiB. The link works once.</p>
             <form method="post" enctype="multipart/form-data">
             <input type="file" name="file" accept="image/png,image/jpeg,image/gif,image/webp" required>
-            <button>Upload</button></form></body>
+            <button>Upload</button></form></main></body>
             """
         let headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))

@@ -20,11 +20,16 @@ enum MemeCommands {
 
     /// A meme the caller may see (not from someone who blocks them or whom they block).
     static func visibleMeme(_ request: BotRequest, _ id: Int64) async throws -> MemeRow {
-        let store = request.services.store
-        guard let row = try await store.meme(id: id) else { throw BotError("there is no meme #\(id)") }
-        if let me = request.caller.account?.id, try await store.eitherBlocks(me, row.meme.accountId) {
+        guard let row = try await visibleMeme(request.services.store, viewer: request.caller.account?.id, id) else {
             throw BotError("there is no meme #\(id)")
         }
+        return row
+    }
+
+    /// The same rule for the web: nil when there is no such meme for `viewer`.
+    static func visibleMeme(_ store: Store, viewer: Int64?, _ id: Int64) async throws -> MemeRow? {
+        guard let row = try await store.meme(id: id) else { return nil }
+        if let viewer, try await store.eitherBlocks(viewer, row.meme.accountId) { return nil }
         return row
     }
 

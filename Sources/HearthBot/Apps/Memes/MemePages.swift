@@ -1,0 +1,101 @@
+import Foundation
+import HearthKit
+import HearthMediaLibrary
+import HearthProtocol
+import HearthStore
+
+/// The memes app on the web: a meme with its comments, a person's gallery and profile, and
+/// the forms that like, favourite and comment (each one the bot command it stands for).
+enum MemePages {
+    static func imagePath(_ row: MemeRow) -> String { MediaLibrary.path(id: row.meme.imageId, format: row.format) }
+
+    static let meme = WebPage("/m/:id", name: "meme", template: MemeTemplates.meme) { request in
+        let id = try request.id()
+        let store = request.services.store
+        guard let row = try await MemeCommands.visibleMeme(store, viewer: request.viewer?.id, id) else {
+            throw WebRefusal.notFound("There is no meme #\(id).")
+        }
+        let m = row.meme
+        let now = Date()
+        let (comments, total) = try await store.comments(
+            kind: "meme", targetID: id, page: request.page, viewer: request.viewer?.id)
+        var values: [String: Any] = [
+            "id": id, "caption": m.caption, "captions": m.caption.split(separator: "|").map { String($0) },
+            "source": m.source, "author": row.author, "authorKey": IRCNames.fold(row.author),
+            "ago": TimeText.ago(from: m.createdAt, to: now),
+            "created": ISO8601DateFormatter().string(from: m.createdAt),
+            "likes": m.likes, "favs": m.favs, "commentCount": m.comments, "image": imagePath(row),
+            "comments": comments.map { comment(row: $0, now: now) },
+            "maxComment": CommentCommands.maxCommentLength,
+        ]
+        values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.commentPageSize)
+        if let viewer = request.viewer {
+            values["liked"] = try await store.hasReacted(.like, memeID: id, accountID: viewer.id)
+            values["faved"] = try await store.hasReacted(.fav, memeID: id, accountID: viewer.id)
+        }
+        return WebContent(
+            title: "Meme #\(id) by \(row.author)",
+            summary: "“\(m.caption)” — ♥ \(m.likes) · ★ \(m.favs) · \(m.comments) comments", image: imagePath(row),
+            values: values)
+    }
+
+    static func comment(row: CommentRow, now: Date) -> [String: Any] {
+        ["id": row.id, "author": row.author, "text": row.text, "ago": TimeText.ago(from: row.createdAt, to: now)]
+    }
+
+    /// `/u/NAME`: the profile (unless either blocks the other) and the memes, if the owner's
+    /// lists are open to the viewer (the same rules as `!profile` and `!memes NAME`).
+    static let gallery = WebPage("/u/:name", name: "gallery", template: MemeTemplates.gallery) { request in
+        let store = request.services.store
+        let name = request.parameters["name"] ?? ""
+        guard let subject = try await store.account(nameKey: IRCNames.fold(name)) else {
+            throw WebRefusal.notFound("Nobody is called \(name).")
+        }
+        if let viewer = request.viewer, try await store.isBlocked(viewer.id, by: subject.id) {
+            throw WebRefusal.notFound("Nobody is called \(name).")
+        }
+        let tally = try await store.profileTally(of: subject.id)
+        var values: [String: Any] = [
+            "name": subject.name, "bio": subject.bio,
+            "joined": subject.createdAt.formatted(.iso8601.year().month().day()),
+            "followers": tally.followers, "following": tally.following, "memeCount": tally.memes,
+            "recipes": tally.recipes, "points": tally.points,
+        ]
+        if let avatar = subject.avatarImageId, let image = try await store.image(id: avatar) {
+            values["avatar"] = MediaLibrary.path(id: image.id, format: image.format)
+        }
+        var image = values["avatar"] as? String
+        if try await store.mayViewLists(of: subject.id, viewer: request.viewer?.id) {
+            let (rows, total) = try await store.memes(of: subject.id, page: request.page)
+            values["memes"] = rows.map { ["id": $0.meme.id, "caption": $0.meme.caption, "image": imagePath($0)] }
+            values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.memePageSize)
+            values["open"] = true
+            image = image ?? rows.first.map(imagePath)
+        }
+        return WebContent(
+            title: "\(subject.name) on Hearth",
+            summary: subject.bio.isEmpty ? "\(subject.name)'s memes and profile" : subject.bio, image: image,
+            values: values)
+    }
+
+    static let actions: [WebAction] = [
+        WebAction("/m/:id/like", command: { p, form in toggle(p, form, on: "like", off: "unlike") }, back: back),
+        WebAction("/m/:id/fav", command: { p, form in toggle(p, form, on: "fav", off: "unfav") }, back: back),
+        WebAction(
+            "/m/:id/comment",
+            command: { p, form in
+                guard let id = p["id"], let text = form["text"]?.trimmingCharacters(in: .whitespacesAndNewlines),
+                    !text.isEmpty
+                else { return nil }
+                // One line: a comment is said as one chat line.
+                return "!comment meme \(id) " + text.split(whereSeparator: \.isNewline).joined(separator: " ")
+            }, back: back),
+    ]
+
+    static func back(_ parameters: [String: String]) -> String { "/m/\(parameters["id"] ?? "")" }
+
+    static func toggle(_ parameters: [String: String], _ form: [String: String], on: String, off: String) -> String? {
+        guard let id = parameters["id"] else { return nil }
+        return "!\(form["undo"] == "1" ? off : on) \(id)"
+    }
+}

@@ -1,0 +1,63 @@
+/// The memes app's page templates (Mustache, HTML-escaped by default). The site's layout
+/// wraps them; `viewer` (the signed-in name) and `csrf` (every form's token) come from it.
+enum MemeTemplates {
+    static let meme = """
+        <article class="meme">
+          <figure><img src="{{image}}" alt="{{caption}}" width="600"></figure>
+          <h1>{{#captions}}<span class="caption">{{.}}</span> {{/captions}}</h1>
+          <p class="meta">Meme #{{id}} by <a href="/u/{{authorKey}}">{{author}}</a> ·
+            <time datetime="{{created}}">{{ago}}</time> · template <b>{{source}}</b></p>
+          <div class="counts">
+            <span>♥ {{likes}} likes</span> <span>★ {{favs}} favourites</span> <span>💬 {{commentCount}} comments</span>
+          </div>
+          {{#viewer}}
+          <div class="actions">
+            <form method="post" action="/m/{{id}}/like"><input type="hidden" name="csrf" value="{{csrf}}">
+              {{#liked}}<input type="hidden" name="undo" value="1"><button>♥ Unlike</button>{{/liked}}
+              {{^liked}}<button>♥ Like</button>{{/liked}}</form>
+            <form method="post" action="/m/{{id}}/fav"><input type="hidden" name="csrf" value="{{csrf}}">
+              {{#faved}}<input type="hidden" name="undo" value="1"><button>★ Unfavourite</button>{{/faved}}
+              {{^faved}}<button>★ Favourite</button>{{/faved}}</form>
+          </div>
+          {{/viewer}}
+          <p class="commands">In chat: <code>!like {{id}}</code> · <code>!fav {{id}}</code> ·
+            <code>!comment meme {{id}} TEXT</code></p>
+        </article>
+        <section class="comments">
+          <h2>Comments</h2>
+          {{#comments}}
+          <div class="comment" id="c{{id}}"><b>{{author}}</b> <span class="text">{{text}}</span>
+            <span class="ago">{{ago}}</span></div>
+          {{/comments}}
+          {{^comments}}<p class="empty">No comments yet.</p>{{/comments}}
+          {{#paging}}<nav class="paging">{{#previous}}<a href="?page={{previous}}">← newer</a>{{/previous}}
+            page {{page}} of {{pages}} {{#next}}<a href="?page={{next}}">older →</a>{{/next}}</nav>{{/paging}}
+          {{#viewer}}
+          <form method="post" action="/m/{{id}}/comment" class="comment-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <textarea name="text" maxlength="{{maxComment}}" required placeholder="Say something nice"></textarea>
+            <button>Comment</button></form>
+          {{/viewer}}
+          {{^viewer}}<p><a href="/signin?next=/m/{{id}}">Sign in</a> to like and comment.</p>{{/viewer}}
+        </section>
+        """
+
+    static let gallery = """
+        <section class="profile">
+          {{#avatar}}<img class="avatar" src="{{avatar}}" alt="{{name}}'s picture" width="96" height="96">{{/avatar}}
+          <div><h1>{{name}}</h1>
+            <p class="bio">{{bio}}{{^bio}}<i>No bio yet.</i>{{/bio}}</p>
+            <p class="meta">joined {{joined}} · {{followers}} followers · {{following}} following ·
+              {{memeCount}} memes · {{recipes}} recipes · {{points}} points</p></div>
+        </section>
+        {{#open}}
+        <section class="gallery">
+          {{#memes}}<a class="tile" href="/m/{{id}}"><img src="{{image}}" alt="{{caption}}" loading="lazy"></a>{{/memes}}
+          {{^memes}}<p class="empty">{{name}} has no memes yet.</p>{{/memes}}
+        </section>
+        {{#paging}}<nav class="paging">{{#previous}}<a href="?page={{previous}}">← newer</a>{{/previous}}
+          page {{page}} of {{pages}} {{#next}}<a href="?page={{next}}">older →</a>{{/next}}</nav>{{/paging}}
+        {{/open}}
+        {{^open}}<p class="empty">{{name}} shares memes with friends only (people who follow each other).</p>{{/open}}
+        """
+}

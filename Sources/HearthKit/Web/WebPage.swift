@@ -1,0 +1,95 @@
+import Foundation
+import HearthStore
+
+/// A page an app serves on the HTTP port. The server renders `template` inside the site's
+/// layout; `load` reads through the same store and rules the app's commands use, so the web
+/// cannot show what chat would refuse.
+public struct WebPage: Sendable {
+    /// The route, as Hummingbird reads it: `/m/:id`.
+    public var path: String
+    /// The template's name (unique across apps) and its Mustache source (escaped by default).
+    public var name: String
+    public var template: String
+    public var load: @Sendable (WebRequest) async throws -> WebContent
+
+    public init(
+        _ path: String, name: String, template: String,
+        load: @escaping @Sendable (WebRequest) async throws -> WebContent
+    ) {
+        (self.path, self.name, self.template, self.load) = (path, name, template, load)
+    }
+}
+
+/// A form an app accepts from a signed-in user. It becomes one bot command said by that user,
+/// so a like or a comment from the web obeys exactly the rules it obeys in chat.
+public struct WebAction: Sendable {
+    /// The route of the POST: `/m/:id/like`.
+    public var path: String
+    /// The command line to run (`!like 12`) from the route's parameters and the form's
+    /// fields; nil when the form is not one this action understands.
+    public var command: @Sendable (_ parameters: [String: String], _ form: [String: String]) -> String?
+    /// Where the browser goes afterwards: the page the form was on.
+    public var back: @Sendable (_ parameters: [String: String]) -> String
+
+    public init(
+        _ path: String, command: @escaping @Sendable ([String: String], [String: String]) -> String?,
+        back: @escaping @Sendable ([String: String]) -> String
+    ) {
+        (self.path, self.command, self.back) = (path, command, back)
+    }
+}
+
+/// What a page handler is given: the route's and query's values and who is looking.
+public struct WebRequest: Sendable {
+    public var parameters: [String: String]
+    public var query: [String: String]
+    /// The signed-in account, or nil for a visitor.
+    public var viewer: AccountRef?
+    public var services: BotServices
+
+    public init(
+        parameters: [String: String], query: [String: String], viewer: AccountRef?, services: BotServices
+    ) {
+        (self.parameters, self.query, self.viewer, self.services) = (parameters, query, viewer, services)
+    }
+
+    /// A positive number from the route (`/m/:id`), or a 404.
+    public func id(_ name: String = "id") throws -> Int64 {
+        guard let id = parameters[name].flatMap({ Int64($0) }), id > 0 else {
+            throw WebRefusal.notFound("No such page.")
+        }
+        return id
+    }
+
+    /// The page number of a paged list (1 when absent or wrong).
+    public var page: Int { query["page"].flatMap { Int($0) }.map { max(1, min($0, 10_000)) } ?? 1 }
+
+    /// The signed-in account, or a refusal asking to sign in.
+    public func signedIn(_ why: String) throws -> AccountRef {
+        guard let viewer else { throw WebRefusal.signInRequired(why) }
+        return viewer
+    }
+}
+
+/// A page's content: its title and preview (Open Graph) and the values its template reads.
+public struct WebContent: @unchecked Sendable {  // `values` holds plain strings, numbers, arrays.
+    public var title: String
+    /// One line for link previews (`og:description`).
+    public var summary: String
+    /// A picture for link previews (`og:image`), as a site path (`/i/ID.png`).
+    public var image: String?
+    public var values: [String: Any]
+
+    public init(title: String, summary: String, image: String? = nil, values: [String: Any]) {
+        (self.title, self.summary, self.image, self.values) = (title, summary, image, values)
+    }
+}
+
+/// Why a page is not shown. The message is shown to the visitor.
+public enum WebRefusal: Error, Sendable {
+    case notFound(String)
+    /// Only a signed-in user may see it: the page offers the sign-in form.
+    case signInRequired(String)
+    /// Signed in, but not allowed (not a member of that family).
+    case forbidden(String)
+}

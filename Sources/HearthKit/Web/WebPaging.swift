@@ -1,0 +1,11 @@
+/// Previous and next links of a paged list, for templates (`{{#paging}}…{{/paging}}`).
+public enum WebPaging {
+    public static func links(page: Int, total: Int, size: Int) -> Any {
+        let pages = max(1, (total + size - 1) / size)
+        guard pages > 1 else { return false }  // a false section renders nothing
+        var links: [String: Any] = ["page": page, "pages": pages]
+        if page > 1 { links["previous"] = page - 1 }
+        if page < pages { links["next"] = page + 1 }
+        return links
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import HTTPTypes
+import HearthCrypto
+import Hummingbird
+
+/// Limits of the web side; each has a test that crosses it.
+enum WebLimits {
+    /// Bytes of a posted form (a comment is at most 400 characters; sign-in far less).
+    static let maxFormBytes = 8 * 1024
+    /// Bytes of the one-time message a form leaves for the next page.
+    static let maxFlashBytes = 300
+    /// Characters of a sign-in name and secret.
+    static let maxNameLength = 64
+    static let maxSecretLength = 256
+}
+
+/// Cookies, forms and the CSRF token every form carries.
+enum WebForms {
+    static let sessionCookie = "hearth_session"
+    static let csrfCookie = "hearth_csrf"
+    static let flashCookie = "hearth_flash"
+
+    static func cookies(_ request: Request) -> [String: String] {
+        var jar: [String: String] = [:]
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                jar[parts[0].trimmingCharacters(in: .whitespaces)] = String(parts[1])
+            }
+        }
+        return jar
+    }
+
+    /// A `Set-Cookie` value; `secure` when the site is reached over TLS.
+    static func setCookie(_ name: String, _ value: String, maxAge: Int, httpOnly: Bool = true, secure: Bool) -> String {
+        "\(name)=\(value); Path=/; Max-Age=\(maxAge); SameSite=Lax" + (httpOnly ? "; HttpOnly" : "")
+            + (secure ? "; Secure" : "")
+    }
+
+    /// A form's fields, or nil when the body is too large or not a form.
+    static func fields(_ request: Request) async -> [String: String]? {
+        guard let body = try? await request.body.collect(upTo: WebLimits.maxFormBytes) else { return nil }
+        let text = String(buffer: body).replacingOccurrences(of: "+", with: " ")
+        var components = URLComponents()
+        components.percentEncodedQuery = text
+        guard let items = components.queryItems else { return text.isEmpty ? [:] : nil }
+        var fields: [String: String] = [:]
+        for item in items where fields[item.name] == nil { fields[item.name] = item.value ?? "" }
+        return fields
+    }
+
+    /// A fresh CSRF token (the cookie and every form's hidden field must match).
+    static func newToken() -> String { Sodium.hex(Sodium.randomBytes(16)) }
+
+    static func isToken(_ text: String) -> Bool { text.utf8.count == 32 && text.allSatisfy(\.isHexDigit) }
+
+    /// A local path to go to after signing in (never another site: `//evil` or `https:`).
+    static func localPath(_ next: String?) -> String {
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\"),
+            next.utf8.count <= 512, !next.contains(where: { $0.isNewline })
+        else { return "/" }
+        return next
+    }
+
+    static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import HTTPTypes
+import HearthAccounts
+import HearthCrypto
+import HearthKit
+import HearthProtocol
+import HearthStore
+import Hummingbird
+import Mustache
+import NIOCore
+
+/// The web side: every app's pages and forms, sign-in and sign-out, the home page and the
+/// stylesheet. Pages are rendered here; what they show comes from the apps (`WebPage`).
+struct WebRoutes {
+    let core: Core
+    let library: MustacheLibrary
+    let pages: [WebPage]
+    let actions: [WebAction]
+    let publicURL: @Sendable () -> String
+    var services: BotServices { core.bot.services }
+
+    /// The pages the header links to (when an app serves them).
+    static let nav: [(path: String, label: String)] = [
+        ("/hot", "Memes"), ("/recipes", "Recipes"), ("/fortunes", "Fortunes"), ("/leaderboard", "Leaderboard"),
+    ]
+
+    init(core: Core, publicURL: @escaping @Sendable () -> String) {
+        self.core = core
+        self.publicURL = publicURL
+        pages = core.bot.apps.flatMap(\.pages)
+        actions = core.bot.apps.flatMap(\.actions)
+        var library = MustacheLibrary()
+        // The templates are part of the program: one that does not parse is a bug found at start.
+        for (name, source) in [
+            ("layout", WebLayout.layout), ("home", WebLayout.home), ("signin", WebLayout.signIn),
+            ("problem", WebLayout.problem),
+        ] + pages.map({ ($0.name, $0.template) }) {
+            try! library.register(source, named: name)
+        }
+        self.library = library
+    }
+
+    func add(to router: Router<HearthRequestContext>) {
+        for page in pages {
+            router.get(RouterPath(page.path)) { request, context in
+                try await render(request, context, template: page.name) { viewer in
+                    try await page.load(
+                        WebRequest(
+                            parameters: parameters(page.path, context), query: query(request), viewer: viewer,
+                            services: services))
+                }
+            }
+        }
+        for action in actions {
+            router.post(RouterPath(action.path)) { request, context in
+                try await act(action, request, context)
+            }
+        }
+        router.get("/") { request, context in
+            try await render(request, context, template: "home") { _ in
+                let (host, port) = (URL(string: publicURL())?.host ?? "localhost", core.config.ircPort)
+                return WebContent(
+                    title: "Hearth", summary: "Chat from nc, IRC or the web, with memes, fortunes, recipes and family.",
+                    values: ["network": core.config.networkName, "host": host, "ircPort": port])
+            }
+        }
+        router.get("/static/hearth.css") { request, _ in
+            Self.asset(request, WebStyle.css, type: "text/css; charset=utf-8")
+        }
+        WebSignIn(routes: self).add(to: router)
+    }
+
+    /// A static file of the program: cached for a day, revalidated by its ETag.
+    static func asset(_ request: Request, _ text: String, type: String) -> Response {
+        let etag = "\"\(String(UInt64(bitPattern: Int64(text.hashValue)), radix: 36))\""
+        var headers: HTTPFields = [.contentType: type, .eTag: etag, .cacheControl: "public, max-age=86400"]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        headers[.contentLength] = String(text.utf8.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    func parameters(_ path: String, _ context: HearthRequestContext) -> [String: String] {
+        var values: [String: String] = [:]
+        for part in path.split(separator: "/") where part.hasPrefix(":") {
+            let name = String(part.dropFirst())
+            values[name] = context.parameters.get(name)
+        }
+        return values
+    }
+
+    func query(_ request: Request) -> [String: String] {
+        var values: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters where values[String(key)] == nil {
+            values[String(key)] = String(value)
+        }
+        return values
+    }
+
+    /// Who is signed in: the account of the session cookie's resume token, if it is still valid.
+    func viewer(_ request: Request) async -> (AccountRef, tokenHash: String)? {
+        guard let token = WebForms.cookies(request)[WebForms.sessionCookie], SecretCodes.looksLikeResumeToken(token)
+        else { return nil }
+        let hash = Sodium.hashSecret(token)
+        guard let account = try? await services.store.account(tokenHash: hash) else { return nil }
+        return (AccountRef(id: account.id, name: account.name), hash)
+    }
+
+    var secure: Bool { publicURL().lowercased().hasPrefix("https:") }
+
+    /// Renders a page in the layout, with the viewer, the CSRF token and any one-time message.
+    func render(
+        _ request: Request, _ context: HearthRequestContext, status: HTTPResponse.Status = .ok,
+        template: String, extra: [String: Any] = [:], load: (AccountRef?) async throws -> WebContent
+    ) async throws -> Response {
+        let signedIn = await viewer(request)
+        let jar = WebForms.cookies(request)
+        var cookies: [String] = []
+        let csrf = jar[WebForms.csrfCookie].flatMap { WebForms.isToken($0) ? $0 : nil } ?? WebForms.newToken()
+        if jar[WebForms.csrfCookie] != csrf {
+            cookies.append(WebForms.setCookie(WebForms.csrfCookie, csrf, maxAge: 365 * 86400, secure: secure))
+        }
+        var status = status
+        var name = template
+        var content: WebContent
+        do {
+            content = try await load(signedIn?.0)
+        } catch let refusal as WebRefusal {
+            (status, name, content) = problem(refusal, path: request.uri.path)
+        }
+        var values = content.values.merging(extra) { $1 }
+        values["csrf"] = csrf
+        if let viewer = signedIn?.0 {
+            (values["viewer"], values["viewerKey"]) = (viewer.name, IRCNames.fold(viewer.name))
+        }
+        let body = library.render(values, withTemplate: name) ?? ""
+        var page: [String: Any] = [
+            "title": content.title, "summary": content.summary, "body": body, "csrf": csrf,
+            "url": publicURL() + request.uri.path,
+            "nav": Self.nav.filter { item in pages.contains { $0.path == item.path } }.map {
+                ["path": $0.path, "label": $0.label]
+            },
+        ]
+        if let image = content.image { page["image"] = image.hasPrefix("/") ? publicURL() + image : image }
+        page["viewer"] = values["viewer"]
+        page["viewerKey"] = values["viewerKey"]
+        if let flash = jar[WebForms.flashCookie]?.removingPercentEncoding, !flash.isEmpty {
+            page["flash"] = String(flash.prefix(WebLimits.maxFlashBytes))
+            cookies.append(WebForms.setCookie(WebForms.flashCookie, "", maxAge: 0, secure: secure))
+        }
+        let html = library.render(page, withTemplate: "layout") ?? ""
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"]
+        for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    func problem(_ refusal: WebRefusal, path: String) -> (HTTPResponse.Status, String, WebContent) {
+        let (status, heading, message, signIn): (HTTPResponse.Status, String, String, Bool)
+        switch refusal {
+        case .notFound(let text): (status, heading, message, signIn) = (.notFound, "Not found", text, false)
+        case .signInRequired(let text):
+            (status, heading, message, signIn) = (.unauthorized, "Sign in first", text, true)
+        case .forbidden(let text): (status, heading, message, signIn) = (.forbidden, "Not for you", text, false)
+        }
+        let values: [String: Any] = [
+            "heading": heading, "message": message, "signIn": signIn, "next": WebForms.percentEncoded(path),
+        ]
+        return (status, "problem", WebContent(title: heading, summary: message, values: values))
+    }
+
+    /// A form: the CSRF token must match; signed in; then the bot command it stands for, said
+    /// by the signed-in user; its answer is shown on the page the browser goes back to.
+    func act(_ action: WebAction, _ request: Request, _ context: HearthRequestContext) async throws -> Response {
+        let params = parameters(action.path, context)
+        guard let form = await WebForms.fields(request) else {
+            return MediaRoutes.text(
+                .contentTooLarge, "The form is too large (at most \(WebLimits.maxFormBytes) bytes).")
+        }
+        guard WebSignIn.csrfMatches(request, form) else {
+            return MediaRoutes.text(.forbidden, "The form has expired; reload the page and try again.")
+        }
+        let back = action.back(params)
+        guard let (viewer, hash) = await viewer(request) else {
+            return redirect("/signin?next=" + WebForms.percentEncoded(back), flash: "Sign in first.")
+        }
+        guard let line = action.command(params, form) else {
+            return redirect(back, flash: "That form was empty or not understood; nothing was changed.")
+        }
+        let caller = Caller(
+            sessionID: 0, nick: viewer.name, account: viewer, tokenHash: hash,
+            address: context.remoteAddress?.ipAddress ?? "http", isIRC: false)
+        let response = await core.bot.handle(line, caller: caller, presence: core, requireBang: true)
+        for effect in response?.effects ?? [] {
+            if case .notify(let accountID, let text) = effect { core.notify(accountID: accountID, text: text) }
+        }
+        return redirect(back, flash: (response?.lines ?? []).joined(separator: " "))
+    }
+
+    func redirect(_ path: String, flash: String? = nil) -> Response {
+        var headers: HTTPFields = [.location: path]
+        if let flash {
+            let cut = String(decoding: Array(flash.utf8.prefix(WebLimits.maxFlashBytes)), as: UTF8.self)
+            headers.append(
+                HTTPField(
+                    name: .setCookie,
+                    value: WebForms.setCookie(
+                        WebForms.flashCookie, WebForms.percentEncoded(cut), maxAge: 60, secure: secure)))
+        }
+        return Response(status: .seeOther, headers: headers)
+    }
+}

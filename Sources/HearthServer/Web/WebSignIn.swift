@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import HearthAccounts
+import HearthCrypto
+import HearthKit
+import HearthProtocol
+import HearthStore
+import Hummingbird
+
+/// Signing in on the web: name and password (or a resume token), checked by the same account
+/// rules and the same throttle as `!login`; the session is a resume token in an HttpOnly cookie,
+/// which signing out revokes.
+struct WebSignIn {
+    let routes: WebRoutes
+
+    func add(to router: Router<HearthRequestContext>) {
+        router.get("/signin") { request, context in
+            let next = WebForms.localPath(request.uri.queryParameters["next"].map(String.init))
+            return try await form(request, context, next: next, name: "", problem: nil, status: .ok)
+        }
+        router.post("/signin") { request, context in try await signIn(request, context) }
+        router.post("/signout") { request, _ in try await signOut(request) }
+    }
+
+    static func csrfMatches(_ request: Request, _ form: [String: String]) -> Bool {
+        guard let cookie = WebForms.cookies(request)[WebForms.csrfCookie], WebForms.isToken(cookie),
+            let field = form["csrf"]
+        else { return false }
+        return Sodium.constantTimeEquals(Array(cookie.utf8), Array(field.utf8))
+    }
+
+    func form(
+        _ request: Request, _ context: HearthRequestContext, next: String, name: String, problem: String?,
+        status: HTTPResponse.Status
+    ) async throws -> Response {
+        var values: [String: Any] = [
+            "next": next, "name": name, "maxName": WebLimits.maxNameLength, "maxSecret": WebLimits.maxSecretLength,
+        ]
+        if let problem { values["problem"] = problem }
+        return try await routes.render(request, context, status: status, template: "signin") { _ in
+            WebContent(title: "Sign in", summary: "Sign in to Hearth", values: values)
+        }
+    }
+
+    func signIn(_ request: Request, _ context: HearthRequestContext) async throws -> Response {
+        guard let fields = await WebForms.fields(request) else {
+            return MediaRoutes.text(
+                .contentTooLarge, "The form is too large (at most \(WebLimits.maxFormBytes) bytes).")
+        }
+        let next = WebForms.localPath(fields["next"])
+        let name = String((fields["name"] ?? "").trimmingCharacters(in: .whitespaces).prefix(WebLimits.maxNameLength))
+        guard Self.csrfMatches(request, fields) else {
+            return try await form(
+                request, context, next: next, name: name, problem: "The form had expired; please try again.",
+                status: .forbidden)
+        }
+        let secret = fields["password"] ?? ""
+        guard !name.isEmpty, !secret.isEmpty, secret.utf8.count <= WebLimits.maxSecretLength else {
+            return try await form(
+                request, context, next: next, name: name, problem: "Give your account name and password.",
+                status: .badRequest)
+        }
+        let accounts = routes.services.accounts
+        let address = context.remoteAddress?.ipAddress ?? "http"
+        let account: Stored<Account>
+        do {
+            if SecretCodes.looksLikeResumeToken(secret) {
+                account = try await accounts.checkToken(secret, address: address).0
+                guard account.nameKey == IRCNames.fold(name) else { throw AccountError("wrong name or password") }
+            } else {
+                account = try await accounts.checkPassword(name: name, password: secret, address: address)
+            }
+        } catch let error as AccountError {
+            return try await form(
+                request, context, next: next, name: name, problem: error.message, status: .unauthorized)
+        }
+        let (token, _) = try await accounts.issueToken(accountID: account.id)
+        var response = routes.redirect(next, flash: "Signed in as \(account.name).")
+        response.headers.append(
+            HTTPField(
+                name: .setCookie,
+                value: WebForms.setCookie(
+                    WebForms.sessionCookie, token, maxAge: Int(accounts.tokenLifetime), secure: routes.secure)))
+        return response
+    }
+
+    func signOut(_ request: Request) async throws -> Response {
+        guard let fields = await WebForms.fields(request), Self.csrfMatches(request, fields) else {
+            return MediaRoutes.text(.forbidden, "The form has expired; reload the page and try again.")
+        }
+        if let (_, hash) = await routes.viewer(request) { try await routes.services.store.revokeToken(tokenHash: hash) }
+        var response = routes.redirect("/", flash: "Signed out.")
+        response.headers.append(
+            HTTPField(
+                name: .setCookie,
+                value: WebForms.setCookie(WebForms.sessionCookie, "", maxAge: 0, secure: routes.secure)))
+        return response
+    }
+}
