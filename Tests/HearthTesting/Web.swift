@@ -19,8 +19,17 @@ public enum Web {
     public static func fetch(_ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:])
         async throws -> (Data, HTTPResponse)
     {
+        let (data, response, _) = try await fetchWithCookies(url, method: method, body: body, headers: headers)
+        return (data, response)
+    }
+
+    /// `fetch`, with every `Set-Cookie` header of the answer (they repeat, so `fields` keeps one).
+    public static func fetchWithCookies(
+        _ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]
+    ) async throws -> (Data, HTTPResponse, [String]) {
         let port = try #require(url.port)
-        var head = "\(method) \(url.path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        let target = url.path + (url.query.map { "?" + $0 } ?? "")
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (key, value) in headers { head += "\(key): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
         let request = Data((head + "\r\n").utf8) + (body ?? Data())
@@ -33,13 +42,17 @@ public enum Web {
         let lines = String(decoding: raw[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let status = Int(lines[0].split(separator: " ")[1]) ?? 0
         var fields: [String: String] = [:]
+        var cookies: [String] = []
         for line in lines.dropFirst() {
             if let colon = line.firstIndex(of: ":") {
-                fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                    in: .whitespaces)
+                let (name, value) = (
+                    line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                )
+                fields[name] = value
+                if name == "set-cookie" { cookies.append(value) }
             }
         }
-        return (Data(raw[split.upperBound...]), HTTPResponse(statusCode: status, fields: fields))
+        return (Data(raw[split.upperBound...]), HTTPResponse(statusCode: status, fields: fields), cookies)
     }
 
     public struct HTTPResponse {

@@ -197,14 +197,19 @@ struct WebRoutes {
 
     func redirect(_ path: String, flash: String? = nil) -> Response {
         var headers: HTTPFields = [.location: path]
-        if let flash {
-            let cut = String(decoding: Array(flash.utf8.prefix(WebLimits.maxFlashBytes)), as: UTF8.self)
-            headers.append(
-                HTTPField(
-                    name: .setCookie,
-                    value: WebForms.setCookie(
-                        WebForms.flashCookie, WebForms.percentEncoded(cut), maxAge: 60, secure: secure)))
-        }
+        if let flash { headers.append(HTTPField(name: .setCookie, value: Self.flashCookie(flash, secure: secure))) }
         return Response(status: .seeOther, headers: headers)
+    }
+
+    /// The one-time message for the next page, cut (between characters) to its limit.
+    static func flashCookie(_ text: String, secure: Bool) -> String {
+        var cut = ""
+        var bytes = 0
+        for character in text {
+            bytes += character.utf8.count
+            if bytes > WebLimits.maxFlashBytes { break }
+            cut.append(character)
+        }
+        return WebForms.setCookie(WebForms.flashCookie, WebForms.percentEncoded(cut), maxAge: 60, secure: secure)
     }
 }
