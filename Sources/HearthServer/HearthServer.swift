@@ -6,6 +6,8 @@ import HearthMediaLibrary
 import HearthProtocol
 import HearthStore
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
 import NIOPosix
@@ -25,6 +27,7 @@ public final class HearthServer: Sendable {
     private let readyIRC = Ready()
     private let readyTLS = Ready()
     private let readyHTTP = Ready()
+    private let readyHTTPS = Ready()
 
     /// With no `store`, SQLite in the data directory (see `StoreEngine.open` for the choice).
     public init(
@@ -77,8 +80,28 @@ public final class HearthServer: Sendable {
 
     /// The IRC listener and the HTTP application, for one ServiceGroup.
     public var services: [any Service] {
-        [IRCListener(server: self), makeHTTP()]
+        get throws {
+            let tls = try tlsConfiguration()
+            if tls == nil { readyHTTPS.set(0) }
+            let web: [any Service] = try tls.map { [try makeHTTP(tls: $0)] } ?? []
+            return [IRCListener(server: self), try makeHTTP(tls: nil)] + web
+        }
     }
+
+    /// The TLS settings of the IRC-over-TLS and HTTPS ports, when a certificate and key are given.
+    func tlsConfiguration() throws -> TLSConfiguration? {
+        guard let cert = config.tlsCertificatePath, let key = config.tlsKeyPath else { return nil }
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+        // RFC 8996: no TLS 1.0 or 1.1. For 1.2, forward-secret AEAD suites only.
+        configuration.minimumTLSVersion = .tlsv12
+        configuration.cipherSuiteValues = HearthServer.tls12Ciphers
+        return configuration
+    }
+
+    /// The HTTPS port once listening (0 when TLS is off).
+    public func httpsPort() async -> Int { await readyHTTPS.wait() }
 
     /// The bound ports (useful with port 0 in tests), once both listeners are up.
     /// The TLS port once listening (0 when TLS is off).
@@ -88,12 +111,15 @@ public final class HearthServer: Sendable {
         (await readyIRC.wait(), await readyHTTP.wait())
     }
 
-    func makeHTTP() -> some Service {
+    func makeHTTP(tls: TLSConfiguration?) throws -> any Service {
         let router = Router(context: HearthRequestContext.self)
         router.add(middleware: HTTPGuard())
         let core = self.core
         MediaRoutes(core: core, media: media).add(to: router)
-        WebRoutes(core: core, publicURL: { [media] in media.publicURL }).add(to: router)
+        // Cookies are Secure on the HTTPS port, and everywhere when the public address is https.
+        let overTLS = tls != nil
+        WebRoutes(core: core, publicURL: { [media] in media.publicURL }, overTLS: overTLS).add(to: router)
+        ChatRoutes().add(to: router)
         router.get("/health") { _, _ -> Response in
             let (users, channels) = core.lock.withLock { (core.userCount, core.channels.count) }
             let body = #"{"status":"ok","users":\#(users),"channels":\#(channels)}"#
@@ -101,16 +127,20 @@ public final class HearthServer: Sendable {
                 status: .ok, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(string: body)))
         }
-        let ready = readyHTTP
+        let ready = overTLS ? readyHTTPS : readyHTTP
+        // A connection that says nothing (or trickles a request) is closed after a while.
+        // IRC over WebSocket shares the port (HTTPWithWebSocket).
+        let plain = HTTPServerBuilder.http1WithIRC(
+            core: core, idleTimeout: .milliseconds(Int64(config.httpIdleTimeout * 1000)))
         return Application(
             router: router,
-            // A connection that says nothing (or trickles a request) is closed after a while.
-            // IRC over WebSocket shares the port (HTTPWithWebSocket).
-            server: .http1WithIRC(core: core, idleTimeout: .milliseconds(Int64(config.httpIdleTimeout * 1000))),
-            configuration: .init(address: .hostname(config.host, port: config.httpPort), serverName: "Hearth"),
+            server: try tls.map { try .tls(plain, tlsConfiguration: $0) } ?? plain,
+            configuration: .init(
+                address: .hostname(config.host, port: overTLS ? config.httpsPort : config.httpPort),
+                serverName: "Hearth"),
             onServerRunning: { [config, media] channel in
                 let port = channel.localAddress?.port ?? 0
-                if config.publicURL == nil {
+                if config.publicURL == nil && !overTLS {
                     var actual = config
                     actual.httpPort = port
                     media.setPublicURL(actual.linkBase)
@@ -190,13 +220,7 @@ public final class HearthServer: Sendable {
             core.logger.info("IRC listening on \(server.config.host):\(channel.localAddress?.port ?? 0)")
             // TLS (port 6697 by default) when a certificate and key are given.
             var tlsChannel: Channel?
-            if let cert = server.config.tlsCertificatePath, let key = server.config.tlsKeyPath {
-                var configuration = TLSConfiguration.makeServerConfiguration(
-                    certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
-                    privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
-                // RFC 8996: no TLS 1.0 or 1.1. For 1.2, forward-secret AEAD suites only.
-                configuration.minimumTLSVersion = .tlsv12
-                configuration.cipherSuiteValues = HearthServer.tls12Ciphers
+            if let configuration = try server.tlsConfiguration() {
                 let context = try NIOSSLContext(configuration: configuration)
                 tlsChannel = try await server.bootstrap(tls: context).bind(
                     host: server.config.host, port: server.config.tlsPort

@@ -15,6 +15,9 @@ public struct ServerConfig: Sendable {
     public var tlsPort = 6697
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?
+    /// The web side over TLS (pages, sign-in with Secure cookies, IRC over WebSocket as wss://),
+    /// with the same certificate, when one is given.
+    public var httpsPort = 8443
     public var dataDirectory = "./data"
     /// This process's name in a network of nodes sharing one PostgreSQL database (nil: alone).
     public var node: String?

@@ -48,6 +48,7 @@ struct Serve: AsyncParsableCommand {
     var tlsCert: String?
     @Option(help: "TLS private key (PEM).") var tlsKey: String?
     @Option(help: "IRC-over-TLS port.") var tlsPort = 6697
+    @Option(help: "HTTPS port: pages and IRC over WebSocket (wss://) with the TLS certificate.") var httpsPort = 8443
     @Option(
         help:
             "A directory of strfile fortune databases to add to the built-in sayings (e.g. /usr/share/games/fortunes).")
@@ -98,6 +99,7 @@ struct Serve: AsyncParsableCommand {
         config.tlsCertificatePath = tlsCert
         config.tlsKeyPath = tlsKey
         config.tlsPort = tlsPort
+        config.httpsPort = httpsPort
         if let node {
             guard !node.isEmpty, node.utf8.count <= 63,
                 node.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
@@ -127,7 +129,7 @@ struct Serve: AsyncParsableCommand {
         let server = try HearthServer(config: config, apps: HearthApps.builtIn(apps), store: store, logger: logger)
         let group = ServiceGroup(
             configuration: .init(
-                services: server.services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                services: try server.services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         Task {
             let (irc, http) = await server.ports()
             let ways = "nc localhost \(irc) · IRC clients on port \(irc) · http://localhost:\(http)/health"

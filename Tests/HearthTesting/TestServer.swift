@@ -80,7 +80,7 @@ public final class TestServer: Sendable {
             database: database, dataDirectory: config.dataDirectory, poolSize: setup.databasePool, logger: logger)
         let server = try HearthServer(
             config: config, apps: HearthApps.builtIn(setup.apps), store: store, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: server.services, logger: logger))
+        let group = ServiceGroup(configuration: .init(services: try server.services, logger: logger))
         let task = Task { try await group.run() }
         let (irc, http) = await server.ports()
         return TestServer(

@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 
 /// What a WebSocket test connection learned: the handshake's answer and the kind of each frame.
@@ -19,15 +20,23 @@ public final class WebSocketSession: Sendable {
 extension TestClient {
     /// A browser-like IRC-over-WebSocket connection: the HTTP upgrade to `path`, offering
     /// `subprotocols`; then each `send` is one masked message and each message read one line.
+    /// `tls`: wss:// (the test's self-signed certificate is not verified).
     public static func connectWebSocket(
-        port: Int, path: String = "/", subprotocols: [String] = ["text.ircv3.net"]
+        port: Int, path: String = "/", subprotocols: [String] = ["text.ircv3.net"], tls: Bool = false
     ) async throws -> (TestClient, WebSocketSession) {
         let session = WebSocketSession()
         let inbox = Inbox()
         let upgraded = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .none
+        let context = tls ? try NIOSSLContext(configuration: configuration) : nil
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let context {
+                        try channel.pipeline.syncOperations.addHandler(
+                            try NIOSSLClientHandler(context: context, serverHostname: nil))
+                    }
                     try channel.pipeline.syncOperations.addHandler(
                         HandshakeReader(session: session, inbox: inbox, done: upgraded))
                 }

@@ -17,6 +17,8 @@ struct WebRoutes {
     let pages: [WebPage]
     let actions: [WebAction]
     let publicURL: @Sendable () -> String
+    /// Served over TLS here (the HTTPS port): cookies are Secure.
+    let overTLS: Bool
     var services: BotServices { core.bot.services }
 
     /// The pages the header links to (when an app serves them).
@@ -24,9 +26,10 @@ struct WebRoutes {
         ("/hot", "Memes"), ("/recipes", "Recipes"), ("/fortunes", "Fortunes"), ("/leaderboard", "Leaderboard"),
     ]
 
-    init(core: Core, publicURL: @escaping @Sendable () -> String) {
+    init(core: Core, publicURL: @escaping @Sendable () -> String, overTLS: Bool) {
         self.core = core
         self.publicURL = publicURL
+        self.overTLS = overTLS
         pages = core.bot.apps.flatMap(\.pages)
         actions = core.bot.apps.flatMap(\.actions)
         var library = MustacheLibrary()
@@ -105,7 +108,7 @@ struct WebRoutes {
         return (AccountRef(id: account.id, name: account.name), hash)
     }
 
-    var secure: Bool { publicURL().lowercased().hasPrefix("https:") }
+    var secure: Bool { overTLS || publicURL().lowercased().hasPrefix("https:") }
 
     /// Renders a page in the layout, with the viewer, the CSRF token and any one-time message.
     func render(

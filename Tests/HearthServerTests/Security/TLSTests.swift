@@ -95,3 +95,36 @@ import Testing
         }
     }
 }
+
+/// The web side over TLS: pages with Secure cookies and IRC over WebSocket as wss://.
+@Suite struct HTTPSTests {
+    @Test func pagesAndWebSocketsOverTLS() async throws {
+        let dir = TestServer.tempDirectory()
+        let made = try await Programs.run(["bash", BotScriptTests.repo.path + "/scripts/make-cert", dir + "/tls"])
+        #expect(made.status == 0, "\(made.output)")
+        let started = try await TestServer.start(dataDirectory: dir) { config in
+            config.tlsCertificatePath = dir + "/tls/cert.pem"
+            config.tlsKeyPath = dir + "/tls/key.pem"
+            (config.tlsPort, config.httpsPort) = (0, 0)
+        }
+        try await stopping(started) { server in
+            let port = await server.server.httpsPort()
+            #expect(port > 0)
+            let irc = try await TestClient.irc(server, nick: "plainirc")
+            let (web, _) = try await TestClient.connectWebSocket(port: port, path: "/irc", tls: true)
+            try await web.send("NICK secureweb")
+            try await web.send("USER s 0 * :s")
+            try await web.expectNumeric("376")
+            try await web.send("PRIVMSG plainirc :over wss")
+            try await irc.expect(":secureweb!~s@127.0.0.1 PRIVMSG plainirc :over wss")
+            // A page over HTTPS sets its cookies Secure; the plain port does not.
+            let curl = try await Programs.run([
+                "curl", "-sk", "-D", "-", "-o", "/dev/null", "https://127.0.0.1:\(port)/",
+            ])
+            #expect(curl.output.contains("HTTP/1.1 200"), "\(curl.output)")
+            #expect(curl.output.contains("SameSite=Lax; HttpOnly; Secure"), "\(curl.output)")
+            let plain = try await WebBrowser(server).get("/")
+            #expect(plain.headers["set-cookie"]?.contains("Secure") == false)
+        }
+    }
+}

@@ -78,6 +78,27 @@ enum MemePages {
             values: values)
     }
 
+    /// `/hot`: trending memes, ranked as `!hot` ranks them, for this viewer.
+    static let hot = WebPage("/hot", name: "hot", template: MemeTemplates.hot) { request in
+        let now = Date()
+        let recent = try await request.services.store.recentMemes(
+            for: request.viewer?.id, since: now.addingTimeInterval(-StoreLimits.hotWindow))
+        let ranked = recent.sorted {
+            MemeCommands.hotScore($0.meme, now: now) > MemeCommands.hotScore($1.meme, now: now)
+        }
+        let size = StoreLimits.memePageSize
+        let slice = ranked.dropFirst((request.page - 1) * size).prefix(size)
+        let memes: [[String: Any]] = slice.map {
+            [
+                "id": $0.meme.id, "caption": $0.meme.caption, "image": imagePath($0), "author": $0.author,
+                "likes": $0.meme.likes, "favs": $0.meme.favs,
+            ]
+        }
+        return WebContent(
+            title: "Hot memes", summary: "The memes people like most lately.", image: slice.first.map(imagePath),
+            values: ["memes": memes, "paging": WebPaging.links(page: request.page, total: ranked.count, size: size)])
+    }
+
     static let actions: [WebAction] = [
         WebAction("/m/:id/like", command: { p, form in toggle(p, form, on: "like", off: "unlike") }, back: back),
         WebAction("/m/:id/fav", command: { p, form in toggle(p, form, on: "fav", off: "unfav") }, back: back),

@@ -60,4 +60,16 @@ enum MemeTemplates {
         {{/open}}
         {{^open}}<p class="empty">{{name}} shares memes with friends only (people who follow each other).</p>{{/open}}
         """
+
+    static let hot = """
+        <h1>Hot memes</h1>
+        <section class="gallery">
+          {{#memes}}<a class="tile" href="/m/{{id}}" title="{{caption}} — {{author}} ♥ {{likes}} ★ {{favs}}">
+            <img src="{{image}}" alt="{{caption}}" loading="lazy"></a>{{/memes}}
+        </section>
+        {{^memes}}<p class="empty">Nothing is trending yet — make a meme in chat:
+          <code>!meme sunset top | bottom</code></p>{{/memes}}
+        {{#paging}}<nav class="paging">{{#previous}}<a href="?page={{previous}}">← hotter</a>{{/previous}}
+          page {{page}} of {{pages}} {{#next}}<a href="?page={{next}}">cooler →</a>{{/next}}</nav>{{/paging}}
+        """
 }
