@@ -12,7 +12,7 @@ public enum HearthApps {
             BotApp(
                 name: "memes", commands: PictureCommands.all + MemeCommands.all + CommentCommands.all,
                 profileLine: { try await MemeCommands.profileLine($0, media: $0.media) },
-                pages: [MemePages.meme, MemePages.gallery], actions: MemePages.actions),
+                pages: [MemePages.meme, MemePages.gallery, MemePages.hot], actions: MemePages.actions),
             BotApp(
                 name: "fortunes", commands: FortuneCommands.all,
                 profileLine: { try await FortuneCommands.profileLine($0) },
@@ -21,18 +21,21 @@ public enum HearthApps {
                     FortuneCatalogue.load(
                         directory: config.fortunesDirectory, offensive: config.fortunesOffensive,
                         builtin: config.builtinFortunes)
-                ]),
+                ],
+                pages: [FortunePages.person, FortunePages.map, FortunePages.leaderboard],
+                actions: FortunePages.actions),
             BotApp(
                 name: "recipes", commands: RecipeCommands.all,
                 profileLine: { try await RecipeCommands.profileLine($0) },
                 onLogin: { try await RecipeCommands.onLogin($0, $1) },
                 continuation: { await RecipeCommands.continueDraft(bot: $0, caller: $1, presence: $2, line: $3) },
-                services: config.edamam.map { [EdamamClient(config: $0)] } ?? []),
+                services: config.edamam.map { [EdamamClient(config: $0)] } ?? [],
+                pages: [RecipePages.recipe, RecipePages.trending, RecipePages.search], actions: RecipePages.actions),
             BotApp(
                 name: "family", commands: FamilyCommands.all + LocationCommands.all + FamilyFeedCommands.all,
                 onLogin: { try await FamilyCommands.onLogin($0, $1) },
                 guardedChannels: { try await FamilyCommands.guardedChannels($0) },
-                reservedChannels: FamilyCommands.reservedChannels),
+                reservedChannels: FamilyCommands.reservedChannels, pages: [FamilyPages.family]),
             BotApp(name: "help", commands: HelpCommands.all),
         ]
     }

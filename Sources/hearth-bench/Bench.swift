@@ -11,6 +11,7 @@ struct HearthBench: AsyncParsableCommand {
         abstract: "Load generator for Hearth and any RFC 1459/2812 IRC server. Each scenario prints one JSON line.",
         subcommands: [
             Connect.self, Fanout.self, Direct.self, BotLoad.self, Login.self, MemeLoad.self, Render.self, Floor.self,
+            ChatOnly.self,
         ])
 }
 
@@ -26,9 +27,13 @@ struct Common: ParsableArguments {
     @Option(help: "Another node of the same network: connections alternate between the ports. Repeatable.")
     var alsoPort: [Int] = []
     @Option(help: "Another node's PID, whose CPU counts too. Repeatable.") var alsoPid: [Int32] = []
+    @Option(help: "Connect over IRC-over-WebSocket to this HTTP port (path /irc) instead of --port.")
+    var websocketPort: Int?
 
     /// Every port connections are spread over (one per node).
-    var ports: [Int] { [port] + alsoPort }
+    var ports: [Int] { websocketPort.map { [$0] } ?? [port] + alsoPort }
+
+    func validate() throws { BenchTransport.webSocket = websocketPort != nil }
     /// Every server process whose CPU and memory count.
     var pids: [Int32] { (pid.map { [$0] } ?? []) + alsoPid }
 

@@ -138,7 +138,10 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
             .channelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .connectTimeout(.seconds(30))
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+                channel.eventLoop.makeCompletedFuture {
+                    if BenchTransport.webSocket { try channel.pipeline.syncOperations.addHandler(WebSocketHandshake()) }
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                }
             }
         if let localAddress, let address = try? SocketAddress(ipAddress: localAddress, port: 0) {
             bootstrap = bootstrap.bind(to: address)

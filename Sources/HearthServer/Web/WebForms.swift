@@ -38,15 +38,39 @@ enum WebForms {
             + (secure ? "; Secure" : "")
     }
 
-    /// A form's fields, or nil when the body is too large or not a form.
-    static func fields(_ request: Request) async -> [String: String]? {
-        guard let body = try? await request.body.collect(upTo: WebLimits.maxFormBytes) else { return nil }
-        let text = String(buffer: body).replacingOccurrences(of: "+", with: " ")
-        var components = URLComponents()
-        components.percentEncodedQuery = text
-        guard let items = components.queryItems else { return text.isEmpty ? [:] : nil }
+    /// A form's fields, or the answer that refuses it (too large, or not a form).
+    static func fields(_ request: Request) async -> Result<[String: String], Refused> {
+        guard let body = try? await request.body.collect(upTo: WebLimits.maxFormBytes) else {
+            return .failure(
+                Refused(
+                    MediaRoutes.text(
+                        .contentTooLarge, "The form is too large (at most \(WebLimits.maxFormBytes) bytes).")))
+        }
+        guard let fields = decode(String(buffer: body)) else {
+            return .failure(Refused(MediaRoutes.text(.badRequest, "The form could not be read (a broken % escape).")))
+        }
+        return .success(fields)
+    }
+
+    struct Refused: Error {
+        let response: Response
+        init(_ response: Response) { self.response = response }
+    }
+
+    /// `a=1&b=x+y` (a form body or a query string; `+` is a space), the first value of each
+    /// name; nil when an escape is broken. By hand: URLComponents traps on some bytes.
+    static func decode(_ encoded: String) -> [String: String]? {
         var fields: [String: String] = [:]
-        for item in items where fields[item.name] == nil { fields[item.name] = item.value ?? "" }
+        for pair in encoded.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func unescape(_ part: Substring) -> String? {
+                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            }
+            guard let name = unescape(parts[0]), let value = parts.count > 1 ? unescape(parts[1]) : "" else {
+                return nil
+            }
+            if fields[name] == nil { fields[name] = value }
+        }
         return fields
     }
 

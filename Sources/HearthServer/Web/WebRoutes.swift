@@ -37,7 +37,7 @@ struct WebRoutes {
         for (name, source) in [
             ("layout", WebLayout.layout), ("home", WebLayout.home), ("signin", WebLayout.signIn),
             ("problem", WebLayout.problem),
-        ] + pages.map({ ($0.name, $0.template) }) {
+        ] + WebPartials.all.map({ ($0.key, $0.value) }) + pages.map({ ($0.name, $0.template) }) {
             try! library.register(source, named: name)
         }
         self.library = library
@@ -92,11 +92,7 @@ struct WebRoutes {
     }
 
     func query(_ request: Request) -> [String: String] {
-        var values: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters where values[String(key)] == nil {
-            values[String(key)] = String(value)
-        }
-        return values
+        request.uri.query.flatMap(WebForms.decode) ?? [:]
     }
 
     /// Who is signed in: the account of the session cookie's resume token, if it is still valid.
@@ -174,9 +170,10 @@ struct WebRoutes {
     /// by the signed-in user; its answer is shown on the page the browser goes back to.
     func act(_ action: WebAction, _ request: Request, _ context: HearthRequestContext) async throws -> Response {
         let params = parameters(action.path, context)
-        guard let form = await WebForms.fields(request) else {
-            return MediaRoutes.text(
-                .contentTooLarge, "The form is too large (at most \(WebLimits.maxFormBytes) bytes).")
+        let form: [String: String]
+        switch await WebForms.fields(request) {
+        case .success(let fields): form = fields
+        case .failure(let refused): return refused.response
         }
         guard WebSignIn.csrfMatches(request, form) else {
             return MediaRoutes.text(.forbidden, "The form has expired; reload the page and try again.")

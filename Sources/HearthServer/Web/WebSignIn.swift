@@ -43,9 +43,10 @@ struct WebSignIn {
     }
 
     func signIn(_ request: Request, _ context: HearthRequestContext) async throws -> Response {
-        guard let fields = await WebForms.fields(request) else {
-            return MediaRoutes.text(
-                .contentTooLarge, "The form is too large (at most \(WebLimits.maxFormBytes) bytes).")
+        let fields: [String: String]
+        switch await WebForms.fields(request) {
+        case .success(let form): fields = form
+        case .failure(let refused): return refused.response
         }
         let next = WebForms.localPath(fields["next"])
         let name = String((fields["name"] ?? "").trimmingCharacters(in: .whitespaces).prefix(WebLimits.maxNameLength))
@@ -85,7 +86,7 @@ struct WebSignIn {
     }
 
     func signOut(_ request: Request) async throws -> Response {
-        guard let fields = await WebForms.fields(request), Self.csrfMatches(request, fields) else {
+        guard case .success(let fields) = await WebForms.fields(request), Self.csrfMatches(request, fields) else {
             return MediaRoutes.text(.forbidden, "The form has expired; reload the page and try again.")
         }
         if let (_, hash) = await routes.viewer(request) { try await routes.services.store.revokeToken(tokenHash: hash) }

@@ -55,5 +55,10 @@ enum WebStyle {
         .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 1em; margin: 1em 0; }
         ol.steps li, ul.ingredients li { margin: .3em 0; }
         .tags a { margin-right: .5em; }
+        pre.tree { font-family: "DejaVu Sans Mono", ui-monospace, monospace; overflow-x: auto; background: var(--card);
+          border: 1px solid var(--line); border-radius: 8px; padding: .8em; }
+        .lucky .number { display: inline-block; min-width: 2.2em; padding: .3em .5em; margin: .15em; border-radius: 50%;
+          text-align: center; font-weight: 700; background: var(--accent); color: #fff; }
+        tr.me { background: var(--line); font-weight: 600; }
         """
 }

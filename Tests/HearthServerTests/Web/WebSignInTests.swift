@@ -88,6 +88,13 @@ import Testing
             let filler = String(repeating: "a", count: WebLimits.maxFormBytes)
             let big = try await browser.post("/signin", form: ["name": "alice", "password": "x", "pad": filler])
             #expect(big.status == 413)
+            // `+` is a space; a broken escape or stray bytes are a clear 400, never a crash.
+            for body in ["name=a+b&password=%zz", "name=%E2%28&password=x", "na me=\u{7}&%", "=&&=="] {
+                let answer = try await browser.send(
+                    "POST", "/signin", body: Data(body.utf8),
+                    headers: ["Content-Type": "application/x-www-form-urlencoded"])
+                #expect([400, 403].contains(answer.status), "\(body): \(answer.status)")
+            }
             let tooLongSecret = String(repeating: "p", count: WebLimits.maxSecretLength + 1)
             let refused = try await browser.signIn("alice", tooLongSecret)
             #expect(refused.status == 400 && browser.cookies["hearth_session"] == nil)

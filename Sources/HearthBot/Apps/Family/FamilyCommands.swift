@@ -3,6 +3,7 @@ import HearthAccounts
 import HearthCrypto
 import HearthKit
 import HearthMedia
+import HearthMediaLibrary
 import HearthProtocol
 import HearthStore
 
@@ -62,6 +63,24 @@ public enum FamilyCommands {
             throw BotError("you are in no family yet — !tree new NAME founds one, !tree join CODE joins one")
         }
         return (me, family)
+    }
+
+    /// Whether `viewer` (nil: someone not logged in) is in the family: the one rule for seeing a
+    /// family's tree, feed and places, in chat and on the web.
+    static func isMember(_ store: Store, viewer: Int64?, of familyID: Int64) async throws -> Bool {
+        guard let viewer else { return false }
+        return try await store.familyRole(familyID, accountID: viewer) != nil
+    }
+
+    /// A family `viewer` may see (is in): nil when there is none or they are not in it.
+    static func visibleFamily(_ store: Store, viewer: Int64?, _ id: Int64) async throws -> Stored<FamilyRecord>? {
+        guard try await isMember(store, viewer: viewer, of: id) else { return nil }
+        return try await store.family(id: id)
+    }
+
+    /// " · page: URL" of the family's web page (nothing without an HTTP side).
+    static func page(_ request: BotRequest, _ family: Stored<FamilyRecord>) -> String {
+        request.services.pageURL("/family/\(family.id)").map { " · page: \($0)" } ?? ""
     }
 
     static func member(_ request: BotRequest, _ family: Stored<FamilyRecord>, _ name: String) async throws
@@ -242,26 +261,31 @@ public enum FamilyCommands {
 
     static func show(_ request: BotRequest) async throws -> BotResponse {
         let (_, family) = try await current(request)
-        let store = request.services.store
-        var lines = ["\(request.style.bold(family.name))"]
-        lines += FamilyTreeText.render(
+        let lines = try await treeLines(request.services.store, family, style: request.style)
+        return BotResponse(["\(request.style.bold(family.name))\(page(request, family))"] + lines)
+    }
+
+    /// The family as a text tree, then the households connected to it by someone leaving home
+    /// (what `!tree` shows under the family's name, and the web page too).
+    static func treeLines(_ store: Store, _ family: Stored<FamilyRecord>, style: Style) async throws -> [String] {
+        var lines = FamilyTreeText.render(
             members: try await store.familyMembers(family.id), links: try await store.familyLinks(family.id))
         // Households connected by someone leaving home.
         if let parentID = family.parentFamilyId, let parent = try await store.family(id: parentID) {
             let founder = try await store.account(id: family.founderId)?.name ?? "?"
-            lines.append(request.style.dim("\(founder) left home from \(parent.name):"))
+            lines.append(style.dim("\(founder) left home from \(parent.name):"))
             lines += FamilyTreeText.render(
                 members: try await store.familyMembers(parentID), links: try await store.familyLinks(parentID)
             ).map { "   " + $0 }
         }
         for child in try await store.childFamilies(of: family.id) {
             let founder = try await store.account(id: child.founderId)?.name ?? "?"
-            lines.append(request.style.dim("\(founder)'s own household, \(child.name):"))
+            lines.append(style.dim("\(founder)'s own household, \(child.name):"))
             lines += FamilyTreeText.render(
                 members: try await store.familyMembers(child.id), links: try await store.familyLinks(child.id)
             ).map { "   " + $0 }
         }
-        return BotResponse(lines)
+        return lines
     }
 
     static func members(_ request: BotRequest) async throws -> BotResponse {
@@ -339,19 +363,34 @@ public enum FamilyCommands {
         let store = request.services.store
         let media = try PictureCommands.media(request)
         let members = try await store.familyMembers(family.id)
-        let links = try await store.familyLinks(family.id)
+        let picture = try await treePicture(
+            store, media: media, family, members: members, links: try await store.familyLinks(family.id))
+        return BotResponse([
+            "\(request.style.bold(family.name)) as a picture (\(members.count) people): \(media.url(picture))"
+                + page(request, family)
+        ])
+    }
+
+    /// The family tree as a picture, drawn once per tree (names, roles, links) and kept: `!tree
+    /// image` and the family's web page show the same one. The founder owns it.
+    static func treePicture(
+        _ store: Store, media: MediaLibrary, _ family: Stored<FamilyRecord>, members: [FamilyMember],
+        links: [FamilyLink]
+    ) async throws -> ImageRecord {
         let people = members.map {
             FamilyTreePicture.Person(id: $0.accountId, name: $0.name, note: $0.role == .member ? nil : $0.role.rawValue)
         }
-        let picture = try await media.familyTree(
-            title: family.name, people: people,
-            parents: links.filter { $0.kind == .parent }.map { ($0.from, $0.to) },
-            partners: links.filter { $0.kind == .partner }.map { ($0.from, $0.to) },
-            ownerID: request.caller.account?.id)
-        try await store.addImage(picture)
-        return BotResponse([
-            "\(request.style.bold(family.name)) as a picture (\(members.count) people): \(media.url(picture))"
-        ])
+        let parents = links.filter { $0.kind == .parent }.map { ($0.from, $0.to) }
+        let partners = links.filter { $0.kind == .partner }.map { ($0.from, $0.to) }
+        let key = Sodium.hashSecret(
+            (["family-tree/v1", String(family.id), family.name]
+                + people.map { "\($0.id):\($0.name):\($0.note ?? "")" }
+                + parents.map { "p\($0.0)>\($0.1)" } + partners.map { "w\($0.0)-\($0.1)" })
+                .joined(separator: "\u{0}"))
+        return try await FortuneCommands.cachedPicture(store, media: media, key: key) {
+            try await media.familyTree(
+                title: family.name, people: people, parents: parents, partners: partners, ownerID: family.founderId)
+        }
     }
 
     static let all: [BotCommand] = [tree]

@@ -12,9 +12,17 @@ enum FamilyFeedCommands {
     /// A post of one of the caller's families.
     static func visiblePost(_ request: BotRequest, _ id: Int64) async throws -> Stored<FamilyPost> {
         let me = try request.account()
-        guard let post = try await request.services.store.familyPost(id: id),
-            try await request.services.store.familyRole(post.familyId, accountID: me.id) != nil
-        else { throw BotError("there is no post #\(id) in your families") }
+        guard let post = try await visiblePost(request.services.store, viewer: me.id, id) else {
+            throw BotError("there is no post #\(id) in your families")
+        }
+        return post
+    }
+
+    /// The same rule for the web: nil unless the post is in one of `viewer`'s families.
+    static func visiblePost(_ store: Store, viewer: Int64?, _ id: Int64) async throws -> Stored<FamilyPost>? {
+        guard let post = try await store.familyPost(id: id),
+            try await FamilyCommands.isMember(store, viewer: viewer, of: post.familyId)
+        else { return nil }
         return post
     }
 
@@ -77,7 +85,8 @@ enum FamilyFeedCommands {
         let (posts, total) = try await request.services.store.familyPosts(family.id, page: page)
         if total == 0 { return BotResponse(["\(family.name)'s feed is empty — !post TEXT or !event DATE TITLE"]) }
         let now = request.services.clock.now()
-        var lines = ["\(request.style.bold("\(family.name)'s feed")):"]
+        let web = request.services.pageURL("/family/\(family.id)").map { " \($0)" } ?? ""
+        var lines = ["\(request.style.bold("\(family.name)'s feed")):\(web)"]
         for (post, author) in posts {
             var line =
                 "#\(post.id) \(author): " + (post.kind == "event" ? "📅 \(post.eventDate!) \(post.text)" : post.text)

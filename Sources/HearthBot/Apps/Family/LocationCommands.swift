@@ -2,6 +2,7 @@ import Foundation
 import HearthCrypto
 import HearthKit
 import HearthMedia
+import HearthMediaLibrary
 import HearthProtocol
 import HearthStore
 
@@ -44,13 +45,40 @@ enum LocationCommands {
         Stored<FamilyRecord>, [(name: String, location: SharedLocation?)]
     ) {
         let (_, family) = try await FamilyCommands.current(request)
-        let store = request.services.store
+        return (family, try await places(request.services.store, family))
+    }
+
+    /// Each member's last place, nil for those not sharing (`!where`, `!map family`, the web page).
+    static func places(_ store: Store, _ family: Stored<FamilyRecord>) async throws -> [(
+        name: String, location: SharedLocation?
+    )] {
         var result: [(String, SharedLocation?)] = []
         for member in try await store.familyMembers(family.id) {
             let sharing = try await store.settings(member.accountId)["location"] == "on"
             result.append((member.name, sharing ? try await store.lastLocation(accountID: member.accountId) : nil))
         }
-        return (family, result)
+        return result
+    }
+
+    static func markers(_ places: [(name: String, location: SharedLocation?)], now: Date) -> [WorldMap.Marker] {
+        places.compactMap { entry in
+            entry.location.map {
+                WorldMap.Marker(lat: $0.lat, lon: $0.lon, label: "\(entry.name) — \(describe($0, now: now))")
+            }
+        }
+    }
+
+    /// The family's places on the world map (nil when nobody shares one), drawn once per content
+    /// and kept: `!map family` and the family's web page show the same picture.
+    static func mapPicture(
+        _ store: Store, media: MediaLibrary, _ family: Stored<FamilyRecord>, markers: [WorldMap.Marker]
+    ) async throws -> ImageRecord? {
+        guard !markers.isEmpty else { return nil }
+        let title = "\(family.name): last shared places"
+        let key = FortuneCommands.worldMapKey("family-map", family.id, title, markers)
+        return try await FortuneCommands.cachedPicture(store, media: media, key: key) {
+            try await media.worldMap(title: title, markers: markers, ownerID: family.founderId)
+        }
     }
 
     static func describe(_ location: SharedLocation, now: Date) -> String {
@@ -81,20 +109,13 @@ enum LocationCommands {
         guard request.words[0].lowercased() == "family" else { throw request.usageError("only !map family so far") }
         let (family, places) = try await places(request)
         let media = try PictureCommands.media(request)
-        let now = request.services.clock.now()
-        let markers = places.compactMap { entry in
-            entry.location.map {
-                WorldMap.Marker(lat: $0.lat, lon: $0.lon, label: "\(entry.name) — \(describe($0, now: now))")
-            }
-        }
-        if markers.isEmpty {
+        let markers = LocationCommands.markers(places, now: request.services.clock.now())
+        guard let image = try await mapPicture(request.services.store, media: media, family, markers: markers) else {
             return BotResponse(["Nobody in \(family.name) shares a place yet — !loc on, then !loc LAT,LON."])
         }
-        let image = try await media.worldMap(
-            title: "\(family.name): last shared places", markers: markers, ownerID: request.caller.account?.id)
-        try await request.services.store.addImage(image)
         return BotResponse([
             "\(request.style.bold("\(family.name) on the map")) (\(markers.count) of \(places.count)): \(media.url(image))"
+                + FamilyCommands.page(request, family)
         ])
     }
 

@@ -2,6 +2,8 @@ import Foundation
 import HearthCrypto
 import HearthKit
 import HearthMedia
+import HearthMediaLibrary
+import HearthProtocol
 import HearthStore
 
 /// The daily fortune cookie: one a day in your time zone, its history, a map of where you
@@ -160,7 +162,10 @@ enum FortuneCommands {
                 + (streak > 1 ? " (\(streak)-day streak, +\(bonus) bonus)" : "")
                 + (opened.place.map { " · opened in \($0)" } ?? ""),
         ]
-        lines.append(style.dim(nextCookieLine(request) + " · !fortunes for your history, !fortune map for the map"))
+        lines.append(
+            style.dim(
+                nextCookieLine(request) + " · !fortunes for your history, !fortune map for the map"
+                    + page(request, "/fortunes/\(IRCNames.fold(me.name))")))
         return BotResponse(lines, effects: try await reminderEffects(request.services, me, settings: request.settings))
     }
 
@@ -205,50 +210,105 @@ enum FortuneCommands {
         let f = try await visibleFortune(request, id)
         let owner = try await request.services.store.account(id: f.accountId)
         return BotResponse([
-            describe(f, style: request.style) + " · \(owner?.name ?? "someone") · +\(f.points) points",
+            describe(f, style: request.style) + " · \(owner?.name ?? "someone") · +\(f.points) points"
+                + (owner.map { page(request, "/fortunes/\($0.nameKey)") } ?? ""),
             request.style.dim("!share fortune \(id) #channel|user"),
         ])
     }
 
     /// A fortune the caller may see: their own, or one of someone whose lists they may see.
     static func visibleFortune(_ request: BotRequest, _ id: Int64) async throws -> Stored<FortuneRecord> {
-        let store = request.services.store
-        guard let f = try await store.fortune(id: id),
-            try await store.mayViewLists(of: f.accountId, viewer: request.caller.account?.id)
-        else { throw BotError("there is no fortune #\(id) you can see") }
+        guard let f = try await visibleFortune(request.services.store, viewer: request.caller.account?.id, id) else {
+            throw BotError("there is no fortune #\(id) you can see")
+        }
         return f
     }
+
+    /// The same rule for the web: nil when there is no such fortune for `viewer`.
+    static func visibleFortune(_ store: Store, viewer: Int64?, _ id: Int64) async throws -> Stored<FortuneRecord>? {
+        guard let f = try await store.fortune(id: id),
+            try await mayViewFortunes(store, viewer: viewer, of: f.accountId)
+        else { return nil }
+        return f
+    }
+
+    /// Whether `viewer` (nil: someone not logged in) may see `owner`'s fortunes: their own, a
+    /// public account's, a mutual friend's — never across a block. Chat and the web both ask this.
+    static func mayViewFortunes(_ store: Store, viewer: Int64?, of owner: Int64) async throws -> Bool {
+        try await store.mayViewLists(of: owner, viewer: viewer)
+    }
+
+    /// What chat says when `mayViewFortunes` is false.
+    static func friendsOnly(_ name: String) -> String { "\(name) shares fortunes with friends only (mutual follows)" }
 
     /// Whose fortunes: the caller, or USER if the caller may see theirs.
     static func subject(_ request: BotRequest, _ name: String?) async throws -> AccountRef {
         guard let name else { return try request.account() }
         let account = try await SocialCommands.person(request, name)
         let ref = AccountRef(id: account.id, name: account.name)
-        guard try await request.services.store.mayViewLists(of: ref.id, viewer: request.caller.account?.id) else {
-            throw BotError("\(account.name) shares fortunes with friends only (mutual follows)")
+        guard try await mayViewFortunes(request.services.store, viewer: request.caller.account?.id, of: ref.id) else {
+            throw BotError(friendsOnly(account.name))
         }
         return ref
+    }
+
+    /// " · page: URL" of a web page (nothing without an HTTP side).
+    static func page(_ request: BotRequest, _ path: String) -> String {
+        request.services.pageURL(path).map { " · page: \($0)" } ?? ""
+    }
+
+    /// The map's markers: the cookies opened at a place.
+    static func mapMarkers(_ fortunes: [Stored<FortuneRecord>]) -> [WorldMap.Marker] {
+        fortunes.compactMap { f in
+            guard let lat = f.lat, let lon = f.lon else { return nil }
+            return WorldMap.Marker(
+                lat: lat, lon: lon, label: "\(f.day) \(f.place ?? String(format: "%.2f,%.2f", lat, lon))")
+        }
+    }
+
+    /// `who`'s fortune map (nil when no cookie has a place): drawn once per content and kept,
+    /// so `!fortune map` and the web page show the same picture.
+    static func mapPicture(_ store: Store, media: MediaLibrary, of who: AccountRef, markers: [WorldMap.Marker])
+        async throws -> ImageRecord?
+    {
+        guard !markers.isEmpty else { return nil }
+        let title = "Where \(who.name) opened fortune cookies"
+        return try await cachedPicture(store, media: media, key: worldMapKey("fortune-map", who.id, title, markers)) {
+            try await media.worldMap(title: title, markers: markers, ownerID: who.id)
+        }
+    }
+
+    /// A render-cache key for a world map of these markers.
+    static func worldMapKey(_ kind: String, _ owner: Int64, _ title: String, _ markers: [WorldMap.Marker]) -> String {
+        let points = markers.map { "\($0.lat),\($0.lon),\($0.label)" }
+        return Sodium.hashSecret(([kind + "/v1", String(owner), title] + points).joined(separator: "\u{0}"))
+    }
+
+    /// A picture drawn from data (a map, a tree) once per `key`: a repeat is the stored one.
+    /// Its owner (whose data it shows) takes it along when their account goes.
+    static func cachedPicture(
+        _ store: Store, media: MediaLibrary, key: String, draw: () async throws -> ImageRecord
+    ) async throws -> ImageRecord {
+        if let cached = try await store.cachedRender(key: key) { return cached }
+        let drawn = try await draw()
+        let kept = try await store.addRender(drawn, key: key)
+        if kept.id != drawn.id { media.delete(ids: [drawn.id]) }  // someone drew it at the same moment
+        return kept
     }
 
     static func map(_ request: BotRequest) async throws -> BotResponse {
         guard request.words.count <= 2 else { throw request.usageError() }
         let who = try await subject(request, request.words.count == 2 ? request.words[1] : nil)
         let media = try PictureCommands.media(request)
-        let fortunes = try await request.services.store.allFortunes(of: who.id).filter { $0.lat != nil }
-        if fortunes.isEmpty {
+        let markers = mapMarkers(try await request.services.store.allFortunes(of: who.id))
+        guard let image = try await mapPicture(request.services.store, media: media, of: who, markers: markers) else {
             return BotResponse([
                 "\(who.name) has no cookies with a place yet — open one with !fortune @LAT,LON or @City (or !set location on)."
             ])
         }
-        let markers = fortunes.map { f in
-            WorldMap.Marker(
-                lat: f.lat!, lon: f.lon!, label: "\(f.day) \(f.place ?? String(format: "%.2f,%.2f", f.lat!, f.lon!))")
-        }
-        let image = try await media.worldMap(
-            title: "Where \(who.name) opened fortune cookies", markers: markers, ownerID: request.caller.account?.id)
-        try await request.services.store.addImage(image)
+        let own = who.id == request.caller.account?.id ? page(request, "/fortunes") : ""
         return BotResponse([
-            "\(request.style.bold("\(who.name)'s fortune map")) (\(fortunes.count) places): \(media.url(image))"
+            "\(request.style.bold("\(who.name)'s fortune map")) (\(markers.count) places): \(media.url(image))\(own)"
         ])
     }
 
@@ -290,7 +350,8 @@ enum FortuneCommands {
         let page = try Paging.page(request, pageWord)
         let (rows, total) = try await request.services.store.fortunes(of: who.id, page: page)
         if total == 0 { return BotResponse(["\(who.name) has opened no cookies yet."]) }
-        var lines = ["\(request.style.bold("\(who.name)'s cookies")) (\(total)):"]
+        let web = request.services.pageURL("/fortunes/\(IRCNames.fold(who.name))").map { " \($0)" } ?? ""
+        var lines = ["\(request.style.bold("\(who.name)'s cookies")) (\(total)):\(web)"]
         lines += rows.map { f in
             let words = f.text.split(separator: " ").prefix(6).joined(separator: " ")
             let place = f.place ?? (f.lat != nil ? String(format: "%.2f,%.2f", f.lat!, f.lon!) : "—")
@@ -322,13 +383,19 @@ enum FortuneCommands {
         let friendsOnly = request.words.count == 2
         if friendsOnly && request.words[1].lowercased() != "friends" { throw request.usageError() }
         let me = friendsOnly ? try request.account() : request.caller.account
-        let rows = try await request.services.store.topPoints(
-            limit: leaderboardSize, friendsOf: friendsOnly ? me?.id : nil)
+        let rows = try await leaderboard(request.services.store, friendsOf: friendsOnly ? me?.id : nil)
         if rows.isEmpty { return BotResponse(["Nobody has points yet — !fortune to start."]) }
         let title = friendsOnly ? "Top points among your friends" : "Top points"
+        let web = request.services.pageURL(friendsOnly ? "/leaderboard?friends=1" : "/leaderboard").map { " \($0)" }
         return BotResponse(
-            ["\(request.style.bold(title)):"]
+            ["\(request.style.bold(title)):\(web ?? "")"]
                 + rows.enumerated().map { "\($0.offset + 1). \($0.element.name) — \($0.element.points)" })
+    }
+
+    /// The points leaderboard (everyone, or `friendsOf` and their mutual friends): `!top points`
+    /// and the web's `/leaderboard`.
+    static func leaderboard(_ store: Store, friendsOf: Int64?) async throws -> [(name: String, points: Int)] {
+        try await store.topPoints(limit: leaderboardSize, friendsOf: friendsOf)
     }
 
     static let all: [BotCommand] = [fortune, fortunes, points, top]

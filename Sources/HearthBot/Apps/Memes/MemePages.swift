@@ -25,7 +25,7 @@ enum MemePages {
             "ago": TimeText.ago(from: m.createdAt, to: now),
             "created": ISO8601DateFormatter().string(from: m.createdAt),
             "likes": m.likes, "favs": m.favs, "commentCount": m.comments, "image": imagePath(row),
-            "comments": comments.map { comment(row: $0, now: now) },
+            "comments": WebPartials.comments(comments, now: now),
             "maxComment": CommentCommands.maxCommentLength,
         ]
         values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.commentPageSize)
@@ -37,10 +37,6 @@ enum MemePages {
             title: "Meme #\(id) by \(row.author)",
             summary: "“\(m.caption)” — ♥ \(m.likes) · ★ \(m.favs) · \(m.comments) comments", image: imagePath(row),
             values: values)
-    }
-
-    static func comment(row: CommentRow, now: Date) -> [String: Any] {
-        ["id": row.id, "author": row.author, "text": row.text, "ago": TimeText.ago(from: row.createdAt, to: now)]
     }
 
     /// `/u/NAME`: the profile (unless either blocks the other) and the memes, if the owner's

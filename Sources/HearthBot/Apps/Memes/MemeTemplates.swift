@@ -24,14 +24,7 @@ enum MemeTemplates {
             <code>!comment meme {{id}} TEXT</code></p>
         </article>
         <section class="comments">
-          <h2>Comments</h2>
-          {{#comments}}
-          <div class="comment" id="c{{id}}"><b>{{author}}</b> <span class="text">{{text}}</span>
-            <span class="ago">{{ago}}</span></div>
-          {{/comments}}
-          {{^comments}}<p class="empty">No comments yet.</p>{{/comments}}
-          {{#paging}}<nav class="paging">{{#previous}}<a href="?page={{previous}}">← newer</a>{{/previous}}
-            page {{page}} of {{pages}} {{#next}}<a href="?page={{next}}">older →</a>{{/next}}</nav>{{/paging}}
+          {{> comments}}
           {{#viewer}}
           <form method="post" action="/m/{{id}}/comment" class="comment-form">
             <input type="hidden" name="csrf" value="{{csrf}}">
@@ -55,8 +48,7 @@ enum MemeTemplates {
           {{#memes}}<a class="tile" href="/m/{{id}}"><img src="{{image}}" alt="{{caption}}" loading="lazy"></a>{{/memes}}
           {{^memes}}<p class="empty">{{name}} has no memes yet.</p>{{/memes}}
         </section>
-        {{#paging}}<nav class="paging">{{#previous}}<a href="?page={{previous}}">← newer</a>{{/previous}}
-          page {{page}} of {{pages}} {{#next}}<a href="?page={{next}}">older →</a>{{/next}}</nav>{{/paging}}
+        {{> paging}}
         {{/open}}
         {{^open}}<p class="empty">{{name}} shares memes with friends only (people who follow each other).</p>{{/open}}
         """
@@ -69,7 +61,6 @@ enum MemeTemplates {
         </section>
         {{^memes}}<p class="empty">Nothing is trending yet — make a meme in chat:
           <code>!meme sunset top | bottom</code></p>{{/memes}}
-        {{#paging}}<nav class="paging">{{#previous}}<a href="?page={{previous}}">← hotter</a>{{/previous}}
-          page {{page}} of {{pages}} {{#next}}<a href="?page={{next}}">cooler →</a>{{/next}}</nav>{{/paging}}
+        {{> paging}}
         """
 }

@@ -22,14 +22,48 @@ enum RecipeCommands {
 
     /// A recipe the caller may see (not from someone who blocks them or whom they block).
     static func visible(_ request: BotRequest, _ id: Int64) async throws -> RecipeRow {
-        guard let row = try await request.services.store.recipe(id: id) else {
-            throw BotError("there is no recipe #\(id)")
-        }
-        if let me = request.caller.account?.id, try await request.services.store.eitherBlocks(me, row.recipe.accountId)
-        {
+        guard let row = try await visible(request.services.store, viewer: request.caller.account?.id, id) else {
             throw BotError("there is no recipe #\(id)")
         }
         return row
+    }
+
+    /// The same rule for the web: nil when there is no such recipe for `viewer`.
+    static func visible(_ store: any Store, viewer: Int64?, _ id: Int64) async throws -> RecipeRow? {
+        guard let row = try await store.recipe(id: id) else { return nil }
+        if let viewer, try await store.eitherBlocks(viewer, row.recipe.accountId) { return nil }
+        return row
+    }
+
+    /// Authors left out of `viewer`'s lists and searches: whom they block and who blocks them
+    /// (the rule of `visible`, for many recipes at once).
+    static func hiddenAuthors(_ store: any Store, viewer: Int64?) async throws -> Set<Int64> {
+        guard let viewer else { return [] }
+        return try await store.blockedIDs(by: viewer).union(try await store.blockerIDs(of: viewer))
+    }
+
+    /// Trending (`!recipes hot`, `/recipes`): recent recipes not hidden from `viewer`, hottest first.
+    static func trending(_ store: any Store, viewer: Int64?, now: Date) async throws -> [RecipeRow] {
+        let hidden = try await hiddenAuthors(store, viewer: viewer)
+        return ranked(try await store.recentRecipes().filter { !hidden.contains($0.recipe.accountId) }, now: now)
+    }
+
+    static func ranked(_ candidates: [RecipeRow], now: Date) -> [RecipeRow] {
+        candidates.sorted { hotScore($0.recipe, now: now) > hotScore($1.recipe, now: now) }
+    }
+
+    /// Full-text search (`!search`, `/recipes/search`), best first, without authors hidden from `viewer`.
+    static func visibleSearch(_ store: any Store, _ query: RecipeSearch, viewer: Int64?, page: Int) async throws -> (
+        rows: [RecipeRow], total: Int
+    ) {
+        let hidden = try await hiddenAuthors(store, viewer: viewer)
+        let (rows, total) = try await store.searchRecipes(query, page: page)
+        return (rows.filter { !hidden.contains($0.recipe.accountId) }, total)
+    }
+
+    /// ` · page: URL` of a recipe's web page, to end a reply; nothing when the server has no HTTP side.
+    static func pageLink(_ request: BotRequest, _ id: Int64) -> String {
+        request.services.pageURL("/r/\(id)").map { " · page: \($0)" } ?? ""
     }
 
     static func tags(_ text: String) throws -> String {
@@ -189,7 +223,10 @@ enum RecipeCommands {
                 photoImageId: draft.photoImageId, tags: draft.tags, now: request.services.clock.now()),
             fromDraft: true, feedText: "posted recipe \(FeedText.idMark) “\(draft.title)”")
         return BotResponse(
-            ["Recipe #\(recipe.id) “\(recipe.title)” is posted — !recipe \(recipe.id) to see it."],
+            [
+                "Recipe #\(recipe.id) “\(recipe.title)” is posted — !recipe \(recipe.id) to see it."
+                    + pageLink(request, recipe.id)
+            ],
             effects: [writing(me, false)])
     }
 
@@ -214,6 +251,7 @@ enum RecipeCommands {
             lines.append("photo: \(media.url(image))")
         }
         if let source = r.source { lines.append("source: \(source)") }
+        if let page = request.services.pageURL("/r/\(id)") { lines.append("page: \(page)") }
         lines.append(request.style.bold("Ingredients:"))
         lines += r.ingredients.split(separator: "\n").map { "• \($0)" }
         lines.append(request.style.bold("Steps:"))
@@ -300,10 +338,7 @@ enum RecipeCommands {
         guard words.count <= 1 else { throw request.usageError() }
         let page = try Paging.page(request, words.first)
         let now = request.services.clock.now()
-        var blocked: Set<Int64> = []
-        if let me = request.caller.account?.id {
-            blocked = try await store.blockedIDs(by: me).union(try await store.blockerIDs(of: me))
-        }
+        let blocked = try await hiddenAuthors(store, viewer: request.caller.account?.id)
         // Someone who blocks you, or whom you block, is left out: not even how many recipes they have.
         if let author, blocked.contains(author.id) {
             throw BotError("\(author.name)'s recipes are not available to you")
@@ -334,9 +369,9 @@ enum RecipeCommands {
                     ])
                 }
             }
-            let ranked = candidates.sorted { hotScore($0.recipe, now: now) > hotScore($1.recipe, now: now) }
-            total = ranked.count
-            rows = Array(ranked.dropFirst((page - 1) * StoreLimits.recipePageSize).prefix(StoreLimits.recipePageSize))
+            let hot = ranked(candidates, now: now)
+            total = hot.count
+            rows = Array(hot.dropFirst((page - 1) * StoreLimits.recipePageSize).prefix(StoreLimits.recipePageSize))
             title = kind == "hot" ? "Hot recipes" : "Recipes for you"
         default:
             throw request.usageError("\(kind) is not a list: hot, new, top, foryou or by USER")
@@ -419,8 +454,9 @@ enum RecipeCommands {
         }
         let query = try RecipeSearchQuery.parse(request.input.text(after: 0))
         // The best matches only: a search is refined with more words rather than paged.
-        let (rows, total) = try await request.services.store.searchRecipes(query, page: 1)
-        if total == 0 { return BotResponse(["No recipe matches — try fewer words, or a prefix like tom*."]) }
+        let (rows, total) = try await visibleSearch(
+            request.services.store, query, viewer: request.caller.account?.id, page: 1)
+        if rows.isEmpty { return BotResponse(["No recipe matches — try fewer words, or a prefix like tom*."]) }
         let more =
             total > rows.count
             ? [request.style.dim("showing the best \(rows.count) — add words to narrow it down")] : []
@@ -481,7 +517,7 @@ enum RecipeCommands {
             )
             return BotResponse([
                 "Imported as recipe #\(recipe.id) “\(recipe.title)” (source: \(found.source ?? "Edamam")) — "
-                    + "!recipe \(recipe.id)"
+                    + "!recipe \(recipe.id)\(pageLink(request, recipe.id))"
             ])
         }
         let results = try await client.search(request.input.text(after: 0), for: me.id)

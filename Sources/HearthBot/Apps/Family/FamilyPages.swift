@@ -1,0 +1,83 @@
+import Foundation
+import HearthKit
+import HearthMediaLibrary
+import HearthProtocol
+import HearthStore
+
+/// The family app on the web: one family's page — its tree (the picture `!tree image` draws,
+/// and the text of `!tree`), members, feed and places — for its signed-in members only, by
+/// the same membership rule as every family command.
+enum FamilyPages {
+    static let family = WebPage("/family/:id", name: "family", template: FamilyTemplates.family) { request in
+        let id = try request.id()
+        let viewer = try request.signedIn("A family's page is for its members: sign in to see it.")
+        let store = request.services.store
+        guard let family = try await FamilyCommands.visibleFamily(store, viewer: viewer.id, id) else {
+            if try await store.family(id: id) == nil { throw WebRefusal.notFound("There is no family #\(id).") }
+            throw WebRefusal.forbidden("Only the members of a family see its page.")
+        }
+        let now = request.services.clock.now()
+        let members = try await store.familyMembers(family.id)
+        let links = try await store.familyLinks(family.id)
+        var values: [String: Any] = [
+            "id": family.id, "name": family.name, "channel": FamilyCommands.channelName(family.id),
+            "tree": try await FamilyCommands.treeLines(store, family, style: .plain).joined(separator: "\n"),
+            "members": members.map { member -> [String: Any] in
+                var row: [String: Any] = [
+                    "name": member.name, "nameKey": IRCNames.fold(member.name),
+                    "joined": member.joinedAt.formatted(.iso8601.year().month().day()),
+                ]
+                if member.role != .member { row["role"] = member.role.rawValue }
+                return row
+            },
+            "memberCount": members.count,
+        ]
+        if let founder = try await store.account(id: family.founderId) { values["founder"] = founder.name }
+
+        // The feed, newest first, paged as `!famfeed` pages it.
+        let (posts, total) = try await store.familyPosts(family.id, page: request.page)
+        var feed: [[String: Any]] = []
+        for (post, author) in posts {
+            var row: [String: Any] = [
+                "id": post.id, "author": author, "authorKey": IRCNames.fold(author), "text": post.text,
+                "likes": post.likes, "comments": post.comments, "ago": TimeText.ago(from: post.createdAt, to: now),
+            ]
+            if post.kind == "event", let date = post.eventDate { row["event"] = date }
+            if let imageID = post.imageId, let image = try await store.image(id: imageID) {
+                row["image"] = MediaLibrary.path(id: image.id, format: image.format)
+            }
+            feed.append(row)
+        }
+        (values["posts"], values["postCount"], values["hasPosts"]) = (feed, total, !feed.isEmpty)
+        values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.familyPostPageSize)
+
+        // Places: each member's last one, for those sharing (`!where`), and on the map (`!map family`).
+        let places = try await LocationCommands.places(store, family)
+        values["places"] = places.map { entry -> [String: Any] in
+            var row: [String: Any] = ["name": entry.name]
+            if let location = entry.location { row["where"] = LocationCommands.describe(location, now: now) }
+            return row
+        }
+        if let media = request.services.media {
+            do {
+                let tree = try await FamilyCommands.treePicture(
+                    store, media: media, family, members: members, links: links)
+                values["treeImage"] = MediaLibrary.path(id: tree.id, format: tree.format)
+            } catch {
+                request.services.logger.warning("family tree picture not drawn: \(error)")  // no fonts: the text
+            }
+            do {
+                let markers = LocationCommands.markers(places, now: now)
+                if let map = try await LocationCommands.mapPicture(store, media: media, family, markers: markers) {
+                    values["mapImage"] = MediaLibrary.path(id: map.id, format: map.format)
+                }
+            } catch {
+                request.services.logger.warning("family map not drawn: \(error)")
+            }
+        }
+        // No preview picture: the page is private, so a link to it shows nothing of it elsewhere.
+        return WebContent(
+            title: family.name, summary: "\(family.name): \(members.count) people, \(total) posts — family only.",
+            values: values)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import HearthKit
+import HearthMediaLibrary
+import HearthProtocol
+import HearthStore
+
+/// The fortunes app on the web: someone's cookie of the day and their cookies so far (if they
+/// share them with the viewer, as `!fortunes NAME` asks), your fortune map, the points
+/// leaderboard, and opening today's cookie (the `!fortune` command).
+enum FortunePages {
+    /// `/fortunes/NAME`: today's cookie (in NAME's time zone) with its lucky numbers, and the
+    /// cookies before it, paged — refused exactly when `!fortunes NAME` is.
+    static let person = WebPage("/fortunes/:name", name: "fortune", template: FortuneTemplates.person) { request in
+        let store = request.services.store
+        let name = request.parameters["name"] ?? ""
+        guard let subject = try await store.account(nameKey: IRCNames.fold(name)) else {
+            throw WebRefusal.notFound("Nobody is called \(name).")
+        }
+        guard try await FortuneCommands.mayViewFortunes(store, viewer: request.viewer?.id, of: subject.id) else {
+            let why = FortuneCommands.friendsOnly(subject.name) + "."
+            if request.viewer == nil { throw WebRefusal.signInRequired(why) }
+            throw WebRefusal.forbidden(why)
+        }
+        let days = LocalDays(identifier: UserSettings(stored: try await store.settings(subject.id))["tz"])
+        let today = days.day(request.services.clock.now())
+        let own = subject.id == request.viewer?.id
+        var values: [String: Any] = [
+            "name": subject.name, "nameKey": subject.nameKey, "day": FortuneCommands.formatDay(today),
+            "points": try await store.points(of: subject.id), "own": own,
+        ]
+        let opened = try await store.fortune(accountID: subject.id, day: today)
+        if let opened { values["today"] = cookie(opened) }
+        values["canOpen"] = own && opened == nil
+        let (rows, total) = try await store.fortunes(of: subject.id, page: request.page)
+        values["cookies"] = rows.map(cookie)
+        (values["total"], values["hasCookies"]) = (total, !rows.isEmpty)
+        values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.fortunePageSize)
+        return WebContent(
+            title: "\(subject.name)'s fortune cookie",
+            summary: opened.map { "“\($0.text)” — lucky numbers \($0.numbers)" }
+                ?? "\(subject.name) has not opened today's cookie yet.",
+            values: values)
+    }
+
+    static func cookie(_ f: Stored<FortuneRecord>) -> [String: Any] {
+        var values: [String: Any] = [
+            "id": f.id, "day": f.day, "date": FortuneCommands.formatDay(f.day), "text": f.text,
+            "numbers": f.numbers.split(separator: " ").map(String.init), "points": f.points,
+        ]
+        if let place = placeName(f) { values["place"] = place }
+        return values
+    }
+
+    /// Where a cookie was opened, as `!fortunes` writes it (nil: nowhere said).
+    static func placeName(_ f: Stored<FortuneRecord>) -> String? {
+        f.place ?? f.lat.map { String(format: "%.2f,%.2f", $0, f.lon ?? 0) }
+    }
+
+    /// `/fortunes`: the signed-in user's fortune map — the picture `!fortune map` draws (when
+    /// this server draws pictures) and the places as a table.
+    static let map = WebPage("/fortunes", name: "fortune-map", template: FortuneTemplates.map) { request in
+        let viewer = try request.signedIn("Sign in to open your fortune cookie and see where you opened them.")
+        let store = request.services.store
+        let all = try await store.allFortunes(of: viewer.id)
+        let days = LocalDays(identifier: UserSettings(stored: try await store.settings(viewer.id))["tz"])
+        let today = days.day(request.services.clock.now())
+        var values: [String: Any] = [
+            "name": viewer.name, "nameKey": IRCNames.fold(viewer.name), "count": all.count,
+            "canOpen": !all.contains { $0.day == today },
+        ]
+        // One row per place: how many cookies were opened there, first and last day.
+        var places: [(name: String, count: Int, first: String, last: String)] = []
+        for f in all {
+            guard let place = f.lat != nil ? placeName(f) : nil else { continue }
+            if let i = places.firstIndex(where: { $0.name == place }) {
+                places[i].count += 1
+                places[i].last = f.day
+            } else {
+                places.append((place, 1, f.day, f.day))
+            }
+        }
+        values["places"] = places.map { ["place": $0.name, "count": $0.count, "first": $0.first, "last": $0.last] }
+        values["located"] = places.reduce(0) { $0 + $1.count }
+        values["hasPlaces"] = !places.isEmpty
+        var image: String?
+        if let media = request.services.media {
+            let markers = FortuneCommands.mapMarkers(all)
+            do {
+                if let picture = try await FortuneCommands.mapPicture(
+                    store, media: media, of: viewer, markers: markers)
+                {
+                    image = MediaLibrary.path(id: picture.id, format: picture.format)
+                }
+            } catch {
+                // No map data or fonts on this server: the table alone.
+                request.services.logger.warning("fortune map not drawn: \(error)")
+            }
+        }
+        if let image { values["image"] = image }
+        return WebContent(
+            title: "\(viewer.name)'s fortune map",
+            summary: "Where \(viewer.name) opened fortune cookies: \(places.count) places.", image: image,
+            values: values)
+    }
+
+    /// `/leaderboard`: the points leaderboard of `!top points`; `?friends=1` is `!top points
+    /// friends` (signed in).
+    static let leaderboard = WebPage("/leaderboard", name: "leaderboard", template: FortuneTemplates.leaderboard) {
+        request in
+        let friends = request.query["friends"].map { !["", "0", "no", "false"].contains($0) } ?? false
+        let viewer = friends ? try request.signedIn("Sign in to see the leaderboard of your friends.") : request.viewer
+        let rows = try await FortuneCommands.leaderboard(request.services.store, friendsOf: friends ? viewer?.id : nil)
+        let me = viewer.map { IRCNames.fold($0.name) }
+        let values: [String: Any] = [
+            "friends": friends, "hasRows": !rows.isEmpty,
+            "rows": rows.enumerated().map { index, row -> [String: Any] in
+                let key = IRCNames.fold(row.name)
+                return ["rank": index + 1, "name": row.name, "nameKey": key, "points": row.points, "me": key == me]
+            },
+            "size": FortuneCommands.leaderboardSize,
+        ]
+        let title = friends ? "Top points among your friends" : "Top points"
+        let leader = rows.first.map { "\($0.name) leads with \($0.points) points." } ?? "Nobody has points yet."
+        return WebContent(title: title, summary: leader, values: values)
+    }
+
+    /// Opening today's cookie from a page: the `!fortune` command (with `@PLACE` if given).
+    static let actions: [WebAction] = [
+        WebAction(
+            "/fortunes",
+            command: { _, form in
+                let place = (form["place"] ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
+                    .trimmingCharacters(in: .whitespaces)
+                guard !place.isEmpty else { return "!fortune" }
+                return "!fortune @" + (place.hasPrefix("@") ? String(place.dropFirst()) : place)
+            }, back: { _ in "/fortunes" })
+    ]
+}

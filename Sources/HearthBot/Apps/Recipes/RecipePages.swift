@@ -1,0 +1,150 @@
+import Foundation
+import HearthKit
+import HearthMediaLibrary
+import HearthProtocol
+import HearthStore
+
+/// The recipes app on the web: a recipe with its comments, the trending list, the search, and
+/// the forms that vote and comment (each one the bot command it stands for). Every page reads
+/// through the rules the commands use (`RecipeCommands.visible`, `hiddenAuthors`).
+enum RecipePages {
+    /// The longest search the search page takes (the form's `maxlength` too).
+    static let maxQuery = 200
+    /// How long a link preview's summary may be.
+    static let maxSummary = 200
+
+    static let recipe = WebPage("/r/:id", name: "recipe", template: RecipeTemplates.recipe) { request in
+        let id = try request.id()
+        let store = request.services.store
+        guard let row = try await RecipeCommands.visible(store, viewer: request.viewer?.id, id) else {
+            throw WebRefusal.notFound("There is no recipe #\(id).")
+        }
+        let r = row.recipe
+        let now = request.services.clock.now()
+        let ingredients = r.ingredients.split(separator: "\n").map(String.init)
+        let (comments, total) = try await store.comments(
+            kind: "recipe", targetID: id, page: request.page, viewer: request.viewer?.id)
+        var values: [String: Any] = [
+            "id": id, "title": r.title, "author": row.author, "authorKey": IRCNames.fold(row.author),
+            "ago": TimeText.ago(from: r.createdAt, to: now),
+            "created": ISO8601DateFormatter().string(from: r.createdAt),
+            "score": r.score, "ups": r.ups, "downs": r.downs, "commentCount": r.comments,
+            "ingredients": ingredients, "steps": r.steps.split(separator: "\n").map(String.init),
+            "tags": tagLinks(r.tags), "hasTags": !r.tags.isEmpty,
+            "comments": WebPartials.comments(comments, now: now),
+            "maxComment": CommentCommands.maxCommentLength,
+        ]
+        if let source = r.source { values["source"] = source }
+        values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.commentPageSize)
+        var photo: String?
+        if let imageID = r.photoImageId, let image = try await store.image(id: imageID) {
+            photo = MediaLibrary.path(id: image.id, format: image.format)
+            values["photo"] = photo
+        }
+        return WebContent(
+            title: "\(r.title) — a recipe by \(row.author)", summary: summary(row, ingredients: ingredients),
+            image: photo, values: values)
+    }
+
+    /// `/recipes`: trending, ranked as `!recipes hot` ranks them.
+    static let trending = WebPage("/recipes", name: "recipes", template: RecipeTemplates.trending) { request in
+        let now = request.services.clock.now()
+        let hot = try await RecipeCommands.trending(request.services.store, viewer: request.viewer?.id, now: now)
+        let size = StoreLimits.recipePageSize
+        let rows = hot.dropFirst((request.page - 1) * size).prefix(size)
+        var values: [String: Any] = [
+            "recipes": rows.map { item($0, now: now) }, "maxQuery": maxQuery,
+            "paging": WebPaging.links(page: request.page, total: hot.count, size: size),
+        ]
+        if hot.isEmpty { values["none"] = true }
+        return WebContent(
+            title: "Trending recipes",
+            summary: "What people on Hearth are cooking: the recipes with the most votes and talk lately.",
+            values: values)
+    }
+
+    /// `/recipes/search?q=…`: the full-text search of `!search`, with its syntax and messages.
+    static let search = WebPage("/recipes/search", name: "recipeSearch", template: RecipeTemplates.search) {
+        request in
+        let text = (request.query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        var values: [String: Any] = ["maxQuery": maxQuery, "q": text, "qURL": queryEncoded(text)]
+        func content(_ title: String) -> WebContent {
+            WebContent(title: title, summary: "Search the recipes on Hearth.", values: values)
+        }
+        guard !text.isEmpty else { return content("Search recipes") }
+        guard text.count <= maxQuery else {
+            values["problem"] = "A search may have \(maxQuery) characters; yours has \(text.count). Use fewer words."
+            return content("Search recipes")
+        }
+        let query: RecipeSearch
+        do { query = try RecipeSearchQuery.parse(text) } catch let error as BotError {
+            values["problem"] = error.message.prefix(1).uppercased() + error.message.dropFirst()
+            return content("Search recipes")
+        }
+        let now = request.services.clock.now()
+        let (rows, total) = try await RecipeCommands.visibleSearch(
+            request.services.store, query, viewer: request.viewer?.id, page: request.page)
+        values["searched"] = true
+        values["recipes"] = rows.map { item($0, now: now) }
+        values["found"] = !rows.isEmpty
+        values["total"] = total
+        values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.recipePageSize)
+        return content("Recipes matching “\(text)”")
+    }
+
+    /// A line of a list of recipes.
+    static func item(_ row: RecipeRow, now: Date) -> [String: Any] {
+        let r = row.recipe
+        return [
+            "id": r.id, "title": r.title, "author": row.author, "authorKey": IRCNames.fold(row.author),
+            "score": r.score, "comments": r.comments, "tags": tagLinks(r.tags),
+            "ago": TimeText.ago(from: r.createdAt, to: now),
+        ]
+    }
+
+    /// Each tag with the search that finds its recipes (tags are cuisines and diets alike).
+    static func tagLinks(_ tags: String) -> [[String: String]] {
+        tags.split(separator: " ").map { ["tag": String($0), "query": queryEncoded("cuisine:\($0)")] }
+    }
+
+    /// For link previews: who wrote it, its score, and the first ingredients.
+    static func summary(_ row: RecipeRow, ingredients: [String]) -> String {
+        let text = "By \(row.author) · score \(row.recipe.score) · " + ingredients.joined(separator: ", ")
+        return text.count <= maxSummary ? text : String(text.prefix(maxSummary - 1)) + "…"
+    }
+
+    /// A query string's value, percent-encoded (only unreserved ASCII is left as it is).
+    static func queryEncoded(_ text: String) -> String {
+        let unreserved = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    static let votes = ["up": "up", "down": "down", "unvote": "unvote"]
+
+    static let actions: [WebAction] = [
+        WebAction(
+            "/r/:id/vote",
+            command: { p, form in
+                guard let id = recipeID(p), let command = form["vote"].flatMap({ votes[$0] }) else { return nil }
+                return "!\(command) \(id)"
+            }, back: back),
+        WebAction(
+            "/r/:id/comment",
+            command: { p, form in
+                guard let id = recipeID(p),
+                    let text = form["text"]?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty
+                else { return nil }
+                // One line: a comment is said as one chat line.
+                return "!comment recipe \(id) " + text.split(whereSeparator: \.isNewline).joined(separator: " ")
+            }, back: back),
+    ]
+
+    static func recipeID(_ parameters: [String: String]) -> Int64? {
+        parameters["id"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    static func back(_ parameters: [String: String]) -> String {
+        recipeID(parameters).map { "/r/\($0)" } ?? "/recipes"
+    }
+}
