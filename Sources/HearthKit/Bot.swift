@@ -54,6 +54,7 @@ public final class Bot: Sendable {
     public func handle(
         _ text: String, caller: Caller, presence: any PresenceDirectory, requireBang: Bool
     ) async -> BotResponse? {
+        defer { services.noteCommandRun() }
         // A line said privately that continues what an app is doing (a recipe being written).
         if !requireBang, caller.account != nil, !text.drop(while: { $0 == " " }).hasPrefix("!") {
             for continuation in apps.compactMap(\.continuation) {

@@ -30,4 +30,9 @@ public struct BotRequest: Sendable {
     }
 
     public func usageError(_ reason: String? = nil) -> BotError { command.usageError(reason) }
+
+    /// " · page: URL" of a web page (`/m/12`), to end a reply; nothing without an HTTP side.
+    public func pageLink(_ path: String) -> String {
+        services.pageURL(path).map { " · page: \($0)" } ?? ""
+    }
 }

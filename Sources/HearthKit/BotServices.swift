@@ -21,6 +21,13 @@ public final class BotServices: Sendable {
     private let appServices: [ObjectIdentifier: any Sendable]
     /// What apps add to every login (see `BotApp.onLogin`); set by `Bot`.
     let loginHooks = Mutex<[LoginHook]>([])
+    /// Counts commands run: a rendered page kept for visitors is good only while it is unchanged.
+    private let commandsRun = Atomic<Int>(0)
+
+    /// Called after every command, once what it wrote is written.
+    public func noteCommandRun() { commandsRun.add(1, ordering: .releasing) }
+    /// How many commands have run (see `noteCommandRun`).
+    public var commandCount: Int { commandsRun.load(ordering: .acquiring) }
 
     public init(
         store: Store, accounts: AccountService,

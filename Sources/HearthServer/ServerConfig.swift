@@ -18,6 +18,9 @@ public struct ServerConfig: Sendable {
     /// The web side over TLS (pages, sign-in with Secure cookies, IRC over WebSocket as wss://),
     /// with the same certificate, when one is given.
     public var httpsPort = 8443
+    /// Seconds a page rendered for visitors (not signed in) is served again, while no bot
+    /// command has run in between (0: every request renders).
+    public var pageCacheSeconds: Double = 2
     public var dataDirectory = "./data"
     /// This process's name in a network of nodes sharing one PostgreSQL database (nil: alone).
     public var node: String?

@@ -49,6 +49,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "TLS private key (PEM).") var tlsKey: String?
     @Option(help: "IRC-over-TLS port.") var tlsPort = 6697
     @Option(help: "HTTPS port: pages and IRC over WebSocket (wss://) with the TLS certificate.") var httpsPort = 8443
+    @Option(help: "Seconds a page rendered for visitors is reused while nothing changed (0: off).")
+    var pageCache: Double = 2
     @Option(
         help:
             "A directory of strfile fortune databases to add to the built-in sayings (e.g. /usr/share/games/fortunes).")
@@ -100,6 +102,7 @@ struct Serve: AsyncParsableCommand {
         config.tlsKeyPath = tlsKey
         config.tlsPort = tlsPort
         config.httpsPort = httpsPort
+        config.pageCacheSeconds = max(0, min(pageCache, 60))
         if let node {
             guard !node.isEmpty, node.utf8.count <= 63,
                 node.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })

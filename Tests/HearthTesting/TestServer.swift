@@ -67,6 +67,8 @@ public final class TestServer: Sendable {
         config.passwordCost = fastCost
         config.floodControl = false
         config.plainGreetingDelay = 30
+        // Pages render every time, unless a test turns the visitors' cache on to test it.
+        config.pageCacheSeconds = 0
         setup.server = config
         configure(&setup)
         config = setup.server

@@ -19,6 +19,7 @@ struct WebRoutes {
     let publicURL: @Sendable () -> String
     /// Served over TLS here (the HTTPS port): cookies are Secure.
     let overTLS: Bool
+    let cache: WebPageCache
     var services: BotServices { core.bot.services }
 
     /// The pages the header links to (when an app serves them).
@@ -28,6 +29,7 @@ struct WebRoutes {
 
     init(core: Core, publicURL: @escaping @Sendable () -> String, overTLS: Bool) {
         self.core = core
+        cache = WebPageCache(seconds: core.config.pageCacheSeconds)
         self.publicURL = publicURL
         self.overTLS = overTLS
         pages = core.bot.apps.flatMap(\.pages)
@@ -41,12 +43,17 @@ struct WebRoutes {
             try! library.register(source, named: name)
         }
         self.library = library
+        let served = Set(pages.map(\.path))
+        navigation = Self.nav.filter { served.contains($0.path) }.map { ["path": $0.path, "label": $0.label] }
     }
+
+    /// The header's links, to the pages the apps serve.
+    let navigation: [[String: String]]
 
     func add(to router: Router<HearthRequestContext>) {
         for page in pages {
             router.get(RouterPath(page.path)) { request, context in
-                try await render(request, context, template: page.name) { viewer in
+                try await render(request, context, template: page.name, cacheable: true) { viewer in
                     try await page.load(
                         WebRequest(
                             parameters: parameters(page.path, context), query: query(request), viewer: viewer,
@@ -60,7 +67,7 @@ struct WebRoutes {
             }
         }
         router.get("/") { request, context in
-            try await render(request, context, template: "home") { _ in
+            try await render(request, context, template: "home", cacheable: true) { _ in
                 let (host, port) = (URL(string: publicURL())?.host ?? "localhost", core.config.ircPort)
                 return WebContent(
                     title: "Hearth", summary: "Chat from nc, IRC or the web, with memes, fortunes, recipes and family.",
@@ -107,9 +114,10 @@ struct WebRoutes {
     var secure: Bool { overTLS || publicURL().lowercased().hasPrefix("https:") }
 
     /// Renders a page in the layout, with the viewer, the CSRF token and any one-time message.
+    /// `cacheable`: a visitor's copy may be served again (see `WebPageCache`).
     func render(
         _ request: Request, _ context: HearthRequestContext, status: HTTPResponse.Status = .ok,
-        template: String, extra: [String: Any] = [:], load: (AccountRef?) async throws -> WebContent
+        template: String, cacheable: Bool = false, load: (AccountRef?) async throws -> WebContent
     ) async throws -> Response {
         let signedIn = await viewer(request)
         let jar = WebForms.cookies(request)
@@ -117,6 +125,12 @@ struct WebRoutes {
         let csrf = jar[WebForms.csrfCookie].flatMap { WebForms.isToken($0) ? $0 : nil } ?? WebForms.newToken()
         if jar[WebForms.csrfCookie] != csrf {
             cookies.append(WebForms.setCookie(WebForms.csrfCookie, csrf, maxAge: 365 * 86400, secure: secure))
+        }
+        let flash = jar[WebForms.flashCookie]?.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 }
+        let cacheKey = cacheable && cache.isOn && signedIn == nil && flash == nil ? request.uri.description : nil
+        let commands = services.commandCount
+        if let cacheKey, let html = cache.page(cacheKey, commands: commands) {
+            return Self.html(status, html, cookies: cookies)
         }
         var status = status
         var name = template
@@ -126,7 +140,7 @@ struct WebRoutes {
         } catch let refusal as WebRefusal {
             (status, name, content) = problem(refusal, path: request.uri.path)
         }
-        var values = content.values.merging(extra) { $1 }
+        var values = content.values
         values["csrf"] = csrf
         if let viewer = signedIn?.0 {
             (values["viewer"], values["viewerKey"]) = (viewer.name, IRCNames.fold(viewer.name))
@@ -134,19 +148,22 @@ struct WebRoutes {
         let body = library.render(values, withTemplate: name) ?? ""
         var page: [String: Any] = [
             "title": content.title, "summary": content.summary, "body": body, "csrf": csrf,
-            "url": publicURL() + request.uri.path,
-            "nav": Self.nav.filter { item in pages.contains { $0.path == item.path } }.map {
-                ["path": $0.path, "label": $0.label]
-            },
+            "url": publicURL() + request.uri.path, "nav": navigation,
         ]
         if let image = content.image { page["image"] = image.hasPrefix("/") ? publicURL() + image : image }
         page["viewer"] = values["viewer"]
         page["viewerKey"] = values["viewerKey"]
-        if let flash = jar[WebForms.flashCookie]?.removingPercentEncoding, !flash.isEmpty {
+        if let flash {
             page["flash"] = String(flash.prefix(WebLimits.maxFlashBytes))
             cookies.append(WebForms.setCookie(WebForms.flashCookie, "", maxAge: 0, secure: secure))
         }
         let html = library.render(page, withTemplate: "layout") ?? ""
+        // Only a page without this visitor's token in it may be handed to the next one.
+        if let cacheKey, status == .ok, !html.contains(csrf) { cache.keep(cacheKey, html: html, commands: commands) }
+        return Self.html(status, html, cookies: cookies)
+    }
+
+    static func html(_ status: HTTPResponse.Status, _ html: String, cookies: [String]) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"]
         for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))

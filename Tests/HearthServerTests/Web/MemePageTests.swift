@@ -121,3 +121,40 @@ import Testing
         }
     }
 }
+
+/// Visitors' pages are kept for a moment, and only while no bot command has run since.
+@Suite struct PageCacheTests {
+    @Test func visitorsShareARenderedPageUntilSomethingChanges() async throws {
+        try await withServer(configure: { $0.server.pageCacheSeconds = 30 }) { server in
+            let (alice, _) = try await MemePageTests.aliceMakesAMeme(server)
+            let visitor = WebBrowser(server)
+            #expect(try await visitor.get("/m/1").body.contains("♥ 0 likes"))
+            // A write that no command made (as another node's could be) is not seen by visitors
+            // until the page is rendered again...
+            let author = try #require(try await server.server.store.account(nameKey: "alice"))
+            _ = try await server.server.store.react(.like, memeID: 1, accountID: author.id, on: true)
+            #expect(try await visitor.get("/m/1").body.contains("♥ 0 likes"))
+            #expect(try await WebBrowser(server).get("/m/1").body.contains("♥ 0 likes"))
+            // ...but a signed-in user always gets a fresh one, and any command renders anew.
+            let herself = WebBrowser(server)
+            try await herself.signIn("alice")
+            #expect(try await herself.get("/m/1").body.contains("♥ 1 likes"))
+            try await alice.send("!whoami")
+            try await alice.expect("alice")
+            #expect(try await visitor.get("/m/1").body.contains("♥ 1 likes"))
+            // A visitor's copy never carries a token of its own.
+            #expect(!(try await visitor.get("/m/1")).body.contains(try #require(visitor.cookies["hearth_csrf"])))
+        }
+    }
+
+    @Test func theCacheKeepsAtMostItsLimit() {
+        let cache = WebPageCache(seconds: 60)
+        for i in 0..<WebPageCache.maxEntries { cache.keep("/m/\(i)", html: "page \(i)", commands: 0) }
+        #expect(cache.page("/m/0", commands: 0) == "page 0")
+        cache.keep("/m/one-past", html: "new", commands: 0)  // one past the limit: starts again
+        #expect(cache.page("/m/1", commands: 0) == nil)
+        #expect(cache.page("/m/one-past", commands: 0) == "new")
+        #expect(cache.page("/m/one-past", commands: 1) == nil)  // a command ran since
+        #expect(WebPageCache(seconds: 0).isOn == false)
+    }
+}

@@ -78,11 +78,6 @@ public enum FamilyCommands {
         return try await store.family(id: id)
     }
 
-    /// " · page: URL" of the family's web page (nothing without an HTTP side).
-    static func page(_ request: BotRequest, _ family: Stored<FamilyRecord>) -> String {
-        request.services.pageURL("/family/\(family.id)").map { " · page: \($0)" } ?? ""
-    }
-
     static func member(_ request: BotRequest, _ family: Stored<FamilyRecord>, _ name: String) async throws
         -> FamilyMember
     {
@@ -262,7 +257,7 @@ public enum FamilyCommands {
     static func show(_ request: BotRequest) async throws -> BotResponse {
         let (_, family) = try await current(request)
         let lines = try await treeLines(request.services.store, family, style: request.style)
-        return BotResponse(["\(request.style.bold(family.name))\(page(request, family))"] + lines)
+        return BotResponse(["\(request.style.bold(family.name))\(request.pageLink("/family/\(family.id)"))"] + lines)
     }
 
     /// The family as a text tree, then the households connected to it by someone leaving home
@@ -367,7 +362,7 @@ public enum FamilyCommands {
             store, media: media, family, members: members, links: try await store.familyLinks(family.id))
         return BotResponse([
             "\(request.style.bold(family.name)) as a picture (\(members.count) people): \(media.url(picture))"
-                + page(request, family)
+                + request.pageLink("/family/\(family.id)")
         ])
     }
 

@@ -165,7 +165,7 @@ enum FortuneCommands {
         lines.append(
             style.dim(
                 nextCookieLine(request) + " · !fortunes for your history, !fortune map for the map"
-                    + page(request, "/fortunes/\(IRCNames.fold(me.name))")))
+                    + request.pageLink("/fortunes/\(IRCNames.fold(me.name))")))
         return BotResponse(lines, effects: try await reminderEffects(request.services, me, settings: request.settings))
     }
 
@@ -211,7 +211,7 @@ enum FortuneCommands {
         let owner = try await request.services.store.account(id: f.accountId)
         return BotResponse([
             describe(f, style: request.style) + " · \(owner?.name ?? "someone") · +\(f.points) points"
-                + (owner.map { page(request, "/fortunes/\($0.nameKey)") } ?? ""),
+                + (owner.map { request.pageLink("/fortunes/\($0.nameKey)") } ?? ""),
             request.style.dim("!share fortune \(id) #channel|user"),
         ])
     }
@@ -250,11 +250,6 @@ enum FortuneCommands {
             throw BotError(friendsOnly(account.name))
         }
         return ref
-    }
-
-    /// " · page: URL" of a web page (nothing without an HTTP side).
-    static func page(_ request: BotRequest, _ path: String) -> String {
-        request.services.pageURL(path).map { " · page: \($0)" } ?? ""
     }
 
     /// The map's markers: the cookies opened at a place.
@@ -306,7 +301,7 @@ enum FortuneCommands {
                 "\(who.name) has no cookies with a place yet — open one with !fortune @LAT,LON or @City (or !set location on)."
             ])
         }
-        let own = who.id == request.caller.account?.id ? page(request, "/fortunes") : ""
+        let own = who.id == request.caller.account?.id ? request.pageLink("/fortunes") : ""
         return BotResponse([
             "\(request.style.bold("\(who.name)'s fortune map")) (\(markers.count) places): \(media.url(image))\(own)"
         ])

@@ -15,10 +15,12 @@ struct Shareable: Sendable {
             let row = try await MemeCommands.visibleMeme(request, id)
             return
                 "meme #\(id) by \(row.author): “\(row.meme.caption)” \(media.url(id: row.meme.imageId, format: row.format))"
+                + request.pageLink("/m/\(id)")
         },
         "recipe": Shareable { request, id in
             let row = try await RecipeCommands.visible(request, id)
             return "recipe #\(id) “\(row.recipe.title)” by \(row.author) (score \(row.recipe.score)) — !recipe \(id)"
+                + request.pageLink("/r/\(id)")
         },
         "post": Shareable { request, id in
             let post = try await FamilyFeedCommands.visiblePost(request, id)
@@ -29,6 +31,7 @@ struct Shareable: Sendable {
             let f = try await FortuneCommands.visibleFortune(request, id)
             let owner = try await request.services.store.account(id: f.accountId)
             return "\(owner?.name ?? "someone")'s fortune #\(id) of \(f.day): “\(f.text)” — lucky numbers \(f.numbers)"
+                + (owner.map { request.pageLink("/fortunes/\($0.nameKey)") } ?? "")
         },
     ]
 

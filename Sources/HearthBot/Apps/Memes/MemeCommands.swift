@@ -105,7 +105,9 @@ enum MemeCommands {
         let meme = try await store.addMeme(
             MemeRecord(accountId: me.id, imageId: image.id, source: sourceWord.lowercased(), caption: caption),
             feedText: "made meme \(FeedText.idMark) “\(caption.prefix(60))” \(link)")
-        return BotResponse(["\(request.style.bold("meme #\(meme.id)")) by \(me.name): \(link)" + page(request, meme.id)]
+        return BotResponse([
+            "\(request.style.bold("meme #\(meme.id)")) by \(me.name): \(link)" + request.pageLink("/m/\(meme.id)")
+        ]
         )
     }
 
@@ -125,17 +127,11 @@ enum MemeCommands {
         return BotResponse([
             "\(request.style.bold("meme #\(id)")) by \(row.author), \(TimeText.ago(from: m.createdAt, to: Date())) from \(m.source): “\(m.caption)”",
             "♥ \(m.likes) likes · ★ \(m.favs) favourites · \(m.comments) comments\(mine.isEmpty ? "" : " (\(mine.joined(separator: ", ")))") · \(media.url(id: m.imageId, format: row.format))"
-                + page(request, id),
+                + request.pageLink("/m/\(id)"),
             request.style.dim(
                 "!like \(id) · !fav \(id) · !comment meme \(id) TEXT · !comments meme \(id) · !share meme \(id) #channel"
             ),
         ])
-    }
-
-    /// " · page: URL" of a meme's web page (nothing without an HTTP side). The picture link
-    /// stays first, for clients that show pictures inline.
-    static func page(_ request: BotRequest, _ id: Int64) -> String {
-        request.services.pageURL("/m/\(id)").map { " · page: \($0)" } ?? ""
     }
 
     static func delete(_ request: BotRequest, _ id: Int64) async throws -> BotResponse {

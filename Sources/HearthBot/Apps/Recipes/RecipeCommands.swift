@@ -61,11 +61,6 @@ enum RecipeCommands {
         return (rows.filter { !hidden.contains($0.recipe.accountId) }, total)
     }
 
-    /// ` · page: URL` of a recipe's web page, to end a reply; nothing when the server has no HTTP side.
-    static func pageLink(_ request: BotRequest, _ id: Int64) -> String {
-        request.services.pageURL("/r/\(id)").map { " · page: \($0)" } ?? ""
-    }
-
     static func tags(_ text: String) throws -> String {
         let words = text.lowercased().split { $0 == " " || $0 == "," }.map(String.init)
         if words == ["-"] || words.isEmpty { return "" }
@@ -225,7 +220,7 @@ enum RecipeCommands {
         return BotResponse(
             [
                 "Recipe #\(recipe.id) “\(recipe.title)” is posted — !recipe \(recipe.id) to see it."
-                    + pageLink(request, recipe.id)
+                    + request.pageLink("/r/\(recipe.id)")
             ],
             effects: [writing(me, false)])
     }
@@ -517,7 +512,7 @@ enum RecipeCommands {
             )
             return BotResponse([
                 "Imported as recipe #\(recipe.id) “\(recipe.title)” (source: \(found.source ?? "Edamam")) — "
-                    + "!recipe \(recipe.id)\(pageLink(request, recipe.id))"
+                    + "!recipe \(recipe.id)\(request.pageLink("/r/\(recipe.id)"))"
             ])
         }
         let results = try await client.search(request.input.text(after: 0), for: me.id)
