@@ -12,4 +12,15 @@ public enum TimeText {
         default: return "\(seconds / 86_400) days ago"
         }
     }
+
+    /// `2026-11-25T16:37:11Z`, for `<time datetime>`: by hand, since a formatter made per page
+    /// (ICU underneath) cost more than the rest of a page's rendering.
+    public static func iso8601(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
 }

@@ -1,5 +1,4 @@
 import NIOCore
-import NIOWebSocket
 
 /// How the harness reaches the server: plain TCP, or IRC over WebSocket (`--websocket-port`).
 /// Set once from the command line before any connection opens.
@@ -8,7 +7,7 @@ enum BenchTransport {
 }
 
 /// The front of a WebSocket bench connection: sends the HTTP upgrade, holds the IRC lines
-/// written meanwhile, and once the server answers 101 puts the frame codec and `FrameLines`
+/// written meanwhile, and once the server answers 101 puts `FrameLines`
 /// in its place, so `BenchConnection` above reads and writes lines as over TCP.
 final class WebSocketHandshake: ChannelDuplexHandler, RemovableChannelHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
@@ -49,9 +48,6 @@ final class WebSocketHandshake: ChannelDuplexHandler, RemovableChannelHandler, @
             let pipeline = context.pipeline.syncOperations
             let lines = FrameLines()
             try pipeline.addHandler(lines, position: .after(self))
-            try pipeline.addHandler(
-                ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 1 << 16)), position: .after(self))
-            try pipeline.addHandler(WebSocketFrameEncoder(), position: .after(self))
             upgraded = true
             let above = try pipeline.context(handler: lines)
             for buffer in held { lines.write(context: above, data: NIOAny(buffer), promise: nil) }
@@ -65,37 +61,67 @@ final class WebSocketHandshake: ChannelDuplexHandler, RemovableChannelHandler, @
     }
 }
 
-/// Messages in become CRLF lines; written lines (several per buffer) become masked messages.
+/// Frames in become CRLF lines, parsed by hand from the bytes (the harness must stay cheaper
+/// than the server it measures); written lines (several per buffer) become masked messages.
 final class FrameLines: ChannelDuplexHandler, @unchecked Sendable {
-    typealias InboundIn = WebSocketFrame
+    typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = WebSocketFrame
+    typealias OutboundOut = ByteBuffer
+    private var pending = ByteBuffer()
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        switch frame.opcode {
-        case .text, .binary:
-            var line = frame.unmaskedData
-            line.writeString("\r\n")
-            context.fireChannelRead(wrapInboundOut(line))
-        case .connectionClose: context.close(promise: nil)
-        default: break
+        var bytes = unwrapInboundIn(data)
+        pending.writeBuffer(&bytes)
+        var lines = context.channel.allocator.buffer(capacity: pending.readableBytes)
+        while pending.readableBytes >= 2 {
+            let start = pending.readerIndex
+            let first = pending.getInteger(at: start, as: UInt8.self)!
+            var length = Int(pending.getInteger(at: start + 1, as: UInt8.self)! & 0x7f)
+            var header = 2
+            if length == 126 {
+                guard let long = pending.getInteger(at: start + 2, as: UInt16.self) else { break }
+                (length, header) = (Int(long), 4)
+            } else if length == 127 {
+                guard let long = pending.getInteger(at: start + 2, as: UInt64.self) else { break }
+                (length, header) = (Int(long), 10)
+            }
+            guard pending.readableBytes >= header + length else { break }
+            pending.moveReaderIndex(forwardBy: header)
+            var payload = pending.readSlice(length: length)!
+            switch first & 0x0f {
+            case 0x1, 0x2:
+                lines.writeBuffer(&payload)
+                lines.writeStaticString("\r\n")
+            case 0x8: context.close(promise: nil)
+            default: break
+            }
         }
+        pending.discardReadBytes()
+        if lines.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(lines)) }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let buffer = unwrapOutboundIn(data)
         let view = buffer.readableBytesView
+        var out = context.channel.allocator.buffer(capacity: buffer.readableBytes + 64)
         var start = view.startIndex
         while let newline = view[start...].firstIndex(of: 10) {
             var end = newline
             if end > start && view[end - 1] == 13 { end -= 1 }
-            let frame = WebSocketFrame(
-                fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(bytes: view[start..<end]))
-            context.write(wrapOutboundOut(frame), promise: nil)
+            // A masked text frame (clients must mask); a zero key leaves the bytes as they are.
+            out.writeInteger(UInt8(0x81))
+            let count = end - start
+            if count < 126 {
+                out.writeInteger(UInt8(0x80 | count))
+            } else {
+                out.writeInteger(UInt8(0x80 | 126))
+                out.writeInteger(UInt16(count))
+            }
+            out.writeInteger(UInt32(0))
+            out.writeBytes(view[start..<end])
             start = newline + 1
         }
-        promise?.succeed()
+        context.write(wrapOutboundOut(out), promise: promise)
     }
 }

@@ -34,13 +34,14 @@ struct WebRoutes {
         self.overTLS = overTLS
         pages = core.bot.apps.flatMap(\.pages)
         actions = core.bot.apps.flatMap(\.actions)
+        WebEscaping.register()
         var library = MustacheLibrary()
         // The templates are part of the program: one that does not parse is a bug found at start.
         for (name, source) in [
             ("layout", WebLayout.layout), ("home", WebLayout.home), ("signin", WebLayout.signIn),
             ("problem", WebLayout.problem),
         ] + WebPartials.all.map({ ($0.key, $0.value) }) + pages.map({ ($0.name, $0.template) }) {
-            try! library.register(source, named: name)
+            try! library.register(WebEscaping.pragma + source, named: name)
         }
         self.library = library
         let served = Set(pages.map(\.path))

@@ -54,29 +54,54 @@ final class WebSocketLineBridge: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Lines leave as written (often several in one buffer): one frame each.
+    /// The frame encoder's context: lines are framed here, all of a write into one buffer, and
+    /// written past the encoder (which would take two buffers and an allocation per line).
+    private var encoder: ChannelHandlerContext?
+    private var out = ByteBuffer()
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        encoder = try? context.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { encoder = nil }
+
+    /// Lines leave as written (often several in one buffer): one unmasked frame each.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        var buffer = unwrapOutboundIn(data)
-        var frames: [WebSocketFrame] = []
-        while let end = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
-            let length = end - buffer.readerIndex
-            var line = buffer.readSlice(length: length + 1)!
-            var trimmed = length
-            if trimmed > 0, line.getInteger(at: line.readerIndex + trimmed - 1, as: UInt8.self) == UInt8(ascii: "\r") {
-                trimmed -= 1
-            }
-            line = line.getSlice(at: line.readerIndex, length: trimmed)!
-            frames.append(WebSocketFrame(fin: true, opcode: binary ? .binary : .text, data: line))
+        let buffer = unwrapOutboundIn(data)
+        let view = buffer.readableBytesView
+        // The same memory serves every write once the socket has taken the last one (as the
+        // connection's output buffer does); a buffer still queued is copied, not overwritten.
+        if out.capacity > FlushBatcher.keptOutputCapacity * 8 { out = ByteBuffer() } else { out.clear() }
+        out.reserveCapacity(buffer.readableBytes + 64)
+        let opcode: UInt8 = 0x80 | (binary ? 0x2 : 0x1)  // FIN and the negotiated data opcode
+        var start = view.startIndex
+        while start < view.endIndex {
+            let newline = view[start...].firstIndex(of: UInt8(ascii: "\n"))
+            var end = newline ?? view.endIndex
+            if newline != nil, end > start, view[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            Self.writeFrame(opcode: opcode, payload: view[start..<end], into: &out)
+            start = newline.map { $0 + 1 } ?? view.endIndex
         }
-        if buffer.readableBytes > 0 {
-            frames.append(WebSocketFrame(fin: true, opcode: binary ? .binary : .text, data: buffer))
+        guard let encoder else {  // the upgrade adds the encoder before this handler: not expected
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return context.close(promise: nil)
         }
-        guard let last = frames.popLast() else {
-            promise?.succeed()
-            return
+        encoder.write(NIOAny(out), promise: promise)
+    }
+
+    /// RFC 6455 §5.2: FIN and opcode, then the length in 7, 16 or 64 bits; servers do not mask.
+    static func writeFrame(opcode: UInt8, payload: ByteBufferView, into out: inout ByteBuffer) {
+        out.writeInteger(opcode)
+        switch payload.count {
+        case ..<126: out.writeInteger(UInt8(payload.count))
+        case ..<65536:
+            out.writeInteger(UInt8(126))
+            out.writeInteger(UInt16(payload.count))
+        default:
+            out.writeInteger(UInt8(127))
+            out.writeInteger(UInt64(payload.count))
         }
-        for frame in frames { context.write(wrapOutboundOut(frame), promise: nil) }
-        context.write(wrapOutboundOut(last), promise: promise)
+        out.writeBytes(payload)
     }
 
     /// A message past the limits (`WebSocketIRC.maxMessageBytes`, `maxFragments`) or broken

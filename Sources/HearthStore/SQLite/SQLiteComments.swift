@@ -34,18 +34,19 @@ extension SQLiteStore {
         try await pool.read { db in
             let total =
                 try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM comment WHERE kind = ? AND targetId = ?",
+                    db.cachedStatement(sql: "SELECT COUNT(*) FROM comment WHERE kind = ? AND targetId = ?"),
                     arguments: [kind, targetID]) ?? 0
+            // Cached statements: every meme and recipe page reads its comments.
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT comment.id, account.name, comment.accountId, comment.text, comment.createdAt
-                    FROM comment JOIN account ON account.id = comment.accountId
-                    WHERE kind = :kind AND targetId = :target
-                      AND (:viewer IS NULL OR comment.accountId NOT IN (
-                        SELECT blockerId FROM block WHERE blockedId = :viewer UNION SELECT blockedId FROM block WHERE blockerId = :viewer))
-                    ORDER BY comment.id LIMIT :limit OFFSET :offset
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT comment.id, account.name, comment.accountId, comment.text, comment.createdAt
+                        FROM comment JOIN account ON account.id = comment.accountId
+                        WHERE kind = :kind AND targetId = :target
+                          AND (:viewer IS NULL OR comment.accountId NOT IN (
+                            SELECT blockerId FROM block WHERE blockedId = :viewer UNION SELECT blockedId FROM block WHERE blockerId = :viewer))
+                        ORDER BY comment.id LIMIT :limit OFFSET :offset
+                        """),
                 arguments: [
                     "kind": kind, "target": targetID, "viewer": viewer, "limit": StoreLimits.commentPageSize,
                     "offset": (page - 1) * StoreLimits.commentPageSize,

@@ -24,7 +24,9 @@ extension SQLiteStore {
 
     public func meme(id: Int64) async throws -> MemeRow? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: Self.memeSelect + " WHERE meme.id = ?", arguments: [id]).map(Self.memeRow)
+            // Cached: a meme's page reads it on every view (compiling it again cost more than running it).
+            try Row.fetchOne(db.cachedStatement(sql: Self.memeSelect + " WHERE meme.id = ?"), arguments: [id])
+                .map(Self.memeRow)
         }
     }
 

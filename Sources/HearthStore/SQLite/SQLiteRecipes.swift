@@ -39,7 +39,8 @@ extension SQLiteStore {
 
     public func recipe(id: Int64) async throws -> RecipeRow? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: Self.recipeSelect + " WHERE recipe.id = ?", arguments: [id]).map(Self.recipeRow)
+            try Row.fetchOne(db.cachedStatement(sql: Self.recipeSelect + " WHERE recipe.id = ?"), arguments: [id])
+                .map(Self.recipeRow)
         }
     }
 

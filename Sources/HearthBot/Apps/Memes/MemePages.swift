@@ -23,7 +23,7 @@ enum MemePages {
             "id": id, "caption": m.caption, "captions": m.caption.split(separator: "|").map { String($0) },
             "source": m.source, "author": row.author, "authorKey": IRCNames.fold(row.author),
             "ago": TimeText.ago(from: m.createdAt, to: now),
-            "created": ISO8601DateFormatter().string(from: m.createdAt),
+            "created": TimeText.iso8601(m.createdAt),
             "likes": m.likes, "favs": m.favs, "commentCount": m.comments, "image": imagePath(row),
             "comments": WebPartials.comments(comments, now: now),
             "maxComment": CommentCommands.maxCommentLength,

@@ -27,7 +27,7 @@ enum RecipePages {
         var values: [String: Any] = [
             "id": id, "title": r.title, "author": row.author, "authorKey": IRCNames.fold(row.author),
             "ago": TimeText.ago(from: r.createdAt, to: now),
-            "created": ISO8601DateFormatter().string(from: r.createdAt),
+            "created": TimeText.iso8601(r.createdAt),
             "score": r.score, "ups": r.ups, "downs": r.downs, "commentCount": r.comments,
             "ingredients": ingredients, "steps": r.steps.split(separator: "\n").map(String.init),
             "tags": tagLinks(r.tags), "hasTags": !r.tags.isEmpty,
