@@ -118,7 +118,10 @@ public final class HearthServer: Sendable {
         MediaRoutes(core: core, media: media).add(to: router)
         // Cookies are Secure on the HTTPS port, and everywhere when the public address is https.
         let overTLS = tls != nil
-        WebRoutes(core: core, publicURL: { [media] in media.publicURL }, overTLS: overTLS).add(to: router)
+        WebRoutes(
+            core: core, publicURL: { [media] in media.publicURL }, overTLS: overTLS,
+            ircPort: { [readyIRC, config] in readyIRC.now ?? config.ircPort }
+        ).add(to: router)
         ChatRoutes().add(to: router)
         router.get("/health") { _, _ -> Response in
             let (users, channels) = core.lock.withLock { (core.userCount, core.channels.count) }

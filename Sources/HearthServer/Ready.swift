@@ -24,6 +24,9 @@ final class Ready: Sendable {
         for waiter in waiters { waiter.resume(returning: value) }
     }
 
+    /// The value if it is set already.
+    var now: Int? { state.withLock { $0.value } }
+
     func wait() async -> Int {
         await withCheckedContinuation { continuation in
             let value = state.withLock { s -> Int? in

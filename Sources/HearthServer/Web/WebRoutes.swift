@@ -27,8 +27,15 @@ struct WebRoutes {
         ("/hot", "Memes"), ("/recipes", "Recipes"), ("/fortunes", "Fortunes"), ("/leaderboard", "Leaderboard"),
     ]
 
-    init(core: Core, publicURL: @escaping @Sendable () -> String, overTLS: Bool) {
+    /// The IRC port as bound (the home page tells people where to connect).
+    let ircPort: @Sendable () -> Int
+
+    init(
+        core: Core, publicURL: @escaping @Sendable () -> String, overTLS: Bool,
+        ircPort: @escaping @Sendable () -> Int
+    ) {
         self.core = core
+        self.ircPort = ircPort
         cache = WebPageCache(seconds: core.config.pageCacheSeconds)
         self.publicURL = publicURL
         self.overTLS = overTLS
@@ -69,7 +76,7 @@ struct WebRoutes {
         }
         router.get("/") { request, context in
             try await render(request, context, template: "home", cacheable: true) { _ in
-                let (host, port) = (URL(string: publicURL())?.host ?? "localhost", core.config.ircPort)
+                let (host, port) = (URL(string: publicURL())?.host ?? "localhost", ircPort())
                 return WebContent(
                     title: "Hearth", summary: "Chat from nc, IRC or the web, with memes, fortunes, recipes and family.",
                     values: ["network": core.config.networkName, "host": host, "ircPort": port])

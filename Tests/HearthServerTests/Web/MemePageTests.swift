@@ -44,6 +44,8 @@ import Testing
                 #expect(answer.status == 404, "\(missing)")
                 #expect(answer.body.contains("Not found"))
             }
+            // The home page says where to connect: the port as bound.
+            #expect(try await WebBrowser(server).get("/").body.contains("<code>nc 127.0.0.1 \(server.ircPort)</code>"))
             let css = try await WebBrowser(server).get("/static/hearth.css")
             #expect(css.status == 200 && css.headers["content-type"] == "text/css; charset=utf-8")
             #expect(css.body.contains("prefers-color-scheme: dark"))
