@@ -52,6 +52,10 @@ public struct Setting: Sendable {
             summary: "who may see your fortunes and memes lists", check: nil),
         Setting(
             key: "bot", values: ["on", "off"], defaultValue: "off", summary: "marks this account as a bot", check: nil),
+        Setting(
+            key: "gallery", values: ["memes", "uploads"], defaultValue: "memes",
+            summary: "what your web gallery shows besides your memes: nothing more, or your uploaded pictures too",
+            check: nil),
     ]
 
     public static func named(_ key: String) -> Setting? { all.first { $0.key == key.lowercased() } }

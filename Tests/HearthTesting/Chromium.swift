@@ -132,6 +132,10 @@ public final class Chromium: Sendable {
             try? await Task.sleep(for: .milliseconds(50))
         }
         running.terminate()
+        // Not left to a later task: the test process may end first, and a browser that outlives
+        // its test keeps its renderers (seen in CI).
+        try? await Task.sleep(for: .milliseconds(500))
+        running.kill()
     }
 
     /// Exceptions, console messages and browser log entries (CSP violations among them), in order.

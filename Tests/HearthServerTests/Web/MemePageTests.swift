@@ -77,6 +77,15 @@ import Testing
             let own = try await herself.get("/u/alice")
             #expect(own.body.contains(#"<a class="tile" href="/m/1">"#))
             #expect(own.body.contains("joined ") && own.body.contains("1 memes"))
+            // Her uploads show only once she chooses so.
+            let (_, uploaded) = try await Web.fetch(
+                try await MemeTests.uploadLink(alice), method: "PUT", body: Web.samplePNG())
+            #expect(uploaded.statusCode == 201)
+            #expect(!(try await herself.get("/u/alice")).body.contains("<h2>Pictures</h2>"))
+            try await alice.send("!set gallery uploads")
+            try await alice.expect("gallery is now uploads")
+            let shown = try await herself.get("/u/alice").body
+            #expect(shown.contains("<h2>Pictures</h2>") && shown.contains(#"alt="a picture alice uploaded""#))
         }
     }
 

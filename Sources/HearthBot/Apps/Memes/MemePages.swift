@@ -66,6 +66,12 @@ enum MemePages {
             values["memes"] = rows.map { ["id": $0.meme.id, "caption": $0.meme.caption, "image": imagePath($0)] }
             values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.memePageSize)
             values["open"] = true
+            // Uploads too, when the owner chose to show them (`!set gallery uploads`).
+            if UserSettings(stored: try await store.settings(subject.id))["gallery"] == "uploads" {
+                let (uploads, _) = try await store.uploads(of: subject.id, page: 1)
+                values["uploads"] = uploads.map { ["image": MediaLibrary.path(id: $0.id, format: $0.format)] }
+                values["hasUploads"] = !uploads.isEmpty
+            }
             image = image ?? rows.first.map(imagePath)
         }
         return WebContent(

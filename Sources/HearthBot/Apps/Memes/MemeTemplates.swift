@@ -48,6 +48,11 @@ enum MemeTemplates {
           {{#memes}}<a class="tile" href="/m/{{id}}"><img src="{{image}}" alt="{{caption}}" loading="lazy"></a>{{/memes}}
           {{^memes}}<p class="empty">{{name}} has no memes yet.</p>{{/memes}}
         </section>
+        {{#hasUploads}}<h2>Pictures</h2>
+        <section class="gallery uploads">
+          {{#uploads}}<a class="tile" href="{{image}}"><img src="{{image}}" alt="a picture {{name}} uploaded"
+            loading="lazy"></a>{{/uploads}}
+        </section>{{/hasUploads}}
         {{> paging}}
         {{/open}}
         {{^open}}<p class="empty">{{name}} shares memes with friends only (people who follow each other).</p>{{/open}}
