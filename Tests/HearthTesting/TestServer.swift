@@ -62,6 +62,7 @@ public final class TestServer: Sendable {
         config.host = "127.0.0.1"
         config.ircPort = 0
         config.httpPort = 0
+        config.httpsPort = 0  // used only with a TLS certificate, but never a fixed port in tests
         config.dataDirectory = dataDirectory ?? tempDirectory()
         config.serverName = "test.hearth"
         config.passwordCost = fastCost

@@ -125,7 +125,9 @@ class HearthController(BaseServerController, DirectoryBasedController):
             # plain IRC on another free one.
             self.gen_ssl()
             (_, plain_port) = self.get_hostname_and_port()
+            (_, https_port) = self.get_hostname_and_port()
             args += ["--irc-port", str(plain_port), "--tls-port", str(port),
+                     "--https-port", str(https_port),
                      "--tls-cert", str(self.pem_path), "--tls-key", str(self.key_path)]
         else:
             args += ["--irc-port", str(port)]
