@@ -167,6 +167,19 @@ public final class AccountService: Sendable {
         return (account, hash)
     }
 
+    /// A name with a password or a resume token (SASL PLAIN, the web's sign-in, HTTP Basic):
+    /// the account, and the token's hash when it was a token.
+    public func checkSecret(name: String, secret: String, address: String) async throws -> (
+        Stored<Account>, tokenHash: String?
+    ) {
+        guard SecretCodes.looksLikeResumeToken(secret) else {
+            return (try await checkPassword(name: name, password: secret, address: address), nil)
+        }
+        let (account, hash) = try await checkToken(secret, address: address)
+        guard account.nameKey == IRCNames.fold(name) else { throw AccountError("token is for another account") }
+        return (account, hash)
+    }
+
     /// Starts a throttled attempt or throws the "try again in Ns" error.
     public static func start(_ throttle: LoginThrottle, accountKey: String?, address: String) async throws
         -> LoginThrottle.Attempt

@@ -164,12 +164,7 @@ struct MediaRoutes {
         let address = context.remoteAddress?.ipAddress ?? "http"
         let account: Stored<Account>
         do {
-            if SecretCodes.looksLikeResumeToken(secret) {
-                account = try await accounts.checkToken(secret, address: address).0
-                guard account.nameKey == IRCNames.fold(name) else { throw BotError("token is for another account") }
-            } else {
-                account = try await accounts.checkPassword(name: name, password: secret, address: address)
-            }
+            account = try await accounts.checkSecret(name: name, secret: secret, address: address).0
         } catch {
             return Self.text(.unauthorized, "That name and password were not accepted.", headers: challenge)
         }

@@ -93,17 +93,10 @@ extension Core {
             client,
             { () -> Result<(AccountRef, String?, [SessionEffect]), BotError> in
                 do {
-                    if SecretCodes.looksLikeResumeToken(secret) {
-                        let (account, hash) = try await accounts.checkToken(secret, address: address)
-                        guard IRCNames.fold(account.name) == IRCNames.fold(authcid) else {
-                            return .failure(BotError("token is for another account"))
-                        }
-                        let ref = AccountRef(id: account.id, name: account.name)
-                        return .success((ref, hash, try await services.loginEffects(ref, tokenHash: hash)))
-                    }
-                    let account = try await accounts.checkPassword(name: authcid, password: secret, address: address)
+                    let (account, hash) = try await accounts.checkSecret(
+                        name: authcid, secret: secret, address: address)
                     let ref = AccountRef(id: account.id, name: account.name)
-                    return .success((ref, nil, try await services.loginEffects(ref, tokenHash: nil)))
+                    return .success((ref, hash, try await services.loginEffects(ref, tokenHash: hash)))
                 } catch let error as any UserFacingError {
                     return .failure(BotError(error.message))
                 } catch {

@@ -10,7 +10,8 @@ enum WebLayout {
         <meta property="og:title" content="{{title}}"><meta property="og:description" content="{{summary}}">
         <meta property="og:url" content="{{url}}">
         {{#image}}<meta property="og:image" content="{{image}}"><meta name="twitter:card" content="summary_large_image">
-        <meta name="twitter:image" content="{{image}}">{{/image}}{{^image}}<meta name="twitter:card" content="summary">{{/image}}
+        <meta name="twitter:image" content="{{image}}">{{/image}}
+        {{^image}}<meta name="twitter:card" content="summary">{{/image}}
         <meta name="twitter:title" content="{{title}}"><meta name="twitter:description" content="{{summary}}">
         <link rel="stylesheet" href="/static/hearth.css">
         </head><body>
@@ -18,7 +19,8 @@ enum WebLayout {
           <nav>{{#nav}}<a href="{{path}}">{{label}}</a> {{/nav}}<a href="/chat">Chat</a></nav>
           <div class="who">{{#viewer}}<a href="/u/{{viewerKey}}">{{viewer}}</a>
             <form method="post" action="/signout"><input type="hidden" name="csrf" value="{{csrf}}">
-            <button class="link">Sign out</button></form>{{/viewer}}{{^viewer}}<a href="/signin">Sign in</a>{{/viewer}}</div>
+            <button class="link">Sign out</button></form>{{/viewer}}
+            {{^viewer}}<a href="/signin">Sign in</a>{{/viewer}}</div>
         </header>
         {{#flash}}<p class="flash" role="status">{{flash}}</p>{{/flash}}
         <main>{{{body}}}</main>

@@ -65,12 +65,7 @@ struct WebSignIn {
         let address = context.remoteAddress?.ipAddress ?? "http"
         let account: Stored<Account>
         do {
-            if SecretCodes.looksLikeResumeToken(secret) {
-                account = try await accounts.checkToken(secret, address: address).0
-                guard account.nameKey == IRCNames.fold(name) else { throw AccountError("wrong name or password") }
-            } else {
-                account = try await accounts.checkPassword(name: name, password: secret, address: address)
-            }
+            account = try await accounts.checkSecret(name: name, secret: secret, address: address).0
         } catch let error as AccountError {
             return try await form(
                 request, context, next: next, name: name, problem: error.message, status: .unauthorized)

@@ -44,7 +44,8 @@ extension SQLiteStore {
                         FROM comment JOIN account ON account.id = comment.accountId
                         WHERE kind = :kind AND targetId = :target
                           AND (:viewer IS NULL OR comment.accountId NOT IN (
-                            SELECT blockerId FROM block WHERE blockedId = :viewer UNION SELECT blockedId FROM block WHERE blockerId = :viewer))
+                            SELECT blockerId FROM block WHERE blockedId = :viewer
+                            UNION SELECT blockedId FROM block WHERE blockerId = :viewer))
                         ORDER BY comment.id LIMIT :limit OFFSET :offset
                         """),
                 arguments: [

@@ -35,7 +35,8 @@ enum MemePages {
         }
         return WebContent(
             title: "Meme #\(id) by \(row.author)",
-            summary: "“\(m.caption)” — ♥ \(m.likes) · ★ \(m.favs) · \(m.comments) comments", image: imagePath(row),
+            summary: "“\(m.caption)” — ♥ \(m.likes) · ★ \(m.favs) · \(m.comments) comments",
+            image: imagePath(row),
             values: values)
     }
 

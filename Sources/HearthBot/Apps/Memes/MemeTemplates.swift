@@ -8,7 +8,8 @@ enum MemeTemplates {
           <p class="meta">Meme #{{id}} by <a href="/u/{{authorKey}}">{{author}}</a> ·
             <time datetime="{{created}}">{{ago}}</time> · template <b>{{source}}</b></p>
           <div class="counts">
-            <span>♥ {{likes}} likes</span> <span>★ {{favs}} favourites</span> <span>💬 {{commentCount}} comments</span>
+            <span>♥ {{likes}} likes</span> <span>★ {{favs}} favourites</span>
+            <span>💬 {{commentCount}} comments</span>
           </div>
           {{#viewer}}
           <div class="actions">
@@ -45,7 +46,8 @@ enum MemeTemplates {
         </section>
         {{#open}}
         <section class="gallery">
-          {{#memes}}<a class="tile" href="/m/{{id}}"><img src="{{image}}" alt="{{caption}}" loading="lazy"></a>{{/memes}}
+          {{#memes}}<a class="tile" href="/m/{{id}}"><img src="{{image}}" alt="{{caption}}"
+            loading="lazy"></a>{{/memes}}
           {{^memes}}<p class="empty">{{name}} has no memes yet.</p>{{/memes}}
         </section>
         {{#hasUploads}}<h2>Pictures</h2>

@@ -89,7 +89,8 @@ enum RecipeTemplates {
         \(table)
         {{#paging}}<nav class="paging">
           {{#previous}}<a href="?q={{qURL}}&amp;page={{previous}}">← previous</a>{{/previous}}
-          page {{page}} of {{pages}} {{#next}}<a href="?q={{qURL}}&amp;page={{next}}">next →</a>{{/next}}</nav>{{/paging}}
+          page {{page}} of {{pages}}
+          {{#next}}<a href="?q={{qURL}}&amp;page={{next}}">next →</a>{{/next}}</nav>{{/paging}}
         {{/found}}
         {{^found}}<p class="empty">No recipe matches — try fewer words, or a prefix like tom*.</p>{{/found}}
         {{/searched}}
