@@ -45,18 +45,17 @@ struct WebRoutes {
         var library = MustacheLibrary()
         // The templates are part of the program: one that does not parse is a bug found at start.
         for (name, source) in [
-            ("layout", WebLayout.layout), ("home", WebLayout.home), ("signin", WebLayout.signIn),
-            ("problem", WebLayout.problem),
+            ("home", WebLayout.home), ("signin", WebLayout.signIn), ("problem", WebLayout.problem),
         ] + WebPartials.all.map({ ($0.key, $0.value) }) + pages.map({ ($0.name, $0.template) }) {
             try! library.register(WebEscaping.pragma + source, named: name)
         }
         self.library = library
         let served = Set(pages.map(\.path))
-        navigation = Self.nav.filter { served.contains($0.path) }.map { ["path": $0.path, "label": $0.label] }
+        navigation = Self.nav.filter { served.contains($0.path) }
     }
 
     /// The header's links, to the pages the apps serve.
-    let navigation: [[String: String]]
+    let navigation: [(path: String, label: String)]
 
     func add(to router: Router<HearthRequestContext>) {
         for page in pages {
@@ -154,18 +153,15 @@ struct WebRoutes {
             (values["viewer"], values["viewerKey"]) = (viewer.name, IRCNames.fold(viewer.name))
         }
         let body = library.render(values, withTemplate: name) ?? ""
-        var page: [String: Any] = [
-            "title": content.title, "summary": content.summary, "body": body, "csrf": csrf,
-            "url": publicURL() + request.uri.path, "nav": navigation,
-        ]
-        if let image = content.image { page["image"] = image.hasPrefix("/") ? publicURL() + image : image }
-        page["viewer"] = values["viewer"]
-        page["viewerKey"] = values["viewerKey"]
+        var frame = WebLayout.Frame(
+            title: content.title, summary: content.summary, url: publicURL() + request.uri.path,
+            image: content.image.map { $0.hasPrefix("/") ? publicURL() + $0 : $0 }, nav: navigation,
+            viewer: signedIn.map { ($0.0.name, IRCNames.fold($0.0.name)) }, csrf: csrf)
         if let flash {
-            page["flash"] = String(flash.prefix(WebLimits.maxFlashBytes))
+            frame.flash = String(flash.prefix(WebLimits.maxFlashBytes))
             cookies.append(WebForms.setCookie(WebForms.flashCookie, "", maxAge: 0, secure: secure))
         }
-        let html = library.render(page, withTemplate: "layout") ?? ""
+        let html = WebLayout.page(frame, body: body)
         // Only a page without this visitor's token in it may be handed to the next one.
         if let cacheKey, status == .ok, !html.contains(csrf) { cache.keep(cacheKey, html: html, commands: commands) }
         return Self.html(status, html, cookies: cookies)
