@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -27,6 +27,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         // The web pages' templates (escaped by default).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // The configuration file (YAML), environment and flags, in that order of weight.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: [.defaults, "YAML"]),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // /metrics: counters and histograms in Prometheus's text format.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(
@@ -99,12 +106,26 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]),
+        // `hearth serve`'s settings: one table of keys read from flags, HEARTH_… variables and a
+        // YAML file, checked (unknown keys, types, ranges) and turned into the server's config.
+        .target(
+            name: "HearthConfig",
+            dependencies: [
+                "HearthServer", "HearthBot", "HearthStore", "HearthCrypto", "HearthProtocol",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "hearth",
             dependencies: [
                 "HearthServer", "HearthStore", "HearthCrypto", "HearthBot", "HearthKit", "HearthAccounts",
-                "HearthMediaLibrary", "HearthMedia",
+                "HearthMediaLibrary", "HearthMedia", "HearthConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // What the fuzzers check (scripts/fuzz), one module per target so each fuzzer builds only
@@ -173,7 +194,7 @@ let package = Package(
             name: "HearthServerTests",
             dependencies: [
                 "HearthTesting", "HearthServer", "HearthBot", "HearthKit", "HearthAccounts", "HearthMediaLibrary",
-                "HearthStore", "HearthCrypto", "HearthMedia",
+                "HearthStore", "HearthCrypto", "HearthMedia", "HearthConfig",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

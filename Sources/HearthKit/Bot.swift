@@ -54,7 +54,9 @@ public final class Bot: Sendable {
     public func handle(
         _ text: String, caller: Caller, presence: any PresenceDirectory, requireBang: Bool
     ) async -> BotResponse? {
-        defer { services.noteCommandRun() }
+        let started = ContinuousClock.now
+        var ran: String?
+        defer { services.noteCommandRun(ran, took: .now - started) }
         // A line said privately that continues what an app is doing (a recipe being written).
         if !requireBang, caller.account != nil, !text.drop(while: { $0 == " " }).hasPrefix("!") {
             for continuation in apps.compactMap(\.continuation) {
@@ -63,8 +65,10 @@ public final class Bot: Sendable {
         }
         guard let input = CommandLineInput.parse(text, requireBang: requireBang) else { return nil }
         guard let command = commands[input.name] else {
+            ran = "unknown"
             return .failed(unknownCommandMessage(input.name), command: input.name, code: "UNKNOWN_COMMAND")
         }
+        ran = command.name
         if !command.arity.contains(input.words.count) {
             let reason = input.words.count < command.arity.lowerBound ? "missing arguments" : "too many arguments"
             return .failed(command.usageError(reason).message, command: command.name, code: "INVALID_PARAMS")

@@ -9,6 +9,8 @@ import Synchronization
 /// and never changed; ids are 128 random bits. Decoding and drawing run on a small thread
 /// pool of their own, never on an event loop.
 public final class MediaLibrary: Sendable {
+    /// Told how long each meme took to draw (the server's metrics).
+    public let renderObserver = Mutex<(@Sendable (Duration) -> Void)?>(nil)
     public let directory: URL
     /// Links start with this (e.g. `http://localhost:8080`); set once the HTTP port is known.
     public var publicURL: String { base.withLock { $0 } }
@@ -214,6 +216,8 @@ public final class MediaLibrary: Sendable {
         }
         let id = Self.newID()
         if case .stored(let image) = base { try await localCopy(image) }
+        let started = ContinuousClock.now
+        defer { if let observe = renderObserver.withLock({ $0 }) { observe(.now - started) } }
         return try await keep {
             let picture = try self.base(key: base.cacheKey) {
                 switch base {

@@ -61,6 +61,7 @@ public enum Numeric: String, Sendable {
     case motdStart = "375"
     case endOfMotd = "376"
     case youreOper = "381"
+    case rehashing = "382"
     case time = "391"
     case noSuchNick = "401"
     case noSuchServer = "402"

@@ -28,13 +28,21 @@ public final class HearthServer: Sendable {
     private let readyTLS = Ready()
     private let readyHTTP = Ready()
     private let readyHTTPS = Ready()
+    private let readyMetrics = Ready()
+    /// Reads the configuration again on SIGHUP and REHASH (nil: nothing to reload from).
+    let reloader: ConfigReloader?
+    let tlsPair = TLSPair()
+    /// TLS listeners run (a certificate was given at start), so a reload can swap the pair.
+    var tlsListening: Bool { config.tlsCertificatePath != nil && config.tlsKeyPath != nil }
 
     /// With no `store`, SQLite in the data directory (see `StoreEngine.open` for the choice).
     public init(
-        config: ServerConfig, apps: [BotApp], store: (any Store)? = nil, logger: Logger = Logger(label: "hearth")
+        config: ServerConfig, apps: [BotApp], store: (any Store)? = nil, logger: Logger = Logger(label: "hearth"),
+        reloader: ConfigReloader? = nil
     ) throws {
         Sodium.ensureReady()
         self.config = config
+        self.reloader = reloader
         group = config.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? .singleton
         if let store {
             self.store = store
@@ -65,10 +73,22 @@ public final class HearthServer: Sendable {
             guard let shared = self.store.network else { throw NetworkUnavailable() }
             network = NetworkNode(name: node, serverName: config.serverName, store: shared, logger: logger)
         }
+        let metrics = ServerMetrics()
+        services.commandObserver.withLock { $0 = { metrics.commandRan($0, seconds: $1) } }
+        media.renderObserver.withLock {
+            $0 = { took in
+                metrics.pictureRenders.increment()
+                metrics.pictureRenderTime.recordNanoseconds(ServerMetrics.nanoseconds(took))
+            }
+        }
         core = Core(
             config: config, store: self.store, bot: Bot(services: services, apps: apps), network: network,
-            logger: logger, group: group)
+            logger: logger, group: group, metrics: metrics)
         if let network { core.joinNetwork(network) }
+        if reloader != nil {
+            // REHASH reaches the reload through the core (which must not keep the server alive).
+            core.reloader.withLockedValue { $0 = { [weak self] in await self?.reload() ?? "the server is stopping" } }
+        }
     }
 
     /// `--node` on an engine that one process owns alone.
@@ -84,16 +104,21 @@ public final class HearthServer: Sendable {
             let tls = try tlsConfiguration()
             if tls == nil { readyHTTPS.set(0) }
             let web: [any Service] = try tls.map { [try makeHTTP(tls: $0)] } ?? []
-            return [IRCListener(server: self), try makeHTTP(tls: nil)] + web
+            let reloads: [any Service] = reloader == nil ? [] : [ReloadOnHangUp(server: self)]
+            let metrics: [any Service] = config.metricsPort == nil ? [] : [makeMetricsHTTP()]
+            return [IRCListener(server: self), try makeHTTP(tls: nil)] + web + reloads + metrics
         }
     }
 
     /// The TLS settings of the IRC-over-TLS and HTTPS ports, when a certificate and key are given.
     func tlsConfiguration() throws -> TLSConfiguration? {
         guard let cert = config.tlsCertificatePath, let key = config.tlsKeyPath else { return nil }
+        let pair = try TLSPair.load(certificate: cert, key: key)
+        tlsPair.set(pair)
         var configuration = TLSConfiguration.makeServerConfiguration(
-            certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
-            privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            certificateChain: pair.certificateChain ?? [], privateKey: pair.privateKey!)
+        // Each handshake takes the pair of the moment: a reload's new one serves new connections.
+        configuration.sslContextCallback = tlsPair.callback
         // RFC 8996: no TLS 1.0 or 1.1. For 1.2, forward-secret AEAD suites only.
         configuration.minimumTLSVersion = .tlsv12
         configuration.cipherSuiteValues = HearthServer.tls12Ciphers
@@ -114,6 +139,7 @@ public final class HearthServer: Sendable {
     func makeHTTP(tls: TLSConfiguration?) throws -> any Service {
         let router = Router(context: HearthRequestContext.self)
         router.add(middleware: HTTPGuard())
+        router.add(middleware: HTTPMetrics(metrics: core.metrics))
         let core = self.core
         MediaRoutes(core: core, media: media).add(to: router)
         // Cookies are Secure on the HTTPS port, and everywhere when the public address is https.
@@ -123,9 +149,11 @@ public final class HearthServer: Sendable {
             ircPort: { [readyIRC, config] in readyIRC.now ?? config.ircPort }
         ).add(to: router)
         ChatRoutes().add(to: router)
+        if config.metricsPort == nil { MetricsRoutes.add(to: router, core: core) }
         router.get("/health") { _, _ -> Response in
             let (users, channels) = core.lock.withLock { (core.userCount, core.channels.count) }
-            let body = #"{"status":"ok","users":\#(users),"channels":\#(channels)}"#
+            let body =
+                #"{"status":"ok","version":"\#(HearthVersion.number)","users":\#(users),"channels":\#(channels)}"#
             return Response(
                 status: .ok, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(string: body)))
@@ -153,6 +181,20 @@ public final class HearthServer: Sendable {
             eventLoopGroupProvider: .shared(group),
             logger: core.logger)
     }
+
+    /// `/metrics` alone on its own port (`--metrics-port`), e.g. reachable only from the monitoring network.
+    func makeMetricsHTTP() -> any Service {
+        let router = Router(context: HearthRequestContext.self)
+        MetricsRoutes.add(to: router, core: core)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(config.host, port: config.metricsPort ?? 0), serverName: "Hearth"),
+            onServerRunning: { [readyMetrics] channel in readyMetrics.set(channel.localAddress?.port ?? 0) },
+            eventLoopGroupProvider: .shared(group), logger: core.logger)
+    }
+
+    /// The metrics port once listening (when `metricsPort` is set).
+    public func metricsPort() async -> Int { await readyMetrics.wait() }
 
     static func isLoopback(_ address: String) -> Bool {
         address == "::1" || address.hasPrefix("127.")

@@ -35,6 +35,14 @@ public struct ServerConfig: Sendable {
     public var operators: [String: String] = [:]
     /// When false, connections from loopback addresses skip flood control (load tests).
     public var floodControl = true
+    /// Flood control's token buckets, per kind of connection.
+    public var flood = FloodTiers.standard
+    /// The configuration file it was started with (REHASH names it).
+    public var configFile: String?
+    /// `/metrics` on its own port instead of the HTTP port (nil: on the HTTP port).
+    public var metricsPort: Int?
+    /// The bearer token `/metrics` asks for; without one only loopback may read it.
+    public var metricsToken: String?
     /// Connections one address may hold at once; loopback is exempt when flood control is off.
     public var maxConnectionsPerAddress = IRCLimits.connectionsPerAddress
     public var motd: [String] = [

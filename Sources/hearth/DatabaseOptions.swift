@@ -47,3 +47,19 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 }
+
+extension DatabaseOptions {
+    /// `hearth serve`'s store: its settings name the database (nil: SQLite in the data directory).
+    static func open(url text: String?, pool: Int, dataDirectory: String, logger: Logger) async throws -> any Store {
+        var url: DatabaseURL?
+        if let text, !text.isEmpty {
+            do { url = try DatabaseURL(parsing: text) } catch { throw Failure(description: error.description) }
+        }
+        do {
+            return try await StoreEngine.open(
+                database: url, dataDirectory: dataDirectory, poolSize: max(1, pool), logger: logger)
+        } catch let problem as PostgresStore.OpenProblem {
+            throw Failure(description: problem.description)
+        }
+    }
+}

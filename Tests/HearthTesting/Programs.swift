@@ -30,6 +30,9 @@ public enum Programs {
         /// Sends SIGTERM (nothing if it has already ended).
         public func terminate() { try? execution.send(signal: .terminate) }
 
+        /// Sends SIGHUP (a server reads its configuration again).
+        public func hangUp() { try? execution.send(signal: .init(rawValue: SIGHUP)) }
+
         /// Sends SIGKILL: the program gets no chance to say goodbye.
         public func kill() { try? execution.send(signal: .kill) }
     }
@@ -61,10 +64,14 @@ public enum Programs {
     /// Starts a program, runs `body` while it runs, then stops it with SIGTERM (if it has not
     /// ended by itself) and waits for it to end.
     public static func whileRunning<T: Sendable>(
-        _ arguments: [String], in directory: String? = nil, _ body: (Running) async throws -> T
+        _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
+        _ body: (Running) async throws -> T
     ) async throws -> (T, Finished) {
+        var updates: [Environment.Key: String?] = [:]
+        for (name, value) in environment { updates[Environment.Key(rawValue: name)!] = value }
         let result = try await Subprocess.run(
             executable(arguments[0]), arguments: Arguments(Array(arguments.dropFirst())),
+            environment: .inherit.updating(updates),
             workingDirectory: directory.map { FilePath($0) },
             input: .none, output: .sequence, error: .combinedWithOutput
         ) { execution in
@@ -111,13 +118,14 @@ public enum Programs {
     /// Runs `hearth serve` on `dataDirectory` with free loopback ports (and `extra` flags) while
     /// `body` runs with it and its IRC port; then stops it with SIGTERM and says how it ended.
     public static func serving<T: Sendable>(
-        dataDirectory: String, _ extra: [String] = [], _ body: (Running, Int) async throws -> T
+        dataDirectory: String, _ extra: [String] = [], environment: [String: String] = [:],
+        _ body: (Running, Int) async throws -> T
     ) async throws -> (T, Finished) {
         let arguments = [
             hearthBinary(), "serve", "--host", "127.0.0.1", "--irc-port", "0", "--http-port", "0",
             "--data-dir", dataDirectory,
         ]
-        return try await whileRunning(arguments + extra) { running in
+        return try await whileRunning(arguments + extra, environment: environment) { running in
             var port: Int?
             for _ in 0..<3000 {
                 if let range = running.output.range(of: "nc localhost ") {

@@ -1,6 +1,7 @@
 import Foundation
 import HearthProtocol
 import NIOCore
+import NIOSSL
 
 /// One per connection: feeds lines to the core in order, holds lines while async work
 /// (the bot, SQL, Argon2id) runs or while flood control makes the client wait, closes a
@@ -44,6 +45,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     /// A WebSocket connection: IRC from the start (no plain mode), framed by the bridge.
     let webSocket: Bool
 
+    /// How the connection came (for the metrics); set when it begins.
+    private var transport: ServerMetrics.Transport?
+
     init(core: Core, address: String? = nil, webSocket: Bool = false) {
         self.core = core
         self.reportedAddress = address
@@ -70,7 +74,12 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             id: core.newClientID(), channel: context.channel, address: address, batcher: locals.batcher,
             counts: core.counts)
         sweeper = locals.sweeper
-        flood.enabled = core.config.floodControl || !HearthServer.isLoopback(address)
+        let tls = (try? context.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)) != nil
+        transport = webSocket ? .websocket : tls ? .tls : .tcp
+        core.metrics.connectionsOpened[transport!]?.increment()
+        core.metrics.connectionsOpen[transport!]?.increment()
+        core.logEvent("connected", client, ["address": "\(address)", "transport": "\(transport!.rawValue)"])
+        refreshFlood()
         guard core.add(client, exempt: !flood.enabled) else {
             let limit = core.config.maxConnectionsPerAddress
             let refusal =
@@ -99,6 +108,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if !context.channel.isWritable && !client.closing {
             client.closing = true
+            core.metrics.sendQueueDrops.increment()
             core.remove(client, reason: "SendQ exceeded")
             context.close(promise: nil)
         }
@@ -110,6 +120,11 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         client.closing = true
         sweeper?.remove(self)
         greetTimer?.cancel()
+        if let transport {
+            core.metrics.connectionsOpen[transport]?.decrement()
+            core.logEvent("disconnected", client, ["reason": "\(wasClosing ? "quit" : "connection closed")"])
+        }
+        transport = nil
         core.remove(client, reason: wasClosing ? "Quit" : "Connection closed")
         self.context = nil
         context.fireChannelInactive()
@@ -150,10 +165,20 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
+    /// Flood control's settings as of the last reload (read once per reload, not per line).
+    private func refreshFlood() {
+        let config = core.config
+        flood.tiers = config.flood
+        flood.enabled = config.floodControl || !HearthServer.isLoopback(client.address)
+        flood.generation = core.configGeneration.load(ordering: .relaxed)
+    }
+
     private func process(_ line: InboundLine) {
         guard !client.closing else { return }
+        if flood.generation != core.configGeneration.load(ordering: .relaxed) { refreshFlood() }
         let tier: FloodControl.Tier = !client.registered ? .unregistered : (client.isBot ? .bot : .registered)
         if let wait = flood.take(tier) {
+            core.metrics.floodDelays.increment()
             held.prepend(line)
             heldBytes += line.byteCount
             waiting = true

@@ -2,22 +2,34 @@ import NIOCore
 
 /// A token bucket per connection (like Ergo's fake lag): a burst is processed at once,
 /// after that lines wait until tokens refill instead of being dropped.
-struct FloodControl {
-    /// Lines a registered client may send at once.
-    static let burst = 16.0
-    /// Lines per second after the burst.
-    static let ratePerSecond = 4.0
-    /// Stricter limits before registration.
-    static let unregisteredBurst = 8.0
-    static let unregisteredRatePerSecond = 2.0
+/// The token buckets' sizes and refill rates, per kind of connection (`flood-…` settings,
+/// changed by a reload).
+public struct FloodTiers: Sendable, Equatable {
+    /// Lines a registered client may send at once, and per second after that.
+    public var burst = 16.0
+    public var rate = 4.0
     /// Looser, but capped, for accounts marked as bots (`!set bot on`): a recipe block or a
     /// relay's answers go through without waiting, a runaway bot still cannot flood.
-    static let botBurst = 40.0
-    static let botRatePerSecond = 10.0
+    public var botBurst = 40.0
+    public var botRate = 10.0
+    /// Stricter before registration.
+    public var unregisteredBurst = 8.0
+    public var unregisteredRate = 2.0
+
+    public static let standard = FloodTiers()
+    public init() {}
+}
+
+/// A token bucket per connection (like Ergo's fake lag): a burst is processed at once,
+/// after that lines wait until tokens refill instead of being dropped.
+struct FloodControl {
+    var tiers = FloodTiers.standard
+    /// The reload generation `tiers` come from (see `Core.configGeneration`).
+    var generation = 0
 
     enum Tier { case unregistered, registered, bot }
 
-    var tokens = FloodControl.unregisteredBurst
+    var tokens = FloodTiers.standard.unregisteredBurst
     var last = NIODeadline.now()
     var enabled = true
 
@@ -26,9 +38,9 @@ struct FloodControl {
         guard enabled else { return nil }
         let (burst, rate): (Double, Double)
         switch tier {
-        case .unregistered: (burst, rate) = (Self.unregisteredBurst, Self.unregisteredRatePerSecond)
-        case .registered: (burst, rate) = (Self.burst, Self.ratePerSecond)
-        case .bot: (burst, rate) = (Self.botBurst, Self.botRatePerSecond)
+        case .unregistered: (burst, rate) = (tiers.unregisteredBurst, tiers.unregisteredRate)
+        case .registered: (burst, rate) = (tiers.burst, tiers.rate)
+        case .bot: (burst, rate) = (tiers.botBurst, tiers.botRate)
         }
         let elapsed = Double((now - last).nanoseconds) / 1e9
         tokens = min(burst, tokens + elapsed * rate)

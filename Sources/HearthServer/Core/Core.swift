@@ -6,15 +6,23 @@ import HearthStore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 
 /// The chat server's shared state — connections, nicks, channels — behind one lock,
 /// and the IRC command logic that works on it. Sockets live in `ConnectionHandler`.
 final class Core: @unchecked Sendable {
-    let config: ServerConfig
+    /// The settings now: a reload (`applyReload`) changes the live ones.
+    var config: ServerConfig { configBox.withLockedValue { $0 } }
+    private let configBox: NIOLockedValueBox<ServerConfig>
+    /// Moves at each reload, so per-connection copies of settings (flood control) refresh.
+    let configGeneration = Atomic<Int>(0)
+    /// Reads the configuration again (SIGHUP, REHASH); nil: nothing to reload from.
+    let reloader = NIOLockedValueBox<(@Sendable () async -> String)?>(nil)
     let store: Store
     let logger: Logger
+    let metrics: ServerMetrics
     let startedAt = Date()
-    let version = "hearth-0.1"
+    let version = HearthVersion.ircName
     let bot: Bot
     /// This process as a node of a network (nil: it is the whole server).
     let network: NetworkNode?
@@ -62,13 +70,16 @@ final class Core: @unchecked Sendable {
     let group: EventLoopGroup
 
     init(
-        config: ServerConfig, store: Store, bot: Bot, network: NetworkNode? = nil, logger: Logger, group: EventLoopGroup
+        config: ServerConfig, store: Store, bot: Bot, network: NetworkNode? = nil, logger: Logger,
+        group: EventLoopGroup,
+        metrics: ServerMetrics = ServerMetrics()
     ) {
+        self.metrics = metrics
         // Timeouts are checked four times per shortest timeout.
         let shortest = min(config.pingInterval, config.pingTimeout, config.registrationTimeout)
         loops = LoopLocals(group: group, sweepInterval: .milliseconds(Int64(max(0.05, shortest / 4) * 1000)))
         (savesStream, saves) = AsyncStream.makeStream(of: RegisteredChannel.self)
-        self.config = config
+        configBox = NIOLockedValueBox(config)
         self.group = group
         self.store = store
         self.bot = bot
@@ -135,6 +146,7 @@ final class Core: @unchecked Sendable {
             let result = try body(&out)
             return (result, out.dispatch())
         }
+        if local.count > 0 { metrics.deliveries.increment(by: local.count) }
         local.perform()
         return result
     }
@@ -364,5 +376,35 @@ extension Core: PresenceDirectory {
                 callerSendRefusal: clients[sessionID].flatMap { channelRefusal($0, channel) },
                 historyKey: channel.historyKey)
         }
+    }
+}
+
+extension Core {
+    /// One log line per connection event, with the connection's id, nick and account (never
+    /// what it said: lines can carry passwords).
+    func logEvent(_ event: String, _ client: Client, _ more: Logger.Metadata = [:]) {
+        guard logger.logLevel <= .info else { return }
+        var metadata: Logger.Metadata = ["conn": "\(client.id)", "nick": "\(client.nick)"]
+        if let account = client.account { metadata["account"] = "\(account.name)" }
+        logger.info("\(event)", metadata: metadata.merging(more) { $1 })
+    }
+
+    /// Takes the settings a reload may change while everyone stays connected; the rest
+    /// (ports, data, database, names) stay as they started.
+    func applyReload(_ new: ServerConfig) {
+        configBox.withLockedValue { config in
+            config.operators = new.operators
+            config.motd = new.motd
+            config.historyDays = new.historyDays
+            config.joinBacklog = new.joinBacklog
+            config.floodControl = new.floodControl
+            config.flood = new.flood
+            config.maxConnectionsPerAddress = new.maxConnectionsPerAddress
+            config.pingInterval = new.pingInterval
+            config.tlsCertificatePath = new.tlsCertificatePath
+            config.tlsKeyPath = new.tlsKeyPath
+            config.metricsToken = new.metricsToken
+        }
+        configGeneration.add(1, ordering: .relaxed)
     }
 }

@@ -102,7 +102,11 @@ extension Core {
         var delay = Self.historyRetryDelay
         for attempt in 1...Self.historyWriteAttempts {
             do {
+                let started = ContinuousClock.now
                 try await store.appendHistory(batch, access: access)
+                metrics.historyBatches.increment()
+                metrics.historyRows.increment(by: batch.count)
+                metrics.historyWriteTime.recordNanoseconds(ServerMetrics.nanoseconds(.now - started))
                 return
             } catch  where attempt < Self.historyWriteAttempts {
                 logger.warning("writing history failed (attempt \(attempt), trying again): \(error)")

@@ -13,6 +13,7 @@ extension Core {
     }
 
     func tagmsg(_ client: Client, _ message: IRCMessage) {
+        metrics.tagmsgsIn.increment()
         guard let target = message.params.first, !target.isEmpty else {
             reply(client, .noRecipient, "No recipient given (TAGMSG)")
             return
@@ -85,6 +86,7 @@ extension Core {
 
     /// Delivers one message to one target, running bot commands where they are meant for the bot.
     func send(_ client: Client, command: String, target: String, text: String, clientTags: [IRCTag] = []) {
+        metrics.messageIn(command)
         let isNotice = command == "NOTICE"
         if let status = target.first, "@+".contains(status), target.dropFirst().hasPrefix("#") {
             sendToStatus(

@@ -322,6 +322,7 @@ extension Core {
         withState { out in
             guard clients[client.id] != nil else { return }
             client.registered = true
+            metrics.registrations[client.isPlain ? .plain : .irc]?.increment()
             notePeakUsers()
             // Another device of a user who is online already: attached after the welcome.
             let holder = nicks[client.nickKey].flatMap { $0 === client ? nil : $0 }
@@ -347,6 +348,7 @@ extension Core {
             lusers(client, out: &out)
             motd(client, out: &out)
         }
+        logEvent("registered", client)
         deliverKept(client)
     }
 

@@ -50,7 +50,7 @@ extension Core {
             return
         }
         let lines = [
-            "Hearth \(version): a chat server for nc, IRC clients and bots, with a built-in social bot",
+            "Hearth \(HearthVersion.number): a chat server for nc, IRC clients and bots, with a built-in social bot",
             "(memes, a daily fortune cookie, recipes and family trees).",
             "Written in Swift on SwiftNIO; data in SQLite or PostgreSQL; passwords hashed with libsodium's Argon2id;",
             "pictures drawn with libgd.",
@@ -98,6 +98,21 @@ extension Core {
             let line = userMessage(client, "WALLOPS", [text])
             let readers = clients.values.filter { $0.registered && ($0.wallops || $0 === client) && !$0.isPlain }
             out.send(Array(readers), line)
+        }
+    }
+
+    /// REHASH (operators): reads the configuration file again, as SIGHUP does, and says what
+    /// changed, what needs a restart, or why nothing did.
+    func rehash(_ client: Client, _ message: IRCMessage) {
+        guard let reload = reloader.withLockedValue({ $0 }) else {
+            reply(client, .rehashing, "-", "Rehashing")
+            withState { notice(client, "REHASH: this server was started without a configuration file", out: &$0) }
+            return
+        }
+        reply(client, .rehashing, config.configFile ?? "-", "Rehashing")
+        Task {
+            let outcome = await reload()
+            withState { notice(client, "REHASH: \(outcome)", out: &$0) }
         }
     }
 }

@@ -142,6 +142,12 @@ struct Outbox {
                 for plain in plainMembers where plain !== except {
                     deliver(item, to: plain, local: &local)
                 }
+                defer {
+                    for group in irc {
+                        local.count += group.clients.count
+                        if let except, group.clients.contains(where: { $0 === except }) { local.count -= 1 }
+                    }
+                }
                 for var group in irc {
                     var except = except
                     // The member whose labeled command this is gets it among its replies.
@@ -175,6 +181,7 @@ struct Outbox {
     private func deliver(_ item: Item, to client: Client, local: inout LocalWrites) {
         // A user of another node is written to by that node.
         if client.isRemote { return }
+        local.count += 1
         // Replies to a labeled command are collected and sent together at its end.
         if item.labeled && client.eventLoop.inEventLoop && client.capturing {
             client.labeledReplies.append(item.message)
@@ -199,6 +206,8 @@ struct Outbox {
 
     struct LocalWrites {
         var deliveries = InlineList<Delivery>()
+        /// Lines handed to connections (for the metrics), here and on other loops.
+        var count = 0
 
         func perform() {
             deliveries.forEach { $0.write() }

@@ -55,6 +55,7 @@ extension Core {
             client.realname = "plain-mode user"
             setNick(client, to: freeGuestNick(), out: &out)
             client.registered = true
+            metrics.registrations[.plain]?.increment()
             notePeakUsers()
             announcePresence(client, online: true, out: &out)
             claimGuestNick(client)
@@ -62,6 +63,7 @@ extension Core {
                 notice(client, line, out: &out)
             }
         }
+        logEvent("registered (plain mode)", client)
     }
 
     func plainSay(_ client: Client, _ lines: [String]) {

@@ -13,9 +13,9 @@ import Testing
     }
 
     @Test(arguments: [
-        (FloodControl.Tier.unregistered, FloodControl.unregisteredBurst, FloodControl.unregisteredRatePerSecond),
-        (.registered, FloodControl.burst, FloodControl.ratePerSecond),
-        (.bot, FloodControl.botBurst, FloodControl.botRatePerSecond),
+        (FloodControl.Tier.unregistered, FloodTiers.standard.unregisteredBurst, FloodTiers.standard.unregisteredRate),
+        (.registered, FloodTiers.standard.burst, FloodTiers.standard.rate),
+        (.bot, FloodTiers.standard.botBurst, FloodTiers.standard.botRate),
     ])
     func eachTierHasItsBurstThenItsRate(tier: FloodControl.Tier, burst: Double, rate: Double) {
         let start = NIODeadline.now()
@@ -34,7 +34,8 @@ import Testing
 
     @Test func botsAreLooserButCapped() {
         #expect(
-            FloodControl.botBurst > FloodControl.burst && FloodControl.botRatePerSecond > FloodControl.ratePerSecond)
-        #expect(FloodControl.unregisteredBurst < FloodControl.burst)
+            FloodTiers.standard.botBurst > FloodTiers.standard.burst
+                && FloodTiers.standard.botRate > FloodTiers.standard.rate)
+        #expect(FloodTiers.standard.unregisteredBurst < FloodTiers.standard.burst)
     }
 }

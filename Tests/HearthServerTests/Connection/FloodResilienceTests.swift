@@ -203,7 +203,7 @@ import Testing
         let later = sink.floodLines
         let elapsed = clock.now - floodStart
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let allowed = Int(Double(Self.flooders) * (FloodControl.burst + FloodControl.ratePerSecond * seconds))
+        let allowed = Int(Double(Self.flooders) * (FloodTiers.standard.burst + FloodTiers.standard.rate * seconds))
         print(
             "flood: \(later) of \(Self.total) flood lines out after \(Self.ms(elapsed)) ms (flood control allows at most \(allowed))"
         )

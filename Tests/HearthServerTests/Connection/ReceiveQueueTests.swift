@@ -41,7 +41,7 @@ extension LimitCrossingTests {
             // One past: whatever flood control lets through at once (its burst and one more),
             // the rest is one byte more than the queue holds.
             let pushy = try await Self.registered(server, "pushy")
-            let through = Int(FloodControl.burst) + 1
+            let through = Int(FloodTiers.standard.burst) + 1
             let count = ConnectionHandler.maxHeldBytes / lineBytes + through
             let flood = Self.lines(count, bytes: lineBytes, to: "sink") + "PING :x\r\n"
             #expect(flood.utf8.count - through * lineBytes == ConnectionHandler.maxHeldBytes + 9)

@@ -30,7 +30,7 @@ import Testing
             try await c.expectNumeric("002")
             try await c.expectNumeric("003")
             let myInfo = try await c.expectNumeric("004")
-            #expect(myInfo == ":test.hearth 004 judy test.hearth hearth-0.1 Biow beIiklmnostv :beIklov")
+            #expect(myInfo == ":test.hearth 004 judy test.hearth hearth-0.9.0 Biow beIiklmnostv :beIklov")
             var tokens: [String] = []
             while true {
                 let line = try await c.expect("005 or 251") { $0.contains(" 005 ") || $0.contains(" 251 ") }

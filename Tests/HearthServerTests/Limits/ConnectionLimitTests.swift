@@ -129,13 +129,13 @@ extension LimitCrossingTests {
             let client: TestClient
             switch tier {
             case .unregistered:
-                (burst, rate) = (FloodControl.unregisteredBurst, FloodControl.unregisteredRatePerSecond)
+                (burst, rate) = (FloodTiers.standard.unregisteredBurst, FloodTiers.standard.unregisteredRate)
                 client = try await server.connect()
             case .registered:
-                (burst, rate) = (FloodControl.burst, FloodControl.ratePerSecond)
+                (burst, rate) = (FloodTiers.standard.burst, FloodTiers.standard.rate)
                 client = try await TestClient.irc(server, nick: "reg")
             case .bot:
-                (burst, rate) = (FloodControl.botBurst, FloodControl.botRatePerSecond)
+                (burst, rate) = (FloodTiers.standard.botBurst, FloodTiers.standard.botRate)
                 client = try await TestClient.irc(server, nick: "robo")
                 try await client.send("PRIVMSG hearth :register robo s3cret-pass")
                 try await client.expect("Welcome to Hearth, robo!")

@@ -1,0 +1,51 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Counts every HTTP request by route pattern (e.g. `/m/{id}`, never the raw path, so the
+/// number of series stays small) and status, and how long it took.
+struct HTTPMetrics<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServerMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let started = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            record(context, status: response.status.code, started)
+            return response
+        } catch {
+            record(context, status: (error as? any HTTPResponseError)?.status.code ?? 500, started)
+            throw error
+        }
+    }
+
+    func record(_ context: Context, status: Int, _ started: ContinuousClock.Instant) {
+        metrics.requestAnswered(route: context.endpointPath ?? "unmatched", status: status, seconds: .now - started)
+    }
+}
+
+/// `GET /metrics`: Prometheus's text format. With a token set, the request must carry it
+/// (`Authorization: Bearer TOKEN`); without one, only loopback may read it.
+enum MetricsRoutes {
+    static func add(to router: Router<HearthRequestContext>, core: Core) {
+        router.get("/metrics") { request, context -> Response in
+            let token = core.config.metricsToken
+            let allowed: Bool
+            if let token {
+                allowed = request.headers[.authorization] == "Bearer \(token)"
+            } else {
+                allowed = context.remoteAddress?.ipAddress.map(HearthServer.isLoopback) ?? false
+            }
+            guard allowed else {
+                let why = token == nil ? "only from this machine" : "with the bearer token"
+                return MediaRoutes.text(.forbidden, "Metrics are served \(why).")
+            }
+            core.metrics.passwordQueue.record(core.passwords.jobsInFlight)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: core.metrics.exposition())))
+        }
+    }
+}

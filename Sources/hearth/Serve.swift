@@ -1,0 +1,181 @@
+import ArgumentParser
+import Foundation
+import HearthBot
+import HearthConfig
+import HearthServer
+import HearthStore
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// `hearth serve`: every option is also a key of the configuration file and a HEARTH_…
+/// variable (docs/CONFIGURATION.md); a flag given here outweighs both.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the server.",
+        discussion: """
+            Every option is also a key in the --config file (irc-port: 6667) and an environment variable \
+            (HEARTH_IRC_PORT). A flag outweighs the environment, which outweighs the file. \
+            `hearth config example` prints a file with every key.
+            """)
+
+    @Option(help: "A YAML configuration file (see `hearth config example`); SIGHUP or REHASH reload it.")
+    var config: String?
+    @Option(help: help("host")) var host: String?
+    @Option(help: help("irc-port")) var ircPort: Int?
+    @Option(help: help("http-port")) var httpPort: Int?
+    @Option(help: help("tls-port")) var tlsPort: Int?
+    @Option(help: help("https-port")) var httpsPort: Int?
+    @Option(help: help("tls-cert")) var tlsCert: String?
+    @Option(help: help("tls-key")) var tlsKey: String?
+    @Option(help: ArgumentHelp(text("proxy-from"), valueName: "address")) var proxyFrom: [String] = []
+    @Option(help: help("threads")) var threads: Int?
+    @Option(help: help("server-name")) var serverName: String?
+    @Option(help: help("network")) var network: String?
+    @Option(help: help("description")) var description: String?
+    @Option(help: help("public-url")) var publicURL: String?
+    @Option(help: help("motd-file")) var motdFile: String?
+    @Option(help: help("data-dir")) var dataDir: String?
+    @Option(help: ArgumentHelp(text("database") + " Also HEARTH_DATABASE_URL.", valueName: "url")) var database: String?
+    @Option(help: help("database-pool")) var databasePool: Int?
+    @Option(help: help("node")) var node: String?
+    @Option(help: help("history-days")) var historyDays: Int?
+    @Option(help: help("join-backlog")) var joinBacklog: Int?
+    @Option(help: ArgumentHelp(text("oper") + " Also DATA-DIR/opers.conf.", valueName: "name:password"))
+    var oper: [String] = []
+    @Option(help: ArgumentHelp(text("server-password"), valueName: "password")) var serverPassword: String?
+    @Option(help: help("min-password-length")) var minPasswordLength: Int?
+    @Flag(inversion: .prefixedNo, help: help("flood-control")) var floodControl: Bool?
+    @Option(help: help("flood-burst")) var floodBurst: Double?
+    @Option(help: help("flood-rate")) var floodRate: Double?
+    @Option(help: help("flood-bot-burst")) var floodBotBurst: Double?
+    @Option(help: help("flood-bot-rate")) var floodBotRate: Double?
+    @Option(help: help("flood-unregistered-burst")) var floodUnregisteredBurst: Double?
+    @Option(help: help("flood-unregistered-rate")) var floodUnregisteredRate: Double?
+    @Option(help: help("connections-per-address")) var connectionsPerAddress: Int?
+    @Option(help: help("ping-interval")) var pingInterval: Double?
+    @Option(help: help("page-cache")) var pageCache: Double?
+    @Option(help: help("metrics-port")) var metricsPort: Int?
+    @Option(help: help("metrics-token")) var metricsToken: String?
+    @Option(help: help("media-threads")) var mediaThreads: Int?
+    @Option(help: help("fortunes")) var fortunes: String?
+    @Flag(inversion: .prefixedNo, help: help("fortunes-offensive")) var fortunesOffensive: Bool?
+    @Option(help: ArgumentHelp(text("edamam-app-id") + " Also EDAMAM_APP_ID.")) var edamamAppId: String?
+    @Option(help: ArgumentHelp(text("edamam-app-key") + " Also EDAMAM_APP_KEY.")) var edamamAppKey: String?
+    @Option(help: help("log-level")) var logLevel: String?
+    @Option(help: help("log-format")) var logFormat: String?
+
+    static func help(_ key: String) -> ArgumentHelp { ArgumentHelp(text(key)) }
+    static func text(_ key: String) -> String { ServeKeys.named(key)?.help ?? "" }
+
+    /// The flags given, by key name (ArgumentParser has checked their types).
+    var given: [String: SettingValue] {
+        var values: [String: SettingValue] = [:]
+        let strings: [(String, String?)] = [
+            ("host", host), ("tls-cert", tlsCert), ("tls-key", tlsKey), ("server-name", serverName),
+            ("network", network), ("description", description), ("public-url", publicURL), ("motd-file", motdFile),
+            ("data-dir", dataDir), ("database", database), ("node", node), ("server-password", serverPassword),
+            ("metrics-token", metricsToken), ("fortunes", fortunes), ("edamam-app-id", edamamAppId),
+            ("edamam-app-key", edamamAppKey), ("log-level", logLevel), ("log-format", logFormat),
+        ]
+        for (key, value) in strings { if let value { values[key] = .string(value) } }
+        let ints: [(String, Int?)] = [
+            ("irc-port", ircPort), ("http-port", httpPort), ("tls-port", tlsPort), ("https-port", httpsPort),
+            ("threads", threads), ("database-pool", databasePool), ("history-days", historyDays),
+            ("join-backlog", joinBacklog), ("min-password-length", minPasswordLength),
+            ("connections-per-address", connectionsPerAddress), ("metrics-port", metricsPort),
+            ("media-threads", mediaThreads),
+        ]
+        for (key, value) in ints { if let value { values[key] = .int(value) } }
+        let doubles: [(String, Double?)] = [
+            ("flood-burst", floodBurst), ("flood-rate", floodRate), ("flood-bot-burst", floodBotBurst),
+            ("flood-bot-rate", floodBotRate), ("flood-unregistered-burst", floodUnregisteredBurst),
+            ("flood-unregistered-rate", floodUnregisteredRate), ("ping-interval", pingInterval),
+            ("page-cache", pageCache),
+        ]
+        for (key, value) in doubles { if let value { values[key] = .double(value) } }
+        if let floodControl { values["flood-control"] = .bool(floodControl) }
+        if let fortunesOffensive { values["fortunes-offensive"] = .bool(fortunesOffensive) }
+        if !oper.isEmpty { values["oper"] = .strings(oper) }
+        if !proxyFrom.isEmpty { values["proxy-from"] = .strings(proxyFrom) }
+        return values
+    }
+
+    /// Everything read and checked; a problem is one line per wrong key and a non-zero exit.
+    func settings() async throws -> (Settings, ServeSettings) {
+        let environment = ProcessInfo.processInfo.environment
+        // A problem is printed as it is (one line per wrong key), without the usage text.
+        let settings = try await Settings.read(flags: given, environment: environment, file: config)
+        return (settings, try ServeSettings(settings, environment: environment))
+    }
+
+    func run() async throws {
+        let (settings, serve) = try await settings()
+        let output = LogOutput(format: serve.logFormat, level: serve.logLevel)
+        LoggingSystem.bootstrap { output.handler(label: $0) }
+        let logger = Logger(label: "hearth")
+        let dataDir = serve.server.dataDirectory
+        // Its error says a server already runs here (ArgumentParser prints its description).
+        let lock = try DataDirectoryLock(dataDirectory: dataDir)
+        let store = try await DatabaseOptions.open(
+            url: serve.database, pool: serve.databasePool, dataDirectory: dataDir, logger: logger)
+        if serve.server.node != nil && store.network == nil {
+            throw ValidationError("node needs database postgres://… (the nodes of a network share it)")
+        }
+        logger.info("data: \(store.location)")
+        var reload: ConfigReloader?
+        if config != nil {
+            let reloader = Reloader(command: self, current: (settings, serve.server), output: output)
+            reload = { try await reloader.reload() }
+        }
+        var config = serve.server
+        config.configFile = self.config
+        let server = try HearthServer(
+            config: config, apps: HearthApps.builtIn(serve.apps), store: store, logger: logger,
+            reloader: reload)
+        let systemd = SystemdNotify()
+        let group = ServiceGroup(
+            configuration: .init(
+                services: try server.services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let announce = Task {
+            let (irc, http) = await server.ports()
+            let ways = "nc localhost \(irc) · IRC clients on port \(irc) · http://localhost:\(http)/health"
+            logger.info("Hearth \(HearthVersion.number) is up: \(ways) · data in \(store.location)")
+            systemd.send("READY=1")
+            await systemd.keepWatchdog(logger: logger)
+        }
+        try await group.run()
+        announce.cancel()
+        systemd.send("STOPPING=1")
+        withExtendedLifetime(lock) {}
+        logger.info("Hearth stopped cleanly.")
+    }
+
+    /// Reads the same sources again (the flags given at start still outweigh the file).
+    final class Reloader: Sendable {
+        let command: Serve
+        let current: Mutex<(Settings, ServerConfig)>
+        let output: LogOutput
+
+        init(command: Serve, current: (Settings, ServerConfig), output: LogOutput) {
+            self.command = command
+            self.current = Mutex(current)  // the settings, and what they made
+            self.output = output
+        }
+
+        func reload() async throws -> ReloadedConfig {
+            let (settings, serve) = try await command.settings()
+            let (live, restart, before) = current.withLock { old in
+                let (live, restart) = settings.changes(from: old.0)
+                defer { old = (settings, serve.server) }
+                return (live, restart, old.1)
+            }
+            // What the files the settings name say may change with the same settings.
+            var changed = live
+            if serve.server.motd != before.motd && !changed.contains("motd-file") { changed.append("motd") }
+            if serve.server.operators != before.operators && !changed.contains("oper") { changed.append("opers.conf") }
+            output.logLevel = serve.logLevel
+            return ReloadedConfig(config: serve.server, changed: changed, needsRestart: restart)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import HearthServer
+import HearthTesting
+import Logging
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What systemd and log readers see: readiness and watchdog datagrams (`Type=notify`,
+/// `WatchdogSec=`), and log lines as text or JSON.
+@Suite struct ServiceManagerTests {
+    /// A datagram socket standing in for systemd's NOTIFY_SOCKET.
+    final class NotifySocket: @unchecked Sendable {
+        let fd: Int32
+        let path: String
+
+        init() throws {
+            path = TestServer.tempDirectory() + "/notify.sock"
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            try #require(bound == 0, "bind \(path): \(errno)")
+            var timeout = timeval(tv_sec: 0, tv_usec: 20_000)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+
+        deinit { close(fd) }
+
+        /// The datagrams that arrived so far (waits 20 ms for each).
+        func drain() -> [String] {
+            var messages: [String] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count <= 0 { return messages }
+                messages.append(String(decoding: buffer[..<count], as: UTF8.self))
+            }
+        }
+    }
+
+    @Test func readinessWatchdogAndStoppingReachSystemd() async throws {
+        let notify = try NotifySocket()
+        var said: [String] = []
+        let (_, finished) = try await Programs.serving(
+            dataDirectory: TestServer.tempDirectory(),
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"]
+        ) { _, port in
+            for _ in 0..<300 where said.filter({ $0 == "WATCHDOG=1" }).count < 3 {
+                said += notify.drain()
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let client = try await TestClient.connect(port: port)
+            try await client.send("NICK up")
+            try await client.send("USER u 0 * :u")
+            try await client.expectNumeric("001")
+        }
+        #expect(finished.status == 0)
+        said += notify.drain()
+        #expect(said.first == "READY=1", "\(said)")
+        #expect(said.filter { $0 == "WATCHDOG=1" }.count >= 3, "\(said)")
+        #expect(said.last == "STOPPING=1", "\(said)")
+    }
+
+    @Test func withoutSystemdNothingIsSent() {
+        let notify = SystemdNotify(environment: [:])
+        #expect(!notify.isActive)
+        #expect(!notify.send("READY=1"))
+        #expect(notify.watchdogInterval == nil)
+        #expect(
+            SystemdNotify(environment: ["NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": "1000000"]).watchdogInterval
+                == .milliseconds(500))
+    }
+
+    @Test func jsonLogLinesAreOneObjectEachWithEscapedText() throws {
+        let lines = NIOLockedLines()
+        let output = LogOutput(format: .json, level: .info) { lines.append($0) }
+        var logger = Logger(label: "hearth") { output.handler(label: $0) }
+        logger[metadataKey: "conn"] = "7"
+        logger.info("said \"hi\"\nand left", metadata: ["nick": "ada"])
+        logger.debug("not at info level")
+        output.logLevel = .debug
+        logger.debug("now at debug")
+        let written = lines.all
+        #expect(written.count == 2)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(written[0].utf8)) as? [String: String])
+        #expect(object["message"] == "said \"hi\"\nand left")
+        #expect(object["level"] == "info" && object["conn"] == "7" && object["nick"] == "ada")
+        #expect(object["time"] != nil && written[0].hasSuffix("}\n"))
+        #expect(written[0].split(separator: "\n").count == 1)
+    }
+
+    @Test func textLogLinesNameTheConnection() throws {
+        let lines = NIOLockedLines()
+        let output = LogOutput(format: .text, level: .info) { lines.append($0) }
+        let logger = Logger(label: "hearth") { output.handler(label: $0) }
+        logger.info("registered", metadata: ["conn": "3", "nick": "ada"])
+        #expect(lines.all.first?.contains("info hearth: registered conn=3 nick=ada") == true, "\(lines.all)")
+    }
+
+    /// Lines written by a log handler, for the test to read.
+    final class NIOLockedLines: Sendable {
+        private let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+}
