@@ -124,6 +124,8 @@ public enum ServeKeys {
             help: "Seconds a page rendered for visitors is reused while nothing changed (0: off, at most 60).",
             check: { v in (0...60).contains(v.double ?? -1) ? nil : "0 to 60 seconds" }),
         SettingKey(
+            "metrics", .bool, .bool(true), .restart, help: "Count and serve Prometheus metrics at /metrics."),
+        SettingKey(
             "metrics-port", .int, nil, .restart,
             help: "Serve /metrics on this port instead of the HTTP port.", check: port),
         SettingKey(

@@ -56,6 +56,7 @@ public struct ServeSettings: Sendable {
         config.maxConnectionsPerAddress = int("connections-per-address")
         config.pingInterval = double("ping-interval")
         config.pageCacheSeconds = double("page-cache")
+        config.metrics = bool("metrics")
         config.metricsPort = settings["metrics-port"]?.int
         config.metricsToken = string("metrics-token")
         config.mediaThreads = int("media-threads")

@@ -73,7 +73,7 @@ public final class HearthServer: Sendable {
             guard let shared = self.store.network else { throw NetworkUnavailable() }
             network = NetworkNode(name: node, serverName: config.serverName, store: shared, logger: logger)
         }
-        let metrics = ServerMetrics()
+        let metrics = ServerMetrics(enabled: config.metrics)
         services.commandObserver.withLock { $0 = { metrics.commandRan($0, seconds: $1) } }
         media.renderObserver.withLock {
             $0 = { took in
@@ -105,7 +105,7 @@ public final class HearthServer: Sendable {
             if tls == nil { readyHTTPS.set(0) }
             let web: [any Service] = try tls.map { [try makeHTTP(tls: $0)] } ?? []
             let reloads: [any Service] = reloader == nil ? [] : [ReloadOnHangUp(server: self)]
-            let metrics: [any Service] = config.metricsPort == nil ? [] : [makeMetricsHTTP()]
+            let metrics: [any Service] = config.metrics && config.metricsPort != nil ? [makeMetricsHTTP()] : []
             return [IRCListener(server: self), try makeHTTP(tls: nil)] + web + reloads + metrics
         }
     }
@@ -149,7 +149,7 @@ public final class HearthServer: Sendable {
             ircPort: { [readyIRC, config] in readyIRC.now ?? config.ircPort }
         ).add(to: router)
         ChatRoutes().add(to: router)
-        if config.metricsPort == nil { MetricsRoutes.add(to: router, core: core) }
+        if config.metrics && config.metricsPort == nil { MetricsRoutes.add(to: router, core: core) }
         router.get("/health") { _, _ -> Response in
             let (users, channels) = core.lock.withLock { (core.userCount, core.channels.count) }
             let body =

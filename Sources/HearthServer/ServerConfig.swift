@@ -39,6 +39,8 @@ public struct ServerConfig: Sendable {
     public var flood = FloodTiers.standard
     /// The configuration file it was started with (REHASH names it).
     public var configFile: String?
+    /// Metrics counted and served at /metrics (off: not counted at all).
+    public var metrics = true
     /// `/metrics` on its own port instead of the HTTP port (nil: on the HTTP port).
     public var metricsPort: Int?
     /// The bearer token `/metrics` asks for; without one only loopback may read it.

@@ -55,6 +55,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: help("connections-per-address")) var connectionsPerAddress: Int?
     @Option(help: help("ping-interval")) var pingInterval: Double?
     @Option(help: help("page-cache")) var pageCache: Double?
+    @Flag(inversion: .prefixedNo, help: help("metrics")) var metrics: Bool?
     @Option(help: help("metrics-port")) var metricsPort: Int?
     @Option(help: help("metrics-token")) var metricsToken: String?
     @Option(help: help("media-threads")) var mediaThreads: Int?
@@ -96,6 +97,7 @@ struct Serve: AsyncParsableCommand {
         for (key, value) in doubles { if let value { values[key] = .double(value) } }
         if let floodControl { values["flood-control"] = .bool(floodControl) }
         if let fortunesOffensive { values["fortunes-offensive"] = .bool(fortunesOffensive) }
+        if let metrics { values["metrics"] = .bool(metrics) }
         if !oper.isEmpty { values["oper"] = .strings(oper) }
         if !proxyFrom.isEmpty { values["proxy-from"] = .strings(proxyFrom) }
         return values

@@ -9,7 +9,9 @@ import Prometheus
 /// per batch (deliveries per dispatch), not per byte.
 public final class ServerMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
-    let factory: PrometheusMetricsFactory
+    let factory: any MetricsFactory
+    /// Off (`metrics: false`): every metric is swift-metrics' no-op, and /metrics is not served.
+    public let enabled: Bool
 
     // Connections and sessions.
     let connectionsOpened: [Transport: CoreMetrics.Counter]
@@ -39,13 +41,15 @@ public final class ServerMetrics: Sendable {
     enum Transport: String, CaseIterable { case tcp, tls, websocket }
     enum Mode: String, CaseIterable { case irc, plain }
 
-    public init() {
-        var factory = PrometheusMetricsFactory(registry: registry)
+    public init(enabled: Bool = true) {
+        self.enabled = enabled
+        var prometheus = PrometheusMetricsFactory(registry: registry)
         // Seconds, from a tenth of a millisecond (a command answered from memory) to ten seconds.
-        factory.defaultDurationHistogramBuckets = [
+        prometheus.defaultDurationHistogramBuckets = [
             .microseconds(100), .milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100),
             .milliseconds(500), .seconds(2), .seconds(10),
         ]
+        let factory: any MetricsFactory = enabled ? prometheus : NOOPMetricsHandler.instance
         self.factory = factory
         func counter(_ name: String, _ labels: [(String, String)] = []) -> CoreMetrics.Counter {
             CoreMetrics.Counter(label: "hearth_" + name, dimensions: labels, factory: factory)
@@ -125,4 +129,9 @@ public final class ServerMetrics: Sendable {
 
     /// The text Prometheus scrapes.
     public func exposition() -> [UInt8] { registry.emitToBuffer() }
+}
+
+extension HearthServer {
+    /// What /metrics would answer now (empty when metrics are off).
+    public func metricsText() -> [UInt8] { core.metrics.exposition() }
 }

@@ -155,3 +155,13 @@ import Testing
         #expect(samples == [Sample(name: "m", labels: ["a": "x\"y", "b": "z"], value: 3)])
     }
 }
+
+extension MetricsTests {
+    @Test func metricsOffAreNeitherCountedNorServed() async throws {
+        let server = try await TestServer.start { $0.server.metrics = false }
+        let ada = try await Self.irc(server, "ada")
+        try await ada.send("PRIVMSG ada :to myself")
+        #expect(try await Self.scrape(server).status == 404)
+        #expect(try Self.parse(String(decoding: server.server.metricsText(), as: UTF8.self)).samples.isEmpty)
+    }
+}
