@@ -74,6 +74,9 @@ public final class HearthServer: Sendable {
             network = NetworkNode(name: node, serverName: config.serverName, store: shared, logger: logger)
         }
         let metrics = ServerMetrics(enabled: config.metrics)
+        if config.metrics {
+            self.store.queryTimes.observe { metrics.databaseTime.recordNanoseconds(ServerMetrics.nanoseconds($0)) }
+        }
         services.commandObserver.withLock { $0 = { metrics.commandRan($0, seconds: $1) } }
         media.renderObserver.withLock {
             $0 = { took in

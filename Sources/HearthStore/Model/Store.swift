@@ -15,6 +15,9 @@ public protocol Store: AccountStore, SocialStore, ChannelRegistry, HistoryStore,
     /// process's alone, as SQLite is).
     var network: (any NetworkStore)? { get }
 
+    /// How long statements take, for whoever listens (the server's metrics).
+    var queryTimes: QueryTimes { get }
+
     /// Lets go of the database (connections, files) once nothing uses the store any more.
     func close() async
 }

@@ -30,8 +30,9 @@ extension PostgresStore {
 
     /// Runs `body`, or fails with `Failure` ("unavailable") once `operationTimeout` has passed.
     func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
+        let times = queryTimes
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await times.time(body) }
             group.addTask {
                 try await Task.sleep(for: Self.operationTimeout)
                 return nil

@@ -10,6 +10,7 @@ public final class PostgresStore: Sendable {
     public let url: DatabaseURL
     let client: PostgresClient
     let logger: Logger
+    public let queryTimes = QueryTimes()
     private let running: Task<Void, Never>
 
     /// Connections one process keeps at most (`--database-pool`).

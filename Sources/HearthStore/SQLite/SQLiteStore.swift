@@ -5,6 +5,7 @@ import GRDB
 /// Every method is async so an event loop never waits on SQL.
 public final class SQLiteStore: Store, Sendable {
     public let pool: DatabasePool
+    public let queryTimes = QueryTimes()
     public let path: String
 
     public static let fileName = "hearth.sqlite"
@@ -17,10 +18,15 @@ public final class SQLiteStore: Store, Sendable {
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(10)
+        let times = queryTimes
         config.prepareDatabase { db in
             // WAL + NORMAL: a commit survives a crash of the process; only a power loss
             // can lose the last transactions (see docs/OPERATIONS.md).
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Each statement's time, once someone listens (SQLite measures it).
+            db.trace(options: .profile) { event in
+                if case .profile(_, let seconds) = event { times.took(.nanoseconds(Int64(seconds * 1e9))) }
+            }
         }
         pool = try DatabasePool(path: path, configuration: config)
         try Migrations.migrator.migrate(pool)

@@ -119,6 +119,8 @@ import Testing
         #expect(types["hearth_connections"] == "gauge")
         #expect(types["hearth_bot_command_seconds"] == "histogram")
         #expect(Self.value(samples, "hearth_password_hash_queue") == 0)
+        // The bot's command read the database (either engine reports its statements' times).
+        #expect((Self.value(samples, "hearth_database_query_seconds_count") ?? 0) > 0)
         // A connection that leaves is no longer counted as open.
         await bob.close()
         var open: Double?
