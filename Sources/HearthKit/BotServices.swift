@@ -25,12 +25,12 @@ public final class BotServices: Sendable {
     private let commandsRun = Atomic<Int>(0)
 
     /// Told of every command that ran, by name, and how long it took (the server's metrics).
-    public let commandObserver = Mutex<(@Sendable (String, Duration) -> Void)?>(nil)
+    public let commandObserver = Hook<(String, Duration)>()
 
     /// Called after every command, once what it wrote is written.
     public func noteCommandRun(_ name: String? = nil, took: Duration = .zero) {
         commandsRun.add(1, ordering: .releasing)
-        if let name, let observe = commandObserver.withLock({ $0 }) { observe(name, took) }
+        if let name { commandObserver((name, took)) }
     }
     /// How many commands have run (see `noteCommandRun`).
     public var commandCount: Int { commandsRun.load(ordering: .acquiring) }

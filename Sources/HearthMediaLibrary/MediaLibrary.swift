@@ -10,7 +10,7 @@ import Synchronization
 /// pool of their own, never on an event loop.
 public final class MediaLibrary: Sendable {
     /// Told how long each meme took to draw (the server's metrics).
-    public let renderObserver = Mutex<(@Sendable (Duration) -> Void)?>(nil)
+    public let renderObserver = Hook<Duration>()
     public let directory: URL
     /// Links start with this (e.g. `http://localhost:8080`); set once the HTTP port is known.
     public var publicURL: String { base.withLock { $0 } }
@@ -217,7 +217,7 @@ public final class MediaLibrary: Sendable {
         let id = Self.newID()
         if case .stored(let image) = base { try await localCopy(image) }
         let started = ContinuousClock.now
-        defer { if let observe = renderObserver.withLock({ $0 }) { observe(.now - started) } }
+        defer { renderObserver(.now - started) }
         return try await keep {
             let picture = try self.base(key: base.cacheKey) {
                 switch base {

@@ -75,14 +75,12 @@ public final class HearthServer: Sendable {
         }
         let metrics = ServerMetrics(enabled: config.metrics)
         if config.metrics {
-            self.store.queryTimes.observe { metrics.databaseTime.recordNanoseconds(ServerMetrics.nanoseconds($0)) }
+            self.store.queryTimes.observer.set { metrics.databaseTime.recordNanoseconds(ServerMetrics.nanoseconds($0)) }
         }
-        services.commandObserver.withLock { $0 = { metrics.commandRan($0, seconds: $1) } }
-        media.renderObserver.withLock {
-            $0 = { took in
-                metrics.pictureRenders.increment()
-                metrics.pictureRenderTime.recordNanoseconds(ServerMetrics.nanoseconds(took))
-            }
+        services.commandObserver.set { metrics.commandRan($0.0, seconds: $0.1) }
+        media.renderObserver.set { took in
+            metrics.pictureRenders.increment()
+            metrics.pictureRenderTime.recordNanoseconds(ServerMetrics.nanoseconds(took))
         }
         core = Core(
             config: config, store: self.store, bot: Bot(services: services, apps: apps), network: network,
@@ -90,7 +88,13 @@ public final class HearthServer: Sendable {
         if let network { core.joinNetwork(network) }
         if reloader != nil {
             // REHASH reaches the reload through the core (which must not keep the server alive).
-            core.reloader.withLockedValue { $0 = { [weak self] in await self?.reload() ?? "the server is stopping" } }
+            core.rehashHook.set { [weak self] client in
+                Task {
+                    guard let self else { return }
+                    let outcome = await self.reload()
+                    self.core.withState { self.core.notice(client, "REHASH: \(outcome)", out: &$0) }
+                }
+            }
         }
     }
 

@@ -16,8 +16,9 @@ final class Core: @unchecked Sendable {
     private let configBox: NIOLockedValueBox<ServerConfig>
     /// Moves at each reload, so per-connection copies of settings (flood control) refresh.
     let configGeneration = Atomic<Int>(0)
-    /// Reads the configuration again (SIGHUP, REHASH); nil: nothing to reload from.
-    let reloader = NIOLockedValueBox<(@Sendable () async -> String)?>(nil)
+    /// REHASH from this operator: the server reads its configuration again and tells them
+    /// how it went (nothing listens when it was started without a file).
+    let rehashHook = Hook<Client>()
     let store: Store
     let logger: Logger
     let metrics: ServerMetrics

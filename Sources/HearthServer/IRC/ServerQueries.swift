@@ -104,15 +104,11 @@ extension Core {
     /// REHASH (operators): reads the configuration file again, as SIGHUP does, and says what
     /// changed, what needs a restart, or why nothing did.
     func rehash(_ client: Client, _ message: IRCMessage) {
-        guard let reload = reloader.withLockedValue({ $0 }) else {
-            reply(client, .rehashing, "-", "Rehashing")
+        reply(client, .rehashing, config.configFile ?? "-", "Rehashing")
+        guard rehashHook.isListening else {
             withState { notice(client, "REHASH: this server was started without a configuration file", out: &$0) }
             return
         }
-        reply(client, .rehashing, config.configFile ?? "-", "Rehashing")
-        Task {
-            let outcome = await reload()
-            withState { notice(client, "REHASH: \(outcome)", out: &$0) }
-        }
+        rehashHook(client)
     }
 }
