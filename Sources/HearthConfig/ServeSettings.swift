@@ -93,10 +93,19 @@ public struct ServeSettings: Sendable {
             if file != nil { throw Settings.Problems(list: ["motd-file: cannot read \(path)"]) }
             return nil
         }
-        return text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { String(String($0).trimmingCharacters(in: .controlCharacters).utf8.prefix(maxMotdLineBytes))! }
-            .reversed().drop { $0.isEmpty }.reversed()
-            .prefix(maxMotdLines).map { $0.isEmpty ? " " : $0 }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { cut(String($0).trimmingCharacters(in: .controlCharacters), toBytes: maxMotdLineBytes) }
+        return Array(lines.reversed().drop { $0.isEmpty }.reversed().prefix(maxMotdLines).map { $0.isEmpty ? " " : $0 })
+    }
+
+    /// The longest start of `text` of at most `limit` UTF-8 bytes that ends between characters.
+    static func cut(_ text: String, toBytes limit: Int) -> String {
+        var bytes = 0
+        return String(
+            text.prefix { character in
+                bytes += character.utf8.count
+                return bytes <= limit
+            })
     }
 }
 

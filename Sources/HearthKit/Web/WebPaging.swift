@@ -9,3 +9,10 @@ public enum WebPaging {
         return links
     }
 }
+
+/// Counts in words for pages: "1 like", "2 likes", "0 comments".
+public enum WebText {
+    public static func counted(_ count: Int, _ word: String) -> String {
+        "\(count) \(word)\(count == 1 ? "" : "s")"
+    }
+}

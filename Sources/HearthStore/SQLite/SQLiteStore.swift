@@ -23,12 +23,10 @@ public final class SQLiteStore: Store, Sendable {
             // WAL + NORMAL: a commit survives a crash of the process; only a power loss
             // can lose the last transactions (see docs/OPERATIONS.md).
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // Each statement's time, when someone listens (SQLite measures it). Connections open
-            // lazily, after the server has started listening; the writer opens before.
-            if times.observer.isListening {
-                db.trace(options: .profile) { event in
-                    if case .profile(_, let seconds) = event { times.took(.nanoseconds(Int64(seconds * 1e9))) }
-                }
+            // Each statement's time (SQLite measures it), for whoever listens; the observer is set
+            // after this store opens, so the hook is asked at each statement.
+            db.trace(options: .profile) { event in
+                if case .profile(_, let seconds) = event { times.took(.nanoseconds(Int64(seconds * 1e9))) }
             }
         }
         pool = try DatabasePool(path: path, configuration: config)

@@ -184,7 +184,7 @@ import Testing
         try await withServer {
             // Short, but with room for a busy machine to register and answer a PING in time.
             $0.pingInterval = 0.3
-            $0.pingTimeout = 1
+            $0.pingTimeout = 2
             $0.registrationTimeout = 4
         } run: { server in
             let idle = try await TestClient.irc(server, nick: "sleepy")

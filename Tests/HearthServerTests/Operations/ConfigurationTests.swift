@@ -163,3 +163,27 @@ extension ConfigurationTests {
         #expect(rows.count == ServeKeys.all.count)
     }
 }
+
+extension ConfigurationTests {
+    /// The MOTD file: at most `maxMotdLines` lines of at most `maxMotdLineBytes` bytes each
+    /// (one IRC line), cut between characters; a missing file named by the settings is an error.
+    @Test func theMotdFileIsCutAtItsLimits() async throws {
+        let dir = TestServer.tempDirectory()
+        let long = String(repeating: "é", count: ServeSettings.maxMotdLineBytes)  // 2 bytes each
+        let text = ([long] + (1...ServeSettings.maxMotdLines + 50).map { "line \($0)" }).joined(separator: "\n")
+        try text.write(toFile: dir + "/motd", atomically: true, encoding: .utf8)
+        let settings = try await Settings.read(
+            flags: ["motd-file": .string(dir + "/motd")], environment: [:], file: nil)
+        let motd = try ServeSettings(settings, environment: [:]).server.motd
+        #expect(motd.count == ServeSettings.maxMotdLines)
+        #expect(motd[0] == String(repeating: "é", count: ServeSettings.maxMotdLineBytes / 2))
+        #expect(motd.allSatisfy { $0.utf8.count <= ServeSettings.maxMotdLineBytes })
+        #expect(motd.last == "line \(ServeSettings.maxMotdLines - 1)")
+        let exactly = try await Settings.read(
+            flags: ["motd-file": .string(dir + "/nothing-here")], environment: [:], file: nil)
+        #expect(throws: Settings.Problems.self) { try ServeSettings(exactly, environment: [:]) }
+        // Without a file named, DATA-DIR/motd when present, else the built-in welcome.
+        let plain = try await Settings.read(flags: ["data-dir": .string(dir)], environment: [:], file: nil)
+        #expect(try ServeSettings(plain, environment: [:]).server.motd.first == motd.first)
+    }
+}

@@ -46,6 +46,8 @@ import Testing
         let first = try await Self.fingerprint(file: dir + "/tls/cert.pem")
         let (_, finished) = try await Programs.serving(dataDirectory: dir + "/data", ["--config", config]) {
             running, port in
+            // The TLS listener may say so after the "is up" line the harness waits for.
+            try await Self.waitFor("IRC over TLS listening on 127.0.0.1:", in: running)
             let output = running.output
             let tlsLine = try #require(output.range(of: "IRC over TLS listening on 127.0.0.1:"), "\(output)")
             let tlsPort = try #require(Int(output[tlsLine.upperBound...].prefix { $0.isNumber }))

@@ -116,3 +116,57 @@ import Testing
         var all: [String] { lines.withLock { $0 } }
     }
 }
+
+extension ServiceManagerTests {
+    /// `--log-format json`: every line one JSON object; connection events name the connection,
+    /// nick and account; passwords said to the bot never appear, even at trace level.
+    @Test func jsonLogsCarryConnectionEventsAndNoSecrets() async throws {
+        let secret = "Hunter2-never-logged"
+        let (_, finished) = try await Programs.serving(
+            dataDirectory: TestServer.tempDirectory(), ["--log-format", "json", "--log-level", "trace"]
+        ) { _, port in
+            let nc = try await TestClient.connect(port: port)
+            try await nc.send("!register logcook \(secret)")
+            try await nc.expect("Welcome to Hearth, logcook!", timeout: 30)
+            let irc = try await TestClient.connect(port: port)
+            try await irc.send("PASS logcook:\(secret)")
+            try await irc.send("NICK logcook2")
+            try await irc.send("USER l 0 * :l")
+            try await irc.expectNumeric("001")
+            try await irc.send("PRIVMSG hearth :login logcook wrong-\(secret)")
+            try await irc.expect(":hearth!")
+            await irc.close()
+            await nc.close()
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let lines = finished.output.split(separator: "\n").map(String.init)
+        #expect(!finished.output.contains(secret))
+        var events: [[String: String]] = []
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+            #expect(object != nil, "not one JSON object: \(line)")
+            if let object { events.append(object) }
+        }
+        let registered = events.filter { $0["message"] == "registered" }
+        #expect(registered.contains { $0["nick"] == "logcook2" && $0["account"] == "logcook" && $0["conn"] != nil })
+        #expect(events.contains { $0["message"] == "registered (plain mode)" })
+        #expect(events.contains { $0["message"] == "disconnected" && $0["nick"] == "logcook2" })
+        #expect(
+            events.contains { $0["message"] == "connected" && $0["transport"] == "tcp" && $0["address"] == "127.0.0.1" }
+        )
+    }
+
+    @Test func healthAndVersionNameTheRelease() async throws {
+        let server = try await TestServer.start()
+        let (data, _) = try await Web.fetch(URL(string: "http://127.0.0.1:\(server.httpPort)/health")!)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""version":"\#(HearthVersion.number)""#))
+        let client = try await TestClient.connect(port: server.ircPort)
+        try await client.send("NICK v")
+        try await client.send("USER v 0 * :v")
+        try await client.expectNumeric("001")
+        try await client.send("VERSION")
+        try await client.expect(HearthVersion.ircName)
+        try await client.send("INFO")
+        try await client.expect("Hearth \(HearthVersion.number)")
+    }
+}

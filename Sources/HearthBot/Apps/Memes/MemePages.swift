@@ -24,7 +24,8 @@ enum MemePages {
             "source": m.source, "author": row.author, "authorKey": IRCNames.fold(row.author),
             "ago": TimeText.ago(from: m.createdAt, to: now),
             "created": TimeText.iso8601(m.createdAt),
-            "likes": m.likes, "favs": m.favs, "commentCount": m.comments, "image": imagePath(row),
+            "likesText": WebText.counted(m.likes, "like"), "favsText": WebText.counted(m.favs, "favourite"),
+            "commentsText": WebText.counted(m.comments, "comment"), "image": imagePath(row),
             "comments": WebPartials.comments(comments, now: now),
             "maxComment": CommentCommands.maxCommentLength,
         ]
@@ -35,7 +36,8 @@ enum MemePages {
         }
         return WebContent(
             title: "Meme #\(id) by \(row.author)",
-            summary: "“\(m.caption)” — ♥ \(m.likes) · ★ \(m.favs) · \(m.comments) comments",
+            summary:
+                "“\(m.caption)” — ♥ \(m.likes) · ★ \(m.favs) · \(WebText.counted(m.comments, "comment"))",
             image: imagePath(row),
             values: values)
     }

@@ -8,8 +8,8 @@ enum MemeTemplates {
           <p class="meta">Meme #{{id}} by <a href="/u/{{authorKey}}">{{author}}</a> ·
             <time datetime="{{created}}">{{ago}}</time> · template <b>{{source}}</b></p>
           <div class="counts">
-            <span>♥ {{likes}} likes</span> <span>★ {{favs}} favourites</span>
-            <span>💬 {{commentCount}} comments</span>
+            <span>♥ {{likesText}}</span> <span>★ {{favsText}}</span>
+            <span>💬 {{commentsText}}</span>
           </div>
           {{#viewer}}
           <div class="actions">

@@ -28,7 +28,7 @@ enum RecipePages {
             "id": id, "title": r.title, "author": row.author, "authorKey": IRCNames.fold(row.author),
             "ago": TimeText.ago(from: r.createdAt, to: now),
             "created": TimeText.iso8601(r.createdAt),
-            "score": r.score, "ups": r.ups, "downs": r.downs, "commentCount": r.comments,
+            "score": r.score, "ups": r.ups, "downs": r.downs, "commentsText": WebText.counted(r.comments, "comment"),
             "ingredients": ingredients, "steps": r.steps.split(separator: "\n").map(String.init),
             "tags": tagLinks(r.tags), "hasTags": !r.tags.isEmpty,
             "comments": WebPartials.comments(comments, now: now),

@@ -9,7 +9,7 @@ enum RecipeTemplates {
             <time datetime="{{created}}">{{ago}}</time></p>
           <div class="counts">
             <span>score {{score}}</span> <span>▲ {{ups}}</span> <span>▼ {{downs}}</span>
-            <span>💬 {{commentCount}} comments</span>
+            <span>💬 {{commentsText}}</span>
           </div>
           {{#hasTags}}<p class="tags">{{#tags}}<a href="/recipes/search?q={{query}}">{{tag}}</a>
             {{/tags}}</p>{{/hasTags}}
