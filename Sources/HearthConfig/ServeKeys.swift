@@ -89,26 +89,26 @@ public enum ServeKeys {
         SettingKey(
             "flood-burst", .double, .double(FloodTiers.standard.burst), .live,
             help: "Lines a registered client may send at once.",
-            check: positiveNumber),
+            check: burst),
         SettingKey(
             "flood-rate", .double, .double(FloodTiers.standard.rate), .live, help: "Lines per second after the burst.",
-            check: positiveNumber),
+            check: rate),
         SettingKey(
             "flood-bot-burst", .double, .double(FloodTiers.standard.botBurst), .live,
             help: "The burst of accounts marked as bots.",
-            check: positiveNumber),
+            check: burst),
         SettingKey(
             "flood-bot-rate", .double, .double(FloodTiers.standard.botRate), .live,
             help: "Bots' lines per second after it.",
-            check: positiveNumber),
+            check: rate),
         SettingKey(
             "flood-unregistered-burst", .double, .double(FloodTiers.standard.unregisteredBurst), .live,
             help: "The burst before registration.",
-            check: positiveNumber),
+            check: burst),
         SettingKey(
             "flood-unregistered-rate", .double, .double(FloodTiers.standard.unregisteredRate), .live,
             help: "Lines per second before registration.",
-            check: positiveNumber),
+            check: rate),
         SettingKey(
             "connections-per-address", .int, .int(IRCLimits.connectionsPerAddress), .live,
             help: "Connections one address may hold at once.",
@@ -164,6 +164,14 @@ public enum ServeKeys {
     static let positive: @Sendable (SettingValue) -> String? = { v in (v.int ?? 0) >= 1 ? nil : "1 or more" }
     static let notNegative: @Sendable (SettingValue) -> String? = { v in (v.int ?? -1) >= 0 ? nil : "0 or more" }
     static let positiveNumber: @Sendable (SettingValue) -> String? = { v in
-        (v.double ?? 0) > 0 ? nil : "more than 0"
+        (v.double ?? 0) > 0 && (v.double ?? 0) <= 1e6 ? nil : "more than 0 and at most 1000000"
+    }
+    /// A burst under one line would never let a line through.
+    static let burst: @Sendable (SettingValue) -> String? = { v in
+        (1...10_000).contains(v.double ?? 0) ? nil : "1 to 10000 lines"
+    }
+    /// Lines per second: slower than one a minute and waits overflow nothing, but help nobody.
+    static let rate: @Sendable (SettingValue) -> String? = { v in
+        (0.01...10_000).contains(v.double ?? 0) ? nil : "0.01 to 10000 lines per second"
     }
 }

@@ -56,7 +56,7 @@ public enum SettingValue: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .string(let v): Self.yamlString(v)
         case .int(let v): String(v)
-        case .double(let v): v == v.rounded() ? String(Int(v)) : String(v)
+        case .double(let v): Int(exactly: v).map(String.init) ?? String(v)
         case .bool(let v): String(v)
         case .strings(let v): "[" + v.map(Self.yamlString).joined(separator: ", ") + "]"
         }

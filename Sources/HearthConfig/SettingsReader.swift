@@ -89,6 +89,16 @@ public struct Settings: Sendable {
             \.element)
     }
 
+    /// These settings, but with `running`'s values for the keys only a restart changes.
+    public func keepingRestartKeys(of running: Settings) -> Settings {
+        var kept = self
+        for key in ServeKeys.all where key.reload == .restart {
+            kept.values[key.name] = running.values[key.name]
+            kept.sources[key.name] = running.sources[key.name]
+        }
+        return kept
+    }
+
     /// The keys whose values differ from `other`'s, split by when a change takes effect.
     public func changes(from other: Settings) -> (live: [String], restart: [String]) {
         let changed = ServeKeys.all.filter { values[$0.name] != other.values[$0.name] }

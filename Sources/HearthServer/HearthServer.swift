@@ -32,6 +32,8 @@ public final class HearthServer: Sendable {
     /// Reads the configuration again on SIGHUP and REHASH (nil: nothing to reload from).
     let reloader: ConfigReloader?
     let tlsPair = TLSPair()
+    /// The last reload asked for: the next waits for it.
+    let reloads = Mutex<Task<String, Never>?>(nil)
     /// TLS listeners run (a certificate was given at start), so a reload can swap the pair.
     var tlsListening: Bool { config.tlsCertificatePath != nil && config.tlsKeyPath != nil }
 

@@ -23,7 +23,8 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String) throws(Problem) {
         let example = "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
-            throw Problem(description: "\"\(text)\" is not a database URL; use \(example)")
+            // Not echoed: it may hold a password.
+            throw Problem(description: "that is not a database URL; use \(example)")
         }
         guard scheme == "postgres" || scheme == "postgresql" else {
             throw Problem(

@@ -144,7 +144,7 @@ struct Serve: AsyncParsableCommand {
             let ways = "nc localhost \(irc) · IRC clients on port \(irc) · http://localhost:\(http)/health"
             logger.info("Hearth \(HearthVersion.number) is up: \(ways) · data in \(store.location)")
             systemd.send("READY=1")
-            await systemd.keepWatchdog(logger: logger)
+            await systemd.keepWatchdog(logger: logger) { await server.probe() }
         }
         try await group.run()
         announce.cancel()
@@ -169,15 +169,19 @@ struct Serve: AsyncParsableCommand {
             let (settings, serve) = try await command.settings()
             let (live, restart, before) = current.withLock { old in
                 let (live, restart) = settings.changes(from: old.0)
-                defer { old = (settings, serve.server) }
                 return (live, restart, old.1)
             }
             // What the files the settings name say may change with the same settings.
             var changed = live
             if serve.server.motd != before.motd && !changed.contains("motd-file") { changed.append("motd") }
             if serve.server.operators != before.operators && !changed.contains("oper") { changed.append("opers.conf") }
-            output.logLevel = serve.logLevel
-            return ReloadedConfig(config: serve.server, changed: changed, needsRestart: restart)
+            // Kept, and the log level taken, only once the server has taken the rest (a TLS pair
+            // that does not load refuses the whole reload).
+            return ReloadedConfig(config: serve.server, changed: changed, needsRestart: restart) { [self] in
+                // Restart keys keep their running values: still "needs a restart" next time.
+                current.withLock { $0 = (settings.keepingRestartKeys(of: $0.0), serve.server) }
+                output.logLevel = serve.logLevel
+            }
         }
     }
 }

@@ -29,3 +29,14 @@ import Testing
         }
     }
 }
+
+extension DatabaseURLTests {
+    /// A URL that does not parse is not repeated: it may hold the password.
+    @Test func anUnparsableURLIsNotEchoed() {
+        #expect {
+            _ = try DatabaseURL(parsing: "postgres://u:s3cr3t-pw@ not a host/d")
+        } throws: { error in
+            "\(error)".contains("not a database URL") && !"\(error)".contains("s3cr3t-pw")
+        }
+    }
+}

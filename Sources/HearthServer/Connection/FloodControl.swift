@@ -49,7 +49,8 @@ struct FloodControl {
             tokens -= 1
             return nil
         }
-        let wait = (1 - tokens) / rate
+        // At most a minute: a rate that small is refused by the settings, but never trap here.
+        let wait = min((1 - tokens) / rate, 60)
         return .nanoseconds(Int64(wait * 1e9))
     }
 }

@@ -1,4 +1,5 @@
 import HTTPTypes
+import HearthCrypto
 import Hummingbird
 import NIOCore
 
@@ -27,16 +28,24 @@ struct HTTPMetrics<Context: RequestContext>: RouterMiddleware {
 }
 
 /// `GET /metrics`: Prometheus's text format. With a token set, the request must carry it
-/// (`Authorization: Bearer TOKEN`); without one, only loopback may read it.
+/// (`Authorization: Bearer TOKEN`, compared in constant time); without one, only loopback may
+/// read it — and not through a reverse proxy on this machine, whose requests come from
+/// loopback too: a request carrying forwarding headers is refused.
 enum MetricsRoutes {
+    static let forwardingHeaders: [HTTPField.Name] = [
+        HTTPField.Name("Forwarded")!, HTTPField.Name("X-Forwarded-For")!, HTTPField.Name("X-Real-IP")!,
+    ]
+
     static func add(to router: Router<HearthRequestContext>, core: Core) {
         router.get("/metrics") { request, context -> Response in
             let token = core.config.metricsToken
             let allowed: Bool
             if let token {
-                allowed = request.headers[.authorization] == "Bearer \(token)"
+                allowed = Sodium.constantTimeEqual("Bearer \(token)", request.headers[.authorization] ?? "")
             } else {
-                allowed = context.remoteAddress?.ipAddress.map(HearthServer.isLoopback) ?? false
+                var peer = context.remoteAddress?.ipAddress ?? ""
+                if peer.hasPrefix("::ffff:") && peer.contains(".") { peer.removeFirst(7) }
+                allowed = HearthServer.isLoopback(peer) && !forwardingHeaders.contains { request.headers[$0] != nil }
             }
             guard allowed else {
                 let why = token == nil ? "only from this machine" : "with the bearer token"

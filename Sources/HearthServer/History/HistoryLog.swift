@@ -120,10 +120,11 @@ extension Core {
 
     /// Deletes history past the retention, now and then every hour.
     func runHistoryExpiry() async {
-        guard historyEnabled else { return }
+        // Runs even while history is off: a reload may turn it on.
         while !Task.isCancelled {
-            if let removed = try? await store.expireHistory(olderThan: config.historyDays), removed > 0 {
-                logger.info("history: removed \(removed) messages older than \(config.historyDays) days")
+            let days = config.historyDays
+            if days > 0, let removed = try? await store.expireHistory(olderThan: days), removed > 0 {
+                logger.info("history: removed \(removed) messages older than \(days) days")
             }
             try? await Task.sleep(for: .seconds(3600))
         }

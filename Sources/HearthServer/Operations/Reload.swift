@@ -10,9 +10,13 @@ public struct ReloadedConfig: Sendable {
     public var config: ServerConfig
     public var changed: [String]
     public var needsRestart: [String]
+    /// Called once the server has taken the new settings (not when it refused them).
+    public var commit: @Sendable () -> Void
 
-    public init(config: ServerConfig, changed: [String], needsRestart: [String]) {
-        (self.config, self.changed, self.needsRestart) = (config, changed, needsRestart)
+    public init(
+        config: ServerConfig, changed: [String], needsRestart: [String], commit: @escaping @Sendable () -> Void = {}
+    ) {
+        (self.config, self.changed, self.needsRestart, self.commit) = (config, changed, needsRestart, commit)
     }
 }
 
@@ -42,33 +46,55 @@ final class TLSPair: Sendable {
 }
 
 extension HearthServer {
-    /// Reads the configuration again (SIGHUP, REHASH) and applies what may change live.
+    /// Returns once every event loop has run a task that took the core's lock: what the
+    /// systemd watchdog waits for before each ping (a hang means no ping, then a restart).
+    public func probe() async {
+        for loop in group.makeIterator() {
+            try? await loop.submit { [core] in core.lock.withLock {} }.get()
+        }
+    }
+
+    /// Reads the configuration again (SIGHUP, REHASH) and applies what may change live, one
+    /// reload at a time (a REHASH and a SIGHUP together would otherwise race).
     /// Returns one line for the operator: what changed, what needs a restart, or why nothing did.
     public func reload() async -> String {
+        let next = reloads.withLock { last -> Task<String, Never> in
+            let previous = last
+            let next = Task { [self] in
+                _ = await previous?.value
+                return await reloadNow()
+            }
+            last = next
+            return next
+        }
+        return await next.value
+    }
+
+    private func reloadNow() async -> String {
         guard let reloader else { return "there is no configuration to reload" }
         let reloaded: ReloadedConfig
         do { reloaded = try await reloader() } catch {
             core.logger.warning("reload refused, nothing changed: \(error)")
             return "nothing changed: \(error)"
         }
-        var needsRestart = reloaded.needsRestart
-        let new = reloaded.config
-        // The pair is read again even when its paths stay: a renewed certificate keeps its name.
-        if let cert = new.tlsCertificatePath, let key = new.tlsKeyPath {
-            if tlsListening {
-                do { tlsPair.set(try TLSPair.load(certificate: cert, key: key)) } catch {
-                    core.logger.warning("reload refused, nothing changed: TLS: \(error)")
-                    return "nothing changed: TLS certificate or key: \(error)"
-                }
-            } else if !needsRestart.contains("tls-cert") {
-                needsRestart.append("tls-cert")
+        var (changed, needsRestart) = (reloaded.changed, reloaded.needsRestart)
+        var new = reloaded.config
+        if let cert = new.tlsCertificatePath, let key = new.tlsKeyPath, tlsListening {
+            // Read again even when the paths stay: a renewed certificate keeps its name.
+            do { tlsPair.set(try TLSPair.load(certificate: cert, key: key)) } catch {
+                core.logger.warning("reload refused, nothing changed: TLS: \(error)")
+                return "nothing changed: TLS certificate or key: \(error)"
             }
+        } else {
+            // Turning TLS on or off starts or stops listeners: that waits for a restart.
+            let moving = ["tls-cert", "tls-key"].filter { changed.contains($0) }
+            changed.removeAll { moving.contains($0) }
+            needsRestart += moving.filter { !needsRestart.contains($0) }
+            (new.tlsCertificatePath, new.tlsKeyPath) = (config.tlsCertificatePath, config.tlsKeyPath)
         }
         core.applyReload(new)
-        var parts = [
-            reloaded.changed.isEmpty
-                ? "reloaded, nothing changed" : "reloaded: " + reloaded.changed.joined(separator: ", ")
-        ]
+        reloaded.commit()
+        var parts = [changed.isEmpty ? "reloaded, nothing changed" : "reloaded: " + changed.joined(separator: ", ")]
         if !needsRestart.isEmpty { parts.append("needs a restart: " + needsRestart.joined(separator: ", ")) }
         let outcome = parts.joined(separator: "; ")
         core.logger.notice("\(outcome)")

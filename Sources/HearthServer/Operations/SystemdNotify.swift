@@ -52,10 +52,12 @@ public struct SystemdNotify: Sendable {
         return sent >= 0
     }
 
-    /// Says WATCHDOG=1 every half interval until cancelled (systemd restarts a server that stops).
-    public func keepWatchdog(logger: Logger) async {
+    /// Says WATCHDOG=1 every half interval until cancelled, each time after `alive` has come
+    /// back: a server whose core or event loops hang stops saying it, and systemd restarts it.
+    public func keepWatchdog(logger: Logger, alive: () async -> Void) async {
         guard let watchdogInterval, isActive else { return }
         while !Task.isCancelled {
+            await alive()
             if !send("WATCHDOG=1") { logger.warning("systemd watchdog: could not notify") }
             try? await Task.sleep(for: watchdogInterval)
         }

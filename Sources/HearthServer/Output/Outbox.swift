@@ -181,21 +181,23 @@ struct Outbox {
     private func deliver(_ item: Item, to client: Client, local: inout LocalWrites) {
         // A user of another node is written to by that node.
         if client.isRemote { return }
-        local.count += 1
         // Replies to a labeled command are collected and sent together at its end.
         if item.labeled && client.eventLoop.inEventLoop && client.capturing {
             client.labeledReplies.append(item.message)
+            local.count += 1
             return
         }
         let bytes: ByteBuffer
         if client.isPlain {
             guard let text = PlainRenderer.render(item.message, for: client) else { return }
+            local.count += 1
             var buffer = ByteBufferAllocator().buffer(capacity: text.utf8.count + 2)
             buffer.writeString(text)
             buffer.writeStaticString("\r\n")
             bytes = buffer
         } else {
             bytes = item.ircBytes(for: client)
+            local.count += 1
         }
         if client.eventLoop.inEventLoop {
             local.deliveries.append(.one(client, bytes))

@@ -67,6 +67,19 @@ import Testing
         #expect(problems.list.count == 7, "\(text)")
     }
 
+    /// Values that would stall or crash the server are refused with a range, not used.
+    @Test func valuesThatWouldStallTheServerAreRefused() async throws {
+        let path = try Self.file("flood-unregistered-burst: 0.5\nflood-rate: 0.000000001\npage-cache: 1e300\n")
+        let problems = try await #require(throws: Settings.Problems.self) {
+            try await Settings.read(flags: [:], environment: ["HEARTH_FLOOD_BOT_RATE": "-1e300"], file: path)
+        }
+        let text = problems.description
+        #expect(text.contains("flood-unregistered-burst: must be 1 to 10000 lines (not 0.5)"), "\(text)")
+        #expect(text.contains("flood-rate: must be 0.01 to 10000 lines per second"), "\(text)")
+        #expect(text.contains("page-cache: must be 0 to 60 seconds (not 1e+300)"), "\(text)")
+        #expect(text.contains("HEARTH_FLOOD_BOT_RATE: flood-bot-rate: must be 0.01"), "\(text)")
+    }
+
     @Test func secretsAreNotRepeatedInErrors() async throws {
         let path = try Self.file("oper: [hunter2-no-colon]\n")
         let problems = try await #require(throws: Settings.Problems.self) {

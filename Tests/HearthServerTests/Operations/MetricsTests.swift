@@ -146,8 +146,19 @@ import Testing
             server, port: port, headers: ["Authorization": "Bearer s3cret-scrape"])
         #expect(status == 200 && body.contains("hearth_deliveries_total"))
         #expect(try await Self.scrape(server, port: port, headers: ["Authorization": "Bearer wrong"]).status == 403)
+        #expect(try await Self.scrape(server, port: port, headers: ["Authorization": "Bearer"]).status == 403)
         // Not on the HTTP port when it has its own.
         #expect(try await Self.scrape(server, headers: ["Authorization": "Bearer s3cret-scrape"]).status == 404)
+    }
+
+    /// Without a token, loopback only — but not a reverse proxy on this machine passing on
+    /// someone else's request.
+    @Test func aProxiedRequestIsNotLoopback() async throws {
+        let server = try await TestServer.start()
+        #expect(try await Self.scrape(server).status == 200)
+        for header in ["X-Forwarded-For", "Forwarded", "X-Real-IP"] {
+            #expect(try await Self.scrape(server, headers: [header: "203.0.113.9"]).status == 403, "\(header)")
+        }
     }
 
     @Test func theParserRefusesWhatIsNotTheFormat() throws {

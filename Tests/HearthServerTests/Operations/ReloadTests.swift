@@ -84,10 +84,15 @@ import Testing
             try await stays.expect("Welcome, second edition")
             #expect(try await Self.fingerprint(port: tlsPort) == second)
 
-            // Fixed, REHASH takes it; the name goes back to what the server runs with.
-            try write(adding: "oper: [root:r00t-pass]\n")
+            // Fixed, REHASH takes it; the new name still waits for a restart (it is not taken
+            // by the reload before, so it is still a change).
+            try write(adding: "oper: [root:r00t-pass]\nserver-name: renamed.hearth\n")
             try await stays.send("REHASH")
             try await stays.expect("REHASH: reloaded: motd; needs a restart: server-name")
+            // Back to the name it runs with: nothing waits any more.
+            try write(adding: "oper: [root:r00t-pass]\n")
+            try await stays.send("REHASH")
+            try await stays.expect("REHASH: reloaded, nothing changed")
             try await stays.send("MOTD")
             try await stays.expect("Welcome, third edition")
 
