@@ -77,6 +77,14 @@ public struct Settings: Sendable {
         return settings
     }
 
+    /// `key: value  # source` for every key, secrets hidden (`hearth serve --print-settings`).
+    public var listing: String {
+        ServeKeys.all.map { key in
+            let value = values[key.name].map { key.secret ? "(secret)" : "\($0)" } ?? "(unset)"
+            return "\(key.name): \(value)  # \(sources[key.name] ?? "unset")\n"
+        }.joined()
+    }
+
     /// Each problem once; the file's by line, after those of flags and variables.
     static func ordered(_ problems: [String], file: String?) -> [String] {
         var seen = Set<String>()

@@ -205,6 +205,14 @@ public final class HearthServer: Sendable {
     /// The metrics port once listening (when `metricsPort` is set).
     public func metricsPort() async -> Int { await readyMetrics.wait() }
 
+    /// A peer's address as people write it: on a dual-stack listener (`--host ::`) IPv4 clients
+    /// arrive as ::ffff:a.b.c.d.
+    static func peerAddress(_ address: SocketAddress?) -> String? {
+        guard var text = address?.ipAddress else { return nil }
+        if text.hasPrefix("::ffff:") && text.contains(".") { text.removeFirst(7) }
+        return text
+    }
+
     static func isLoopback(_ address: String) -> Bool {
         address == "::1" || address.hasPrefix("127.")
     }
@@ -244,8 +252,7 @@ public final class HearthServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    var peer = channel.remoteAddress?.ipAddress ?? ""
-                    if peer.hasPrefix("::ffff:") && peer.contains(".") { peer.removeFirst(7) }
+                    let peer = Self.peerAddress(channel.remoteAddress) ?? ""
                     // A load balancer's connections first say whose they are (PROXY protocol), in
                     // plain text before any TLS; the connection's handler comes once they have.
                     let proxied = proxies.contains(peer)

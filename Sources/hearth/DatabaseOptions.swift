@@ -23,20 +23,12 @@ struct DatabaseOptions: ParsableArguments {
 
     var url: DatabaseURL? {
         get throws {
-            guard let text = database ?? ProcessInfo.processInfo.environment["HEARTH_DATABASE_URL"], !text.isEmpty
-            else { return nil }
-            do { return try DatabaseURL(parsing: text) } catch { throw Failure(description: error.description) }
+            try Self.parse(database ?? ProcessInfo.processInfo.environment["HEARTH_DATABASE_URL"])
         }
     }
 
     func open(dataDirectory: String, logger: Logger) async throws -> any Store {
-        let url = try url
-        do {
-            return try await StoreEngine.open(
-                database: url, dataDirectory: dataDirectory, poolSize: max(1, databasePool), logger: logger)
-        } catch let problem as PostgresStore.OpenProblem {
-            throw Failure(description: problem.description)
-        }
+        try await Self.open(url: try url, pool: databasePool, dataDirectory: dataDirectory, logger: logger)
     }
 
     /// Backup and restore are SQLite's; PostgreSQL has its own tools.
@@ -51,10 +43,16 @@ struct DatabaseOptions: ParsableArguments {
 extension DatabaseOptions {
     /// `hearth serve`'s store: its settings name the database (nil: SQLite in the data directory).
     static func open(url text: String?, pool: Int, dataDirectory: String, logger: Logger) async throws -> any Store {
-        var url: DatabaseURL?
-        if let text, !text.isEmpty {
-            do { url = try DatabaseURL(parsing: text) } catch { throw Failure(description: error.description) }
-        }
+        try await open(url: try parse(text), pool: pool, dataDirectory: dataDirectory, logger: logger)
+    }
+
+    /// Nil or empty: no database named (SQLite); a URL that does not parse is one line.
+    static func parse(_ text: String?) throws -> DatabaseURL? {
+        guard let text, !text.isEmpty else { return nil }
+        do { return try DatabaseURL(parsing: text) } catch { throw Failure(description: error.description) }
+    }
+
+    static func open(url: DatabaseURL?, pool: Int, dataDirectory: String, logger: Logger) async throws -> any Store {
         do {
             return try await StoreEngine.open(
                 database: url, dataDirectory: dataDirectory, poolSize: max(1, pool), logger: logger)

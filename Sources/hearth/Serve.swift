@@ -65,6 +65,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp(text("edamam-app-key") + " Also EDAMAM_APP_KEY.")) var edamamAppKey: String?
     @Option(help: help("log-level")) var logLevel: String?
     @Option(help: help("log-format")) var logFormat: String?
+    @Flag(help: "Print every setting as the server would run with it, and where it came from; then exit.")
+    var printSettings = false
 
     static func help(_ key: String) -> ArgumentHelp { ArgumentHelp(text(key)) }
     static func text(_ key: String) -> String { ServeKeys.named(key)?.help ?? "" }
@@ -113,6 +115,10 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let (settings, serve) = try await settings()
+        if printSettings {
+            print(settings.listing, terminator: "")
+            return
+        }
         let output = LogOutput(format: serve.logFormat, level: serve.logLevel)
         LoggingSystem.bootstrap { output.handler(label: $0) }
         let logger = Logger(label: "hearth")

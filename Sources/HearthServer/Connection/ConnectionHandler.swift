@@ -66,9 +66,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     private func begin(context: ChannelHandlerContext) {
         self.context = context
-        var address = reportedAddress ?? context.channel.remoteAddress?.ipAddress ?? "unknown"
-        // On a dual-stack listener (`--host ::`) IPv4 clients arrive as ::ffff:a.b.c.d.
-        if address.hasPrefix("::ffff:") && address.contains(".") { address.removeFirst(7) }
+        let address = reportedAddress ?? HearthServer.peerAddress(context.channel.remoteAddress) ?? "unknown"
         let locals = core.loops.locals(for: context.eventLoop)
         client = Client(
             id: core.newClientID(), channel: context.channel, address: address, batcher: locals.batcher,

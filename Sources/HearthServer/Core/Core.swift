@@ -11,9 +11,10 @@ import Synchronization
 /// The chat server's shared state — connections, nicks, channels — behind one lock,
 /// and the IRC command logic that works on it. Sockets live in `ConnectionHandler`.
 final class Core: @unchecked Sendable {
-    /// The settings now: a reload (`applyReload`) changes the live ones.
-    var config: ServerConfig { configBox.withLockedValue { $0 } }
-    private let configBox: NIOLockedValueBox<ServerConfig>
+    /// The settings now: a reload (`applyReload`) swaps in a new snapshot. `config.x` reads one
+    /// field of it; the struct is not copied (several paths read a setting per message).
+    var config: ConfigSnapshot { configBox.withLockedValue { $0 } }
+    private let configBox: NIOLockedValueBox<ConfigSnapshot>
     /// Moves at each reload, so per-connection copies of settings (flood control) refresh.
     let configGeneration = Atomic<Int>(0)
     /// REHASH from this operator: the server reads its configuration again and tells them
@@ -80,7 +81,9 @@ final class Core: @unchecked Sendable {
         let shortest = min(config.pingInterval, config.pingTimeout, config.registrationTimeout)
         loops = LoopLocals(group: group, sweepInterval: .milliseconds(Int64(max(0.05, shortest / 4) * 1000)))
         (savesStream, saves) = AsyncStream.makeStream(of: RegisteredChannel.self)
-        configBox = NIOLockedValueBox(config)
+        configBox = NIOLockedValueBox(ConfigSnapshot(config))
+        serverName = config.serverName
+        botPrefix = "\(Bot.nick)!\(Bot.nick)@\(config.serverName)"
         self.group = group
         self.store = store
         self.bot = bot
@@ -127,8 +130,9 @@ final class Core: @unchecked Sendable {
         saves.yield(record)
     }
 
-    var serverName: String { config.serverName }
-    var botPrefix: String { "\(Bot.nick)!\(Bot.nick)@\(config.serverName)" }
+    /// Names change only with a restart: read without the settings' lock.
+    let serverName: String
+    let botPrefix: String
 
     func newClientID() -> Int {
         lock.withLock { newClientIDLocked() }
@@ -393,7 +397,9 @@ extension Core {
     /// Takes the settings a reload may change while everyone stays connected; the rest
     /// (ports, data, database, names) stay as they started.
     func applyReload(_ new: ServerConfig) {
-        configBox.withLockedValue { config in
+        configBox.withLockedValue { snapshot in
+            var config = snapshot.value
+            defer { snapshot = ConfigSnapshot(config) }
             config.operators = new.operators
             config.motd = new.motd
             config.historyDays = new.historyDays
@@ -408,4 +414,12 @@ extension Core {
         }
         configGeneration.add(1, ordering: .relaxed)
     }
+}
+
+/// One version of the settings, shared (not copied) by everyone reading it.
+@dynamicMemberLookup
+final class ConfigSnapshot: Sendable {
+    let value: ServerConfig
+    init(_ value: ServerConfig) { self.value = value }
+    subscript<T>(dynamicMember key: KeyPath<ServerConfig, T>) -> T { value[keyPath: key] }
 }

@@ -43,8 +43,7 @@ enum MetricsRoutes {
             if let token {
                 allowed = Sodium.constantTimeEqual("Bearer \(token)", request.headers[.authorization] ?? "")
             } else {
-                var peer = context.remoteAddress?.ipAddress ?? ""
-                if peer.hasPrefix("::ffff:") && peer.contains(".") { peer.removeFirst(7) }
+                let peer = HearthServer.peerAddress(context.remoteAddress) ?? ""
                 allowed = HearthServer.isLoopback(peer) && !forwardingHeaders.contains { request.headers[$0] != nil }
             }
             guard allowed else {

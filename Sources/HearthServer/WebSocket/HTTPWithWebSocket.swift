@@ -60,8 +60,7 @@ struct HTTPWithWebSocket: HTTPChannelHandler {
                                 minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: WebSocketIRC.maxFragments,
                                 maxAccumulatedFrameSize: WebSocketIRC.maxMessageBytes))
                         try pipeline.addHandler(WebSocketLineBridge(binary: chosen == "binary.ircv3.net"))
-                        var address = channel.remoteAddress?.ipAddress ?? "unknown"
-                        if address.hasPrefix("::ffff:") && address.contains(".") { address.removeFirst(7) }
+                        let address = HearthServer.peerAddress(channel.remoteAddress) ?? "unknown"
                         try pipeline.addHandler(ConnectionHandler(core: core, address: address, webSocket: true))
                         return Upgrade.irc(channel)
                     }

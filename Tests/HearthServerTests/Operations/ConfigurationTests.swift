@@ -200,3 +200,41 @@ extension ConfigurationTests {
         #expect(try ServeSettings(plain, environment: [:]).server.motd.first == motd.first)
     }
 }
+
+extension ConfigurationTests {
+    /// Every flag of `hearth serve` reaches the settings (a flag declared but not passed on
+    /// would be ignored without a word): each one given, `--print-settings` names it as the source.
+    @Test func everyFlagIsPassedOn() async throws {
+        let motd = TestServer.tempDirectory() + "/motd"
+        try "hello".write(toFile: motd, atomically: true, encoding: .utf8)
+        var arguments = [Programs.hearthBinary(), "serve", "--print-settings"]
+        for key in ServeKeys.all {
+            switch key.kind {
+            case .bool: arguments.append("--no-\(key.name)")
+            case .int: arguments += ["--\(key.name)", key.name.hasSuffix("port") ? "7" : "3"]
+            case .double: arguments += ["--\(key.name)", "2"]
+            case .string: arguments += ["--\(key.name)", key.name == "motd-file" ? motd : Self.sample(key.name)]
+            case .strings: arguments += ["--\(key.name)", key.name == "oper" ? "a:b" : "10.0.0.1"]
+            }
+        }
+        let printed = try await Programs.run(arguments)
+        #expect(printed.status == 0, "\(printed.output)")
+        for key in ServeKeys.all {
+            #expect(printed.output.contains("\n\(key.name): ") || printed.output.hasPrefix("\(key.name): "))
+            #expect(printed.output.contains("# --\(key.name)\n"), "--\(key.name) did not reach the settings")
+        }
+        #expect(printed.output.contains("server-password: (secret)  # --server-password"))
+    }
+
+    /// A value each string key accepts.
+    static func sample(_ key: String) -> String {
+        switch key {
+        case "log-level": "debug"
+        case "log-format": "json"
+        case "database": "postgres://u@h/d"
+        case "node": "n1"
+        case "tls-cert", "tls-key", "fortunes": "/nonexistent/\(key)"
+        default: "x"
+        }
+    }
+}
