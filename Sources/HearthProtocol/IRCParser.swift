@@ -127,7 +127,7 @@ extension IRCMessage {
         return String(out)
     }
 
-    static func escapeTagValue(_ value: String) -> String {
+    public static func escapeTagValue(_ value: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -4,18 +4,23 @@ import NIOCore
 final class LoopLocals: Sendable {
     private let byLoop: [ObjectIdentifier: (FlushBatcher, LoopSweeper)]
     private let interval: TimeAmount
+    private let metrics: ServerMetrics
 
-    init(group: EventLoopGroup, sweepInterval: TimeAmount) {
+    init(group: EventLoopGroup, sweepInterval: TimeAmount, metrics: ServerMetrics) {
         var map: [ObjectIdentifier: (FlushBatcher, LoopSweeper)] = [:]
         for loop in group.makeIterator() {
-            map[ObjectIdentifier(loop)] = (FlushBatcher(loop: loop), LoopSweeper(loop: loop, interval: sweepInterval))
+            map[ObjectIdentifier(loop)] = (
+                FlushBatcher(loop: loop, metrics: metrics), LoopSweeper(loop: loop, interval: sweepInterval)
+            )
         }
         byLoop = map
         interval = sweepInterval
+        self.metrics = metrics
     }
 
     func locals(for loop: EventLoop) -> (batcher: FlushBatcher, sweeper: LoopSweeper) {
         // Loops outside the group (none in practice) get their own.
-        byLoop[ObjectIdentifier(loop)] ?? (FlushBatcher(loop: loop), LoopSweeper(loop: loop, interval: interval))
+        byLoop[ObjectIdentifier(loop)]
+            ?? (FlushBatcher(loop: loop, metrics: metrics), LoopSweeper(loop: loop, interval: interval))
     }
 }

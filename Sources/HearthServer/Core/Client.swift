@@ -43,9 +43,16 @@ final class Client: @unchecked Sendable {
     /// Enabled capabilities; changed on the client's loop under `Core.lock`.
     /// A guest's read markers (MARKREAD), folded target → time; an account's are in the store.
     var readMarkers: [String: Date] = [:]
-    var caps: Set<String> = [] { didSet { tagMask = TagMask.forCaps(caps) } }
+    var caps: Set<String> = [] {
+        didSet {
+            tagMask = TagMask.forCaps(caps)
+            echoes = caps.contains("echo-message")
+        }
+    }
     /// Which tags this client receives, derived from `caps`.
     private(set) var tagMask: TagMask = []
+    /// echo-message, derived from `caps` (read per message: no set lookup).
+    private(set) var echoes = false
     /// `!set bot on`: marked +B, tagged `bot`, shown with 335 in WHOIS.
     var isBot = false
     /// An app is collecting this user's lines (`SessionEffect.captureLines`): plain-mode lines

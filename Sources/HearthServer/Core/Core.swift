@@ -79,7 +79,8 @@ final class Core: @unchecked Sendable {
         self.metrics = metrics
         // Timeouts are checked four times per shortest timeout.
         let shortest = min(config.pingInterval, config.pingTimeout, config.registrationTimeout)
-        loops = LoopLocals(group: group, sweepInterval: .milliseconds(Int64(max(0.05, shortest / 4) * 1000)))
+        loops = LoopLocals(
+            group: group, sweepInterval: .milliseconds(Int64(max(0.05, shortest / 4) * 1000)), metrics: metrics)
         (savesStream, saves) = AsyncStream.makeStream(of: RegisteredChannel.self)
         configBox = NIOLockedValueBox(ConfigSnapshot(config))
         serverName = config.serverName

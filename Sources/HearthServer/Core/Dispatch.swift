@@ -32,6 +32,8 @@ extension Core {
             handlePlainLine(client, bytes)
             return
         }
+        // PRIVMSG and NOTICE to one user are relayed from the bytes when nothing more is needed.
+        if client.registered && bytes.withUnsafeReadableBytes({ relayFast(client, $0) }) { return }
         let message: IRCMessage
         do {
             message = try IRCMessage.parse(bytes.readableBytesView)

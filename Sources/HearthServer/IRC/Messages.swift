@@ -49,7 +49,7 @@ extension Core {
                 out.send(.one(client), relay, labeled: false)
             }
             if !recipients.isEmpty { out.send(recipients, relay) }
-            if client.caps.contains("echo-message") && client.caps.contains("message-tags") { out.send(client, relay) }
+            if client.echoes && client.caps.contains("message-tags") { out.send(client, relay) }
         }
     }
 
@@ -123,7 +123,7 @@ extension Core {
                     return
                 }
                 client.lastMessageAt = Date()
-                let echo = client.caps.contains("echo-message")
+                let echo = client.echoes
                 // Members on other nodes get every tag; their node picks what each asked for.
                 let everyTag: TagMask = channel.remoteCount > 0 ? [.serverTime, .messageTags, .accountTag] : []
                 let wanted = channel.membersByLoop().tagMask.union(echo ? client.tagMask : []).union(everyTag)
@@ -170,7 +170,7 @@ extension Core {
                 return true
             }
             client.lastMessageAt = Date()
-            let echo = client.caps.contains("echo-message")
+            let echo = client.echoes
             let receivers = privateRecipients(from: client, to: recipient)
             let wanted = receivers.tagMask.union(echo || recipient === client ? client.tagMask : [])
             // Conversations between two accounts are kept (guests have no lasting identity).
@@ -248,7 +248,7 @@ extension Core {
                 guard member !== client, let rank = channel.members[member.id] else { return false }
                 return rank.op || (status == "+" && rank.voice)
             }
-            let echo = client.caps.contains("echo-message")
+            let echo = client.echoes
             let wanted = receivers.reduce(echo ? client.tagMask : []) { $0.union($1.tagMask) }
             let relay = userMessage(client, command, [target, text], clientTags: clientTags, wanted: wanted)
             if !receivers.isEmpty { out.send(receivers, relay) }

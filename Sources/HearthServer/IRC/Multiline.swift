@@ -178,7 +178,7 @@ extension Core {
                     historyTarget = HistoryRecord.conversation(from, to)
                 }
             }
-            if client.caps.contains("echo-message") { receivers.append(client) }
+            if client.echoes { receivers.append(client) }
             client.lastMessageAt = Date()
             let msgid = MessageStamp.msgid()
             let now = MessageStamp.now()

@@ -1,0 +1,143 @@
+import Foundation
+import HearthKit
+import HearthProtocol
+import HearthStore
+import NIOCore
+
+/// The fast path for the commonest line: PRIVMSG or NOTICE from one user to another on this
+/// node. The outgoing line is written from the sender's prefix and slices of the input straight
+/// into the recipient's output (or its loop's hand-over bytes): no `IRCMessage`, no `String` for
+/// the text, no outbox. Whatever needs more than a relay — a reply (no such nick, blocked, away),
+/// the bot, another node, devices sharing a nick, plain mode, a text that must be shortened,
+/// tags from the client, channels — goes to the full path, which this must match byte for byte.
+extension Core {
+    /// Relays `raw` (one line without CR LF) and returns true, or returns false having changed
+    /// nothing. For registered IRC-mode clients only.
+    func relayFast(_ client: Client, _ raw: UnsafeRawBufferPointer) -> Bool {
+        guard let line = RelayLine.scan(raw) else { return false }
+        let target = UnsafeRawBufferPointer(rebasing: raw[line.target])
+        if target[0] == UInt8(ascii: "#") { return false }
+        let key = IRCNames.fold(String(decoding: target, as: UTF8.self))
+        if key == Bot.nick || key == "nickserv" { return false }
+        let text = UnsafeRawBufferPointer(rebasing: raw[line.text])
+        let delivered = lock.withLock { () -> Int? in
+            guard let recipient = nicks[key], recipient.registered, recipient !== client, !recipient.isRemote,
+                !recipient.isPlain, deviceGroups.isEmpty, !isBlocked(client, by: recipient),
+                line.command == .notice || recipient.away == nil
+            else { return nil }
+            guard RelayedMessage.fits(source: client.prefix, line.command, target: recipient.nick, text) else {
+                return nil
+            }
+            client.lastMessageAt = Date()
+            let echo = client.echoes
+            let wanted = recipient.tagMask.union(echo ? client.tagMask : [])
+            // Conversations between two accounts are kept (guests have no lasting identity).
+            let kept = client.account.flatMap { from in recipient.account.map { (from.id, $0.id) } }
+            let message = RelayedMessage(
+                tags: RelayTags(client, wanted: wanted, keep: kept != nil), source: client.prefix,
+                command: line.command, target: recipient.nick, text: text)
+            let tags = message.tags.mask
+            let variant = recipient.tagMask.intersection(tags)
+            if recipient.eventLoop.inEventLoop {
+                recipient.batcher.write(recipient, message, variant: variant)
+            } else {
+                recipient.batcher.handOver(to: recipient, message, variant: variant)
+            }
+            if let (from, to) = kept, let msgid = message.tags.msgid {
+                recordHistory(
+                    HistoryRecord(
+                        target: HistoryRecord.conversation(from, to), msgid: msgid, source: client.prefix,
+                        accountID: from, command: line.commandName, text: String(decoding: text, as: UTF8.self),
+                        createdAt: message.tags.now))
+            }
+            guard echo else { return 1 }
+            client.batcher.write(client, message, variant: client.tagMask.intersection(tags))
+            return 2
+        }
+        guard let delivered else { return false }
+        client.batcher.countRelayed(line.command, deliveries: delivered)
+        return true
+    }
+}
+
+/// A relayed message: `:source COMMAND target :text` as the serializer writes a user message,
+/// after the tags each receiver's caps select.
+struct RelayedMessage {
+    let tags: RelayTags
+    let source: String
+    let command: RelayLine.Command
+    let target: String
+    let text: UnsafeRawBufferPointer
+
+    /// Whether the body is within the limit as it is (the full path shortens the text otherwise).
+    static func fits(source: String, _ command: RelayLine.Command, target: String, _ text: UnsafeRawBufferPointer)
+        -> Bool
+    {
+        let fixed = source.utf8.count + target.utf8.count + (command == .privmsg ? 7 : 6) + 5
+        return fixed + text.count <= IRCLimits.maxBodyBytes - 2
+    }
+
+    func write(into buffer: inout ByteBuffer, variant: TagMask) {
+        tags.write(into: &buffer, variant: variant)
+        buffer.writeStaticString(":")
+        buffer.writeString(source)
+        buffer.writeStaticString(command == .privmsg ? " PRIVMSG " : " NOTICE ")
+        buffer.writeString(target)
+        buffer.writeStaticString(" :")
+        buffer.writeBytes(text)
+        buffer.writeStaticString("\r\n")
+    }
+}
+
+/// The tags a relayed message carries (as `Core.userMessage` makes them: time, msgid, bot,
+/// account), made only when some receiver asked for them or history keeps the message.
+struct RelayTags {
+    let now: Date
+    private var time: String?
+    private(set) var msgid: String?
+    private var bot = false
+    private var account: String?
+    /// The tag bits present; each receiver sees its own caps' share of them.
+    private(set) var mask: TagMask = []
+
+    init(_ client: Client, wanted: TagMask, keep: Bool) {
+        now = wanted.contains(.serverTime) || keep ? MessageStamp.now() : Date(timeIntervalSince1970: 0)
+        if wanted.contains(.serverTime) {
+            time = MessageStamp.time(now)
+            mask.insert(.serverTime)
+        }
+        // A msgid is made only when someone sees it or history keeps it.
+        if keep || wanted.contains(.messageTags) { msgid = MessageStamp.msgid() }
+        if wanted.contains(.messageTags) {
+            bot = client.isBot
+            mask.insert(.messageTags)
+        }
+        if wanted.contains(.accountTag), let name = client.account?.name {
+            account = IRCMessage.escapeTagValue(name)
+            mask.insert(.accountTag)
+        }
+    }
+
+    /// The tag section `variant` (a receiver's caps within `mask`) selects, if any.
+    func write(into buffer: inout ByteBuffer, variant: TagMask) {
+        if !variant.isEmpty {
+            var first = true
+            func tag(_ key: StaticString, _ value: String?) {
+                buffer.writeStaticString(first ? "@" : ";")
+                first = false
+                buffer.writeStaticString(key)
+                if let value {
+                    buffer.writeStaticString("=")
+                    buffer.writeString(value)
+                }
+            }
+            if variant.contains(.serverTime), let time { tag("time", time) }
+            if variant.contains(.messageTags), let msgid {
+                tag("msgid", msgid)
+                if bot { tag("bot", nil) }
+            }
+            if variant.contains(.accountTag), let account { tag("account", account) }
+            if !first { buffer.writeStaticString(" ") }
+        }
+    }
+}
