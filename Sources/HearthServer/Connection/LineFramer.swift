@@ -40,9 +40,7 @@ struct LineFramer {
             }
             var line = input.readSlice(length: length)!
             input.moveReaderIndex(forwardBy: 1)
-            if line.readableBytesView.last == UInt8(ascii: "\r") {
-                line = line.getSlice(at: line.readerIndex, length: line.readableBytes - 1)!
-            }
+            if line.readableBytesView.last == UInt8(ascii: "\r") { line.moveWriterIndex(to: line.writerIndex - 1) }
             emit(line.readableBytes > IRCLimits.maxLineBytes ? .tooLong : .line(line))
         }
         if input.readableBytes > IRCLimits.maxLineBytes {
