@@ -57,12 +57,13 @@ import Testing
     }
 
     /// Whatever it reads, the full parser reads the same way: generated lines from the pieces
-    /// that matter (spaces, colons, commas, tags, case, bytes the parser refuses).
+    /// that matter (spaces, colons, commas, tags, case, tabs, bytes the parser refuses, lengths
+    /// past the limit).
     @Test func agreesWithTheParser() {
         let pieces: [[UInt8]] = [
             Array("PRIVMSG".utf8), Array("NOTICE".utf8), Array("privmsg".utf8), Array("TAGMSG".utf8), [32], [32, 32],
             [58], [44], Array("bob".utf8), Array("#c".utf8), [64], [43], Array("hi".utf8), [0xc3, 0xa9], [0xff],
-            [0], [13], [33], Array("@a=b".utf8),
+            [0], [13], [33], Array("@a=b".utf8), [9], [10], Array(repeating: 120, count: 300),
         ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
