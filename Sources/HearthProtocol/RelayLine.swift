@@ -8,8 +8,6 @@ public struct RelayLine: Equatable {
     /// Offsets into the line given to `scan`.
     public var target: Range<Int>
     public var text: Range<Int>
-    /// Whether the text's first character that is not a space is '!' (a bot command, maybe a secret).
-    public var looksLikeCommand: Bool
 
     public var commandName: String { command == .privmsg ? "PRIVMSG" : "NOTICE" }
 
@@ -54,11 +52,7 @@ public struct RelayLine: Equatable {
         guard textStart < end, validText(UnsafeRawBufferPointer(rebasing: line[textStart..<end])) else {
             return nil
         }
-        var firstWord = textStart
-        while firstWord < end && line[firstWord] == 32 { firstWord += 1 }
-        return RelayLine(
-            command: command, target: target, text: textStart..<end,
-            looksLikeCommand: firstWord < end && line[firstWord] == 33)
+        return RelayLine(command: command, target: target, text: textStart..<end)
     }
 
     private static func hasPrefix(_ line: UnsafeRawBufferPointer, _ prefix: StaticString) -> Bool {

@@ -26,12 +26,6 @@ import Testing
         #expect(try #require(parts("PRIVMSG bob ::colon")) == ("PRIVMSG", "bob", ":colon"))
     }
 
-    @Test func marksBotCommands() throws {
-        #expect(try #require(scan("PRIVMSG #a :  !meme x")).looksLikeCommand)
-        #expect(try #require(scan("PRIVMSG #a :!")).looksLikeCommand)
-        #expect(try #require(scan("PRIVMSG #a :hi !meme")).looksLikeCommand == false)
-    }
-
     /// Everything with more to it than a relay goes to the full parser.
     @Test func leavesEverythingElseToTheParser() {
         let others = [

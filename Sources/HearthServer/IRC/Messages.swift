@@ -184,11 +184,8 @@ extension Core {
             // A message to oneself arrives as any would (the echo, if asked for, is the labeled reply).
             if recipient === client && !client.isPlain { out.send(.one(client), relay, labeled: false) }
             if receivers.reachOtherNodes { forward(client, relay, to: recipient.nick) }
-            if let (from, to) = kept, let msgid {
-                recordHistory(
-                    HistoryRecord(
-                        target: HistoryRecord.conversation(from, to), msgid: msgid, source: client.prefix,
-                        accountID: from, command: command, text: text, createdAt: now))
+            if let kept, let msgid {
+                recordConversation(kept, client, msgid: msgid, command: command, text: text, at: now)
             }
             if echo { out.send(client, relay) }
             // A plain-mode sender sees what went where.
@@ -199,6 +196,16 @@ extension Core {
             return true
         }
         if !online && !isNotice { keepForLater(client, target: target, text: text) }
+    }
+
+    /// Keeps a private message between two accounts in their conversation's history. Under the lock.
+    func recordConversation(
+        _ pair: (from: Int64, to: Int64), _ client: Client, msgid: String, command: String, text: String, at: Date
+    ) {
+        recordHistory(
+            HistoryRecord(
+                target: HistoryRecord.conversation(pair.from, pair.to), msgid: msgid, source: client.prefix,
+                accountID: pair.from, command: command, text: text, createdAt: at))
     }
 
     /// Hands a message to the other nodes, whose users are among its recipients.

@@ -64,59 +64,6 @@ import Testing
         }
     }
 
-    /// A channel of members with every combination of caps, some on each event loop: each gets
-    /// the same bytes from both paths, and the sender its echo.
-    @Test func channelMessagesAreTheSameOnBothPaths() async throws {
-        try await withServer { server in
-            try await TestClient.register(server, "ann", "s3cret-pass")
-            for (index, senderCaps) in [Self.capSets[0], Self.capSets.last!].enumerated() {
-                let ann = try await Self.client(server, "ann\(index)", caps: senderCaps, account: "ann")
-                var members: [TestClient] = []
-                for (other, caps) in Self.capSets.enumerated() {
-                    members.append(try await Self.client(server, "m\(index)x\(other)", caps: caps))
-                }
-                for client in [ann] + members {
-                    try await client.send("JOIN #both\(index)")
-                    try await client.expectNumeric("366")
-                }
-                for member in members { try await member.sync() }
-                for command in ["PRIVMSG", "privmsg", "NOTICE", "notice"] {
-                    try await ann.send("\(command) #BOTH\(index) :to all: \(command)")
-                }
-                for (other, member) in ([ann] + members).enumerated() {
-                    if member === ann && !senderCaps.contains("echo-message") { continue }
-                    var lines: [String] = []
-                    for command in ["PRIVMSG", "privmsg", "NOTICE", "notice"] {
-                        lines.append(try await member.expect("to all: \(command)"))
-                    }
-                    let plain = lines.map {
-                        Self.normalized($0).replacing(/: (PRIVMSG|privmsg|NOTICE|notice)$/, with: "")
-                    }
-                    #expect(plain[0] == plain[1] && plain[2] == plain[3], "member \(other): \(lines)")
-                    #expect(lines[0].contains(" PRIVMSG #both\(index) :to all: "), "\(lines)")
-                    let caps = member === ann ? senderCaps : Self.capSets[other - 1]
-                    #expect(lines[0].contains("account=ann") == caps.contains("account-tag"), "\(caps): \(lines)")
-                    #expect(lines[0].contains("msgid=") == caps.contains("message-tags"), "\(caps): \(lines)")
-                }
-                // The sender without echo-message gets nothing back.
-                try await ann.sync()
-                #expect(!ann.unread().contains { $0.contains("to all") })
-                // Both kept in history, once each (read by a member that speaks CHATHISTORY).
-                let reader = try await Self.client(server, "reader\(index)", caps: ChathistoryTests.caps)
-                try await reader.send("JOIN #both\(index)")
-                try await reader.expectNumeric("366")
-                var history: [String] = []
-                for _ in 0..<100 {
-                    try await reader.send("CHATHISTORY LATEST #both\(index) * 10")
-                    history = try await ChathistoryTests.batch(reader).filter { $0.contains("to all") }
-                    if history.count == 4 { break }
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-                #expect(history.count == 4, "\(history)")
-            }
-        }
-    }
-
     /// A text that fits the client's line but not the relayed one (the sender's prefix is
     /// longer than nothing) is shortened at a character boundary, on both paths alike.
     @Test func aTextPastTheRelayedLimitIsShortenedAlike() async throws {
