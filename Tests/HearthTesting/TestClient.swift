@@ -86,10 +86,14 @@ public final class TestClient: Sendable {
 
     public var isClosed: Bool { inbox.state.withLockedValue { $0.closed } }
 
+    /// How long `expect` waits for a line by default. Generous: CI machines run two hundred
+    /// servers' tests at once on two cores, and a wait that runs out is a failure, never a result.
+    public static let patience: Double = 20
+
     /// Waits for the next unread line that satisfies `match`; lines before it are consumed.
     @discardableResult
     public func expect(
-        _ what: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+        _ what: String, timeout: Double = TestClient.patience, sourceLocation: SourceLocation = #_sourceLocation,
         where match: @escaping (String) -> Bool
     ) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
@@ -110,7 +114,9 @@ public final class TestClient: Sendable {
     }
 
     @discardableResult
-    public func expect(_ substring: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation)
+    public func expect(
+        _ substring: String, timeout: Double = TestClient.patience, sourceLocation: SourceLocation = #_sourceLocation
+    )
         async throws -> String
     {
         try await expect("a line containing \"\(substring)\"", timeout: timeout, sourceLocation: sourceLocation) {
@@ -120,7 +126,9 @@ public final class TestClient: Sendable {
 
     /// Waits for a numeric reply (e.g. "433") addressed to us.
     @discardableResult
-    public func expectNumeric(_ code: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation)
+    public func expectNumeric(
+        _ code: String, timeout: Double = TestClient.patience, sourceLocation: SourceLocation = #_sourceLocation
+    )
         async throws -> String
     {
         try await expect("numeric \(code)", timeout: timeout, sourceLocation: sourceLocation) { line in

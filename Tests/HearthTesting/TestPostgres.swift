@@ -63,27 +63,76 @@ public enum TestPostgres {
 
     /// A new, empty database on the test server, named for the caller.
     public static func freshDatabase(_ purpose: String = "test") async throws -> DatabaseURL {
-        let admin = try await superuserURL()
-        let name =
-            "hearth_\(purpose.lowercased().filter { $0.isLetter || $0.isNumber })_\(getpid())_"
-            + "\(counter.add(1, ordering: .relaxed).newValue)"
-        try await asSuperuser("CREATE DATABASE \(name)")
-        var url = admin
-        url.database = name
+        var url = try await superuserURL()
+        url.database = name(purpose)
+        try await asSuperuser("CREATE DATABASE \(url.database)")
         return url
+    }
+
+    private static func name(_ purpose: String) -> String {
+        "hearth_\(purpose.lowercased().filter { $0.isLetter || $0.isNumber })_\(getpid())_"
+            + "\(counter.add(1, ordering: .relaxed).newValue)"
+    }
+
+    private static let template = Mutex<Task<String, any Error>?>(nil)
+
+    /// A new database with Hearth's schema already in it: a copy of one database this process
+    /// migrates once. Two hundred server tests each migrating their own database at once kept
+    /// PostgreSQL busy for half a minute, long enough for a test's ten-second wait to run out.
+    public static func migratedDatabase(_ purpose: String = "test") async throws -> DatabaseURL {
+        let task = template.withLock { task in
+            if let task { return task }
+            let made = Task { try await makeTemplate() }
+            task = made
+            return made
+        }
+        let source = try await task.value
+        var url = try await superuserURL()
+        url.database = name(purpose)
+        try await asSuperuser("CREATE DATABASE \(url.database) TEMPLATE \(source)")
+        return url
+    }
+
+    private static func makeTemplate() async throws -> String {
+        let url = try await freshDatabase("template")
+        let store = try await PostgresStore.open(url, poolSize: 1)
+        await store.close()
+        // A copy needs the template to itself: wait until its last session has gone.
+        for _ in 0..<100 {
+            if try await sessions(on: url.database) == 0 { return url.database }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TimeoutError(description: "the template database \(url.database) still has sessions after 5 s")
+    }
+
+    private static func sessions(on database: String) async throws -> Int {
+        try await asSuperuser { connection, logger in
+            let rows = try await connection.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = \(database)", logger: logger)
+            for try await count in rows.decode(Int64.self) { return Int(count) }
+            return 0
+        }
     }
 
     /// Runs one statement as the test server's superuser.
     public static func asSuperuser(_ sql: String) async throws {
+        try await asSuperuser { connection, logger in
+            _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        }
+    }
+
+    /// Runs `body` on a new connection to the test server as its superuser.
+    static func asSuperuser<T>(_ body: (PostgresConnection, Logger) async throws -> T) async throws -> T {
         let admin = try await superuserURL()
+        let logger = Logger(label: "test-postgres")
         let connection = try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.next(),
             configuration: .init(
                 host: admin.host, port: admin.port, username: admin.user, password: admin.password,
                 database: admin.database, tls: .disable),
-            id: 2, logger: Logger(label: "test-postgres"))
+            id: 2, logger: logger)
         defer { Task { try? await connection.close() } }
-        try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test-postgres"))
+        return try await body(connection, logger)
     }
 
     /// Like a database restarting, for one database: new connections refused, open ones cut.

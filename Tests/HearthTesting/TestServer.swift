@@ -100,7 +100,7 @@ public final class TestServer: Sendable {
         guard onPostgres else { return nil }
         let file = (dataDirectory as NSString).appendingPathComponent(".test-database-url")
         if let saved = try? String(contentsOfFile: file, encoding: .utf8) { return try DatabaseURL(parsing: saved) }
-        let url = try await TestPostgres.freshDatabase("server")
+        let url = try await TestPostgres.migratedDatabase("server")
         var full = "postgres://\(url.user)"
         if let password = url.password { full += ":\(password)" }
         full += "@\(url.host):\(url.port)/\(url.database)"
