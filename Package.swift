@@ -39,6 +39,8 @@ let package = Package(
         .systemLibrary(
             name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]),
+        // Linux's epoll for the plain-TCP IRC listener's own I/O (`--io epoll`).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .systemLibrary(name: "CGD", path: "Sources/CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         .target(name: "HearthProtocol"),
         .target(name: "HearthMedia", dependencies: ["CGD"], resources: [.copy("MapData")]),
@@ -91,6 +93,7 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthProtocol", "HearthKit", "HearthAccounts", "HearthMediaLibrary", "HearthStore", "HearthCrypto",
+                "CEpoll",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -12,7 +12,10 @@ def cpu_model():
     return platform.processor()
 
 mem_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-servers = ["hearth", "ngircd", "inspircd"]
+servers = ["hearth", "hearth-epoll", "ngircd", "inspircd"]
+# The other servers; "hearth-epoll" is Hearth with `--io epoll` (its own loops on the IRC port).
+peers = ["ngircd", "inspircd"]
+hearths = [("hearth", "Hearth"), ("hearth-epoll", "Hearth (epoll)")]
 def find(scenario, server, **match):
     """The run of `scenario` on `server`; with several runs (rounds), each number is their median."""
     runs = [r for r in rows if r["scenario"] == scenario and r["server"] == server and all(r.get(k) == v for k, v in match.items())]
@@ -39,9 +42,9 @@ out.append(f"Made by `{command}` on {datetime.date.today().isoformat()}: {os.cpu
            "(SwiftNIO, 2 threads). Server CPU and RSS come from /proc/PID; the harness's own CPU is shown so a "
            "reader can tell when the client side is the limit (on 2 cores the harness and the server share the machine).\n")
 
-def ratio(metric, scenario, higher_better=True, **match):
-    h = find(scenario, "hearth", **match)
-    others = [find(scenario, s, **match) for s in servers[1:]]
+def ratio(metric, scenario, higher_better=True, hearth="hearth", **match):
+    h = find(scenario, hearth, **match)
+    others = [find(scenario, s, **match) for s in peers]
     others = [o for o in others if o and o.get(metric) is not None]
     if not h or not others or h.get(metric) is None: return "–"
     best = max(o[metric] for o in others) if higher_better else min(o[metric] for o in others)
@@ -56,7 +59,9 @@ for n in sizes:
     for s in servers:
         r = find("connect", s, clients=n)
         if r: out.append(f"| {n:,} | {s} | {fmt(r.get('registrations_per_s'))} | {fmt(r.get('p50_ms'),1)} | {fmt(r.get('p99_ms'),1)} | {fmt(r.get('kib_per_client'),2)} | {fmt(r.get('server_cpu_s'),2)} | {fmt(r.get('harness_cpu_s'),2)} |")
-    out.append(f"| {n:,} | **Hearth ÷ best** | {ratio('registrations_per_s','connect',clients=n)} | | | {ratio('kib_per_client','connect',False,clients=n)} | | |")
+    for h, name in hearths:
+        if find("connect", h, clients=n) and any(find("connect", p, clients=n) for p in peers):
+            out.append(f"| {n:,} | **{name} ÷ best** | {ratio('registrations_per_s','connect',hearth=h,clients=n)} | | | {ratio('kib_per_client','connect',False,hearth=h,clients=n)} | | |")
 out.append("")
 
 def rounds_note(scenario):
@@ -70,7 +75,9 @@ out.append("|---|---|---|---|---|---|---|---|")
 for s in servers:
     r = find("fanout", s)
     if r: out.append(f"| {s} | {fmt(r['deliveries_per_s'])} | {fmt(r['p50_ms'],1)} | {fmt(r['p99_ms'],1)} | {fmt(r.get('deliveries_per_server_cpu_s'))} | {fmt(r.get('server_cpu_s'),2)} | {fmt(r.get('harness_cpu_s'),2)} | {fmt(r.get('server_rss_kib'))} |")
-out.append(f"| **Hearth ÷ best** | {ratio('deliveries_per_s','fanout')} | | {ratio('p99_ms','fanout',False)} | {ratio('deliveries_per_server_cpu_s','fanout')} | | | |\n")
+for h, name in hearths:
+    out.append(f"| **{name} ÷ best** | {ratio('deliveries_per_s','fanout',hearth=h)} | | {ratio('p99_ms','fanout',False,hearth=h)} | {ratio('deliveries_per_server_cpu_s','fanout',hearth=h)} | | | |")
+out.append("")
 
 out.append("## direct: 500 pairs ping-ponging private messages\n")
 if rounds_note("direct"): out.append(rounds_note("direct"))
@@ -79,7 +86,8 @@ out.append("|---|---|---|---|---|---|---|")
 for s in servers:
     r = find("direct", s)
     if r: out.append(f"| {s} | {fmt(r['round_trips_per_s'])} | {fmt(r['p50_ms'],1)} | {fmt(r['p99_ms'],1)} | {fmt(r.get('messages_per_server_cpu_s'))} | {fmt(r.get('server_cpu_s'),2)} | {fmt(r.get('harness_cpu_s'),2)} |")
-out.append(f"| **Hearth ÷ best** | {ratio('round_trips_per_s','direct')} | | {ratio('p99_ms','direct',False)} | {ratio('messages_per_server_cpu_s','direct')} | | |")
+for h, name in hearths:
+    out.append(f"| **{name} ÷ best** | {ratio('round_trips_per_s','direct',hearth=h)} | | {ratio('p99_ms','direct',False,hearth=h)} | {ratio('messages_per_server_cpu_s','direct',hearth=h)} | | |")
 fl, hd = find("direct", "nio-floor"), find("direct", "hearth")
 if fl:
     out.append(f"| nio-floor (not a server: `hearth-bench floor`, a bare SwiftNIO relay) | {fmt(fl['round_trips_per_s'])} | {fmt(fl['p50_ms'],1)} | {fmt(fl['p99_ms'],1)} | {fmt(fl.get('messages_per_server_cpu_s'))} | {fmt(fl.get('server_cpu_s'),2)} | {fmt(fl.get('harness_cpu_s'),2)} |")
@@ -113,7 +121,7 @@ if rr:
 
 # targets
 def best_other(scenario, metric, higher=True, **m):
-    vals = [find(scenario, s, **m) for s in servers[1:]]
+    vals = [find(scenario, s, **m) for s in peers]
     vals = [v[metric] for v in vals if v and v.get(metric) is not None]
     return (max(vals) if higher else min(vals)) if vals else None
 out.append("## Targets\n")
@@ -124,7 +132,8 @@ def target(name, measured, ok):
 big = max(sizes) if sizes else None
 h10 = find("connect", "hearth", clients=10000) or (find("connect", "hearth", clients=big) if big else None)
 if h10:
-    target("50,000 idle clients held", f"{max(r['clients'] for r in rows if r['scenario']=='connect' and r['server']=='hearth'):,} (this machine allows {os.sysconf('SC_OPEN_MAX'):,} descriptors per process)", False)
+    held = max(r['clients'] for r in rows if r['scenario'] == 'connect' and r['server'].startswith('hearth'))
+    target("50,000 idle clients held", f"{held:,} (this machine allows {os.sysconf('SC_OPEN_MAX'):,} descriptors per process)", False)
     target(f"≤ 4 KiB RSS per client at {h10['clients']:,}", f"{h10.get('kib_per_client', 0):.2f} KiB", (h10.get('kib_per_client') or 99) <= 4)
     target("registration ≥ 3,000 clients/s", f"{h10['registrations_per_s']:,.0f}/s", h10['registrations_per_s'] >= 3000)
 f = find("fanout", "hearth")
@@ -138,6 +147,21 @@ if d:
     target("direct round trips/s ≥ 1.0× best other", f"{d['round_trips_per_s']:,.0f} vs {b:,.0f}" if b else "–", b is not None and d['round_trips_per_s'] >= b)
     target("direct messages per server CPU s ≥ 1.0× best other", f"{d['messages_per_server_cpu_s']:,.0f} vs {c:,.0f}" if c else "–", c is not None and d['messages_per_server_cpu_s'] >= c)
     target("direct p99 ≤ theirs", f"{d['p99_ms']:.1f} ms vs {p:.1f} ms" if p else "–", p is not None and d['p99_ms'] <= p)
+# Speed, round two (issue 22), for each I/O layer of the IRC port.
+for h, name in hearths:
+    e10 = find("connect", h, clients=10000)
+    if e10:
+        target(f"{name}: ≤ 2.0 KiB per idle client at 10,000", f"{e10['kib_per_client']:.2f} KiB", e10['kib_per_client'] <= 2.0)
+    most = max((r['clients'] for r in rows if r['scenario'] == 'connect' and r['server'] == h), default=0)
+    if most:
+        target(f"{name}: 19,000 clients held (20,000 descriptors per process here)", f"{most:,}", most >= 19000)
+    ef, ed = find("fanout", h), find("direct", h)
+    b, p = best_other("fanout", "deliveries_per_s"), best_other("fanout", "p99_ms", False)
+    if ef and b and p:
+        target(f"{name}: fanout ≥ 1.2× best other, p99 ≤ theirs", f"{ef['deliveries_per_s'] / b:.2f}×, p99 {ef['p99_ms']:.1f} vs {p:.1f} ms", ef['deliveries_per_s'] >= 1.2 * b and ef['p99_ms'] <= p)
+    ins = find("direct", "inspircd"); b = best_other("direct", "round_trips_per_s")
+    if ed and ins and b:
+        target(f"{name}: direct messages per server CPU s ≥ 1.1× InspIRCd; round trips/s ≥ 1.0× best other", f"{ed['messages_per_server_cpu_s'] / ins['messages_per_server_cpu_s']:.2f}×; {ed['round_trips_per_s'] / b:.2f}×", ed['messages_per_server_cpu_s'] >= 1.1 * ins['messages_per_server_cpu_s'] and ed['round_trips_per_s'] >= b)
 bots = [r for r in rows if r["scenario"] == "bot" and r["server"] == "hearth"]
 # Capacity is judged flat out; "chat unaffected" at the target rate (a server running flat
 # out on every core delays everything, whatever it is).

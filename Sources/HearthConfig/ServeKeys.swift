@@ -33,6 +33,12 @@ public enum ServeKeys {
         SettingKey(
             "threads", .int, nil, .restart, help: "Event-loop threads (default: one per core).",
             check: positive),
+        SettingKey(
+            "io", .string, .string("nio"), .restart,
+            help:
+                "The IRC port's I/O: nio (SwiftNIO's pipeline) or epoll (Hearth's own loops; "
+                + "TLS and HTTP stay on NIO).",
+            check: { v in IOMode(rawValue: v.string ?? "") == nil ? "nio or epoll" : nil }),
     ]
 
     static let identity: [SettingKey] = [

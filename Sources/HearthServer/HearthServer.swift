@@ -23,6 +23,8 @@ public final class HearthServer: Sendable {
     public let store: any Store
     let core: Core
     let group: MultiThreadedEventLoopGroup
+    /// The plain-TCP IRC port's own loops with `--io epoll`.
+    let epoll: EpollGroup?
     let media: MediaLibrary
     private let readyIRC = Ready()
     private let readyTLS = Ready()
@@ -37,6 +39,9 @@ public final class HearthServer: Sendable {
     /// TLS listeners run (a certificate was given at start), so a reload can swap the pair.
     var tlsListening: Bool { config.tlsCertificatePath != nil && config.tlsKeyPath != nil }
 
+    /// The epoll threads end with the server, even one that never ran.
+    deinit { epoll?.stop() }
+
     /// With no `store`, SQLite in the data directory (see `StoreEngine.open` for the choice).
     public init(
         config: ServerConfig, apps: [BotApp], store: (any Store)? = nil, logger: Logger = Logger(label: "hearth"),
@@ -46,6 +51,7 @@ public final class HearthServer: Sendable {
         self.config = config
         self.reloader = reloader
         group = config.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? .singleton
+        epoll = config.io == .epoll ? try EpollGroup(threads: config.eventLoopThreads ?? System.coreCount) : nil
         if let store {
             self.store = store
         } else {
@@ -86,7 +92,7 @@ public final class HearthServer: Sendable {
         }
         core = Core(
             config: config, store: self.store, bot: Bot(services: services, apps: apps), network: network,
-            logger: logger, group: group, metrics: metrics)
+            logger: logger, group: group, epoll: epoll, metrics: metrics)
         if let network { core.joinNetwork(network) }
         if reloader != nil {
             // REHASH reaches the reload through the core (which must not keep the server alive).
@@ -263,6 +269,40 @@ public final class HearthServer: Sendable {
             }
     }
 
+    /// The plain-TCP IRC port: NIO's listener, or with `--io epoll` Hearth's own.
+    func listenPlain() async throws -> (port: Int, close: @Sendable () async -> Void) {
+        guard let epoll else {
+            let channel = try await bootstrap(tls: nil).bind(host: config.host, port: config.ircPort).get()
+            return (channel.localAddress?.port ?? 0, { try? await channel.close() })
+        }
+        let proxies = config.trustedProxies
+        let listener = try EpollListener(host: config.host, port: config.ircPort, group: epoll, core: core) {
+            [weak self] fd, peer in
+            guard proxies.contains(peer), let self else { return false }
+            self.adopt(fd)
+            return true
+        }
+        return (listener.port, { await listener.close() })
+    }
+
+    /// A load balancer's connection the epoll listener accepted: NIO serves it, as it would
+    /// have with `--io nio` (its first handler reads the PROXY header).
+    private func adopt(_ fd: Int32) {
+        let core = self.core
+        _ = ClientBootstrap(group: group)
+            .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .channelOption(
+                ChannelOptions.writeBufferWaterMark,
+                value: .init(low: IRCLimits.maxSendQueueBytes / 2, high: IRCLimits.maxSendQueueBytes)
+            )
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ProxyHeaderHandler(core: core))
+                }
+            }
+            .withConnectedSocket(fd)
+    }
+
     struct IRCListener: Service {
         let server: HearthServer
 
@@ -274,11 +314,10 @@ public final class HearthServer: Sendable {
             try await core.network?.start()
             let networkRun = core.network.map { network in Task { await network.run() } }
             await core.network?.waitUntilSynced(limit: .seconds(5))
-            let channel = try await server.bootstrap(tls: nil).bind(
-                host: server.config.host, port: server.config.ircPort
-            ).get()
-            server.readyIRC.set(channel.localAddress?.port ?? 0)
-            core.logger.info("IRC listening on \(server.config.host):\(channel.localAddress?.port ?? 0)")
+            let plain = try await server.listenPlain()
+            server.readyIRC.set(plain.port)
+            core.logger.info(
+                "IRC listening on \(server.config.host):\(plain.port) (I/O: \(server.config.io.rawValue))")
             // TLS (port 6697 by default) when a certificate and key are given.
             var tlsChannel: Channel?
             if let configuration = try server.tlsConfiguration() {
@@ -296,7 +335,7 @@ public final class HearthServer: Sendable {
             // The other nodes quit this node's users at once, instead of after the heartbeat timeout.
             await core.network?.stop(reason: "\(server.config.node ?? "") shut down")
             networkRun?.cancel()
-            try? await channel.close()
+            await plain.close()
             try? await tlsChannel?.close()
             let open = core.lock.withLock { Array(core.clients.values) }
             for client in open {
@@ -304,7 +343,7 @@ public final class HearthServer: Sendable {
                 core.withState { $0.send(client, bye) }
                 client.batcher.close(client)
             }
-            for client in open { try? await client.channel.closeFuture.get() }
+            for client in open { try? await client.socket.closeFuture.get() }
             core.saves.finish()
             await registry.value
             expiry.cancel()
@@ -312,6 +351,7 @@ public final class HearthServer: Sendable {
             try? await core.passwords.shutdown()
             try? await server.media.shutdown()
             await server.store.close()
+            server.epoll?.stop()
         }
     }
 }

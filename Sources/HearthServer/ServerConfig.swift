@@ -75,6 +75,8 @@ public struct ServerConfig: Sendable {
     public var joinBacklog = 5
     /// Event-loop threads for IRC and HTTP; nil uses one per core (NIO's shared group).
     public var eventLoopThreads: Int?
+    /// Who does the plain-TCP IRC port's I/O: SwiftNIO's channel pipeline, or Hearth's own epoll loops.
+    public var io = IOMode.nio
 
     public init() {}
 
@@ -83,4 +85,9 @@ public struct ServerConfig: Sendable {
         let shownHost = (host == "0.0.0.0" || host == "::") ? "localhost" : host
         return "http://\(shownHost):\(httpPort)"
     }
+}
+
+/// `--io`: the plain-TCP IRC port's I/O layer (TLS, HTTP and WebSocket are always SwiftNIO's).
+public enum IOMode: String, Sendable, CaseIterable {
+    case nio, epoll
 }

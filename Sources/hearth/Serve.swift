@@ -30,6 +30,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: help("tls-key")) var tlsKey: String?
     @Option(help: ArgumentHelp(text("proxy-from"), valueName: "address")) var proxyFrom: [String] = []
     @Option(help: help("threads")) var threads: Int?
+    @Option(help: help("io")) var io: String?
     @Option(help: help("server-name")) var serverName: String?
     @Option(help: help("network")) var network: String?
     @Option(help: help("description")) var description: String?
@@ -80,6 +81,7 @@ struct Serve: AsyncParsableCommand {
             ("data-dir", dataDir), ("database", database), ("node", node), ("server-password", serverPassword),
             ("metrics-token", metricsToken), ("fortunes", fortunes), ("edamam-app-id", edamamAppId),
             ("edamam-app-key", edamamAppKey), ("log-level", logLevel), ("log-format", logFormat),
+            ("io", io),
         ]
         for (key, value) in strings { if let value { values[key] = .string(value) } }
         let ints: [(String, Int?)] = [

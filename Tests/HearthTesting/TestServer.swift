@@ -70,6 +70,7 @@ public final class TestServer: Sendable {
         config.plainGreetingDelay = 30
         // Pages render every time, unless a test turns the visitors' cache on to test it.
         config.pageCacheSeconds = 0
+        config.io = io
         setup.server = config
         configure(&setup)
         config = setup.server
@@ -89,6 +90,11 @@ public final class TestServer: Sendable {
         return TestServer(
             server: server, group: group, task: task, irc: irc, http: http, dir: config.dataDirectory,
             sql: TestSQL(store: store, postgres: database))
+    }
+
+    /// The IRC port's I/O the tests run on: NIO's, or with HEARTH_TEST_IO=epoll Hearth's own.
+    public static var io: IOMode {
+        IOMode(rawValue: ProcessInfo.processInfo.environment["HEARTH_TEST_IO"] ?? "nio") ?? .nio
     }
 
     /// The engine the server tests run on: SQLite, or PostgreSQL with HEARTH_TEST_ENGINE=postgres.

@@ -23,8 +23,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     var client: Client!
     var framer = LineFramer()
     /// Lines read but not yet run, oldest first. A ring buffer, so lines already run are let
-    /// go at once: a client that keeps a standing backlog cannot make it grow.
-    var held = CircularBuffer<InboundLine>()
+    /// go at once: a client that keeps a standing backlog cannot make it grow. It starts with
+    /// room for one line (NIO's default of 16 was half a kilobyte per idle connection).
+    var held = CircularBuffer<InboundLine>(initialCapacity: 1)
     /// Bytes of the lines in `held`.
     var heldBytes = 0
     var waiting = false
@@ -35,9 +36,6 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     var inputClosed = false
     /// Whether a line has been handled yet (the first one is checked for HTTP).
     var sawFirstLine = false
-    /// Held strongly and dropped in channelInactive: a weak reference would put the context
-    /// (and this handler) on Swift's slow reference-counting path for every message.
-    var context: ChannelHandlerContext?
 
     /// The client's address as a trusted load balancer reported it (PROXY protocol), if so.
     let reportedAddress: String?
@@ -65,27 +63,31 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     private func begin(context: ChannelHandlerContext) {
-        self.context = context
         let address = reportedAddress ?? HearthServer.peerAddress(context.channel.remoteAddress) ?? "unknown"
-        let locals = core.loops.locals(for: context.eventLoop)
+        let tls = (try? context.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)) != nil
+        start(
+            socket: .channel(context.channel), eventLoop: context.eventLoop, address: address,
+            transport: webSocket ? .websocket : tls ? .tls : .tcp)
+    }
+
+    /// The connection is up (a NIO channel's, or an `--io epoll` socket's).
+    func start(socket: ClientSocket, eventLoop: EventLoop, address: String, transport: ServerMetrics.Transport) {
+        let locals = core.loops.locals(for: eventLoop)
         client = Client(
-            id: core.newClientID(), channel: context.channel, address: address, batcher: locals.batcher,
+            id: core.newClientID(), socket: socket, eventLoop: eventLoop, address: address, batcher: locals.batcher,
             counts: core.counts)
         sweeper = locals.sweeper
-        let tls = (try? context.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)) != nil
-        transport = webSocket ? .websocket : tls ? .tls : .tcp
-        core.metrics.connectionsOpened[transport!]?.increment()
-        core.metrics.connectionsOpen[transport!]?.increment()
-        core.logEvent("connected", client, ["address": "\(address)", "transport": "\(transport!.rawValue)"])
+        self.transport = transport
+        core.metrics.connectionsOpened[transport]?.increment()
+        core.metrics.connectionsOpen[transport]?.increment()
+        core.logEvent("connected", client, ["address": "\(address)", "transport": "\(transport.rawValue)"])
         refreshFlood()
         guard core.add(client, exempt: !flood.enabled) else {
             let limit = core.config.maxConnectionsPerAddress
             let refusal =
                 "ERROR :Closing Link: \(address) (Too many connections from your address: the limit is \(limit))\r\n"
             client.closing = true
-            context.writeAndFlush(NIOAny(ByteBuffer(string: refusal))).whenComplete { _ in
-                context.close(promise: nil)
-            }
+            socket.sendThenClose(ByteBuffer(string: refusal))
             return
         }
         let client = self.client!
@@ -95,7 +97,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             client.mode = .irc
             return
         }
-        greetTimer = context.eventLoop.scheduleTask(in: .milliseconds(Int64(core.config.plainGreetingDelay * 1000))) {
+        greetTimer = eventLoop.scheduleTask(in: .milliseconds(Int64(core.config.plainGreetingDelay * 1000))) {
             // Someone who connected and said nothing is probably a person with nc: greet them.
             if client.mode == .undecided { core.startPlainMode(client) }
         }
@@ -104,16 +106,25 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     /// The client stopped reading and its send queue passed the limit: it goes, so that
     /// nobody else waits and the server holds no more for it.
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if !context.channel.isWritable && !client.closing {
-            client.closing = true
-            core.metrics.sendQueueDrops.increment()
-            core.remove(client, reason: "SendQ exceeded")
-            context.close(promise: nil)
-        }
+        if !context.channel.isWritable { sendQueueFull() }
         context.fireChannelWritabilityChanged()
     }
 
+    func sendQueueFull() {
+        guard !client.closing else { return }
+        client.closing = true
+        core.metrics.sendQueueDrops.increment()
+        core.remove(client, reason: "SendQ exceeded")
+        client.socket.close()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
+        ended()
+        context.fireChannelInactive()
+    }
+
+    /// The connection is closed.
+    func ended() {
         let wasClosing = client.closing
         client.closing = true
         sweeper?.remove(self)
@@ -124,12 +135,15 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         }
         transport = nil
         core.remove(client, reason: wasClosing ? "Quit" : "Connection closed")
-        self.context = nil
-        context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
+        received(&bytes)
+    }
+
+    /// Bytes read from the connection.
+    func received(_ bytes: inout ByteBuffer) {
         if greetTimer != nil {
             greetTimer?.cancel()
             greetTimer = nil
@@ -180,7 +194,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             held.prepend(line)
             heldBytes += line.byteCount
             waiting = true
-            context?.eventLoop.scheduleTask(in: wait) {
+            client.eventLoop.scheduleTask(in: wait) {
                 self.waiting = false
                 self.drain()
             }
@@ -235,12 +249,15 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? ChannelEvent, event == .inputClosed {
-            inputClosed = true
-            checkReceiveQueue()
-            closeIfFinished()
-        }
+        if let event = event as? ChannelEvent, event == .inputClosed { inputEnded() }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    /// The client closed its sending side.
+    func inputEnded() {
+        inputClosed = true
+        checkReceiveQueue()
+        closeIfFinished()
     }
 
     /// After a half-close, once every line sent has been answered.

@@ -50,7 +50,9 @@ struct LineFramer {
                 emit(.tooLong)
             }
         } else if input.readableBytes > 0 {
-            pending = input.getSlice(at: input.readerIndex, length: input.readableBytes)!
+            // A copy, not a slice: a slice would keep the whole read buffer (the loop's own, with
+            // `--io epoll`) alive for as long as the line stays unfinished.
+            pending = ByteBuffer(bytes: input.readableBytesView)
         }
     }
 }

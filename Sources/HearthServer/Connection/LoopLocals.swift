@@ -6,9 +6,9 @@ final class LoopLocals: Sendable {
     private let interval: TimeAmount
     private let metrics: ServerMetrics
 
-    init(group: EventLoopGroup, sweepInterval: TimeAmount, metrics: ServerMetrics) {
+    init(groups: [EventLoopGroup], sweepInterval: TimeAmount, metrics: ServerMetrics) {
         var map: [ObjectIdentifier: (FlushBatcher, LoopSweeper)] = [:]
-        for loop in group.makeIterator() {
+        for loop in groups.flatMap({ Array($0.makeIterator()) }) {
             map[ObjectIdentifier(loop)] = (
                 FlushBatcher(loop: loop, metrics: metrics), LoopSweeper(loop: loop, interval: sweepInterval)
             )

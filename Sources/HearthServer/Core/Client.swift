@@ -12,7 +12,7 @@ enum ClientMode {
 /// under `Core.lock`; the rest belong to the connection's event loop.
 final class Client: @unchecked Sendable {
     let id: Int
-    let channel: Channel
+    let socket: ClientSocket
     let eventLoop: EventLoop
     let address: String
     let connectedAt = Date()
@@ -99,12 +99,14 @@ final class Client: @unchecked Sendable {
     /// Bytes written this tick, not yet handed to the socket.
     var output = ByteBuffer()
 
-    init(id: Int, channel: Channel, address: String, batcher: FlushBatcher, counts: UserCounts) {
+    init(
+        id: Int, socket: ClientSocket, eventLoop: EventLoop, address: String, batcher: FlushBatcher, counts: UserCounts
+    ) {
         self.counts = counts
         self.batcher = batcher
         self.id = id
-        self.channel = channel
-        self.eventLoop = channel.eventLoop
+        self.socket = socket
+        self.eventLoop = eventLoop
         self.address = address
         self.host = address
         updatePrefix()
@@ -125,7 +127,9 @@ final class Client: @unchecked Sendable {
 
     /// A user of another node, as this node mirrors it.
     static func remote(id: Int, origin: RemoteOrigin, host: String, place: RemotePlace, counts: UserCounts) -> Client {
-        let client = Client(id: id, channel: place.channel, address: host, batcher: place.batcher, counts: counts)
+        let client = Client(
+            id: id, socket: .channel(place.channel), eventLoop: place.channel.eventLoop, address: host,
+            batcher: place.batcher, counts: counts)
         client.remote = origin
         client.mode = .irc
         // Messages forwarded to it carry every tag; its node gives it those its caps ask for.
@@ -140,6 +144,50 @@ final class Client: @unchecked Sendable {
         Caller(
             sessionID: id, nick: nick, account: account, tokenHash: tokenHash, address: address,
             isIRC: mode != .plain, channel: channel)
+    }
+}
+
+/// Where a connection's bytes go: a NIO channel (TLS, WebSocket, a load balancer's, and every
+/// connection with `--io nio`) or a socket of `--io epoll`.
+enum ClientSocket {
+    case channel(Channel)
+    case epoll(EpollConnection)
+
+    func send(_ bytes: ByteBuffer) {
+        switch self {
+        case .channel(let channel): channel.writeAndFlush(bytes, promise: nil)
+        case .epoll(let connection): connection.send(bytes)
+        }
+    }
+
+    /// Writes `bytes` and closes once they are written.
+    func sendThenClose(_ bytes: ByteBuffer) {
+        switch self {
+        case .channel(let channel): channel.writeAndFlush(bytes).whenComplete { _ in channel.close(promise: nil) }
+        case .epoll(let connection): connection.sendThenClose(bytes)
+        }
+    }
+
+    func close() {
+        switch self {
+        case .channel(let channel): channel.close(promise: nil)
+        case .epoll(let connection): connection.close()
+        }
+    }
+
+    /// The connection's handler, while it is open (on its loop).
+    var handler: ConnectionHandler? {
+        switch self {
+        case .channel(let channel): try? channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
+        case .epoll(let connection): connection.handler
+        }
+    }
+
+    var closeFuture: EventLoopFuture<Void> {
+        switch self {
+        case .channel(let channel): channel.closeFuture
+        case .epoll(let connection): connection.closeFuture
+        }
     }
 }
 

@@ -73,14 +73,15 @@ final class Core: @unchecked Sendable {
 
     init(
         config: ServerConfig, store: Store, bot: Bot, network: NetworkNode? = nil, logger: Logger,
-        group: EventLoopGroup,
+        group: EventLoopGroup, epoll: EpollGroup? = nil,
         metrics: ServerMetrics = ServerMetrics()
     ) {
         self.metrics = metrics
         // Timeouts are checked four times per shortest timeout.
         let shortest = min(config.pingInterval, config.pingTimeout, config.registrationTimeout)
         loops = LoopLocals(
-            group: group, sweepInterval: .milliseconds(Int64(max(0.05, shortest / 4) * 1000)), metrics: metrics)
+            groups: [group] + (epoll.map { [$0] } ?? []),
+            sweepInterval: .milliseconds(Int64(max(0.05, shortest / 4) * 1000)), metrics: metrics)
         (savesStream, saves) = AsyncStream.makeStream(of: RegisteredChannel.self)
         configBox = NIOLockedValueBox(ConfigSnapshot(config))
         serverName = config.serverName

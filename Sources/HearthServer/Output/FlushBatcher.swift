@@ -133,18 +133,18 @@ final class FlushBatcher: @unchecked Sendable {
         loop.execute {
             client.closing = true
             self.flush(client)
-            client.channel.close(promise: nil)
+            client.socket.close()
         }
     }
 
     private func flush(_ client: Client) {
         let written = client.output.readableBytes
         guard written > 0 else { return }
-        client.channel.writeAndFlush(client.output, promise: nil)
+        client.socket.send(client.output)
         // Anything written meanwhile (by a handler the write triggered) stays queued.
         client.output.moveReaderIndex(forwardBy: written)
         guard client.output.readableBytes == 0 else { return }
-        // The socket usually took it all at once, so NIO let go and the same memory serves
+        // The socket usually took it all at once, so nothing else holds it and the same memory serves
         // the next tick (no allocation per message). Large buffers (a welcome burst, a
         // history replay) are let go, so idle connections stay small.
         if client.output.capacity <= Self.keptOutputCapacity {

@@ -233,7 +233,7 @@ import Testing
             let counts = try await onLoop[0].eventLoop.submit {
                 var counts = (lines: 0, connections: 0, largest: 0)
                 for client in onLoop {
-                    let handler = try client.channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
+                    guard let handler = client.socket.handler else { continue }
                     let held = handler.held.count
                     counts.lines += held
                     counts.connections += held > 0 ? 1 : 0

@@ -231,6 +231,7 @@ extension ConfigurationTests {
         switch key {
         case "log-level": "debug"
         case "log-format": "json"
+        case "io": "epoll"
         case "database": "postgres://u@h/d"
         case "node": "n1"
         case "tls-cert", "tls-key", "fortunes": "/nonexistent/\(key)"

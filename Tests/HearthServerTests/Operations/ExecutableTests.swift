@@ -1,4 +1,5 @@
 import Foundation
+import HearthServer
 import HearthTesting
 import NIOConcurrencyHelpers
 import Testing
@@ -13,10 +14,11 @@ import Testing
         try await Programs.serving(dataDirectory: dir, extra, body)
     }
 
-    @Test func serveStartsAndStopsCleanlyOnSigterm() async throws {
+    /// With either I/O layer on the IRC port.
+    @Test(arguments: IOMode.allCases) func serveStartsAndStopsCleanlyOnSigterm(io: IOMode) async throws {
         let dir = TestServer.tempDirectory()
         let (_, finished) = try await Self.serving(
-            dir, ["--server-name", "exec.hearth", "--description", "Executable test"]
+            dir, ["--server-name", "exec.hearth", "--description", "Executable test", "--io", io.rawValue]
         ) { running, ircPort in
             let client = try await TestClient.connect(port: ircPort)
             try await client.send("NICK exec")
@@ -29,6 +31,7 @@ import Testing
         }
         #expect(finished.status == 0)
         #expect(finished.output.contains("Hearth stopped cleanly."), "\(finished.output)")
+        #expect(finished.output.contains("(I/O: \(io.rawValue))"), "\(finished.output)")
         #expect(FileManager.default.fileExists(atPath: dir + "/hearth.sqlite"))
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// IRC over TLS with a certificate made by scripts/make-cert.
 @Suite struct TLSTests {
     /// A server with IRC over TLS on a free port, with a certificate from scripts/make-cert.
-    static func tlsServer() async throws -> (TestServer, Int) {
+    static func tlsServer(configure: (inout TestConfig) -> Void = { _ in }) async throws -> (TestServer, Int) {
         let dir = TestServer.tempDirectory()
         let made = try await Programs.run(["bash", BotScriptTests.repo.path + "/scripts/make-cert", dir + "/tls"])
         #expect(made.status == 0, "\(made.output)")
@@ -14,6 +14,7 @@ import Testing
             config.tlsCertificatePath = dir + "/tls/cert.pem"
             config.tlsKeyPath = dir + "/tls/key.pem"
             config.tlsPort = 0
+            configure(&config)
         }
         return (server, await server.server.tlsPort())
     }

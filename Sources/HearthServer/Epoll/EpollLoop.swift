@@ -1,0 +1,303 @@
+import CEpoll
+import Dispatch
+import Glibc
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Something an `EpollLoop` watches: told which events its descriptor has.
+class EpollSocket {
+    func ready(_ events: UInt32) {}
+}
+
+/// An event loop of `--io epoll`: one thread, one epoll instance, its tasks and timers. It is
+/// a NIO `EventLoop`, so futures, `Core.later` and scheduled tasks work on it as on NIO's, but
+/// its sockets are its own: no channel pipeline between a read and the core.
+final class EpollLoop: EventLoop, @unchecked Sendable {
+    private let epoll: Int32
+    private let waker: Waker
+    private var thread = pthread_t()
+    private let started = ConditionLock(value: false)
+
+    // Shared with other threads (under `lock`).
+    private let lock = NIOLock()
+    private var tasks: [@Sendable () -> Void] = []
+    private var wakeSent = false
+    private var stopping = false
+
+    // The loop's own.
+    private var running: [@Sendable () -> Void] = []
+    /// Watched sockets by descriptor (descriptors are small integers: an array, no hashing).
+    private var sockets: [EpollSocket?] = []
+    private var timers = TimerQueue()
+    /// Where each read lands before it is split into lines (one buffer per loop, not per connection).
+    private var readBuffer = ByteBuffer()
+
+    /// The loop's read buffer, in place (so a read into it copies nothing).
+    func withReadBuffer(_ body: (inout ByteBuffer) -> Void) {
+        body(&readBuffer)
+        // A read that was split into held lines, or a partial line, may leave it grown.
+        if readBuffer.capacity > Self.keptReadCapacity { readBuffer = ByteBuffer() }
+    }
+
+    /// What the read buffer may grow to before it is let go.
+    static let keptReadCapacity = 64 * 1024
+
+    /// Events reported per `epoll_wait`.
+    static let eventsPerWait = 256
+
+    init(name: String) throws {
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epoll >= 0 else { throw IOError(errnoCode: errno, reason: "epoll_create1") }
+        let wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard wake >= 0 else { throw IOError(errnoCode: errno, reason: "eventfd") }
+        waker = Waker(fd: wake)
+        readBuffer = ByteBufferAllocator().buffer(capacity: EpollConnection.readSize)
+        watch(waker, fd: wake, events: EPOLLIN.rawValue)
+        let box = Unmanaged.passRetained(Start(loop: self, name: name))
+        var thread = pthread_t()
+        let made = pthread_create(
+            &thread, nil,
+            { argument in
+                let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
+                start.loop.run(name: start.name)
+                return nil
+            }, box.toOpaque())
+        guard made == 0 else { throw IOError(errnoCode: made, reason: "pthread_create") }
+        started.lock(whenValue: true)
+        started.unlock()
+    }
+
+    private final class Start {
+        let loop: EpollLoop
+        let name: String
+        init(loop: EpollLoop, name: String) {
+            self.loop = loop
+            self.name = name
+        }
+    }
+
+    /// Reads the wake-up counter so the next write wakes the loop again.
+    private final class Waker: EpollSocket {
+        let fd: Int32
+        init(fd: Int32) { self.fd = fd }
+        override func ready(_ events: UInt32) {
+            var value: eventfd_t = 0
+            _ = eventfd_read(fd, &value)
+        }
+    }
+
+    // MARK: Sockets (on the loop)
+
+    /// Starts watching `fd` (edge-triggered for connections: each event is read until drained).
+    func watch(_ socket: EpollSocket, fd: Int32, events: UInt32) {
+        if Int(fd) >= sockets.count { sockets += Array(repeating: nil, count: Int(fd) + 64 - sockets.count) }
+        sockets[Int(fd)] = socket
+        var event = epoll_event()
+        event.events = events
+        event.data.fd = fd
+        _ = epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event)
+    }
+
+    /// Watches `fd` for other events.
+    func change(fd: Int32, events: UInt32) {
+        var event = epoll_event()
+        event.events = events
+        event.data.fd = fd
+        _ = epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event)
+    }
+
+    /// Stops watching `fd`, before it is closed (so a reused number is never confused with it).
+    func unwatch(fd: Int32) {
+        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
+        if Int(fd) < sockets.count { sockets[Int(fd)] = nil }
+    }
+
+    // MARK: The loop
+
+    private func run(name: String) {
+        thread = pthread_self()
+        _ = pthread_setname_np(thread, String(name.prefix(15)))
+        started.lock()
+        started.unlock(withValue: true)
+        var events = [epoll_event](repeating: epoll_event(), count: Self.eventsPerWait)
+        while true {
+            var timeout: Int32 = -1
+            let stop = lock.withLock { () -> Bool in
+                if !tasks.isEmpty { timeout = 0 }
+                return stopping
+            }
+            if stop { break }
+            if timeout != 0, let next = timers.nextDeadline {
+                let nanoseconds = max(0, (next - .now()).nanoseconds)
+                timeout = Int32(min(Int64(Int32.max), (nanoseconds + 999_999) / 1_000_000))
+            }
+            let count = events.withUnsafeMutableBufferPointer { buffer in
+                epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
+            }
+            for index in 0..<max(0, Int(count)) {
+                let event = events[index]
+                let fd = Int(event.data.fd)
+                if fd < sockets.count, let socket = sockets[fd] { socket.ready(event.events) }
+            }
+            let now = NIODeadline.now()
+            while let timer = timers.popDue(now: now) { timer.run() }
+            runTasks()
+        }
+        runTasks()
+        Glibc.close(waker.fd)
+        Glibc.close(epoll)
+    }
+
+    private func runTasks() {
+        lock.withLock {
+            swap(&tasks, &running)
+            wakeSent = false
+        }
+        for task in running { task() }
+        running.removeAll(keepingCapacity: true)
+    }
+
+    /// Stops the thread after its current tasks and waits for it (from the loop itself, only
+    /// asks it to stop).
+    func stop() {
+        let wake = lock.withLock { () -> Bool in
+            defer { stopping = true }
+            return !stopping
+        }
+        guard wake else { return }
+        _ = eventfd_write(waker.fd, 1)
+        if inEventLoop {
+            pthread_detach(thread)
+        } else {
+            pthread_join(thread, nil)
+        }
+    }
+
+    // MARK: EventLoop
+
+    var inEventLoop: Bool { pthread_equal(pthread_self(), thread) != 0 }
+
+    func execute(_ task: @escaping @Sendable () -> Void) {
+        let inLoop = inEventLoop
+        let wake = lock.withLock { () -> Bool in
+            guard !stopping else { return false }
+            tasks.append(task)
+            guard !inLoop && !wakeSent else { return false }
+            wakeSent = true
+            return true
+        }
+        if wake { _ = eventfd_write(waker.fd, 1) }
+    }
+
+    func scheduleTask<T>(deadline: NIODeadline, _ task: @escaping @Sendable () throws -> T) -> Scheduled<T> {
+        let promise: EventLoopPromise<T> = makePromise()
+        let timer = Timer(deadline: deadline) {
+            do { promise.assumeIsolatedUnsafeUnchecked().succeed(try task()) } catch { promise.fail(error) }
+        }
+        onLoop { self.timers.add(timer) }
+        return Scheduled(promise: promise) {
+            self.onLoop {
+                if self.timers.cancel(timer) { promise.fail(EventLoopError.cancelled) }
+            }
+        }
+    }
+
+    func scheduleTask<T>(in delay: TimeAmount, _ task: @escaping @Sendable () throws -> T) -> Scheduled<T> {
+        scheduleTask(deadline: .now() + delay, task)
+    }
+
+    /// Runs `body` now when on the loop, else as a task.
+    private func onLoop(_ body: @escaping @Sendable () -> Void) {
+        if inEventLoop { body() } else { execute(body) }
+    }
+
+    func shutdownGracefully(queue: DispatchQueue, _ callback: @escaping @Sendable (Error?) -> Void) {
+        queue.async {
+            self.stop()
+            callback(nil)
+        }
+    }
+
+    func next() -> EventLoop { self }
+    func any() -> EventLoop { self }
+    func makeIterator() -> EventLoopIterator { EventLoopIterator([self]) }
+}
+
+/// A scheduled task of an `EpollLoop`; identity tells a cancelled one from the rest.
+final class Timer: @unchecked Sendable {
+    let deadline: NIODeadline
+    let run: () -> Void
+    var cancelled = false
+    var sequence = 0
+    init(deadline: NIODeadline, run: @escaping () -> Void) {
+        self.deadline = deadline
+        self.run = run
+    }
+}
+
+/// The loop's timers, earliest first (a binary heap; cancelled ones are skipped when due).
+struct TimerQueue {
+    private var heap: [Timer] = []
+    private var added = 0
+
+    var nextDeadline: NIODeadline? {
+        mutating get {
+            while let first = heap.first, first.cancelled { pop() }
+            return heap.first?.deadline
+        }
+    }
+
+    mutating func add(_ timer: Timer) {
+        added += 1
+        timer.sequence = added
+        heap.append(timer)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard Self.earlier(heap[child], heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// Marks `timer` cancelled; false if it already ran or was cancelled.
+    mutating func cancel(_ timer: Timer) -> Bool {
+        guard !timer.cancelled, timer.sequence > 0 else { return false }
+        timer.cancelled = true
+        return true
+    }
+
+    /// The next timer due by `now`, taken off the queue (run it outside the queue's access: it
+    /// may schedule another).
+    mutating func popDue(now: NIODeadline) -> Timer? {
+        while let first = heap.first, first.cancelled || first.deadline <= now {
+            pop()
+            if !first.cancelled {
+                first.cancelled = true
+                return first
+            }
+        }
+        return nil
+    }
+
+    private mutating func pop() {
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return }
+        heap[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var first = parent
+            if left < heap.count && Self.earlier(heap[left], heap[first]) { first = left }
+            if right < heap.count && Self.earlier(heap[right], heap[first]) { first = right }
+            if first == parent { break }
+            heap.swapAt(parent, first)
+            parent = first
+        }
+    }
+
+    private static func earlier(_ a: Timer, _ b: Timer) -> Bool {
+        a.deadline < b.deadline || (a.deadline == b.deadline && a.sequence < b.sequence)
+    }
+}

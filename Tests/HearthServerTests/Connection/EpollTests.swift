@@ -1,0 +1,119 @@
+import Foundation
+import HearthTesting
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import Testing
+
+@testable import HearthServer
+
+/// `--io epoll`'s event loop as NIO's code uses it: tasks from any thread in order, timers in
+/// deadline order, cancellation, repeated tasks that schedule from inside a timer, futures
+/// across loops, and a stop that ends the thread. (The whole server suite runs on it with
+/// HEARTH_TEST_IO=epoll.)
+@Suite struct EpollLoopTests {
+    @Test func tasksFromAnyThreadRunInOrderOnTheLoop() async throws {
+        let loop = try EpollLoop(name: "test-epoll")
+        defer { loop.stop() }
+        #expect(!loop.inEventLoop)
+        let seen = NIOLockedValueBox<[Int]>([])
+        let onLoop = NIOLockedValueBox(true)
+        for index in 0..<1000 {
+            loop.execute {
+                if !loop.inEventLoop { onLoop.withLockedValue { $0 = false } }
+                seen.withLockedValue { $0.append(index) }
+            }
+        }
+        try await loop.submit {}.get()
+        #expect(seen.withLockedValue { $0 } == Array(0..<1000))
+        #expect(onLoop.withLockedValue { $0 })
+    }
+
+    @Test func timersRunInDeadlineOrderAndCancelledOnesNever() async throws {
+        let loop = try EpollLoop(name: "test-epoll")
+        defer { loop.stop() }
+        let seen = NIOLockedValueBox<[String]>([])
+        let late = loop.scheduleTask(in: .milliseconds(60)) { seen.withLockedValue { $0.append("late") } }
+        let early = loop.scheduleTask(in: .milliseconds(20)) { seen.withLockedValue { $0.append("early") } }
+        let never = loop.scheduleTask(in: .milliseconds(40)) { seen.withLockedValue { $0.append("never") } }
+        never.cancel()
+        try await early.futureResult.get()
+        try await late.futureResult.get()
+        await #expect(throws: EventLoopError.cancelled) { try await never.futureResult.get() }
+        #expect(seen.withLockedValue { $0 } == ["early", "late"])
+    }
+
+    @Test func repeatedTasksScheduleTheirNextRunFromInsideATimer() async throws {
+        let loop = try EpollLoop(name: "test-epoll")
+        defer { loop.stop() }
+        let runs = NIOLockedValueBox(0)
+        let done = loop.makePromise(of: Void.self)
+        let task = loop.scheduleRepeatedTask(initialDelay: .milliseconds(1), delay: .milliseconds(1)) { task in
+            if runs.withLockedValue({
+                $0 += 1
+                return $0
+            }) == 5 {
+                task.cancel()
+                done.succeed()
+            }
+        }
+        try await done.futureResult.get()
+        try await Task.sleep(for: .milliseconds(30))
+        #expect(runs.withLockedValue { $0 } == 5)
+        _ = task
+    }
+
+    @Test func futuresCrossBetweenItAndNIOsLoops() async throws {
+        let loop = try EpollLoop(name: "test-epoll")
+        defer { loop.stop() }
+        let nio = MultiThreadedEventLoopGroup.singleton.next()
+        let answer = try await loop.submit { 20 }
+            .hop(to: nio)
+            .flatMap { value in nio.submit { value + 1 } }
+            .hop(to: loop)
+            .map { value -> Int in
+                loop.preconditionInEventLoop()
+                return value * 2
+            }.get()
+        #expect(answer == 42)
+    }
+
+    @Test func stopEndsTheThreadAndLaterTasksNeverRun() async throws {
+        let loop = try EpollLoop(name: "test-epoll")
+        let ran = NIOLockedValueBox(false)
+        try await loop.submit {}.get()
+        loop.stop()
+        loop.execute { ran.withLockedValue { $0 = true } }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(!ran.withLockedValue { $0 })
+        loop.stop()  // a second stop is harmless
+    }
+}
+
+/// The server with `--io epoll`: plain-TCP IRC on its own loops, TLS still on NIO's, and both
+/// kinds of client in one conversation.
+@Suite struct EpollServerTests {
+    @Test func plainClientsAreEpollsAndTLSClientsNIOs() async throws {
+        let (server, tlsPort) = try await TLSTests.tlsServer { $0.io = .epoll }
+        try await stopping(server) { server in
+            let plain = try await TestClient.irc(server, nick: "plainpat")
+            let secure = try await TestClient.connectTLS(port: tlsPort)
+            try await secure.send("NICK tlstess")
+            try await secure.send("USER tlstess 0 * :Test")
+            try await secure.expectNumeric("376")
+            try await plain.send("PRIVMSG tlstess :over epoll")
+            try await secure.expect(":plainpat!")
+            try await secure.send("PRIVMSG plainpat :over NIO")
+            try await plain.expect("PRIVMSG plainpat :over NIO")
+            let core = server.server.core
+            let sockets = core.lock.withLock { core.clients.values.map { ($0.nick, $0.socket) } }
+            for (nick, socket) in sockets {
+                switch socket {
+                case .epoll: #expect(nick == "plainpat")
+                case .channel: #expect(nick == "tlstess")
+                }
+            }
+            #expect(sockets.count == 2)
+        }
+    }
+}
