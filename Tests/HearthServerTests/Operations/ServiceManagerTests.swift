@@ -2,6 +2,7 @@ import Foundation
 import HearthServer
 import HearthTesting
 import Logging
+import NIOConcurrencyHelpers
 import Synchronization
 import Testing
 
@@ -51,13 +52,20 @@ import Testing
 
     @Test func readinessWatchdogAndStoppingReachSystemd() async throws {
         let notify = try NotifySocket()
-        var said: [String] = []
+        // Read all along, as systemd does (a queue nobody reads fills in ~50 s of watchdog pings).
+        let heard = NIOLockedValueBox<[String]>([])
+        let listening = Task {
+            while !Task.isCancelled {
+                let got = notify.drain()
+                heard.withLockedValue { $0 += got }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
         let (_, finished) = try await Programs.serving(
             dataDirectory: TestServer.tempDirectory(),
             environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"]
         ) { _, port in
-            for _ in 0..<300 where said.filter({ $0 == "WATCHDOG=1" }).count < 3 {
-                said += notify.drain()
+            for _ in 0..<300 where heard.withLockedValue({ $0 }).filter({ $0 == "WATCHDOG=1" }).count < 3 {
                 try await Task.sleep(for: .milliseconds(10))
             }
             let client = try await TestClient.connect(port: port)
@@ -65,11 +73,23 @@ import Testing
             try await client.send("USER u 0 * :u")
             try await client.expectNumeric("001")
         }
+        listening.cancel()
+        await listening.value
         #expect(finished.status == 0)
-        said += notify.drain()
+        let said = heard.withLockedValue { $0 } + notify.drain()
         #expect(said.first == "READY=1", "\(said)")
         #expect(said.filter { $0 == "WATCHDOG=1" }.count >= 3, "\(said)")
         #expect(said.last == "STOPPING=1", "\(said)")
+    }
+
+    /// A manager that stops reading never holds the server up: states past its queue are dropped.
+    @Test func aNotifySocketNobodyReadsNeverBlocks() throws {
+        let notify = try NotifySocket()
+        let systemd = SystemdNotify(environment: ["NOTIFY_SOCKET": notify.path])
+        var dropped = 0
+        for _ in 0..<5000 where !systemd.send("WATCHDOG=1") { dropped += 1 }
+        #expect(dropped > 0)
+        #expect(notify.drain().first == "WATCHDOG=1")
     }
 
     @Test func withoutSystemdNothingIsSent() {
