@@ -3,12 +3,13 @@ import Dispatch
 import Glibc
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// The threads of `--io epoll`: one `EpollLoop` each, for the plain-TCP IRC port only (TLS,
 /// HTTP and WebSocket stay on NIO's loops).
 final class EpollGroup: EventLoopGroup, @unchecked Sendable {
     let loops: [EpollLoop]
-    private var turn = 0
+    private let turn = Atomic<Int>(0)
 
     init(threads: Int) throws {
         loops = try (0..<max(1, threads)).map { try EpollLoop(name: "hearth-epoll-\($0)") }
@@ -16,10 +17,9 @@ final class EpollGroup: EventLoopGroup, @unchecked Sendable {
 
     func next() -> EventLoop { nextLoop() }
 
-    /// The loop for the next connection, in turn (called on the accepting loop only).
+    /// The loop for the next connection, in turn.
     func nextLoop() -> EpollLoop {
-        turn = (turn + 1) % loops.count
-        return loops[turn]
+        loops[turn.add(1, ordering: .relaxed).newValue % loops.count]
     }
 
     func makeIterator() -> EventLoopIterator { EventLoopIterator(loops) }

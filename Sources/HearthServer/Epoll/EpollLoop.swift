@@ -92,18 +92,17 @@ final class EpollLoop: EventLoop, @unchecked Sendable {
     func watch(_ socket: EpollSocket, fd: Int32, events: UInt32) {
         if Int(fd) >= sockets.count { sockets += Array(repeating: nil, count: Int(fd) + 64 - sockets.count) }
         sockets[Int(fd)] = socket
-        var event = epoll_event()
-        event.events = events
-        event.data.fd = fd
-        _ = epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event)
+        control(EPOLL_CTL_ADD, fd: fd, events: events)
     }
 
     /// Watches `fd` for other events.
-    func change(fd: Int32, events: UInt32) {
+    func change(fd: Int32, events: UInt32) { control(EPOLL_CTL_MOD, fd: fd, events: events) }
+
+    private func control(_ operation: Int32, fd: Int32, events: UInt32) {
         var event = epoll_event()
         event.events = events
         event.data.fd = fd
-        _ = epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event)
+        _ = epoll_ctl(epoll, operation, fd, &event)
     }
 
     /// Stops watching `fd`, before it is closed (so a reused number is never confused with it).
@@ -191,7 +190,7 @@ final class EpollLoop: EventLoop, @unchecked Sendable {
 
     func scheduleTask<T>(deadline: NIODeadline, _ task: @escaping @Sendable () throws -> T) -> Scheduled<T> {
         let promise: EventLoopPromise<T> = makePromise()
-        let timer = Timer(deadline: deadline) {
+        let timer = EpollTimer(deadline: deadline) {
             do { promise.assumeIsolatedUnsafeUnchecked().succeed(try task()) } catch { promise.fail(error) }
         }
         onLoop { self.timers.add(timer) }
@@ -224,7 +223,7 @@ final class EpollLoop: EventLoop, @unchecked Sendable {
 }
 
 /// A scheduled task of an `EpollLoop`; identity tells a cancelled one from the rest.
-final class Timer: @unchecked Sendable {
+final class EpollTimer: @unchecked Sendable {
     let deadline: NIODeadline
     let run: () -> Void
     var cancelled = false
@@ -237,7 +236,7 @@ final class Timer: @unchecked Sendable {
 
 /// The loop's timers, earliest first (a binary heap; cancelled ones are skipped when due).
 struct TimerQueue {
-    private var heap: [Timer] = []
+    private var heap: [EpollTimer] = []
     private var added = 0
 
     var nextDeadline: NIODeadline? {
@@ -247,7 +246,7 @@ struct TimerQueue {
         }
     }
 
-    mutating func add(_ timer: Timer) {
+    mutating func add(_ timer: EpollTimer) {
         added += 1
         timer.sequence = added
         heap.append(timer)
@@ -261,7 +260,7 @@ struct TimerQueue {
     }
 
     /// Marks `timer` cancelled; false if it already ran or was cancelled.
-    mutating func cancel(_ timer: Timer) -> Bool {
+    mutating func cancel(_ timer: EpollTimer) -> Bool {
         guard !timer.cancelled, timer.sequence > 0 else { return false }
         timer.cancelled = true
         return true
@@ -269,7 +268,7 @@ struct TimerQueue {
 
     /// The next timer due by `now`, taken off the queue (run it outside the queue's access: it
     /// may schedule another).
-    mutating func popDue(now: NIODeadline) -> Timer? {
+    mutating func popDue(now: NIODeadline) -> EpollTimer? {
         while let first = heap.first, first.cancelled || first.deadline <= now {
             pop()
             if !first.cancelled {
@@ -297,7 +296,7 @@ struct TimerQueue {
         }
     }
 
-    private static func earlier(_ a: Timer, _ b: Timer) -> Bool {
+    private static func earlier(_ a: EpollTimer, _ b: EpollTimer) -> Bool {
         a.deadline < b.deadline || (a.deadline == b.deadline && a.sequence < b.sequence)
     }
 }
