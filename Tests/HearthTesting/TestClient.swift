@@ -98,14 +98,7 @@ public final class TestClient: Sendable {
     ) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let found = inbox.state.withLockedValue { state -> String? in
-                for index in state.read..<state.lines.count where match(state.lines[index]) {
-                    state.read = index + 1
-                    return state.lines[index]
-                }
-                return nil
-            }
-            if let found { return found }
+            if let found = take(where: match).line { return found }
             try await Task.sleep(for: .milliseconds(5))
         }
         let unread = inbox.state.withLockedValue { Array($0.lines[$0.read...]) }
@@ -146,6 +139,32 @@ public final class TestClient: Sendable {
             $0.contains(leak) || $0.contains(sentinel)
         }
         #expect(!line.contains(leak), "unexpected line: \(line)", sourceLocation: sourceLocation)
+    }
+
+    /// The next unread line that satisfies `match`, consumed with the lines before it; nil once
+    /// the connection is closed (or `timeout` passes) without one. Not a failure: for clients of a
+    /// server a test kills on purpose.
+    public func next(timeout: Double = TestClient.patience, where match: (String) -> Bool) async -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let (found, closed) = take(where: match)
+            if let found { return found }
+            if closed { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return nil
+    }
+
+    /// Consumes lines up to the first unread one that satisfies `match`, if any; and whether the
+    /// connection is closed.
+    private func take(where match: (String) -> Bool) -> (line: String?, closed: Bool) {
+        inbox.state.withLockedValue { state in
+            for index in state.read..<state.lines.count where match(state.lines[index]) {
+                state.read = index + 1
+                return (state.lines[index], false)
+            }
+            return (nil, state.closed)
+        }
     }
 
     /// Lines not yet consumed, after letting the server answer what it has.
