@@ -109,7 +109,7 @@ func runTag() -> String {
     String((0..<4).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement()! })
 }
 
-func isPrivmsg(_ line: ByteBufferView) -> Bool {
+func isPrivmsg(_ line: UnsafeRawBufferPointer) -> Bool {
     BenchConnection.command(of: line)?.elementsEqual("PRIVMSG".utf8) ?? false
 }
 
@@ -208,10 +208,10 @@ struct Fanout: AsyncParsableCommand {
         try await onLoops(connections) { connection in
             let index = Int(connection.nick.dropFirst(prefix.count))!
             let meter = meters[index]
-            connection.onLine = { _, line in
+            connection.onLine = { connection, line in
                 if isPrivmsg(line) {
                     guard let sent = BenchConnection.lastNumber(of: line) else { return }
-                    meter.record(nowNanos() - sent)
+                    meter.record(connection.readAt - min(sent, connection.readAt))
                     if observers.contains(index), let text = BenchConnection.trailing(of: line),
                         text.first == UInt8(ascii: "s")
                     {
@@ -294,7 +294,7 @@ func startPingPong(pairs: Int, prefix: String, common: Common, group: EventLoopG
         try await a.channel.eventLoop.submit {
             a.onLine = { connection, line in
                 guard isPrivmsg(line), let sent = BenchConnection.lastNumber(of: line) else { return }
-                meter.record(nowNanos() - sent)
+                meter.record(connection.readAt - min(sent, connection.readAt))
                 if pauseMillis > 0 {
                     // A person chatting, not a flood: the next line after a pause.
                     connection.channel.eventLoop.scheduleTask(in: .milliseconds(pauseMillis)) {
@@ -386,7 +386,8 @@ struct LoadResult {
 /// false at the end of a refusal (not measured; the command is sent again).
 func startBotClients(
     count: Int, prefix: String, common: Common, group: EventLoopGroup, rate: Double? = nil,
-    command: @escaping @Sendable (BenchConnection) -> String, outcome: @escaping @Sendable (ByteBufferView) -> Bool?
+    command: @escaping @Sendable (BenchConnection) -> String,
+    outcome: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool?
 ) async throws -> (connections: [BenchConnection], meters: [(BenchConnection, Meter)]) {
     let connections = try await openMany(
         count: count, inflight: common.inflight, host: common.host, ports: common.ports, prefix: prefix, group: group)
@@ -398,7 +399,7 @@ func startBotClients(
 /// instead of sending again at once, so the load is fixed rather than as much as the server takes.
 func driveBotClients(
     _ connections: [BenchConnection], rate: Double? = nil, command: @escaping @Sendable (BenchConnection) -> String,
-    outcome: @escaping @Sendable (ByteBufferView) -> Bool?
+    outcome: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool?
 ) async throws -> [(BenchConnection, Meter)] {
     var meters: [(BenchConnection, Meter)] = []
     let interval = rate.map { UInt64(Double(connections.count) / $0 * 1e9) }

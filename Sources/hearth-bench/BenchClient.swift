@@ -14,7 +14,10 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
 
     let nick: String
     let registered: EventLoopPromise<Void>
-    var onLine: ((BenchConnection, ByteBufferView) -> Void)?
+    /// A line: its bytes, valid only during the call.
+    var onLine: ((BenchConnection, UnsafeRawBufferPointer) -> Void)?
+    /// When the read being handled arrived (one clock reading per read, not per line).
+    private(set) var readAt: UInt64 = 0
     var channel: Channel!
     private var pending = ByteBuffer()
     private var out = ByteBuffer()
@@ -37,18 +40,24 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
+        readAt = nowNanos()
         prependPartial(&pending, to: &buffer)
-        let view = buffer.readableBytesView
-        var start = view.startIndex
-        while let newline = view[start...].firstIndex(of: 10) {
-            var end = newline
-            if end > start && view[end - 1] == 13 { end -= 1 }
-            handle(view[start..<end])
-            start = newline + 1
+        // Lines are handed over as raw bytes valid during the call: no buffer copies or
+        // reference counting per line (the harness must stay cheaper than the servers).
+        let used = buffer.withUnsafeReadableBytes { bytes -> Int in
+            guard let base = bytes.baseAddress else { return 0 }
+            var start = 0
+            while start < bytes.count, let found = memchr(base + start, 10, bytes.count - start) {
+                let newline = base.distance(to: UnsafeRawPointer(found))
+                var end = newline
+                if end > start && bytes[end - 1] == 13 { end -= 1 }
+                handle(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                start = newline + 1
+            }
+            return start
         }
-        if start < view.endIndex {
-            pending = ByteBuffer(bytes: view[start...])
-        }
+        buffer.moveReaderIndex(forwardBy: used)
+        if buffer.readableBytes > 0 { pending = ByteBuffer(buffer.readableBytesView) }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -59,7 +68,7 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
         context.close(promise: nil)
     }
 
-    private func handle(_ line: ByteBufferView) {
+    private func handle(_ line: UnsafeRawBufferPointer) {
         if line.starts(with: "PING ".utf8) {
             send("PONG " + String(decoding: line.dropFirst(5), as: UTF8.self) + "\r\n")
             return
@@ -79,30 +88,32 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
     }
 
     /// The command word of a line with a source prefix.
-    static func command(of line: ByteBufferView) -> ByteBufferView? {
+    static func command(of line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard let firstSpace = line.firstIndex(of: 32) else { return nil }
         let rest = line[(firstSpace + 1)...]
         let end = rest.firstIndex(of: 32) ?? rest.endIndex
-        return rest[rest.startIndex..<end]
+        return UnsafeRawBufferPointer(rebasing: rest[rest.startIndex..<end])
     }
 
     /// The text after " :" (the trailing parameter).
-    static func trailing(of line: ByteBufferView) -> ByteBufferView? {
-        var index = line.startIndex + 1
-        while index < line.endIndex - 1 {
-            if line[index] == 32 && line[index + 1] == 58 { return line[(index + 2)...] }
+    static func trailing(of line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        var index = 1
+        while index < line.count - 1 {
+            if line[index] == 32 && line[index + 1] == 58 {
+                return UnsafeRawBufferPointer(rebasing: line[(index + 2)...])
+            }
             index += 1
         }
         return nil
     }
 
     /// Parses the last space-separated word as an unsigned integer.
-    static func lastNumber(of line: ByteBufferView) -> UInt64? {
+    static func lastNumber(of line: UnsafeRawBufferPointer) -> UInt64? {
         var value: UInt64 = 0
         var multiplier: UInt64 = 1
-        var index = line.endIndex
+        var index = line.count
         var digits = 0
-        while index > line.startIndex {
+        while index > 0 {
             index -= 1
             let byte = line[index]
             if byte >= 48 && byte <= 57 {
