@@ -147,14 +147,23 @@ final class EpollLoop: EventLoop, @unchecked Sendable {
         Glibc.close(epoll)
     }
 
+    /// Runs the tasks posted so far, and those they post (a hand-over's flush goes out in this
+    /// tick, not after another round of reads), up to `taskRounds` times before reading again.
     private func runTasks() {
-        lock.withLock {
-            swap(&tasks, &running)
-            wakeSent = false
+        for _ in 0..<Self.taskRounds {
+            let more = lock.withLock { () -> Bool in
+                swap(&tasks, &running)
+                wakeSent = false
+                return !running.isEmpty
+            }
+            guard more else { return }
+            for task in running { task() }
+            running.removeAll(keepingCapacity: true)
         }
-        for task in running { task() }
-        running.removeAll(keepingCapacity: true)
     }
+
+    /// How many times a tick runs newly posted tasks before it reads sockets again.
+    static let taskRounds = 4
 
     /// Stops the thread after its current tasks and waits for it (from the loop itself, only
     /// asks it to stop).

@@ -29,6 +29,38 @@ import Testing
         #expect(onLoop.withLockedValue { $0 })
     }
 
+    /// A hand-over's flush is a task posted by a task: it goes out in the same tick, before
+    /// timers that fall due meanwhile (or another round of reads).
+    @Test func tasksPostedByATaskRunInTheSameTick() async throws {
+        let loop = try EpollLoop(name: "test-epoll")
+        defer { loop.stop() }
+        let seen = NIOLockedValueBox<[String]>([])
+        let timer = try await loop.submit { () -> Scheduled<Void> in
+            let timer = loop.scheduleTask(deadline: .now()) { seen.withLockedValue { $0.append("timer") } }
+            loop.execute { seen.withLockedValue { $0.append("posted") } }
+            return timer
+        }.get()
+        try await timer.futureResult.get()
+        #expect(seen.withLockedValue { $0 } == ["posted", "timer"])
+    }
+
+    /// Tasks that keep posting tasks get `taskRounds` runs a tick, then the loop reads and runs
+    /// its timers again: they cannot starve it.
+    @Test(.timeLimit(.minutes(1))) func tasksThatPostTasksForeverDoNotStarveTheLoop() async throws {
+        let loop = try EpollLoop(name: "test-epoll")
+        defer { loop.stop() }
+        let stop = NIOLockedValueBox(false)
+        let runs = NIOLockedValueBox(0)
+        @Sendable func again() {
+            runs.withLockedValue { $0 += 1 }
+            if !stop.withLockedValue({ $0 }) { loop.execute { again() } }
+        }
+        loop.execute { again() }
+        let timer = loop.scheduleTask(in: .milliseconds(20)) { stop.withLockedValue { $0 = true } }
+        try await timer.futureResult.get()
+        #expect(runs.withLockedValue { $0 } > EpollLoop.taskRounds)
+    }
+
     @Test func timersRunInDeadlineOrderAndCancelledOnesNever() async throws {
         let loop = try EpollLoop(name: "test-epoll")
         defer { loop.stop() }
