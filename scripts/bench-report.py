@@ -12,10 +12,11 @@ def cpu_model():
     return platform.processor()
 
 mem_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-servers = ["hearth", "hearth-epoll", "ngircd", "inspircd"]
-# The other servers; "hearth-epoll" is Hearth with `--io epoll` (its own loops on the IRC port).
+servers = ["hearth", "hearth-nio", "ngircd", "inspircd"]
+# "hearth" runs `--io epoll` (the default: its own loops on the IRC port), "hearth-nio" `--io nio`.
+# The other servers:
 peers = ["ngircd", "inspircd"]
-hearths = [("hearth", "Hearth"), ("hearth-epoll", "Hearth (epoll)")]
+hearths = [("hearth", "Hearth"), ("hearth-nio", "Hearth (--io nio)")]
 def find(scenario, server, **match):
     """The run of `scenario` on `server`; with several runs (rounds), each number is their median."""
     runs = [r for r in rows if r["scenario"] == scenario and r["server"] == server and all(r.get(k) == v for k, v in match.items())]

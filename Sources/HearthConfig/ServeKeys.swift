@@ -34,10 +34,10 @@ public enum ServeKeys {
             "threads", .int, nil, .restart, help: "Event-loop threads (default: one per core).",
             check: positive),
         SettingKey(
-            "io", .string, .string("nio"), .restart,
+            "io", .string, .string("epoll"), .restart,
             help:
-                "The IRC port's I/O: nio (SwiftNIO's pipeline) or epoll (Hearth's own loops; "
-                + "TLS and HTTP stay on NIO).",
+                "The IRC port's I/O: epoll (Hearth's own loops) or nio (SwiftNIO's pipeline); "
+                + "TLS and HTTP are always NIO's.",
             check: { v in IOMode(rawValue: v.string ?? "") == nil ? "nio or epoll" : nil }),
     ]
 

@@ -31,7 +31,7 @@ public struct ServeSettings: Sendable {
         }
         config.trustedProxies = Set(settings["proxy-from"]?.strings ?? [])
         config.eventLoopThreads = settings["threads"]?.int
-        config.io = IOMode(rawValue: string("io") ?? "nio") ?? .nio
+        if let io = string("io").flatMap(IOMode.init(rawValue:)) { config.io = io }
         config.serverName = string("server-name") ?? config.serverName
         config.networkName = string("network") ?? config.networkName
         config.description = string("description") ?? config.description

@@ -75,8 +75,8 @@ public struct ServerConfig: Sendable {
     public var joinBacklog = 5
     /// Event-loop threads for IRC and HTTP; nil uses one per core (NIO's shared group).
     public var eventLoopThreads: Int?
-    /// Who does the plain-TCP IRC port's I/O: SwiftNIO's channel pipeline, or Hearth's own epoll loops.
-    public var io = IOMode.nio
+    /// Who does the plain-TCP IRC port's I/O: Hearth's own epoll loops, or SwiftNIO's channel pipeline.
+    public var io = IOMode.epoll
 
     public init() {}
 

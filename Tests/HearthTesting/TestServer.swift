@@ -92,9 +92,10 @@ public final class TestServer: Sendable {
             sql: TestSQL(store: store, postgres: database))
     }
 
-    /// The IRC port's I/O the tests run on: NIO's, or with HEARTH_TEST_IO=epoll Hearth's own.
+    /// The IRC port's I/O the tests run on: the server's default (Hearth's own epoll loops), or
+    /// another with HEARTH_TEST_IO (nio: SwiftNIO's pipeline).
     public static var io: IOMode {
-        IOMode(rawValue: ProcessInfo.processInfo.environment["HEARTH_TEST_IO"] ?? "nio") ?? .nio
+        ProcessInfo.processInfo.environment["HEARTH_TEST_IO"].flatMap(IOMode.init(rawValue:)) ?? ServerConfig().io
     }
 
     /// The engine the server tests run on: SQLite, or PostgreSQL with HEARTH_TEST_ENGINE=postgres.
