@@ -210,8 +210,8 @@ struct Fanout: AsyncParsableCommand {
             let meter = meters[index]
             connection.onLine = { connection, line in
                 if isPrivmsg(line) {
-                    guard let sent = BenchConnection.lastNumber(of: line) else { return }
-                    meter.record(connection.readAt - min(sent, connection.readAt))
+                    guard let sent = BenchConnection.lastNumber(of: line), sent <= connection.readAt else { return }
+                    meter.record(connection.readAt - sent)
                     if observers.contains(index), let text = BenchConnection.trailing(of: line),
                         text.first == UInt8(ascii: "s")
                     {
@@ -293,8 +293,9 @@ func startPingPong(pairs: Int, prefix: String, common: Common, group: EventLoopG
         let bNick = b.nick
         try await a.channel.eventLoop.submit {
             a.onLine = { connection, line in
-                guard isPrivmsg(line), let sent = BenchConnection.lastNumber(of: line) else { return }
-                meter.record(connection.readAt - min(sent, connection.readAt))
+                guard isPrivmsg(line), let sent = BenchConnection.lastNumber(of: line), sent <= connection.readAt
+                else { return }
+                meter.record(connection.readAt - sent)
                 if pauseMillis > 0 {
                     // A person chatting, not a flood: the next line after a pause.
                     connection.channel.eventLoop.scheduleTask(in: .milliseconds(pauseMillis)) {

@@ -57,7 +57,8 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
             return start
         }
         buffer.moveReaderIndex(forwardBy: used)
-        if buffer.readableBytes > 0 { pending = ByteBuffer(buffer.readableBytesView) }
+        // A copy: a slice would keep NIO's whole receive buffer alive.
+        if buffer.readableBytes > 0 { pending = ByteBuffer(bytes: buffer.readableBytesView) }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {

@@ -95,7 +95,10 @@ public final class TestServer: Sendable {
     /// The IRC port's I/O the tests run on: the server's default (Hearth's own epoll loops), or
     /// another with HEARTH_TEST_IO (nio: SwiftNIO's pipeline).
     public static var io: IOMode {
-        ProcessInfo.processInfo.environment["HEARTH_TEST_IO"].flatMap(IOMode.init(rawValue:)) ?? ServerConfig().io
+        guard let name = ProcessInfo.processInfo.environment["HEARTH_TEST_IO"] else { return ServerConfig().io }
+        // A misspelt value must not quietly test the default twice.
+        guard let io = IOMode(rawValue: name) else { preconditionFailure("HEARTH_TEST_IO must be nio or epoll") }
+        return io
     }
 
     /// The engine the server tests run on: SQLite, or PostgreSQL with HEARTH_TEST_ENGINE=postgres.
