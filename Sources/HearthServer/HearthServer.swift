@@ -244,17 +244,8 @@ public final class HearthServer: Sendable {
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
             // `printf '…' | nc host port` closes its sending side first: still answer it.
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: tls == nil)
-            // A client that does not read stops being writable past this; it is then dropped.
-            .childChannelOption(
-                ChannelOptions.writeBufferWaterMark,
-                value: .init(low: IRCLimits.maxSendQueueBytes / 2, high: IRCLimits.maxSendQueueBytes)
-            )
-            // Each connection keeps its receive buffer between reads; IRC lines are short,
-            // so start small (NIO's default is 2 KiB) and let busy connections grow it.
-            .childChannelOption(
-                ChannelOptions.recvAllocator,
-                value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536)
-            )
+            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: Self.sendQueueMark)
+            .childChannelOption(ChannelOptions.recvAllocator, value: Self.receiveBuffers)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
@@ -268,6 +259,13 @@ public final class HearthServer: Sendable {
                 }
             }
     }
+
+    /// A client that does not read stops being writable past this; it is then dropped.
+    static let sendQueueMark = ChannelOptions.Types.WriteBufferWaterMark(
+        low: IRCLimits.maxSendQueueBytes / 2, high: IRCLimits.maxSendQueueBytes)
+    /// Each connection keeps its receive buffer between reads; IRC lines are short, so start
+    /// small (NIO's default is 2 KiB) and let busy connections grow it.
+    static let receiveBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536)
 
     /// The plain-TCP IRC port: NIO's listener, or with `--io epoll` Hearth's own.
     func listenPlain() async throws -> (port: Int, close: @Sendable () async -> Void) {
@@ -289,12 +287,12 @@ public final class HearthServer: Sendable {
     /// have with `--io nio` (its first handler reads the PROXY header).
     private func adopt(_ fd: Int32) {
         let core = self.core
+        // The options NIO's own listener gives its connections (`bootstrap(tls:)`).
         _ = ClientBootstrap(group: group)
+            .channelOption(ChannelOptions.maxMessagesPerRead, value: 1)
             .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-            .channelOption(
-                ChannelOptions.writeBufferWaterMark,
-                value: .init(low: IRCLimits.maxSendQueueBytes / 2, high: IRCLimits.maxSendQueueBytes)
-            )
+            .channelOption(ChannelOptions.writeBufferWaterMark, value: Self.sendQueueMark)
+            .channelOption(ChannelOptions.recvAllocator, value: Self.receiveBuffers)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ProxyHeaderHandler(core: core))
