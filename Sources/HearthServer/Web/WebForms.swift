@@ -79,14 +79,6 @@ enum WebForms {
 
     static func isToken(_ text: String) -> Bool { text.utf8.count == 32 && text.allSatisfy(\.isHexDigit) }
 
-    /// A local path to go to after signing in (never another site: `//evil` or `https:`).
-    static func localPath(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\"),
-            next.utf8.count <= 512, !next.contains(where: { $0.isNewline })
-        else { return "/" }
-        return next
-    }
-
     static func percentEncoded(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
     }

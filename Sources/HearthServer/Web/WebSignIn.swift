@@ -15,7 +15,7 @@ struct WebSignIn {
 
     func add(to router: Router<HearthRequestContext>) {
         router.get("/signin") { request, context in
-            let next = WebForms.localPath(request.uri.queryParameters["next"].map(String.init))
+            let next = LocalRedirect.path(request.uri.queryParameters["next"].map(String.init))
             return try await form(request, context, next: next, name: "", problem: nil, status: .ok)
         }
         router.post("/signin") { request, context in try await signIn(request, context) }
@@ -48,7 +48,7 @@ struct WebSignIn {
         case .success(let form): fields = form
         case .failure(let refused): return refused.response
         }
-        let next = WebForms.localPath(fields["next"])
+        let next = LocalRedirect.path(fields["next"])
         let name = String((fields["name"] ?? "").trimmingCharacters(in: .whitespaces).prefix(WebLimits.maxNameLength))
         guard Self.csrfMatches(request, fields) else {
             return try await form(

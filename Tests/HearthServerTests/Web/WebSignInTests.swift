@@ -62,6 +62,27 @@ import Testing
         }
     }
 
+    /// Browsers drop a tab and read `\` as `/`: `/%09/evil.example` once went to evil.example.
+    @Test func aNextThatCouldLeaveTheSiteGoesHome() async throws {
+        try await withServer { server in
+            _ = try await TestClient.user(server, "alice")
+            for query in [
+                "/%09/evil.example", "/%0A/evil.example", "/%5Cevil.example", "/%2F%2Fevil.example",
+                "/%252F%252Fevil.example", "/@evil.example",
+            ] {
+                let browser = WebBrowser(server)
+                let form = try await browser.get("/signin?next=" + query)
+                #expect(form.status == 200 && form.body.contains(#"name="next" value="/""#), "\(query)")
+                let decoded = try #require(query.removingPercentEncoding)
+                let answer = try await browser.post(
+                    "/signin", form: ["name": "alice", "password": "s3cret-pass", "next": decoded])
+                #expect(answer.status == 303 && answer.location == "/", "\(query)")
+            }
+            let page = try await WebBrowser(server).signIn("alice", next: "/m/1")
+            #expect(page.status == 303 && page.location == "/m/1")
+        }
+    }
+
     @Test func webAndChatShareOneThrottle() async throws {
         try await withServer { server in
             _ = try await TestClient.user(server, "alice")
