@@ -34,6 +34,7 @@ public enum HearthApps {
             BotApp(
                 name: "family", commands: FamilyCommands.all + LocationCommands.all + FamilyFeedCommands.all,
                 onLogin: { try await FamilyCommands.onLogin($0, $1) },
+                onAccountDeleted: { try await FamilyCommands.onAccountDeleted($0, $1, $2) },
                 guardedChannels: { try await FamilyCommands.guardedChannels($0) },
                 reservedChannels: FamilyCommands.reservedChannels, pages: [FamilyPages.family]),
             BotApp(name: "help", commands: HelpCommands.all),

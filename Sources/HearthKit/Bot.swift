@@ -25,6 +25,7 @@ public final class Bot: Sendable {
         commands = table
         groupOrder = groups
         services.loginHooks.withLock { $0 = apps.compactMap(\.onLogin) }
+        services.deletionHooks.withLock { $0 = apps.compactMap(\.onAccountDeleted) }
     }
 
     /// The channels the apps guard, as they stand in the store.

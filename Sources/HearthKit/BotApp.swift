@@ -2,7 +2,7 @@ import HearthStore
 
 /// One app of the bot: its commands, its line on `!profile`, what it adds to a login, the
 /// channels it guards and the services it brings (the store deletes an account's rows of
-/// every app itself, on every engine). Adding an app means adding one value to the
+/// every app itself, on every engine; `onAccountDeleted` tells people what changed). Adding an app means adding one value to the
 /// list the executable gives `Bot` (`HearthApps.builtIn`).
 /// An app's answer to a private line that is not a command (nil: not for this app).
 public typealias LineContinuation = @Sendable (Bot, Caller, any PresenceDirectory, String) async -> BotResponse?
@@ -14,6 +14,8 @@ public struct BotApp: Sendable {
     public var profileLine: (@Sendable (ProfileContext) async throws -> String?)?
     /// Effects of every login (e.g. "today's cookie is waiting").
     public var onLogin: LoginHook?
+    /// Effects once an account is deleted (e.g. a family channel's members, its new founder told).
+    public var onAccountDeleted: AccountDeletionHook?
     /// A line said privately that is not a command but continues what the app is doing with
     /// the caller (a recipe being written); nil when it does not.
     public var continuation: LineContinuation?
@@ -29,7 +31,8 @@ public struct BotApp: Sendable {
     public init(
         name: String, commands: [BotCommand],
         profileLine: (@Sendable (ProfileContext) async throws -> String?)? = nil,
-        onLogin: LoginHook? = nil, continuation: LineContinuation? = nil,
+        onLogin: LoginHook? = nil, onAccountDeleted: AccountDeletionHook? = nil,
+        continuation: LineContinuation? = nil,
         guardedChannels: (@Sendable (BotServices) async throws -> [GuardedChannel])? = nil,
         reservedChannels: ReservedChannels? = nil, services: [any Sendable] = [], pages: [WebPage] = [],
         actions: [WebAction] = []
@@ -41,6 +44,7 @@ public struct BotApp: Sendable {
         self.guardedChannels = guardedChannels
         self.reservedChannels = reservedChannels
         self.onLogin = onLogin
+        self.onAccountDeleted = onAccountDeleted
         self.name = name
         self.commands = commands
         self.profileLine = profileLine

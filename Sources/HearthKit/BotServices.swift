@@ -7,6 +7,9 @@ import Logging
 import Synchronization
 
 public typealias LoginHook = @Sendable (BotServices, AccountRef) async throws -> [SessionEffect]
+/// An app's part of deleting an account, once the store deleted it (a family's new founder is told).
+public typealias AccountDeletionHook =
+    @Sendable (BotServices, AccountRef, AccountDeletion) async throws -> [SessionEffect]
 
 /// What command handlers may use: the store, the account rules, pictures, and whatever
 /// services the apps brought (see `BotApp.services`). Who is online comes with each request.
@@ -21,6 +24,8 @@ public final class BotServices: Sendable {
     private let appServices: [ObjectIdentifier: any Sendable]
     /// What apps add to every login (see `BotApp.onLogin`); set by `Bot`.
     let loginHooks = Mutex<[LoginHook]>([])
+    /// What apps do when an account is deleted (see `BotApp.onAccountDeleted`); set by `Bot`.
+    let deletionHooks = Mutex<[AccountDeletionHook]>([])
     /// Counts commands run: a rendered page kept for visitors is good only while it is unchanged.
     private let commandsRun = Atomic<Int>(0)
 
@@ -73,6 +78,13 @@ public final class BotServices: Sendable {
             .botFlag(accountID: account.id, isBot: settings["bot"] == "on"),
         ]
         for hook in loginHooks.withLock({ $0 }) { effects += try await hook(self, account) }
+        return effects
+    }
+
+    /// What the apps do once the store deleted an account (its connections are logged out first).
+    public func deletionEffects(_ account: AccountRef, _ deletion: AccountDeletion) async throws -> [SessionEffect] {
+        var effects: [SessionEffect] = []
+        for hook in deletionHooks.withLock({ $0 }) { effects += try await hook(self, account, deletion) }
         return effects
     }
 }

@@ -34,7 +34,7 @@ import Testing
             try await store.setPassword(accountID: bob.id, hash: "new-hash")
             #expect(try await store.account(id: bob.id)?.passwordHash == "new-hash")
 
-            #expect(try await store.deleteAccount(id: bob.id) == [])
+            #expect(try await store.deleteAccount(id: bob.id) == AccountDeletion())
             #expect(try await store.account(id: bob.id) == nil)
             #expect(try await store.account(id: ann.id) != nil)
         }

@@ -18,6 +18,18 @@ public enum StoreError: Error, Equatable, Sendable {
 }
 
 /// The accounts part of the store, the same on every engine.
+/// What deleting an account did beyond its own rows.
+public struct AccountDeletion: Sendable, Equatable {
+    /// Rendered memes nothing shows any more: their rows are gone, the caller deletes the files.
+    public var renders: [String]
+    /// Every family the account was in, as it stands now.
+    public var families: [FamilyDeparture]
+
+    public init(renders: [String] = [], families: [FamilyDeparture] = []) {
+        (self.renders, self.families) = (renders, families)
+    }
+}
+
 public protocol AccountStore: Sendable {
     /// Creates an account with its recovery-code hashes in one transaction.
     func createAccount(
@@ -40,7 +52,9 @@ public protocol AccountStore: Sendable {
 
     func rename(accountID: Int64, to name: String, nameKey: String) async throws
 
-    func deleteAccount(id: Int64) async throws -> [String]
+    /// Deletes the account and everything only it owned (docs/DATA.md lists what goes and
+    /// what stays); its families stay with the others in them.
+    func deleteAccount(id: Int64) async throws -> AccountDeletion
 
     func addResumeToken(accountID: Int64, tokenHash: String, expiresAt: Date, now: Date) async throws
 

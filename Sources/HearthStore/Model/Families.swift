@@ -51,6 +51,23 @@ public struct FamilyInvite: Sendable, Equatable {
     }
 }
 
+/// What became of a family one of whose members deleted their account. A family stays while
+/// someone is in it: when its founder goes, the founder's role passes to the longest-standing
+/// remaining member (an admin before others; ties to whoever has the older account). A family
+/// nobody is left in is removed, with its feed.
+public struct FamilyDeparture: Sendable, Equatable {
+    public var familyId: Int64
+    public var name: String
+    /// The member who became founder (only when the deleted account had founded it).
+    public var newFounderId: Int64?
+    /// Nobody was left: the family, its feed, links and invites are gone.
+    public var removed: Bool
+
+    public init(familyId: Int64, name: String, newFounderId: Int64? = nil, removed: Bool = false) {
+        (self.familyId, self.name, self.newFounderId, self.removed) = (familyId, name, newFounderId, removed)
+    }
+}
+
 public enum FamilyError: Error, Equatable, Sendable {
     case notFound, alreadyMember, wouldCycle, selfLink, notMember, founderMustStay
     /// The account founded as many families as one may.

@@ -96,7 +96,7 @@ extension PostgresStore: AccountStore {
     }
 
     @discardableResult
-    public func deleteAccount(id: Int64) async throws -> [String] {
+    public func deleteAccount(id: Int64) async throws -> AccountDeletion {
         try await transaction { db in
             var rendered: [String] = []
             for try await imageID in try await db.query(
@@ -105,6 +105,8 @@ extension PostgresStore: AccountStore {
                 rendered.append(imageID)
             }
             try await Self.forgetReactions(db, accountID: id, self.logger)
+            try await Self.forgetThreads(db, accountID: id, self.logger)
+            let families = try await Self.departFamilies(db, accountID: id, self.logger)
             try await db.query("DELETE FROM account WHERE id = \(id)", logger: self.logger)
             var orphans: [String] = []
             for imageID in rendered {
@@ -118,7 +120,7 @@ extension PostgresStore: AccountStore {
                     """, self.logger)
                 if !deleted.isEmpty { orphans.append(imageID) }
             }
-            return orphans
+            return AccountDeletion(renders: orphans, families: families)
         }
     }
 
@@ -148,7 +150,28 @@ extension PostgresStore: AccountStore {
             WHERE id IN (SELECT recipeId FROM recipeVote WHERE accountId = \(id)
               UNION SELECT targetId FROM comment WHERE kind = 'recipe' AND accountId = \(id))
             """, logger: logger)
+        try await db.query(
+            """
+            UPDATE familyPost SET
+              likes = likes - (SELECT COUNT(*) FROM postLike WHERE postId = familyPost.id AND accountId = \(id)),
+              comments = comments - (SELECT COUNT(*) FROM comment
+                WHERE kind = 'post' AND targetId = familyPost.id AND accountId = \(id))
+            WHERE id IN (SELECT postId FROM postLike WHERE accountId = \(id)
+              UNION SELECT targetId FROM comment WHERE kind = 'post' AND accountId = \(id))
+            """, logger: logger)
         try await db.query("UPDATE image SET ownerId = NULL WHERE ownerId = \(id) AND kind = 'meme'", logger: logger)
+    }
+
+    /// Others' comments on the account's memes, recipes and posts, and their feed lines about
+    /// following it, go with it (no key ties them to it); the same as deleting each thing.
+    static func forgetThreads(_ db: PostgresConnection, accountID id: Int64, _ logger: Logger) async throws {
+        try await db.query(
+            """
+            DELETE FROM comment WHERE (kind = 'meme' AND targetId IN (SELECT id FROM meme WHERE accountId = \(id)))
+              OR (kind = 'recipe' AND targetId IN (SELECT id FROM recipe WHERE accountId = \(id)))
+              OR (kind = 'post' AND targetId IN (SELECT id FROM familyPost WHERE accountId = \(id)))
+            """, logger: logger)
+        try await db.query("DELETE FROM activity WHERE kind = 'follow' AND subjectId = \(id)", logger: logger)
     }
 
     public func addResumeToken(accountID: Int64, tokenHash: String, expiresAt: Date, now: Date) async throws {

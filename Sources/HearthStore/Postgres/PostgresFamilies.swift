@@ -219,6 +219,44 @@ extension PostgresStore: FamilyStore {
         }
     }
 
+    /// The account is being deleted: each family it founded passes to the longest-standing
+    /// member left (an admin first), or is removed when nobody is. Its own rows go with the
+    /// account. Reports every family it was in.
+    static func departFamilies(_ db: PostgresConnection, accountID: Int64, _ logger: Logger) async throws
+        -> [FamilyDeparture]
+    {
+        var departures: [FamilyDeparture] = []
+        for row in try await db.rows(
+            """
+            SELECT id, name, founderId FROM family WHERE founderId = \(accountID)
+              OR id IN (SELECT familyId FROM familyMember WHERE accountId = \(accountID)) ORDER BY id FOR UPDATE
+            """, logger)
+        {
+            let (id, name, founder) = try row.decode((Int64, String, Int64).self)
+            var departure = FamilyDeparture(familyId: id, name: name)
+            if founder == accountID {
+                let successor = try await db.rows(
+                    """
+                    SELECT accountId FROM familyMember WHERE familyId = \(id) AND accountId <> \(accountID)
+                    ORDER BY role = 'admin' DESC, joinedAt, accountId LIMIT 1
+                    """, logger
+                ).first?.decode(Int64.self)
+                if let successor {
+                    try await db.query("UPDATE family SET founderId = \(successor) WHERE id = \(id)", logger: logger)
+                    try await db.query(
+                        "UPDATE familyMember SET role = 'founder' WHERE familyId = \(id) AND accountId = \(successor)",
+                        logger: logger)
+                    departure.newFounderId = successor
+                } else {
+                    try await db.query("DELETE FROM family WHERE id = \(id)", logger: logger)
+                    departure.removed = true
+                }
+            }
+            departures.append(departure)
+        }
+        return departures
+    }
+
     public func allFamilies() async throws -> [Stored<FamilyRecord>] {
         try await rows("SELECT \(unescaped: Self.familyColumns) FROM family").map(Self.family)
     }

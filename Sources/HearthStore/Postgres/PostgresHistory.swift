@@ -18,11 +18,13 @@ extension PostgresStore: HistoryStore {
         guard !records.isEmpty || !access.isEmpty else { return }
         try await transaction { db in
             if !records.isEmpty {
-                // An account id of 0 stands for "no account" (arrays here hold no NULLs).
+                // An account id of 0 stands for "no account" (arrays here hold no NULLs). A line said
+                // just before its sender deleted the account is kept without it, as the deletion
+                // does to the lines already written (a failed key lost the whole batch).
                 try await db.query(
                     """
                     INSERT INTO history (target, msgid, source, accountId, command, text, createdAt)
-                    SELECT t, m, s, NULLIF(a, 0), c, x, d FROM unnest(
+                    SELECT t, m, s, (SELECT id FROM account WHERE id = a), c, x, d FROM unnest(
                       \(records.map(\.target))::text[], \(records.map(\.msgid))::text[],
                       \(records.map(\.source))::text[], \(records.map { $0.accountID ?? 0 })::bigint[],
                       \(records.map(\.command))::text[], \(records.map(\.text))::text[],

@@ -41,6 +41,16 @@ enum PostgresMigrations {
                 iterations BIGINT NOT NULL, storedKey TEXT NOT NULL, serverKey TEXT NOT NULL)
             """
         ),
+        // Deleting a founder's account deleted the family with everyone's posts in it: the
+        // founder's role now passes on first (`departFamilies`), and the key refuses the delete
+        // if it did not.
+        (
+            "v10-family-outlives-founder",
+            """
+            ALTER TABLE family DROP CONSTRAINT family_founderid_fkey;
+            ALTER TABLE family ADD CONSTRAINT family_founderid_fkey FOREIGN KEY (founderId) REFERENCES account(id)
+            """
+        ),
     ]
 
     /// Counts a profile shows, kept by triggers: counting an account's 10,000 recipes on every

@@ -343,6 +343,34 @@ enum Migrations {
                 t.column("serverKey", .text).notNull()
             }
         }
+        m.registerMigration("v14-family-outlives-founder") { db in
+            // Deleting a founder's account deleted the family with everyone's posts in it
+            // (ON DELETE CASCADE). The founder's role now passes on first (`departFamilies`), and
+            // the key refuses the delete if it did not. SQLite changes a key only by rebuilding
+            // the table; GRDB turns foreign keys off for the migration, so nothing cascades here.
+            let sequence =
+                try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'family'") ?? 0
+            try db.execute(
+                sql: """
+                    CREATE TABLE family_new (
+                      id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,
+                      founderId INTEGER NOT NULL REFERENCES account(id),
+                      parentFamilyId INTEGER REFERENCES family(id) ON DELETE SET NULL,
+                      createdAt DATETIME NOT NULL);
+                    INSERT INTO family_new (id, name, founderId, parentFamilyId, createdAt)
+                      SELECT id, name, founderId, parentFamilyId, createdAt FROM family;
+                    DROP TABLE family;
+                    ALTER TABLE family_new RENAME TO family;
+                    CREATE INDEX family_on_founderId ON family(founderId);
+                    """)
+            // A removed family's number (its channel #family-N) is never given out again.
+            try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name IN ('family', 'family_new')")
+            try db.execute(
+                sql: """
+                    INSERT INTO sqlite_sequence (name, seq)
+                    VALUES ('family', MAX(?, (SELECT COALESCE(MAX(id), 0) FROM family)))
+                    """, arguments: [sequence])
+        }
         return m
     }
 }

@@ -78,17 +78,19 @@ extension SQLiteStore {
         }
     }
 
-    /// Deletes the account and everything only it owned. Returns the ids of rendered memes
-    /// that no remaining meme, avatar or family post shows (their rows are gone; the caller
-    /// deletes the files). A render is shared when two people made the same meme, so it
-    /// stays while someone else's meme still shows it.
+    /// Deletes the account and everything only it owned; its families pass on (see
+    /// `FamilyDeparture`). Reports the rendered memes that no remaining meme, avatar or family
+    /// post shows (their rows are gone; the caller deletes the files). A render is shared when
+    /// two people made the same meme, so it stays while someone else's meme still shows it.
     @discardableResult
-    public func deleteAccount(id: Int64) async throws -> [String] {
+    public func deleteAccount(id: Int64) async throws -> AccountDeletion {
         try await pool.write { db in
             let rendered = try String.fetchAll(
                 db, sql: "SELECT DISTINCT imageId FROM meme WHERE accountId = ?", arguments: [id])
             // Counts kept on other rows (likes, favourites) lose what this account gave.
             try Self.forgetReactions(db, accountID: id)
+            try Self.forgetThreads(db, accountID: id)
+            let families = try Self.departFamilies(db, accountID: id)
             _ = try Stored<Account>.deleteOne(db, key: id)
             var orphans: [String] = []
             for imageID in rendered {
@@ -105,7 +107,7 @@ extension SQLiteStore {
                     if db.changesCount > 0 { orphans.append(imageID) }
                 }
             }
-            return orphans
+            return AccountDeletion(renders: orphans, families: families)
         }
     }
 

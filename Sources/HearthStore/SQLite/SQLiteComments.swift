@@ -77,9 +77,31 @@ extension SQLiteStore {
                   comments = comments - (SELECT COUNT(*) FROM comment WHERE kind = 'recipe' AND targetId = recipe.id AND accountId = :id)
                 WHERE id IN (SELECT recipeId FROM recipeVote WHERE accountId = :id UNION SELECT targetId FROM comment WHERE kind = 'recipe' AND accountId = :id)
                 """, arguments: ["id": accountID])
+        try db.execute(
+            sql: """
+                UPDATE familyPost SET
+                  likes = likes - (SELECT COUNT(*) FROM postLike WHERE postId = familyPost.id AND accountId = :id),
+                  comments = comments - (SELECT COUNT(*) FROM comment
+                    WHERE kind = 'post' AND targetId = familyPost.id AND accountId = :id)
+                WHERE id IN (SELECT postId FROM postLike WHERE accountId = :id
+                  UNION SELECT targetId FROM comment WHERE kind = 'post' AND accountId = :id)
+                """, arguments: ["id": accountID])
         // Memes keep their pictures when the account that first rendered them goes.
         try db.execute(
             sql: "UPDATE image SET ownerId = NULL WHERE ownerId = ? AND kind = 'meme'", arguments: [accountID])
+    }
+
+    /// Others' comments on the account's memes, recipes and posts, and their feed lines about
+    /// following it, go with it (no key ties them to it); the same as deleting each thing.
+    public static func forgetThreads(_ db: Database, accountID: Int64) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM comment WHERE (kind = 'meme' AND targetId IN (SELECT id FROM meme WHERE accountId = :id))
+                  OR (kind = 'recipe' AND targetId IN (SELECT id FROM recipe WHERE accountId = :id))
+                  OR (kind = 'post' AND targetId IN (SELECT id FROM familyPost WHERE accountId = :id))
+                """, arguments: ["id": accountID])
+        try db.execute(
+            sql: "DELETE FROM activity WHERE kind = 'follow' AND subjectId = ?", arguments: [accountID])
     }
 
     /// Deletes a comment written by `accountID`; returns its kind and target, or nil.

@@ -206,6 +206,40 @@ extension SQLiteStore {
         }
     }
 
+    /// The account is being deleted: each family it founded passes to the longest-standing
+    /// member left (an admin first), or is removed when nobody is. Its own rows go with the
+    /// account. Reports every family it was in.
+    static func departFamilies(_ db: Database, accountID: Int64) throws -> [FamilyDeparture] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, name, founderId FROM family WHERE founderId = :id
+                  OR id IN (SELECT familyId FROM familyMember WHERE accountId = :id) ORDER BY id
+                """, arguments: ["id": accountID])
+        return try rows.map { row in
+            var departure = FamilyDeparture(familyId: row[0], name: row[1])
+            guard row[2] as Int64 == accountID else { return departure }
+            let successor = try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT accountId FROM familyMember WHERE familyId = ? AND accountId <> ?
+                    ORDER BY role = 'admin' DESC, joinedAt, accountId LIMIT 1
+                    """, arguments: [departure.familyId, accountID])
+            if let successor {
+                try db.execute(
+                    sql: "UPDATE family SET founderId = ? WHERE id = ?", arguments: [successor, departure.familyId])
+                try db.execute(
+                    sql: "UPDATE familyMember SET role = 'founder' WHERE familyId = ? AND accountId = ?",
+                    arguments: [departure.familyId, successor])
+                departure.newFounderId = successor
+            } else {
+                try db.execute(sql: "DELETE FROM family WHERE id = ?", arguments: [departure.familyId])
+                departure.removed = true
+            }
+            return departure
+        }
+    }
+
     /// Every family's members (to guard the families' private channels).
     public func allFamilies() async throws -> [Stored<FamilyRecord>] {
         try await pool.read { db in try Stored<FamilyRecord>.fetchAll(db) }

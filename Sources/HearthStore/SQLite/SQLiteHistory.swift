@@ -7,10 +7,13 @@ extension SQLiteStore {
     public func appendHistory(_ records: [HistoryRecord], access: [HistoryAccess] = []) async throws {
         guard !records.isEmpty || !access.isEmpty else { return }
         try await pool.write { db in
+            // A line said just before its sender deleted the account is kept without the account,
+            // as the deletion does to the lines already written (a failed key lost the whole batch).
             let statement = try db.cachedStatement(
-                sql:
-                    "INSERT INTO history (target, msgid, source, accountId, command, text, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)"
-            )
+                sql: """
+                    INSERT INTO history (target, msgid, source, accountId, command, text, createdAt)
+                    VALUES (?, ?, ?, (SELECT id FROM account WHERE id = ?), ?, ?, ?)
+                    """)
             for record in records {
                 try statement.execute(arguments: [
                     record.target, record.msgid, record.source, record.accountID, record.command, record.text,

@@ -139,6 +139,44 @@ import Testing
     }
 }
 
+@Suite struct FamilyFounderDeletionTests {
+    /// Issue 33: a founder deleting their account took the family and everyone's posts with it.
+    @Test func theFamilyOutlivesItsFounderAndTheNewFounderIsTold() async throws {
+        try await withServer { server in
+            let cat = try await TestClient.user(server, "cat")
+            try await cat.send("!tree new Rivers")
+            let code = try FamilyTests.code(in: try await cat.expect("Invite code for Rivers: "))
+            let eve = try await TestClient.user(server, "eve")
+            try await eve.send("!tree join \(code)")
+            try await eve.expect("You joined #family-1.")
+            let laptop = try await TestClient.irc(server, nick: "cat_", extra: ["PASS cat:s3cret-pass"])
+            try await laptop.expect("JOIN #family-1")
+            try await eve.send("!post the garden is in bloom")
+            try await eve.expect("Posted #1 to Rivers's feed.")
+            try await cat.send("!post my last words")
+            try await cat.expect("Posted #2")
+
+            try await cat.send("!account delete s3cret-pass")
+            // Cat's connections, guests now, are out of the family channel and stay out.
+            try await cat.expect("You left #family-1.")
+            try await cat.expect("everything that was only yours are deleted")
+            try await laptop.expect("PART #family-1")
+            try await eve.expect("cat deleted their account: you are now the founder of Rivers.")
+            try await eve.expect("[#family-1] <hearth> cat deleted their account; eve is now the founder of Rivers.")
+            try await laptop.send("JOIN #family-1")
+            try await laptop.expect("it is a family's private channel")
+
+            try await eve.send("!tree members")
+            try await eve.expect("Rivers (1): eve (founder)")
+            try await eve.send("!famfeed")
+            // Newest first: cat's post would come before eve's.
+            try await eve.expectNoLine(containing: "last words", before: "#1 eve: the garden is in bloom")
+            try await eve.send("!tree invite")
+            try await eve.expect("Invite code for Rivers: ")
+        }
+    }
+}
+
 @Suite struct FamilyFeedAndPlacesTests {
     @Test func feedEventsLikesCommentsStayInTheFamily() async throws {
         try await withServer { server in

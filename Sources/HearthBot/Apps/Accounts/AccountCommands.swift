@@ -223,11 +223,12 @@ enum AccountCommands {
         _ = try await request.services.accounts
             .checkPassword(name: ref.name, password: request.words[1], address: request.caller.address)
         let images = try await request.services.store.imageIDs(ownerID: ref.id)
-        let renders = try await request.services.store.deleteAccount(id: ref.id)
-        request.services.media?.delete(ids: images + renders)  // the files of their pictures and memes
+        let deletion = try await request.services.store.deleteAccount(id: ref.id)
+        request.services.media?.delete(ids: images + deletion.renders)  // the files of their pictures and memes
         return BotResponse(
             ["Your account \(ref.name) and everything that was only yours are deleted. Goodbye!"],
-            effects: [.logoutEverywhere(accountID: ref.id), .accountGone(accountID: ref.id)])
+            effects: [.logoutEverywhere(accountID: ref.id), .accountGone(accountID: ref.id)]
+                + (try await request.services.deletionEffects(ref, deletion)))
     }
 
     static let all = [register, login, resume, logout, whoami, passwd, rename, recover, account]

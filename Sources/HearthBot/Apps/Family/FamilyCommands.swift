@@ -25,8 +25,11 @@ public enum FamilyCommands {
     static let reservedChannels = ReservedChannels(prefix: "#family-", refusal: "it is a family's private channel")
 
     static func guarded(_ family: Stored<FamilyRecord>, members: Set<Int64>) -> GuardedChannel {
-        GuardedChannel(
-            name: channelName(family.id), members: members, topic: "\(family.name) — family only", owner: family.name)
+        guarded(id: family.id, name: family.name, members: members)
+    }
+
+    static func guarded(id: Int64, name: String, members: Set<Int64>) -> GuardedChannel {
+        GuardedChannel(name: channelName(id), members: members, topic: "\(name) — family only", owner: name)
     }
 
     /// Every family's channel with its members, when the server starts.
@@ -42,6 +45,29 @@ public enum FamilyCommands {
         let members = try await request.services.store.familyMemberIDs(family.id)
         var effects: [SessionEffect] = [.guardedChannel(guarded(family, members: members))]
         if let joining { effects.append(.joinChannels(accountID: joining, names: [channelName(family.id)])) }
+        return effects
+    }
+
+    /// After an account was deleted: each of its families' channels keeps only its members (the
+    /// account's connections, now guests, leave), and a new founder is told, there and in person.
+    static func onAccountDeleted(_ services: BotServices, _ account: AccountRef, _ deletion: AccountDeletion)
+        async throws -> [SessionEffect]
+    {
+        var effects: [SessionEffect] = []
+        for departure in deletion.families {
+            let members = departure.removed ? [] : try await services.store.familyMemberIDs(departure.familyId)
+            effects.append(.guardedChannel(guarded(id: departure.familyId, name: departure.name, members: members)))
+            guard let heir = departure.newFounderId, let name = try await services.store.account(id: heir)?.name
+            else { continue }
+            effects.append(
+                .notify(
+                    accountID: heir,
+                    text: "\(account.name) deleted their account: you are now the founder of \(departure.name)."))
+            effects.append(
+                .channelMessage(
+                    nameKey: IRCNames.fold(channelName(departure.familyId)),
+                    text: "\(account.name) deleted their account; \(name) is now the founder of \(departure.name)."))
+        }
         return effects
     }
 
