@@ -21,19 +21,6 @@ import Testing
         #expect(Set(texts).count == texts.count)
     }
 
-    @Test func streaksCountConsecutiveLocalDays() {
-        #expect(LocalDays.streaks(days: [], today: "2026-06-10") == (0, 0))
-        #expect(LocalDays.streaks(days: ["2026-06-08", "2026-06-09", "2026-06-10"], today: "2026-06-10") == (3, 3))
-        // Yesterday's streak still counts until today is over; a gap ends it.
-        #expect(LocalDays.streaks(days: ["2026-06-08", "2026-06-09"], today: "2026-06-10") == (2, 2))
-        #expect(
-            LocalDays.streaks(days: ["2026-06-01", "2026-06-02", "2026-06-03", "2026-06-09"], today: "2026-06-11") == (
-                0, 3
-            ))
-        // Across a month and a year end.
-        #expect(LocalDays.streaks(days: ["2025-12-31", "2026-01-01"], today: "2026-01-01") == (2, 2))
-    }
-
     @Test func daysFollowTheTimeZoneAndDST() throws {
         let paris = LocalDays(identifier: "Europe/Paris")
         let instant = try Date("2026-10-24T22:30:00Z", strategy: .iso8601)  // 00:30 on the 25th in Paris

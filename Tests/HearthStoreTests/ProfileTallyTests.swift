@@ -34,8 +34,9 @@ import Testing
             let cookie = FortuneRecord(
                 accountId: author.id, day: "2026-11-25", sayingKey: "k", round: 1, text: "t", numbers: "1 2 3 4 5 6",
                 lat: nil, lon: nil, place: nil, points: 10, openedAt: Date())
-            _ = try await store.openFortune(cookie)
-            _ = try await store.addPoints(accountID: author.id, kind: "streak", day: "2026-11-25", points: 5)
+            _ = try await store.openFortune(cookie, after: nil)
+            _ = try await store.addPoints(
+                accountID: author.id, kind: "streak", day: .utc("2026-11-25"), points: 5, now: Date(), after: nil)
             let recipe = try await store.addRecipe(
                 RecipeRecord(
                     accountId: author.id, title: "Soup", ingredients: "water", steps: "boil", photoImageId: nil,

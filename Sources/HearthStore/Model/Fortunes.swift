@@ -1,10 +1,31 @@
 import Foundation
 
-/// One opened fortune cookie: one per account per local day.
+/// A day of someone's life: its date where they were (`yyyy-MM-dd`) and the instants it starts
+/// and ends there. Kept with what is given once a day, so that changing time zone cannot
+/// make a day twice (see the fortunes app's `OncePerDay`).
+public struct LocalDay: Sendable, Equatable, Hashable {
+    public var day: String
+    public var start: Date
+    public var end: Date
+    public init(day: String, start: Date, end: Date) { (self.day, self.start, self.end) = (day, start, end) }
+
+    /// `day` as a UTC day: how rows kept before days had instants are read.
+    public static func utc(_ day: String) -> LocalDay {
+        let start = ISO8601DateFormatter().date(from: day + "T00:00:00Z") ?? Date(timeIntervalSince1970: 0)
+        return LocalDay(day: day, start: start, end: start.addingTimeInterval(86_400))
+    }
+}
+
+/// One opened fortune cookie: one per account per day of their life.
 public struct FortuneRecord: Codable, Sendable, Equatable {
     public var accountId: Int64
     /// The local date it was opened on, `yyyy-MM-dd` in the account's time zone.
     public var day: String
+    /// When that local day started and ended (its zone's midnights).
+    public var dayStart: Date
+    public var dayEnd: Date
+    /// The streak this cookie made (1: none), decided when it was opened.
+    public var streak: Int
     /// Which catalogue saying (a hash of its text), and which pass through the catalogue.
     public var sayingKey: String
     public var round: Int
@@ -17,16 +38,20 @@ public struct FortuneRecord: Codable, Sendable, Equatable {
     public var points: Int
     public var openedAt: Date
 
+    /// `localDay` nil: `day` as a UTC day.
     public init(
         accountId: Int64, day: String, sayingKey: String, round: Int, text: String, numbers: String, lat: Double?,
         lon: Double?,
-        place: String?, points: Int, openedAt: Date
+        place: String?, points: Int, openedAt: Date, localDay: LocalDay? = nil, streak: Int = 1
     ) {
-        (self.accountId, self.day, self.sayingKey, self.round, self.text, self.numbers) = (
-            accountId, day, sayingKey, round, text, numbers
-        )
+        let span = localDay ?? .utc(day)
+        (self.accountId, self.day, self.dayStart, self.dayEnd) = (accountId, day, span.start, span.end)
+        (self.sayingKey, self.round, self.text, self.numbers) = (sayingKey, round, text, numbers)
         (self.lat, self.lon, self.place, self.points, self.openedAt) = (lat, lon, place, points, openedAt)
+        self.streak = streak
     }
+
+    public var localDay: LocalDay { LocalDay(day: day, start: dayStart, end: dayEnd) }
 }
 
 /// A place someone shared (`!loc`, or where a fortune was opened).
@@ -42,19 +67,20 @@ public struct SharedLocation: Sendable, Equatable {
 
 /// The fortunes part of the store, the same on every engine.
 public protocol FortuneStore: Sendable {
-    func fortune(accountID: Int64, day: String) async throws -> Stored<FortuneRecord>?
-
     func fortune(id: Int64) async throws -> Stored<FortuneRecord>?
 
     /// The sayings seen in the account's current pass through the catalogue, and that pass.
     func fortuneRound(accountID: Int64) async throws -> (round: Int, seen: Set<String>)
 
-    /// Saves today's cookie and its points, unless one was opened for that day meanwhile
-    /// (then that one is returned and nothing changes).
-    func openFortune(_ fortune: FortuneRecord) async throws -> (fortune: Stored<FortuneRecord>, isNew: Bool)
+    /// The account's latest cookie (the one whose day ends last).
+    func lastFortune(accountID: Int64) async throws -> Stored<FortuneRecord>?
 
-    /// Every day the account opened a cookie on, newest first (for streaks).
-    func fortuneDays(accountID: Int64) async throws -> [String]
+    /// Saves a cookie and its points if the account's latest cookie is still `after` (the one
+    /// the caller decided from; nil: none) and none has its date; otherwise the latest is
+    /// returned and nothing changes.
+    func openFortune(_ fortune: FortuneRecord, after: Int64?) async throws -> (
+        fortune: Stored<FortuneRecord>, isNew: Bool
+    )
 
     func fortunes(of accountID: Int64, page: Int, pageSize: Int) async throws -> (
         fortunes: [Stored<FortuneRecord>], total: Int
@@ -63,8 +89,13 @@ public protocol FortuneStore: Sendable {
     /// All of an account's cookies, oldest first (stats and the map).
     func allFortunes(of accountID: Int64) async throws -> [Stored<FortuneRecord>]
 
-    /// Adds points once per (kind, day): false when they were given already.
-    func addPoints(accountID: Int64, kind: String, day: String, points: Int, now: Date) async throws -> Bool
+    /// The latest day `kind` points were given for (nil: never).
+    func lastPointsDay(accountID: Int64, kind: String) async throws -> LocalDay?
+
+    /// Adds `kind` points for `day` if the latest day they were given for is still `after`
+    /// (what the caller decided from) and not `day`: false when they were given meanwhile.
+    func addPoints(accountID: Int64, kind: String, day: LocalDay, points: Int, now: Date, after: LocalDay?)
+        async throws -> Bool
 
     func points(of accountID: Int64) async throws -> Int
 
@@ -80,9 +111,5 @@ extension FortuneStore {
     public func fortunes(of accountID: Int64, page: Int) async throws -> (fortunes: [Stored<FortuneRecord>], total: Int)
     {
         try await fortunes(of: accountID, page: page, pageSize: StoreLimits.fortunePageSize)
-    }
-
-    public func addPoints(accountID: Int64, kind: String, day: String, points: Int) async throws -> Bool {
-        try await addPoints(accountID: accountID, kind: kind, day: day, points: points, now: Date())
     }
 }

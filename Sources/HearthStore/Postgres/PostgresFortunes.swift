@@ -1,25 +1,38 @@
 import Foundation
 import PostgresNIO
 
-/// Fortune cookies, points and shared places on PostgreSQL. One cookie per account and day is
-/// the unique index's job: a second open that day returns the first.
+/// Fortune cookies, points and shared places on PostgreSQL. One cookie per account and date is
+/// the unique index's job; which day may follow which is the app's rule (`OncePerDay`), kept by
+/// opening only after the cookie the rule was decided from.
 extension PostgresStore: FortuneStore {
-    static let fortuneColumns = "id, accountId, day, sayingKey, round, text, numbers, lat, lon, place, points, openedAt"
+    static let fortuneColumns =
+        "id, accountId, day, sayingKey, round, text, numbers, lat, lon, place, points, openedAt, dayStart, dayEnd,"
+        + " streak"
 
     static func fortune(_ row: PostgresRow) throws -> Stored<FortuneRecord> {
-        let (id, accountId, day, sayingKey, round, text, numbers, lat, lon, place, points, openedAt) = try row.decode(
-            (Int64, Int64, String, String, Int64, String, String, Double?, Double?, String?, Int64, Date).self)
+        let (id, accountId, day, sayingKey, round, text, numbers, lat, lon, place, points, openedAt, start, end) =
+            try row.decode(
+                (
+                    Int64, Int64, String, String, Int64, String, String, Double?, Double?, String?, Int64, Date, Date,
+                    Date
+                ).self)
+        let streak = try row.makeRandomAccess()[14].decode(Int64.self)
         let record = FortuneRecord(
             accountId: accountId, day: day, sayingKey: sayingKey, round: Int(round), text: text, numbers: numbers,
-            lat: lat, lon: lon, place: place, points: Int(points), openedAt: openedAt)
+            lat: lat, lon: lon, place: place, points: Int(points), openedAt: openedAt,
+            localDay: LocalDay(day: day, start: start, end: end), streak: Int(streak))
         return Stored(id: id, record)
     }
 
-    public func fortune(accountID: Int64, day: String) async throws -> Stored<FortuneRecord>? {
-        try await rows(
-            "SELECT \(unescaped: Self.fortuneColumns) FROM fortune WHERE accountId = \(accountID) AND day = \(day)"
-        )
-        .first.map(Self.fortune)
+    static func latestFortune(_ accountID: Int64) -> PostgresQuery {
+        """
+        SELECT \(unescaped: fortuneColumns) FROM fortune WHERE accountId = \(accountID)
+        ORDER BY dayEnd DESC, id DESC LIMIT 1
+        """
+    }
+
+    public func lastFortune(accountID: Int64) async throws -> Stored<FortuneRecord>? {
+        try await rows(Self.latestFortune(accountID)).first.map(Self.fortune)
     }
 
     public func fortune(id: Int64) async throws -> Stored<FortuneRecord>? {
@@ -35,14 +48,25 @@ extension PostgresStore: FortuneStore {
         return (Int(round), Set(seen))
     }
 
-    public func openFortune(_ fortune: FortuneRecord) async throws -> (fortune: Stored<FortuneRecord>, isNew: Bool) {
+    /// The account's row is locked first, so two opens for one account take turns and the
+    /// second sees the first's cookie as the latest.
+    public func openFortune(_ fortune: FortuneRecord, after: Int64?) async throws -> (
+        fortune: Stored<FortuneRecord>, isNew: Bool
+    ) {
         try await transaction { db in
+            try await db.query("SELECT 1 FROM account WHERE id = \(fortune.accountId) FOR UPDATE", logger: self.logger)
+            if let row = try await db.rows(Self.latestFortune(fortune.accountId), self.logger).first {
+                let latest = try Self.fortune(row)
+                if latest.id != after { return (latest, false) }
+            }
             let inserted = try await db.rows(
                 """
-                INSERT INTO fortune (accountId, day, sayingKey, round, text, numbers, lat, lon, place, points, openedAt)
+                INSERT INTO fortune (accountId, day, sayingKey, round, text, numbers, lat, lon, place, points, openedAt,
+                  dayStart, dayEnd, streak)
                 VALUES (\(fortune.accountId), \(fortune.day), \(fortune.sayingKey), \(Int64(fortune.round)),
                   \(fortune.text), \(fortune.numbers), \(fortune.lat), \(fortune.lon), \(fortune.place),
-                  \(Int64(fortune.points)), \(fortune.openedAt))
+                  \(Int64(fortune.points)), \(fortune.openedAt), \(fortune.dayStart), \(fortune.dayEnd),
+                  \(Int64(fortune.streak)))
                 ON CONFLICT (accountId, day) DO NOTHING
                 RETURNING \(unescaped: Self.fortuneColumns)
                 """, self.logger)
@@ -56,8 +80,9 @@ extension PostgresStore: FortuneStore {
             }
             try await db.query(
                 """
-                INSERT INTO pointsEvent (accountId, kind, day, points, createdAt)
-                VALUES (\(fortune.accountId), 'fortune', \(fortune.day), \(Int64(fortune.points)), \(fortune.openedAt))
+                INSERT INTO pointsEvent (accountId, kind, day, points, createdAt, dayStart, dayEnd)
+                VALUES (\(fortune.accountId), 'fortune', \(fortune.day), \(Int64(fortune.points)), \(fortune.openedAt),
+                  \(fortune.dayStart), \(fortune.dayEnd))
                 ON CONFLICT DO NOTHING
                 """, logger: self.logger)
             if let lat = fortune.lat, let lon = fortune.lon {
@@ -67,11 +92,6 @@ extension PostgresStore: FortuneStore {
             }
             return (try Self.fortune(row), true)
         }
-    }
-
-    public func fortuneDays(accountID: Int64) async throws -> [String] {
-        try await rows("SELECT day FROM fortune WHERE accountId = \(accountID) ORDER BY day DESC")
-            .map { try $0.decode(String.self) }
     }
 
     public func fortunes(of accountID: Int64, page: Int, pageSize: Int) async throws -> (
@@ -94,13 +114,39 @@ extension PostgresStore: FortuneStore {
         .map(Self.fortune)
     }
 
-    public func addPoints(accountID: Int64, kind: String, day: String, points: Int, now: Date) async throws -> Bool {
-        !(try await rows(
-            """
-            INSERT INTO pointsEvent (accountId, kind, day, points, createdAt)
-            VALUES (\(accountID), \(kind), \(day), \(Int64(points)), \(now))
-            ON CONFLICT DO NOTHING RETURNING 1
-            """)).isEmpty
+    static func lastPointsDay(_ accountID: Int64, _ kind: String) -> PostgresQuery {
+        """
+        SELECT day, dayStart, dayEnd FROM pointsEvent WHERE accountId = \(accountID) AND kind = \(kind)
+        ORDER BY dayEnd DESC, day DESC LIMIT 1
+        """
+    }
+
+    static func localDay(_ row: PostgresRow) throws -> LocalDay {
+        let (day, start, end) = try row.decode((String, Date?, Date?).self)
+        guard let start, let end else { return .utc(day) }
+        return LocalDay(day: day, start: start, end: end)
+    }
+
+    public func lastPointsDay(accountID: Int64, kind: String) async throws -> LocalDay? {
+        try await rows(Self.lastPointsDay(accountID, kind)).first.map(Self.localDay)
+    }
+
+    /// Adds `kind` points for `day` if the latest day they were given for is still `after`; the
+    /// account's row is locked so two first visits take turns.
+    public func addPoints(
+        accountID: Int64, kind: String, day: LocalDay, points: Int, now: Date, after: LocalDay?
+    ) async throws -> Bool {
+        try await transaction { db in
+            try await db.query("SELECT 1 FROM account WHERE id = \(accountID) FOR UPDATE", logger: self.logger)
+            let latest = try await db.rows(Self.lastPointsDay(accountID, kind), self.logger).first.map(Self.localDay)
+            guard latest?.day == after?.day else { return false }
+            return !(try await db.rows(
+                """
+                INSERT INTO pointsEvent (accountId, kind, day, points, createdAt, dayStart, dayEnd)
+                VALUES (\(accountID), \(kind), \(day.day), \(Int64(points)), \(now), \(day.start), \(day.end))
+                ON CONFLICT DO NOTHING RETURNING 1
+                """, self.logger)).isEmpty
+        }
     }
 
     public func points(of accountID: Int64) async throws -> Int {

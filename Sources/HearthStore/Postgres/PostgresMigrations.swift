@@ -51,6 +51,29 @@ enum PostgresMigrations {
             ALTER TABLE family ADD CONSTRAINT family_founderid_fkey FOREIGN KEY (founderId) REFERENCES account(id)
             """
         ),
+        // A day given once (a cookie, a first visit) keeps when it started and ended where the person
+        // was, so a change of time zone cannot make the same day twice. Older rows are UTC days.
+        // A cookie keeps the streak it made (older ones: their run of consecutive dates).
+        (
+            "v12-local-day-instants",
+            """
+            ALTER TABLE fortune ADD COLUMN dayStart TIMESTAMPTZ, ADD COLUMN dayEnd TIMESTAMPTZ;
+            UPDATE fortune SET dayStart = day::date::timestamp AT TIME ZONE 'UTC',
+              dayEnd = (day::date + 1)::timestamp AT TIME ZONE 'UTC';
+            ALTER TABLE fortune ALTER COLUMN dayStart SET NOT NULL, ALTER COLUMN dayEnd SET NOT NULL;
+            CREATE INDEX fortune_account_end ON fortune(accountId, dayEnd);
+            ALTER TABLE pointsEvent ADD COLUMN dayStart TIMESTAMPTZ, ADD COLUMN dayEnd TIMESTAMPTZ;
+            UPDATE pointsEvent SET dayStart = day::date::timestamp AT TIME ZONE 'UTC',
+              dayEnd = (day::date + 1)::timestamp AT TIME ZONE 'UTC';
+            ALTER TABLE fortune ADD COLUMN streak BIGINT NOT NULL DEFAULT 1;
+            UPDATE fortune SET streak = run.streak FROM (
+              SELECT id, ROW_NUMBER() OVER (PARTITION BY accountId, island ORDER BY day) AS streak FROM (
+                SELECT id, accountId, day,
+                  day::date - (ROW_NUMBER() OVER (PARTITION BY accountId ORDER BY day))::int AS island
+                FROM fortune) AS numbered) AS run
+            WHERE run.id = fortune.id
+            """
+        ),
     ]
 
     /// Counts a profile shows, kept by triggers: counting an account's 10,000 recipes on every

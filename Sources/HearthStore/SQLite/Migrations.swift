@@ -371,6 +371,33 @@ enum Migrations {
                     VALUES ('family', MAX(?, (SELECT COALESCE(MAX(id), 0) FROM family)))
                     """, arguments: [sequence])
         }
+        m.registerMigration("v15-local-day-instants") { db in
+            // A day given once (a cookie, a first visit) keeps when it started and ended where the
+            // person was, so a change of time zone cannot make the same day twice. Older rows
+            // are read as UTC days.
+            for table in ["fortune", "pointsEvent"] {
+                try db.alter(table: table) { t in
+                    t.add(column: "dayStart", .datetime)
+                    t.add(column: "dayEnd", .datetime)
+                }
+                try db.execute(
+                    sql: """
+                        UPDATE \(table) SET dayStart = strftime('%Y-%m-%d %H:%M:%f', day),
+                          dayEnd = strftime('%Y-%m-%d %H:%M:%f', day, '+1 day')
+                        """)
+            }
+            try db.create(index: "fortune_account_end", on: "fortune", columns: ["accountId", "dayEnd"])
+            // A cookie keeps the streak it made (older ones: their run of consecutive dates).
+            try db.alter(table: "fortune") { t in t.add(column: "streak", .integer).notNull().defaults(to: 1) }
+            try db.execute(
+                sql: """
+                    UPDATE fortune SET streak = (SELECT streak FROM (
+                      SELECT id, ROW_NUMBER() OVER (PARTITION BY accountId, island ORDER BY day) AS streak FROM (
+                        SELECT id, accountId, day,
+                          julianday(day) - ROW_NUMBER() OVER (PARTITION BY accountId ORDER BY day) AS island
+                        FROM fortune)) AS run WHERE run.id = fortune.id)
+                    """)
+        }
         return m
     }
 }

@@ -2,13 +2,6 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    public func fortune(accountID: Int64, day: String) async throws -> Stored<FortuneRecord>? {
-        try await pool.read { db in
-            try Stored<FortuneRecord>.fetchOne(
-                db, sql: "SELECT * FROM fortune WHERE accountId = ? AND day = ?", arguments: [accountID, day])
-        }
-    }
-
     public func fortune(id: Int64) async throws -> Stored<FortuneRecord>? {
         try await pool.read { db in try Stored<FortuneRecord>.fetchOne(db, key: id) }
     }
@@ -26,10 +19,22 @@ extension SQLiteStore {
         }
     }
 
-    /// Saves today's cookie and its points, unless one was opened for that day meanwhile
-    /// (then that one is returned and nothing changes).
-    public func openFortune(_ fortune: FortuneRecord) async throws -> (fortune: Stored<FortuneRecord>, isNew: Bool) {
+    static let latestFortune = "SELECT * FROM fortune WHERE accountId = ? ORDER BY dayEnd DESC, id DESC LIMIT 1"
+
+    public func lastFortune(accountID: Int64) async throws -> Stored<FortuneRecord>? {
+        try await pool.read { db in
+            try Stored<FortuneRecord>.fetchOne(db, sql: Self.latestFortune, arguments: [accountID])
+        }
+    }
+
+    /// Saves a cookie and its points if the account's latest cookie is still `after` and none
+    /// has its date; otherwise the latest is returned and nothing changes.
+    public func openFortune(_ fortune: FortuneRecord, after: Int64?) async throws -> (
+        fortune: Stored<FortuneRecord>, isNew: Bool
+    ) {
         try await pool.write { db in
+            let latest = try Stored<FortuneRecord>.fetchOne(db, sql: Self.latestFortune, arguments: [fortune.accountId])
+            if let latest, latest.id != after { return (latest, false) }
             if let existing = try Stored<FortuneRecord>.fetchOne(
                 db, sql: "SELECT * FROM fortune WHERE accountId = ? AND day = ?",
                 arguments: [fortune.accountId, fortune.day])
@@ -38,22 +43,19 @@ extension SQLiteStore {
             }
             let record = try fortune.insertStored(db)
             try db.execute(
-                sql: "INSERT INTO pointsEvent (accountId, kind, day, points, createdAt) VALUES (?, 'fortune', ?, ?, ?)",
-                arguments: [fortune.accountId, fortune.day, fortune.points, fortune.openedAt])
+                sql: """
+                    INSERT INTO pointsEvent (accountId, kind, day, points, createdAt, dayStart, dayEnd)
+                    VALUES (?, 'fortune', ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    fortune.accountId, fortune.day, fortune.points, fortune.openedAt, fortune.dayStart, fortune.dayEnd,
+                ])
             if let lat = fortune.lat, let lon = fortune.lon {
                 try Self.shareLocation(
                     db, accountID: fortune.accountId,
                     SharedLocation(lat: lat, lon: lon, label: fortune.place, at: fortune.openedAt))
             }
             return (record, true)
-        }
-    }
-
-    /// Every day the account opened a cookie on, newest first (for streaks).
-    public func fortuneDays(accountID: Int64) async throws -> [String] {
-        try await pool.read { db in
-            try String.fetchAll(
-                db, sql: "SELECT day FROM fortune WHERE accountId = ? ORDER BY day DESC", arguments: [accountID])
         }
     }
 
@@ -81,15 +83,36 @@ extension SQLiteStore {
 
     // MARK: points
 
-    /// Adds points once per (kind, day): false when they were given already.
-    public func addPoints(accountID: Int64, kind: String, day: String, points: Int, now: Date = Date()) async throws
-        -> Bool
-    {
+    static func lastPointsDay(_ db: Database, accountID: Int64, kind: String) throws -> LocalDay? {
+        try Row.fetchOne(
+            db,
+            sql: """
+                SELECT day, dayStart, dayEnd FROM pointsEvent WHERE accountId = ? AND kind = ?
+                ORDER BY dayEnd DESC, day DESC LIMIT 1
+                """, arguments: [accountID, kind]
+        ).map { row in
+            let day: String = row[0]
+            guard let start: Date = row[1], let end: Date = row[2] else { return .utc(day) }
+            return LocalDay(day: day, start: start, end: end)
+        }
+    }
+
+    public func lastPointsDay(accountID: Int64, kind: String) async throws -> LocalDay? {
+        try await pool.read { db in try Self.lastPointsDay(db, accountID: accountID, kind: kind) }
+    }
+
+    /// Adds `kind` points for `day` if the latest day they were given for is still `after`.
+    public func addPoints(
+        accountID: Int64, kind: String, day: LocalDay, points: Int, now: Date, after: LocalDay?
+    ) async throws -> Bool {
         try await pool.write { db in
+            guard try Self.lastPointsDay(db, accountID: accountID, kind: kind)?.day == after?.day else { return false }
             try db.execute(
-                sql:
-                    "INSERT OR IGNORE INTO pointsEvent (accountId, kind, day, points, createdAt) VALUES (?, ?, ?, ?, ?)",
-                arguments: [accountID, kind, day, points, now])
+                sql: """
+                    INSERT OR IGNORE INTO pointsEvent (accountId, kind, day, points, createdAt, dayStart, dayEnd)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [accountID, kind, day.day, points, now, day.start, day.end])
             return db.changesCount == 1
         }
     }

@@ -7,15 +7,6 @@ import Testing
 
 @testable import HearthMedia
 
-/// A clock the test moves.
-final class TestClock: Sendable {
-    private let date: Mutex<Date>
-    init(_ iso: String) { date = Mutex(try! Date(iso, strategy: .iso8601)) }
-    var now: Date { date.withLock { $0 } }
-    func set(_ iso: String) { date.withLock { $0 = try! Date(iso, strategy: .iso8601) } }
-    var hearth: HearthClock { HearthClock { self.now } }
-}
-
 @Suite struct FortuneTests {
     static func start(_ clock: TestClock, sayings: [String]? = nil) async throws -> TestServer {
         var directory: String?
@@ -73,6 +64,83 @@ final class TestClock: Sendable {
             clock.set("2026-03-29T12:00:00Z")
             try await pia.send("!fortune")
             try await pia.expect("Next cookie in 10h (midnight Europe/Paris).")
+        }
+    }
+
+    /// Issue 33, item 3: changing time zone opened a cookie for a day already passed and for one
+    /// overlapping the last, with fake streaks, and a first-visit bonus per zone. Someone hopping
+    /// zones and logging in again in each ends with the points of someone who stays home.
+    @Test func zoneHoppingMintsNoCookiesStreaksOrVisitsOnTheLeaderboard() async throws {
+        let clock = TestClock("2026-11-27T05:00:00Z")
+        try await stopping(try await Self.start(clock)) { server in
+            let hop = try await TestClient.user(server, "hop")
+            let stay = try await TestClient.user(server, "stay")
+            for who in [hop, stay] {
+                try await who.send("!fortune")
+                try await who.expect("Your fortune for Friday 27 November")
+            }
+            func visit(_ name: String, bonus: Bool) async throws {
+                let again = try await TestClient.plain(server)
+                try await again.send("!login \(name) s3cret-pass")
+                if bonus { try await again.expect("+2 points for your first visit today") }
+                try await again.send("!points")
+                try await again.expect("You have ")
+                await again.close()
+            }
+            try await hop.send("!set tz America/Los_Angeles")
+            try await hop.expect("tz is now America/Los_Angeles")
+            try await hop.send("!fortune")
+            try await hop.expect(
+                "Your last cookie was for Friday 27 November, and Thursday 26 November here (America/Los_Angeles)")
+            try await hop.expect("Next cookie in 27h (midnight America/Los_Angeles, Saturday 28 November).")
+            try await visit("hop", bonus: false)
+            clock.set("2026-11-27T12:00:00Z")
+            try await hop.send("!set tz Pacific/Kiritimati")
+            try await hop.expect("tz is now Pacific/Kiritimati")
+            try await hop.send("!fortune")
+            try await hop.expect("and Saturday 28 November here (Pacific/Kiritimati) overlaps that day")
+            try await visit("hop", bonus: false)
+
+            clock.set("2026-11-28T05:00:00Z")
+            try await visit("stay", bonus: true)
+            try await stay.send("!fortune")
+            try await stay.expect("+12 points (2-day streak, +2 bonus)")
+            try await hop.send("!fortune")
+            try await hop.expect("overlaps that day")
+            // UTC+14's 29th starts ten hours after the UTC 27th ended: a real next day.
+            clock.set("2026-11-28T10:00:00Z")
+            try await visit("hop", bonus: true)
+            try await hop.send("!fortune")
+            try await hop.expect("Your fortune for Sunday 29 November")
+            try await hop.expect("+12 points (2-day streak, +2 bonus)")
+            clock.set("2026-11-28T12:00:00Z")
+            try await hop.send("!set tz UTC")
+            try await hop.expect("tz is now UTC")
+            try await hop.send("!fortune")
+            try await hop.expect("Your last cookie was for Sunday 29 November, and Saturday 28 November here (UTC)")
+            try await visit("hop", bonus: false)
+
+            clock.set("2026-11-29T05:00:00Z")
+            try await visit("stay", bonus: true)
+            try await stay.send("!fortune")
+            try await stay.expect("+14 points (3-day streak, +4 bonus)")
+            try await hop.send("!fortune")
+            try await hop.expect("You opened today's cookie already")
+            try await visit("hop", bonus: false)
+            clock.set("2026-11-29T10:00:00Z")
+            try await hop.send("!set tz Pacific/Kiritimati")
+            try await hop.expect("tz is now Pacific/Kiritimati")
+            try await visit("hop", bonus: true)
+            try await hop.send("!fortune")
+            try await hop.expect("+14 points (3-day streak, +4 bonus)")
+
+            // Three cookies (10 + 12 + 14) and three first visits (2 each) each.
+            try await stay.send("!top points")
+            try await stay.expect("Top points")
+            try await stay.expect("1. hop — 42")
+            try await stay.expect("2. stay — 42")
+            try await hop.send("!fortune stats")
+            try await hop.expect("3 opened · streak 3 days (longest 3)")
         }
     }
 
@@ -192,11 +260,17 @@ final class TestClock: Sendable {
             try await eli.expect("Your fortune for Wednesday 1 July")
             // Scheduled for midnight: it arrives without anyone asking.
             try await eli.expect("A new fortune cookie is ready — !fortune", timeout: 5)
-            // Logging in the next day: told the cookie is waiting, and a first-visit bonus.
+            // Logging in the next day: told the cookie is waiting. The first visit was counted on
+            // registering, before the zone was set: a UTC day, which Paris' 2nd overlaps.
             clock.set("2026-07-02T08:00:00Z")
             let again = try await TestClient.plain(server)
             try await again.send("!login eli s3cret-pass")
-            try await again.expect(
+            try await again.expect("🥠 today's fortune cookie is waiting — !fortune.")
+            // The day after, a first-visit bonus too.
+            clock.set("2026-07-03T08:00:00Z")
+            let later = try await TestClient.plain(server)
+            try await later.send("!login eli s3cret-pass")
+            try await later.expect(
                 "+2 points for your first visit today; today's fortune cookie is waiting — !fortune.")
         }
     }

@@ -166,7 +166,8 @@ extension LimitCrossingTests {
                         FortuneRecord(
                             accountId: me, day: String(format: "2026-06-%02d", day), sayingKey: "k\(day)", round: 1,
                             text: "saying \(day)",
-                            numbers: "1 2 3 4 5 6", lat: nil, lon: nil, place: nil, points: 1, openedAt: Date()))
+                            numbers: "1 2 3 4 5 6", lat: nil, lon: nil, place: nil, points: 1, openedAt: Date()),
+                        after: try await store.lastFortune(accountID: me)?.id)
                 }
             }
             try await addFortunes(upTo: StoreLimits.fortunePageSize)
@@ -184,7 +185,8 @@ extension LimitCrossingTests {
                 let account = try await store.createAccount(
                     name: name, nameKey: name, passwordHash: hash, email: nil, phone: nil, recoveryHashes: [])
                 _ = try await store.addPoints(
-                    accountID: account.id, kind: "test", day: "2026-07-02", points: 10_000 - rank)
+                    accountID: account.id, kind: "test", day: .utc("2026-07-02"), points: 10_000 - rank, now: Date(),
+                    after: nil)
                 page = try await Self.replies(sol, "!top points")
                 #expect(Self.count(page, containing: ". lb") == min(rank, FortuneCommands.leaderboardSize), "\(page)")
             }

@@ -77,11 +77,29 @@ enum FortuneCommands {
             "\(weekday) \(calendar.component(.day, from: date)) \(months[calendar.component(.month, from: date) - 1])"
     }
 
-    static func nextCookieLine(_ request: BotRequest) -> String {
-        let days = days(request)
+    /// When `next` (the next day a cookie may be opened for) starts, from now.
+    static func nextCookieLine(_ request: BotRequest, next: LocalDay) -> String {
+        let zone = days(request)
         let now = now(request)
-        let midnight = days.nextMidnight(after: now)
-        return "Next cookie in \(LocalDays.countdown(from: now, to: midnight)) (midnight \(days.name))."
+        let countdown = LocalDays.countdown(from: now, to: next.start)
+        let which = next.start == zone.nextMidnight(after: now) ? "" : ", \(formatDay(next.day))"
+        return "Next cookie in \(countdown) (midnight \(zone.name)\(which))."
+    }
+
+    /// The answer when no cookie may be opened now: `last` is the latest one opened.
+    static func openedAlready(_ request: BotRequest, _ last: Stored<FortuneRecord>) -> BotResponse {
+        let zone = days(request)
+        let now = now(request)
+        let today = zone.day(now)
+        let first =
+            last.day == today
+            ? "You opened today's cookie already: “\(last.text)” — lucky numbers \(last.numbers)."
+            : "Your last cookie was for \(formatDay(last.day)), and \(formatDay(today)) here (\(zone.name)) overlaps"
+                + " that day — one cookie per day of your life, whatever your time zone."
+        guard case .wait(let next) = OncePerDay.decide(last: last.localDay, now: now, in: zone) else {
+            return BotResponse([first])  // a cookie opened meanwhile by another device
+        }
+        return BotResponse([first, nextCookieLine(request, next: next)])
     }
 
     static func describe(_ f: Stored<FortuneRecord>, style: Style) -> String {
@@ -109,7 +127,6 @@ enum FortuneCommands {
         let store = request.services.store
         let days = days(request)
         let now = now(request)
-        let today = days.day(now)
         if let first = request.words.first, !first.hasPrefix("@") {
             throw request.usageError("\(first)? Give a place as @LAT,LON or @City")
         }
@@ -117,12 +134,9 @@ enum FortuneCommands {
         if request.words.first?.hasPrefix("@") == true {
             where_ = try place(request.input.text(after: 0))
         }
-        if let existing = try await store.fortune(accountID: me.id, day: today) {
-            return BotResponse([
-                "You opened today's cookie already: “\(existing.text)” — lucky numbers \(existing.numbers).",
-                nextCookieLine(request),
-            ])
-        }
+        let last = try await store.lastFortune(accountID: me.id)
+        guard case .give(let today, let continues) = OncePerDay.decide(last: last?.localDay, now: now, in: days)
+        else { return openedAlready(request, last!) }
         if where_ == nil, request.settings?["location"] == "on",
             let last = try await store.lastLocation(accountID: me.id)
         {
@@ -140,67 +154,70 @@ enum FortuneCommands {
             unseen = catalogue.sayings
         }
         let saying = unseen[Int(Sodium.randomUniform(UInt32(unseen.count)))]
-        let streakBefore = LocalDays.streaks(days: try await store.fortuneDays(accountID: me.id), today: today).current
-        let streak = streakBefore + 1
+        let streak = continues ? (last?.streak ?? 0) + 1 : 1
         let bonus = min(maxStreakBonus, (streak - 1) * streakBonusPerDay)
         let record = FortuneRecord(
-            accountId: me.id, day: today, sayingKey: saying.key, round: round, text: saying.text,
+            accountId: me.id, day: today.day, sayingKey: saying.key, round: round, text: saying.text,
             numbers: luckyNumbers().map(String.init).joined(separator: " "), lat: where_?.lat, lon: where_?.lon,
             place: where_?.name,
-            points: pointsPerCookie + bonus, openedAt: now)
-        let (opened, isNew) = try await store.openFortune(record)
-        guard isNew else {
-            return BotResponse([
-                "You opened today's cookie already: “\(opened.text)” — lucky numbers \(opened.numbers).",
-                nextCookieLine(request),
-            ])
-        }
+            points: pointsPerCookie + bonus, openedAt: now, localDay: today, streak: streak)
+        let (opened, isNew) = try await store.openFortune(record, after: last?.id)
+        guard isNew else { return openedAlready(request, opened) }
         let style = request.style
         var lines = [
-            "🥠 \(style.bold("Your fortune for \(formatDay(today))")): “\(opened.text)”",
+            "🥠 \(style.bold("Your fortune for \(formatDay(today.day))")): “\(opened.text)”",
             "Lucky numbers: \(opened.numbers) · +\(opened.points) points"
                 + (streak > 1 ? " (\(streak)-day streak, +\(bonus) bonus)" : "")
                 + (opened.place.map { " · opened in \($0)" } ?? ""),
         ]
         lines.append(
             style.dim(
-                nextCookieLine(request) + " · !fortunes for your history, !fortune map for the map"
+                nextCookieLine(request, next: days.following(today))
+                    + " · !fortunes for your history, !fortune map for the map"
                     + request.pageLink("/fortunes/\(IRCNames.fold(me.name))")))
-        return BotResponse(lines, effects: try await reminderEffects(request.services, me, settings: request.settings))
+        let reminder = try await reminderEffects(
+            request.services, me, settings: request.settings, at: days.following(today).start)
+        return BotResponse(lines, effects: reminder)
     }
 
-    /// A notice at the next local midnight for people who want it.
-    static func reminderEffects(_ services: BotServices, _ account: AccountRef, settings: UserSettings?) async throws
-        -> [SessionEffect]
+    /// A notice when the next cookie may be opened (`at`), for people who want it.
+    static func reminderEffects(_ services: BotServices, _ account: AccountRef, settings: UserSettings?, at: Date)
+        async throws -> [SessionEffect]
     {
         var resolved = settings
         if resolved == nil { resolved = UserSettings(stored: try await services.store.settings(account.id)) }
-        let settings = resolved!
-        guard settings.notify else { return [] }
-        let days = LocalDays(identifier: settings["tz"])
-        let at = days.nextMidnight(after: services.clock.now())
+        guard resolved!.notify else { return [] }
         return [.remind(accountID: account.id, at: at, text: "🥠 A new fortune cookie is ready — !fortune")]
     }
 
-    /// On login: the first login of a local day earns a bonus, and an unopened cookie is announced.
+    /// On login: the first login of a day of one's life earns a bonus (once per day whatever the
+    /// time zone, as cookies are), and an unopened cookie is announced.
     static func onLogin(_ services: BotServices, _ account: AccountRef) async throws -> [SessionEffect] {
-        let settings = UserSettings(stored: try await services.store.settings(account.id))
-        let days = LocalDays(identifier: settings["tz"])
-        let today = days.day(services.clock.now())
+        let store = services.store
+        let settings = UserSettings(stored: try await store.settings(account.id))
+        let zone = LocalDays(identifier: settings["tz"])
+        let now = services.clock.now()
         var effects: [SessionEffect] = []
         var notes: [String] = []
-        if try await services.store.addPoints(
-            accountID: account.id, kind: "login", day: today, points: loginBonus, now: services.clock.now())
+        let lastVisit = try await store.lastPointsDay(accountID: account.id, kind: "login")
+        if case .give(let today, _) = OncePerDay.decide(last: lastVisit, now: now, in: zone),
+            try await store.addPoints(
+                accountID: account.id, kind: "login", day: today, points: loginBonus, now: now, after: lastVisit)
         {
             notes.append("+\(loginBonus) points for your first visit today")
         }
-        if try await services.store.fortune(accountID: account.id, day: today) == nil {
+        let lastCookie = try await store.lastFortune(accountID: account.id)
+        let nextCookie: Date
+        switch OncePerDay.decide(last: lastCookie?.localDay, now: now, in: zone) {
+        case .give(let today, _):
             notes.append("today's fortune cookie is waiting — !fortune")
+            nextCookie = today.end
+        case .wait(let next): nextCookie = next.start
         }
         if !notes.isEmpty {
             effects.append(.notify(accountID: account.id, text: "🥠 " + notes.joined(separator: "; ") + "."))
         }
-        return effects + (try await reminderEffects(services, account, settings: settings))
+        return effects + (try await reminderEffects(services, account, settings: settings, at: nextCookie))
     }
 
     static func show(_ request: BotRequest) async throws -> BotResponse {
@@ -312,8 +329,9 @@ enum FortuneCommands {
         let store = request.services.store
         let all = try await store.allFortunes(of: me.id)
         if all.isEmpty { return BotResponse(["No cookies yet — open one with !fortune"]) }
-        let today = days(request).day(now(request))
-        let (current, longest) = LocalDays.streaks(days: all.map(\.day), today: today)
+        let current = OncePerDay.currentStreak(
+            last: all.last?.localDay, streak: all.last?.streak ?? 0, now: now(request), in: days(request))
+        let longest = all.map(\.streak).max() ?? 0
         let places = Set(all.compactMap { f in f.lat.map { String(format: "%.2f,%.2f", $0, f.lon!) } })
         var counts: [String: Int] = [:]
         for f in all { for n in f.numbers.split(separator: " ") { counts[String(n), default: 0] += 1 } }

@@ -12,10 +12,7 @@ enum FortunePages {
     /// cookies before it, paged — refused exactly when `!fortunes NAME` is.
     static let person = WebPage("/fortunes/:name", name: "fortune", template: FortuneTemplates.person) { request in
         let store = request.services.store
-        let name = request.parameters["name"] ?? ""
-        guard let subject = try await store.account(nameKey: IRCNames.fold(name)) else {
-            throw WebRefusal.notFound("Nobody is called \(name).")
-        }
+        let subject = try await request.person()
         guard try await FortuneCommands.mayViewFortunes(store, viewer: request.viewer?.id, of: subject.id) else {
             let why = FortuneCommands.friendsOnly(subject.name) + "."
             if request.viewer == nil { throw WebRefusal.signInRequired(why) }
@@ -28,7 +25,12 @@ enum FortunePages {
             "name": subject.name, "nameKey": subject.nameKey, "day": FortuneCommands.formatDay(today),
             "points": try await store.points(of: subject.id), "own": own,
         ]
-        let opened = try await store.fortune(accountID: subject.id, day: today)
+        // The cookie of the day they are living, wherever they opened it.
+        let last = try await store.lastFortune(accountID: subject.id)
+        var opened: Stored<FortuneRecord>?
+        if case .wait = OncePerDay.decide(last: last?.localDay, now: request.services.clock.now(), in: days) {
+            opened = last
+        }
         if let opened { values["today"] = cookie(opened) }
         values["canOpen"] = own && opened == nil
         let (rows, total) = try await store.fortunes(of: subject.id, page: request.page)
@@ -63,10 +65,11 @@ enum FortunePages {
         let store = request.services.store
         let all = try await store.allFortunes(of: viewer.id)
         let days = LocalDays(identifier: UserSettings(stored: try await store.settings(viewer.id))["tz"])
-        let today = days.day(request.services.clock.now())
+        let decision = OncePerDay.decide(last: all.last?.localDay, now: request.services.clock.now(), in: days)
+        var canOpen = false
+        if case .give = decision { canOpen = true }
         var values: [String: Any] = [
-            "name": viewer.name, "nameKey": IRCNames.fold(viewer.name), "count": all.count,
-            "canOpen": !all.contains { $0.day == today },
+            "name": viewer.name, "nameKey": IRCNames.fold(viewer.name), "count": all.count, "canOpen": canOpen,
         ]
         // One row per place: how many cookies were opened there, first and last day.
         var places: [(name: String, count: Int, first: String, last: String)] = []

@@ -1,5 +1,6 @@
 import Foundation
 import HearthKit
+import HearthStore
 
 /// Calendar days in a user's time zone: which day it is, when the next one starts, and
 /// streaks of consecutive days.
@@ -36,6 +37,18 @@ public struct LocalDays: Sendable {
         calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: date))!
     }
 
+    /// The local day `date` falls in: its date and the instants it starts and ends.
+    public func localDay(containing date: Date) -> LocalDay {
+        let start = calendar.startOfDay(for: date)
+        return LocalDay(day: day(date), start: start, end: nextMidnight(after: date))
+    }
+
+    /// The local day after `day` (which must be a day of this zone).
+    public func following(_ day: LocalDay) -> LocalDay { localDay(containing: day.end) }
+
+    /// The local day before `day` (which must be a day of this zone).
+    public func preceding(_ day: LocalDay) -> LocalDay { localDay(containing: day.start.addingTimeInterval(-1)) }
+
     /// "7h 12m", "45m", "under a minute".
     public static func countdown(from date: Date, to target: Date) -> String {
         let minutes = Int((target.timeIntervalSince(date) / 60).rounded(.up))
@@ -56,22 +69,5 @@ public struct LocalDays: Sendable {
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
         return utc.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
-    }
-
-    /// Streaks from days (any order, no repeats): the current one — ending `today`, or
-    /// yesterday if today has no entry yet — and the longest ever.
-    public static func streaks(days: [String], today: String) -> (current: Int, longest: Int) {
-        let sorted = days.sorted()
-        var longest = 0
-        var run = 0
-        var previous: String?
-        for day in sorted {
-            run = (previous.flatMap { distance($0, day) } == 1) ? run + 1 : 1
-            longest = max(longest, run)
-            previous = day
-        }
-        guard let last = sorted.last, let gap = distance(last, today), gap <= 1 else { return (0, longest) }
-        // `run` is the streak ending on the last day.
-        return (run, longest)
     }
 }

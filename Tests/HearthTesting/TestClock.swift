@@ -1,0 +1,13 @@
+import Foundation
+import HearthAccounts
+import Synchronization
+
+/// A clock the test moves: hand `hearth` to a server or the bot, then `set` the time to cross
+/// midnights, time zones and DST changes without waiting.
+public final class TestClock: Sendable {
+    private let date: Mutex<Date>
+    public init(_ iso: String) { date = Mutex(try! Date(iso, strategy: .iso8601)) }
+    public var now: Date { date.withLock { $0 } }
+    public func set(_ iso: String) { date.withLock { $0 = try! Date(iso, strategy: .iso8601) } }
+    public var hearth: HearthClock { HearthClock { self.now } }
+}
