@@ -1,4 +1,5 @@
 import Foundation
+import HearthProtocol
 import HearthStore
 
 /// A page an app serves on the HTTP port. The server renders `template` inside the site's
@@ -46,11 +47,41 @@ public struct WebRequest: Sendable {
     /// The signed-in account, or nil for a visitor.
     public var viewer: AccountRef?
     public var services: BotServices
+    /// The page's route (`/u/:name`), to send a renamed person's old address to the new one.
+    public var route: String
 
     public init(
-        parameters: [String: String], query: [String: String], viewer: AccountRef?, services: BotServices
+        parameters: [String: String], query: [String: String], viewer: AccountRef?, services: BotServices,
+        route: String = ""
     ) {
         (self.parameters, self.query, self.viewer, self.services) = (parameters, query, viewer, services)
+        self.route = route
+    }
+
+    /// What a path segment keeps as it is (ASCII: a Location header carries no other).
+    static let plainPathCharacters = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+    /// The account the route's `parameter` names. A name its owner changed since (`!rename`)
+    /// moves the page to the new name, until someone else takes the old one; a viewer the
+    /// account blocks is not told where it went.
+    public func person(_ parameter: String = "name") async throws -> Stored<Account> {
+        let store = services.store
+        let name = parameters[parameter] ?? ""
+        let key = IRCNames.fold(name)
+        if let account = try await store.account(nameKey: key) { return account }
+        guard let renamed = try await store.account(formerNameKey: key) else {
+            throw WebRefusal.notFound("Nobody is called \(name).")
+        }
+        if let viewer, try await store.isBlocked(viewer.id, by: renamed.id) {
+            throw WebRefusal.notFound("Nobody is called \(name).")
+        }
+        let path = route.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            segment == ":" + parameter
+                ? renamed.name.addingPercentEncoding(withAllowedCharacters: Self.plainPathCharacters) ?? renamed.name
+                : String(segment)
+        }
+        throw WebRefusal.moved(path.joined(separator: "/"))
     }
 
     /// A positive number from the route (`/m/:id`), or a 404.
@@ -92,4 +123,6 @@ public enum WebRefusal: Error, Sendable {
     case signInRequired(String)
     /// Signed in, but not allowed (not a member of that family).
     case forbidden(String)
+    /// The page is at this path now (its person was renamed): the visitor is sent there.
+    case moved(String)
 }

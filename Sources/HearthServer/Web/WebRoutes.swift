@@ -64,7 +64,7 @@ struct WebRoutes {
                     try await page.load(
                         WebRequest(
                             parameters: parameters(page.path, context), query: query(request), viewer: viewer,
-                            services: services))
+                            services: services, route: page.path))
                 }
             }
         }
@@ -144,6 +144,8 @@ struct WebRoutes {
         var content: WebContent
         do {
             content = try await load(signedIn?.0)
+        } catch WebRefusal.moved(let path) {
+            return Self.moved(path + (request.uri.query.map { "?" + $0 } ?? ""))
         } catch let refusal as WebRefusal {
             (status, name, content) = problem(refusal, path: request.uri.path)
         }
@@ -173,6 +175,12 @@ struct WebRoutes {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
+    /// A renamed person's page: 308 keeps the method, and no-cache makes browsers ask again,
+    /// since the old name ends leading here once someone else takes it.
+    static func moved(_ location: String) -> Response {
+        Response(status: .permanentRedirect, headers: [.location: location, .cacheControl: "no-cache"])
+    }
+
     func problem(_ refusal: WebRefusal, path: String) -> (HTTPResponse.Status, String, WebContent) {
         let (status, heading, message, signIn): (HTTPResponse.Status, String, String, Bool)
         switch refusal {
@@ -180,6 +188,7 @@ struct WebRoutes {
         case .signInRequired(let text):
             (status, heading, message, signIn) = (.unauthorized, "Sign in first", text, true)
         case .forbidden(let text): (status, heading, message, signIn) = (.forbidden, "Not for you", text, false)
+        case .moved(let path): (status, heading, message, signIn) = (.notFound, "Moved", "It is at \(path) now.", false)
         }
         let values: [String: Any] = [
             "heading": heading, "message": message, "signIn": signIn, "next": WebForms.percentEncoded(path),

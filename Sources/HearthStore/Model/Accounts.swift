@@ -50,7 +50,12 @@ public protocol AccountStore: Sendable {
 
     func setScramCredentials(accountID: Int64, _ credentials: ScramCredentials) async throws
 
+    /// Renames; the old name leads to the account (`account(formerNameKey:)`) until someone
+    /// takes it, and taking a name ends what it led to before.
     func rename(accountID: Int64, to name: String, nameKey: String) async throws
+
+    /// The account that was called `nameKey` before a rename, while nobody has taken the name since.
+    func account(formerNameKey: String) async throws -> Stored<Account>?
 
     /// Deletes the account and everything only it owned (docs/DATA.md lists what goes and
     /// what stays); its families stay with the others in them.

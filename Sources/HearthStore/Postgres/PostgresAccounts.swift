@@ -32,6 +32,8 @@ extension PostgresStore: AccountStore {
                     RETURNING \(unescaped: Self.accountColumns)
                     """, self.logger)
                 let account = try Self.account(row[0])
+                // The name is taken: it no longer leads to whoever had it before.
+                try await db.query("DELETE FROM formerName WHERE nameKey = \(nameKey)", logger: self.logger)
                 for hash in recoveryHashes {
                     try await db.query(
                         "INSERT INTO recoveryCode (accountId, codeHash) VALUES (\(account.id), \(hash))",
@@ -87,12 +89,36 @@ extension PostgresStore: AccountStore {
 
     public func rename(accountID: Int64, to name: String, nameKey: String) async throws {
         do {
-            let changed = try await rows(
-                "UPDATE account SET name = \(name), nameKey = \(nameKey) WHERE id = \(accountID) RETURNING 1")
-            if changed.isEmpty { throw StoreError.notFound }
+            try await transaction { db in
+                guard
+                    let old = try await db.rows(
+                        "SELECT nameKey FROM account WHERE id = \(accountID) FOR UPDATE", self.logger
+                    ).first?.decode(String.self)
+                else { throw StoreError.notFound }
+                try await db.query(
+                    "UPDATE account SET name = \(name), nameKey = \(nameKey) WHERE id = \(accountID)",
+                    logger: self.logger)
+                try await db.query("DELETE FROM formerName WHERE nameKey = \(nameKey)", logger: self.logger)
+                if old != nameKey {
+                    try await db.query(
+                        """
+                        INSERT INTO formerName (nameKey, accountId) VALUES (\(old), \(accountID))
+                        ON CONFLICT (nameKey) DO UPDATE SET accountId = excluded.accountId
+                        """, logger: self.logger)
+                }
+            }
         } catch  where Self.isUniqueViolation(error) {
             throw StoreError.nameTaken
         }
+    }
+
+    public func account(formerNameKey: String) async throws -> Stored<Account>? {
+        try await rows(
+            """
+            SELECT \(unescaped: Self.accountColumns) FROM account
+            WHERE id = (SELECT accountId FROM formerName WHERE nameKey = \(formerNameKey))
+            """
+        ).first.map(Self.account)
     }
 
     @discardableResult

@@ -74,6 +74,16 @@ enum PostgresMigrations {
             WHERE run.id = fortune.id
             """
         ),
+        // Names accounts had before `!rename`: old links and `!profile OLD` lead to the account
+        // until someone takes the name (registering or renaming deletes the row).
+        (
+            "v13-former-names",
+            """
+            CREATE TABLE formerName (
+                nameKey TEXT PRIMARY KEY, accountId BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE);
+            CREATE INDEX formerName_on_accountId ON formerName(accountId)
+            """
+        ),
     ]
 
     /// Counts a profile shows, kept by triggers: counting an account's 10,000 recipes on every

@@ -398,6 +398,14 @@ enum Migrations {
                         FROM fortune)) AS run WHERE run.id = fortune.id)
                     """)
         }
+        m.registerMigration("v16-former-names") { db in
+            // Names accounts had before `!rename`: old links and `!profile OLD` lead to the
+            // account until someone takes the name (registering or renaming deletes the row).
+            try db.create(table: "formerName") { t in
+                t.column("nameKey", .text).primaryKey()
+                t.column("accountId", .integer).notNull().indexed().references("account", onDelete: .cascade)
+            }
+        }
         return m
     }
 }

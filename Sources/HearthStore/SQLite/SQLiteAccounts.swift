@@ -16,6 +16,8 @@ extension SQLiteStore {
             let account = try Account(
                 name: name, nameKey: nameKey, passwordHash: passwordHash, email: email, phone: phone, createdAt: now
             ).insertStored(db)
+            // The name is taken: it no longer leads to whoever had it before.
+            try db.execute(sql: "DELETE FROM formerName WHERE nameKey = ?", arguments: [nameKey])
             for hash in recoveryHashes {
                 try db.execute(
                     sql: "INSERT INTO recoveryCode (accountId, codeHash) VALUES (?, ?)", arguments: [account.id, hash])
@@ -72,9 +74,26 @@ extension SQLiteStore {
         try await pool.write { db in
             let holder = try Stored<Account>.filter(Column("nameKey") == nameKey).fetchOne(db)
             if let holder, holder.id != accountID { throw StoreError.nameTaken }
+            guard
+                let old = try String.fetchOne(
+                    db, sql: "SELECT nameKey FROM account WHERE id = ?", arguments: [accountID])
+            else { throw StoreError.notFound }
             try db.execute(
                 sql: "UPDATE account SET name = ?, nameKey = ? WHERE id = ?", arguments: [name, nameKey, accountID])
-            if db.changesCount == 0 { throw StoreError.notFound }
+            try db.execute(sql: "DELETE FROM formerName WHERE nameKey = ?", arguments: [nameKey])
+            if old != nameKey {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO formerName (nameKey, accountId) VALUES (?, ?)",
+                    arguments: [old, accountID])
+            }
+        }
+    }
+
+    public func account(formerNameKey: String) async throws -> Stored<Account>? {
+        try await pool.read { db in
+            try Stored<Account>.fetchOne(
+                db, sql: "SELECT * FROM account WHERE id = (SELECT accountId FROM formerName WHERE nameKey = ?)",
+                arguments: [formerNameKey])
         }
     }
 

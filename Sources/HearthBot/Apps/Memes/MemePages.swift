@@ -46,12 +46,9 @@ enum MemePages {
     /// lists are open to the viewer (the same rules as `!profile` and `!memes NAME`).
     static let gallery = WebPage("/u/:name", name: "gallery", template: MemeTemplates.gallery) { request in
         let store = request.services.store
-        let name = request.parameters["name"] ?? ""
-        guard let subject = try await store.account(nameKey: IRCNames.fold(name)) else {
-            throw WebRefusal.notFound("Nobody is called \(name).")
-        }
+        let subject = try await request.person()
         if let viewer = request.viewer, try await store.isBlocked(viewer.id, by: subject.id) {
-            throw WebRefusal.notFound("Nobody is called \(name).")
+            throw WebRefusal.notFound("Nobody is called \(request.parameters["name"] ?? "").")
         }
         let tally = try await store.profileTally(of: subject.id)
         var values: [String: Any] = [

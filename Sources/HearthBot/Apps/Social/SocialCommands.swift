@@ -48,15 +48,25 @@ enum SocialCommands {
         example: "!profile alice", arity: 0...1
     ) { request in
         let store = request.services.store
-        let subject: Stored<Account>
+        var subject: Stored<Account>
+        // A name changed with !rename still finds the person, until someone else takes it.
+        var formerly: String?
         if let name = request.words.first {
-            subject = try await person(request, name)
+            if let renamed = try await store.account(formerNameKey: IRCNames.fold(name)),
+                try await store.account(nameKey: IRCNames.fold(name)) == nil
+            {
+                (subject, formerly) = (renamed, name)
+            } else {
+                subject = try await person(request, name)
+            }
         } else {
             let me = try request.account()
             subject = try await person(request, me.name)
         }
         let viewer = request.caller.account
         if let viewer, try await store.isBlocked(viewer.id, by: subject.id) {
+            // Someone they block is not told their new name.
+            if let formerly { _ = try await person(request, formerly) }
             throw BotError("\(subject.name)'s profile is not available to you")
         }
         let counts = try await store.profileTally(of: subject.id)
@@ -74,6 +84,7 @@ enum SocialCommands {
             "\(style.bold(subject.name)) — joined \(since) · \(counts.followers) follower\(counts.followers == 1 ? "" : "s") · \(counts.following) following\(relation)",
             "bio: " + (subject.bio.isEmpty ? style.dim("(none yet — !bio TEXT)") : subject.bio),
         ]
+        if let formerly { lines.insert("\(formerly) is now \(subject.name).", at: 0) }
         let context = ProfileContext(
             subject: subject, viewer: viewer, store: store, media: request.services.media, tally: counts)
         for app in request.bot.apps {
