@@ -84,7 +84,30 @@ public final class TestClient: Sendable {
         try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
     }
 
+    /// Sends `bytes` and closes the sending side with the FIN in the same segment (as a fast
+    /// `printf … | nc` may arrive): the socket is corked so the kernel tacks the FIN onto the
+    /// unsent data instead of sending it after.
+    public func sendThenHalfClose(_ bytes: [UInt8]) async throws {
+        let cork = ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: TCP_CORK))
+        try await channel.setOption(cork, value: 1)
+        try await sendRaw(bytes)
+        try await channel.close(mode: .output)
+    }
+
     public var isClosed: Bool { inbox.state.withLockedValue { $0.closed } }
+
+    /// Waits until the server has closed the connection (end of input seen).
+    public func expectClosed(
+        timeout: Double = TestClient.patience, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if isClosed { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        Issue.record("timed out waiting for the server to close the connection", sourceLocation: sourceLocation)
+        throw TimeoutError(description: "timed out waiting for the close")
+    }
 
     /// How long `expect` waits for a line by default. Generous: CI machines run two hundred
     /// servers' tests at once on two cores, and a wait that runs out is a failure, never a result.

@@ -50,15 +50,17 @@ final class EpollConnection: EpollSocket, @unchecked Sendable {
 
     override func ready(_ events: UInt32) {
         if events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
-            readAll()
+            readAll(toEnd: events & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue) != 0)
         }
         if isOpen && events & EPOLLOUT.rawValue != 0 && unsent.readableBytes > 0 { sendUnsent() }
         if isOpen && events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 { close() }
     }
 
     /// Reads until the socket has nothing more (edge-triggered: the next event comes only
-    /// when new bytes arrive).
-    private func readAll() {
+    /// when new bytes arrive). `toEnd`: the peer has closed its side, so read past a short
+    /// read until the read that returns 0 — when the last bytes and the FIN came in one
+    /// edge, no later event would ever report the end of input (`printf … | nc`).
+    private func readAll(toEnd: Bool) {
         while isOpen && !inputClosed {
             var asked = 0
             var result = 0
@@ -72,7 +74,7 @@ final class EpollConnection: EpollSocket, @unchecked Sendable {
                 if result > 0 { handler?.received(&buffer) }
             }
             if result > 0 {
-                if result < asked { return }
+                if result < asked && !toEnd { return }
             } else if result == 0 {
                 inputClosed = true
                 handler?.inputEnded()

@@ -66,8 +66,7 @@ extension LimitCrossingTests {
             try await ghost.send("JOIN #room")
             try await ghost.expectNumeric("366")
             let script = (1...200).map { "PRIVMSG #room :line \($0)\r\n" }.joined() + "QUIT :done\r\n"
-            try await ghost.sendRaw(Array(script.utf8))
-            try await ghost.channel.close(mode: .output)
+            try await ghost.sendThenHalfClose(Array(script.utf8))
             try await ghost.expect("ERROR :Closing Link: 127.0.0.1 (Excess Flood)")
             try await watcher.expect(":ghost!~ghost@127.0.0.1 QUIT :Excess Flood")
             try await watcher.send("ISON ghost")
@@ -87,11 +86,9 @@ extension LimitCrossingTests {
             let count = 30
             let nc = try await server.connect()
             let script = (1...count).map { "/msg friend note \($0)\n" }.joined()
-            try await nc.sendRaw(Array(script.utf8))
-            try await nc.channel.close(mode: .output)
-            try await friend.expect("PRIVMSG friend :note \(count)", timeout: 20)
-            for _ in 0..<400 where !nc.isClosed { try await Task.sleep(for: .milliseconds(25)) }
-            #expect(nc.isClosed)
+            try await nc.sendThenHalfClose(Array(script.utf8))
+            try await friend.expect("PRIVMSG friend :note \(count)")
+            try await nc.expectClosed()
             #expect(!nc.unread().contains { $0.contains("Excess Flood") })
         }
     }
