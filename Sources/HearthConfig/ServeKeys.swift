@@ -86,6 +86,9 @@ public enum ServeKeys {
             check: { v in
                 (1...PasswordHash.maxPasswordBytes).contains(v.int ?? 0) ? nil : "1 to \(PasswordHash.maxPasswordBytes)"
             }),
+        SettingKey(
+            "cloak-hosts", .bool, .bool(true), .restart,
+            help: "Others see a keyed hash of a user's address, not the address (off: a private server)."),
     ]
 
     static let limits: [SettingKey] = [

@@ -47,6 +47,7 @@ public struct ServeSettings: Sendable {
         config.joinBacklog = int("join-backlog")
         config.minPasswordLength = int("min-password-length")
         config.serverPassword = string("server-password")
+        config.cloakHosts = bool("cloak-hosts")
         config.floodControl = bool("flood-control")
         config.flood.burst = double("flood-burst")
         config.flood.rate = double("flood-rate")

@@ -30,6 +30,12 @@ public struct CodeHasher: Sendable {
     /// Plain rows stay valid until used or expired: they cannot be re-hashed.
     public func candidates(_ code: String) -> [String] { [hash(code), Sodium.hashSecret(code)] }
 
+    /// A key for another use of the server secret (`purpose` names it), so that no two uses
+    /// share a key: what one use shows cannot be replayed against another.
+    public func derivedKey(for purpose: String) -> [UInt8] {
+        Sodium.keyedDigest(Array("hearth:\(purpose)".utf8), key: key, length: Self.keyBytes)
+    }
+
     public struct KeyFileError: Error, CustomStringConvertible {
         public var description: String
     }

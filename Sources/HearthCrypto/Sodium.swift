@@ -38,6 +38,16 @@ public enum Sodium {
         return hex(out)
     }
 
+    /// BLAKE2b of the bytes keyed with `key` (16 to 64 bytes), `length` (16 to 64) bytes long.
+    public static func keyedDigest(_ input: [UInt8], key: [UInt8], length: Int = 32) -> [UInt8] {
+        ensureReady()
+        precondition((16...64).contains(key.count), "BLAKE2b keys are 16 to 64 bytes")
+        precondition((16...64).contains(length), "BLAKE2b digests are 16 to 64 bytes")
+        var out = [UInt8](repeating: 0, count: length)
+        _ = crypto_generichash(&out, length, input, UInt64(input.count), key, key.count)
+        return out
+    }
+
     /// BLAKE2b-256 of the bytes, as lower-case hex (content addresses).
     public static func contentHash(_ bytes: [UInt8]) -> String { hex(digest(bytes)) }
 

@@ -40,6 +40,8 @@ public enum Numeric: String, Sendable {
     case topic = "332"
     case topicWhoTime = "333"
     case whoisBot = "335"
+    /// The real user@host and address of a cloaked user (to itself and operators).
+    case whoisActually = "338"
     case inviting = "341"
     case invexList = "346"
     case endOfInvexList = "347"
@@ -63,6 +65,8 @@ public enum Numeric: String, Sendable {
     case youreOper = "381"
     case rehashing = "382"
     case time = "391"
+    /// The host others see for you (a cloak).
+    case visibleHost = "396"
     case noSuchNick = "401"
     case noSuchServer = "402"
     case noSuchChannel = "403"

@@ -147,6 +147,9 @@ public final class HearthServer: Sendable {
     /// The TLS port once listening (0 when TLS is off).
     public func tlsPort() async -> Int { await readyTLS.wait() }
 
+    /// The host users see for a connection from `address` (its cloak, unless cloaking is off).
+    public func shownHost(for address: String) -> String { core.shownHost(for: address) }
+
     public func ports() async -> (irc: Int, http: Int) {
         (await readyIRC.wait(), await readyHTTP.wait())
     }
@@ -337,7 +340,8 @@ public final class HearthServer: Sendable {
             try? await tlsChannel?.close()
             let open = core.lock.withLock { Array(core.clients.values) }
             for client in open {
-                let bye = IRCMessage(command: "ERROR", params: ["Closing Link: \(client.host) (Server shutting down)"])
+                let bye = IRCMessage(
+                    command: "ERROR", params: ["Closing Link: \(client.address) (Server shutting down)"])
                 core.withState { $0.send(client, bye) }
                 client.batcher.close(client)
             }

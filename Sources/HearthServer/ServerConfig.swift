@@ -33,6 +33,8 @@ public struct ServerConfig: Sendable {
     public var publicURL: String?
     /// IRC operators: name → password (plain text or an Argon2id hash from `hearth hash-password`).
     public var operators: [String: String] = [:]
+    /// Others see a user's host as a keyed hash of its address (`HostCloak`), not the address.
+    public var cloakHosts = true
     /// When false, connections from loopback addresses skip flood control (load tests).
     public var floodControl = true
     /// Flood control's token buckets, per kind of connection.

@@ -46,6 +46,7 @@ struct Serve: AsyncParsableCommand {
     var oper: [String] = []
     @Option(help: ArgumentHelp(text("server-password"), valueName: "password")) var serverPassword: String?
     @Option(help: help("min-password-length")) var minPasswordLength: Int?
+    @Flag(inversion: .prefixedNo, help: help("cloak-hosts")) var cloakHosts: Bool?
     @Flag(inversion: .prefixedNo, help: help("flood-control")) var floodControl: Bool?
     @Option(help: help("flood-burst")) var floodBurst: Double?
     @Option(help: help("flood-rate")) var floodRate: Double?
@@ -100,6 +101,7 @@ struct Serve: AsyncParsableCommand {
         ]
         for (key, value) in doubles { if let value { values[key] = .double(value) } }
         if let floodControl { values["flood-control"] = .bool(floodControl) }
+        if let cloakHosts { values["cloak-hosts"] = .bool(cloakHosts) }
         if let fortunesOffensive { values["fortunes-offensive"] = .bool(fortunesOffensive) }
         if let metrics { values["metrics"] = .bool(metrics) }
         if !oper.isEmpty { values["oper"] = .strings(oper) }

@@ -131,6 +131,10 @@ public final class TestServer: Sendable {
         self.sql = sql
     }
 
+    /// The host other users see for a test's client (connected from 127.0.0.1): its cloak,
+    /// or the address itself with `cloakHosts` off.
+    public var localHost: String { server.shownHost(for: "127.0.0.1") }
+
     public func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value

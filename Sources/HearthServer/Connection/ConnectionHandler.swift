@@ -74,8 +74,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     func start(socket: ClientSocket, eventLoop: EventLoop, address: String, transport: ServerMetrics.Transport) {
         let locals = core.loops.locals(for: eventLoop)
         client = Client(
-            id: core.newClientID(), socket: socket, eventLoop: eventLoop, address: address, batcher: locals.batcher,
-            counts: core.counts)
+            id: core.newClientID(), socket: socket, eventLoop: eventLoop, address: address,
+            host: core.shownHost(for: address), batcher: locals.batcher, counts: core.counts)
         sweeper = locals.sweeper
         self.transport = transport
         core.metrics.connectionsOpened[transport]?.increment()
@@ -292,7 +292,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     private func close(reason: String) {
         client.closing = true
         core.withState {
-            $0.send(client, IRCMessage(command: "ERROR", params: ["Closing Link: \(client.host) (\(reason))"]))
+            $0.send(client, IRCMessage(command: "ERROR", params: ["Closing Link: \(client.address) (\(reason))"]))
         }
         core.remove(client, reason: reason)
         client.batcher.close(client)

@@ -70,13 +70,25 @@ struct ChannelLists {
     struct Identity {
         var prefix: String
         var account: String?
+        /// The real address when the host shown is a cloak: a mask an operator wrote with it
+        /// (they see it in WHOIS) matches `nick!user@address` too.
+        var address: String? = nil
+
+        /// `nick!user@address`, made only when a mask did not match the cloaked prefix.
+        var addressPrefix: String? {
+            guard let address, let at = prefix.lastIndex(of: "@") else { return nil }
+            return prefix[...at] + address
+        }
     }
 
     static func isMute(_ mask: String) -> Bool { extban(mask)?.type == "m" }
 
     static func matches(_ mask: String, _ user: Identity) -> Bool {
         if mask == "$a" { return user.account != nil }
-        guard let (type, rest) = extban(mask) else { return IRCNames.globMatch(mask, user.prefix) }
+        guard let (type, rest) = extban(mask) else {
+            if IRCNames.globMatch(mask, user.prefix) { return true }
+            return user.addressPrefix.map { IRCNames.globMatch(mask, $0) } ?? false
+        }
         switch type {
         case "a": return user.account.map { IRCNames.globMatch(rest, $0) } ?? false
         case "m": return matches(rest, user)

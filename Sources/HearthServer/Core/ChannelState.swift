@@ -101,8 +101,11 @@ final class ChannelState {
 }
 
 extension Client {
-    /// What channel masks match: the full prefix and the account.
-    var identity: ChannelLists.Identity { .init(prefix: prefix, account: account?.name) }
+    /// What channel masks match: the full prefix (with the cloak, and with the real address
+    /// when it is hidden) and the account.
+    var identity: ChannelLists.Identity {
+        .init(prefix: prefix, account: account?.name, address: host == address ? nil : address)
+    }
 }
 
 struct MemberStatus {

@@ -14,6 +14,7 @@ final class Client: @unchecked Sendable {
     let id: Int
     let socket: ClientSocket
     let eventLoop: EventLoop
+    /// The real address (every per-address limit counts it); others see `host`, its cloak.
     let address: String
     let connectedAt = Date()
 
@@ -100,7 +101,8 @@ final class Client: @unchecked Sendable {
     var output = ByteBuffer()
 
     init(
-        id: Int, socket: ClientSocket, eventLoop: EventLoop, address: String, batcher: FlushBatcher, counts: UserCounts
+        id: Int, socket: ClientSocket, eventLoop: EventLoop, address: String, host: String? = nil,
+        batcher: FlushBatcher, counts: UserCounts
     ) {
         self.counts = counts
         self.batcher = batcher
@@ -108,7 +110,7 @@ final class Client: @unchecked Sendable {
         self.socket = socket
         self.eventLoop = eventLoop
         self.address = address
-        self.host = address
+        self.host = host ?? address
         updatePrefix()
     }
 

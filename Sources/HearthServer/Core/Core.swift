@@ -33,6 +33,8 @@ final class Core: @unchecked Sendable {
     /// The one channel all remote users share (a channel each cost kilobytes per user).
     let remotePlace = Client.RemotePlace()
     var passwords: PasswordWorker { bot.services.passwords }
+    /// Hides users' addresses from each other (nil: `--no-cloak-hosts`); see Cloaking.swift.
+    let cloak: HostCloak?
 
     let lock = AdaptiveLock()
     // All below: only under `lock`.
@@ -89,6 +91,7 @@ final class Core: @unchecked Sendable {
         self.group = group
         self.store = store
         self.bot = bot
+        cloak = config.cloakHosts ? HostCloak(secret: bot.services.codes) : nil
         self.network = network
         self.logger = logger
     }

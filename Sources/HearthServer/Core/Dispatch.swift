@@ -129,7 +129,7 @@ extension Core {
     func quit(_ client: Client, reason: String?) {
         let text = reason.map { "Quit: \($0)" } ?? "Client Quit"
         withState { out in
-            out.send(client, IRCMessage(command: "ERROR", params: ["Closing Link: \(client.host) (\(text))"]))
+            out.send(client, IRCMessage(command: "ERROR", params: ["Closing Link: \(client.address) (\(text))"]))
         }
         client.closing = true
         remove(client, reason: text)

@@ -198,33 +198,34 @@ extension Core {
         let stamp = [IRCTag("time", MessageStamp.time(record.createdAt)), IRCTag("msgid", record.msgid)]
         let outer = batch.map { [IRCTag("batch", $0)] } ?? []
         let pieces = Self.multilinePieces(record.text)
+        let source = shownSource(record.source)
         if pieces.count == 1 {
             out.send(
                 client,
                 IRCMessage(
-                    tags: outer + stamp, source: record.source, command: record.command, params: [target, record.text]))
+                    tags: outer + stamp, source: source, command: record.command, params: [target, record.text]))
         } else if batch != nil && client.caps.contains(Self.multilineCap) {
             let inner = MessageStamp.msgid()
             out.send(
                 client,
                 IRCMessage(
-                    tags: outer + stamp, source: record.source, command: "BATCH",
+                    tags: outer + stamp, source: source, command: "BATCH",
                     params: ["+" + inner, Self.multilineCap, target]))
             for piece in pieces {
                 let tags = [IRCTag("batch", inner)] + (piece.concat ? [IRCTag(Self.multilineConcat)] : [])
                 out.send(
                     client,
                     IRCMessage(
-                        tags: tags, source: record.source, command: record.command, params: [target, piece.text]))
+                        tags: tags, source: source, command: record.command, params: [target, piece.text]))
             }
-            out.send(client, IRCMessage(tags: outer, source: record.source, command: "BATCH", params: ["-" + inner]))
+            out.send(client, IRCMessage(tags: outer, source: source, command: "BATCH", params: ["-" + inner]))
         } else {
             for (index, piece) in pieces.enumerated() {
                 let tags = outer + (index == 0 ? stamp : [stamp[0]])
                 out.send(
                     client,
                     IRCMessage(
-                        tags: tags, source: record.source, command: record.command, params: [target, piece.text]))
+                        tags: tags, source: source, command: record.command, params: [target, piece.text]))
             }
         }
     }

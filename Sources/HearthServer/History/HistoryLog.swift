@@ -151,7 +151,8 @@ extension Core {
                     client,
                     IRCMessage(
                         tags: [IRCTag("time", MessageStamp.time(message.at)), IRCTag("msgid", msgid)],
-                        source: message.source, command: message.command, params: [message.target, text]))
+                        source: shownSource(message.source), command: message.command,
+                        params: [message.target, text]))
             }
         }
     }

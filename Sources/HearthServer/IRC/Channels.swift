@@ -139,7 +139,7 @@ extension Core {
                     // A registered channel comes back as it was left.
                     channel.name = record.name
                     channel.topic = record.topic
-                    channel.topicSetBy = record.topicSetBy
+                    channel.topicSetBy = shownSource(record.topicSetBy)
                     channel.topicSetAt = record.topicSetAt ?? Date()
                     channel.flags = Set(record.flags)
                     channel.channelKey = record.channelKey

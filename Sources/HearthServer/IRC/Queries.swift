@@ -49,7 +49,7 @@ extension Core {
                 }
                 let idle = String(max(0, Int(Date().timeIntervalSince(member.lastMessageAt))))
                 // An address is shown only to its owner and to operators (as WHOIS would).
-                let showsAddress = (client.isOper || member === client) && !member.isRemote
+                let showsAddress = seesAddress(of: member, viewer: client)
                 let values: [Character: String] = [
                     "c": channelName, "u": member.user, "i": showsAddress ? member.address : "255.255.255.255",
                     "h": member.host, "s": server, "n": member.nick, "f": flags, "d": member.isRemote ? "1" : "0",
@@ -100,6 +100,13 @@ extension Core {
                 return
             }
             out.send(client, numeric(client, .whoisUser, target.nick, target.user, target.host, "*", target.realname))
+            if target.host != target.address && seesAddress(of: target, viewer: client) {
+                out.send(
+                    client,
+                    numeric(
+                        client, .whoisActually, target.nick, "\(target.user)@\(target.address)", target.address,
+                        "Actual user@host, Actual IP"))
+            }
             let visible = target.channels.compactMap { key -> String? in
                 guard let channel = channels[key] else { return nil }
                 if hidden(channel, from: client) && target !== client { return nil }
@@ -241,7 +248,7 @@ extension Core {
         let text = lock.withLock { "Killed (\(client.nick) (\(reason)))" }
         for target in targets {
             withState {
-                $0.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.host) (\(text))"]))
+                $0.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.address) (\(text))"]))
             }
             remove(target, reason: text)
             target.batcher.close(target)

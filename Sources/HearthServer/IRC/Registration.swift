@@ -347,6 +347,9 @@ extension Core {
             }
             lusers(client, out: &out)
             motd(client, out: &out)
+            if !client.isPlain && client.host != client.address {
+                send(.visibleHost, client.host, "is now your displayed host")
+            }
         }
         logEvent("registered", client)
         deliverKept(client)

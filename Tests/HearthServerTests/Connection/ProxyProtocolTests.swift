@@ -17,7 +17,7 @@ import Testing
             try await ann.send("PROXY TCP4 203.0.113.7 127.0.0.1 51234 6667\r\nNICK ann\r\nUSER ann 0 * :Ann")
             try await ann.expectNumeric("001")
             try await ann.send("WHOIS ann")
-            try await ann.expect(" 311 ann ann ~ann 203.0.113.7 ")
+            try await ann.expect(" 338 ann ann ~ann@203.0.113.7 203.0.113.7 ")
             // Another client behind the same balancer is another address: not over the limit.
             let bob = try await server.connect()
             try await bob.send("PROXY TCP6 2001:db8::5 ::1 40000 6667")
@@ -55,7 +55,7 @@ import Testing
             try await client.send("USER eve 0 * :Eve")
             try await client.expectNumeric("001")
             try await client.send("WHOIS eve")
-            try await client.expect(" 311 eve eve ~eve 127.0.0.1 ")
+            try await client.expect(" 338 eve eve ~eve@127.0.0.1 127.0.0.1 ")
         }
     }
 

@@ -68,7 +68,7 @@ extension LimitCrossingTests {
             let script = (1...200).map { "PRIVMSG #room :line \($0)\r\n" }.joined() + "QUIT :done\r\n"
             try await ghost.sendThenHalfClose(Array(script.utf8))
             try await ghost.expect("ERROR :Closing Link: 127.0.0.1 (Excess Flood)")
-            try await watcher.expect(":ghost!~ghost@127.0.0.1 QUIT :Excess Flood")
+            try await watcher.expect(":ghost!~ghost@\(server.localHost) QUIT :Excess Flood")
             try await watcher.send("ISON ghost")
             try await watcher.expect(" 303 watcher :")
             let relayed = watcher.unread().filter { $0.contains("PRIVMSG #room :line") }.count

@@ -27,15 +27,15 @@ import Testing
             #expect(session.response.withLockedValue { $0.headers["sec-websocket-protocol"] } == "text.ircv3.net")
             try await Self.register(web, "web")
             try await web.send("PRIVMSG nonweb :hello from a browser")
-            try await irc.expect(":web!~web@127.0.0.1 PRIVMSG nonweb :hello from a browser")
+            try await irc.expect(":web!~web@\(server.localHost) PRIVMSG nonweb :hello from a browser")
             try await irc.send("PRIVMSG web :hi, café")
             // One line per message, no CRLF inside, UTF-8 intact.
-            try await web.expect(":nonweb!~nonweb@127.0.0.1 PRIVMSG web :hi, café")
+            try await web.expect(":nonweb!~nonweb@\(server.localHost) PRIVMSG web :hi, café")
             #expect(session.opcodes.withLockedValue { $0 }.allSatisfy { $0 == .text })
             try await web.send("JOIN #web")
             try await web.expect(" 366 web #web ")
             try await web.send("WHOIS web")
-            try await web.expect(" 311 web web ~web 127.0.0.1 * :Web web")
+            try await web.expect(" 311 web web ~web \(server.localHost) * :Web web")
         }
     }
 

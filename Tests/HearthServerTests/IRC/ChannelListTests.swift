@@ -25,7 +25,7 @@ import Testing
             // Listed with 348/349, by anyone.
             let amy = try await TestClient.irc(server, nick: "amy")
             try await amy.send("MODE #club e")
-            try await amy.expect(" 348 amy #club amy!*@* op!~op@127.0.0.1 ")
+            try await amy.expect(" 348 amy #club amy!*@* op!~op@\(server.localHost) ")
             try await amy.expect(" 349 amy #club :End of channel exception list")
             try await amy.send("JOIN #club")
             try await amy.expect("JOIN #club")

@@ -25,7 +25,7 @@ import Testing
 
             // +v, +m: only voiced users speak.
             try await op.send("MODE #club +m")
-            try await user.expect(":pat!~pat@127.0.0.1 MODE #club :+m")
+            try await user.expect(":pat!~pat@\(server.localHost) MODE #club :+m")
             try await user.send("PRIVMSG #club :can I talk?")
             try await user.expect(" 404 quinn #club :Cannot send to channel (+m)")
             try await op.send("MODE #club +v quinn")
@@ -64,7 +64,7 @@ import Testing
             try await third.send("JOIN #club wrongkey")
             try await third.expect(" 475 ray #club")
             try await third.send("JOIN #club secretkey")
-            try await third.expect(":ray!~ray@127.0.0.1 JOIN #club")
+            try await third.expect(":ray!~ray@\(server.localHost) JOIN #club")
 
             // KICK
             try await op.send("KICK #club ray :too noisy")
@@ -79,9 +79,9 @@ import Testing
             try await third.expect(" 473 ray #club")
             try await op.send("INVITE ray #club")
             try await op.expect(" 341 pat ray :#club")
-            try await third.expect(":pat!~pat@127.0.0.1 INVITE ray :#club")
+            try await third.expect(":pat!~pat@\(server.localHost) INVITE ray :#club")
             try await third.send("JOIN #club secretkey")
-            try await third.expect(":ray!~ray@127.0.0.1 JOIN #club")
+            try await third.expect(":ray!~ray@\(server.localHost) JOIN #club")
             try await op.send("INVITE ray #club")
             try await op.expectNumeric("443")
 
@@ -98,7 +98,7 @@ import Testing
             try await op.send("MODE #club -b ray!*@*")
             try await op.expect("MODE #club -b :ray!*@*")
             try await third.send("JOIN #club")
-            try await third.expect(":ray!~ray@127.0.0.1 JOIN #club")
+            try await third.expect(":ray!~ray@\(server.localHost) JOIN #club")
 
             // +n: outsiders cannot send. PART and errors for channels you are not on.
             let outsider = try await TestClient.irc(server, nick: "sam")
@@ -109,7 +109,7 @@ import Testing
             try await outsider.send("PART #nowhere")
             try await outsider.expect(" 403 sam #nowhere")
             try await third.send("PART #club :bye all")
-            try await op.expect(":ray!~ray@127.0.0.1 PART #club :bye all")
+            try await op.expect(":ray!~ray@\(server.localHost) PART #club :bye all")
         }
     }
 
@@ -121,8 +121,8 @@ import Testing
             try await b.send("JOIN #x")
             try await b.expectNumeric("366")
             try await a.send("NICK tommy")
-            try await a.expect(":tom!~tom@127.0.0.1 NICK tommy")
-            try await b.expect(":tom!~tom@127.0.0.1 NICK tommy")
+            try await a.expect(":tom!~tom@\(server.localHost) NICK tommy")
+            try await b.expect(":tom!~tom@\(server.localHost) NICK tommy")
             try await b.send("NICK tommy")
             try await b.expect(" 433 uma tommy")
             try await b.send("NICK 1bad")
@@ -130,9 +130,9 @@ import Testing
             try await a.send("JOIN #a,#b,#c")
             try await a.expect("JOIN #c")
             try await a.send("JOIN 0")
-            try await b.expect(":tommy!~tom@127.0.0.1 PART #x")
+            try await b.expect(":tommy!~tom@\(server.localHost) PART #x")
             // The one who leaves sees its own PART too.
-            try await a.expect(":tommy!~tom@127.0.0.1 PART #x")
+            try await a.expect(":tommy!~tom@\(server.localHost) PART #x")
         }
     }
 }

@@ -88,10 +88,8 @@ import Testing
                 try await Task.sleep(for: .milliseconds(20))
             }
             #expect(latest.map { String($0.split(separator: ":").last!) } == ["a3", "a4", "a5"])
-            #expect(
-                latest.allSatisfy {
-                    $0.contains("time=") && $0.contains("msgid=") && $0.contains(" :ava!~ava@127.0.0.1 PRIVMSG #ch :")
-                })
+            let source = " :ava!~ava@\(server.localHost) PRIVMSG #ch :"
+            #expect(latest.allSatisfy { $0.contains("time=") && $0.contains("msgid=") && $0.contains(source) })
             #expect(Self.msgid(latest[0]) == ids[2])
 
             func texts(_ command: String) async throws -> [String] {

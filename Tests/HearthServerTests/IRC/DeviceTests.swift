@@ -45,7 +45,7 @@ import Testing
 
             // A private message to dana reaches both devices.
             try await eli.send("PRIVMSG dana :dinner at 7?")
-            try await laptop.expect(":eli!~eli@127.0.0.1 PRIVMSG dana :dinner at 7?")
+            try await laptop.expect(":eli!~eli@\(server.localHost) PRIVMSG dana :dinner at 7?")
             try await phone.expect("[pm] <eli> dinner at 7?")
             // What one device sends, the other sees — to a person and to a channel.
             try await laptop.send("PRIVMSG eli :yes, I'll bring bread")
@@ -89,7 +89,7 @@ import Testing
             // The second IRC client gets 001 as fern and then the channels fern is in.
             let second = try await Self.laptop(server, "fern", caps: ["echo-message"])
             try await second.expect("You are fern on 2 connections now")
-            try await second.expect(":fern!~fern@127.0.0.1 JOIN #garden")
+            try await second.expect(":fern!~fern@\(server.localHost) JOIN #garden")
             try await second.expect(" 332 fern #garden :tomatoes")
 
             // A stranger can't take the nick by registering with it.
@@ -103,7 +103,7 @@ import Testing
             try await gil.send("JOIN #garden")
             try await gil.expectNumeric("366")
             try await second.send("NICK fern_away")
-            try await first.expect(":fern!~fern@127.0.0.1 NICK fern_away")
+            try await first.expect(":fern!~fern@\(server.localHost) NICK fern_away")
             try await gil.expect("NICK fern_away")
             try await Self.nothing(gil, containing: "NICK")
             try await first.send("QUIT")
@@ -145,7 +145,7 @@ import Testing
             try await ivo.expectNumeric("366")
             try await devices[1].send("PRIVMSG hearth :!logout")
             try await devices[1].expect("PART :#home")
-            try await devices[1].expect(":hana!~hana@127.0.0.1 NICK guest")
+            try await devices[1].expect(":hana!~hana@\(server.localHost) NICK guest")
             try await Self.nothing(ivo, containing: "hana")
             try await ivo.send("PRIVMSG hana :hello")
             try await devices[0].expect("PRIVMSG hana :hello")

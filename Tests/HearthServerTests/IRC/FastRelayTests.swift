@@ -70,8 +70,10 @@ import Testing
         try await withServer { server in
             let ann = try await Self.client(server, "a-rather-long-nickname", caps: "")
             let bea = try await Self.client(server, "bea", caps: "")
-            // The relayed line has 66 bytes before the text, so 444 of the text fit: 431 x and 6½ é.
-            let text = String(repeating: "x", count: 431) + String(repeating: "é", count: 30)
+            // The relayed line has 57 bytes and the host before the text; the x fill the line
+            // but for 6½ é.
+            let before = 57 + server.localHost.utf8.count
+            let text = String(repeating: "x", count: 510 - before - 13) + String(repeating: "é", count: 30)
             var lines: [String] = []
             for command in ["PRIVMSG", "privmsg"] {
                 try await ann.send("\(command) bea :\(text)")
@@ -121,7 +123,7 @@ import Testing
             try await ann.sync()
             #expect(!ann.unread().contains { $0.contains(" 301 ") })
             try await ann.send("PRIVMSG ann :to myself")
-            try await ann.expect(":ann!~ann@127.0.0.1 PRIVMSG ann :to myself")
+            try await ann.expect(":ann!~ann@\(server.localHost) PRIVMSG ann :to myself")
         }
     }
 }

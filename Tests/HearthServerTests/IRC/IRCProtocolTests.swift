@@ -26,7 +26,8 @@ import Testing
             try await c.send("NICK judy")
             try await c.send("USER judy 0 * :Judy")
             try await c.send("CAP END")
-            try await c.expect(":test.hearth 001 judy :Welcome to the Hearth IRC network, judy!~judy@127.0.0.1")
+            try await c.expect(
+                ":test.hearth 001 judy :Welcome to the Hearth IRC network, judy!~judy@\(server.localHost)")
             try await c.expectNumeric("002")
             try await c.expectNumeric("003")
             let myInfo = try await c.expectNumeric("004")
@@ -100,7 +101,7 @@ import Testing
             }
             if chunks.last?.count == 400 { chunks.append("+") }
             for chunk in chunks { try await c.send("AUTHENTICATE \(chunk)") }
-            try await c.expect(" 900 kim kim!~kim@127.0.0.1 kim :You are now logged in as kim")
+            try await c.expect(" 900 kim kim!~kim@\(server.localHost) kim :You are now logged in as kim")
             try await c.expectNumeric("903")
             try await c.send("AUTHENTICATE PLAIN")
             try await c.expectNumeric("907")
@@ -160,7 +161,7 @@ import Testing
             // Logging in with !login moves the connection to the account's nick.
             try await squatter.send("PRIVMSG hearth :login lena s3cret-pass")
             try await squatter.expectNumeric("900")
-            try await squatter.expect(":lena_!~x@127.0.0.1 NICK lena")
+            try await squatter.expect(":lena_!~x@\(server.localHost) NICK lena")
 
             // PASS name:password logs in during registration.
             try await squatter.send("QUIT")
@@ -233,14 +234,14 @@ import Testing
             try await a.send("PRIVMSG omar :are you there?")
             try await a.expect(" 301 nina omar :lunch")
             try await a.send("WHOIS omar")
-            try await a.expect(" 311 nina omar ~omar 127.0.0.1 * :Test omar")
+            try await a.expect(" 311 nina omar ~omar \(server.localHost) * :Test omar")
             try await a.expect(" 319 nina omar :#books")
             try await a.expectNumeric("312")
             try await a.expectNumeric("317")
             try await a.expectNumeric("318")
             try await a.send("WHO #books")
-            try await a.expect(" 352 nina #books ~nina 127.0.0.1 test.hearth nina H@ :0 Test nina")
-            try await a.expect(" 352 nina #books ~omar 127.0.0.1 test.hearth omar G :0 Test omar")
+            try await a.expect(" 352 nina #books ~nina \(server.localHost) test.hearth nina H@ :0 Test nina")
+            try await a.expect(" 352 nina #books ~omar \(server.localHost) test.hearth omar G :0 Test omar")
             try await a.expectNumeric("315")
             try await a.send("LIST")
             try await a.expect(" 322 nina #books 2 :Reading club")
@@ -248,7 +249,7 @@ import Testing
             try await a.send("ISON omar nobody hearth")
             try await a.expect(" 303 nina :omar hearth")
             try await a.send("USERHOST omar")
-            try await a.expect(" 302 nina :omar=-~omar@127.0.0.1")
+            try await a.expect(" 302 nina :omar=-~omar@\(server.localHost)")
             try await b.send("AWAY")
             try await b.expectNumeric("305")
             try await a.send("WHOIS hearth")

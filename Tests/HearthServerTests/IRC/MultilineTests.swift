@@ -40,13 +40,14 @@ import Testing
             let start = try await ben.expect("BATCH +")
             #expect(start.hasSuffix(" draft/multiline #poem"), "\(start)")
             let id = try #require(start.split(separator: " ").first { $0.hasPrefix("+") }).dropFirst()
-            try await ben.expect("@batch=\(id) :ada!~ada@127.0.0.1 PRIVMSG #poem :roses are red")
-            try await ben.expect("@batch=\(id) :ada!~ada@127.0.0.1 PRIVMSG #poem :violets are")
-            try await ben.expect("@batch=\(id);draft/multiline-concat :ada!~ada@127.0.0.1 PRIVMSG #poem : blue")
+            try await ben.expect("@batch=\(id) :ada!~ada@\(server.localHost) PRIVMSG #poem :roses are red")
+            try await ben.expect("@batch=\(id) :ada!~ada@\(server.localHost) PRIVMSG #poem :violets are")
+            try await ben.expect(
+                "@batch=\(id);draft/multiline-concat :ada!~ada@\(server.localHost) PRIVMSG #poem : blue")
             try await ben.expect("BATCH -\(id)")
             // The sender's echo is the same batch; a client without the cap gets three lines.
             try await ada.expect("draft/multiline #poem")
-            try await cy.expect(":ada!~ada@127.0.0.1 PRIVMSG #poem :roses are red")
+            try await cy.expect(":ada!~ada@\(server.localHost) PRIVMSG #poem :roses are red")
             try await cy.expect("PRIVMSG #poem :violets are")
             try await cy.expect("PRIVMSG #poem : blue")
 

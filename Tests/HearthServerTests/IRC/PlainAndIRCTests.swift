@@ -18,7 +18,7 @@ import Testing
 
             let irc = try await TestClient.irc(server, nick: "bob")
             try await irc.send("JOIN #lobby")
-            try await irc.expect(":bob!~bob@127.0.0.1 JOIN #lobby")
+            try await irc.expect(":bob!~bob@\(server.localHost) JOIN #lobby")
             let names = try await irc.expectNumeric("353")
             #expect(names.contains("@alice"))
             #expect(names.contains("bob"))
@@ -26,14 +26,14 @@ import Testing
             try await nc.expect("[#lobby] * bob joined")
 
             try await nc.send("hello from nc")
-            try await irc.expect(":alice!plain@127.0.0.1 PRIVMSG #lobby :hello from nc")
+            try await irc.expect(":alice!plain@\(server.localHost) PRIVMSG #lobby :hello from nc")
             try await irc.send("PRIVMSG #lobby :hi alice, from irssi")
             try await nc.expect("[#lobby] <bob> hi alice, from irssi")
 
             // Private messages both ways.
             try await nc.send("/msg bob psst")
             try await nc.expect("[to bob] psst")
-            try await irc.expect(":alice!plain@127.0.0.1 PRIVMSG bob :psst")
+            try await irc.expect(":alice!plain@\(server.localHost) PRIVMSG bob :psst")
             try await irc.send("PRIVMSG alice :back at you")
             try await nc.expect("[pm] <bob> back at you")
 
@@ -59,12 +59,12 @@ import Testing
             try await nc.send("/topic Friendly chat")
             try await irc.expect("TOPIC #lobby :Friendly chat")
             try await nc.send("/who")
-            try await nc.expect("bob (~bob@127.0.0.1) in #lobby")
+            try await nc.expect("bob (~bob@\(server.localHost)) in #lobby")
 
             // /quit reads naturally and the IRC side sees the QUIT.
             try await nc.send("/quit see you")
             try await nc.expect("Bye!")
-            try await irc.expect(":alice!plain@127.0.0.1 QUIT :Quit: see you")
+            try await irc.expect(":alice!plain@\(server.localHost) QUIT :Quit: see you")
         }
     }
 

@@ -68,7 +68,7 @@ import Testing
             try await latin.sendRaw(Array("USER latin 0 * :i".utf8) + [0xE8] + Array("rc\r\n".utf8))
             try await latin.expectNumeric("001")
             try await empty.send("WHOIS latin")
-            try await empty.expect(" 311 nameless latin ~latin 127.0.0.1 * :i\u{FFFD}rc")
+            try await empty.expect(" 311 nameless latin ~latin \(server.localHost) * :i\u{FFFD}rc")
             // After registration a line in another encoding is refused with FAIL, and nothing is sent.
             try await latin.send("JOIN #x")
             try await latin.expect("JOIN #x")
@@ -149,7 +149,7 @@ import Testing
             try await away.send("AWAY :asleep")
             try await away.expectNumeric("306")
             try await away.send("JOIN #hall")
-            try await watcher.expect(":napper!~napper@127.0.0.1 AWAY :asleep")
+            try await watcher.expect(":napper!~napper@\(server.localHost) AWAY :asleep")
             // MONITOR: a nick changing only its case is not news.
             try await watcher.send("MONITOR + napper")
             try await watcher.expectNumeric("730")
@@ -193,7 +193,7 @@ import Testing
             try await op.send("MODE #a +v voiced")
             try await voiced.expect("MODE #a +v :voiced")
             try await plain.send("PRIVMSG @#a :ops only")
-            try await op.expect(":plain!~plain@127.0.0.1 PRIVMSG @#a :ops only")
+            try await op.expect(":plain!~plain@\(server.localHost) PRIVMSG @#a :ops only")
             try await plain.send("PRIVMSG +#a :ops and voices")
             try await op.expect("PRIVMSG +#a :ops and voices")
             try await voiced.expect("PRIVMSG +#a :ops and voices")

@@ -36,11 +36,11 @@ import Testing
             try await rose.expect("ERROR")
             // Both nicks she left are remembered, with who she was.
             try await asker.send("WHOWAS rose")
-            try await asker.expect(" 314 asker rose ~rose 127.0.0.1 * :Test rose")
+            try await asker.expect(" 314 asker rose ~rose \(server.localHost) * :Test rose")
             try await asker.expect(" 312 asker rose test.hearth")
             try await asker.expectNumeric("369")
             try await asker.send("WHOWAS rosie")
-            try await asker.expect(" 314 asker rosie ~rose 127.0.0.1 * :Test rose")
+            try await asker.expect(" 314 asker rosie ~rose \(server.localHost) * :Test rose")
             try await asker.expectNumeric("369")
 
             // Newest first, and a count limits the answer.
@@ -168,7 +168,7 @@ import Testing
             try await oper.send("OPER root t0p-secret")
             try await oper.expectNumeric("381")
             try await oper.send("WALLOPS :maintenance at noon")
-            try await user.expect(":admin!~admin@127.0.0.1 WALLOPS :maintenance at noon")
+            try await user.expect(":admin!~admin@\(server.localHost) WALLOPS :maintenance at noon")
             try await oper.expect("WALLOPS :maintenance at noon")
             try await quiet.sync()
             #expect(!quiet.unread().contains { $0.contains("WALLOPS") })
@@ -192,8 +192,8 @@ import Testing
             try await bob.expectNumeric("366")
             // The fields come in WHOX's fixed order whatever order they were asked in; the token is echoed.
             try await bob.send("WHO #tea %nauhtcr,42")
-            try await bob.expect(" 354 bob 42 #tea ~ann 127.0.0.1 ann ann :Test ann")
-            try await bob.expect(" 354 bob 42 #tea ~bob 127.0.0.1 bob 0 :Test bob")
+            try await bob.expect(" 354 bob 42 #tea ~ann \(server.localHost) ann ann :Test ann")
+            try await bob.expect(" 354 bob 42 #tea ~bob \(server.localHost) bob 0 :Test bob")
             try await bob.expect(" 315 bob #tea")
             // Someone else's address is hidden; one's own is shown. A bad token is answered as 0.
             try await bob.send("WHO ann %int,abc")
@@ -204,7 +204,7 @@ import Testing
             try await bob.expect(" 354 bob :H")
             // Plain WHO is unchanged.
             try await bob.send("WHO ann")
-            try await bob.expect(" 352 bob * ~ann 127.0.0.1 test.hearth ann H :0 Test ann")
+            try await bob.expect(" 352 bob * ~ann \(server.localHost) test.hearth ann H :0 Test ann")
             await ann.close()
             await bob.close()
         }

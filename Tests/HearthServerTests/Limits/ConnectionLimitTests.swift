@@ -140,7 +140,7 @@ extension LimitCrossingTests {
                 try await client.send("PRIVMSG hearth :register robo s3cret-pass")
                 try await client.expect("Welcome to Hearth, robo!")
                 try await client.send("PRIVMSG hearth :set bot on")
-                try await client.expect(":robo!~robo@127.0.0.1 MODE robo :+B")
+                try await client.expect(":robo!~robo@\(server.localHost) MODE robo :+B")
             }
             let clock = PongClock()
             try await client.channel.pipeline.addHandler(clock, position: .before(client.inbox)).get()

@@ -73,7 +73,7 @@ extension LimitCrossingTests {
                 held.append(c)
             }
             try await held[0].send("WHOIS six2")
-            try await held[0].expect(" 311 six1 six2 ~six ::1 ")
+            try await held[0].expect(" 311 six1 six2 ~six \(server.server.shownHost(for: "::1")) ")
             let refused = try await TestClient.connect(port: server.ircPort, host: "::1")
             try await refused.expect(
                 "ERROR :Closing Link: ::1 (Too many connections from your address: the limit is 2)")

@@ -1,4 +1,6 @@
 import Foundation
+import HearthAccounts
+import HearthCrypto
 import HearthStore
 import HearthTesting
 import Testing
@@ -15,6 +17,10 @@ import Testing
         var database: String
         /// The database's name.
         var databaseName: String { String(database.split(separator: "/").last ?? "") }
+        /// The server secret every node of the network shares (`secret.key`).
+        var secret: [UInt8]
+        /// The host users see for a client connected from 127.0.0.1, on every node: its cloak.
+        var localHost: String { HostCloak(secret: CodeHasher(key: secret)).host(for: "127.0.0.1") }
     }
 
     /// Starts one node per name on a fresh database, runs `body`, stops them all.
@@ -22,11 +28,13 @@ import Testing
         let url = try await TestPostgres.freshDatabase("network")
         let database =
             "postgres://\(url.user):\(url.password ?? "")@\(url.host):\(url.port)/\(url.database)"
-        try await start(names[...], database: database, started: [], body)
+        let secret = Sodium.randomBytes(CodeHasher.keyBytes)
+        try await start(names[...], database: database, secret: secret, started: [], body)
     }
 
     static func start(
-        _ names: ArraySlice<String>, database: String, started: [Node], _ body: ([Node]) async throws -> Void
+        _ names: ArraySlice<String>, database: String, secret: [UInt8], started: [Node],
+        _ body: ([Node]) async throws -> Void
     ) async throws {
         guard let name = names.first else {
             try await body(started)
@@ -35,9 +43,13 @@ import Testing
         let flags = [
             "--server-name", "\(name).hearth", "--database", database, "--node", name, "--no-flood-control",
         ]
-        _ = try await Programs.serving(dataDirectory: TestServer.tempDirectory(), flags) { running, port in
-            let node = Node(name: name, port: port, process: running, database: database)
-            try await start(names.dropFirst(), database: database, started: started + [node], body)
+        // Every node gets the same secret, as an operator copies it: it keys codes and host cloaks.
+        let directory = TestServer.tempDirectory()
+        FileManager.default.createFile(
+            atPath: directory + "/" + CodeHasher.fileName, contents: Data(secret), attributes: [.posixPermissions: 0o600])
+        _ = try await Programs.serving(dataDirectory: directory, flags) { running, port in
+            let node = Node(name: name, port: port, process: running, database: database, secret: secret)
+            try await start(names.dropFirst(), database: database, secret: secret, started: started + [node], body)
         }
     }
 
@@ -79,12 +91,12 @@ import Testing
             let line = try await bob.expect("PRIVMSG bob :hello from alpha")
             #expect(line.contains(":ann!~ann@") && line.contains("time="), "\(line)")
             try await bob.send("NOTICE ann :hi from beta")
-            try await ann.expect(":bob!~bob@127.0.0.1 NOTICE ann :hi from beta")
+            try await ann.expect(":bob!~bob@\(nodes[0].localHost) NOTICE ann :hi from beta")
             try await bob.send("WHOIS ann")
-            try await bob.expect(" 311 bob ann ~ann 127.0.0.1 * :Real ann")
+            try await bob.expect(" 311 bob ann ~ann \(nodes[0].localHost) * :Real ann")
             try await bob.expect(" 312 bob ann alpha.hearth ")
             try await bob.send("WHO a*")
-            try await bob.expect(" 352 bob * ~ann 127.0.0.1 alpha.hearth ann H")
+            try await bob.expect(" 352 bob * ~ann \(nodes[0].localHost) alpha.hearth ann H")
             try await bob.send("LUSERS")
             try await bob.expect(" 251 bob :There are 2 users and 0 invisible on 2 servers")
             try await bob.expect(" 255 bob :I have 1 clients and 1 servers")
@@ -95,27 +107,27 @@ import Testing
             // netsplit: beta learns of ann's channel before bob joins it.)
             try await Self.waitUntil(bob, sees: "@ann", in: "#net")
             try await bob.send("JOIN #net")
-            try await ann.expect(":bob!~bob@127.0.0.1 JOIN #net")
+            try await ann.expect(":bob!~bob@\(nodes[0].localHost) JOIN #net")
             let names = try await bob.expectNumeric("353")
             #expect(names.contains("ann") && names.contains("bob"), "\(names)")
             try await ann.send("PRIVMSG #net :one channel, two nodes")
             try await bob.expect("PRIVMSG #net :one channel, two nodes")
             try await bob.send("PRIVMSG #net :agreed")
-            try await ann.expect(":bob!~bob@127.0.0.1 PRIVMSG #net :agreed")
+            try await ann.expect(":bob!~bob@\(nodes[0].localHost) PRIVMSG #net :agreed")
             // The bot answers in the channel for everyone, whichever node asked it.
             try await ann.send("PRIVMSG #net :!whoami")
             try await bob.expect(":hearth!hearth@alpha.hearth PRIVMSG #net :")
             // The channel's operator is on alpha; topic and modes hold on beta too.
             try await ann.send("TOPIC #net :spanning nodes")
-            try await bob.expect(":ann!~ann@127.0.0.1 TOPIC #net :spanning nodes")
+            try await bob.expect(":ann!~ann@\(nodes[0].localHost) TOPIC #net :spanning nodes")
             try await bob.send("TOPIC #net :mine now")
             try await bob.expectNumeric("482")
             try await ann.send("MODE #net +m")
-            try await bob.expect(":ann!~ann@127.0.0.1 MODE #net :+m")
+            try await bob.expect(":ann!~ann@\(nodes[0].localHost) MODE #net :+m")
             try await bob.send("PRIVMSG #net :can I speak?")
             try await bob.expectNumeric("404")
             try await ann.send("MODE #net +v bob")
-            try await bob.expect(":ann!~ann@127.0.0.1 MODE #net +v :bob")
+            try await bob.expect(":ann!~ann@\(nodes[0].localHost) MODE #net +v :bob")
             try await bob.send("PRIVMSG #net :now I can")
             try await ann.expect("PRIVMSG #net :now I can")
             // AWAY is known on the other node; INVITE reaches across it.
@@ -136,14 +148,14 @@ import Testing
             try await bob.send("JOIN #net")
             try await bob.expectNumeric("473")
             try await ann.send("INVITE bob #net")
-            try await bob.expect(":ann!~ann@127.0.0.1 INVITE bob :#net")
+            try await bob.expect(":ann!~ann@\(nodes[0].localHost) INVITE bob :#net")
             try await bob.send("JOIN #net")
-            try await ann.expect(":bob!~bob@127.0.0.1 JOIN #net")
+            try await ann.expect(":bob!~bob@\(nodes[0].localHost) JOIN #net")
             // NICK and QUIT reach the other node's channel members (PART did above).
             try await bob.send("NICK robert")
-            try await ann.expect(":bob!~bob@127.0.0.1 NICK robert")
+            try await ann.expect(":bob!~bob@\(nodes[0].localHost) NICK robert")
             try await bob.send("QUIT :done")
-            try await ann.expect(":robert!~bob@127.0.0.1 QUIT :Quit: done")
+            try await ann.expect(":robert!~bob@\(nodes[0].localHost) QUIT :Quit: done")
             // The nick is free again everywhere (once bob's node has released its claim, which
             // may come a moment after ann saw the QUIT).
             let again = try await TestClient.connect(port: nodes[0].port)
@@ -200,10 +212,10 @@ import Testing
             try await ann.expect("JOIN #net")
             // SIGTERM: the node says goodbye, so its users leave at once.
             nodes[1].process.terminate()
-            try await ann.expect(":bob!~bob@127.0.0.1 QUIT :beta shut down")
+            try await ann.expect(":bob!~bob@\(nodes[0].localHost) QUIT :beta shut down")
             // kill -9: the others notice the missing heartbeat (within 15 s) and free the nick.
             nodes[2].process.kill()
-            try await ann.expect(":cid!~cid@127.0.0.1 QUIT :gamma was lost", timeout: 30)
+            try await ann.expect(":cid!~cid@\(nodes[0].localHost) QUIT :gamma was lost", timeout: 30)
             let again = try await Self.user("cid", on: nodes[0])
             let listed = try await Programs.hearth(["nodes", "--database", nodes[0].database])
             #expect(listed.output.contains("alpha") && !listed.output.contains("gamma"), "\(listed.output)")
@@ -221,7 +233,7 @@ import Testing
             try await ann.expect("TOPIC #net")
             try await ann.send("MODE #net +k sesame")
             try await ann.expect("MODE #net +k")
-            try await Self.start(["beta"], database: nodes[0].database, started: []) { later in
+            try await Self.start(["beta"], database: nodes[0].database, secret: nodes[0].secret, started: []) { later in
                 let bob = try await Self.user("bob", on: later[0])
                 // Users and channels that were there before it came.
                 try await bob.send("WHOIS ann")
@@ -232,7 +244,7 @@ import Testing
                 try await bob.expect(" 332 bob #net :older than beta")
                 let names = try await bob.expectNumeric("353")
                 #expect(names.contains("@ann") && !names.contains("@bob"), "\(names)")
-                try await ann.expect(":bob!~bob@127.0.0.1 JOIN #net")
+                try await ann.expect(":bob!~bob@\(nodes[0].localHost) JOIN #net")
                 await bob.close()
             }
             await ann.close()
@@ -248,7 +260,7 @@ import Testing
                 try await user.send("JOIN #net")
                 try await user.expectNumeric("366")
             }
-            try await ann.expect(":bob!~bob@127.0.0.1 JOIN #net")
+            try await ann.expect(":bob!~bob@\(nodes[0].localHost) JOIN #net")
             try await TestPostgres.cutOff(nodes[0].databaseName)
             // Chat on one node goes on while the database is away.
             try await ann.send("PRIVMSG cat :still here?")
@@ -318,7 +330,7 @@ import Testing
             try await Task.sleep(until: killAt)
             nodes[2].process.kill()
             try await Task.sleep(for: .seconds(5))
-            try await Self.start(["gamma"], database: nodes[0].database, started: []) { _ in
+            try await Self.start(["gamma"], database: nodes[0].database, secret: nodes[0].secret, started: []) { _ in
                 try await chatting.value
             }
             try await Task.sleep(for: .seconds(3))  // the last lines on their way

@@ -36,7 +36,7 @@ extension LimitCrossingTests {
             try await four.send("USER four 0 * :four")
             try await four.expectNumeric("001")
             try await four.send("WHOIS four")
-            try await four.expect(" 311 four four ~four 127.0.0.1 ")
+            try await four.expect(" 338 four four ~four@127.0.0.1 127.0.0.1 ")
 
             let addresses = (1...limit + 1).map { "\(Self.prefix)::\(String($0, radix: 16))" }
             var added: [String] = []

@@ -80,7 +80,7 @@ import Testing
             try await plain.send("JOIN #tls")
             try await plain.expectNumeric("366")
             try await plain.send("PRIVMSG #tls :hello over plain TCP")
-            try await secure.expect(":open!~open@127.0.0.1 PRIVMSG #tls :hello over plain TCP")
+            try await secure.expect(":open!~open@\(server.localHost) PRIVMSG #tls :hello over plain TCP")
             try await secure.send("PRIVMSG #tls :hello over TLS")
             try await plain.expect("PRIVMSG #tls :hello over TLS")
             // The TLS port speaks only TLS: plain text there gets nowhere.
@@ -117,7 +117,7 @@ import Testing
             try await web.send("USER s 0 * :s")
             try await web.expectNumeric("376")
             try await web.send("PRIVMSG plainirc :over wss")
-            try await irc.expect(":secureweb!~s@127.0.0.1 PRIVMSG plainirc :over wss")
+            try await irc.expect(":secureweb!~s@\(server.localHost) PRIVMSG plainirc :over wss")
             // A page over HTTPS sets its cookies Secure; the plain port does not.
             let curl = try await Programs.run([
                 "curl", "-sk", "-D", "-", "-o", "/dev/null", "https://127.0.0.1:\(port)/",
