@@ -135,16 +135,14 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("node needs database postgres://… (the nodes of a network share it)")
         }
         logger.info("data: \(store.location)")
-        var reload: ConfigReloader?
-        if config != nil {
-            let reloader = Reloader(command: self, current: (settings, serve.server), output: output)
-            reload = { try await reloader.reload() }
-        }
+        // With a file or without one: SIGHUP and REHASH read again what there is (the file, the
+        // MOTD file and opers.conf, the TLS pair), so SIGHUP reloads and never ends the server.
+        let reloader = Reloader(command: self, current: (settings, serve.server), output: output)
         var config = serve.server
         config.configFile = self.config
         let server = try HearthServer(
             config: config, apps: HearthApps.builtIn(serve.apps), store: store, logger: logger,
-            reloader: reload)
+            reloader: { try await reloader.reload() })
         let systemd = SystemdNotify()
         let group = ServiceGroup(
             configuration: .init(

@@ -33,6 +33,9 @@ public enum Programs {
         /// Sends SIGHUP (a server reads its configuration again).
         public func hangUp() { try? execution.send(signal: .init(rawValue: SIGHUP)) }
 
+        /// Sends `signal` (SIGINT, say).
+        public func send(_ signal: Int32) { try? execution.send(signal: .init(rawValue: signal)) }
+
         /// Sends SIGKILL: the program gets no chance to say goodbye.
         public func kill() { try? execution.send(signal: .kill) }
     }

@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+import HearthStore
+import HearthTesting
+import Testing
+
+/// What signals do to a `hearth serve` started with flags only (as scripts/serve starts it,
+/// no configuration file): SIGHUP reloads what can be reloaded and says what, never ends the
+/// server (issue 33: it died at once, with no log line); SIGTERM and SIGINT end it after
+/// writing every line it had acknowledged.
+@Suite struct SignalTests {
+    /// Lines a speaker posts, each acknowledged, before the signal.
+    static let lines = 20
+
+    @Test func hangUpWithoutAConfigFileReloadsTheMOTDFile() async throws {
+        let dir = TestServer.tempDirectory()
+        let motd = dir + "/motd"
+        try "Welcome, first edition".write(toFile: motd, atomically: true, encoding: .utf8)
+        let (_, finished) = try await Programs.serving(dataDirectory: dir + "/data", ["--motd-file", motd]) {
+            running, port in
+            let stays = try await TestClient.connect(port: port)
+            try await stays.send("NICK stays")
+            try await stays.send("USER s 0 * :s")
+            try await stays.expect("Welcome, first edition")
+            running.hangUp()
+            try await ReloadTests.waitFor("reloaded, nothing changed", in: running)
+            try "Welcome, second edition".write(toFile: motd, atomically: true, encoding: .utf8)
+            running.hangUp()
+            try await ReloadTests.waitFor("reloaded: motd", in: running)
+            try await stays.send("MOTD")
+            try await stays.expect("Welcome, second edition")
+            try await stays.sync()
+            #expect(!stays.isClosed)
+        }
+        #expect(finished.status == 0, "\(finished.output)")
+        #expect(finished.output.contains("Hearth stopped cleanly."), "\(finished.output)")
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func acknowledgedLinesAreWrittenWhateverTheSignal(signal: Int32) async throws {
+        let dir = TestServer.tempDirectory()
+        let motd = dir + "/motd"
+        try "Hello".write(toFile: motd, atomically: true, encoding: .utf8)
+        let flags = ["--motd-file", motd, "--no-flood-control"]
+        let (_, finished) = try await Programs.serving(dataDirectory: dir + "/data", flags) { running, port in
+            let speaker = try await TestClient.connect(port: port)
+            try await speaker.send("NICK speaker")
+            try await speaker.send("USER s 0 * :s")
+            try await speaker.expectNumeric("376")
+            try await speaker.send("JOIN #keep")
+            try await speaker.expectNumeric("366")
+            for n in 1...Self.lines { try await speaker.send("PRIVMSG #keep :kept \(n)") }
+            try await speaker.sync()  // every line handled: acknowledged
+            running.send(signal)
+            if signal == SIGHUP {
+                try await ReloadTests.waitFor("reloaded", in: running)
+                try await speaker.sync()
+            } else {
+                try await speaker.expect("Server shutting down")
+                try await ReloadTests.waitFor("Hearth stopped cleanly.", in: running)
+            }
+        }
+        #expect(finished.status == 0, "\(finished.output)")
+        let database = try DatabaseQueue(path: dir + "/data/" + SQLiteStore.fileName)
+        let kept = try await database.read {
+            try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM history WHERE text LIKE 'kept %'")
+        }
+        #expect(kept == Self.lines)
+    }
+}
