@@ -68,15 +68,23 @@ import Testing
         }
     }
 
-    @Test func theAccountCeilingHoldsAcrossAddresses() async throws {
+    /// Past the account's ceiling, an address that failed there `freshFailuresPastCeiling`
+    /// times waits; a fresh one does not (it may be the owner's).
+    @Test func theAccountCeilingSlowsOnlyAddressesThatFailedThere() async throws {
         let throttle = LoginThrottle()
         for i in 0..<LoginThrottle.freeFailuresPerAccount {
             let attempt = try await throttle.start(accountKey: "erin", address: "192.0.2.\(i)")
             throttle.finish(attempt, success: false)
         }
-        await #expect(throws: LoginThrottle.Refusal.self) {
-            try await throttle.start(accountKey: "erin", address: "192.0.2.250")
+        for _ in 1..<LoginThrottle.freshFailuresPastCeiling {
+            let attempt = try await throttle.start(accountKey: "erin", address: "192.0.2.0")
+            throttle.finish(attempt, success: false)
         }
+        await #expect(throws: LoginThrottle.Refusal.self) {
+            try await throttle.start(accountKey: "erin", address: "192.0.2.0")
+        }
+        let fresh = try await throttle.start(accountKey: "erin", address: "192.0.2.250")
+        throttle.finish(fresh, success: true)
     }
 
     /// Runs `count` attempts on one address at once, each held in flight for a moment and

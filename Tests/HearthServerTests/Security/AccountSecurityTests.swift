@@ -56,6 +56,33 @@ extension SecretsTests {
         }
     }
 
+    /// Issue 34: 17 addresses × 3 wrong passwords passed the account's ceiling and locked the
+    /// owner out everywhere; one guess from a fresh address each time the wait ended kept it so.
+    @Test func seventeenAddressesCannotLockTheOwnerOut() async throws {
+        try await withServer { server in
+            _ = try await AuthorizationTests.account(server, "gil", "s3cret-pass")
+            var attackers: [TestClient] = []
+            for i in 10..<27 {
+                let attacker = try await Self.plain(server, from: "127.0.0.\(i)")
+                for _ in 0..<LoginThrottle.freeFailures {
+                    try await attacker.send("!login gil wrong-pass")
+                    try await attacker.expect("an answer", where: Self.loginAnswer)
+                }
+                attackers.append(attacker)
+            }
+            // One more guess from a used address is slowed; a fresh one's is judged.
+            try await attackers[0].send("!login gil wrong-pass")
+            try await attackers[0].expect("too many failed attempts")
+            let fresh = try await Self.plain(server, from: "127.0.0.30")
+            try await fresh.send("!login gil wrong-pass")
+            try await fresh.expect("wrong name or password")
+            // The owner, from an address never used before, with the right password: in at once.
+            let owner = try await Self.plain(server, from: "127.0.0.31")
+            try await owner.send("!login gil s3cret-pass")
+            try await owner.expect("You are logged in as gil.")
+        }
+    }
+
     @Test func parallelGuessesFromOneAddressAreCountedBeforeTheCheck() async throws {
         try await withServer { server in
             var clients: [TestClient] = []
