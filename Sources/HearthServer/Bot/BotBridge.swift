@@ -5,7 +5,14 @@ import HearthStore
 
 /// The bot seen from the chat: a command runs off the event loop, its answer goes to the
 /// channel it was said in (group sessions) or privately, and its effects are applied.
+/// A channel's history is kept for people: answers to commands are shown but not kept (they
+/// pushed people's lines out of the join backlog, and `!history` quoted earlier `!history`s),
+/// and a long answer goes to the caller alone.
 extension Core {
+    /// The most lines a command's answer may put in a channel; a longer one (a listing) is sent
+    /// to the caller privately.
+    static let maxChannelReplyLines = 4
+
     func botMessage(to target: String, _ text: String) -> IRCMessage {
         IRCMessage(source: botPrefix, command: "PRIVMSG", params: [target, text])
     }
@@ -31,16 +38,13 @@ extension Core {
                                 source: self.serverName, command: "FAIL", params: [failure.command, failure.code, line])
                         )
                     }
-                } else if let channelKey, let channel = self.channels[channelKey], channel.members[client.id] != nil {
+                } else if let channelKey, let channel = self.channels[channelKey], channel.members[client.id] != nil,
+                    lines.count <= Self.maxChannelReplyLines
+                {
                     // (A caller the command took out of the channel gets the answer privately.)
                     for line in lines {
                         out.send(channel, self.botMessage(to: channel.name, line))
                         if channel.remoteCount > 0 { self.forwardBotLine(line, to: channel.name) }
-                        self.recordHistory(
-                            HistoryRecord(
-                                target: channel.historyKey, msgid: MessageStamp.msgid(), source: self.botPrefix,
-                                command: "PRIVMSG",
-                                text: line, createdAt: Date()))
                     }
                 } else {
                     for line in lines { out.send(client, self.botMessage(to: client.nick, line)) }

@@ -37,11 +37,15 @@ import Testing
             try await irc.send("PRIVMSG alice :back at you")
             try await nc.expect("[pm] <bob> back at you")
 
-            // The bot answers in the channel, as hearth, for everyone to see.
+            // The bot answers in the channel, as hearth, for everyone to see; a listing (!help)
+            // goes to the caller alone.
+            try await irc.send("PRIVMSG #lobby :!whoami")
+            try await irc.expect(":hearth!hearth@test.hearth PRIVMSG #lobby :You are bob")
+            try await nc.expect("[#lobby] <bob> !whoami")
+            try await nc.expect("[#lobby] <hearth> You are bob")
             try await irc.send("PRIVMSG #lobby :!help")
-            try await irc.expect(":hearth!hearth@test.hearth PRIVMSG #lobby :Hearth commands")
-            try await nc.expect("[#lobby] <bob> !help")
-            try await nc.expect("[#lobby] <hearth> Hearth commands")
+            try await irc.expect(":hearth!hearth@test.hearth PRIVMSG bob :Hearth commands")
+            try await nc.expectNoLine(containing: "Hearth commands", before: "[#lobby] <bob> !help")
 
             // In private the ! is optional.
             try await irc.send("PRIVMSG hearth :whoami")
