@@ -1,3 +1,4 @@
+import HearthAccounts
 import HearthCrypto
 import HearthProtocol
 import HearthServer
@@ -86,6 +87,10 @@ public enum ServeKeys {
             check: { v in
                 (1...PasswordHash.maxPasswordBytes).contains(v.int ?? 0) ? nil : "1 to \(PasswordHash.maxPasswordBytes)"
             }),
+        SettingKey(
+            "registrations-per-address", .int, .int(AccountService.registrationsPerAddressPerHour), .restart,
+            help: "Accounts one address (an IPv6 /64) may register per hour; a family invite code skips the limit.",
+            check: { v in (1...10_000).contains(v.int ?? 0) ? nil : "1 to 10000" }),
         SettingKey(
             "cloak-hosts", .bool, .bool(true), .restart,
             help: "Others see a keyed hash of a user's address, not the address (off: a private server)."),

@@ -46,6 +46,7 @@ public struct ServeSettings: Sendable {
         config.historyDays = int("history-days")
         config.joinBacklog = int("join-backlog")
         config.minPasswordLength = int("min-password-length")
+        config.registrationsPerAddress = int("registrations-per-address")
         config.serverPassword = string("server-password")
         config.cloakHosts = bool("cloak-hosts")
         config.floodControl = bool("flood-control")

@@ -69,7 +69,7 @@ public final class HearthServer: Sendable {
             store: self.store, passwords: PasswordWorker(threads: config.passwordThreads, cost: config.passwordCost),
             codes: try CodeHasher.load(directory: config.dataDirectory),
             registrations: AddressQuota(
-                limit: AccountService.registrationsPerAddressPerHour, window: 3600,
+                limit: config.registrationsPerAddress, window: 3600,
                 // The same rule as the connection limit: loopback is exempt when flood control is off.
                 exempt: { [floodControl = config.floodControl] in !floodControl && Self.isLoopback($0) }),
             minPasswordLength: config.minPasswordLength)

@@ -65,6 +65,8 @@ public struct ServerConfig: Sendable {
     public var passwordThreads = 2
     /// Characters a new account password needs at least.
     public var minPasswordLength = PasswordHash.minPasswordLength
+    /// Accounts one address (an IPv6 /64) may register per hour without an invite code.
+    public var registrationsPerAddress = AccountService.registrationsPerAddressPerHour
     /// The password PASS must give before registration (nil: anyone may connect).
     public var serverPassword: String?
     /// Threads that decode and draw pictures (libgd), off the event loops.

@@ -46,6 +46,7 @@ struct Serve: AsyncParsableCommand {
     var oper: [String] = []
     @Option(help: ArgumentHelp(text("server-password"), valueName: "password")) var serverPassword: String?
     @Option(help: help("min-password-length")) var minPasswordLength: Int?
+    @Option(help: help("registrations-per-address")) var registrationsPerAddress: Int?
     @Flag(inversion: .prefixedNo, help: help("cloak-hosts")) var cloakHosts: Bool?
     @Flag(inversion: .prefixedNo, help: help("flood-control")) var floodControl: Bool?
     @Option(help: help("flood-burst")) var floodBurst: Double?
@@ -89,6 +90,7 @@ struct Serve: AsyncParsableCommand {
             ("irc-port", ircPort), ("http-port", httpPort), ("tls-port", tlsPort), ("https-port", httpsPort),
             ("threads", threads), ("database-pool", databasePool), ("history-days", historyDays),
             ("join-backlog", joinBacklog), ("min-password-length", minPasswordLength),
+            ("registrations-per-address", registrationsPerAddress),
             ("connections-per-address", connectionsPerAddress), ("metrics-port", metricsPort),
             ("media-threads", mediaThreads),
         ]

@@ -121,6 +121,9 @@ public protocol FamilyStore: Sendable {
 
     func familyInvites(_ familyID: Int64, now: Date) async throws -> [FamilyInvite]
 
+    /// Whether an invite with one of these code hashes is open (unused, unexpired).
+    func hasOpenFamilyInvite(codeHashes: [String], now: Date) async throws -> Bool
+
     /// Cancels an open invite of the family, named by its number or by its code's hashes.
     func revokeFamilyInvite(id: Int64?, codeHashes: [String], familyID: Int64) async throws -> Bool
 

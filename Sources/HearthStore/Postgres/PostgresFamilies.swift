@@ -154,6 +154,11 @@ extension PostgresStore: FamilyStore {
         }
     }
 
+    public func hasOpenFamilyInvite(codeHashes: [String], now: Date) async throws -> Bool {
+        !(try await rows(
+            "SELECT 1 FROM familyInvite WHERE codeHash = ANY(\(codeHashes)) AND expiresAt > \(now)")).isEmpty
+    }
+
     public func revokeFamilyInvite(id: Int64?, codeHashes: [String], familyID: Int64) async throws -> Bool {
         !(try await rows(
             """

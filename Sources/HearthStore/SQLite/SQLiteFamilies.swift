@@ -132,6 +132,17 @@ extension SQLiteStore {
         }
     }
 
+    public func hasOpenFamilyInvite(codeHashes: [String], now: Date) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM familyInvite
+                      WHERE codeHash IN \(Self.placeholders(codeHashes.count)) AND expiresAt > ?)
+                    """, arguments: StatementArguments(codeHashes + [now] as [any DatabaseValueConvertible])) ?? false
+        }
+    }
+
     /// Cancels an open invite of the family, named by its number or by its code's hashes.
     public func revokeFamilyInvite(id: Int64?, codeHashes: [String], familyID: Int64) async throws -> Bool {
         try await pool.write { db in

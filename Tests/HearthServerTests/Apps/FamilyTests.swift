@@ -158,7 +158,7 @@ import Testing
 
             try await cat.send("!account delete s3cret-pass")
             // Cat's connections, guests now, are out of the family channel and stay out.
-            try await cat.expect("You left #family-1.")
+            try await cat.expect("cat out of #family-1") { $0.contains("#family-1") && $0.contains("left") }
             try await cat.expect("everything that was only yours are deleted")
             try await laptop.expect("PART #family-1")
             try await eve.expect("cat deleted their account: you are now the founder of Rivers.")

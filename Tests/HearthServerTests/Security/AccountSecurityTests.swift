@@ -132,14 +132,55 @@ extension SecretsTests {
                 try await nc.expect("You are logged out")
             }
             try await nc.send("!register onetoomany s3cret-pass")
-            try await nc.expect(
+            let refusal = try await nc.expect(
                 "\(AccountService.registrationsPerAddressPerHour) accounts were made from your address this hour")
+            #expect(refusal.hasSuffix("(or register with a family invite code)"))
             let made = try await server.sql.int("SELECT COUNT(*) FROM account WHERE nameKey = 'onetoomany'")
             #expect(made == 0)
             // Another address is not affected.
             let other = try await Self.plain(server, from: "127.0.0.6")
             try await other.send("!register elsewhere s3cret-pass")
             try await other.expect("Welcome to Hearth, elsewhere!")
+        }
+    }
+
+    /// Issue 33: a family signing up together from one home was refused. The operator sets the
+    /// limit (`registrations-per-address`); a family invite code skips it and joins the family.
+    @Test func aFamilyInviteCodeSkipsTheAccountsPerAddressLimit() async throws {
+        try await withServer {
+            $0.floodControl = true
+            $0.registrationsPerAddress = 2
+        } run: { server in
+            func register(_ line: String) async throws -> TestClient {
+                let nc = try await Self.plain(server, from: "127.0.0.7")
+                try await nc.send(line)
+                return nc
+            }
+            let ann = try await register("!register ann s3cret-pass")
+            try await ann.expect("Welcome to Hearth, ann!")
+            try await ann.send("!tree new Home")
+            let first = try FamilyTests.code(in: try await ann.expect("Invite code for Home: "))
+            try await ann.send("!tree invite as child")
+            let second = try FamilyTests.code(in: try await ann.expect("as your child: "))
+            try await (try await register("!register bea s3cret-pass")).expect("Welcome to Hearth, bea!")
+            // The third account from the address: refused without a code, or with a wrong one.
+            let cal = try await register("!register cal s3cret-pass")
+            try await cal.expect("2 accounts were made from your address this hour; try again in")
+            try await cal.send("!register cal s3cret-pass AAAA-BBBB-CCCC")
+            try await cal.expect("that invite code is unknown, used or expired")
+            #expect(try await server.sql.int("SELECT COUNT(*) FROM account WHERE nameKey = 'cal'") == 0)
+            // With a family's code: in, and in the family.
+            try await cal.send("!register cal s3cret-pass \(second.lowercased())")
+            try await cal.expect("Welcome to Hearth, cal!")
+            try await cal.expect("Welcome to Home as ann's child!")
+            try await ann.expect("cal joined Home as your child.")
+            try await cal.expect("You joined #family-1.")
+            let dee = try await register("!register dee s3cret-pass \(second)")
+            try await dee.expect("that invite code is unknown, used or expired")
+            try await dee.send("!register dee s3cret-pass dee@example.org \(first)")
+            try await dee.expect("Welcome to Hearth, dee!")
+            try await ann.send("!tree members")
+            try await ann.expect("Home (3): ann (founder), cal, dee")
         }
     }
 

@@ -17,7 +17,7 @@ enum AccountCommands {
     }
 
     static let register = BotCommand(
-        "register", group: group, usage: "NAME PASSWORD [email] [phone]",
+        "register", group: group, usage: "NAME PASSWORD [email] [phone] [INVITE-CODE]",
         summary: "create an account; shows one-time recovery codes", example: "!register alice s3cret-pass",
         arity: 2...4, secret: true
     ) { request in
@@ -29,8 +29,11 @@ enum AccountCommands {
         let password = words[1]
         var email: String?
         var phone: String?
+        var invite: String?
         for extra in words.dropFirst(2) {
-            if extra.contains("@") {
+            if FamilyCommands.looksLikeInvite(extra) {
+                invite = extra
+            } else if extra.contains("@") {
                 guard extra.count <= AccountService.maxEmailLength, extra.split(separator: "@").count == 2,
                     extra.split(separator: "@")[1].contains(".")
                 else { throw request.usageError("\"\(extra)\" doesn't look like an email address") }
@@ -49,31 +52,44 @@ enum AccountCommands {
         {
             throw BotError("someone online is using the nick \(name); pick another name")
         }
-        let accounts = request.services.accounts
+        let services = request.services
+        let accounts = services.accounts
         let address = request.caller.address
-        if let wait = request.services.accounts.registrations.take(address) {
+        // A family's invite code lets a household sign up together from one address (the new
+        // account joins the family); without one, an address makes only so many per hour.
+        if let invite, try await !FamilyCommands.isOpenInvite(services, code: invite, address: address) {
+            throw BotError("that invite code is unknown, used or expired — ask for a new one")
+        }
+        if invite == nil, let wait = accounts.registrations.take(address) {
             let minutes = Int((wait / 60).rounded(.up))
             throw BotError(
-                "\(AccountService.registrationsPerAddressPerHour) accounts were made from your address this hour; "
-                    + "try again in \(minutes) min")
+                "\(accounts.registrations.limit) accounts were made from your address this hour; "
+                    + "try again in \(minutes) min (or register with a family invite code)")
         }
         let account: Stored<Account>
         let codes: [String]
         do {
             (account, codes) = try await accounts.register(name: name, password: password, email: email, phone: phone)
         } catch {
-            request.services.accounts.registrations.giveBack(address)  // nothing was made
+            if invite == nil { accounts.registrations.giveBack(address) }  // nothing was made
             throw error
         }
+        let me = AccountRef(id: account.id, name: account.name)
         let (token, hash) = try await accounts.issueToken(accountID: account.id)
+        var joined = BotResponse([])
+        if let invite {
+            // The code was open a moment ago; someone else may have used it since.
+            do { joined = try await FamilyCommands.join(services, me, code: invite, address: address) } catch {
+                joined = BotResponse([(error as? BotError)?.message ?? "joining the family failed"])
+            }
+        }
         return BotResponse(
-            ["Welcome to Hearth, \(account.name)! Your account is ready and you are logged in."],
+            ["Welcome to Hearth, \(account.name)! Your account is ready and you are logged in."] + joined.lines,
             privateLines: [
                 "Recovery codes — each works once with !recover if you forget your password. They are not shown again:",
                 codes.joined(separator: "  "),
             ] + tokenLines(token),
-            effects: try await request.services.loginEffects(
-                AccountRef(id: account.id, name: account.name), tokenHash: hash))
+            effects: try await services.loginEffects(me, tokenHash: hash) + joined.effects)
     }
 
     static let login = BotCommand(

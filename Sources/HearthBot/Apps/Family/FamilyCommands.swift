@@ -42,7 +42,13 @@ public enum FamilyCommands {
     static func membershipEffects(_ request: BotRequest, _ family: Stored<FamilyRecord>, joining: Int64?) async throws
         -> [SessionEffect]
     {
-        let members = try await request.services.store.familyMemberIDs(family.id)
+        try await membershipEffects(request.services, family, joining: joining)
+    }
+
+    static func membershipEffects(_ services: BotServices, _ family: Stored<FamilyRecord>, joining: Int64?)
+        async throws -> [SessionEffect]
+    {
+        let members = try await services.store.familyMemberIDs(family.id)
         var effects: [SessionEffect] = [.guardedChannel(guarded(family, members: members))]
         if let joining { effects.append(.joinChannels(accountID: joining, names: [channelName(family.id)])) }
         return effects
@@ -243,23 +249,30 @@ public enum FamilyCommands {
         guard request.words.count == 2 else {
             throw request.usageError("join with the code you were given, e.g. !tree join K7QP-M2XD-9FWT")
         }
+        return try await join(request.services, me, code: request.words[1], address: request.caller.address)
+    }
+
+    /// Uses up an invite code: `me` joins its family (`!tree join`, or `!register` with a code).
+    static func join(_ services: BotServices, _ me: AccountRef, code: String, address: String) async throws
+        -> BotResponse
+    {
         // Guessing codes is slowed down like guessing passwords: per account and per address.
-        let throttle = request.services.throttle
+        let throttle = services.throttle
         let attempt: LoginThrottle.Attempt
         do {
-            let keys = ["invite:\(me.id)", "addr:" + AddressGroup.key(request.caller.address)]
+            let keys = ["invite:\(me.id)", "addr:" + AddressGroup.key(address)]
             attempt = try await throttle.begin(keys: keys, clearedBySuccess: ["invite:\(me.id)"])
         } catch {
             throw BotError("too many wrong codes; try again in \(error.seconds) s")
         }
         var verdict: Bool?
         defer { throttle.finish(attempt, success: verdict) }
-        let hashes = request.services.codes.candidates(inviteKey(request.words[1]))
+        let hashes = services.codes.candidates(inviteKey(code))
         do {
-            let (family, relation, inviter) = try await request.services.store.joinFamily(
-                codeHashes: hashes, accountID: me.id, now: request.services.clock.now())
+            let (family, relation, inviter) = try await services.store.joinFamily(
+                codeHashes: hashes, accountID: me.id, now: services.clock.now())
             verdict = true
-            let inviterName = try await request.services.store.account(id: inviter)?.name ?? "someone"
+            let inviterName = try await services.store.account(id: inviter)?.name ?? "someone"
             let role = relation.map { " as \(inviterName)'s \($0.rawValue)" } ?? ""
             return BotResponse(
                 [
@@ -271,13 +284,38 @@ public enum FamilyCommands {
                         accountID: inviter,
                         text: "\(me.name) joined \(family.name)\(relation.map { " as your \($0.rawValue)" } ?? "").")
                 ]
-                    + (try await membershipEffects(request, family, joining: me.id)))
+                    + (try await membershipEffects(services, family, joining: me.id)))
         } catch FamilyError.notFound {
             verdict = false
             throw BotError("that code is unknown, used or expired — ask for a new one")
         } catch FamilyError.alreadyMember {
             throw BotError("you are in that family already")
         }
+    }
+
+    /// Whether `code` is an open family invite (guesses throttled per address, as `!tree join`):
+    /// such a code lets a household register together from one address.
+    static func isOpenInvite(_ services: BotServices, code: String, address: String) async throws -> Bool {
+        let throttle = services.throttle
+        let attempt: LoginThrottle.Attempt
+        do {
+            attempt = try await throttle.begin(keys: ["addr:" + AddressGroup.key(address)])
+        } catch {
+            throw BotError("too many wrong codes; try again in \(error.seconds) s")
+        }
+        var verdict: Bool?
+        defer { throttle.finish(attempt, success: verdict) }
+        let open = try await services.store.hasOpenFamilyInvite(
+            codeHashes: services.codes.candidates(inviteKey(code)), now: services.clock.now())
+        verdict = open
+        return open
+    }
+
+    /// An invite code as handed out: three groups of four letters or digits.
+    static func looksLikeInvite(_ word: String) -> Bool {
+        let groups = word.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.count == inviteGroups
+            && groups.allSatisfy { $0.count == 4 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 
     static func show(_ request: BotRequest) async throws -> BotResponse {
