@@ -10,6 +10,9 @@ public struct BotResponse: Sendable {
     /// Set when the command failed: an IRCv3 standard-replies code (clients with the
     /// `standard-replies` cap get `FAIL <command> <code> :<line>`).
     public var failure: Failure?
+    /// The line a plain-mode user typed while an app collected their lines was chat after all
+    /// (the app said so in `lines`): the server says it in their current channel.
+    public var lineIsChat = false
 
     public struct Failure: Sendable, Equatable {
         public var command: String

@@ -23,7 +23,8 @@ import Testing
         try await engine.withStore { store in
             let me = try await AccountStoreTests.make(store, "hop")
             #expect(try await store.lastFortune(accountID: me.id) == nil)
-            let utc27 = LocalDay(day: "2026-11-27", start: Self.at("2026-11-27T00:00:00Z"), end: Self.at("2026-11-28T00:00:00Z"))
+            let utc27 = LocalDay(
+                day: "2026-11-27", start: Self.at("2026-11-27T00:00:00Z"), end: Self.at("2026-11-28T00:00:00Z"))
             let (first, isNew) = try await store.openFortune(Self.cookie(me.id, utc27), after: nil)
             #expect(isNew && first.localDay == utc27 && first.streak == 1)
             // Decided from "no cookie yet", but one was opened meanwhile: nothing changes.
@@ -40,7 +41,8 @@ import Testing
             // First visits: the same, by the day decided from.
             #expect(try await store.lastPointsDay(accountID: me.id, kind: "login") == nil)
             #expect(
-                try await store.addPoints(accountID: me.id, kind: "login", day: utc27, points: 2, now: utc27.start, after: nil))
+                try await store.addPoints(
+                    accountID: me.id, kind: "login", day: utc27, points: 2, now: utc27.start, after: nil))
             #expect(
                 !(try await store.addPoints(
                     accountID: me.id, kind: "login", day: plus14, points: 2, now: plus14.start, after: nil)))
@@ -72,7 +74,10 @@ import Testing
                         VALUES (1, ?, ?, 1, 't', '1 2 3 4 5 6', 10, ?)
                         """, arguments: [day, "k" + day, Date()])
                 try db.execute(
-                    sql: "INSERT INTO pointsEvent (accountId, kind, day, points, createdAt) VALUES (1, 'login', ?, 2, ?)",
+                    sql: """
+                        INSERT INTO pointsEvent (accountId, kind, day, points, createdAt)
+                        VALUES (1, 'login', ?, 2, ?)
+                        """,
                     arguments: [day, Date()])
             }
         }
@@ -112,7 +117,8 @@ import Testing
                 """
                 INSERT INTO fortune (accountId, day, sayingKey, round, text, numbers, points, openedAt)
                 VALUES (1, '\(day)', 'k\(day)', 1, 't', '1 2 3 4 5 6', 10, now());
-                INSERT INTO pointsEvent (accountId, kind, day, points, createdAt) VALUES (1, 'login', '\(day)', 2, now())
+                INSERT INTO pointsEvent (accountId, kind, day, points, createdAt)
+                VALUES (1, 'login', '\(day)', 2, now())
                 """)
         }
         try await run(PostgresMigrations.all[mine].1)

@@ -23,6 +23,7 @@ extension Core {
         later(client, { [bot] in await bot.handle(text, caller: caller, presence: self, requireBang: requireBang) }) {
             response in
             guard let response else { return }
+            if response.lineIsChat, client.mode == .plain { self.plainChat(client, text) }
             self.withState { out in
                 for effect in response.effects {
                     self.apply(effect, for: client, out: &out)

@@ -28,7 +28,10 @@ extension Core {
         case .remind(let id, let at, let text):
             scheduleReminder(accountID: id, at: at, text: text)
         case .captureLines(let id, let on):
-            for other in clients.values where other.account?.id == id { other.linesToBot = on }
+            for other in clients.values where other.account?.id == id {
+                other.linesToBot = on
+                other.linesToBotTouched = config.clock.now()
+            }
         case .guardedChannel(let guest):
             let key = IRCNames.fold(guest.name)
             guarded[key] = guest

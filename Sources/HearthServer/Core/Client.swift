@@ -59,6 +59,9 @@ final class Client: @unchecked Sendable {
     /// An app is collecting this user's lines (`SessionEffect.captureLines`): plain-mode lines
     /// that are not commands go to the bot.
     var linesToBot = false
+    /// When the bot last took one of those lines (or started collecting): after
+    /// `Core.captureIdleTimeout` without one, lines are chat again.
+    var linesToBotTouched = Date.distantPast
 
     // event-loop local
     var capNegotiating = false

@@ -10,7 +10,8 @@ import NIOCore
 extension Core {
     static let plainHelp = [
         "Chat: /join #channel [key], /part [#channel], /msg NICK TEXT, /me ACTION, /topic [TEXT],",
-        "      /who [#channel], /names, /list, /whois NICK, /away [TEXT], /quit [MESSAGE].",
+        "      /who [#channel], /names, /list, /whois NICK, /away [TEXT], /quit [MESSAGE],",
+        "      /cancel (while the bot collects your lines, e.g. a recipe: they are chat again).",
         "      Any other line is chat for your current channel; //text sends a line starting with /.",
     ]
 
@@ -108,9 +109,34 @@ extension Core {
                 runBot(client, text: line, channel: nil, requireBang: true)
             }
         } else if lock.withLock({ client.linesToBot }) {
+            guard stillCollecting(client) else {
+                let minutes = Int(Self.captureIdleTimeout / 60)
+                plainSay(
+                    client,
+                    ["(The bot was collecting your lines but had none for \(minutes) minutes: they are chat again.)"])
+                return plainChat(client, line)
+            }
             runBot(client, text: line, channel: nil, requireBang: false)
         } else {
             plainChat(client, line)
+        }
+    }
+
+    /// How long the bot may collect a plain-mode user's lines (`SessionEffect.captureLines`, a
+    /// recipe being written) with none coming: then they are chat again, so a line meant for a
+    /// channel hours later is not taken.
+    static let captureIdleTimeout: TimeInterval = 10 * 60
+
+    /// Whether the bot still collects `client`'s lines (and it takes this one now).
+    private func stillCollecting(_ client: Client) -> Bool {
+        let now = config.clock.now()
+        return lock.withLock {
+            guard now.timeIntervalSince(client.linesToBotTouched) <= Self.captureIdleTimeout else {
+                client.linesToBot = false
+                return false
+            }
+            client.linesToBotTouched = now
+            return true
         }
     }
 
@@ -124,7 +150,7 @@ extension Core {
 
     static let slashCommands = [
         "join", "part", "leave", "msg", "query", "me", "topic", "who", "names", "list", "whois", "away", "quit", "exit",
-        "help", "nick", "notice",
+        "help", "nick", "notice", "cancel",
     ]
 
     func plainSlash(_ client: Client, _ line: String) {
@@ -170,6 +196,19 @@ extension Core {
             guard let nick = words.first else { return needs("/whois NICK") }
             run("WHOIS", [nick])
         case "away": run("AWAY", rest.isEmpty ? [] : [rest])
+        case "cancel":
+            // Stops the bot collecting this connection's lines (what it has is kept).
+            let was = lock.withLock {
+                defer { client.linesToBot = false }
+                return client.linesToBot
+            }
+            plainSay(
+                client,
+                [
+                    was
+                        ? "Your lines are chat again; the bot stopped collecting them (what it has is kept)."
+                        : "Nothing to cancel: your lines are chat already."
+                ])
         case "quit", "exit":
             plainSay(client, ["Bye!"])
             quit(client, reason: rest.isEmpty ? nil : rest)

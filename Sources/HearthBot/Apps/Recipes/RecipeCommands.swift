@@ -94,6 +94,14 @@ enum RecipeCommands {
         guard let account = caller.account, let command = bot.commands["recipe"],
             let draft = try? await bot.services.store.recipeDraft(accountID: account.id), draft.stage != .ready
         else { return nil }
+        if !caller.isIRC, looksLikeChat(line) {
+            var response = BotResponse([
+                "(That looked like chat, so it went to your channel, not into the recipe. \(prompt(draft.stage, draft))"
+                    + " /cancel makes your lines chat again; !recipe cancel drops the draft.)"
+            ])
+            response.lineIsChat = true
+            return response
+        }
         let input = CommandLineInput(name: "recipe", words: [], rest: line)
         let request = BotRequest(caller: caller, input: input, command: command, bot: bot, presence: presence)
         do { return try await draftLine(request, line) } catch let error as BotError {
@@ -103,6 +111,11 @@ enum RecipeCommands {
                 "recipe: something went wrong on our side; try the line again.", command: "recipe",
                 code: "INTERNAL_ERROR")
         }
+    }
+
+    /// A line that is clearly chat, not part of a recipe: a question.
+    static func looksLikeChat(_ line: String) -> Bool {
+        line.trimmingCharacters(in: .whitespaces).hasSuffix("?")
     }
 
     /// A line typed while a draft collects lines (not a command).
@@ -153,7 +166,9 @@ enum RecipeCommands {
         draft.updatedAt = request.services.clock.now()
         try await request.services.store.saveRecipeDraft(draft)
         // Quiet while lines of a part keep coming (a bot may send fifty at once); a new part is announced.
-        let reply = draft.stage != before ? [prompt(draft.stage, draft)] : []
+        // The title is said back, so a line taken by mistake is seen at once.
+        let taken = before == .title ? "Title: “\(draft.title)”. " : ""
+        let reply = draft.stage != before ? [taken + prompt(draft.stage, draft)] : []
         return BotResponse(reply, effects: draft.stage == .ready ? [writing(me, false)] : [])
     }
 
@@ -198,9 +213,10 @@ enum RecipeCommands {
         let where_ =
             request.caller.isIRC
             ? "Send me the lines privately (/msg hearth …)."
-            : "Type the lines here; while you write they come to me, not to a channel (//text still chats)."
+            : "Type the lines here; while you write they come to me, not to a channel (//text still chats,"
+                + " /cancel makes your lines chat again)."
         return BotResponse(
-            ["New recipe. \(where_) \(prompt(.title, draft)) (!recipe cancel stops.)"], effects: [writing(me, true)])
+            ["New recipe. \(where_) \(prompt(.title, draft)) (!recipe cancel drops it.)"], effects: [writing(me, true)])
     }
 
     static func post(_ request: BotRequest) async throws -> BotResponse {
