@@ -9,6 +9,10 @@ struct ChannelLists {
         var mask: String
         var setBy: String
         var at: Date
+        /// Set by an IRC operator of this node, who sees real addresses (WHOIS 338): only such
+        /// a mask also matches `nick!user@address`. Anyone else's matches the cloak alone, or
+        /// a chanop could ban `*!*@82.*` and watch who is refused, digit by digit.
+        var byOper = false
     }
 
     /// The list modes, with the numerics that list them.
@@ -24,9 +28,11 @@ struct ChannelLists {
 
     subscript(mode: Character) -> [Entry] { entries[mode] ?? [] }
 
-    /// Adds a mask (already normalized) unless it is there; false when it was.
+    /// Adds a mask (already normalized) unless it is there; false when it was. An operator
+    /// setting a mask already there makes it theirs (matching the real address too).
     mutating func add(_ mode: Character, _ entry: Entry) -> Bool {
-        guard !self[mode].contains(where: { IRCNames.fold($0.mask) == IRCNames.fold(entry.mask) }) else {
+        if let index = self[mode].firstIndex(where: { IRCNames.fold($0.mask) == IRCNames.fold(entry.mask) }) {
+            if entry.byOper { entries[mode]![index].byOper = true }
             return false
         }
         entries[mode, default: []].append(entry)
@@ -52,26 +58,25 @@ struct ChannelLists {
 
     /// Kept out: a ban (not a mute) matches and no exception does.
     func bans(_ user: Identity) -> Bool {
-        self["b"].contains { !Self.isMute($0.mask) && Self.matches($0.mask, user) } && !excepted(user)
+        self["b"].contains { !Self.isMute($0.mask) && Self.matches($0, user) } && !excepted(user)
     }
 
     /// May not speak: a mute matches and no exception does.
     func mutes(_ user: Identity) -> Bool {
-        self["b"].contains { Self.isMute($0.mask) && Self.matches($0.mask, user) }
-            && !excepted(user)
+        self["b"].contains { Self.isMute($0.mask) && Self.matches($0, user) } && !excepted(user)
     }
 
     /// May join a +i channel without an invitation.
-    func invites(_ user: Identity) -> Bool { self["I"].contains { Self.matches($0.mask, user) } }
+    func invites(_ user: Identity) -> Bool { self["I"].contains { Self.matches($0, user) } }
 
-    private func excepted(_ user: Identity) -> Bool { self["e"].contains { Self.matches($0.mask, user) } }
+    private func excepted(_ user: Identity) -> Bool { self["e"].contains { Self.matches($0, user) } }
 
     /// Who a mask is matched against.
     struct Identity {
         var prefix: String
         var account: String?
-        /// The real address when the host shown is a cloak: a mask an operator wrote with it
-        /// (they see it in WHOIS) matches `nick!user@address` too.
+        /// The real address when the host shown is a cloak: a mask an operator set (they see
+        /// the address in WHOIS) matches `nick!user@address` too; nobody else's does.
         var address: String? = nil
 
         /// `nick!user@address`, made only when a mask did not match the cloaked prefix.
@@ -83,15 +88,21 @@ struct ChannelLists {
 
     static func isMute(_ mask: String) -> Bool { extban(mask)?.type == "m" }
 
-    static func matches(_ mask: String, _ user: Identity) -> Bool {
+    static func matches(_ entry: Entry, _ user: Identity) -> Bool {
+        matches(entry.mask, user, realAddress: entry.byOper)
+    }
+
+    /// With `realAddress` (an operator's mask), a hostmask matches the real address too.
+    static func matches(_ mask: String, _ user: Identity, realAddress: Bool) -> Bool {
         if mask == "$a" { return user.account != nil }
         guard let (type, rest) = extban(mask) else {
             if IRCNames.globMatch(mask, user.prefix) { return true }
-            return user.addressPrefix.map { IRCNames.globMatch(mask, $0) } ?? false
+            guard realAddress, let prefix = user.addressPrefix else { return false }
+            return IRCNames.globMatch(mask, prefix)
         }
         switch type {
         case "a": return user.account.map { IRCNames.globMatch(rest, $0) } ?? false
-        case "m": return matches(rest, user)
+        case "m": return matches(rest, user, realAddress: realAddress)
         default: return false
         }
     }

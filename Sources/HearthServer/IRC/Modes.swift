@@ -230,7 +230,11 @@ extension Core {
                                         + "(the limit is \(IRCLimits.bansPerChannel))"))
                             continue
                         }
-                        if channel.lists.add(ch, .init(mask: mask, setBy: client.prefix, at: Date())) {
+                        // A user of another node is never taken for an operator here: the
+                        // addresses it sees are its own node's.
+                        let entry = ChannelLists.Entry(
+                            mask: mask, setBy: client.prefix, at: Date(), byOper: client.isOper && !client.isRemote)
+                        if channel.lists.add(ch, entry) {
                             record(ch, mask)
                         }
                     } else if channel.lists.remove(ch, mask) {

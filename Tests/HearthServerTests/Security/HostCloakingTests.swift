@@ -143,12 +143,63 @@ import Testing
             let other = try await Self.user(server, "other", from: "127.0.0.3")
             try await other.send("JOIN #club")
             try await other.expect(" 366 other #club")
-            // An operator may still ban the real address (they see it in WHOIS).
-            try await op.send("MODE #club +b *!*@127.0.0.4")
-            try await op.expect("MODE #club +b :*!*@127.0.0.4")
+        }
+    }
+
+    /// A channel operator who is not an IRC operator cannot use the lists as an oracle for a
+    /// real address (`+b *!*@82.*`, then watch who is refused or silenced): their masks match
+    /// the cloak only. An IRC operator's match the real address too (they see it in WHOIS).
+    @Test func onlyAnOperatorsMaskMatchesTheRealAddress() async throws {
+        try await withServer {
+            $0.operators = ["root": "t0p-secret"]
+        } run: { server in
+            let op = try await TestClient.irc(server, nick: "op")
             let dan = try await Self.user(server, "dan", from: "127.0.0.4")
-            try await dan.send("JOIN #club")
-            try await dan.expect(" 474 dan #club")
+            let ann = try await Self.user(server, "ann", from: Self.ann)
+            let eve = try await Self.user(server, "eve", from: "127.0.0.5")
+            let fay = try await Self.user(server, "fay", from: "127.0.0.6")
+            /// Bans, mutes, excepts and invite-excepts by address in `channel`; checks whether
+            /// each one matched.
+            func setMasks(in channel: String, match: Bool) async throws {
+                try await op.send("JOIN \(channel)")
+                try await op.expectNumeric("366")
+                try await op.send("MODE \(channel) +b *!*@127.0.0.4")
+                try await op.expect("MODE \(channel) +b :*!*@127.0.0.4")
+                try await dan.send("JOIN \(channel)")
+                try await dan.expect(match ? " 474 dan \(channel)" : " 366 dan \(channel)")
+
+                try await op.send("MODE \(channel) +b m:*!*@\(Self.ann)")
+                try await op.expect("MODE \(channel) +b :m:*!*@\(Self.ann)")
+                try await ann.send("JOIN \(channel)")
+                try await ann.expect(" 366 ann \(channel)")
+                try await ann.send("PRIVMSG \(channel) :heard?")
+                if match {
+                    try await ann.expect(" 404 ann \(channel) :Cannot send to channel — you are muted")
+                } else {
+                    try await op.expect("PRIVMSG \(channel) :heard?")
+                }
+
+                try await op.send("MODE \(channel) +be *!*@* *!*@127.0.0.5")
+                try await op.expect("MODE \(channel) +be *!*@* :*!*@127.0.0.5")
+                try await eve.send("JOIN \(channel)")
+                try await eve.expect(match ? " 366 eve \(channel)" : " 474 eve \(channel)")
+                try await op.send("MODE \(channel) -b+iI *!*@* *!*@127.0.0.6")
+                try await op.expect("MODE \(channel) -b+iI *!*@* :*!*@127.0.0.6")
+                try await fay.send("JOIN \(channel)")
+                try await fay.expect(match ? " 366 fay \(channel)" : " 473 fay \(channel)")
+            }
+            try await setMasks(in: "#club", match: false)
+            try await op.send("OPER root t0p-secret")
+            try await op.expectNumeric("381")
+            try await setMasks(in: "#hall", match: true)
+
+            // An operator setting a chanop's address mask again makes it theirs.
+            try await op.send("MODE #club +b *!*@127.0.0.4")
+            try await op.send("PING :again")
+            try await op.expect("PONG")
+            let dan2 = try await Self.user(server, "dan2", from: "127.0.0.4")
+            try await dan2.send("JOIN #club")
+            try await dan2.expect(" 474 dan2 #club")
         }
     }
 
