@@ -32,6 +32,16 @@ public enum ServeKeys {
             "proxy-from", .strings, .strings([]), .restart,
             help: "Load balancers (HAProxy send-proxy) whose IRC connections start with a PROXY header."),
         SettingKey(
+            "http-proxy-from", .strings, .strings([]), .restart,
+            help:
+                "Reverse proxies in front of the HTTP port; the visitor is the address they append to "
+                + "http-proxy-header (from anyone else that header is ignored).",
+            check: { v in HTTPProxies(v.strings ?? []) == nil ? "IP addresses" : nil }),
+        SettingKey(
+            "http-proxy-header", .string, .string(HTTPProxies.Header.xForwardedFor.rawValue), .restart,
+            help: "The header http-proxy-from proxies append the visitor's address to: x-forwarded-for or forwarded.",
+            check: { v in HTTPProxies.Header(rawValue: v.string ?? "") == nil ? "x-forwarded-for or forwarded" : nil }),
+        SettingKey(
             "threads", .int, nil, .restart, help: "Event-loop threads (default: one per core).",
             check: positive),
         SettingKey(

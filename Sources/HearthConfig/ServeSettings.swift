@@ -30,6 +30,8 @@ public struct ServeSettings: Sendable {
             throw Settings.Problems(list: ["tls-cert and tls-key go together"])
         }
         config.trustedProxies = Set(settings["proxy-from"]?.strings ?? [])
+        let httpHeader = string("http-proxy-header").flatMap(HTTPProxies.Header.init(rawValue:)) ?? .xForwardedFor
+        config.httpProxies = HTTPProxies(settings["http-proxy-from"]?.strings ?? [], header: httpHeader) ?? .init()
         config.eventLoopThreads = settings["threads"]?.int
         if let io = string("io").flatMap(IOMode.init(rawValue:)) { config.io = io }
         config.serverName = string("server-name") ?? config.serverName

@@ -167,7 +167,9 @@ public final class HearthServer: Sendable {
             ircPort: { [readyIRC, config] in readyIRC.now ?? config.ircPort }
         ).add(to: router)
         ChatRoutes().add(to: router)
-        if config.metrics && config.metricsPort == nil { MetricsRoutes.add(to: router, core: core) }
+        if config.metrics && config.metricsPort == nil {
+            MetricsRoutes.add(to: router, core: core, proxies: config.httpProxies)
+        }
         router.get("/health") { _, _ -> Response in
             let (users, channels) = core.lock.withLock { (core.userCount, core.channels.count) }
             let body =
@@ -203,7 +205,7 @@ public final class HearthServer: Sendable {
     /// `/metrics` alone on its own port (`--metrics-port`), e.g. reachable only from the monitoring network.
     func makeMetricsHTTP() -> any Service {
         let router = Router(context: HearthRequestContext.self)
-        MetricsRoutes.add(to: router, core: core)
+        MetricsRoutes.add(to: router, core: core, proxies: HTTPProxies())
         return Application(
             router: router,
             configuration: .init(address: .hostname(config.host, port: config.metricsPort ?? 0), serverName: "Hearth"),

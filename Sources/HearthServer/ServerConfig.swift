@@ -26,6 +26,8 @@ public struct ServerConfig: Sendable {
     public var node: String?
     /// Load balancers whose connections start with a PROXY protocol header naming the client.
     public var trustedProxies: Set<String> = []
+    /// Reverse proxies in front of the HTTP port, whose forwarding header names the visitor.
+    public var httpProxies = HTTPProxies()
     public var serverName = "hearth.local"
     public var networkName = "Hearth"
     public var description = "Hearth chat server"

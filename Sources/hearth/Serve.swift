@@ -29,6 +29,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: help("tls-cert")) var tlsCert: String?
     @Option(help: help("tls-key")) var tlsKey: String?
     @Option(help: ArgumentHelp(text("proxy-from"), valueName: "address")) var proxyFrom: [String] = []
+    @Option(help: ArgumentHelp(text("http-proxy-from"), valueName: "address")) var httpProxyFrom: [String] = []
+    @Option(help: help("http-proxy-header")) var httpProxyHeader: String?
     @Option(help: help("threads")) var threads: Int?
     @Option(help: help("io")) var io: String?
     @Option(help: help("server-name")) var serverName: String?
@@ -83,7 +85,7 @@ struct Serve: AsyncParsableCommand {
             ("data-dir", dataDir), ("database", database), ("node", node), ("server-password", serverPassword),
             ("metrics-token", metricsToken), ("fortunes", fortunes), ("edamam-app-id", edamamAppId),
             ("edamam-app-key", edamamAppKey), ("log-level", logLevel), ("log-format", logFormat),
-            ("io", io),
+            ("io", io), ("http-proxy-header", httpProxyHeader),
         ]
         for (key, value) in strings { if let value { values[key] = .string(value) } }
         let ints: [(String, Int?)] = [
@@ -108,6 +110,7 @@ struct Serve: AsyncParsableCommand {
         if let metrics { values["metrics"] = .bool(metrics) }
         if !oper.isEmpty { values["oper"] = .strings(oper) }
         if !proxyFrom.isEmpty { values["proxy-from"] = .strings(proxyFrom) }
+        if !httpProxyFrom.isEmpty { values["http-proxy-from"] = .strings(httpProxyFrom) }
         return values
     }
 

@@ -6,6 +6,8 @@ import Testing
 public final class WebBrowser: @unchecked Sendable {  // used by one test task at a time
     public let port: Int
     public private(set) var cookies: [String: String] = [:]
+    /// Sent with every request (a reverse proxy's `X-Forwarded-For`, say).
+    public var headers: [String: String] = [:]
 
     public struct Page {
         public let status: Int
@@ -39,7 +41,7 @@ public final class WebBrowser: @unchecked Sendable {  // used by one test task a
     public func send(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:])
         async throws -> Page
     {
-        var fields = headers
+        var fields = self.headers.merging(headers) { $1 }
         if !cookies.isEmpty {
             fields["Cookie"] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
                 separator: "; ")

@@ -20,9 +20,10 @@ public final class WebSocketSession: Sendable {
 extension TestClient {
     /// A browser-like IRC-over-WebSocket connection: the HTTP upgrade to `path`, offering
     /// `subprotocols`; then each `send` is one masked message and each message read one line.
-    /// `tls`: wss:// (the test's self-signed certificate is not verified).
+    /// `tls`: wss:// (the test's self-signed certificate is not verified); `headers` go with the upgrade.
     public static func connectWebSocket(
-        port: Int, path: String = "/", subprotocols: [String] = ["text.ircv3.net"], tls: Bool = false
+        port: Int, path: String = "/", subprotocols: [String] = ["text.ircv3.net"], tls: Bool = false,
+        headers: [String: String] = [:]
     ) async throws -> (TestClient, WebSocketSession) {
         let session = WebSocketSession()
         let inbox = Inbox()
@@ -47,6 +48,7 @@ extension TestClient {
             "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:\(port)\r\n"
         if !subprotocols.isEmpty { request += "Sec-WebSocket-Protocol: \(subprotocols.joined(separator: ", "))\r\n" }
+        for (name, value) in headers { request += "\(name): \(value)\r\n" }
         try await channel.writeAndFlush(ByteBuffer(string: request + "\r\n"))
         try await upgraded.futureResult.get()
         return (TestClient(channel: channel, inbox: inbox), session)
@@ -108,8 +110,10 @@ extension TestClient {
                     position: .after(pipeline.handler(type: WebSocketFrameEncoder.self)))
                 try pipeline.addHandler(ClientLines(session: session))
                 try pipeline.addHandler(inbox)
-                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+                // What came with the 101 first (a refusal's ERROR may): a removed handler's context
+                // no longer reaches the handlers after it.
                 if rest.readableBytes > 0 { context.fireChannelRead(NIOAny(rest)) }
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
                 done.succeed()
             } catch {
                 done.fail(error)

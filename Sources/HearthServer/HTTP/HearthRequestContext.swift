@@ -17,4 +17,14 @@ struct HearthRequestContext: RequestContext, RemoteAddressRequestContext {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
     }
+
+    /// The connection's other end (the proxy, behind one).
+    var peer: String { HearthServer.peerAddress(remoteAddress) ?? "http" }
+
+    /// Who sent the request, for every per-address limit: the peer, or behind a listed proxy
+    /// the visitor it names (`HTTPProxies.client`).
+    func client(_ request: Request, _ proxies: HTTPProxies) -> String {
+        guard !proxies.isEmpty, let name = HTTPField.Name(proxies.header.rawValue) else { return peer }
+        return proxies.client(peer: peer, values: request.headers[values: name])
+    }
 }

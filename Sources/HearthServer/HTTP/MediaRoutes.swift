@@ -161,7 +161,7 @@ struct MediaRoutes {
         let name = String(decoded[..<colon])
         let secret = String(decoded[decoded.index(after: colon)...])
         let accounts = core.bot.services.accounts
-        let address = context.remoteAddress?.ipAddress ?? "http"
+        let address = context.client(request, core.config.httpProxies)
         let account: Stored<Account>
         do {
             account = try await accounts.checkSecret(name: name, secret: secret, address: address).0

@@ -27,24 +27,30 @@ struct HTTPMetrics<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// `GET /metrics`: Prometheus's text format. With a token set, the request must carry it
-/// (`Authorization: Bearer TOKEN`, compared in constant time); without one, only loopback may
-/// read it — and not through a reverse proxy on this machine, whose requests come from
-/// loopback too: a request carrying forwarding headers is refused.
+/// `GET /metrics`: Prometheus's text format, only to a scraper that connects directly. With a
+/// token set, the request must carry it (`Authorization: Bearer TOKEN`, compared in constant
+/// time); without one, only loopback may read it. Either way a reverse proxy's request is refused:
+/// one from a listed proxy (`http-proxy-from`; a proxy on this machine is loopback too, even when
+/// it adds no header) or carrying any forwarding header, since the visitor behind it may be anyone.
 enum MetricsRoutes {
     static let forwardingHeaders: [HTTPField.Name] = [
-        HTTPField.Name("Forwarded")!, HTTPField.Name("X-Forwarded-For")!, HTTPField.Name("X-Real-IP")!,
+        HTTPField.Name("Forwarded")!, HTTPField.Name("X-Forwarded-For")!, HTTPField.Name("X-Forwarded-Host")!,
+        HTTPField.Name("X-Forwarded-Proto")!, HTTPField.Name("X-Real-IP")!,
     ]
 
-    static func add(to router: Router<HearthRequestContext>, core: Core) {
+    /// `proxies`: the reverse proxies in front of this port (none on `metrics-port`).
+    static func add(to router: Router<HearthRequestContext>, core: Core, proxies: HTTPProxies) {
         router.get("/metrics") { request, context -> Response in
             let token = core.config.metricsToken
+            if proxies.isProxy(context.peer) || forwardingHeaders.contains(where: { request.headers[$0] != nil }) {
+                return MediaRoutes.text(
+                    .forbidden, "Metrics are not served through a proxy; scrape this port directly.")
+            }
             let allowed: Bool
             if let token {
                 allowed = Sodium.constantTimeEqual("Bearer \(token)", request.headers[.authorization] ?? "")
             } else {
-                let peer = HearthServer.peerAddress(context.remoteAddress) ?? ""
-                allowed = HearthServer.isLoopback(peer) && !forwardingHeaders.contains { request.headers[$0] != nil }
+                allowed = HearthServer.isLoopback(context.peer)
             }
             guard allowed else {
                 let why = token == nil ? "only from this machine" : "with the bearer token"

@@ -217,7 +217,7 @@ struct WebRoutes {
         }
         let caller = Caller(
             sessionID: 0, nick: viewer.name, account: viewer, tokenHash: hash,
-            address: context.remoteAddress?.ipAddress ?? "http", isIRC: false)
+            address: context.client(request, core.config.httpProxies), isIRC: false)
         let response = await core.bot.handle(line, caller: caller, presence: core, requireBang: true)
         for effect in response?.effects ?? [] {
             if case .notify(let accountID, let text) = effect { core.notify(accountID: accountID, text: text) }

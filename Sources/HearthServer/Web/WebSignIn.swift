@@ -62,7 +62,7 @@ struct WebSignIn {
                 status: .badRequest)
         }
         let accounts = routes.services.accounts
-        let address = context.remoteAddress?.ipAddress ?? "http"
+        let address = context.client(request, routes.core.config.httpProxies)
         let account: Stored<Account>
         do {
             account = try await accounts.checkSecret(name: name, secret: secret, address: address).0

@@ -60,7 +60,10 @@ struct HTTPWithWebSocket: HTTPChannelHandler {
                                 minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: WebSocketIRC.maxFragments,
                                 maxAccumulatedFrameSize: WebSocketIRC.maxMessageBytes))
                         try pipeline.addHandler(WebSocketLineBridge(binary: chosen == "binary.ircv3.net"))
-                        let address = HearthServer.peerAddress(channel.remoteAddress) ?? "unknown"
+                        // Behind a listed reverse proxy, the visitor it names (one rule for all of HTTP).
+                        let peer = HearthServer.peerAddress(channel.remoteAddress) ?? "unknown"
+                        let proxies = core.config.httpProxies
+                        let address = proxies.client(peer: peer, values: head.headers[proxies.header.rawValue])
                         try pipeline.addHandler(ConnectionHandler(core: core, address: address, webSocket: true))
                         return Upgrade.irc(channel)
                     }

@@ -52,6 +52,8 @@ import Testing
             http-port: 99999
             network: {nested: map}
             oper: [nocolon]
+            http-proxy-from: [10.0.0.5, proxy.example]
+            http-proxy-header: x-real-ip
             """)
         let problems = try await #require(throws: Settings.Problems.self) {
             try await Settings.read(flags: [:], environment: ["HEARTH_TLS_PORT": "abc"], file: path)
@@ -63,8 +65,10 @@ import Testing
         #expect(text.contains("\(path):5: http-port: must be 0 to 65535 (not 99999)"), "\(text)")
         #expect(text.contains("\(path):6: network: expected text"), "\(text)")
         #expect(text.contains("\(path):7: oper: must be each one NAME:PASSWORD"), "\(text)")
+        #expect(text.contains("\(path):8: http-proxy-from: must be IP addresses"), "\(text)")
+        #expect(text.contains("\(path):9: http-proxy-header: must be x-forwarded-for or forwarded"), "\(text)")
         #expect(text.contains("HEARTH_TLS_PORT: tls-port: expected a whole number"), "\(text)")
-        #expect(problems.list.count == 7, "\(text)")
+        #expect(problems.list.count == 9, "\(text)")
     }
 
     /// Values that would stall or crash the server are refused with a range, not used.
@@ -232,6 +236,7 @@ extension ConfigurationTests {
         case "log-level": "debug"
         case "log-format": "json"
         case "io": "epoll"
+        case "http-proxy-header": "forwarded"
         case "database": "postgres://u@h/d"
         case "node": "n1"
         case "tls-cert", "tls-key", "fortunes": "/nonexistent/\(key)"

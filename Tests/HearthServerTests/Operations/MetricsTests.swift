@@ -161,6 +161,39 @@ import Testing
         }
     }
 
+    /// Every forwarding header, and a listed proxy's request even without one (a proxy on this
+    /// machine that adds no header looked like loopback): refused, token or not. The metrics
+    /// port is not the proxy's, so loopback reads it there.
+    @Test func nothingThroughAProxyReadsMetrics() async throws {
+        let proxy = HTTPProxies(["127.0.0.1"])!
+        try await withServer { $0.server.httpProxies = proxy } run: { server in
+            let sameHostProxy = try await Self.scrape(server)
+            #expect(sameHostProxy.status == 403)
+        }
+        try await withServer { server in
+            for header in ["X-Forwarded-For", "Forwarded", "X-Real-IP", "X-Forwarded-Host", "X-Forwarded-Proto"] {
+                let forwarded = try await Self.scrape(server, headers: [header: "evil.example"])
+                #expect(forwarded.status == 403, "\(header)")
+            }
+        }
+        try await withServer { setup in
+            setup.server.metricsToken = "s3cret-scrape"
+            setup.server.httpProxies = proxy
+        } run: { server in
+            let bearer = try await Self.scrape(server, headers: ["Authorization": "Bearer s3cret-scrape"])
+            #expect(bearer.status == 403)
+        }
+        try await withServer { setup in
+            setup.server.metricsPort = 0
+            setup.server.httpProxies = proxy
+        } run: { server in
+            let port = await server.server.metricsPort()
+            let direct = try await Self.scrape(server, port: port)
+            let forwarded = try await Self.scrape(server, port: port, headers: ["X-Forwarded-Host": "x"])
+            #expect(direct.status == 200 && forwarded.status == 403)
+        }
+    }
+
     @Test func theParserRefusesWhatIsNotTheFormat() throws {
         #expect(throws: (any Error).self) { try Self.parse("hearth_x{a=\"1\" 2") }
         #expect(throws: (any Error).self) { try Self.parse("9bad 1") }
