@@ -82,9 +82,15 @@ public final class BotServices: Sendable {
     }
 
     /// What the apps do once the store deleted an account (its connections are logged out first).
-    public func deletionEffects(_ account: AccountRef, _ deletion: AccountDeletion) async throws -> [SessionEffect] {
+    /// An app's failure is logged, not thrown: the account is already deleted, and its logout
+    /// and the other apps' parts must still happen.
+    public func deletionEffects(_ account: AccountRef, _ deletion: AccountDeletion) async -> [SessionEffect] {
         var effects: [SessionEffect] = []
-        for hook in deletionHooks.withLock({ $0 }) { effects += try await hook(self, account, deletion) }
+        for hook in deletionHooks.withLock({ $0 }) {
+            do { effects += try await hook(self, account, deletion) } catch {
+                logger.error("an app's part of deleting account \(account.id) failed: \(error)")
+            }
+        }
         return effects
     }
 }

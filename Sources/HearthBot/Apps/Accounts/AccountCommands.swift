@@ -241,10 +241,11 @@ enum AccountCommands {
         let images = try await request.services.store.imageIDs(ownerID: ref.id)
         let deletion = try await request.services.store.deleteAccount(id: ref.id)
         request.services.media?.delete(ids: images + deletion.renders)  // the files of their pictures and memes
+        // The account is gone whatever an app's part does: its connections are logged out.
         return BotResponse(
             ["Your account \(ref.name) and everything that was only yours are deleted. Goodbye!"],
             effects: [.logoutEverywhere(accountID: ref.id), .accountGone(accountID: ref.id)]
-                + (try await request.services.deletionEffects(ref, deletion)))
+                + (await request.services.deletionEffects(ref, deletion)))
     }
 
     static let all = [register, login, resume, logout, whoami, passwd, rename, recover, account]
