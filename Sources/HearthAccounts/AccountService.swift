@@ -164,6 +164,8 @@ public final class AccountService: Sendable {
         guard let account else {
             throw AccountError("that resume token is unknown or expired; log in with !login NAME PASSWORD")
         }
+        // An owner who always uses a saved token is known here too (exempt from the ceiling).
+        throttle.markKnown(accountKey: account.nameKey, address: address)
         return (account, hash)
     }
 

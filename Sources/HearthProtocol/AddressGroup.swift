@@ -17,6 +17,25 @@ public enum AddressGroup {
         return "\(prefix)::/\(ipv6PrefixBits)"
     }
 
+    /// Leading bits that name one network (one customer's whole allocation, or a hosting
+    /// provider's block): what a guessing attacker spreads over cheaply.
+    public static let ipv4NetworkBits = 24
+    public static let ipv6NetworkBits = 48
+
+    /// The network an address is in: `a.b.c.0/24` for IPv4 (also IPv4-mapped), `PREFIX::/48`
+    /// for IPv6, the text itself for anything that is not an address.
+    public static func network(_ address: String) -> String {
+        let key = key(address)
+        if !key.contains(":") {
+            let octets = key.split(separator: ".", omittingEmptySubsequences: false)
+            guard octets.count == 4, octets.allSatisfy({ UInt8($0) != nil }) else { return key }
+            return octets.prefix(ipv4NetworkBits / 8).joined(separator: ".") + ".0/\(ipv4NetworkBits)"
+        }
+        guard let groups = ipv6Groups(address) else { return key }
+        let prefix = groups[0..<(ipv6NetworkBits / 16)].map { String($0, radix: 16) }.joined(separator: ":")
+        return "\(prefix)::/\(ipv6NetworkBits)"
+    }
+
     /// The eight 16-bit groups of an IPv6 address (with `::` and a dotted IPv4 tail), or nil.
     static func ipv6Groups(_ text: String) -> [UInt16]? {
         var address = Substring(text)

@@ -73,15 +73,15 @@ import Testing
     @Test func theAccountCeilingSlowsOnlyAddressesThatFailedThere() async throws {
         let throttle = LoginThrottle()
         for i in 0..<LoginThrottle.freeFailuresPerAccount {
-            let attempt = try await throttle.start(accountKey: "erin", address: "192.0.2.\(i)")
+            let attempt = try await throttle.start(accountKey: "erin", address: "10.\(i).0.1")
             throttle.finish(attempt, success: false)
         }
         for _ in 1..<LoginThrottle.freshFailuresPastCeiling {
-            let attempt = try await throttle.start(accountKey: "erin", address: "192.0.2.0")
+            let attempt = try await throttle.start(accountKey: "erin", address: "10.0.0.1")
             throttle.finish(attempt, success: false)
         }
         await #expect(throws: LoginThrottle.Refusal.self) {
-            try await throttle.start(accountKey: "erin", address: "192.0.2.0")
+            try await throttle.start(accountKey: "erin", address: "10.0.0.1")
         }
         let fresh = try await throttle.start(accountKey: "erin", address: "192.0.2.250")
         throttle.finish(fresh, success: true)

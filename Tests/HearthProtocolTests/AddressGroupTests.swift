@@ -30,4 +30,15 @@ import Testing
             #expect(AddressGroup.key(text) == text, "\(text)")
         }
     }
+
+    /// The wider network a guessing attacker spreads over: an IPv4 /24, an IPv6 /48.
+    @Test func networksAreAnIPv4Slash24AndAnIPv6Slash48() {
+        #expect(AddressGroup.network("192.0.2.7") == "192.0.2.0/24")
+        #expect(AddressGroup.network("::ffff:192.0.2.200") == "192.0.2.0/24")
+        #expect(AddressGroup.network("192.0.3.7") != AddressGroup.network("192.0.2.7"))
+        #expect(AddressGroup.network("2001:db8:1:2::1") == "2001:db8:1::/48")
+        #expect(AddressGroup.network("2001:db8:1:ffff:abcd::9") == "2001:db8:1::/48")
+        #expect(AddressGroup.network("2001:db8:2::1") != AddressGroup.network("2001:db8:1::1"))
+        for text in ["unknown", "1:2:3", "1.2.3", "1.2.3.400"] { #expect(AddressGroup.network(text) == text, "\(text)") }
+    }
 }

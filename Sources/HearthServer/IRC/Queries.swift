@@ -203,7 +203,7 @@ extension Core {
             { () -> Result<Bool, LoginThrottle.Refusal> in
                 let attempt: LoginThrottle.Attempt
                 do throws(LoginThrottle.Refusal) {
-                    attempt = try await throttle.start(accountKey: "oper:" + name, address: address)
+                    attempt = try await throttle.start(operator: name, address: address)
                 } catch {
                     return .failure(error)
                 }

@@ -70,14 +70,18 @@ extension SecretsTests {
                 }
                 attackers.append(attacker)
             }
-            // One more guess from a used address is slowed; a fresh one's is judged.
+            // One more guess from a used address is slowed, and so is one from a fresh address of
+            // the attackers' network (a /24); a fresh network's is judged.
             try await attackers[0].send("!login gil wrong-pass")
             try await attackers[0].expect("too many failed attempts")
-            let fresh = try await Self.plain(server, from: "127.0.0.30")
+            let neighbour = try await Self.plain(server, from: "127.0.0.30")
+            try await neighbour.send("!login gil wrong-pass")
+            try await neighbour.expect("too many failed attempts")
+            let fresh = try await Self.plain(server, from: "127.0.1.30")
             try await fresh.send("!login gil wrong-pass")
             try await fresh.expect("wrong name or password")
             // The owner, from an address never used before, with the right password: in at once.
-            let owner = try await Self.plain(server, from: "127.0.0.31")
+            let owner = try await Self.plain(server, from: "127.0.2.31")
             try await owner.send("!login gil s3cret-pass")
             try await owner.expect("You are logged in as gil.")
         }

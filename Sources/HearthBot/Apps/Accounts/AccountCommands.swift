@@ -75,6 +75,7 @@ enum AccountCommands {
             throw error
         }
         let me = AccountRef(id: account.id, name: account.name)
+        accounts.throttle.markKnown(accountKey: account.nameKey, address: address)  // its owner's address
         let (token, hash) = try await accounts.issueToken(accountID: account.id)
         var joined = BotResponse([])
         if let invite {
@@ -164,6 +165,9 @@ enum AccountCommands {
             name: ref.name, password: request.words[0], address: request.caller.address)
         try await accounts.setPassword(accountID: ref.id, password: request.words[1])
         try await request.services.store.revokeAllTokens(accountID: ref.id)
+        // A lost phone's address must not stay exempt from the account's ceiling; this one is.
+        accounts.throttle.forgetKnown(accountKey: IRCNames.fold(ref.name))
+        accounts.throttle.markKnown(accountKey: IRCNames.fold(ref.name), address: request.caller.address)
         let (token, tokenHash) = try await accounts.issueToken(accountID: ref.id)
         return BotResponse(
             [
@@ -192,6 +196,8 @@ enum AccountCommands {
         } catch StoreError.nameTaken {
             throw BotError("the name \(name) is taken; pick another")
         }
+        // Known addresses are kept by name: whoever takes the old name gets none of them.
+        request.services.throttle.forgetKnown(accountKey: IRCNames.fold(ref.name))
         return BotResponse(
             ["Your account is now called \(name)."], effects: [.renamed(accountID: ref.id, newName: name)])
     }
@@ -216,6 +222,8 @@ enum AccountCommands {
         }
         try await services.accounts.setPassword(accountID: account.id, password: password)
         try await services.store.revokeAllTokens(accountID: account.id)
+        services.throttle.forgetKnown(accountKey: account.nameKey)  // a thief's address is not exempt
+        services.throttle.markKnown(accountKey: account.nameKey, address: request.caller.address)
         let left = try await services.store.unusedRecoveryCodes(accountID: account.id)
         let (token, tokenHash) = try await services.accounts.issueToken(accountID: account.id)
         return BotResponse(
@@ -241,6 +249,7 @@ enum AccountCommands {
         let images = try await request.services.store.imageIDs(ownerID: ref.id)
         let deletion = try await request.services.store.deleteAccount(id: ref.id)
         request.services.media?.delete(ids: images + deletion.renders)  // the files of their pictures and memes
+        request.services.throttle.forgetKnown(accountKey: IRCNames.fold(ref.name))
         // The account is gone whatever an app's part does: its connections are logged out.
         return BotResponse(
             ["Your account \(ref.name) and everything that was only yours are deleted. Goodbye!"],
