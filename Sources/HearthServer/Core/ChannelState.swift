@@ -97,7 +97,6 @@ final class ChannelState {
 
     func isBanned(_ client: Client) -> Bool { lists.bans(client.identity) }
     func isMuted(_ client: Client) -> Bool { lists.mutes(client.identity) }
-    func isInviteExempt(_ client: Client) -> Bool { lists.invites(client.identity) }
 }
 
 extension Client {
@@ -111,6 +110,8 @@ extension Client {
 struct MemberStatus {
     var op = false
     var voice = false
+    /// Let in only as its account (see `Core.leaveAccountChannels`).
+    var byAccount = false
 
     /// All prefixes, highest first (multi-prefix) or only the highest.
     func prefixes(all: Bool) -> String {

@@ -149,37 +149,23 @@ extension Core {
             }
             // A fresh unregistered channel has no rules yet; otherwise they apply to all but
             // operators and the channel's owner.
+            let ruled = !(isNew && registered[folded] == nil) && !client.isOper
             let isOwner = registered[folded].map { $0.ownerId == client.account?.id } ?? false
             // A guarded channel's members pass its modes (which keep everyone else out).
             let isGuarded = guarded[folded] != nil
-            if !(isNew && registered[folded] == nil) && !client.isOper && !isOwner && !isGuarded {
-                let invited = channel.invited.contains(client.nickKey)
-                if channel.isBanned(client) && !invited {
-                    out.send(
-                        client,
-                        numeric(client, .bannedFromChan, channel.name, "Cannot join channel (+b) — you are banned"))
-                    return nil
-                }
-                if channel.flags.contains("i") && !invited && !channel.isInviteExempt(client) {
-                    out.send(
-                        client,
-                        numeric(
-                            client, .inviteOnlyChan, channel.name, "Cannot join channel (+i) — you need an invitation"))
-                    return nil
-                }
-                if let channelKey = channel.channelKey, channelKey != key {
-                    out.send(
-                        client,
-                        numeric(client, .badChannelKey, channel.name, "Cannot join channel (+k) — wrong or missing key")
-                    )
-                    return nil
-                }
-                if let limit = channel.limit, userCount(channel) >= limit, !invited {
-                    out.send(
-                        client, numeric(client, .channelIsFull, channel.name, "Cannot join channel (+l) — it is full"))
-                    return nil
-                }
+            if ruled && !isOwner && !isGuarded,
+                let (code, why) = modeRefusal(client, channel, key: key, as: client.identity)
+            {
+                out.send(client, numeric(client, code, channel.name, "Cannot join channel \(why)"))
+                return nil
             }
+            // Let in as its account (a guarded channel's member, the owner, an account mask):
+            // it leaves when the connection stops being that account.
+            var asGuest = client.identity
+            asGuest.account = nil
+            let byAccount =
+                isGuarded
+                || (ruled && client.account != nil && modeRefusal(client, channel, key: key, as: asGuest) != nil)
             channel.invited.remove(client.nickKey)
             if isNew { channels[folded] = channel }
             // Registered channels give ops to their owner only; others to the first joiner.
@@ -187,14 +173,14 @@ extension Core {
             // In a network, the database's word decides who made the channel first (another
             // node's joiner may have made it here meanwhile); otherwise the first joiner.
             let op = owner.map { $0 == client.account?.id } ?? (claim.map(\.created) ?? isNew)
-            channel.add(client, MemberStatus(op: op, voice: false))
+            channel.add(client, MemberStatus(op: op, voice: false, byAccount: byAccount))
             client.channels.append(folded)
             grantHistory(client, channel)
             if client.isPlain { client.currentChannel = folded }
             // The user's other devices join too; they see the JOIN, the rest see one.
             let devices = otherDevices(of: client)
             for device in devices {
-                channel.add(device, MemberStatus(op: op, voice: false))
+                channel.add(device, MemberStatus(op: op, voice: false, byAccount: byAccount))
                 device.channels.append(folded)
                 if device.isPlain {
                     device.eventLoop.execute { if device.currentChannel == nil { device.currentChannel = folded } }
@@ -221,6 +207,25 @@ extension Core {
         }
     }
 
+    /// What in a channel's modes keeps `client`, matched as `identity`, out (a ban, +i, +k, +l;
+    /// an invitation passes all but +k), as the numeric and its reason; nil when nothing does.
+    func modeRefusal(
+        _ client: Client, _ channel: ChannelState, key: String?, as identity: ChannelLists.Identity
+    ) -> (Numeric, String)? {
+        let invited = channel.invited.contains(client.nickKey)
+        if channel.lists.bans(identity) && !invited { return (.bannedFromChan, "(+b) — you are banned") }
+        if channel.flags.contains("i") && !invited && !channel.lists.invites(identity) {
+            return (.inviteOnlyChan, "(+i) — you need an invitation")
+        }
+        if let channelKey = channel.channelKey, channelKey != key {
+            return (.badChannelKey, "(+k) — wrong or missing key")
+        }
+        if let limit = channel.limit, userCount(channel) >= limit, !invited {
+            return (.channelIsFull, "(+l) — it is full")
+        }
+        return nil
+    }
+
     func sendTopic(_ client: Client, _ channel: ChannelState, out: inout Outbox) {
         guard !channel.topic.isEmpty else { return }
         out.send(client, numeric(client, .topic, channel.name, channel.topic))
@@ -231,8 +236,6 @@ extension Core {
                 String(Int(channel.topicSetAt.timeIntervalSince1970))))
     }
 
-    /// Takes the user of `client` — all its devices — out of `channel` after telling the
-    /// members `message` (a PART or KICK). Under the lock.
     /// The JOIN to the channel's members; extended-join adds the joiner's account and real name
     /// for clients that asked.
     func sendJoin(_ client: Client, _ channel: ChannelState, out: inout Outbox) {
@@ -253,8 +256,12 @@ extension Core {
         }
     }
 
-    func leave(_ client: Client, _ channel: ChannelState, _ message: IRCMessage, out: inout Outbox) {
-        out.send(channel, message)
+    /// Takes the user of `client` — all its devices — out of `channel` after telling the
+    /// members (but `except`) `message` (a PART or KICK). Under the lock.
+    func leave(
+        _ client: Client, _ channel: ChannelState, _ message: IRCMessage, except: Client? = nil, out: inout Outbox
+    ) {
+        out.send(channel, except: except, message)
         if message.command == "PART" || message.command == "KICK" {
             tellNetwork(.part, client) {
                 $0.target = channel.name

@@ -6,6 +6,10 @@ import HearthStore
 /// Logging a connection in and out: its account, its nick, its peers told.
 extension Core {
     func logIn(_ client: Client, _ account: AccountRef, tokenHash: String?, out: inout Outbox) {
+        if let old = client.account, old.id != account.id {
+            // Another account now: no longer a device of the old one's user, nor in its channels.
+            if !detachDevice(client, tell: true, out: &out) { leaveAccountChannels(client, out: &out) }
+        }
         client.account = account
         client.tokenHash = tokenHash
         if client.mode == .irc {
@@ -68,9 +72,26 @@ extension Core {
         }
         // A device sharing the account's nick leaves the user's channels and the nick.
         let detached = detachDevice(client, tell: true, out: &out)
+        if !detached { leaveAccountChannels(client, out: &out) }
         if detached || client.isPlain || client.nickKey == IRCNames.fold(account.name) {
             setNick(client, to: freeGuestNick(), out: &out)
         }
         if let note { notice(client, note, out: &out) }
+    }
+
+    /// The connection stops being its account: it leaves, with a PART everyone sees, each
+    /// channel only that account let it into (a family's, a registered channel it owns or whose
+    /// modes admit that account), so a logged-out phone reads and writes there no more.
+    /// Its own node does it for a user of another node. Under the lock.
+    func leaveAccountChannels(_ client: Client, out: inout Outbox) {
+        guard !client.isRemote else { return }
+        for key in client.channels {
+            guard let channel = channels[key], channel.members[client.id]?.byAccount == true else { continue }
+            let part = userMessage(client, "PART", [channel.name, "Logged out"])
+            // Plain lines are rendered when written, after the nick has changed: its own PART
+            // would read as someone else's leaving, so it is told in words.
+            leave(client, channel, part, except: client.isPlain ? client : nil, out: &out)
+            if client.isPlain { notice(client, "You left \(channel.name).", out: &out) }
+        }
     }
 }
