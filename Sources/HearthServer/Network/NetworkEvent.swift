@@ -26,8 +26,8 @@ struct NetworkEvent: Codable, Sendable, Equatable {
         /// A bot answer's effect (`line`, as JSON) that other nodes apply too: registered and
         /// guarded channels, an account's blocks, renames, logouts and channel joins.
         case effect
-        /// A channel's topic (`text`, set by `user`) and modes (`line`), announced with the users:
-        /// a node that only knows the channel from other nodes takes them.
+        /// A channel's topic (`text`, set by `user`), modes (`line`) and list modes (`lists`),
+        /// announced with the users: a node that only knows the channel from other nodes takes them.
         case channel
         /// Node `node` was lost or stopped: its users quit with `text` as the reason.
         case nodeGone
@@ -55,6 +55,19 @@ struct NetworkEvent: Codable, Sendable, Equatable {
     var history: String?
     var line: String?
     var text: String?
+    /// A channel's bans, exceptions and invite exceptions (`channel`). Nil from a node that
+    /// predates them: the lists known here stay. (An added optional field needs no version:
+    /// a node ignores keys it does not know.)
+    var lists: [ListEntry]?
+
+    /// One entry of a channel's list mode `mode` (b, e or I), as `MODE #channel b` shows it.
+    struct ListEntry: Codable, Sendable, Equatable {
+        var mode: String
+        var mask: String
+        var setBy: String
+        /// Seconds since 1970.
+        var at: Double
+    }
 
     /// Node `node` left the network (told by itself, or by the node that found it lost).
     static func gone(from: String, node: String, reason: String) -> NetworkEvent {

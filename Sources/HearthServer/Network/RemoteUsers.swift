@@ -95,6 +95,8 @@ extension Core {
                 var values = modes.dropFirst()[...]
                 if modes.first?.contains("k") == true { channel.channelKey = values.popFirst() }
                 if modes.first?.contains("l") == true { channel.limit = values.popFirst().flatMap { Int($0) } }
+                // Without them a restarted node let anyone banned elsewhere in.
+                if let lists = event.lists { channel.lists = ChannelLists(announced: lists) }
             case .nodeGone:
                 let reason = event.text ?? "\(event.node) left the network"
                 for user in remoteUsers.values where user.remote?.node == event.node {
@@ -252,6 +254,7 @@ extension Core {
                 var state = NetworkEvent(kind: .channel, from: node)
                 (state.target, state.text, state.user) = (channel.name, channel.topic, channel.topicSetBy)
                 state.line = channel.modeString(showKey: true).joined(separator: " ")
+                state.lists = channel.lists.announced
                 events.append(state)
             }
             return events
@@ -371,5 +374,30 @@ extension Core {
         event.target = channel
         event.line = botMessage(to: channel, line).serialized()
         network.publish(event)
+    }
+}
+
+extension ChannelLists {
+    /// Every entry, for a node that rebuilds the channel from announcements.
+    var announced: [NetworkEvent.ListEntry] {
+        Self.modes.keys.sorted().flatMap { mode in
+            self[mode].map {
+                NetworkEvent.ListEntry(
+                    mode: String(mode), mask: $0.mask, setBy: $0.setBy, at: $0.at.timeIntervalSince1970)
+            }
+        }
+    }
+
+    /// The lists another node announced, each at most `IRCLimits.bansPerChannel` long, as MODE
+    /// would take them. A mask from another node is never an operator's here (`Entry.byOper`).
+    init(announced: [NetworkEvent.ListEntry]) {
+        self.init()
+        for item in announced {
+            guard let mode = item.mode.first, item.mode.count == 1, Self.modes[mode] != nil,
+                self[mode].count < IRCLimits.bansPerChannel
+            else { continue }
+            let entry = Entry(mask: item.mask, setBy: item.setBy, at: Date(timeIntervalSince1970: item.at))
+            _ = add(mode, entry)
+        }
     }
 }

@@ -251,6 +251,55 @@ import Testing
         }
     }
 
+    /// A restarted node rebuilds a channel's bans, exceptions and invite exceptions from the
+    /// others' announcements (it once let anyone banned on another node in through it), and
+    /// later changes reach it as before.
+    @Test func aRestartedNodeKeepsTheChannelsListModes() async throws {
+        try await Self.withNodes(["alpha", "beta"]) { nodes in
+            let ann = try await Self.user("ann", on: nodes[0])
+            try await ann.send("JOIN #net")
+            try await ann.expectNumeric("366")
+            let old = try await Self.user("old", on: nodes[1])
+            try await old.send("JOIN #net")
+            try await old.expectNumeric("366")
+            for (change, mask) in [("+b", "b*!*@*"), ("+e", "bea!*@*"), ("+I", "cid!*@*")] {
+                try await ann.send("MODE #net \(change) \(mask)")
+                try await old.expect("MODE #net \(change) :\(mask)")
+            }
+            nodes[1].process.terminate()
+            try await ann.expect(":old!~old@\(nodes[0].localHost) QUIT :beta shut down")
+            try await Self.start(["beta"], database: nodes[0].database, secret: nodes[0].secret, started: []) {
+                restarted in
+                let cat = try await Self.user("cat", on: restarted[0])
+                try await cat.send("JOIN #net")
+                try await cat.expectNumeric("366")
+                let bob = try await Self.user("bob", on: restarted[0])
+                try await bob.send("JOIN #net")
+                try await bob.expectNumeric("474")
+                try await bob.send("MODE #net b")
+                let ban = try await bob.expectNumeric("367")
+                #expect(ban.contains(" #net b*!*@* ann!~ann@"), "\(ban)")
+                let bea = try await Self.user("bea", on: restarted[0])
+                try await bea.send("JOIN #net")
+                try await bea.expectNumeric("366")
+                try await ann.send("MODE #net +i")
+                try await cat.expect("MODE #net :+i")
+                let cid = try await Self.user("cid", on: restarted[0])
+                try await cid.send("JOIN #net")
+                try await cid.expectNumeric("366")
+                // An unban on alpha is seen by the restarted beta.
+                try await ann.send("MODE #net -i")
+                try await cat.expect("MODE #net :-i")
+                try await ann.send("MODE #net -b b*!*@*")
+                try await cat.expect("MODE #net -b :b*!*@*")
+                try await bob.send("JOIN #net")
+                try await bob.expectNumeric("366")
+                for user in [cat, bob, bea, cid] { await user.close() }
+            }
+            await ann.close()
+        }
+    }
+
     @Test func theDatabaseRestartingLosesNothing() async throws {
         try await Self.withNodes(["alpha", "beta"]) { nodes in
             let ann = try await Self.user("ann", on: nodes[0])
