@@ -12,7 +12,5 @@ public enum WebPaging {
 
 /// Counts in words for pages: "1 like", "2 likes", "0 comments".
 public enum WebText {
-    public static func counted(_ count: Int, _ word: String) -> String {
-        "\(count) \(word)\(count == 1 ? "" : "s")"
-    }
+    public static func counted(_ count: Int, _ word: String) -> String { Words.counted(count, word) }
 }

@@ -25,7 +25,15 @@ extension Core {
             guard let response else { return }
             if response.lineIsChat, client.mode == .plain { self.plainChat(client, text) }
             self.withState { out in
+                // Notices to the caller come after the answer they follow from (a first-visit bonus
+                // after "your account is ready"); every other effect before it (a login changes the
+                // nick it is sent to).
+                var notices: [SessionEffect] = []
                 for effect in response.effects {
+                    if case .notify(let id, _) = effect, id == client.account?.id {
+                        notices.append(effect)
+                        continue
+                    }
                     self.apply(effect, for: client, out: &out)
                     self.tellNetwork(effect: effect, by: client)
                 }
@@ -52,6 +60,10 @@ extension Core {
                 }
                 for line in response.privateLines.flatMap({ TextSplitter.split($0) }) {
                     out.send(client, self.botMessage(to: client.nick, line))
+                }
+                for effect in notices {
+                    self.apply(effect, for: client, out: &out)
+                    self.tellNetwork(effect: effect, by: client)
                 }
             }
             if response.effects.contains(where: { if case .login = $0 { return true } else { return false } }) {

@@ -152,7 +152,7 @@ import Testing
             let laptop = try await TestClient.irc(server, nick: "cat_", extra: ["PASS cat:s3cret-pass"])
             try await laptop.expect("JOIN #family-1")
             try await eve.send("!post the garden is in bloom")
-            try await eve.expect("Posted #1 to Rivers's feed.")
+            try await eve.expect("Posted #1 to Rivers' feed.")
             try await cat.send("!post my last words")
             try await cat.expect("Posted #2")
 
@@ -189,7 +189,7 @@ import Testing
             let out = try await TestClient.user(server, "out")
 
             try await jo.send("!post the garden is in bloom")
-            try await jo.expect("Posted #1 to Pines's feed.")
+            try await jo.expect("Posted #1 to Pines' feed.")
             try await kai.expect("jo posted to Pines: “the garden is in bloom” — !famfeed")
             try await kai.send("!event 2026-12-24 dinner at grandma's")
             try await kai.expect("Posted #2")

@@ -234,7 +234,7 @@ import Testing
             try await ben.send("!fortunes ava")
             try await ben.expect("ava's cookies (1):")
             try await ava.send("!share fortune 1 ben")
-            try await ben.expect("ava shares ava's fortune #1 of 2026-07-01")
+            try await ben.expect("ava shares their fortune #1 of 2026-07-01")
             try await ben.send("!top points friends")
             try await ben.expect("1. ava — 12")
             try await ava.send("!block ben")

@@ -56,7 +56,7 @@ import Testing
             try await carol.send("!feed")
             try await carol.expect("bob followed alice · just now")
             try await bob.send("!feed")
-            try await bob.expect("alice followed bob · just now")
+            try await bob.expect("alice followed you · just now")
             try await alice.send("!feed >x")
             try await alice.expect("x is not a page marker")
 

@@ -76,7 +76,7 @@ import Testing
             try await herself.signIn("alice")
             let own = try await herself.get("/u/alice")
             #expect(own.body.contains(#"<a class="tile" href="/m/1">"#))
-            #expect(own.body.contains("joined ") && own.body.contains("1 memes"))
+            #expect(own.body.contains("joined ") && own.body.contains("1 meme ·"))
             // Her uploads show only once she chooses so.
             let (_, uploaded) = try await Web.fetch(
                 try await MemeTests.uploadLink(alice), method: "PUT", body: Web.samplePNG())

@@ -273,7 +273,7 @@ public enum FamilyCommands {
                 codeHashes: hashes, accountID: me.id, now: services.clock.now())
             verdict = true
             let inviterName = try await services.store.account(id: inviter)?.name ?? "someone"
-            let role = relation.map { " as \(inviterName)'s \($0.rawValue)" } ?? ""
+            let role = relation.map { " as \(Words.possessive(inviterName)) \($0.rawValue)" } ?? ""
             return BotResponse(
                 [
                     "Welcome to \(family.name)\(role)! !tree shows the family; "
@@ -339,7 +339,7 @@ public enum FamilyCommands {
         }
         for child in try await store.childFamilies(of: family.id) {
             let founder = try await store.account(id: child.founderId)?.name ?? "?"
-            lines.append(style.dim("\(founder)'s own household, \(child.name):"))
+            lines.append(style.dim("\(Words.possessive(founder)) own household, \(child.name):"))
             lines += FamilyTreeText.render(
                 members: try await store.familyMembers(child.id), links: try await store.familyLinks(child.id)
             ).map { "   " + $0 }
@@ -413,7 +413,7 @@ public enum FamilyCommands {
 
     static func independent(_ request: BotRequest) async throws -> BotResponse {
         let (me, family) = try await current(request)
-        let name = request.words.count > 1 ? request.input.text(after: 1) : "\(me.name)'s household"
+        let name = request.words.count > 1 ? request.input.text(after: 1) : "\(Words.possessive(me.name)) household"
         return try await found(request, name: name, parent: family)
     }
 

@@ -37,7 +37,7 @@ enum FamilyFeedCommands {
         let what = kind == "event" ? "an event on \(date!): \(text)" : "“\(text.prefix(80))”"
         let others = try await request.services.store.familyMemberIDs(family.id).subtracting([me.id])
         return BotResponse(
-            ["Posted #\(post.id) to \(family.name)'s feed."],
+            ["Posted #\(post.id) to \(Words.possessive(family.name)) feed."],
             effects: others.sorted().map {
                 .notify(accountID: $0, text: "\(me.name) posted to \(family.name): \(what) — !famfeed")
             })
@@ -83,10 +83,12 @@ enum FamilyFeedCommands {
         let (_, family) = try await FamilyCommands.current(request)
         let page = try Paging.page(request, request.words.first)
         let (posts, total) = try await request.services.store.familyPosts(family.id, page: page)
-        if total == 0 { return BotResponse(["\(family.name)'s feed is empty — !post TEXT or !event DATE TITLE"]) }
+        if total == 0 {
+            return BotResponse(["\(Words.possessive(family.name)) feed is empty — !post TEXT or !event DATE TITLE"])
+        }
         let now = request.services.clock.now()
         let web = request.services.pageURL("/family/\(family.id)").map { " \($0)" } ?? ""
-        var lines = ["\(request.style.bold("\(family.name)'s feed")):\(web)"]
+        var lines = ["\(request.style.bold("\(Words.possessive(family.name)) feed")):\(web)"]
         for (post, author) in posts {
             var line =
                 "#\(post.id) \(author): " + (post.kind == "event" ? "📅 \(post.eventDate!) \(post.text)" : post.text)

@@ -164,8 +164,10 @@ enum FortuneCommands {
         let (opened, isNew) = try await store.openFortune(record, after: last?.id)
         guard isNew else { return openedAlready(request, opened) }
         let style = request.style
+        // In a channel everyone reads it: whose fortune it is, not "Your".
+        let whose = request.caller.channel == nil ? "Your" : Words.possessive(me.name)
         var lines = [
-            "🥠 \(style.bold("Your fortune for \(formatDay(today.day))")): “\(opened.text)”",
+            "🥠 \(style.bold("\(whose) fortune for \(formatDay(today.day))")): “\(opened.text)”",
             "Lucky numbers: \(opened.numbers) · +\(opened.points) points"
                 + (streak > 1 ? " (\(streak)-day streak, +\(bonus) bonus)" : "")
                 + (opened.place.map { " · opened in \($0)" } ?? ""),
@@ -320,7 +322,8 @@ enum FortuneCommands {
         }
         let own = who.id == request.caller.account?.id ? request.pageLink("/fortunes") : ""
         return BotResponse([
-            "\(request.style.bold("\(who.name)'s fortune map")) (\(markers.count) places): \(media.url(image))\(own)"
+            "\(request.style.bold("\(Words.possessive(who.name)) fortune map"))"
+                + " (\(Words.counted(markers.count, "place"))): \(media.url(image))\(own)"
         ])
     }
 
@@ -364,7 +367,7 @@ enum FortuneCommands {
         let (rows, total) = try await request.services.store.fortunes(of: who.id, page: page)
         if total == 0 { return BotResponse(["\(who.name) has opened no cookies yet."]) }
         let web = request.services.pageURL("/fortunes/\(IRCNames.fold(who.name))").map { " \($0)" } ?? ""
-        var lines = ["\(request.style.bold("\(who.name)'s cookies")) (\(total)):\(web)"]
+        var lines = ["\(request.style.bold("\(Words.possessive(who.name)) cookies")) (\(total)):\(web)"]
         lines += rows.map { f in
             let words = f.text.split(separator: " ").prefix(6).joined(separator: " ")
             let place = f.place ?? (f.lat != nil ? String(format: "%.2f,%.2f", f.lat!, f.lon!) : "—")

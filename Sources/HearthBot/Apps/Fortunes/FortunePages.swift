@@ -22,7 +22,8 @@ enum FortunePages {
         let today = days.day(request.services.clock.now())
         let own = subject.id == request.viewer?.id
         var values: [String: Any] = [
-            "name": subject.name, "nameKey": subject.nameKey, "day": FortuneCommands.formatDay(today),
+            "name": subject.name, "whose": Words.possessive(subject.name), "nameKey": subject.nameKey,
+            "day": FortuneCommands.formatDay(today),
             "points": try await store.points(of: subject.id), "own": own,
         ]
         // The cookie of the day they are living, wherever they opened it.
@@ -38,7 +39,7 @@ enum FortunePages {
         (values["total"], values["hasCookies"]) = (total, !rows.isEmpty)
         values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.fortunePageSize)
         return WebContent(
-            title: "\(subject.name)'s fortune cookie",
+            title: "\(Words.possessive(subject.name)) fortune cookie",
             summary: opened.map { "“\($0.text)” — lucky numbers \($0.numbers)" }
                 ?? "\(subject.name) has not opened today's cookie yet.",
             values: values)
@@ -69,7 +70,8 @@ enum FortunePages {
         var canOpen = false
         if case .give = decision { canOpen = true }
         var values: [String: Any] = [
-            "name": viewer.name, "nameKey": IRCNames.fold(viewer.name), "count": all.count, "canOpen": canOpen,
+            "name": viewer.name, "whose": Words.possessive(viewer.name), "nameKey": IRCNames.fold(viewer.name),
+            "cookies": Words.counted(all.count, "cookie"), "canOpen": canOpen,
         ]
         // One row per place: how many cookies were opened there, first and last day.
         var places: [(name: String, count: Int, first: String, last: String)] = []
@@ -101,7 +103,7 @@ enum FortunePages {
         }
         if let image { values["image"] = image }
         return WebContent(
-            title: "\(viewer.name)'s fortune map",
+            title: "\(Words.possessive(viewer.name)) fortune map",
             summary: "Where \(viewer.name) opened fortune cookies: \(places.count) places.", image: image,
             values: values)
     }

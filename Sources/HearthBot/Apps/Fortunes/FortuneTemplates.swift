@@ -12,7 +12,7 @@ enum FortuneTemplates {
 
     static let person = """
         <section class="fortune">
-          <h1>🥠 {{name}}'s fortune cookie</h1>
+          <h1>🥠 {{whose}} fortune cookie</h1>
           <p class="meta">{{day}} · {{points}} points · <a href="/u/{{nameKey}}">profile</a>
             {{#own}}· <a href="/fortunes">your fortune map</a>{{/own}}</p>
           {{#today}}
@@ -44,8 +44,8 @@ enum FortuneTemplates {
 
     static let map = """
         <section class="fortune-map">
-          <h1>{{name}}'s fortune map</h1>
-          <p class="meta">{{count}} cookies opened · {{located}} with a place ·
+          <h1>{{whose}} fortune map</h1>
+          <p class="meta">{{cookies}} opened · {{located}} with a place ·
             <a href="/fortunes/{{nameKey}}">today's cookie and the list</a> ·
             <a href="/leaderboard">leaderboard</a></p>
           {{#canOpen}}

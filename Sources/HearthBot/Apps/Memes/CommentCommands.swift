@@ -30,7 +30,10 @@ struct Shareable: Sendable {
         "fortune": Shareable { request, id in
             let f = try await FortuneCommands.visibleFortune(request, id)
             let owner = try await request.services.store.account(id: f.accountId)
-            return "\(owner?.name ?? "someone")'s fortune #\(id) of \(f.day): “\(f.text)” — lucky numbers \(f.numbers)"
+            // Said as "dan shares …": their own cookie is "their fortune", not "dan's".
+            let whose =
+                f.accountId == request.caller.account?.id ? "their" : Words.possessive(owner?.name ?? "someone")
+            return "\(whose) fortune #\(id) of \(f.day): “\(f.text)” — lucky numbers \(f.numbers)"
                 + (owner.map { request.pageLink("/fortunes/\($0.nameKey)") } ?? "")
         },
     ]

@@ -187,7 +187,8 @@ enum MemeCommands {
             let picture = try await media.grid(images, ownerID: request.caller.account?.id ?? owner.id)
             try await store.addImage(picture)
             return BotResponse([
-                "\(request.style.bold("\(owner.name)'s memes")) (\(images.count) of \(total)): \(media.url(picture))"
+                "\(request.style.bold("\(Words.possessive(owner.name)) memes"))"
+                    + " (\(images.count) of \(total)): \(media.url(picture))"
             ])
         }
         let page = try Paging.page(request, pageWord)
@@ -199,7 +200,7 @@ enum MemeCommands {
         }
         let gallery = request.services.pageURL("/u/\(IRCNames.fold(owner.name))").map { " \($0)" } ?? ""
         var lines =
-            ["\(request.style.bold("\(owner.name)'s memes")) (\(total)):\(gallery)"]
+            ["\(request.style.bold("\(Words.possessive(owner.name)) memes")) (\(total)):\(gallery)"]
             + table(request, rows, media: media)
         lines += Paging.footer(
             request, page: page, total: total, size: StoreLimits.memePageSize, command: "!memes \(owner.name)")

@@ -54,8 +54,9 @@ enum MemePages {
         var values: [String: Any] = [
             "name": subject.name, "bio": subject.bio,
             "joined": subject.createdAt.formatted(.iso8601.year().month().day()),
-            "followers": tally.followers, "following": tally.following, "memeCount": tally.memes,
-            "recipes": tally.recipes, "points": tally.points,
+            "followers": Words.counted(tally.followers, "follower"), "following": tally.following,
+            "memeCount": Words.counted(tally.memes, "meme"), "recipes": Words.counted(tally.recipes, "recipe"),
+            "points": Words.counted(tally.points, "point"), "whose": Words.possessive(subject.name),
         ]
         if let avatar = subject.avatarImageId, let image = try await store.image(id: avatar) {
             values["avatar"] = MediaLibrary.path(id: image.id, format: image.format)
@@ -76,7 +77,8 @@ enum MemePages {
         }
         return WebContent(
             title: "\(subject.name) on Hearth",
-            summary: subject.bio.isEmpty ? "\(subject.name)'s memes and profile" : subject.bio, image: image,
+            summary: subject.bio.isEmpty ? "\(Words.possessive(subject.name)) memes and profile" : subject.bio,
+            image: image,
             values: values)
     }
 

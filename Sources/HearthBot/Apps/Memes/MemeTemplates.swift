@@ -38,11 +38,11 @@ enum MemeTemplates {
 
     static let gallery = """
         <section class="profile">
-          {{#avatar}}<img class="avatar" src="{{avatar}}" alt="{{name}}'s picture" width="96" height="96">{{/avatar}}
+          {{#avatar}}<img class="avatar" src="{{avatar}}" alt="{{whose}} picture" width="96" height="96">{{/avatar}}
           <div><h1>{{name}}</h1>
             <p class="bio">{{bio}}{{^bio}}<i>No bio yet.</i>{{/bio}}</p>
-            <p class="meta">joined {{joined}} · {{followers}} followers · {{following}} following ·
-              {{memeCount}} memes · {{recipes}} recipes · {{points}} points</p></div>
+            <p class="meta">joined {{joined}} · {{followers}} · {{following}} following ·
+              {{memeCount}} · {{recipes}} · {{points}}</p></div>
         </section>
         {{#open}}
         <section class="gallery">

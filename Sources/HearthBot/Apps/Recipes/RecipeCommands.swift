@@ -352,7 +352,7 @@ enum RecipeCommands {
         let blocked = try await hiddenAuthors(store, viewer: request.caller.account?.id)
         // Someone who blocks you, or whom you block, is left out: not even how many recipes they have.
         if let author, blocked.contains(author.id) {
-            throw BotError("\(author.name)'s recipes are not available to you")
+            throw BotError("\(Words.possessive(author.name)) recipes are not available to you")
         }
         let rows: [RecipeRow]
         let total: Int

@@ -67,7 +67,7 @@ enum SocialCommands {
         if let viewer, try await store.isBlocked(viewer.id, by: subject.id) {
             // Someone they block is not told their new name.
             if let formerly { _ = try await person(request, formerly) }
-            throw BotError("\(subject.name)'s profile is not available to you")
+            throw BotError("\(Words.possessive(subject.name)) profile is not available to you")
         }
         let counts = try await store.profileTally(of: subject.id)
         let since = subject.createdAt.formatted(.iso8601.year().month().day())
@@ -156,7 +156,7 @@ enum SocialCommands {
                 if let viewer = request.caller.account,
                     try await request.services.store.isBlocked(viewer.id, by: account.id)
                 {
-                    throw BotError("\(account.name)'s lists are not available to you")
+                    throw BotError("\(Words.possessive(account.name)) lists are not available to you")
                 }
                 subject = AccountRef(id: account.id, name: account.name)
             } else if who != nil {
@@ -168,9 +168,9 @@ enum SocialCommands {
             let mine = subject.id == request.caller.account?.id
             let title: String
             switch list {
-            case .followers: title = mine ? "Your followers" : "\(subject.name)'s followers"
+            case .followers: title = mine ? "Your followers" : "\(Words.possessive(subject.name)) followers"
             case .following: title = mine ? "You follow" : "\(subject.name) follows"
-            case .friends: title = mine ? "Your friends" : "\(subject.name)'s friends"
+            case .friends: title = mine ? "Your friends" : "\(Words.possessive(subject.name)) friends"
             case .blocked: title = "You block"
             }
             let more = "!\(name)" + (mine || !othersAllowed ? "" : " \(subject.name)")
@@ -275,7 +275,8 @@ enum SocialCommands {
         }
         let now = Date()
         var lines = items.map { item in
-            let what = item.kind == "follow" ? "followed \(item.subjectName ?? "someone")" : item.text
+            let followed = item.subjectName.map { IRCNames.fold($0) == IRCNames.fold(me.name) ? "you" : $0 }
+            let what = item.kind == "follow" ? "followed \(followed ?? "someone")" : item.text
             return "\(request.style.bold(item.actor)) \(what) · \(TimeText.ago(from: item.createdAt, to: now))"
         }
         if more, let last = items.last {
