@@ -75,6 +75,7 @@ extension Core {
             IRCCommand("ISON", usage: "ISON <nick> [<nick>...]") { $0.ison($1, $2) },
             IRCCommand("USERHOST", min: 1, usage: "USERHOST <nick> [<nick>...]") { $0.userhost($1, $2) },
             IRCCommand("KILL", min: 1, oper: true, usage: "KILL <nick> [:<reason>]") { $0.kill($1, $2) },
+            IRCCommand("CHGHOST", min: 2, oper: true, usage: "CHGHOST <nick> <host>") { $0.chghost($1, $2) },
             IRCCommand("HELP", usage: "HELP [<command>]") { $0.help($1, $2) },
             IRCCommand("WHOWAS", usage: "WHOWAS <nick> [<count>]") { $0.whowas($1, $2) },
             IRCCommand("INFO", usage: "INFO [<server>]") { $0.info($1, $2) },

@@ -9,7 +9,7 @@ import NIOCore
 /// CAP, NICK, USER, PASS, SASL and the welcome burst.
 extension Core {
     static let supportedCaps = [
-        "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "draft/chathistory",
+        "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "chghost", "draft/chathistory",
         "draft/message-redaction", "draft/multiline", "draft/read-marker", "echo-message", "labeled-response",
         "extended-join", "extended-monitor", "invite-notify",
         "message-tags", "multi-prefix", "sasl", "server-time", "setname", "standard-replies", "userhost-in-names",

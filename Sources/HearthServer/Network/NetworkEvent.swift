@@ -20,7 +20,7 @@ struct NetworkEvent: Codable, Sendable, Equatable {
         case part
         /// A message (`line`, tags included) to channel or nick `target`.
         case message
-        /// A command the user's node accepted (`line`: MODE, TOPIC, INVITE or AWAY, as applied),
+        /// A command the user's node accepted (`line`: MODE, TOPIC, INVITE, AWAY or CHGHOST, as applied),
         /// for every node to apply to its view.
         case command
         /// A bot answer's effect (`line`, as JSON) that other nodes apply too: registered and

@@ -119,6 +119,7 @@ extension Core {
         case "TOPIC" where message.params.count == 2: topic(user, message)
         case "INVITE" where message.params.count == 2: invite(user, message)
         case "AWAY": away(user, message)
+        case "CHGHOST" where message.params.count == 2: chghost(user, message)
         default: break
         }
     }

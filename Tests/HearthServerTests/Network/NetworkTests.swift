@@ -23,6 +23,9 @@ import Testing
         var localHost: String { HostCloak(secret: CodeHasher(key: secret)).host(for: "127.0.0.1") }
     }
 
+    /// Every node has the IRC operator `root` with this password.
+    static let operatorPassword = "t0p-secret"
+
     /// Starts one node per name on a fresh database, runs `body`, stops them all.
     static func withNodes(_ names: [String], _ body: ([Node]) async throws -> Void) async throws {
         let url = try await TestPostgres.freshDatabase("network")
@@ -42,6 +45,7 @@ import Testing
         }
         let flags = [
             "--server-name", "\(name).hearth", "--database", database, "--node", name, "--no-flood-control",
+            "--oper", "root:\(operatorPassword)",
         ]
         // Every node gets the same secret, as an operator copies it: it keys codes and host cloaks.
         let directory = TestServer.tempDirectory()
