@@ -60,9 +60,8 @@ extension Core {
         let old = user.prefix
         for device in devices { device.host = host }
         // The user's devices and its peers (and extended-monitor watchers) that asked.
-        sendToPeers(
-            of: user, withCap: "chghost", includeSelf: true, userMessage(user, source: old, "CHGHOST", [user.user, host]),
-            out: &out)
+        let change = userMessage(user, source: old, "CHGHOST", [user.user, host])
+        sendToPeers(of: user, withCap: "chghost", includeSelf: true, change, out: &out)
         for device in devices where !device.isPlain && !device.isRemote {
             out.send(device, numeric(device, .visibleHost, host, "is now your displayed host"))
         }
