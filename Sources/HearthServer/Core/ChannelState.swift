@@ -112,6 +112,8 @@ struct MemberStatus {
     var voice = false
     /// Let in only as its account (see `Core.leaveAccountChannels`).
     var byAccount = false
+    /// Operator because of its account (a registered channel's owner): given up with the account.
+    var opByAccount = false
 
     /// All prefixes, highest first (multi-prefix) or only the highest.
     func prefixes(all: Bool) -> String {

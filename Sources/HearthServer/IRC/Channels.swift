@@ -173,14 +173,15 @@ extension Core {
             // In a network, the database's word decides who made the channel first (another
             // node's joiner may have made it here meanwhile); otherwise the first joiner.
             let op = owner.map { $0 == client.account?.id } ?? (claim.map(\.created) ?? isNew)
-            channel.add(client, MemberStatus(op: op, voice: false, byAccount: byAccount))
+            let status = MemberStatus(op: op, voice: false, byAccount: byAccount, opByAccount: op && owner != nil)
+            channel.add(client, status)
             client.channels.append(folded)
             grantHistory(client, channel)
             if client.isPlain { client.currentChannel = folded }
             // The user's other devices join too; they see the JOIN, the rest see one.
             let devices = otherDevices(of: client)
             for device in devices {
-                channel.add(device, MemberStatus(op: op, voice: false, byAccount: byAccount))
+                channel.add(device, status)
                 device.channels.append(folded)
                 if device.isPlain {
                     device.eventLoop.execute { if device.currentChannel == nil { device.currentChannel = folded } }

@@ -211,7 +211,13 @@ extension Core {
                             numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
                         continue
                     }
-                    if ch == "o" { memberStatus.op = adding } else { memberStatus.voice = adding }
+                    if ch == "o" {
+                        memberStatus.op = adding
+                        // Taken away, then given by someone: no longer the account's.
+                        if !adding { memberStatus.opByAccount = false }
+                    } else {
+                        memberStatus.voice = adding
+                    }
                     for device in [target] + otherDevices(of: target) { channel.members[device.id] = memberStatus }
                     record(ch, target.nick)
                 case "b", "e", "I":

@@ -81,17 +81,27 @@ extension Core {
 
     /// The connection stops being its account: it leaves, with a PART everyone sees, each
     /// channel only that account let it into (a family's, a registered channel it owns or whose
-    /// modes admit that account), so a logged-out phone reads and writes there no more.
-    /// Its own node does it for a user of another node. Under the lock.
+    /// modes admit that account), so a logged-out phone reads and writes there no more; where
+    /// it stays, it gives up, with a MODE everyone sees, the status the account gave it (a
+    /// registered channel's owner's operator status). Its own node does it for a user of another
+    /// node. Under the lock.
     func leaveAccountChannels(_ client: Client, out: inout Outbox) {
         guard !client.isRemote else { return }
         for key in client.channels {
-            guard let channel = channels[key], channel.members[client.id]?.byAccount == true else { continue }
-            let part = userMessage(client, "PART", [channel.name, "Logged out"])
-            // Plain lines are rendered when written, after the nick has changed: its own PART
-            // would read as someone else's leaving, so it is told in words.
-            leave(client, channel, part, except: client.isPlain ? client : nil, out: &out)
-            if client.isPlain { notice(client, "You left \(channel.name).", out: &out) }
+            guard let channel = channels[key], let status = channel.members[client.id] else { continue }
+            if status.byAccount {
+                let part = userMessage(client, "PART", [channel.name, "Logged out"])
+                // Plain lines are rendered when written, after the nick has changed: its own PART
+                // would read as someone else's leaving, so it is told in words.
+                leave(client, channel, part, except: client.isPlain ? client : nil, out: &out)
+                if client.isPlain { notice(client, "You left \(channel.name).", out: &out) }
+            } else if status.op && status.opByAccount {
+                channel.members[client.id]?.op = false
+                channel.members[client.id]?.opByAccount = false
+                let deop = userMessage(client, "MODE", [channel.name, "-o", client.nick])
+                out.send(channel, deop)
+                tellNetwork(command: deop, by: client)
+            }
         }
     }
 }

@@ -123,4 +123,60 @@ import Testing
             try await bea.expectNoLine(containing: "members only", before: " 473 ")
         }
     }
+
+    /// A registered channel's owner is its operator because of the account. Logged out, the
+    /// connection stays in the public channel (anyone may be there) but gives the ops up, with a
+    /// MODE the others see: after `!logout`, and after `!recover` from another connection.
+    @Test func logoutGivesUpTheOpsTheAccountGave() async throws {
+        try await withServer { server in
+            let uma = try await TestClient.irc(server, nick: "uma")
+            try await uma.send("PRIVMSG hearth :!register uma s3cret-pass")
+            let codes = SecretsTests.codes(
+                in: try await uma.expect("the recovery codes", timeout: 30) { SecretsTests.codes(in: $0).count == 8 })
+            try await uma.send("JOIN #bakers")
+            try await uma.expectNumeric("366")
+            try await uma.send("PRIVMSG hearth :!channel register #bakers")
+            try await uma.expect("#bakers is yours now")
+            let vic = try await TestClient.irc(server, nick: "vic")
+            try await vic.send("JOIN #bakers")
+            try await vic.expectNumeric("366")
+
+            /// uma joins again as the owner, and so gets ops.
+            func ownerRejoins() async throws {
+                try await uma.send("PART #bakers")
+                try await vic.expect("uma's PART") { $0.hasPrefix(":uma!") && $0.contains(" PART ") }
+                try await uma.send("JOIN #bakers")
+                let names = try await uma.expectNumeric("353")
+                #expect(names.contains("@uma"), "\(names)")
+                try await vic.expect("uma's JOIN") { $0.hasPrefix(":uma!") && $0.contains(" JOIN ") }
+            }
+            /// uma, now a guest, is still in #bakers without ops, and everyone saw them go.
+            func expectDeopped() async throws {
+                try await uma.expect(" MODE #bakers -o ")
+                let deop = try await vic.expect("uma's MODE -o") { $0.contains(" MODE #bakers ") }
+                #expect(
+                    deop.hasPrefix(":uma!") && deop.contains(" MODE #bakers -o ") && deop.hasSuffix("uma"), "\(deop)")
+                let renamed = try await vic.expect("uma's guest nick") {
+                    $0.hasPrefix(":uma!") && $0.contains(" NICK ")
+                }
+                let guest = String(renamed.split(separator: " ").last!.drop { $0 == ":" })
+                try await uma.send("MODE #bakers +m")
+                try await uma.expect(" 482 \(guest) #bakers ")
+                try await vic.send("NAMES #bakers")
+                let names = try await vic.expectNumeric("353")
+                #expect(names.contains(guest) && !names.contains("@"), "\(names)")
+            }
+
+            try await ownerRejoins()
+            try await uma.send("PRIVMSG hearth :!logout")
+            try await expectDeopped()
+
+            try await uma.send("PRIVMSG hearth :!login uma s3cret-pass")
+            try await uma.expect("You are now logged in as uma")
+            try await ownerRejoins()
+            let stranger = try await TestClient.plain(server)
+            try await stranger.send("!recover uma \(codes[0]) n3w-s3cret-pass")
+            try await expectDeopped()
+        }
+    }
 }
