@@ -41,6 +41,10 @@ public final class AccountService: Sendable {
     }
 
     public static let recoveryCodeCount = 8
+    /// What an operator's invite code (`hearth invite`) is hashed as: never a family's.
+    public static func registrationInviteKey(_ code: String) -> String { "register/" + SecretCodes.normalize(code) }
+    /// Registrations one operator's invite allows at most (`hearth invite --uses`).
+    public static let maxRegistrationInviteUses = 1000
     /// Nicks nobody may use: the bot, and the service names clients send passwords to.
     public static let reservedNicks: Set<String> = [
         botNick, "nickserv", "chanserv", "memoserv", "operserv", "services",

@@ -99,7 +99,7 @@ public enum ServeKeys {
             }),
         SettingKey(
             "registrations-per-address", .int, .int(AccountService.registrationsPerAddressPerHour), .restart,
-            help: "Accounts one address (an IPv6 /64) may register per hour; a family invite code skips the limit.",
+            help: "Accounts one address (an IPv6 /64) may register per hour; an invite code skips the limit.",
             check: { v in (1...10_000).contains(v.int ?? 0) ? nil : "1 to 10000" }),
         SettingKey(
             "cloak-hosts", .bool, .bool(true), .restart,

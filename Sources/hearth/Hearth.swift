@@ -17,7 +17,8 @@ struct Hearth: AsyncParsableCommand {
         abstract: "Hearth: a chat server for nc, IRC clients and bots, with a built-in social bot.",
         version: HearthVersion.number,
         subcommands: [
-            Serve.self, User.self, Template.self, HashPassword.self, BackupCommand.self, RestoreCommand.self,
+            Serve.self, User.self, InviteCommand.self, Template.self, HashPassword.self, BackupCommand.self,
+            RestoreCommand.self,
             MigrateCommand.self, NodesCommand.self, ConfigCommand.self,
         ],
         defaultSubcommand: Serve.self)
@@ -54,6 +55,46 @@ struct User: AsyncParsableCommand {
                 throw ValidationError("the name \(name) is taken")
             }
         }
+    }
+}
+
+/// `hearth invite`: an operator's invite code, for `!register NAME PASSWORD … CODE` past the
+/// accounts-per-address limit (a family signing up from one home, a class in one room).
+struct InviteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "invite",
+        abstract: "Print an invite code that lets accounts register past the per-address limit "
+            + "(works while the server runs).")
+    static let maxDays = 365
+    @Option(help: "Registrations the code allows (1 to \(AccountService.maxRegistrationInviteUses)).") var uses = 1
+    @Option(help: "Days the code stays valid (1 to \(maxDays)).") var expires = 7
+    @Option(help: "Where the database lives.") var dataDir = "./data"
+    @OptionGroup var database: DatabaseOptions
+
+    func validate() throws {
+        guard (1...AccountService.maxRegistrationInviteUses).contains(uses) else {
+            throw ValidationError("--uses must be 1 to \(AccountService.maxRegistrationInviteUses)")
+        }
+        guard (1...Self.maxDays).contains(expires) else {
+            throw ValidationError("--expires must be 1 to \(Self.maxDays) days")
+        }
+    }
+
+    func run() async throws {
+        // The server secret keys the code's hash, as the server's own codes.
+        let codes = try CodeHasher.load(directory: dataDir)
+        let store = try await database.open(dataDirectory: dataDir, logger: Logger(label: "hearth"))
+        defer { Task { await store.close() } }
+        let code = SecretCodes.code(groups: 3)
+        let now = Date()
+        let until = now.addingTimeInterval(TimeInterval(expires) * 86400)
+        try await store.addRegistrationInvite(
+            codeHash: codes.hash(AccountService.registrationInviteKey(code)), uses: uses, expiresAt: until, now: now)
+        let times = uses == 1 ? "once" : "\(uses) times"
+        print(
+            "invite code \(code) works \(times) until \(until.formatted(.iso8601)) (past the accounts-per-address limit)"
+        )
+        print("to use it: !register NAME PASSWORD \(code)")
     }
 }
 

@@ -121,8 +121,10 @@ public protocol FamilyStore: Sendable {
 
     func familyInvites(_ familyID: Int64, now: Date) async throws -> [FamilyInvite]
 
-    /// Whether an invite with one of these code hashes is open (unused, unexpired).
-    func hasOpenFamilyInvite(codeHashes: [String], now: Date) async throws -> Bool
+    /// Takes an open invite with one of these code hashes out, for `joinFamily(invite:)`: a
+    /// registration claims it before the account exists, so two cannot both use it. Nil when
+    /// none is open. Giving it back is `addFamilyInvite` with what this returned.
+    func takeFamilyInvite(codeHashes: [String], now: Date) async throws -> FamilyInvite?
 
     /// Cancels an open invite of the family, named by its number or by its code's hashes.
     func revokeFamilyInvite(id: Int64?, codeHashes: [String], familyID: Int64) async throws -> Bool
@@ -132,6 +134,10 @@ public protocol FamilyStore: Sendable {
     func joinFamily(codeHashes: [String], accountID: Int64, now: Date) async throws -> (
         family: Stored<FamilyRecord>, relation: FamilyRelation?, inviter: Int64
     )
+
+    /// The account joins with an invite already taken (`takeFamilyInvite`); `notFound` when the
+    /// family is gone since.
+    func joinFamily(invite: FamilyInvite, accountID: Int64, now: Date) async throws -> Stored<FamilyRecord>
 
     /// Takes a member out of a family with their links (the founder cannot leave).
     func leaveFamily(_ familyID: Int64, accountID: Int64) async throws

@@ -2,7 +2,7 @@
 /// same on every engine. `SQLiteStore` (the default, in the data directory) implements it; the
 /// engine is chosen once at start and nobody else learns which one runs.
 public protocol Store: AccountStore, SocialStore, ChannelRegistry, HistoryStore, OfflineMessageStore, ImageStore,
-    MemeStore, CommentStore, FortuneStore, RecipeStore, FamilyStore
+    MemeStore, CommentStore, FortuneStore, RecipeStore, FamilyStore, RegistrationInviteStore
 {
     /// The engine and where its data is, for logs ("SQLite in ./data/hearth.sqlite").
     var location: String { get }

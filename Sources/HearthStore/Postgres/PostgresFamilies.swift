@@ -154,9 +154,21 @@ extension PostgresStore: FamilyStore {
         }
     }
 
-    public func hasOpenFamilyInvite(codeHashes: [String], now: Date) async throws -> Bool {
-        !(try await rows(
-            "SELECT 1 FROM familyInvite WHERE codeHash = ANY(\(codeHashes)) AND expiresAt > \(now)")).isEmpty
+    public func takeFamilyInvite(codeHashes: [String], now: Date) async throws -> FamilyInvite? {
+        // One statement: of two registrations racing with one code, only one gets the row.
+        try await rows(
+            """
+            DELETE FROM familyInvite WHERE codeHash = (
+              SELECT codeHash FROM familyInvite WHERE codeHash = ANY(\(codeHashes)) AND expiresAt > \(now) LIMIT 1)
+            RETURNING id, codeHash, familyId, inviterId, relation, expiresAt
+            """
+        ).first.map { row in
+            let (id, codeHash, familyId, inviterId, relation, expiresAt) = try row.decode(
+                (Int64, String, Int64, Int64, String?, Date).self)
+            return FamilyInvite(
+                id: id, codeHash: codeHash, familyId: familyId, inviterId: inviterId,
+                relation: relation.flatMap(FamilyRelation.init(rawValue:)), expiresAt: expiresAt)
+        }
     }
 
     public func revokeFamilyInvite(id: Int64?, codeHashes: [String], familyID: Int64) async throws -> Bool {
@@ -187,22 +199,47 @@ extension PostgresStore: FamilyStore {
             let used = try await db.rows(
                 "DELETE FROM familyInvite WHERE codeHash = \(codeHash) RETURNING 1", self.logger)
             guard !used.isEmpty else { throw FamilyError.notFound }
-            try await db.query(
-                """
-                INSERT INTO familyMember (familyId, accountId, role, joinedAt)
-                VALUES (\(familyID), \(accountID), 'member', \(now))
-                """, logger: self.logger)
-            switch relation {
-            case .parent: try await Self.link(db, familyID, from: accountID, to: inviter, kind: .parent, self.logger)
-            case .child: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .parent, self.logger)
-            case .partner: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .partner, self.logger)
-            case .sibling: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .sibling, self.logger)
-            case nil: break
-            }
-            let family = try await db.rows(
-                "SELECT \(unescaped: Self.familyColumns) FROM family WHERE id = \(familyID)", self.logger)[0]
-            return (try Self.family(family), relation, inviter)
+            let family = try await self.admit(
+                db, familyID, inviter: inviter, relation: relation, accountID: accountID, now: now)
+            return (family, relation, inviter)
         }
+    }
+
+    public func joinFamily(invite: FamilyInvite, accountID: Int64, now: Date) async throws -> Stored<FamilyRecord> {
+        try await transaction { db in
+            let family = try await db.rows(
+                "SELECT 1 FROM family WHERE id = \(invite.familyId) FOR UPDATE", self.logger)
+            guard !family.isEmpty else { throw FamilyError.notFound }
+            let already = try await db.rows(
+                "SELECT 1 FROM familyMember WHERE familyId = \(invite.familyId) AND accountId = \(accountID)",
+                self.logger)
+            if !already.isEmpty { throw FamilyError.alreadyMember }
+            return try await self.admit(
+                db, invite.familyId, inviter: invite.inviterId, relation: invite.relation, accountID: accountID,
+                now: now)
+        }
+    }
+
+    /// Makes the account a member, linked to the inviter as the invite said (in a transaction).
+    func admit(
+        _ db: PostgresConnection, _ familyID: Int64, inviter: Int64, relation: FamilyRelation?, accountID: Int64,
+        now: Date
+    ) async throws -> Stored<FamilyRecord> {
+        try await db.query(
+            """
+            INSERT INTO familyMember (familyId, accountId, role, joinedAt)
+            VALUES (\(familyID), \(accountID), 'member', \(now))
+            """, logger: logger)
+        switch relation {
+        case .parent: try await Self.link(db, familyID, from: accountID, to: inviter, kind: .parent, logger)
+        case .child: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .parent, logger)
+        case .partner: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .partner, logger)
+        case .sibling: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .sibling, logger)
+        case nil: break
+        }
+        let family = try await db.rows(
+            "SELECT \(unescaped: Self.familyColumns) FROM family WHERE id = \(familyID)", logger)[0]
+        return try Self.family(family)
     }
 
     public func leaveFamily(_ familyID: Int64, accountID: Int64) async throws {

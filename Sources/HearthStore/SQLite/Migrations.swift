@@ -383,6 +383,16 @@ enum Migrations {
                 try db.execute(
                     sql: """
                         UPDATE \(table) SET dayStart = strftime('%Y-%m-%d %H:%M:%f', day),
+        m.registerMigration("v17-registration-invites") { db in
+            // Operators' invites (`hearth invite`): N registrations past the per-address limit.
+            try db.create(table: "registrationInvite") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("codeHash", .text).notNull().unique()
+                t.column("usesLeft", .integer).notNull()
+                t.column("expiresAt", .datetime).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+        }
                           dayEnd = strftime('%Y-%m-%d %H:%M:%f', day, '+1 day')
                         """)
             }

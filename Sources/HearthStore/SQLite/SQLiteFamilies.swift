@@ -132,14 +132,21 @@ extension SQLiteStore {
         }
     }
 
-    public func hasOpenFamilyInvite(codeHashes: [String], now: Date) async throws -> Bool {
-        try await pool.read { db in
-            try Bool.fetchOne(
-                db,
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM familyInvite
-                      WHERE codeHash IN \(Self.placeholders(codeHashes.count)) AND expiresAt > ?)
-                    """, arguments: StatementArguments(codeHashes + [now] as [any DatabaseValueConvertible])) ?? false
+    public func takeFamilyInvite(codeHashes: [String], now: Date) async throws -> FamilyInvite? {
+        try await pool.write { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT rowid, codeHash, familyId, inviterId, relation, expiresAt FROM familyInvite
+                        WHERE codeHash IN \(Self.placeholders(codeHashes.count)) AND expiresAt > ?
+                        """,
+                    arguments: StatementArguments(codeHashes + [now] as [any DatabaseValueConvertible]))
+            else { return nil }
+            let invite = FamilyInvite(
+                id: row[0], codeHash: row[1], familyId: row[2], inviterId: row[3], relation: row[4], expiresAt: row[5])
+            try db.execute(sql: "DELETE FROM familyInvite WHERE codeHash = ?", arguments: [invite.codeHash])
+            return invite
         }
     }
 
@@ -179,25 +186,43 @@ extension SQLiteStore {
             let inviter: Int64 = row[1]
             let relation: FamilyRelation? = row[2]
             let codeHash: String = row[3]
-            if try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM familyMember WHERE familyId = ? AND accountId = ?",
-                arguments: [familyID, accountID]) != nil
-            {
-                throw FamilyError.alreadyMember
-            }
             try db.execute(sql: "DELETE FROM familyInvite WHERE codeHash = ?", arguments: [codeHash])
-            try db.execute(
-                sql: "INSERT INTO familyMember (familyId, accountId, role, joinedAt) VALUES (?, ?, 'member', ?)",
-                arguments: [familyID, accountID, now])
-            switch relation {
-            case .parent: try Self.link(db, familyID, from: accountID, to: inviter, kind: .parent)
-            case .child: try Self.link(db, familyID, from: inviter, to: accountID, kind: .parent)
-            case .partner: try Self.link(db, familyID, from: inviter, to: accountID, kind: .partner)
-            case .sibling: try Self.link(db, familyID, from: inviter, to: accountID, kind: .sibling)
-            case nil: break
-            }
-            return (try Stored<FamilyRecord>.fetchOne(db, key: familyID)!, relation, inviter)
+            let family = try Self.admit(
+                db, familyID, inviter: inviter, relation: relation, accountID: accountID, now: now)
+            return (family, relation, inviter)
         }
+    }
+
+    public func joinFamily(invite: FamilyInvite, accountID: Int64, now: Date) async throws -> Stored<FamilyRecord> {
+        try await pool.write { db in
+            guard try Stored<FamilyRecord>.fetchOne(db, key: invite.familyId) != nil else { throw FamilyError.notFound }
+            return try Self.admit(
+                db, invite.familyId, inviter: invite.inviterId, relation: invite.relation, accountID: accountID,
+                now: now)
+        }
+    }
+
+    /// Makes the account a member, linked to the inviter as the invite said.
+    static func admit(
+        _ db: Database, _ familyID: Int64, inviter: Int64, relation: FamilyRelation?, accountID: Int64, now: Date
+    ) throws -> Stored<FamilyRecord> {
+        if try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM familyMember WHERE familyId = ? AND accountId = ?",
+            arguments: [familyID, accountID]) != nil
+        {
+            throw FamilyError.alreadyMember
+        }
+        try db.execute(
+            sql: "INSERT INTO familyMember (familyId, accountId, role, joinedAt) VALUES (?, ?, 'member', ?)",
+            arguments: [familyID, accountID, now])
+        switch relation {
+        case .parent: try link(db, familyID, from: accountID, to: inviter, kind: .parent)
+        case .child: try link(db, familyID, from: inviter, to: accountID, kind: .parent)
+        case .partner: try link(db, familyID, from: inviter, to: accountID, kind: .partner)
+        case .sibling: try link(db, familyID, from: inviter, to: accountID, kind: .sibling)
+        case nil: break
+        }
+        return try Stored<FamilyRecord>.fetchOne(db, key: familyID)!
     }
 
     /// Takes a member out of a family with their links (the founder cannot leave).

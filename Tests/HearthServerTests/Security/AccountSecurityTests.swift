@@ -138,7 +138,7 @@ extension SecretsTests {
             try await nc.send("!register onetoomany s3cret-pass")
             let refusal = try await nc.expect(
                 "\(AccountService.registrationsPerAddressPerHour) accounts were made from your address this hour")
-            #expect(refusal.hasSuffix("(or register with a family invite code)"))
+            #expect(refusal.hasSuffix("(or register with an invite code)"))
             let made = try await server.sql.int("SELECT COUNT(*) FROM account WHERE nameKey = 'onetoomany'")
             #expect(made == 0)
             // Another address is not affected.

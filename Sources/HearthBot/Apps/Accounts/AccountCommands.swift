@@ -19,7 +19,7 @@ enum AccountCommands {
     static let register = BotCommand(
         "register", group: group, usage: "NAME PASSWORD [email] [phone] [INVITE-CODE]",
         summary: "create an account; shows one-time recovery codes", example: "!register alice s3cret-pass",
-        arity: 2...4, secret: true
+        arity: 2...5, secret: true
     ) { request in
         if let account = request.caller.account {
             throw BotError("you are already logged in as \(account.name); !logout first to make another account")
@@ -55,35 +55,30 @@ enum AccountCommands {
         let services = request.services
         let accounts = services.accounts
         let address = request.caller.address
-        // A family's invite code lets a household sign up together from one address (the new
-        // account joins the family); without one, an address makes only so many per hour.
-        if let invite, try await !FamilyCommands.isOpenInvite(services, code: invite, address: address) {
-            throw BotError("that invite code is unknown, used or expired — ask for a new one")
-        }
-        if invite == nil, let wait = accounts.registrations.take(address) {
+        // A family's or an operator's invite code lets a household sign up together from one
+        // address; without one, an address makes only so many per hour.
+        if let problem = accounts.passwordProblem(password) { throw BotError(problem) }
+        var pass: RegistrationPass?
+        if let invite { pass = try await RegistrationPass.claim(services, code: invite, address: address) }
+        if pass == nil, let wait = accounts.registrations.take(address) {
             let minutes = Int((wait / 60).rounded(.up))
             throw BotError(
                 "\(accounts.registrations.limit) accounts were made from your address this hour; "
-                    + "try again in \(minutes) min (or register with a family invite code)")
+                    + "try again in \(minutes) min (or register with an invite code)")
         }
         let account: Stored<Account>
         let codes: [String]
         do {
             (account, codes) = try await accounts.register(name: name, password: password, email: email, phone: phone)
         } catch {
-            if invite == nil { accounts.registrations.giveBack(address) }  // nothing was made
+            // Nothing was made: the code or the address's quota is given back.
+            if let pass { await pass.giveBack(services) } else { accounts.registrations.giveBack(address) }
             throw error
         }
         let me = AccountRef(id: account.id, name: account.name)
         accounts.throttle.markKnown(accountKey: account.nameKey, address: address)  // its owner's address
         let (token, hash) = try await accounts.issueToken(accountID: account.id)
-        var joined = BotResponse([])
-        if let invite {
-            // The code was open a moment ago; someone else may have used it since.
-            do { joined = try await FamilyCommands.join(services, me, code: invite, address: address) } catch {
-                joined = BotResponse([(error as? BotError)?.message ?? "joining the family failed"])
-            }
-        }
+        let joined = await pass?.use(services, me) ?? BotResponse([])
         return BotResponse(
             ["Welcome to Hearth, \(account.name)! Your account is ready and you are logged in."] + joined.lines,
             privateLines: [

@@ -293,24 +293,6 @@ public enum FamilyCommands {
         }
     }
 
-    /// Whether `code` is an open family invite (guesses throttled per address, as `!tree join`):
-    /// such a code lets a household register together from one address.
-    static func isOpenInvite(_ services: BotServices, code: String, address: String) async throws -> Bool {
-        let throttle = services.throttle
-        let attempt: LoginThrottle.Attempt
-        do {
-            attempt = try await throttle.begin(keys: ["addr:" + AddressGroup.key(address)])
-        } catch {
-            throw BotError("too many wrong codes; try again in \(error.seconds) s")
-        }
-        var verdict: Bool?
-        defer { throttle.finish(attempt, success: verdict) }
-        let open = try await services.store.hasOpenFamilyInvite(
-            codeHashes: services.codes.candidates(inviteKey(code)), now: services.clock.now())
-        verdict = open
-        return open
-    }
-
     /// An invite code as handed out: three groups of four letters or digits.
     static func looksLikeInvite(_ word: String) -> Bool {
         let groups = word.split(separator: "-", omittingEmptySubsequences: false)
