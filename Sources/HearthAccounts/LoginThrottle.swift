@@ -328,7 +328,9 @@ public final class LoginThrottle: Sendable {
     public func isKnown(accountKey: String, address: String) -> Bool {
         let now = clock.now()
         return state.withLock {
-            guard let seen = $0.known.lastSeen(account: accountKey, group: AddressGroup.key(address)) else { return false }
+            guard let seen = $0.known.lastSeen(account: accountKey, group: AddressGroup.key(address)) else {
+                return false
+            }
             return now.timeIntervalSince(seen) <= Self.knownFor
         }
     }

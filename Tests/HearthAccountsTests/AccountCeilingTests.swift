@@ -127,7 +127,9 @@ import Testing
         var judged = 0
         for i in 0..<17 {
             for _ in 0..<LoginThrottle.freeFailures {
-                guard let attempt = try? await throttle.start(operator: "root", address: "10.\(i).0.1") else { continue }
+                guard let attempt = try? await throttle.start(operator: "root", address: "10.\(i).0.1") else {
+                    continue
+                }
                 throttle.finish(attempt, success: false)
                 judged += 1
             }

@@ -39,6 +39,8 @@ import Testing
         #expect(AddressGroup.network("2001:db8:1:2::1") == "2001:db8:1::/48")
         #expect(AddressGroup.network("2001:db8:1:ffff:abcd::9") == "2001:db8:1::/48")
         #expect(AddressGroup.network("2001:db8:2::1") != AddressGroup.network("2001:db8:1::1"))
-        for text in ["unknown", "1:2:3", "1.2.3", "1.2.3.400"] { #expect(AddressGroup.network(text) == text, "\(text)") }
+        for text in ["unknown", "1:2:3", "1.2.3", "1.2.3.400"] {
+            #expect(AddressGroup.network(text) == text, "\(text)")
+        }
     }
 }

@@ -22,7 +22,8 @@ extension SecretsTests {
     static func spend(_ server: TestServer, _ name: String) async throws {
         try await guess(server, name, networks: 10..<27, perNetwork: LoginThrottle.freeFailures)
         let networks = LoginThrottle.freshGuessesPerAccount / LoginThrottle.freshFailuresPastCeiling
-        try await guess(server, name, networks: 30..<(30 + networks), perNetwork: LoginThrottle.freshFailuresPastCeiling)
+        try await guess(
+            server, name, networks: 30..<(30 + networks), perNetwork: LoginThrottle.freshFailuresPastCeiling)
     }
 
     static func login(_ server: TestServer, from address: String, _ line: String) async throws -> TestClient {
