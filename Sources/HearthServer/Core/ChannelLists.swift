@@ -48,7 +48,8 @@ struct ChannelLists {
         return true
     }
 
-    /// A mask as typed, completed: `bob` → `bob!*@*`, `m:bob` → `m:bob!*@*`; account masks stay.
+    /// A mask as typed, completed: `bob` → `bob!*@*`, `m:bob` → `m:bob!*@*`; account masks
+    /// (`$a` included) stay.
     static func normalize(_ raw: String) -> String {
         if let (type, rest) = extban(raw) {
             return type == "m" ? "m:" + normalize(rest) : raw
@@ -94,7 +95,6 @@ struct ChannelLists {
 
     /// With `realAddress` (an operator's mask), a hostmask matches the real address too.
     static func matches(_ mask: String, _ user: Identity, realAddress: Bool) -> Bool {
-        if mask == "$a" { return user.account != nil }
         guard let (type, rest) = extban(mask) else {
             if IRCNames.globMatch(mask, user.prefix) { return true }
             guard realAddress, let prefix = user.addressPrefix else { return false }
@@ -107,8 +107,9 @@ struct ChannelLists {
         }
     }
 
-    /// `a:rest`, `$a:rest` or `m:rest` → (type, rest); nil for a hostmask.
+    /// `a:rest`, `$a:rest` or `m:rest` → (type, rest), a bare `$a` → (a, `*`); nil for a hostmask.
     private static func extban(_ mask: String) -> (type: Character, rest: String)? {
+        if mask == "$a" { return ("a", "*") }
         let body = mask.hasPrefix("$") ? mask.dropFirst() : mask[...]
         guard body.count >= 2, let type = body.first, extbanTypes.contains(type),
             body[body.index(after: body.startIndex)] == ":"

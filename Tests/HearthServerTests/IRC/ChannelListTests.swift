@@ -91,6 +91,48 @@ import Testing
         }
     }
 
+    /// A bare `$a` is anyone logged in, in each list: it was completed to the hostmask `$a!*@*`,
+    /// which matches nobody.
+    @Test func aBareDollarAIsAnyoneLoggedIn() async throws {
+        try await withServer { server in
+            let op = try await TestClient.irc(server, nick: "op")
+            try await op.send("JOIN #club")
+            try await op.expectNumeric("366")
+            let amy = try await Self.account(server, "amy")
+            let gus = try await TestClient.irc(server, nick: "gus")
+
+            // +I $a: an account passes +i, a guest does not.
+            try await op.send("MODE #club +i")
+            try await op.expect("MODE #club :+i")
+            try await op.send("MODE #club +I $a")
+            try await op.expect("the +I") { $0.hasSuffix(" MODE #club +I :$a") }
+            try await gus.send("JOIN #club")
+            try await gus.expect(" 473 gus #club ")
+            try await amy.send("JOIN #club")
+            try await amy.expectNumeric("366")
+            try await amy.send("PART #club")
+            try await amy.expect(" PART ")
+
+            // +b $a: accounts are kept out, guests are not.
+            try await op.send("MODE #club -iI+b $a $a")
+            try await op.expect("the +b") { $0.hasSuffix(" MODE #club -iI+b $a :$a") }
+            try await amy.send("JOIN #club")
+            try await amy.expect(" 474 amy #club ")
+            try await gus.send("JOIN #club")
+            try await gus.expectNumeric("366")
+            try await gus.send("PART #club")
+            try await gus.expect(" PART ")
+
+            // +e $a: past a ban of everyone, accounts only.
+            try await op.send("MODE #club -b+be $a *!*@* $a")
+            try await op.expect("the +e") { $0.hasSuffix(" MODE #club -b+be $a *!*@* :$a") }
+            try await gus.send("JOIN #club")
+            try await gus.expect(" 474 gus #club ")
+            try await amy.send("JOIN #club")
+            try await amy.expectNumeric("366")
+        }
+    }
+
     @Test func aMuteKeepsSomeoneInButQuiet() async throws {
         try await withServer { server in
             let op = try await TestClient.irc(server, nick: "op")

@@ -118,14 +118,18 @@ import Testing
         let guest = ChannelLists.Identity(prefix: "eve!~eve@10.0.0.2", account: nil)
         #expect(ChannelLists.normalize("$m:eve") == "m:eve!*@*")
         #expect(ChannelLists.normalize("a:EVE*") == "a:EVE*")
+        #expect(ChannelLists.normalize("$a") == "$a" && ChannelLists.normalize("m:$a") == "m:$a")
         _ = lists.add("b", .init(mask: ChannelLists.normalize("$m:*@10.0.0.1"), setBy: "op", at: Date()))
         #expect(lists.mutes(eve) && !lists.mutes(guest) && !lists.bans(eve))
         _ = lists.add("b", .init(mask: "$a:eve*", setBy: "op", at: Date()))
         #expect(lists.bans(eve) && !lists.bans(guest))
         _ = lists.add("e", .init(mask: "a:evelyn", setBy: "op", at: Date()))
         #expect(!lists.bans(eve) && !lists.mutes(eve))
-        _ = lists.add("I", .init(mask: "$a", setBy: "op", at: Date()))
+        _ = lists.add("I", .init(mask: ChannelLists.normalize("$a"), setBy: "op", at: Date()))
         #expect(lists.invites(eve) && !lists.invites(guest))
+        var quiet = ChannelLists()
+        _ = quiet.add("b", .init(mask: ChannelLists.normalize("m:$a"), setBy: "op", at: Date()))
+        #expect(quiet.mutes(eve) && !quiet.mutes(guest) && !quiet.bans(eve))
     }
 
     @Test func infoLinksAndWallops() async throws {
