@@ -108,6 +108,59 @@ import Testing
         #expect(OncePerDay.currentStreak(last: long, streak: 4, now: Self.at("2026-10-26T23:00:00Z"), in: paris) == 0)
     }
 
+    /// Someone who stays in one zone and opens a cookie on every local day gets every one, each
+    /// carrying the streak on, through DST changes, a DST gap at midnight (Santiago's 2022-09-11
+    /// starts at 01:00: its end was 01:00 the next day, an hour into it, and that day was lost),
+    /// half-hour DST (Lord Howe) and +13/+14 zones.
+    @Test func aPersonInOneZoneGetsEveryDay() throws {
+        let zones = [
+            "America/Santiago", "Asia/Tokyo", "America/Los_Angeles", "Europe/Paris", "Australia/Lord_Howe",
+            "Pacific/Kiritimati", "Pacific/Apia", "Etc/GMT+12", "UTC",
+        ]
+        for name in zones {
+            let zone = LocalDays(identifier: name)
+            var last: LocalDay?
+            var day = zone.localDay(containing: Self.at("2022-01-01T12:00:00Z"))
+            for i in 0..<800 {
+                // A different hour each day, from just after midnight to late evening.
+                let now = day.start.addingTimeInterval(Double((i * 5) % 23) * 3600 + 60)
+                guard case .give(let given, let continues) = OncePerDay.decide(last: last, now: now, in: zone) else {
+                    Issue.record("\(name): \(day.day) was not given at \(now)")
+                    break
+                }
+                #expect(given == day && continues == (last != nil), "\(name) \(day.day)")
+                last = given
+                day = zone.following(day)
+            }
+        }
+    }
+
+    /// A new user's cookie opened before they set a zone keeps its date (the one they were told)
+    /// in the first zone they set (review of issue 33 item 3): kai, in Tokyo, opens the 27th's at
+    /// 10:00 there, sets Asia/Tokyo, and the 28th opens at Tokyo's midnight with the streak on
+    /// (as a UTC day the 27th overlapped Tokyo's 28th and that day was lost). A later change of
+    /// zone is a move.
+    @Test func theFirstZoneSetKeepsTheDatesGivenBefore() async throws {
+        let clock = TestClock("2026-11-27T01:00:00Z")
+        try await withBot(clock: clock.hearth) { bot in
+            let kai = try await bot.user("kai")
+            #expect(await kai.ask("!fortune").contains("Your fortune for Friday 27 November"))
+            #expect(await kai.ask("!set tz Asia/Tokyo").contains("tz is now Asia/Tokyo"))
+            let waiting = await kai.ask("!fortune")
+            #expect(waiting.contains("You opened today's cookie already"), "\(waiting)")
+            #expect(waiting.contains("Next cookie in 14h (midnight Asia/Tokyo)."), "\(waiting)")
+            clock.set("2026-11-27T15:00:00Z")
+            let opened = await kai.ask("!fortune")
+            #expect(opened.contains("Your fortune for Saturday 28 November"), "\(opened)")
+            #expect(opened.contains("(2-day streak, +2 bonus)"), "\(opened)")
+            // Moving west after today's cookie gives no other today.
+            #expect(await kai.ask("!set tz America/Los_Angeles").contains("tz is now America/Los_Angeles"))
+            let west = await kai.ask("!fortune")
+            #expect(
+                west.contains("Next cookie in 41h (midnight America/Los_Angeles, Sunday 29 November)."), "\(west)")
+        }
+    }
+
     /// The bot in process with a clock the test moves: the issue's exact commands and answers,
     /// the countdown after a change of zone, and what a cookie's streak says.
     @Test func theBotRefusesZoneHopsAndCountsDownToTheRightDay() async throws {

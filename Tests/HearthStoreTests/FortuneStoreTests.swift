@@ -55,84 +55,134 @@ import Testing
         }
     }
 
-    /// Rows kept before days had instants read as UTC days, and each cookie gets the streak of
-    /// its run of consecutive dates.
-    @Test func olderRowsBecomeUTCDaysWithTheirStreaksOnSQLite() throws {
-        let queue = try DatabaseQueue()
-        let migrator = Migrations.migrator
-        let ids = migrator.migrations
-        let mine = try #require(ids.firstIndex(of: "v15-local-day-instants"))
-        try migrator.migrate(queue, upTo: ids[mine - 1])
-        try queue.write { db in
-            try db.execute(
-                sql: "INSERT INTO account (id, name, nameKey, passwordHash, createdAt) VALUES (1, 'a', 'a', 'h', ?)",
-                arguments: [Date()])
-            for day in Self.legacyDays {
-                try db.execute(
-                    sql: """
-                        INSERT INTO fortune (accountId, day, sayingKey, round, text, numbers, points, openedAt)
-                        VALUES (1, ?, ?, 1, 't', '1 2 3 4 5 6', 10, ?)
-                        """, arguments: [day, "k" + day, Date()])
-                try db.execute(
-                    sql: """
-                        INSERT INTO pointsEvent (accountId, kind, day, points, createdAt)
-                        VALUES (1, 'login', ?, 2, ?)
-                        """,
-                    arguments: [day, Date()])
-            }
-        }
-        try migrator.migrate(queue)
-        try queue.read { db in
-            let rows = try Stored<FortuneRecord>.fetchAll(db, sql: "SELECT * FROM fortune ORDER BY day")
-            #expect(rows.map(\.localDay) == Self.legacyDays.map(LocalDay.utc))
-            #expect(rows.map(\.streak) == Self.legacyStreaks)
-            let last = try SQLiteStore.lastPointsDay(db, accountID: 1, kind: "login")
-            #expect(last == .utc(Self.legacyDays.last!))
+    /// The first zone an account sets gives the days it was given without one (UTC days) their
+    /// dates' instants there; a later zone changes no day.
+    @Test(arguments: Engine.allCases)
+    func theFirstZoneSetPlacesTheDaysGivenBefore(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let me = try await AccountStoreTests.make(store, "kai")
+            let utc27 = LocalDay.utc("2026-11-27")
+            _ = try await store.openFortune(Self.cookie(me.id, utc27), after: nil)
+            #expect(
+                try await store.addPoints(
+                    accountID: me.id, kind: "login", day: utc27, points: 2, now: utc27.start, after: nil))
+            let tokyo27 = LocalDay(
+                day: "2026-11-27", start: Self.at("2026-11-26T15:00:00Z"), end: Self.at("2026-11-27T15:00:00Z"))
+            #expect(try await store.setFirstZone(accountID: me.id, zone: "Asia/Tokyo"))
+            #expect(try await store.settings(me.id)["tz"] == "Asia/Tokyo")
+            #expect(try await store.lastFortune(accountID: me.id)?.localDay == tokyo27)
+            #expect(try await store.lastPointsDay(accountID: me.id, kind: "login") == tokyo27)
+            #expect(!(try await store.setFirstZone(accountID: me.id, zone: "America/Los_Angeles")))
+            #expect(try await store.settings(me.id)["tz"] == "Asia/Tokyo")
+            #expect(try await store.lastFortune(accountID: me.id)?.localDay == tokyo27)
+            #expect(try await store.lastPointsDay(accountID: me.id, kind: "login") == tokyo27)
+            #expect(try await store.points(of: me.id) == 12)
         }
     }
 
-    @Test func olderRowsBecomeUTCDaysWithTheirStreaksOnPostgres() async throws {
-        let url = try await TestPostgres.freshDatabase("legacy")
-        let logger = Logger(label: "legacy-test")
-        let connection = try await PostgresConnection.connect(
-            configuration: .init(
-                host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
-                tls: .disable),
-            id: 1, logger: logger)
-        func run(_ sql: String) async throws {
-            for statement in PostgresMigrations.statements(sql) {
-                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+    /// Rows kept before days had instants (an upgrade): each gets its date's instants in the zone
+    /// its account has set (UTC if none), so nobody loses a day on the upgrade: kai, at UTC+9,
+    /// opens the next Tokyo day's cookie and first-visit bonus at Tokyo's midnight (with UTC
+    /// instants the last day would end 9 h later and overlap it). Cookies get their runs' streaks.
+    @Test(arguments: Engine.allCases)
+    func olderRowsGetTheirDaysInTheAccountsZone(engine: Engine) async throws {
+        try await Self.withLegacyRows(engine) { store in
+            let tokyo = { (day: String, start: String, end: String) in
+                LocalDay(day: day, start: Self.at(start), end: Self.at(end))
+            }
+            let last = tokyo("2026-03-04", "2026-03-03T15:00:00Z", "2026-03-04T15:00:00Z")
+            let rows = try await store.allFortunes(of: 1)
+            #expect(rows.map(\.day) == Self.legacyDays)
+            #expect(rows.first?.localDay == tokyo("2026-02-27", "2026-02-26T15:00:00Z", "2026-02-27T15:00:00Z"))
+            #expect(rows.last?.localDay == last)
+            #expect(rows.map(\.streak) == Self.legacyStreaks)
+            #expect(try await store.lastPointsDay(accountID: 1, kind: "login") == last)
+            // Tokyo's next day starts as the last one ends: its cookie and first visit are given.
+            let next = tokyo("2026-03-05", "2026-03-04T15:00:00Z", "2026-03-05T15:00:00Z")
+            #expect(next.day > last.day && next.start >= last.end)
+            let lastCookie = try #require(try await store.lastFortune(accountID: 1))
+            let (opened, isNew) = try await store.openFortune(
+                Self.cookie(1, next, streak: lastCookie.streak + 1), after: lastCookie.id)
+            #expect(isNew && opened.localDay == next && opened.streak == 3)
+            #expect(
+                try await store.addPoints(
+                    accountID: 1, kind: "login", day: next, points: 2, now: next.start, after: last))
+            // No zone set: UTC days. A zone with a DST gap at midnight: its day starts after the gap,
+            // as Foundation and PostgreSQL both say.
+            #expect(try await store.lastFortune(accountID: 2)?.localDay == .utc("2026-03-04"))
+            #expect(
+                try await store.lastPointsDay(accountID: 3, kind: "login")
+                    == LocalDay(
+                        day: "2022-09-11", start: Self.at("2022-09-11T04:00:00Z"),
+                        end: Self.at("2022-09-12T03:00:00Z")))
+        }
+    }
+
+    /// A store of `engine` migrated from rows kept before v15 (SQLite) / v12 (PostgreSQL): kai
+    /// (Asia/Tokyo) and uma (no zone) with `legacyDays` of cookies and first visits, and sol
+    /// (America/Santiago) with a first visit on the day Chile's clocks skipped midnight.
+    static func withLegacyRows(_ engine: Engine, _ body: (any Store) async throws -> Void) async throws {
+        var rows = [
+            "INSERT INTO account (id, name, nameKey, passwordHash, createdAt) VALUES"
+                + " (1, 'kai', 'kai', 'h', '2022-01-01 00:00:00Z'), (2, 'uma', 'uma', 'h', '2022-01-01 00:00:00Z'),"
+                + " (3, 'sol', 'sol', 'h', '2022-01-01 00:00:00Z')",
+            "INSERT INTO setting (accountId, key, value) VALUES (1, 'tz', 'Asia/Tokyo'), (3, 'tz', 'America/Santiago')",
+            "INSERT INTO pointsEvent (accountId, kind, day, points, createdAt)"
+                + " VALUES (3, 'login', '2022-09-11', 2, '2022-09-11 12:00:00Z')",
+        ]
+        for account in [1, 2] {
+            for day in legacyDays {
+                rows.append(
+                    "INSERT INTO fortune (accountId, day, sayingKey, round, text, numbers, points, openedAt)"
+                        + " VALUES (\(account), '\(day)', 'k\(day)', 1, 't', '1 2 3 4 5 6', 10, '\(day) 01:00:00Z')")
+                for kind in ["fortune", "login"] {
+                    rows.append(
+                        "INSERT INTO pointsEvent (accountId, kind, day, points, createdAt)"
+                            + " VALUES (\(account), '\(kind)', '\(day)', 2, '\(day) 01:00:00Z')")
+                }
             }
         }
-        let mine = try #require(PostgresMigrations.all.firstIndex { $0.0 == "v12-local-day-instants" })
-        try await run("CREATE TABLE hearth_migrations (identifier TEXT PRIMARY KEY, appliedAt TIMESTAMPTZ NOT NULL)")
-        for (identifier, sql) in PostgresMigrations.all[...mine] {
-            try await run("INSERT INTO hearth_migrations VALUES ('\(identifier)', now())")
-            if identifier != PostgresMigrations.all[mine].0 { try await run(sql) }
-        }
-        try await run(
-            "INSERT INTO account (id, name, nameKey, passwordHash, createdAt) VALUES (1, 'a', 'a', 'h', now())")
-        for day in Self.legacyDays {
+        switch engine {
+        case .sqlite:
+            let directory = try TestServer.tempDirectory()
+            let queue = try DatabaseQueue(path: (directory as NSString).appendingPathComponent(SQLiteStore.fileName))
+            let ids = Migrations.migrator.migrations
+            let mine = try #require(ids.firstIndex(of: "v15-local-day-instants"))
+            try Migrations.migrator.migrate(queue, upTo: ids[mine - 1])
+            let statements = rows
+            try await queue.write { db in for sql in statements { try db.execute(sql: sql) } }
+            try queue.close()
+            try await body(try SQLiteStore(dataDirectory: directory))
+        case .postgres:
+            let url = try await TestPostgres.freshDatabase("legacy")
+            let logger = Logger(label: "legacy-test")
+            let connection = try await PostgresConnection.connect(
+                configuration: .init(
+                    host: url.host, port: url.port, username: url.user, password: url.password,
+                    database: url.database, tls: .disable),
+                id: 1, logger: logger)
+            func run(_ sql: String) async throws {
+                for statement in PostgresMigrations.statements(sql) {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+            }
+            let mine = try #require(PostgresMigrations.all.firstIndex { $0.0 == "v12-local-day-instants" })
             try await run(
-                """
-                INSERT INTO fortune (accountId, day, sayingKey, round, text, numbers, points, openedAt)
-                VALUES (1, '\(day)', 'k\(day)', 1, 't', '1 2 3 4 5 6', 10, now());
-                INSERT INTO pointsEvent (accountId, kind, day, points, createdAt)
-                VALUES (1, 'login', '\(day)', 2, now())
-                """)
-        }
-        try await run(PostgresMigrations.all[mine].1)
-        try await connection.close()
-        let store = try await PostgresStore.open(url)
-        do {
-            let rows = try await store.allFortunes(of: 1)
-            #expect(rows.map(\.localDay) == Self.legacyDays.map(LocalDay.utc))
-            #expect(rows.map(\.streak) == Self.legacyStreaks)
-            #expect(try await store.lastPointsDay(accountID: 1, kind: "login") == .utc(Self.legacyDays.last!))
-            await store.close()
-        } catch {
-            await store.close()
-            throw error
+                "CREATE TABLE hearth_migrations (identifier TEXT PRIMARY KEY, appliedAt TIMESTAMPTZ NOT NULL)")
+            for (identifier, sql) in PostgresMigrations.all[..<mine] {
+                try await run(sql)
+                try await run("INSERT INTO hearth_migrations VALUES ('\(identifier)', now())")
+            }
+            for sql in rows { try await run(sql) }
+            try await connection.close()
+            let store = try await PostgresStore.open(url)  // applies v12 and what follows
+            do {
+                try await body(store)
+                await store.close()
+            } catch {
+                await store.close()
+                throw error
+            }
         }
     }
 

@@ -1,21 +1,5 @@
 import Foundation
 
-/// A day of someone's life: its date where they were (`yyyy-MM-dd`) and the instants it starts
-/// and ends there. Kept with what is given once a day, so that changing time zone cannot
-/// make a day twice (see the fortunes app's `OncePerDay`).
-public struct LocalDay: Sendable, Equatable, Hashable {
-    public var day: String
-    public var start: Date
-    public var end: Date
-    public init(day: String, start: Date, end: Date) { (self.day, self.start, self.end) = (day, start, end) }
-
-    /// `day` as a UTC day: how rows kept before days had instants are read.
-    public static func utc(_ day: String) -> LocalDay {
-        let start = ISO8601DateFormatter().date(from: day + "T00:00:00Z") ?? Date(timeIntervalSince1970: 0)
-        return LocalDay(day: day, start: start, end: start.addingTimeInterval(86_400))
-    }
-}
-
 /// One opened fortune cookie: one per account per day of their life.
 public struct FortuneRecord: Codable, Sendable, Equatable {
     public var accountId: Int64
@@ -98,6 +82,12 @@ public protocol FortuneStore: Sendable {
         async throws -> Bool
 
     func points(of accountID: Int64) async throws -> Int
+
+    /// Sets the account's time zone (`tz`) if it has none yet, and gives the days it was given
+    /// without one (UTC days) their dates' instants there (`LocalDay.dated`), in one
+    /// transaction: the date someone was told stays theirs, in the zone they turn out to live
+    /// in. False, and nothing changed, when it had a zone.
+    func setFirstZone(accountID: Int64, zone: String) async throws -> Bool
 
     /// The leaderboard: everyone, or only `friendsOf` and their friends (mutual follows).
     func topPoints(limit: Int, friendsOf: Int64?) async throws -> [(name: String, points: Int)]

@@ -122,8 +122,7 @@ extension PostgresStore: FortuneStore {
     }
 
     static func localDay(_ row: PostgresRow) throws -> LocalDay {
-        let (day, start, end) = try row.decode((String, Date?, Date?).self)
-        guard let start, let end else { return .utc(day) }
+        let (day, start, end) = try row.decode((String, Date, Date).self)
         return LocalDay(day: day, start: start, end: end)
     }
 
@@ -140,12 +139,45 @@ extension PostgresStore: FortuneStore {
             try await db.query("SELECT 1 FROM account WHERE id = \(accountID) FOR UPDATE", logger: self.logger)
             let latest = try await db.rows(Self.lastPointsDay(accountID, kind), self.logger).first.map(Self.localDay)
             guard latest?.day == after?.day else { return false }
-            return !(try await db.rows(
+            return
+                !(try await db.rows(
+                    """
+                    INSERT INTO pointsEvent (accountId, kind, day, points, createdAt, dayStart, dayEnd)
+                    VALUES (\(accountID), \(kind), \(day.day), \(Int64(points)), \(now), \(day.start), \(day.end))
+                    ON CONFLICT DO NOTHING RETURNING 1
+                    """, self.logger)).isEmpty
+        }
+    }
+
+    /// The account's row is locked first, as when a cookie is opened.
+    public func setFirstZone(accountID: Int64, zone: String) async throws -> Bool {
+        try await transaction { db in
+            try await db.query("SELECT 1 FROM account WHERE id = \(accountID) FOR UPDATE", logger: self.logger)
+            let first = try await db.rows(
                 """
-                INSERT INTO pointsEvent (accountId, kind, day, points, createdAt, dayStart, dayEnd)
-                VALUES (\(accountID), \(kind), \(day.day), \(Int64(points)), \(now), \(day.start), \(day.end))
+                INSERT INTO setting (accountId, key, value) VALUES (\(accountID), 'tz', \(zone))
                 ON CONFLICT DO NOTHING RETURNING 1
-                """, self.logger)).isEmpty
+                """, self.logger)
+            guard !first.isEmpty else { return false }
+            let dates = try await db.rows(
+                """
+                SELECT day FROM fortune WHERE accountId = \(accountID)
+                UNION SELECT day FROM pointsEvent WHERE accountId = \(accountID)
+                """, self.logger
+            ).map { try $0.decode(String.self) }
+            for day in dates.map({ LocalDay.dated($0, zone: zone) }) {
+                try await db.query(
+                    """
+                    UPDATE fortune SET dayStart = \(day.start), dayEnd = \(day.end)
+                    WHERE accountId = \(accountID) AND day = \(day.day)
+                    """, logger: self.logger)
+                try await db.query(
+                    """
+                    UPDATE pointsEvent SET dayStart = \(day.start), dayEnd = \(day.end)
+                    WHERE accountId = \(accountID) AND day = \(day.day)
+                    """, logger: self.logger)
+            }
+            return true
         }
     }
 

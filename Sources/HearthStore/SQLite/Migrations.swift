@@ -372,17 +372,17 @@ enum Migrations {
                     """, arguments: [sequence])
         }
         m.registerMigration("v15-local-day-instants") { db in
-            // A day given once (a cookie, a first visit) keeps when it started and ended where the
-            // person was, so a change of time zone cannot make the same day twice. Older rows
-            // are read as UTC days.
-            for table in ["fortune", "pointsEvent"] {
-                try db.alter(table: table) { t in
-                    t.add(column: "dayStart", .datetime)
-                    t.add(column: "dayEnd", .datetime)
-                }
-                try db.execute(
-                    sql: """
-                        UPDATE \(table) SET dayStart = strftime('%Y-%m-%d %H:%M:%f', day),
+            // Days given once keep their instants, older ones in each account's zone (see there).
+            try LocalDayMigration.run(db)
+        }
+        m.registerMigration("v16-former-names") { db in
+            // Names accounts had before `!rename`: old links and `!profile OLD` lead to the
+            // account until someone takes the name (registering or renaming deletes the row).
+            try db.create(table: "formerName") { t in
+                t.column("nameKey", .text).primaryKey()
+                t.column("accountId", .integer).notNull().indexed().references("account", onDelete: .cascade)
+            }
+        }
         m.registerMigration("v17-registration-invites") { db in
             // Operators' invites (`hearth invite`): N registrations past the per-address limit.
             try db.create(table: "registrationInvite") { t in
@@ -391,29 +391,6 @@ enum Migrations {
                 t.column("usesLeft", .integer).notNull()
                 t.column("expiresAt", .datetime).notNull()
                 t.column("createdAt", .datetime).notNull()
-            }
-        }
-                          dayEnd = strftime('%Y-%m-%d %H:%M:%f', day, '+1 day')
-                        """)
-            }
-            try db.create(index: "fortune_account_end", on: "fortune", columns: ["accountId", "dayEnd"])
-            // A cookie keeps the streak it made (older ones: their run of consecutive dates).
-            try db.alter(table: "fortune") { t in t.add(column: "streak", .integer).notNull().defaults(to: 1) }
-            try db.execute(
-                sql: """
-                    UPDATE fortune SET streak = (SELECT streak FROM (
-                      SELECT id, ROW_NUMBER() OVER (PARTITION BY accountId, island ORDER BY day) AS streak FROM (
-                        SELECT id, accountId, day,
-                          julianday(day) - ROW_NUMBER() OVER (PARTITION BY accountId ORDER BY day) AS island
-                        FROM fortune)) AS run WHERE run.id = fortune.id)
-                    """)
-        }
-        m.registerMigration("v16-former-names") { db in
-            // Names accounts had before `!rename`: old links and `!profile OLD` lead to the
-            // account until someone takes the name (registering or renaming deletes the row).
-            try db.create(table: "formerName") { t in
-                t.column("nameKey", .text).primaryKey()
-                t.column("accountId", .integer).notNull().indexed().references("account", onDelete: .cascade)
             }
         }
         return m

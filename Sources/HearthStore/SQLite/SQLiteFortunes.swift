@@ -90,11 +90,7 @@ extension SQLiteStore {
                 SELECT day, dayStart, dayEnd FROM pointsEvent WHERE accountId = ? AND kind = ?
                 ORDER BY dayEnd DESC, day DESC LIMIT 1
                 """, arguments: [accountID, kind]
-        ).map { row in
-            let day: String = row[0]
-            guard let start: Date = row[1], let end: Date = row[2] else { return .utc(day) }
-            return LocalDay(day: day, start: start, end: end)
-        }
+        ).map { row in LocalDay(day: row[0], start: row[1], end: row[2]) }
     }
 
     public func lastPointsDay(accountID: Int64, kind: String) async throws -> LocalDay? {
@@ -114,6 +110,25 @@ extension SQLiteStore {
                     """,
                 arguments: [accountID, kind, day.day, points, now, day.start, day.end])
             return db.changesCount == 1
+        }
+    }
+
+    public func setFirstZone(accountID: Int64, zone: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO setting (accountId, key, value) VALUES (?, 'tz', ?)",
+                arguments: [accountID, zone])
+            guard db.changesCount == 1 else { return false }
+            for table in ["fortune", "pointsEvent"] {
+                let days = try String.fetchAll(
+                    db, sql: "SELECT DISTINCT day FROM \(table) WHERE accountId = ?", arguments: [accountID])
+                for day in days.map({ LocalDay.dated($0, zone: zone) }) {
+                    try db.execute(
+                        sql: "UPDATE \(table) SET dayStart = ?, dayEnd = ? WHERE accountId = ? AND day = ?",
+                        arguments: [day.start, day.end, accountID, day.day])
+                }
+            }
+            return true
         }
     }
 

@@ -260,12 +260,14 @@ import Testing
             try await eli.expect("Your fortune for Wednesday 1 July")
             // Scheduled for midnight: it arrives without anyone asking.
             try await eli.expect("A new fortune cookie is ready — !fortune", timeout: 5)
-            // Logging in the next day: told the cookie is waiting. The first visit was counted on
-            // registering, before the zone was set: a UTC day, which Paris' 2nd overlaps.
+            // Logging in the next day: a first-visit bonus, and told the cookie is waiting. The first
+            // visit counted on registering, before the zone was set, keeps its date, 1 July, in
+            // Paris (as a UTC day it overlapped Paris' 2nd, and eli lost that day's bonus).
             clock.set("2026-07-02T08:00:00Z")
             let again = try await TestClient.plain(server)
             try await again.send("!login eli s3cret-pass")
-            try await again.expect("🥠 today's fortune cookie is waiting — !fortune.")
+            try await again.expect(
+                "🥠 +2 points for your first visit today; today's fortune cookie is waiting — !fortune.")
             // The day after, a first-visit bonus too.
             clock.set("2026-07-03T08:00:00Z")
             let later = try await TestClient.plain(server)

@@ -13,9 +13,7 @@ public struct LocalDays: Sendable {
     public init(timeZone: TimeZone, name: String? = nil) {
         self.timeZone = timeZone
         self.name = name ?? timeZone.identifier
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        self.calendar = calendar
+        self.calendar = LocalDay.calendar(timeZone)
     }
 
     public init(identifier: String) {
@@ -27,21 +25,13 @@ public struct LocalDays: Sendable {
     }
 
     /// The local date of `date`, as `yyyy-MM-dd`.
-    public func day(_ date: Date) -> String {
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
-    }
+    public func day(_ date: Date) -> String { localDay(containing: date).day }
 
     /// When the next local day starts (midnight, or the first moment after it on a DST day).
-    public func nextMidnight(after date: Date) -> Date {
-        calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: date))!
-    }
+    public func nextMidnight(after date: Date) -> Date { localDay(containing: date).end }
 
     /// The local day `date` falls in: its date and the instants it starts and ends.
-    public func localDay(containing date: Date) -> LocalDay {
-        let start = calendar.startOfDay(for: date)
-        return LocalDay(day: day(date), start: start, end: nextMidnight(after: date))
-    }
+    public func localDay(containing date: Date) -> LocalDay { LocalDay(containing: date, calendar: calendar) }
 
     /// The local day after `day` (which must be a day of this zone).
     public func following(_ day: LocalDay) -> LocalDay { localDay(containing: day.end) }

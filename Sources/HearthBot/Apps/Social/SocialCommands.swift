@@ -253,7 +253,10 @@ enum SocialCommands {
         switch setting.validate(request.words[1]) {
         case .failure(let error): throw error
         case .success(let value):
-            try await request.services.store.setSetting(me.id, key: setting.key, value: value)
+            // The first zone someone sets places the days they were given before (see setFirstZone).
+            let store = request.services.store
+            let firstZone = setting.key == "tz" ? try await store.setFirstZone(accountID: me.id, zone: value) : false
+            if !firstZone { try await store.setSetting(me.id, key: setting.key, value: value) }
             let effects: [SessionEffect] =
                 setting.key == "bot" ? [.botFlag(accountID: me.id, isBot: value == "on")] : []
             return BotResponse(["\(setting.key) is now \(value) — \(setting.summary)."], effects: effects)
