@@ -123,6 +123,9 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // SIGHUP's default action ends the process: while the store opens and migrates, before
+        // the server's reloader listens (it then takes the signal over), it is ignored instead.
+        signal(SIGHUP, SIG_IGN)
         let (settings, serve) = try await settings()
         if printSettings {
             print(settings.listing, terminator: "")

@@ -25,6 +25,9 @@ public enum Programs {
         /// What it has printed so far.
         public var output: String { printed.withLockedValue { $0 } }
 
+        /// Its process id.
+        public var pid: Int32 { execution.processIdentifier.value }
+
         func append(_ text: String) { printed.withLockedValue { $0 += text } }
 
         /// Sends SIGTERM (nothing if it has already ended).

@@ -36,6 +36,55 @@ import Testing
         #expect(finished.output.contains("Hearth stopped cleanly."), "\(finished.output)")
     }
 
+    /// A SIGHUP at any moment of `hearth serve` — the store opening and migrating, the server
+    /// starting, running, shutting down — is at worst ignored: until the reloader listened, it
+    /// ended the process (exit 129, nothing logged).
+    @Test func hangUpsFromStartToStopNeverEndTheServer() async throws {
+        let dir = TestServer.tempDirectory()
+        let arguments = [
+            Programs.hearthBinary(), "serve", "--host", "127.0.0.1", "--irc-port", "0", "--http-port", "0",
+            "--data-dir", dir + "/data",
+        ]
+        let (_, finished) = try await Programs.whileRunning(arguments) { running in
+            // Its code runs (the loader, which no program can keep from dying of a SIGHUP, is
+            // done) once it ignores SIGHUP; from then on, until it is up, it gets one after another.
+            var ignoring = false
+            for _ in 0..<Self.polls where !ignoring {
+                ignoring = Self.ignoresHangUp(running.pid)
+                if !ignoring { try await Task.sleep(for: .milliseconds(1)) }
+            }
+            #expect(ignoring, "hearth serve did not ignore SIGHUP while starting: \(running.output)")
+            for _ in 0..<Self.polls where !running.output.contains(" is up: ") {
+                running.hangUp()
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            #expect(running.output.contains(" is up: "), "\(running.output)")
+            // Up, it reloads on SIGHUP.
+            let reloads = running.output.components(separatedBy: "reloaded").count - 1
+            running.hangUp()
+            try await ReloadTests.waitFor("reloaded", in: running, after: reloads)
+            running.terminate()
+            for _ in 0..<Self.polls where !running.output.contains("Hearth stopped cleanly.") {
+                running.hangUp()
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        #expect(finished.status == 0, "\(finished.output)")
+        #expect(finished.output.contains("Hearth stopped cleanly."), "\(finished.output)")
+    }
+
+    /// How many times a test looks again for what a process does (a bound, not a wait).
+    static let polls = 5000
+
+    /// Whether the kernel says `pid` ignores SIGHUP (its bit in SigIgn, /proc/PID/status).
+    static func ignoresHangUp(_ pid: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigIgn:") }),
+            let mask = UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & (1 << (UInt64(SIGHUP) - 1)) != 0
+    }
+
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
     func acknowledgedLinesAreWrittenWhateverTheSignal(signal: Int32) async throws {
         let dir = TestServer.tempDirectory()
