@@ -24,9 +24,10 @@ import Testing
         }
     }
 
-    /// 200 lines and the FIN at once: as `ConnectionHandler.maxHeldLinesAfterInputClosed`
+    /// 200 lines and the FIN at once (`nc -q0`): as `ConnectionHandler.maxHeldLinesAfterInputClosed`
     /// says, more lines held after the half-close than that make a ghost, closed at once
-    /// ("Excess Flood") after what flood control let through, instead of posting for a minute.
+    /// ("Excess Flood") after what flood control let through, instead of posting for a minute
+    /// and staying online for ISON.
     @Test func aHalfClosedGhostGoesAtOnce() async throws {
         try await withServer {
             $0.floodControl = true
@@ -60,6 +61,10 @@ import Testing
                 }
                 // No more than flood control let through at once (nio and epoll alike).
                 #expect(relayed <= Int(FloodTiers.standard.burst), "\(relayed) lines relayed")
+                // And gone: not online for ISON either.
+                try await watcher.send("ISON ghost\(trial)")
+                let ison = try await watcher.expectNumeric("303")
+                #expect(ison.hasSuffix(" 303 watcher :"), "\(ison)")
             }
         }
     }
