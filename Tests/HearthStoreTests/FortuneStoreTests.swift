@@ -80,6 +80,36 @@ import Testing
         }
     }
 
+    /// A day placed in the first zone still covers the moment its cookie was opened: opened at
+    /// 12:00 UTC, placed in UTC+14 (the 27th there ends at 10:00 UTC), the day ends just after
+    /// 12:00 UTC, so the 28th there (starting at 10:00 UTC) cannot give a second cookie at once.
+    /// Placed in UTC-12 (the 27th there starts at 12:00 UTC), a cookie opened at 00:30 UTC
+    /// moves the start back to it.
+    @Test(arguments: Engine.allCases)
+    func theFirstZoneSetKeepsTheMomentsTheDaysWereGiven(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let east = try await AccountStoreTests.make(store, "kiri")
+            var noon = Self.cookie(east.id, LocalDay.utc("2026-11-27"))
+            noon.openedAt = Self.at("2026-11-27T12:00:00Z")
+            _ = try await store.openFortune(noon, after: nil)
+            #expect(try await store.setFirstZone(accountID: east.id, zone: "Pacific/Kiritimati"))
+            let placed = try #require(try await store.lastFortune(accountID: east.id)?.localDay)
+            #expect(placed.start == Self.at("2026-11-26T10:00:00Z"))
+            #expect(placed.end == Self.at("2026-11-27T12:00:01Z"))
+            let next = LocalDay.dated("2026-11-28", zone: "Pacific/Kiritimati")
+            #expect(next.start < placed.end, "the 28th there overlaps the cookie's moment")
+
+            let west = try await AccountStoreTests.make(store, "baker")
+            var early = Self.cookie(west.id, LocalDay.utc("2026-11-27"))
+            early.openedAt = Self.at("2026-11-27T00:30:00Z")
+            _ = try await store.openFortune(early, after: nil)
+            #expect(try await store.setFirstZone(accountID: west.id, zone: "Etc/GMT+12"))
+            let moved = try #require(try await store.lastFortune(accountID: west.id)?.localDay)
+            #expect(moved.start == Self.at("2026-11-27T00:30:00Z"))
+            #expect(moved.end == Self.at("2026-11-28T12:00:00Z"))
+        }
+    }
+
     /// Rows kept before days had instants (an upgrade): each gets its date's instants in the zone
     /// its account has set (UTC if none), so nobody loses a day on the upgrade: kai, at UTC+9,
     /// opens the next Tokyo day's cookie and first-visit bonus at Tokyo's midnight (with UTC

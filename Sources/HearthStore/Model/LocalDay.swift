@@ -40,6 +40,16 @@ public struct LocalDay: Sendable, Equatable, Hashable {
         zone.flatMap(TimeZone.init(identifier:)).flatMap { LocalDay(date: day, calendar: calendar($0)) } ?? .utc(day)
     }
 
+    /// `dated(day, zone:)` stretched to cover the moments something was given on it: a cookie
+    /// opened at 12:00 UTC on a UTC day placed in UTC+14 (which ends at 10:00 UTC) would
+    /// otherwise let the next local day, starting before that cookie was opened, give another.
+    public static func placed(_ day: String, zone: String?, covering moments: [Date]) -> LocalDay {
+        var placed = dated(day, zone: zone)
+        if let first = moments.min(), first < placed.start { placed.start = first }
+        if let last = moments.max(), last >= placed.end { placed.end = last.addingTimeInterval(1) }
+        return placed
+    }
+
     /// A Gregorian calendar in `zone`, for the initialisers above.
     public static func calendar(_ zone: TimeZone) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)

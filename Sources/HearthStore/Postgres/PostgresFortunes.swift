@@ -159,13 +159,17 @@ extension PostgresStore: FortuneStore {
                 ON CONFLICT DO NOTHING RETURNING 1
                 """, self.logger)
             guard !first.isEmpty else { return false }
-            let dates = try await db.rows(
+            var given: [String: [Date]] = [:]
+            for row in try await db.rows(
                 """
-                SELECT day FROM fortune WHERE accountId = \(accountID)
-                UNION SELECT day FROM pointsEvent WHERE accountId = \(accountID)
-                """, self.logger
-            ).map { try $0.decode(String.self) }
-            for day in dates.map({ LocalDay.dated($0, zone: zone) }) {
+                SELECT day, openedAt FROM fortune WHERE accountId = \(accountID)
+                UNION ALL SELECT day, createdAt FROM pointsEvent WHERE accountId = \(accountID)
+                """, self.logger)
+            {
+                let (date, moment) = try row.decode((String, Date).self)
+                given[date, default: []].append(moment)
+            }
+            for day in given.map({ LocalDay.placed($0.key, zone: zone, covering: $0.value) }) {
                 try await db.query(
                     """
                     UPDATE fortune SET dayStart = \(day.start), dayEnd = \(day.end)

@@ -119,10 +119,18 @@ extension SQLiteStore {
                 sql: "INSERT OR IGNORE INTO setting (accountId, key, value) VALUES (?, 'tz', ?)",
                 arguments: [accountID, zone])
             guard db.changesCount == 1 else { return false }
-            for table in ["fortune", "pointsEvent"] {
-                let days = try String.fetchAll(
-                    db, sql: "SELECT DISTINCT day FROM \(table) WHERE accountId = ?", arguments: [accountID])
-                for day in days.map({ LocalDay.dated($0, zone: zone) }) {
+            var given: [String: [Date]] = [:]
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT day, openedAt AS at FROM fortune WHERE accountId = ?
+                    UNION ALL SELECT day, createdAt FROM pointsEvent WHERE accountId = ?
+                    """,
+                arguments: [accountID, accountID])
+            for row in rows { given[row["day"], default: []].append(row["at"]) }
+            for (date, moments) in given {
+                let day = LocalDay.placed(date, zone: zone, covering: moments)
+                for table in ["fortune", "pointsEvent"] {
                     try db.execute(
                         sql: "UPDATE \(table) SET dayStart = ?, dayEnd = ? WHERE accountId = ? AND day = ?",
                         arguments: [day.start, day.end, accountID, day.day])
