@@ -40,9 +40,15 @@ public struct CodeHasher: Sendable {
         public var description: String
     }
 
-    /// Reads the server secret from `directory/secret.key`, making it (0600) on first start.
-    public static func load(directory: String) throws -> CodeHasher {
+    /// Reads the server secret from `directory/secret.key`, making it (0600) on first start,
+    /// or — with `create` false, for a tool that makes codes a running server must accept —
+    /// failing when there is none (a new secret there would make codes that never work).
+    public static func load(directory: String, create: Bool = true) throws -> CodeHasher {
         let path = (directory as NSString).appendingPathComponent(fileName)
+        guard create || FileManager.default.fileExists(atPath: path) else {
+            throw KeyFileError(
+                description: "no server secret at \(path): is --data-dir the server's data directory?")
+        }
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd >= 0 {
             let key = Sodium.randomBytes(keyBytes)

@@ -82,7 +82,7 @@ struct InviteCommand: AsyncParsableCommand {
 
     func run() async throws {
         // The server secret keys the code's hash, as the server's own codes.
-        let codes = try CodeHasher.load(directory: dataDir)
+        let codes = try CodeHasher.load(directory: dataDir, create: false)
         let store = try await database.open(dataDirectory: dataDir, logger: Logger(label: "hearth"))
         defer { Task { await store.close() } }
         let code = SecretCodes.code(groups: 3)
@@ -92,7 +92,8 @@ struct InviteCommand: AsyncParsableCommand {
             codeHash: codes.hash(AccountService.registrationInviteKey(code)), uses: uses, expiresAt: until, now: now)
         let times = uses == 1 ? "once" : "\(uses) times"
         print(
-            "invite code \(code) works \(times) until \(until.formatted(.iso8601)) (past the accounts-per-address limit)"
+            "invite code \(code) works \(times) until \(until.formatted(.iso8601))"
+                + " (past the accounts-per-address limit)"
         )
         print("to use it: !register NAME PASSWORD \(code)")
     }
