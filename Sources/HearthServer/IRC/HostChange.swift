@@ -1,4 +1,5 @@
 import HearthAccounts
+import HearthKit
 import HearthProtocol
 
 /// CHGHOST: an operator gives a user another displayed host (say `gran.family`) in place of the
@@ -47,7 +48,7 @@ extension Core {
                 return
             }
             changeHost(target, to: host, out: &out)
-            notice(client, "\(target.nick)'s displayed host is now \(host)", out: &out)
+            notice(client, "\(Words.possessive(target.nick)) displayed host is now \(host)", out: &out)
             tellNetwork(command: IRCMessage(command: "CHGHOST", params: [target.nick, host]), by: client)
         }
     }
