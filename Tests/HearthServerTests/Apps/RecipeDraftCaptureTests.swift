@@ -47,10 +47,12 @@ import Testing
             try await gran.expect("Steps, one per line")
             clock.set("2026-11-27T10:20:01Z")
             try await gran.send("Bake for 30 minutes")
-            try await gran.expect("(The bot was collecting your lines but had none for 10 minutes: they are chat again.)")
+            try await gran.expect(
+                "(The bot was collecting your lines but had none for 10 minutes: they are chat again.)")
             try await kid.expect("[#kin] <gran> Bake for 30 minutes")
             try await gran.send("!recipe new")
-            try await gran.expect("“Apple crumble” (2 ingredients, 0 steps) — let's continue. Steps, one per line")
+            try await gran.expect(
+                "“Apple crumble” (2 ingredients, 0 steps) — let's continue. Steps, one per line")
         }
     }
 }

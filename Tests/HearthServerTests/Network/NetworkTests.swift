@@ -50,7 +50,8 @@ import Testing
         // Every node gets the same secret, as an operator copies it: it keys codes and host cloaks.
         let directory = TestServer.tempDirectory()
         FileManager.default.createFile(
-            atPath: directory + "/" + CodeHasher.fileName, contents: Data(secret), attributes: [.posixPermissions: 0o600])
+            atPath: directory + "/" + CodeHasher.fileName, contents: Data(secret),
+            attributes: [.posixPermissions: 0o600])
         _ = try await Programs.serving(dataDirectory: directory, flags) { running, port in
             let node = Node(name: name, port: port, process: running, database: database, secret: secret)
             try await start(names.dropFirst(), database: database, secret: secret, started: started + [node], body)

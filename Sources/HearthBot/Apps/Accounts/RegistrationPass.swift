@@ -61,8 +61,8 @@ enum RegistrationPass {
                 effects: [
                     .notify(
                         accountID: invite.inviterId,
-                        text:
-                            "\(me.name) joined \(family.name)\(invite.relation.map { " as your \($0.rawValue)" } ?? "")."
+                        text: "\(me.name) joined \(family.name)"
+                            + (invite.relation.map { " as your \($0.rawValue)" } ?? "") + "."
                     )
                 ] + (try await FamilyCommands.membershipEffects(services, family, joining: me.id)))
         } catch {
