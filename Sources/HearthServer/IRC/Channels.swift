@@ -233,7 +233,9 @@ extension Core {
         out.send(
             client,
             numeric(
-                client, .topicWhoTime, channel.name, channel.topicSetBy,
+                // A topic an app set (a family's) has no setter: the server stands in, as an empty
+                // middle parameter is no valid IRC.
+                client, .topicWhoTime, channel.name, channel.topicSetBy.isEmpty ? serverName : channel.topicSetBy,
                 String(Int(channel.topicSetAt.timeIntervalSince1970))))
     }
 
@@ -361,12 +363,7 @@ extension Core {
                 } else if channel.topic.isEmpty {
                     out.send(client, numeric(client, .noTopic, channel.name, "No topic is set"))
                 } else {
-                    out.send(client, numeric(client, .topic, channel.name, channel.topic))
-                    out.send(
-                        client,
-                        numeric(
-                            client, .topicWhoTime, channel.name, channel.topicSetBy,
-                            String(Int(channel.topicSetAt.timeIntervalSince1970))))
+                    sendTopic(client, channel, out: &out)
                 }
                 return
             }
