@@ -11,7 +11,8 @@ extension Core {
     static let supportedCaps = [
         "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "chghost", "draft/chathistory",
         "draft/message-redaction", "draft/multiline", "draft/read-marker", "echo-message", "extended-join",
-        "extended-monitor", "invite-notify", "labeled-response", "message-tags", "multi-prefix", "sasl", "server-time", "setname", "standard-replies", "userhost-in-names",
+        "extended-monitor", "invite-notify", "labeled-response", "message-tags", "multi-prefix", "sasl",
+        "server-time", "setname", "standard-replies", "userhost-in-names",
     ]
 
     func capValue(_ cap: String, version: Int) -> String {
