@@ -112,7 +112,9 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]),
+            ],
+            // The web pages' stylesheets and scripts and the chat page (WebAssets), beside the program.
+            resources: [.process("Resources")]),
         // `hearth serve`'s settings: one table of keys read from flags, HEARTH_… variables and a
         // YAML file, checked (unknown keys, types, ranges) and turned into the server's config.
         .target(

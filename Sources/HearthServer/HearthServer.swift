@@ -26,6 +26,8 @@ public final class HearthServer: Sendable {
     /// The plain-TCP IRC port's own loops with `--io epoll`.
     let epoll: EpollGroup?
     let media: MediaLibrary
+    /// The web pages' files, read at start: without them the server does not start.
+    let assets: WebAssets
     private let readyIRC = Ready()
     private let readyTLS = Ready()
     private let readyHTTP = Ready()
@@ -48,6 +50,7 @@ public final class HearthServer: Sendable {
         reloader: ConfigReloader? = nil
     ) throws {
         Sodium.ensureReady()
+        assets = try WebAssets.loaded.get()
         self.config = config
         self.reloader = reloader
         group = config.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? .singleton
@@ -163,10 +166,10 @@ public final class HearthServer: Sendable {
         // Cookies are Secure on the HTTPS port, and everywhere when the public address is https.
         let overTLS = tls != nil
         WebRoutes(
-            core: core, publicURL: { [media] in media.publicURL }, overTLS: overTLS,
+            core: core, assets: assets, publicURL: { [media] in media.publicURL }, overTLS: overTLS,
             ircPort: { [readyIRC, config] in readyIRC.now ?? config.ircPort }
         ).add(to: router)
-        ChatRoutes().add(to: router)
+        AssetRoutes(assets: assets).add(to: router)
         if config.metrics && config.metricsPort == nil {
             MetricsRoutes.add(to: router, core: core, proxies: config.httpProxies)
         }

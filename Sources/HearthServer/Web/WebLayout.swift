@@ -7,6 +7,8 @@ enum WebLayout {
         var url: String
         var image: String?
         var nav: [(path: String, label: String)]
+        /// The site's stylesheet, linked with its version (`WebAssets.link`).
+        var stylesheet: String
         var viewer: (name: String, key: String)?
         var csrf: String
         var flash: String?
@@ -40,7 +42,7 @@ enum WebLayout {
         }
         html += """
             <meta name="twitter:title" content="\(title)"><meta name="twitter:description" content="\(summary)">
-            <link rel="stylesheet" href="/static/hearth.css">
+            <link rel="stylesheet" href="\(e(frame.stylesheet))">
             </head><body>
             <header><a class="brand" href="/">🔥 Hearth</a>
               <nav>

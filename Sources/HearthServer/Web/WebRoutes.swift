@@ -9,8 +9,8 @@ import Hummingbird
 import Mustache
 import NIOCore
 
-/// The web side: every app's pages and forms, sign-in and sign-out, the home page and the
-/// stylesheet. Pages are rendered here; what they show comes from the apps (`WebPage`).
+/// The web side: every app's pages and forms, sign-in and sign-out, the home page (the site's
+/// files are `AssetRoutes`). Pages are rendered here; what they show comes from the apps (`WebPage`).
 struct WebRoutes {
     let core: Core
     let library: MustacheLibrary
@@ -20,6 +20,8 @@ struct WebRoutes {
     /// Served over TLS here (the HTTPS port): cookies are Secure.
     let overTLS: Bool
     let cache: WebPageCache
+    /// The site's files: the layout links the stylesheet with its version.
+    let assets: WebAssets
     var services: BotServices { core.bot.services }
 
     /// The pages the header links to (when an app serves them).
@@ -31,10 +33,11 @@ struct WebRoutes {
     let ircPort: @Sendable () -> Int
 
     init(
-        core: Core, publicURL: @escaping @Sendable () -> String, overTLS: Bool,
+        core: Core, assets: WebAssets, publicURL: @escaping @Sendable () -> String, overTLS: Bool,
         ircPort: @escaping @Sendable () -> Int
     ) {
         self.core = core
+        self.assets = assets
         self.ircPort = ircPort
         cache = WebPageCache(seconds: core.config.pageCacheSeconds)
         self.publicURL = publicURL
@@ -81,19 +84,7 @@ struct WebRoutes {
                     values: ["network": core.config.networkName, "host": host, "ircPort": port])
             }
         }
-        router.get("/static/hearth.css") { request, _ in
-            Self.asset(request, WebStyle.css, type: "text/css; charset=utf-8")
-        }
         WebSignIn(routes: self).add(to: router)
-    }
-
-    /// A static file of the program: cached for a day, revalidated by its ETag.
-    static func asset(_ request: Request, _ text: String, type: String) -> Response {
-        let etag = "\"\(String(UInt64(bitPattern: Int64(text.hashValue)), radix: 36))\""
-        var headers: HTTPFields = [.contentType: type, .eTag: etag, .cacheControl: "public, max-age=86400"]
-        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-        headers[.contentLength] = String(text.utf8.count)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     func parameters(_ path: String, _ context: HearthRequestContext) -> [String: String] {
@@ -158,7 +149,7 @@ struct WebRoutes {
         var frame = WebLayout.Frame(
             title: content.title, summary: content.summary, url: publicURL() + request.uri.path,
             image: content.image.map { $0.hasPrefix("/") ? publicURL() + $0 : $0 }, nav: navigation,
-            viewer: signedIn.map { ($0.0.name, IRCNames.fold($0.0.name)) }, csrf: csrf)
+            stylesheet: assets.link("/static/hearth.css"), viewer: signedIn.map { ($0.0.name, IRCNames.fold($0.0.name)) }, csrf: csrf)
         if let flash {
             frame.flash = String(flash.prefix(WebLimits.maxFlashBytes))
             cookies.append(WebForms.setCookie(WebForms.flashCookie, "", maxAge: 0, secure: secure))
