@@ -1,0 +1,241 @@
+import Foundation
+import HearthKit
+import HearthProtocol
+
+/// What one node tells the others, typed: each kind carries exactly what it needs. On the bus
+/// it is one JSON object (`NetworkEnvelope`); a malformed one, or one of a kind or version this
+/// node does not know, is a `NetworkDecodingError`, never dropped in silence.
+enum NetworkMessage: Sendable, Equatable {
+    /// The sender started or lost the bus: everyone announces their users again.
+    case hello(server: String)
+    /// The sender finished answering the `hello` of node `to`.
+    case announced(to: String, server: String)
+    /// A user appeared (new, or announced again after a login or logout).
+    case user(NetworkUser, NetworkProfile)
+    case nick(NetworkUser, nick: String)
+    case quit(NetworkUser, reason: String)
+    /// With operator status or not, and the channel's history key (its incarnation).
+    case join(NetworkUser, channel: String, op: Bool, history: String)
+    /// A PART or KICK as sent (a KICK may be of a user of another node).
+    case part(NetworkUser, channel: String, line: IRCMessage)
+    /// A message (tags included) to a channel or nick; the bot's are from session 0.
+    case message(NetworkUser, target: String, line: IRCMessage)
+    /// A command the user's node accepted (MODE, TOPIC, INVITE, AWAY or CHGHOST, as applied).
+    case command(NetworkUser, line: IRCMessage)
+    /// A bot answer's effect that other nodes apply too.
+    case effect(NetworkUser, SessionEffect)
+    /// A channel's topic and modes, announced with the users.
+    case channel(NetworkChannel)
+    /// Node `node` was lost or stopped: its users quit with `reason`.
+    case nodeGone(node: String, reason: String)
+}
+
+/// A user of some node: its node's name and its connection there.
+struct NetworkUser: Sendable, Hashable {
+    var node: String
+    var session: Int
+}
+
+/// Who a user is, as WHOIS shows it.
+struct NetworkProfile: Sendable, Equatable {
+    var nick: String
+    var user: String
+    var host: String
+    /// The user's node's server name.
+    var server: String
+    var realname: String
+    var account: AccountRef?
+}
+
+/// A channel as its members' node announces it.
+struct NetworkChannel: Sendable, Equatable {
+    var name: String
+    var topic: String
+    var topicSetBy: String
+    var modes: ChannelModes
+    /// Nil from a node that predates them: the lists known here stay.
+    var lists: [ListEntry]?
+
+    /// One entry of list mode `mode` (b, e or I), as `MODE #channel b` shows it. The mode stays
+    /// a string: a node skips a list it does not know rather than the whole channel.
+    struct ListEntry: Codable, Sendable, Equatable {
+        var mode: String
+        var mask: String
+        var setBy: String
+        /// Seconds since 1970.
+        var at: Double
+    }
+}
+
+enum NetworkDecodingError: Error, Equatable {
+    /// Not JSON, or a field missing or of the wrong type for its kind.
+    case malformed(String)
+    /// From a node newer than this one, in a format this one cannot read.
+    case unsupportedVersion(Int)
+    case unknownKind(String)
+}
+
+/// A message and the node that sent it (which ignores its own), as one JSON object on the bus.
+/// Version 1 keeps the field names of the untyped events before it, with `v` added: a node
+/// without `v` wrote version 1, and an older node reads this one's events as it always did.
+struct NetworkEnvelope: Sendable, Equatable {
+    /// The format this node writes and the newest it reads; raised only for a change an older
+    /// node would misread (a new optional field needs none: nodes ignore keys they do not know).
+    static let version = 1
+
+    var from: String
+    var message: NetworkMessage
+
+    func encoded() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(try Wire(self)), as: UTF8.self)
+    }
+
+    static func decode(_ text: String) throws(NetworkDecodingError) -> NetworkEnvelope {
+        let data = Data(text.utf8)
+        let version: Int
+        do {
+            version = try JSONDecoder().decode(Head.self, from: data).v ?? 1
+        } catch {
+            throw .malformed("not an event: \(error)")
+        }
+        guard version == Self.version else { throw .unsupportedVersion(version) }
+        let wire: Wire
+        do {
+            wire = try JSONDecoder().decode(Wire.self, from: data)
+        } catch {
+            throw .malformed("\(error)")
+        }
+        return try wire.envelope()
+    }
+
+    private struct Head: Decodable { var v: Int? }
+}
+
+/// The wire form: every kind's fields, optional, under their version 1 names. `node` and
+/// `session` are always written (older nodes require them), the sender's own where unused.
+private struct Wire: Codable {
+    var v: Int? = NetworkEnvelope.version
+    var kind: String
+    var from: String
+    var node: String
+    var session: Int
+    var nick, user, host, server, realname, account: String?
+    var accountID: Int64?
+    var target: String?
+    var op: Bool?
+    var history, line, text: String?
+    var lists: [NetworkChannel.ListEntry]?
+
+    private init(_ kind: String, _ from: String, _ who: NetworkUser? = nil) {
+        (self.kind, self.from, node, session) = (kind, from, who?.node ?? from, who?.session ?? 0)
+    }
+
+    init(_ envelope: NetworkEnvelope) throws {
+        let from = envelope.from
+        switch envelope.message {
+        case .hello(let server):
+            self.init("hello", from)
+            self.server = server
+        case .announced(let to, let server):
+            self.init("announced", from)
+            (target, self.server) = (to, server)
+        case .user(let who, let profile):
+            self.init("user", from, who)
+            (nick, user, host, server) = (profile.nick, profile.user, profile.host, profile.server)
+            (realname, account, accountID) = (profile.realname, profile.account?.name, profile.account?.id)
+        case .nick(let who, let nick):
+            self.init("nick", from, who)
+            self.nick = nick
+        case .quit(let who, let reason):
+            self.init("quit", from, who)
+            text = reason
+        case .join(let who, let channel, let op, let history):
+            self.init("join", from, who)
+            (target, self.op, self.history) = (channel, op, history)
+        case .part(let who, let channel, let message):
+            self.init("part", from, who)
+            (target, line) = (channel, message.serialized())
+        case .message(let who, let to, let message):
+            self.init("message", from, who)
+            (target, line) = (to, message.serialized())
+        case .command(let who, let message):
+            self.init("command", from, who)
+            line = message.serialized()
+        case .effect(let who, let effect):
+            self.init("effect", from, who)
+            line = String(decoding: try JSONEncoder().encode(effect), as: UTF8.self)
+        case .channel(let channel):
+            self.init("channel", from)
+            (target, text, user) = (channel.name, channel.topic, channel.topicSetBy)
+            (line, lists) = (channel.modes.serialized(showKey: true).joined(separator: " "), channel.lists)
+        case .nodeGone(let node, let reason):
+            self.init("nodeGone", from, NetworkUser(node: node, session: 0))
+            text = reason
+        }
+    }
+
+    func envelope() throws(NetworkDecodingError) -> NetworkEnvelope {
+        NetworkEnvelope(from: from, message: try message())
+    }
+
+    private func message() throws(NetworkDecodingError) -> NetworkMessage {
+        let who = NetworkUser(node: node, session: session)
+        switch kind {
+        case "hello": return .hello(server: try need(server, "server"))
+        case "announced": return .announced(to: try need(target, "target"), server: try need(server, "server"))
+        case "user": return .user(who, try profile())
+        case "nick": return .nick(who, nick: try need(nick, "nick"))
+        case "quit": return .quit(who, reason: try need(text, "text"))
+        case "join":
+            return .join(
+                who, channel: try need(target, "target"), op: try need(op, "op"), history: try need(history, "history"))
+        case "part": return .part(who, channel: try need(target, "target"), line: try ircLine())
+        case "message": return .message(who, target: try need(target, "target"), line: try ircLine())
+        case "command": return .command(who, line: try ircLine())
+        case "effect":
+            let json = Data(try need(line, "line").utf8)
+            guard let effect = try? JSONDecoder().decode(SessionEffect.self, from: json) else {
+                throw .malformed("effect: not an effect this node knows: \(line ?? "")")
+            }
+            return .effect(who, effect)
+        case "channel":
+            let modes = try need(line, "line").split(separator: " ").map(String.init)
+            guard let parsed = ChannelModes(modes) else { throw .malformed("channel modes: \(line ?? "")") }
+            let name = try need(target, "target")
+            return .channel(
+                NetworkChannel(
+                    name: name, topic: try need(text, "text"), topicSetBy: try need(user, "user"), modes: parsed,
+                    lists: lists))
+        case "nodeGone": return .nodeGone(node: node, reason: try need(text, "text"))
+        default: throw .unknownKind(kind)
+        }
+    }
+
+    private func profile() throws(NetworkDecodingError) -> NetworkProfile {
+        var account: AccountRef?
+        switch (self.account, accountID) {
+        case (let name?, let id?): account = AccountRef(id: id, name: name)
+        case (nil, nil): account = nil
+        default: throw .malformed("user: an account needs both its name and its id")
+        }
+        return NetworkProfile(
+            nick: try need(nick, "nick"), user: try need(user, "user"), host: try need(host, "host"),
+            server: try need(server, "server"), realname: try need(realname, "realname"), account: account)
+    }
+
+    private func ircLine() throws(NetworkDecodingError) -> IRCMessage {
+        let text = try need(line, "line")
+        do {
+            return try IRCMessage.parse(text)
+        } catch {
+            throw .malformed("\(kind): \(error.explanation): \(text)")
+        }
+    }
+
+    private func need<T>(_ value: T?, _ field: String) throws(NetworkDecodingError) -> T {
+        guard let value else { throw .malformed("\(kind) without \(field)") }
+        return value
+    }
+}
