@@ -17,15 +17,22 @@ public enum ModeChange: Sendable, Hashable {
     case member(MemberMode, nick: String, adding: Bool)
 
     public enum Flag: Character, Sendable, CaseIterable {
-        case inviteOnly = "i", moderated = "m", noOutside = "n", secret = "s", topicLock = "t"
+        case inviteOnly = "i"
+        case moderated = "m"
+        case noOutside = "n"
+        case secret = "s"
+        case topicLock = "t"
     }
 
     public enum ListMode: Character, Sendable, CaseIterable {
-        case ban = "b", exception = "e", inviteException = "I"
+        case ban = "b"
+        case exception = "e"
+        case inviteException = "I"
     }
 
     public enum MemberMode: Character, Sendable, CaseIterable {
-        case op = "o", voice = "v"
+        case op = "o"
+        case voice = "v"
     }
 
     /// One step of a mode string, in the order given: a change, or a mode not taken.
@@ -172,17 +179,22 @@ extension ModeChange {
 
     /// The changes as MODE's parameters: `["+kl-o", "key", "10", "nick"]`; none for none.
     public static func serialize(_ changes: some Sequence<ModeChange>) -> [String] {
+        let changes = Array(changes)
+        let text = letters(changes.map { ($0.adding, $0.letter) })
+        return text.isEmpty ? [] : [text] + changes.compactMap(\.parameter)
+    }
+
+    /// The letters of a mode string, with a sign wherever the sign changes (and first).
+    static func letters(_ modes: [(adding: Bool, letter: Character)]) -> String {
         var letters = ""
-        var params: [String] = []
         var sign: Bool?
-        for change in changes {
-            if change.adding != sign {
-                letters.append(change.adding ? "+" : "-")
-                sign = change.adding
+        for (adding, letter) in modes {
+            if adding != sign {
+                letters.append(adding ? "+" : "-")
+                sign = adding
             }
-            letters.append(change.letter)
-            if let parameter = change.parameter { params.append(parameter) }
+            letters.append(letter)
         }
-        return letters.isEmpty ? [] : [letters] + params
+        return letters
     }
 }

@@ -132,9 +132,20 @@ import Testing
         }
     }
 
-    /// Random mode strings and parameters never crash the parser, every letter is a change or a
-    /// problem, and what it takes serialises to a string that parses to the same changes (also
-    /// through an IRC line when its parameters can travel in one).
+    @Test func userModesAreFlagsAndUnknownLettersAreReported() {
+        #expect(
+            UserModeChange.parse("+iw-oB+x") == [
+                .flag(.invisible, on: true), .flag(.wallops, on: true), .flag(.oper, on: false),
+                .flag(.bot, on: false), .unknown("x"),
+            ])
+        #expect(UserModeChange.parse("") == [])
+        #expect(UserModeChange.serialize([(.invisible, true), (.wallops, true), (.oper, false)]) == "+iw-o")
+        #expect(UserModeChange.serialize([]) == "")
+    }
+
+    /// Random mode strings and parameters never crash the parsers (channel and user), every
+    /// letter is a change or a problem, and what is taken serialises to a string that parses to
+    /// the same changes (also through an IRC line when its parameters can travel in one).
     @Test func fuzzedModeStringsRoundTrip() throws {
         var random = SplitMix64(seed: 0x4845_4152_5448)
         let letters: [Character] = Array("+-+-imnstklbeIovhqxyzé🙂 ") + ["e\u{301}"]
@@ -148,7 +159,13 @@ import Testing
             let params = (0..<Int.random(in: 0...8, using: &random)).map { _ in pool.randomElement(using: &random)! }
             _ = ChannelModeRequest([modes] + params)
             let steps = ModeChange.parse(modes, params)
-            #expect(steps.count == modes.filter { $0 != "+" && $0 != "-" }.count, "\(modes) \(params)")
+            let letterCount = modes.filter { $0 != "+" && $0 != "-" }.count
+            #expect(steps.count == letterCount, "\(modes) \(params)")
+            let userModes = UserModeChange.parse(modes)
+            #expect(userModes.count == letterCount)
+            let flags = userModes.compactMap { if case .flag(let flag, let on) = $0 { (flag, on) } else { nil } }
+            let userAgain = UserModeChange.parse(UserModeChange.serialize(flags))
+            #expect(userAgain == flags.map { .flag($0.0, on: $0.1) })
             let changes = steps.compactMap { if case .change(let change) = $0 { change } else { nil } }
             let wire = ModeChange.serialize(changes)
             #expect(wire.isEmpty == changes.isEmpty)
