@@ -123,12 +123,13 @@ public enum Programs {
 
     /// Runs `hearth serve` on `dataDirectory` with free loopback ports (and `extra` flags) while
     /// `body` runs with it and its IRC port; then stops it with SIGTERM and says how it ended.
+    /// `program`: another path to the executable (a link to it, say).
     public static func serving<T: Sendable>(
         dataDirectory: String, _ extra: [String] = [], environment: [String: String] = [:],
-        _ body: (Running, Int) async throws -> T
+        program: String = hearthBinary(), _ body: (Running, Int) async throws -> T
     ) async throws -> (T, Finished) {
         let arguments = [
-            hearthBinary(), "serve", "--host", "127.0.0.1", "--irc-port", "0", "--http-port", "0",
+            program, "serve", "--host", "127.0.0.1", "--irc-port", "0", "--http-port", "0",
             "--data-dir", dataDirectory,
         ]
         return try await whileRunning(arguments + extra, environment: environment) { running in
