@@ -73,6 +73,15 @@ enum NetworkDecodingError: Error, Equatable {
     /// From a node newer than this one, in a format this one cannot read.
     case unsupportedVersion(Int)
     case unknownKind(String)
+
+    /// The `reason` label of the refused events' counter.
+    var metricLabel: String {
+        switch self {
+        case .malformed: "malformed"
+        case .unsupportedVersion: "unsupported_version"
+        case .unknownKind: "unknown_kind"
+        }
+    }
 }
 
 /// A message and the node that sent it (which ignores its own), as one JSON object on the bus.
@@ -238,4 +247,12 @@ private struct Wire: Codable {
         guard let value else { throw .malformed("\(kind) without \(field)") }
         return value
     }
+}
+
+extension NetworkUser {
+    init(_ origin: RemoteOrigin) { self.init(node: origin.node, session: origin.session) }
+}
+
+extension RemoteOrigin {
+    init(_ user: NetworkUser) { self.init(node: user.node, session: user.session) }
 }
