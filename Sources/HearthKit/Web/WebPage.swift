@@ -11,14 +11,26 @@ public struct WebPage: Sendable {
     /// The template's name (unique across apps) and its Mustache source (escaped by default).
     public var name: String
     public var template: String
+    /// The link to it in every page's header, for an app's index page (nil: no link).
+    public var nav: WebNavLink?
     public var load: @Sendable (WebRequest) async throws -> WebContent
 
     public init(
-        _ path: String, name: String, template: String,
+        _ path: String, name: String, template: String, nav: WebNavLink? = nil,
         load: @escaping @Sendable (WebRequest) async throws -> WebContent
     ) {
-        (self.path, self.name, self.template, self.load) = (path, name, template, load)
+        (self.path, self.name, self.template, self.nav, self.load) = (path, name, template, nav, load)
     }
+}
+
+/// A link in the site's header to an app's index page: the server builds the header from the
+/// pages it serves, so it names no app.
+public struct WebNavLink: Sendable {
+    public var label: String
+    /// Where it sits among the header's links: lower first (the apps' order breaks ties).
+    public var position: Int
+
+    public init(_ label: String, position: Int) { (self.label, self.position) = (label, position) }
 }
 
 /// A form an app accepts from a signed-in user. It becomes one bot command said by that user,

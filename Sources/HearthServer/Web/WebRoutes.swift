@@ -24,11 +24,6 @@ struct WebRoutes {
     let assets: WebAssets
     var services: BotServices { core.bot.services }
 
-    /// The pages the header links to (when an app serves them).
-    static let nav: [(path: String, label: String)] = [
-        ("/hot", "Memes"), ("/recipes", "Recipes"), ("/fortunes", "Fortunes"), ("/leaderboard", "Leaderboard"),
-    ]
-
     /// The IRC port as bound (the home page tells people where to connect).
     let ircPort: @Sendable () -> Int
 
@@ -53,12 +48,17 @@ struct WebRoutes {
             try! library.register(WebEscaping.pragma + source, named: name)
         }
         self.library = library
-        let served = Set(pages.map(\.path))
-        navigation = Self.nav.filter { served.contains($0.path) }
+        navigation = Self.navigation(pages)
     }
 
-    /// The header's links, to the pages the apps serve.
+    /// The header's links: to the pages that ask for one (`WebPage.nav`), in their positions.
     let navigation: [(path: String, label: String)]
+
+    static func navigation(_ pages: [WebPage]) -> [(path: String, label: String)] {
+        pages.enumerated().compactMap { index, page in page.nav.map { (index, page.path, $0) } }
+            .sorted { ($0.2.position, $0.0) < ($1.2.position, $1.0) }
+            .map { ($0.1, $0.2.label) }
+    }
 
     func add(to router: Router<HearthRequestContext>) {
         for page in pages {

@@ -61,7 +61,9 @@ enum FortunePages {
 
     /// `/fortunes`: the signed-in user's fortune map — the picture `!fortune map` draws (when
     /// this server draws pictures) and the places as a table.
-    static let map = WebPage("/fortunes", name: "fortune-map", template: FortuneTemplates.map) { request in
+    static let map = WebPage(
+        "/fortunes", name: "fortune-map", template: FortuneTemplates.map, nav: WebNavLink("Fortunes", position: 30)
+    ) { request in
         let viewer = try request.signedIn("Sign in to open your fortune cookie and see where you opened them.")
         let store = request.services.store
         let all = try await store.allFortunes(of: viewer.id)
@@ -110,8 +112,10 @@ enum FortunePages {
 
     /// `/leaderboard`: the points leaderboard of `!top points`; `?friends=1` is `!top points
     /// friends` (signed in).
-    static let leaderboard = WebPage("/leaderboard", name: "leaderboard", template: FortuneTemplates.leaderboard) {
-        request in
+    static let leaderboard = WebPage(
+        "/leaderboard", name: "leaderboard", template: FortuneTemplates.leaderboard,
+        nav: WebNavLink("Leaderboard", position: 40)
+    ) { request in
         let friends = request.query["friends"].map { !["", "0", "no", "false"].contains($0) } ?? false
         let viewer = friends ? try request.signedIn("Sign in to see the leaderboard of your friends.") : request.viewer
         let rows = try await FortuneCommands.leaderboard(request.services.store, friendsOf: friends ? viewer?.id : nil)

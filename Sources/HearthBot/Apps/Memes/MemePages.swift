@@ -83,7 +83,9 @@ enum MemePages {
     }
 
     /// `/hot`: trending memes, ranked as `!hot` ranks them, for this viewer.
-    static let hot = WebPage("/hot", name: "hot", template: MemeTemplates.hot) { request in
+    static let hot = WebPage(
+        "/hot", name: "hot", template: MemeTemplates.hot, nav: WebNavLink("Memes", position: 10)
+    ) { request in
         let now = Date()
         let recent = try await request.services.store.recentMemes(
             for: request.viewer?.id, since: now.addingTimeInterval(-StoreLimits.hotWindow))

@@ -47,7 +47,9 @@ enum RecipePages {
     }
 
     /// `/recipes`: trending, ranked as `!recipes hot` ranks them.
-    static let trending = WebPage("/recipes", name: "recipes", template: RecipeTemplates.trending) { request in
+    static let trending = WebPage(
+        "/recipes", name: "recipes", template: RecipeTemplates.trending, nav: WebNavLink("Recipes", position: 20)
+    ) { request in
         let now = request.services.clock.now()
         let hot = try await RecipeCommands.trending(request.services.store, viewer: request.viewer?.id, now: now)
         let size = StoreLimits.recipePageSize
