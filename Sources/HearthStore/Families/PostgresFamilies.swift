@@ -47,7 +47,7 @@ extension PostgresStore: FamilyStore {
                 0
             ]
             .decode(Int64.self)
-            guard founded < maxFounded else { throw FamilyError.foundedTooMany }
+            try FamilyRules.checkFounding(founded: Int(founded), maxFounded: maxFounded)
             let family = try Self.family(
                 try await db.rows(
                     """
@@ -64,16 +64,23 @@ extension PostgresStore: FamilyStore {
     }
 
     public func familyMembers(_ familyID: Int64) async throws -> [FamilyMember] {
-        try await rows(
-            """
-            SELECT m.accountId, a.name, m.role, m.joinedAt FROM familyMember m JOIN account a ON a.id = m.accountId
-            WHERE m.familyId = \(familyID) ORDER BY m.joinedAt, a.nameKey COLLATE "C"
-            """
-        ).map { row in
-            let (id, name, role, joinedAt) = try row.decode((Int64, String, String, Date).self)
-            return FamilyMember(
-                accountId: id, name: name, role: FamilyRole(rawValue: role) ?? .member, joinedAt: joinedAt)
-        }
+        try await rows(Self.membersQuery(familyID)).map(Self.member)
+    }
+
+    static func members(_ db: PostgresConnection, _ familyID: Int64, _ logger: Logger) async throws -> [FamilyMember] {
+        try await db.rows(membersQuery(familyID), logger).map(member)
+    }
+
+    static func membersQuery(_ familyID: Int64) -> PostgresQuery {
+        """
+        SELECT m.accountId, a.name, m.role, m.joinedAt FROM familyMember m JOIN account a ON a.id = m.accountId
+        WHERE m.familyId = \(familyID) ORDER BY m.joinedAt, a.nameKey COLLATE "C"
+        """
+    }
+
+    static func member(_ row: PostgresRow) throws -> FamilyMember {
+        let (id, name, role, joinedAt) = try row.decode((Int64, String, String, Date).self)
+        return FamilyMember(accountId: id, name: name, role: FamilyRole(rawValue: role) ?? .member, joinedAt: joinedAt)
     }
 
     public func familyRole(_ familyID: Int64, accountID: Int64) async throws -> FamilyRole? {
@@ -92,37 +99,29 @@ extension PostgresStore: FamilyStore {
         try await transaction { db in try await Self.link(db, familyID, from: from, to: to, kind: kind, self.logger) }
     }
 
-    /// Parents may not form a cycle, and nobody is linked to themselves.
+    /// Reads what `FamilyRules.link` decides on and stores the link it returns (in a transaction).
     static func link(
         _ db: PostgresConnection, _ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind, _ logger: Logger
     ) async throws {
-        guard from != to else { throw FamilyError.selfLink }
-        let members = try await db.rows(
-            "SELECT COUNT(*) FROM familyMember WHERE familyId = \(familyID) AND accountId IN (\(from), \(to))", logger
-        )[0].decode(Int64.self)
-        guard members == 2 else { throw FamilyError.notMember }
+        let members = try await db.ids(
+            "SELECT accountId FROM familyMember WHERE familyId = \(familyID) AND accountId IN (\(from), \(to))", logger)
+        var ancestors: Set<Int64> = []
         if kind == .parent {
             // The family's links are changed one at a time, so two new links cannot make a cycle together.
             try await db.query("SELECT 1 FROM family WHERE id = \(familyID) FOR UPDATE", logger: logger)
-            let cycle = try await db.rows(
+            ancestors = try await db.ids(
                 """
                 WITH RECURSIVE up(id) AS (SELECT \(from)::BIGINT UNION SELECT l.fromId FROM familyLink l
                   JOIN up ON l.toId = up.id WHERE l.familyId = \(familyID) AND l.kind = 'parent')
-                SELECT 1 FROM up WHERE id = \(to)
+                SELECT id FROM up
                 """, logger)
-            if !cycle.isEmpty { throw FamilyError.wouldCycle }
-            try await db.query(
-                """
-                INSERT INTO familyLink (familyId, fromId, toId, kind) VALUES (\(familyID), \(from), \(to), 'parent')
-                ON CONFLICT DO NOTHING
-                """, logger: logger)
-        } else {
-            try await db.query(
-                """
-                INSERT INTO familyLink (familyId, fromId, toId, kind)
-                VALUES (\(familyID), \(min(from, to)), \(max(from, to)), \(kind.rawValue)) ON CONFLICT DO NOTHING
-                """, logger: logger)
         }
+        let link = try FamilyRules.link(from: from, to: to, kind: kind, members: members, ancestorsOfFrom: ancestors)
+        try await db.query(
+            """
+            INSERT INTO familyLink (familyId, fromId, toId, kind)
+            VALUES (\(familyID), \(link.from), \(link.to), \(link.kind.rawValue)) ON CONFLICT DO NOTHING
+            """, logger: logger)
     }
 
     @discardableResult
@@ -195,7 +194,7 @@ extension PostgresStore: FamilyStore {
             let relation = relationName.flatMap(FamilyRelation.init(rawValue:))
             let already = try await db.rows(
                 "SELECT 1 FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)", self.logger)
-            if !already.isEmpty { throw FamilyError.alreadyMember }
+            try FamilyRules.checkJoin(alreadyMember: !already.isEmpty)
             let used = try await db.rows(
                 "DELETE FROM familyInvite WHERE codeHash = \(codeHash) RETURNING 1", self.logger)
             guard !used.isEmpty else { throw FamilyError.notFound }
@@ -213,7 +212,7 @@ extension PostgresStore: FamilyStore {
             let already = try await db.rows(
                 "SELECT 1 FROM familyMember WHERE familyId = \(invite.familyId) AND accountId = \(accountID)",
                 self.logger)
-            if !already.isEmpty { throw FamilyError.alreadyMember }
+            try FamilyRules.checkJoin(alreadyMember: !already.isEmpty)
             return try await self.admit(
                 db, invite.familyId, inviter: invite.inviterId, relation: invite.relation, accountID: accountID,
                 now: now)
@@ -230,12 +229,8 @@ extension PostgresStore: FamilyStore {
             INSERT INTO familyMember (familyId, accountId, role, joinedAt)
             VALUES (\(familyID), \(accountID), 'member', \(now))
             """, logger: logger)
-        switch relation {
-        case .parent: try await Self.link(db, familyID, from: accountID, to: inviter, kind: .parent, logger)
-        case .child: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .parent, logger)
-        case .partner: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .partner, logger)
-        case .sibling: try await Self.link(db, familyID, from: inviter, to: accountID, kind: .sibling, logger)
-        case nil: break
+        if let new = FamilyRules.link(for: relation, inviter: inviter, newcomer: accountID) {
+            try await Self.link(db, familyID, from: new.from, to: new.to, kind: new.kind, logger)
         }
         let family = try await db.rows(
             "SELECT \(unescaped: Self.familyColumns) FROM family WHERE id = \(familyID)", logger)[0]
@@ -244,13 +239,11 @@ extension PostgresStore: FamilyStore {
 
     public func leaveFamily(_ familyID: Int64, accountID: Int64) async throws {
         try await transaction { db in
-            guard
-                let role = try await db.rows(
-                    "SELECT role FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)",
-                    self.logger
-                ).first?.decode(String.self)
-            else { throw FamilyError.notMember }
-            if role == FamilyRole.founder.rawValue { throw FamilyError.founderMustStay }
+            let role = try await db.rows(
+                "SELECT role FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)",
+                self.logger
+            ).first.map { FamilyRole(rawValue: try $0.decode(String.self)) ?? .member }
+            try FamilyRules.checkLeave(role: role)
             try await db.query(
                 "DELETE FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)",
                 logger: self.logger)
@@ -275,24 +268,16 @@ extension PostgresStore: FamilyStore {
             """, logger)
         {
             let (id, name, founder) = try row.decode((Int64, String, Int64).self)
-            var departure = FamilyDeparture(familyId: id, name: name)
-            if founder == accountID {
-                let successor = try await db.rows(
-                    """
-                    SELECT accountId FROM familyMember WHERE familyId = \(id) AND accountId <> \(accountID)
-                    ORDER BY role = 'admin' DESC, joinedAt, accountId LIMIT 1
-                    """, logger
-                ).first?.decode(Int64.self)
-                if let successor {
-                    try await db.query("UPDATE family SET founderId = \(successor) WHERE id = \(id)", logger: logger)
-                    try await db.query(
-                        "UPDATE familyMember SET role = 'founder' WHERE familyId = \(id) AND accountId = \(successor)",
-                        logger: logger)
-                    departure.newFounderId = successor
-                } else {
-                    try await db.query("DELETE FROM family WHERE id = \(id)", logger: logger)
-                    departure.removed = true
-                }
+            let others = founder == accountID ? try await members(db, id, logger) : []
+            let departure = FamilyRules.departure(
+                familyID: id, name: name, founderID: founder, leaving: accountID, others: others)
+            if let successor = departure.newFounderId {
+                try await db.query("UPDATE family SET founderId = \(successor) WHERE id = \(id)", logger: logger)
+                try await db.query(
+                    "UPDATE familyMember SET role = 'founder' WHERE familyId = \(id) AND accountId = \(successor)",
+                    logger: logger)
+            } else if departure.removed {
+                try await db.query("DELETE FROM family WHERE id = \(id)", logger: logger)
             }
             departures.append(departure)
         }

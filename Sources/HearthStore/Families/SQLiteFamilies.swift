@@ -7,8 +7,10 @@ extension SQLiteStore {
         try await pool.read { db in
             try Stored<FamilyRecord>.fetchAll(
                 db,
-                sql:
-                    "SELECT family.* FROM family JOIN familyMember m ON m.familyId = family.id WHERE m.accountId = ? ORDER BY m.joinedAt DESC, family.id DESC",
+                sql: """
+                    SELECT family.* FROM family JOIN familyMember m ON m.familyId = family.id WHERE m.accountId = ?
+                    ORDER BY m.joinedAt DESC, family.id DESC
+                    """,
                 arguments: [accountID])
         }
     }
@@ -26,7 +28,7 @@ extension SQLiteStore {
             let founded =
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM family WHERE founderId = ?", arguments: [founderID])
                 ?? 0
-            guard founded < maxFounded else { throw FamilyError.foundedTooMany }
+            try FamilyRules.checkFounding(founded: founded, maxFounded: maxFounded)
             let family = try FamilyRecord(
                 name: name, founderId: founderID, parentFamilyId: parentFamilyID, createdAt: now
             ).insertStored(db)
@@ -38,15 +40,17 @@ extension SQLiteStore {
     }
 
     public func familyMembers(_ familyID: Int64) async throws -> [FamilyMember] {
-        try await pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT m.accountId, a.name, m.role, m.joinedAt FROM familyMember m JOIN account a ON a.id = m.accountId
-                    WHERE m.familyId = ? ORDER BY m.joinedAt, a.nameKey
-                    """, arguments: [familyID]
-            ).map { FamilyMember(accountId: $0[0], name: $0[1], role: $0[2], joinedAt: $0[3]) }
-        }
+        try await pool.read { db in try Self.members(db, familyID) }
+    }
+
+    static func members(_ db: Database, _ familyID: Int64) throws -> [FamilyMember] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT m.accountId, a.name, m.role, m.joinedAt FROM familyMember m JOIN account a ON a.id = m.accountId
+                WHERE m.familyId = ? ORDER BY m.joinedAt, a.nameKey
+                """, arguments: [familyID]
+        ).map { FamilyMember(accountId: $0[0], name: $0[1], role: $0[2], joinedAt: $0[3]) }
     }
 
     public func familyRole(_ familyID: Int64, accountID: Int64) async throws -> FamilyRole? {
@@ -72,33 +76,26 @@ extension SQLiteStore {
         try await pool.write { db in try Self.link(db, familyID, from: from, to: to, kind: kind) }
     }
 
+    /// Reads what `FamilyRules.link` decides on and stores the link it returns (in a transaction:
+    /// SQLite has one writer, so nothing changes the family's links in between).
     static func link(_ db: Database, _ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind) throws {
-        guard from != to else { throw FamilyError.selfLink }
-        for id in [from, to] {
-            guard
-                try Bool.fetchOne(
-                    db, sql: "SELECT 1 FROM familyMember WHERE familyId = ? AND accountId = ?",
-                    arguments: [familyID, id]) != nil
-            else { throw FamilyError.notMember }
-        }
-        if kind == .parent {
-            // `to` must not already be an ancestor of `from`.
-            let ancestors = try Int64.fetchAll(
+        let members = try Int64.fetchSet(
+            db, sql: "SELECT accountId FROM familyMember WHERE familyId = ? AND accountId IN (?, ?)",
+            arguments: [familyID, from, to])
+        let ancestors =
+            kind != .parent
+            ? []
+            : try Int64.fetchSet(
                 db,
                 sql: """
                     WITH RECURSIVE up(id) AS (SELECT ? UNION SELECT l.fromId FROM familyLink l JOIN up ON l.toId = up.id
                       WHERE l.familyId = ? AND l.kind = 'parent')
                     SELECT id FROM up
                     """, arguments: [from, familyID])
-            if ancestors.contains(to) { throw FamilyError.wouldCycle }
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO familyLink (familyId, fromId, toId, kind) VALUES (?, ?, ?, 'parent')",
-                arguments: [familyID, from, to])
-        } else {
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO familyLink (familyId, fromId, toId, kind) VALUES (?, ?, ?, ?)",
-                arguments: [familyID, min(from, to), max(from, to), kind])
-        }
+        let link = try FamilyRules.link(from: from, to: to, kind: kind, members: members, ancestorsOfFrom: ancestors)
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO familyLink (familyId, fromId, toId, kind) VALUES (?, ?, ?, ?)",
+            arguments: [familyID, link.from, link.to, link.kind])
     }
 
     // MARK: invites
@@ -109,8 +106,10 @@ extension SQLiteStore {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM familyInvite WHERE expiresAt < ?", arguments: [now])
             try db.execute(
-                sql:
-                    "INSERT INTO familyInvite (codeHash, familyId, inviterId, relation, expiresAt) VALUES (?, ?, ?, ?, ?)",
+                sql: """
+                    INSERT INTO familyInvite (codeHash, familyId, inviterId, relation, expiresAt)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
                 arguments: [invite.codeHash, invite.familyId, invite.inviterId, invite.relation, invite.expiresAt])
             return db.lastInsertedRowID
         }
@@ -206,21 +205,15 @@ extension SQLiteStore {
     static func admit(
         _ db: Database, _ familyID: Int64, inviter: Int64, relation: FamilyRelation?, accountID: Int64, now: Date
     ) throws -> Stored<FamilyRecord> {
-        if try Bool.fetchOne(
-            db, sql: "SELECT 1 FROM familyMember WHERE familyId = ? AND accountId = ?",
-            arguments: [familyID, accountID]) != nil
-        {
-            throw FamilyError.alreadyMember
-        }
+        try FamilyRules.checkJoin(
+            alreadyMember: try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM familyMember WHERE familyId = ? AND accountId = ?",
+                arguments: [familyID, accountID]) != nil)
         try db.execute(
             sql: "INSERT INTO familyMember (familyId, accountId, role, joinedAt) VALUES (?, ?, 'member', ?)",
             arguments: [familyID, accountID, now])
-        switch relation {
-        case .parent: try link(db, familyID, from: accountID, to: inviter, kind: .parent)
-        case .child: try link(db, familyID, from: inviter, to: accountID, kind: .parent)
-        case .partner: try link(db, familyID, from: inviter, to: accountID, kind: .partner)
-        case .sibling: try link(db, familyID, from: inviter, to: accountID, kind: .sibling)
-        case nil: break
+        if let new = FamilyRules.link(for: relation, inviter: inviter, newcomer: accountID) {
+            try link(db, familyID, from: new.from, to: new.to, kind: new.kind)
         }
         return try Stored<FamilyRecord>.fetchOne(db, key: familyID)!
     }
@@ -228,12 +221,10 @@ extension SQLiteStore {
     /// Takes a member out of a family with their links (the founder cannot leave).
     public func leaveFamily(_ familyID: Int64, accountID: Int64) async throws {
         try await pool.write { db in
-            guard
-                let role = try FamilyRole.fetchOne(
+            try FamilyRules.checkLeave(
+                role: try FamilyRole.fetchOne(
                     db, sql: "SELECT role FROM familyMember WHERE familyId = ? AND accountId = ?",
-                    arguments: [familyID, accountID])
-            else { throw FamilyError.notMember }
-            if role == .founder { throw FamilyError.founderMustStay }
+                    arguments: [familyID, accountID]))
             try db.execute(
                 sql: "DELETE FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, accountID])
             try db.execute(
@@ -253,24 +244,17 @@ extension SQLiteStore {
                   OR id IN (SELECT familyId FROM familyMember WHERE accountId = :id) ORDER BY id
                 """, arguments: ["id": accountID])
         return try rows.map { row in
-            var departure = FamilyDeparture(familyId: row[0], name: row[1])
-            guard row[2] as Int64 == accountID else { return departure }
-            let successor = try Int64.fetchOne(
-                db,
-                sql: """
-                    SELECT accountId FROM familyMember WHERE familyId = ? AND accountId <> ?
-                    ORDER BY role = 'admin' DESC, joinedAt, accountId LIMIT 1
-                    """, arguments: [departure.familyId, accountID])
-            if let successor {
-                try db.execute(
-                    sql: "UPDATE family SET founderId = ? WHERE id = ?", arguments: [successor, departure.familyId])
+            let (familyID, founderID): (Int64, Int64) = (row[0], row[2])
+            let others = founderID == accountID ? try members(db, familyID) : []
+            let departure = FamilyRules.departure(
+                familyID: familyID, name: row[1], founderID: founderID, leaving: accountID, others: others)
+            if let successor = departure.newFounderId {
+                try db.execute(sql: "UPDATE family SET founderId = ? WHERE id = ?", arguments: [successor, familyID])
                 try db.execute(
                     sql: "UPDATE familyMember SET role = 'founder' WHERE familyId = ? AND accountId = ?",
-                    arguments: [departure.familyId, successor])
-                departure.newFounderId = successor
-            } else {
-                try db.execute(sql: "DELETE FROM family WHERE id = ?", arguments: [departure.familyId])
-                departure.removed = true
+                    arguments: [familyID, successor])
+            } else if departure.removed {
+                try db.execute(sql: "DELETE FROM family WHERE id = ?", arguments: [familyID])
             }
             return departure
         }
@@ -329,8 +313,11 @@ extension SQLiteStore {
                 ?? 0
             let rows = try Row.fetchAll(
                 db,
-                sql:
-                    "SELECT familyPost.*, account.name AS author FROM familyPost JOIN account ON account.id = familyPost.accountId WHERE familyId = ? ORDER BY familyPost.id DESC LIMIT ? OFFSET ?",
+                sql: """
+                    SELECT familyPost.*, account.name AS author FROM familyPost
+                    JOIN account ON account.id = familyPost.accountId
+                    WHERE familyId = ? ORDER BY familyPost.id DESC LIMIT ? OFFSET ?
+                    """,
                 arguments: [familyID, StoreLimits.familyPostPageSize, (page - 1) * StoreLimits.familyPostPageSize])
             return (try rows.map { (try Stored<FamilyPost>(row: $0), $0["author"] as String) }, total)
         }

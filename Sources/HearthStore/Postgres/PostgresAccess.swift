@@ -89,4 +89,9 @@ extension PostgresConnection {
     func rows(_ query: PostgresQuery, _ logger: Logger) async throws -> [PostgresRow] {
         try await self.query(query, logger: logger).collect()
     }
+
+    /// Runs a query of one BIGINT column in this connection and collects the set.
+    func ids(_ query: PostgresQuery, _ logger: Logger) async throws -> Set<Int64> {
+        Set(try await rows(query, logger).map { try $0.decode(Int64.self) })
+    }
 }
