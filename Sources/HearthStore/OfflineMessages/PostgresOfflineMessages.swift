@@ -16,11 +16,12 @@ extension PostgresStore: OfflineMessageStore {
             else { return .noSuchAccount }
             let blocked = try await db.rows(
                 "SELECT 1 FROM block WHERE blockerId = \(recipient) AND blockedId = \(senderID)", self.logger)
-            if !blocked.isEmpty { return .blocked }
             let waiting = try await db.rows(
                 "SELECT COUNT(*) FROM offlineMessage WHERE recipientId = \(recipient)", self.logger)[0].decode(
                     Int64.self)
-            if waiting >= StoreLimits.maxOfflineMessages { return .inboxFull }
+            if let refusal = OfflineMessageRules.refusal(senderBlocked: !blocked.isEmpty, waiting: Int(waiting)) {
+                return refusal
+            }
             try await db.query(
                 """
                 INSERT INTO offlineMessage (recipientId, senderId, senderName, text, createdAt)

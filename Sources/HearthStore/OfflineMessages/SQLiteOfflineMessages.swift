@@ -13,18 +13,19 @@ extension SQLiteStore {
                 let recipient = try Int64.fetchOne(
                     db, sql: "SELECT id FROM account WHERE nameKey = ?", arguments: [recipientKey])
             else { return .noSuchAccount }
-            let blocked =
-                try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM block WHERE blockerId = ? AND blockedId = ?",
-                    arguments: [recipient, senderID]) ?? 0
-            if blocked > 0 { return .blocked }
+            let blocked = try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM block WHERE blockerId = ? AND blockedId = ?", arguments: [recipient, senderID])
             let waiting =
                 try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM offlineMessage WHERE recipientId = ?", arguments: [recipient]) ?? 0
-            if waiting >= StoreLimits.maxOfflineMessages { return .inboxFull }
+            if let refusal = OfflineMessageRules.refusal(senderBlocked: blocked != nil, waiting: waiting) {
+                return refusal
+            }
             try db.execute(
-                sql:
-                    "INSERT INTO offlineMessage (recipientId, senderId, senderName, text, createdAt) VALUES (?, ?, ?, ?, ?)",
+                sql: """
+                    INSERT INTO offlineMessage (recipientId, senderId, senderName, text, createdAt)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
                 arguments: [recipient, senderID, senderName, text, now])
             return .stored
         }

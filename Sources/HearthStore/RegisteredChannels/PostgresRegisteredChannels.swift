@@ -47,7 +47,7 @@ extension PostgresStore: ChannelRegistry {
         _ = try await db.rows("SELECT 1 FROM account WHERE id = \(ownerId) FOR UPDATE", logger)
         let owned = try await db.rows("SELECT COUNT(*) FROM registeredChannel WHERE ownerId = \(ownerId)", logger)[0]
             .decode(Int64.self)
-        if owned >= maxOwned { throw OwnsTooMany() }
+        try RegisteredChannelRules.checkOwned(owned: Int(owned), maxOwned: maxOwned)
     }
 
     public func save(_ channel: RegisteredChannel) async throws {

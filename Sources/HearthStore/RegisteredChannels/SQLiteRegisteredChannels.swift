@@ -24,7 +24,7 @@ extension SQLiteStore {
     static func checkOwned(_ db: Database, _ ownerId: Int64, _ maxOwned: Int) throws {
         let owned = try Int.fetchOne(
             db, sql: "SELECT COUNT(*) FROM registeredChannel WHERE ownerId = ?", arguments: [ownerId])
-        if owned ?? 0 >= maxOwned { throw OwnsTooMany() }
+        try RegisteredChannelRules.checkOwned(owned: owned ?? 0, maxOwned: maxOwned)
     }
 
     /// Saves topic and modes (after a change in a live channel).
