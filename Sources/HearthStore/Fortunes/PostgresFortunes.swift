@@ -159,17 +159,13 @@ extension PostgresStore: FortuneStore {
                 ON CONFLICT DO NOTHING RETURNING 1
                 """, self.logger)
             guard !first.isEmpty else { return false }
-            var given: [String: [Date]] = [:]
-            for row in try await db.rows(
+            let given = try await db.rows(
                 """
                 SELECT day, openedAt FROM fortune WHERE accountId = \(accountID)
                 UNION ALL SELECT day, createdAt FROM pointsEvent WHERE accountId = \(accountID)
-                """, self.logger)
-            {
-                let (date, moment) = try row.decode((String, Date).self)
-                given[date, default: []].append(moment)
-            }
-            for day in given.map({ LocalDay.placed($0.key, zone: zone, covering: $0.value) }) {
+                """, self.logger
+            ).map { row in try row.decode((String, Date).self) }.map { (day: $0.0, at: $0.1) }
+            for day in LocalDay.placed(given, zone: zone) {
                 try await db.query(
                     """
                     UPDATE fortune SET dayStart = \(day.start), dayEnd = \(day.end)

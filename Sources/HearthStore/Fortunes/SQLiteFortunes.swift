@@ -119,17 +119,15 @@ extension SQLiteStore {
                 sql: "INSERT OR IGNORE INTO setting (accountId, key, value) VALUES (?, 'tz', ?)",
                 arguments: [accountID, zone])
             guard db.changesCount == 1 else { return false }
-            var given: [String: [Date]] = [:]
-            let rows = try Row.fetchAll(
+            let given = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT day, openedAt AS at FROM fortune WHERE accountId = ?
                     UNION ALL SELECT day, createdAt FROM pointsEvent WHERE accountId = ?
                     """,
-                arguments: [accountID, accountID])
-            for row in rows { given[row["day"], default: []].append(row["at"]) }
-            for (date, moments) in given {
-                let day = LocalDay.placed(date, zone: zone, covering: moments)
+                arguments: [accountID, accountID]
+            ).map { (day: $0["day"] as String, at: $0["at"] as Date) }
+            for day in LocalDay.placed(given, zone: zone) {
                 for table in ["fortune", "pointsEvent"] {
                     try db.execute(
                         sql: "UPDATE \(table) SET dayStart = ?, dayEnd = ? WHERE accountId = ? AND day = ?",

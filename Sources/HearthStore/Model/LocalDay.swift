@@ -50,6 +50,12 @@ public struct LocalDay: Sendable, Equatable, Hashable {
         return placed
     }
 
+    /// Each date something was given on (`given`: its date and moment), `placed` in `zone`:
+    /// what the first zone someone sets does to the days they were given things on.
+    public static func placed(_ given: [(day: String, at: Date)], zone: String?) -> [LocalDay] {
+        Dictionary(grouping: given, by: \.day).map { placed($0.key, zone: zone, covering: $0.value.map(\.at)) }
+    }
+
     /// A Gregorian calendar in `zone`, for the initialisers above.
     public static func calendar(_ zone: TimeZone) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
