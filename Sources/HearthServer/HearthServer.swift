@@ -103,7 +103,7 @@ public final class HearthServer: Sendable {
                 Task {
                     guard let self else { return }
                     let outcome = await self.reload()
-                    self.core.withState { self.core.notice(client, "REHASH: \(outcome)", out: &$0) }
+                    self.core.withState { self.core.notice(client, "REHASH: \(outcome)", out: &$1) }
                 }
             }
         }
@@ -174,7 +174,7 @@ public final class HearthServer: Sendable {
             MetricsRoutes.add(to: router, core: core, proxies: config.httpProxies)
         }
         router.get("/health") { _, _ -> Response in
-            let (users, channels) = core.lock.withLock { (core.userCount, core.channels.count) }
+            let (users, channels) = core.chat.withLock { (core.userCount, $0.channels.count) }
             let body =
                 #"{"status":"ok","version":"\#(HearthVersion.number)","users":\#(users),"channels":\#(channels)}"#
             return Response(
@@ -343,11 +343,11 @@ public final class HearthServer: Sendable {
             networkRun?.cancel()
             await plain.close()
             try? await tlsChannel?.close()
-            let open = core.lock.withLock { Array(core.clients.values) }
+            let open = core.chat.withLock { Array($0.clients.values) }
             for client in open {
                 let bye = IRCMessage(
                     command: "ERROR", params: ["Closing Link: \(client.address) (Server shutting down)"])
-                core.withState { $0.send(client, bye) }
+                core.withState { $1.send(client, bye) }
                 client.batcher.close(client)
             }
             for client in open { try? await client.socket.closeFuture.get() }

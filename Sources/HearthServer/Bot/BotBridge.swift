@@ -19,12 +19,12 @@ extension Core {
 
     /// Asks the bot; its answer goes to the channel (group sessions) or privately.
     func runBot(_ client: Client, text: String, channel channelKey: String?, requireBang: Bool) {
-        let caller = lock.withLock { client.caller(channel: channelKey.flatMap { channels[$0]?.name }) }
+        let caller = chat.withLock { state in client.caller(channel: channelKey.flatMap { state.channels[$0]?.name }) }
         later(client, { [bot] in await bot.handle(text, caller: caller, presence: self, requireBang: requireBang) }) {
             response in
             guard let response else { return }
             if response.lineIsChat, client.mode == .plain { self.plainChat(client, text) }
-            self.withState { out in
+            self.withState { state, out in
                 // Notices to the caller come after the answer they follow from (a first-visit bonus
                 // after "your account is ready"); every other effect before it (a login changes the
                 // nick it is sent to).
@@ -34,7 +34,7 @@ extension Core {
                         notices.append(effect)
                         continue
                     }
-                    self.apply(effect, for: client, out: &out)
+                    self.apply(&state, effect, for: client, out: &out)
                     self.tellNetwork(effect: effect, by: client)
                 }
                 let lines = response.lines.flatMap { TextSplitter.split($0) }
@@ -47,7 +47,7 @@ extension Core {
                                 source: self.serverName, command: "FAIL", params: [failure.command, failure.code, line])
                         )
                     }
-                } else if let channelKey, let channel = self.channels[channelKey], channel.members[client.id] != nil,
+                } else if let channelKey, let channel = state.channels[channelKey], channel.members[client.id] != nil,
                     lines.count <= Self.maxChannelReplyLines
                 {
                     // (A caller the command took out of the channel gets the answer privately.)
@@ -62,7 +62,7 @@ extension Core {
                     out.send(client, self.botMessage(to: client.nick, line))
                 }
                 for effect in notices {
-                    self.apply(effect, for: client, out: &out)
+                    self.apply(&state, effect, for: client, out: &out)
                     self.tellNetwork(effect: effect, by: client)
                 }
             }

@@ -285,14 +285,14 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             }
         } else if idle > config.pingInterval {
             client.pingOutstanding = true
-            core.withState { $0.send(client, IRCMessage(command: "PING", params: [core.serverName])) }
+            core.withState { $1.send(client, IRCMessage(command: "PING", params: [core.serverName])) }
         }
     }
 
     private func close(reason: String) {
         client.closing = true
         core.withState {
-            $0.send(client, IRCMessage(command: "ERROR", params: ["Closing Link: \(client.address) (\(reason))"]))
+            $1.send(client, IRCMessage(command: "ERROR", params: ["Closing Link: \(client.address) (\(reason))"]))
         }
         core.remove(client, reason: reason)
         client.batcher.close(client)

@@ -3,7 +3,8 @@ import HearthKit
 import HearthProtocol
 import NIOCore
 
-/// A channel and its members. Changes only under `Core.lock`.
+/// A channel and its members. Reached only through `ChatState.channels`, so it is read and
+/// changed inside the chat lock (a class so fan-out copies no member lists).
 final class ChannelState {
     let key: String
     var name: String

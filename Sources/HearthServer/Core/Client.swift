@@ -9,7 +9,9 @@ enum ClientMode {
 }
 
 /// One connection. Fields marked "shared" are read by other connections and change only
-/// under `Core.lock`; the rest belong to the connection's event loop.
+/// inside the chat lock (`Core.chat.withLock`, `Core.withState`); the rest belong to the
+/// connection's event loop. The shared fields are not yet part of `ChatState`, so for them
+/// the lock is still a rule the compiler does not check.
 final class Client: @unchecked Sendable {
     let id: Int
     let socket: ClientSocket
@@ -18,7 +20,7 @@ final class Client: @unchecked Sendable {
     let address: String
     let connectedAt = Date()
 
-    // shared (Core.lock)
+    // shared (inside the chat lock)
     var nick = "*" { didSet { updatePrefix() } }
     var nickKey = ""
     var user = "user" { didSet { updatePrefix() } }
@@ -41,7 +43,7 @@ final class Client: @unchecked Sendable {
     var monitoring: Set<String> = []
     var lastMessageAt = Date()
 
-    /// Enabled capabilities; changed on the client's loop under `Core.lock`.
+    /// Enabled capabilities; changed on the client's loop inside the chat lock.
     /// A guest's read markers (MARKREAD), folded target → time; an account's are in the store.
     var readMarkers: [String: Date] = [:]
     var caps: Set<String> = [] {
@@ -210,7 +212,7 @@ struct RemoteOrigin: Hashable, Sendable {
     }
 }
 
-/// Registered users, invisible users and operators; changed only under `Core.lock`.
+/// Registered users, invisible users and operators; changed only inside the chat lock.
 final class UserCounts {
     var users = 0
     var invisible = 0

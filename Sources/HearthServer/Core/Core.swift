@@ -28,54 +28,29 @@ final class Core: @unchecked Sendable {
     let bot: Bot
     /// This process as a node of a network (nil: it is the whole server).
     let network: NetworkNode?
-    /// Users of other nodes, by where they live (only under `lock`).
-    var remoteUsers: [RemoteOrigin: Client] = [:]
     /// The one channel all remote users share (a channel each cost kilobytes per user).
     let remotePlace = Client.RemotePlace()
     var passwords: PasswordWorker { bot.services.passwords }
     /// Hides users' addresses from each other (nil: `--no-cloak-hosts`); see Cloaking.swift.
     let cloak: HostCloak?
 
-    let lock = AdaptiveLock()
-    // All below: only under `lock`.
-    var clients: [Int: Client] = [:]
-    var nicks: [String: Client] = [:]
-    /// Folded nick → every connection sharing it, when more than one does (see Devices.swift).
-    var deviceGroups: [String: [Client]] = [:]
-    /// The most users seen at once on this node and in the whole network (LUSERS).
-    var peakUsers: (local: Int, global: Int) = (0, 0)
-    /// Who used each nick before (WHOWAS).
-    var whowas = WhowasLog()
-    var channels: [String: ChannelState] = [:]
-    /// Account → accounts it blocks, for logged-in accounts (private messages check it).
-    var blocking: [Int64: Set<Int64>] = [:]
-    /// Folded nick → ids of the clients that MONITOR it.
-    var watchers: [String: Set<Int>] = [:]
-    /// History waiting to be written, and whether a write is scheduled.
-    var historyBuffer: [HistoryRecord] = []
-    /// Accounts seen in channel incarnations, written with the next history batch.
-    var historyAccessBuffer: Set<HistoryAccess> = []
-    var historyFlushScheduled = false
-    /// The last history write: each waits for the one before, so batches land in order and
-    /// the final flush at shutdown returns only when everything taken has been written.
-    var historyWriting: Task<Void, Never>?
-    /// Channels the apps guard (a family's), by folded name: only their members get in.
-    var guarded: [String: GuardedChannel] = [:]
+    /// Connections, nicks, channels: only inside `chat.withLock` (or `withState`).
+    /// Client's fields marked "shared" are also changed only there.
+    let chat = LockedChat()
+    /// History waiting to be written (see HistoryLog.swift).
+    let historyQueue = Mutex(HistoryQueue())
     /// One pending reminder per account (e.g. "a new cookie is ready"), scheduled, not polled.
-    var reminders: [Int64: Scheduled<Void>] = [:]
-    /// Registered channels by folded name (loaded at start, kept in step with the store).
-    var registered: [String: RegisteredChannel] = [:]
+    let reminders = NIOLockedValueBox<[Int64: Scheduled<Void>]>([:])
     /// Topic and mode changes of registered channels, saved in order by one task.
     let saves: AsyncStream<RegisteredChannel>.Continuation
     private let savesStream: AsyncStream<RegisteredChannel>
-    private var nextID = 1
 
     let loops: LoopLocals
     let group: EventLoopGroup
 
     init(
         config: ServerConfig, store: Store, bot: Bot, network: NetworkNode? = nil, logger: Logger,
-        group: EventLoopGroup, epoll: EpollGroup? = nil,
+        group: EventLoopGroup, epoll: (any EventLoopGroup)? = nil,
         metrics: ServerMetrics = ServerMetrics()
     ) {
         self.metrics = metrics
@@ -99,19 +74,19 @@ final class Core: @unchecked Sendable {
     /// Loads registered channels (before the listener accepts anyone).
     func loadRegisteredChannels() async throws {
         let stored = try await store.registeredChannels()
-        lock.withLock { for record in stored { registered[record.nameKey] = record } }
+        chat.withLock { state in for record in stored { state.registered[record.nameKey] = record } }
     }
 
     /// Loads the channels the apps guard and who may be in each.
     func loadGuardedChannels() async throws {
         let all = try await bot.guardedChannels()
-        lock.withLock { for channel in all { guarded[IRCNames.fold(channel.name)] = channel } }
+        chat.withLock { state in for channel in all { state.guarded[IRCNames.fold(channel.name)] = channel } }
     }
 
     /// Puts a connection that logged in before registering into the guarded channels it is
-    /// on the list of. Under the lock.
-    func joinGuardedChannels(_ client: Client, accountID: Int64) {
-        let keys = guarded.filter { $0.value.members.contains(accountID) }.keys.sorted()
+    /// on the list of.
+    func joinGuardedChannels(_ state: inout ChatState, _ client: Client, accountID: Int64) {
+        let keys = state.guarded.filter { $0.value.members.contains(accountID) }.keys.sorted()
         for key in keys { client.eventLoop.execute { self.joinOne(client, name: key, key: nil) } }
     }
 
@@ -122,16 +97,16 @@ final class Core: @unchecked Sendable {
         }
     }
 
-    /// Queues a save of a registered channel's topic and modes. Under the lock.
-    func persistIfRegistered(_ channel: ChannelState) {
-        guard var record = registered[channel.key] else { return }
+    /// Queues a save of a registered channel's topic and modes.
+    func persistIfRegistered(_ state: inout ChatState, _ channel: ChannelState) {
+        guard var record = state.registered[channel.key] else { return }
         record.topic = channel.topic
         record.topicSetBy = channel.topicSetBy
         record.topicSetAt = channel.topicSetAt
         record.flags = String(channel.flags.sorted())
         record.channelKey = channel.channelKey
         record.userLimit = channel.limit
-        registered[channel.key] = record
+        state.registered[channel.key] = record
         saves.yield(record)
     }
 
@@ -140,20 +115,15 @@ final class Core: @unchecked Sendable {
     let botPrefix: String
 
     func newClientID() -> Int {
-        lock.withLock { newClientIDLocked() }
-    }
-
-    func newClientIDLocked() -> Int {
-        defer { nextID += 1 }
-        return nextID
+        chat.withLock { $0.newClientID() }
     }
 
     /// Runs `body` under the lock, then sends what it queued (see `Outbox.dispatch`).
     @discardableResult
-    func withState<T>(_ body: (inout Outbox) throws -> T) rethrows -> T {
+    func withState<T>(_ body: (inout ChatState, inout Outbox) throws -> T) rethrows -> T {
         var out = Outbox()
-        let (result, local) = try lock.withLock { () throws -> (T, Outbox.LocalWrites) in
-            let result = try body(&out)
+        let (result, local) = try chat.withLock { state throws -> (T, Outbox.LocalWrites) in
+            let result = try body(&state, &out)
             return (result, out.dispatch())
         }
         if local.count > 0 { metrics.deliveries.increment(by: local.count) }
@@ -172,24 +142,11 @@ final class Core: @unchecked Sendable {
     }
 
     func reply(_ client: Client, _ numeric: Numeric, _ params: String...) {
-        withState { $0.send(client, self.numeric(client, numeric, params: params)) }
+        withState { _, out in out.send(client, self.numeric(client, numeric, params: params)) }
     }
 
     func notice(_ client: Client, _ text: String, out: inout Outbox) {
         out.send(client, IRCMessage(source: serverName, command: "NOTICE", params: [client.nick, text]))
-    }
-
-    /// Everyone who shares a channel with `client`, without duplicates (not `client`).
-    func peers(of client: Client) -> [Client] {
-        var seen: Set<Int> = [client.id]
-        var result: [Client] = []
-        for key in client.channels {
-            guard let channel = channels[key] else { continue }
-            for member in channel.order where seen.insert(member.id).inserted {
-                result.append(member)
-            }
-        }
-        return result
     }
 
     /// A message from `client` with the tags IRCv3 clients may ask for: server time, a
@@ -218,12 +175,13 @@ final class Core: @unchecked Sendable {
     /// Sends to the peers of `client` (and itself when `includeSelf`), and to its MONITOR
     /// watchers with extended-monitor, that enabled `cap`.
     func sendToPeers(
-        of client: Client, withCap cap: String, includeSelf: Bool = false, _ message: IRCMessage, out: inout Outbox
+        _ state: inout ChatState, of client: Client, withCap cap: String, includeSelf: Bool = false,
+        _ message: IRCMessage, out: inout Outbox
     ) {
-        var targets = (includeSelf ? [client] : []) + peers(of: client)
+        var targets = (includeSelf ? [client] : []) + state.peers(of: client)
         // extended-monitor: those watching the nick hear it too, shared channel or not.
-        for id in watchers[client.nickKey] ?? [] {
-            guard let watcher = clients[id], watcher.caps.contains("extended-monitor"),
+        for id in state.watchers[client.nickKey] ?? [] {
+            guard let watcher = state.clients[id], watcher.caps.contains("extended-monitor"),
                 watcher !== client || includeSelf, !targets.contains(where: { $0 === watcher })
             else { continue }
             targets.append(watcher)
@@ -234,134 +192,104 @@ final class Core: @unchecked Sendable {
 
     // MARK: registry
 
-    /// Connections per address (an IPv6 /64 counts as one), for the per-address limit.
-    private var perAddress: [String: Int] = [:]
-
     /// Takes a new connection in, unless its address holds too many already.
     func add(_ client: Client, exempt: Bool) -> Bool {
-        lock.withLock {
-            let key = AddressGroup.key(client.address)
-            if !exempt && perAddress[key, default: 0] >= config.maxConnectionsPerAddress { return false }
-            perAddress[key, default: 0] += 1
-            clients[client.id] = client
-            return true
-        }
-    }
-
-    /// Under the lock, when a connection is removed.
-    func forgetAddress(_ client: Client) {
-        let key = AddressGroup.key(client.address)
-        let left = (perAddress[key] ?? 1) - 1
-        perAddress[key] = left > 0 ? left : nil
+        let limit = config.maxConnectionsPerAddress
+        return chat.withLock { $0.admit(client, exempt: exempt, limit: limit) }
     }
 
     /// Removes a connection: QUIT to its peers, out of its channels and the nick table.
     func remove(_ client: Client, reason: String) {
-        withState { out in
-            guard clients.removeValue(forKey: client.id) != nil else { return }
-            forgetAddress(client)
+        withState { state, out in
+            guard state.clients.removeValue(forKey: client.id) != nil else { return }
+            state.forgetAddress(client)
             // A device leaving while others stay: the user is still here.
             if client.registered {
                 tellNetwork(.quit, client) { $0.text = reason }
                 releaseNetworkNick(client.nickKey, session: client.id)
             }
-            if !detachDevice(client, tell: false, out: &out) && client.registered {
-                rememberNick(client)
+            if !detachDevice(&state, client, tell: false, out: &out) && client.registered {
+                rememberNick(&state, client)
                 let quit = userMessage(client, "QUIT", [reason])
-                out.send(peers(of: client), quit)
-                announcePresence(client, online: false, out: &out)
+                out.send(state.peers(of: client), quit)
+                announcePresence(&state, client, online: false, out: &out)
             }
-            dropMonitors(client)
-            for key in client.channels { removeMember(client, from: key) }
+            dropMonitors(&state, client)
+            for key in client.channels { removeMember(&state, client, from: key) }
             client.channels = []
             client.registered = false
             client.invisible = false
             client.isOper = false
-            if !client.nickKey.isEmpty, nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
+            if !client.nickKey.isEmpty, state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = nil }
         }
     }
 
-    func removeMember(_ client: Client, from key: String) {
-        guard let channel = channels[key] else { return }
-        channel.remove(client)
-        if channel.members.isEmpty {
-            channels[key] = nil
-            forgetNetworkChannel(channel)
-        }
+    func removeMember(_ state: inout ChatState, _ client: Client, from key: String) {
+        if let emptied = state.removeMember(client, from: key) { forgetNetworkChannel(emptied) }
     }
 
     /// Gives `client` — and the devices sharing its nick — a new nick and tells them and
     /// their peers. Caller checked availability.
-    func setNick(_ client: Client, to newNick: String, out: inout Outbox) {
-        guard clients[client.id] != nil || client.isRemote else { return }
+    func setNick(_ state: inout ChatState, _ client: Client, to newNick: String, out: inout Outbox) {
+        guard state.clients[client.id] != nil || client.isRemote else { return }
         let newKey = IRCNames.fold(newNick)
         let oldKey = client.nickKey
         var group = [client]
-        if let shared = deviceGroups[oldKey], shared.contains(where: { $0 === client }) {
+        if let shared = state.deviceGroups[oldKey], shared.contains(where: { $0 === client }) {
             group = shared
-            deviceGroups[oldKey] = nil
+            state.deviceGroups[oldKey] = nil
         }
-        let holder = nicks[oldKey].flatMap { h in group.contains { $0 === h } ? h : nil } ?? client
-        if !oldKey.isEmpty, nicks[oldKey] === holder { nicks[oldKey] = nil }
+        let holder = state.nicks[oldKey].flatMap { h in group.contains { $0 === h } ? h : nil } ?? client
+        if !oldKey.isEmpty, state.nicks[oldKey] === holder { state.nicks[oldKey] = nil }
         let oldPrefix = client.prefix
         let wasRegistered = client.registered
-        if wasRegistered && oldKey != newKey { rememberNick(client) }
+        if wasRegistered && oldKey != newKey { rememberNick(&state, client) }
         for device in group {
             device.nick = newNick
             device.nickKey = newKey
         }
-        nicks[newKey] = holder
-        if group.count > 1 { deviceGroups[newKey] = group }
+        state.nicks[newKey] = holder
+        if group.count > 1 { state.deviceGroups[newKey] = group }
         if wasRegistered {
             renamedInNetwork(client, from: oldKey)
             for device in group where device !== client { renamedInNetwork(device, from: oldKey, tell: false) }
             let message = userMessage(client, source: oldPrefix, "NICK", [newNick])
-            out.send(Self.unique(group + peers(of: client)), message)
+            out.send(Self.unique(group + state.peers(of: client)), message)
             // Only a change of nick, not of its case, is news to MONITOR watchers.
             if let oldNick = oldPrefix.split(separator: "!").first.map(String.init), IRCNames.fold(oldNick) != newKey {
-                announcePresence(client, online: false, nick: oldNick, out: &out)
-                announcePresence(client, online: true, out: &out)
+                announcePresence(&state, client, online: false, nick: oldNick, out: &out)
+                announcePresence(&state, client, online: true, out: &out)
             }
         }
     }
 
-    /// A fresh guest nick nobody uses (random first, so guests are not enumerable;
-    /// the connection id after that, which is unique, so this never spins).
-    func freeGuestNick(for client: Client? = nil) -> String {
-        for _ in 0..<20 {
-            let nick = GuestNames.random()
-            if nicks[IRCNames.fold(nick)] == nil { return nick }
-        }
-        var id = client?.id ?? nextID
-        while nicks["guest\(id)"] != nil { id += 1_000_000 }
-        return "guest\(id)"
-    }
-
     /// A notice from the bot to every connection of an account (e.g. an upload arrived).
     func notify(accountID: Int64, text: String) {
-        withState { notify(accountID: accountID, text: text, out: &$0) }
+        withState { state, out in notify(&state, accountID: accountID, text: text, out: &out) }
     }
 
     /// `elsewhere`: also to the account's users on other nodes of a network (a reminder is not:
     /// every node where the account logged in keeps its own, so it is said once per session).
-    func notify(accountID: Int64, text: String, elsewhere: Bool = true, out: inout Outbox) {
-        for other in clients.values where other.account?.id == accountID {
+    func notify(_ state: inout ChatState, accountID: Int64, text: String, elsewhere: Bool = true, out: inout Outbox) {
+        for other in state.clients.values where other.account?.id == accountID {
             out.send(other, IRCMessage(source: botPrefix, command: "NOTICE", params: [other.nick, text]))
         }
-        if elsewhere { notifyElsewhere(accountID: accountID, text: text) }
+        if elsewhere { notifyElsewhere(&state, accountID: accountID, text: text) }
     }
 
     /// Schedules a notice for an account's connections (replacing its earlier reminder).
-    /// Under the lock. The delay comes from the configured clock, so tests can move time.
+    /// The delay comes from the configured clock, so tests can move time.
     func scheduleReminder(accountID: Int64, at: Date, text: String) {
-        reminders[accountID]?.cancel()
         let delay = max(0, at.timeIntervalSince(config.clock.now()))
         let loop = group.next()
-        reminders[accountID] = loop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) { [weak self] in
-            guard let self else { return }
-            self.withState { out in
-                self.reminders[accountID] = nil
-                self.notify(accountID: accountID, text: text, elsewhere: false, out: &out)
+        reminders.withLockedValue { reminders in
+            reminders[accountID]?.cancel()
+            reminders[accountID] = loop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) { [weak self] in
+                guard let self else { return }
+                self.reminders.withLockedValue { $0[accountID] = nil }
+                self.withState { state, out in
+                    self.notify(&state, accountID: accountID, text: text, elsewhere: false, out: &out)
+                }
             }
         }
     }
@@ -372,18 +300,19 @@ final class Core: @unchecked Sendable {
 
 extension Core: PresenceDirectory {
     func sessionUsing(nickKey: String) -> Int? {
-        lock.withLock { nicks[nickKey]?.id }
+        chat.withLock { state in state.nicks[nickKey]?.id }
     }
 
     func channel(nameKey: String, sessionID: Int) -> LiveChannel? {
-        lock.withLock {
-            guard let channel = channels[nameKey] else { return nil }
+        chat.withLock { state in
+            guard let channel = state.channels[nameKey] else { return nil }
             return LiveChannel(
-                name: channel.name, members: userCount(channel), callerIsMember: channel.members[sessionID] != nil,
+                name: channel.name, members: state.userCount(channel),
+                callerIsMember: channel.members[sessionID] != nil,
                 callerIsOp: channel.members[sessionID]?.op == true,
                 topic: channel.topic, topicSetBy: channel.topicSetBy, flags: String(channel.flags.sorted()),
                 key: channel.channelKey, limit: channel.limit,
-                callerSendRefusal: clients[sessionID].flatMap { channelRefusal($0, channel) },
+                callerSendRefusal: state.clients[sessionID].flatMap { channelRefusal($0, channel) },
                 historyKey: channel.historyKey)
         }
     }

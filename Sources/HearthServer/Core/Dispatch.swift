@@ -12,10 +12,10 @@ extension Core {
             if text.allSatisfy({ $0 == " " }) { return }
             if Self.startsWithIRCCommand(text) {
                 // Also undoes a plain-mode greeting sent to a client that was slow to speak.
-                withState { out in
+                withState { state, out in
                     if client.mode == .plain {
-                        if client.registered { announcePresence(client, online: false, out: &out) }
-                        if nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
+                        if client.registered { announcePresence(&state, client, online: false, out: &out) }
+                        if state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = nil }
                         client.nickKey = ""
                         client.nick = "*"
                         client.user = "user"
@@ -74,7 +74,7 @@ extension Core {
             let word = lossy.split(separator: " ").first { !$0.hasPrefix("@") && !$0.hasPrefix(":") } ?? ""
             reply(client, .unknownCommand, String(word.prefix(40)), "Unknown command")
         case .invalidUTF8, .containsNUL, .containsCR, .missingCommand, .tooManyParams:
-            withState { out in
+            withState { _, out in
                 let code = error == .invalidUTF8 ? "INVALID_UTF8" : "INVALID_MESSAGE"
                 if client.caps.contains("standard-replies") || error == .invalidUTF8 {
                     let command = lenient?.command ?? "*"
@@ -123,12 +123,12 @@ extension Core {
     }
 
     func isConnected(_ client: Client) -> Bool {
-        lock.withLock { clients[client.id] != nil }
+        chat.withLock { state in state.clients[client.id] != nil }
     }
 
     func quit(_ client: Client, reason: String?) {
         let text = reason.map { "Quit: \($0)" } ?? "Client Quit"
-        withState { out in
+        withState { _, out in
             out.send(client, IRCMessage(command: "ERROR", params: ["Closing Link: \(client.address) (\(text))"]))
         }
         client.closing = true

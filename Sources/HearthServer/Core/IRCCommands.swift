@@ -64,8 +64,8 @@ extension Core {
             IRCCommand("INVITE", min: 2, usage: "INVITE <nick> <channel>") { $0.invite($1, $2) },
             IRCCommand("AWAY", usage: "AWAY [:<message>]") { $0.away($1, $2) },
             IRCCommand("OPER", min: 2, usage: "OPER <name> <password>") { $0.oper($1, $2) },
-            IRCCommand("MOTD") { core, client, _ in core.withState { core.motd(client, out: &$0) } },
-            IRCCommand("LUSERS") { core, client, _ in core.withState { core.lusers(client, out: &$0) } },
+            IRCCommand("MOTD") { core, client, _ in core.withState { _, out in core.motd(client, out: &out) } },
+            IRCCommand("LUSERS") { core, client, _ in core.withState { core.lusers(&$0, client, out: &$1) } },
             IRCCommand("VERSION") { core, client, _ in
                 core.reply(client, .version, core.version, core.serverName, "Hearth IRC server")
             },
@@ -120,6 +120,8 @@ extension Core {
             reply(client, .noOrigin, "No origin specified")
             return
         }
-        withState { $0.send(client, IRCMessage(source: serverName, command: "PONG", params: [serverName, token])) }
+        withState { _, out in
+            out.send(client, IRCMessage(source: serverName, command: "PONG", params: [serverName, token]))
+        }
     }
 }

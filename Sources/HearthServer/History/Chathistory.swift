@@ -10,7 +10,7 @@ extension Core {
     static let chathistoryLimit = 100
 
     private func historyFail(_ client: Client, _ code: String, _ context: [String], _ text: String) {
-        withState { out in
+        withState { _, out in
             out.send(
                 client,
                 IRCMessage(source: serverName, command: "FAIL", params: ["CHATHISTORY", code] + context + [text]))
@@ -65,7 +65,7 @@ extension Core {
         }
         let store = self.store
         let isChannel = IRCNames.isChannel(target)
-        let display = lock.withLock { channels[IRCNames.fold(target)]?.name ?? target }
+        let display = chat.withLock { state in state.channels[IRCNames.fold(target)]?.name ?? target }
         later(
             client,
             { () -> [HistoryRecord]? in
@@ -105,7 +105,7 @@ extension Core {
                 self.historyFail(client, "INVALID_TARGET", [sub, target], "You can't read the history of \(target)")
                 return
             }
-            self.withState { out in
+            self.withState { _, out in
                 let batch = self.openBatch(client, type: "chathistory", params: [display], out: &out)
                 for record in records {
                     var shownTarget = display
@@ -121,9 +121,9 @@ extension Core {
     }
 
     private func historyTargets(_ client: Client, from: Date, to: Date, limit: Int) {
-        let (names, account) = lock.withLock {
+        let (names, account) = chat.withLock { state in
             (
-                Dictionary(client.channels.compactMap { key in channels[key].map { ($0.historyKey, $0.name) } }) {
+                Dictionary(client.channels.compactMap { key in state.channels[key].map { ($0.historyKey, $0.name) } }) {
                     a, _ in a
                 },
                 client.account
@@ -154,7 +154,7 @@ extension Core {
                 return result
             }
         ) { targets in
-            self.withState { out in
+            self.withState { _, out in
                 let batch = self.openBatch(client, type: "draft/chathistory-targets", params: [], out: &out)
                 for (name, latest) in targets {
                     var message = IRCMessage(
@@ -172,8 +172,8 @@ extension Core {
     /// incarnation and the earlier ones its account was in; its conversation with an
     /// account. Nil when it may not.
     func historyTargets(_ client: Client, _ target: String) async -> [String]? {
-        let (live, me): ((key: String, history: String)?, AccountRef?) = lock.withLock {
-            if IRCNames.isChannel(target), let channel = channels[IRCNames.fold(target)],
+        let (live, me): ((key: String, history: String)?, AccountRef?) = chat.withLock { state in
+            if IRCNames.isChannel(target), let channel = state.channels[IRCNames.fold(target)],
                 channel.members[client.id] != nil
             {
                 return ((channel.key, channel.historyKey), client.account)

@@ -12,39 +12,29 @@ extension Core {
 
     var historyEnabled: Bool { config.historyDays > 0 }
 
-    /// Where a channel made now keeps its history. A registered or family channel lives on,
-    /// so its history does too; any other channel that empties is gone, and one made again
-    /// under its name is a new incarnation with a history of its own: what was said in a
-    /// `+s +k` room never reaches whoever takes the name next. Under the lock.
-    func historyKey(forNew folded: String) -> String {
-        if registered[folded] != nil || guarded[folded] != nil { return folded }
-        return folded + " " + String(UInt64.random(in: 1...UInt64.max), radix: 36)
-    }
-
     /// Remembers that `client`'s account was in `channel`'s present incarnation, so it may
     /// read that history after the channel is gone. Under the lock.
     func grantHistory(_ client: Client, _ channel: ChannelState) {
         guard historyEnabled, channel.historyKey != channel.key, let account = client.account else { return }
-        if historyAccessBuffer.insert(HistoryAccess(target: channel.historyKey, accountID: account.id)).inserted {
-            scheduleHistoryFlush()
-        }
+        let access = HistoryAccess(target: channel.historyKey, accountID: account.id)
+        if historyQueue.withLock({ $0.access.insert(access).inserted && $0.takeFlush() }) { scheduleHistoryFlush() }
     }
 
-    /// A channel was registered or dropped while people are in it. Under the lock.
-    func renewHistoryKey(_ channel: ChannelState) {
-        channel.historyKey = historyKey(forNew: channel.key)
+    /// A channel was registered or dropped while people are in it.
+    func renewHistoryKey(_ state: inout ChatState, _ channel: ChannelState) {
+        channel.historyKey = state.historyKey(forNew: channel.key)
         for member in channel.order { grantHistory(member, channel) }
     }
 
     /// A registered channel was dropped or lost its owner: its history so far becomes an
-    /// incarnation that the people in it now, and `keepFor`, may still read. Under the lock.
-    func retireHistory(of key: String, keepFor accounts: [Int64]) {
+    /// incarnation that the people in it now, and `keepFor`, may still read.
+    func retireHistory(_ state: inout ChatState, of key: String, keepFor accounts: [Int64]) {
         let newKey: String
-        if let channel = channels[key] {
-            renewHistoryKey(channel)
+        if let channel = state.channels[key] {
+            renewHistoryKey(&state, channel)
             newKey = channel.historyKey
         } else {
-            newKey = historyKey(forNew: key)
+            newKey = state.historyKey(forNew: key)
         }
         let access = accounts.map { HistoryAccess(target: newKey, accountID: $0) }
         let store = self.store
@@ -56,39 +46,42 @@ extension Core {
         }
     }
 
-    /// Queues a message for the history table. Under the lock.
+    /// Queues a message for the history table. Called under the chat lock, so lines are
+    /// queued in the order they were delivered (the queue's own lock is only contended by a flush).
     func recordHistory(_ record: HistoryRecord) {
         guard historyEnabled else { return }
-        historyBuffer.append(record)
-        scheduleHistoryFlush()
+        if historyQueue.withLock({
+            $0.records.append(record)
+            return $0.takeFlush()
+        }) {
+            scheduleHistoryFlush()
+        }
     }
 
+    /// Writes the queue after `historyFlushDelay` (one write for what arrives meanwhile).
     private func scheduleHistoryFlush() {
-        if !historyFlushScheduled {
-            historyFlushScheduled = true
-            Task {
-                try? await Task.sleep(for: Self.historyFlushDelay)
-                await self.flushHistory()
-            }
+        Task {
+            try? await Task.sleep(for: Self.historyFlushDelay)
+            await self.flushHistory()
         }
     }
 
     /// Writes what is buffered, after every earlier write. A failed write is tried again a few
     /// times (a database restarting comes back within seconds) before it is given up and logged.
     func flushHistory() async {
-        let write = lock.withLock { () -> Task<Void, Never> in
-            historyFlushScheduled = false
-            let batch = historyBuffer
-            let access = Array(historyAccessBuffer)
-            historyBuffer.removeAll(keepingCapacity: true)
-            historyAccessBuffer.removeAll()
-            let previous = historyWriting
+        let write = historyQueue.withLock { queue -> Task<Void, Never> in
+            queue.flushScheduled = false
+            let batch = queue.records
+            let access = Array(queue.access)
+            queue.records.removeAll(keepingCapacity: true)
+            queue.access.removeAll()
+            let previous = queue.writing
             let next = Task {
                 await previous?.value
                 guard !batch.isEmpty || !access.isEmpty else { return }
                 await self.writeHistory(batch, access: access)
             }
-            historyWriting = next
+            queue.writing = next
             return next
         }
         await write.value
@@ -162,7 +155,7 @@ extension Core {
         guard historyEnabled, config.joinBacklog > 0 else { return }
         let store = self.store
         let limit = config.joinBacklog
-        let account = lock.withLock { client.account?.id }
+        let account = chat.withLock { _ in client.account?.id }
         later(
             client,
             {
@@ -174,11 +167,40 @@ extension Core {
             }
         ) { records in
             guard !records.isEmpty else { return }
-            self.withState { out in
+            self.withState { _, out in
                 self.replay(
                     client, records.map { ($0.source, $0.command, channelName, $0.text, $0.createdAt) },
                     msgids: records.map(\.msgid), out: &out)
             }
         }
+    }
+}
+
+/// History waiting to be written, in its own lock (it is not chat state): lines are queued
+/// under the chat lock and taken by a flush that needs no chat lock.
+struct HistoryQueue {
+    var records: [HistoryRecord] = []
+    /// Accounts seen in channel incarnations, written with the next batch.
+    var access: Set<HistoryAccess> = []
+    var flushScheduled = false
+    /// The last write: each waits for the one before, so batches land in order and the final
+    /// flush at shutdown returns only when everything taken has been written.
+    var writing: Task<Void, Never>?
+
+    /// Whether the caller should schedule a flush (none is scheduled yet); marks one scheduled.
+    mutating func takeFlush() -> Bool {
+        defer { flushScheduled = true }
+        return !flushScheduled
+    }
+}
+
+extension ChatState {
+    /// Where a channel made now keeps its history. A registered or family channel lives on,
+    /// so its history does too; any other channel that empties is gone, and one made again
+    /// under its name is a new incarnation with a history of its own: what was said in a
+    /// `+s +k` room never reaches whoever takes the name next.
+    func historyKey(forNew folded: String) -> String {
+        if registered[folded] != nil || guarded[folded] != nil { return folded }
+        return folded + " " + String(UInt64.random(in: 1...UInt64.max), radix: 36)
     }
 }

@@ -13,8 +13,8 @@ extension Core {
 
     func markread(_ client: Client, _ message: IRCMessage) {
         func fail(_ code: String, _ params: [String], _ text: String) {
-            withState {
-                $0.send(
+            withState { _, out in
+                out.send(
                     client,
                     IRCMessage(source: serverName, command: "FAIL", params: ["MARKREAD", code] + params + [text]))
             }
@@ -33,8 +33,8 @@ extension Core {
         }
         let date = requested
         let key = IRCNames.fold(target)
-        guard let account = lock.withLock({ client.account }) else {
-            withState { out in
+        guard let account = chat.withLock({ _ in client.account }) else {
+            withState { _, out in
                 var stored = client.readMarkers[key]
                 if let date, stored.map({ $0 < date }) ?? true,
                     stored != nil || client.readMarkers.count < Self.guestReadMarkers
@@ -54,12 +54,12 @@ extension Core {
                 return try? await store.readMarker(accountID: account.id, target: key)
             }
         ) { stored in
-            self.withState { out in
+            self.withState { state, out in
                 // A new marker reaches every connection of the account that asked for the cap.
                 let sessions =
                     date == nil
                     ? []
-                    : self.clients.values.filter {
+                    : state.clients.values.filter {
                         $0.account?.id == account.id && $0.caps.contains(Self.readMarkerCap)
                     }
                 self.sendReadMarker(client, target, stored, to: sessions, out: &out)
@@ -79,13 +79,14 @@ extension Core {
     /// After a join that did not fetch it: the account's read marker for the channel, for
     /// clients with the cap (a guest's was sent with the join).
     func sendReadMarker(_ client: Client, channelName: String) {
-        guard let account = lock.withLock({ client.caps.contains(Self.readMarkerCap) ? client.account : nil }) else {
+        guard let account = chat.withLock({ _ in client.caps.contains(Self.readMarkerCap) ? client.account : nil })
+        else {
             return
         }
         let store = self.store
         let key = IRCNames.fold(channelName)
         later(client, { try? await store.readMarker(accountID: account.id, target: key) }) { stored in
-            self.withState { self.sendReadMarker(client, channelName, stored, out: &$0) }
+            self.withState { _, out in self.sendReadMarker(client, channelName, stored, out: &out) }
         }
     }
 }

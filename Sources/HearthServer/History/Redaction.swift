@@ -11,8 +11,8 @@ extension Core {
         let target = message.params[0]
         let msgid = message.params[1]
         let reason = message.params.count > 2 ? message.params[2] : nil
-        let (isOp, account) = lock.withLock {
-            (channels[IRCNames.fold(target)]?.members[client.id]?.op == true || client.isOper, client.account)
+        let (isOp, account) = chat.withLock { state in
+            (state.channels[IRCNames.fold(target)]?.members[client.id]?.op == true || client.isOper, client.account)
         }
         let store = self.store
         later(
@@ -36,8 +36,8 @@ extension Core {
                         "UNKNOWN_MSGID": "No message \(msgid) in \(target)",
                         "REDACT_FORBIDDEN": "You may only redact your own messages",
                     ][code] ?? "Redaction failed"
-                self.withState {
-                    $0.send(
+                self.withState { _, out in
+                    out.send(
                         client,
                         IRCMessage(
                             source: self.serverName, command: "FAIL",
@@ -46,15 +46,15 @@ extension Core {
                 }
                 return
             }
-            self.withState { out in
+            self.withState { state, out in
                 let redaction = self.userMessage(client, "REDACT", [target, msgid] + (reason.map { [$0] } ?? []))
                 var audience: [Client]
-                if let channel = self.channels[IRCNames.fold(target)] {
+                if let channel = state.channels[IRCNames.fold(target)] {
                     audience = channel.order
                 } else {
                     // Both sides of the conversation: every connection of either account.
                     let ids = (key ?? "").dropFirst(3).split(separator: ":").compactMap { Int64($0) }
-                    audience = self.clients.values.filter { $0.account.map { ids.contains($0.id) } ?? false }
+                    audience = state.clients.values.filter { $0.account.map { ids.contains($0.id) } ?? false }
                 }
                 if !audience.contains(where: { $0 === client }) { audience.append(client) }
                 let interested = audience.filter { $0.caps.contains(Self.redactionCap) }

@@ -5,9 +5,11 @@ import HearthStore
 /// JOIN, PART, TOPIC, NAMES, KICK, INVITE.
 extension Core {
     /// The channel called `name` and the client's status in it; otherwise sends 403 or 442
-    /// and returns nil. Under the lock.
-    func memberChannel(_ client: Client, _ name: String, out: inout Outbox) -> (ChannelState, MemberStatus)? {
-        guard let channel = channels[IRCNames.fold(name)] else {
+    /// and returns nil.
+    func memberChannel(_ state: inout ChatState, _ client: Client, _ name: String, out: inout Outbox) -> (
+        ChannelState, MemberStatus
+    )? {
+        guard let channel = state.channels[IRCNames.fold(name)] else {
             out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
             return nil
         }
@@ -21,10 +23,12 @@ extension Core {
     func join(_ client: Client, _ message: IRCMessage) {
         let first = message.params[0]
         if first == "0" {
-            withState { out in
+            withState { state, out in
                 for key in client.channels {
-                    guard let channel = channels[key] else { continue }
-                    leave(client, channel, userMessage(client, "PART", [channel.name, "Left all channels"]), out: &out)
+                    guard let channel = state.channels[key] else { continue }
+                    leave(
+                        &state, client, channel, userMessage(client, "PART", [channel.name, "Left all channels"]),
+                        out: &out)
                 }
             }
             return
@@ -40,7 +44,7 @@ extension Core {
             }
         }
         // An account's read markers come from the store: fetched first, they go before 366.
-        let account = lock.withLock { client.caps.contains(Self.readMarkerCap) ? client.account : nil }
+        let account = chat.withLock { _ in client.caps.contains(Self.readMarkerCap) ? client.account : nil }
         // In a network, a channel nobody is in may be being made on another node this moment.
         let fresh = network == nil ? nil : unknownChannels(names)
         guard account != nil || fresh != nil else {
@@ -65,20 +69,12 @@ extension Core {
     /// The history keys a new incarnation of each channel nobody is in would get, or nil when
     /// every channel is known (or is registered or guarded, whose keys are their names).
     func unknownChannels(_ names: [String]) -> [String: String]? {
-        let fresh = lock.withLock {
+        let fresh = chat.withLock { state in
             names.filter(IRCNames.isValidChannel).map(IRCNames.fold).filter {
-                channels[$0] == nil && registered[$0] == nil && guarded[$0] == nil
-            }.reduce(into: [String: String]()) { $0[$1] = historyKey(forNew: $1) }
+                state.channels[$0] == nil && state.registered[$0] == nil && state.guarded[$0] == nil
+            }.reduce(into: [String: String]()) { $0[$1] = state.historyKey(forNew: $1) }
         }
         return fresh.isEmpty ? nil : fresh
-    }
-
-    /// Whether `client` may not see `channel` in NAMES, WHO, WHOIS or LIST: a secret (+s)
-    /// channel it is not in (operators see those), or a guarded channel it is not in (nobody does).
-    func hidden(_ channel: ChannelState, from client: Client) -> Bool {
-        guard channel.members[client.id] == nil else { return false }
-        if guarded[channel.key] != nil { return true }
-        return channel.flags.contains("s") && !client.isOper
     }
 
     /// `claim`: the network's word on a channel nobody was in (see `NetworkStore.claimChannel`).
@@ -98,9 +94,9 @@ extension Core {
             return
         }
         let folded = IRCNames.fold(name)
-        let joined = withState { out -> (String, String)? in
-            guard clients[client.id] != nil else { return nil }
-            if let channel = channels[folded], channel.members[client.id] != nil {
+        let joined = withState { state, out -> (String, String)? in
+            guard state.clients[client.id] != nil else { return nil }
+            if let channel = state.channels[folded], channel.members[client.id] != nil {
                 if client.isPlain {
                     client.currentChannel = folded
                     notice(client, "You are now talking in \(channel.name).", out: &out)
@@ -110,8 +106,8 @@ extension Core {
             // A guarded channel (or a name an app keeps): its members only, whatever the modes,
             // operators included.
             let reservation = bot.reservation(for: folded)
-            if reservation != nil || guarded[folded] != nil {
-                guard let account = client.account?.id, guarded[folded]?.members.contains(account) == true else {
+            if reservation != nil || state.guarded[folded] != nil {
+                guard let account = client.account?.id, state.guarded[folded]?.members.contains(account) == true else {
                     let why = reservation?.refusal ?? "it is private to its members"
                     out.send(client, numeric(client, .inviteOnlyChan, name, "Cannot join channel — \(why)"))
                     return nil
@@ -127,15 +123,15 @@ extension Core {
             }
             var isNew = false
             let channel: ChannelState
-            if let existing = channels[folded] {
+            if let existing = state.channels[folded] {
                 channel = existing
             } else {
-                channel = ChannelState(name: name, historyKey: claim?.historyKey ?? historyKey(forNew: folded))
-                if let guest = guarded[folded] {
+                channel = ChannelState(name: name, historyKey: claim?.historyKey ?? state.historyKey(forNew: folded))
+                if let guest = state.guarded[folded] {
                     channel.flags = ["i", "n", "s", "t"]
                     channel.topic = guest.topic
                 }
-                if let record = registered[folded] {
+                if let record = state.registered[folded] {
                     // A registered channel comes back as it was left.
                     channel.name = record.name
                     channel.topic = record.topic
@@ -149,12 +145,12 @@ extension Core {
             }
             // A fresh unregistered channel has no rules yet; otherwise they apply to all but
             // operators and the channel's owner.
-            let ruled = !(isNew && registered[folded] == nil) && !client.isOper
-            let isOwner = registered[folded].map { $0.ownerId == client.account?.id } ?? false
+            let ruled = !(isNew && state.registered[folded] == nil) && !client.isOper
+            let isOwner = state.registered[folded].map { $0.ownerId == client.account?.id } ?? false
             // A guarded channel's members pass its modes (which keep everyone else out).
-            let isGuarded = guarded[folded] != nil
+            let isGuarded = state.guarded[folded] != nil
             if ruled && !isOwner && !isGuarded,
-                let (code, why) = modeRefusal(client, channel, key: key, as: client.identity)
+                let (code, why) = state.modeRefusal(client, channel, key: key, as: client.identity)
             {
                 out.send(client, numeric(client, code, channel.name, "Cannot join channel \(why)"))
                 return nil
@@ -165,11 +161,12 @@ extension Core {
             asGuest.account = nil
             let byAccount =
                 isGuarded
-                || (ruled && client.account != nil && modeRefusal(client, channel, key: key, as: asGuest) != nil)
+                || (ruled && client.account != nil
+                    && state.modeRefusal(client, channel, key: key, as: asGuest) != nil)
             channel.invited.remove(client.nickKey)
-            if isNew { channels[folded] = channel }
+            if isNew { state.channels[folded] = channel }
             // Registered channels give ops to their owner only; others to the first joiner.
-            let owner = registered[folded]?.ownerId
+            let owner = state.registered[folded]?.ownerId
             // In a network, the database's word decides who made the channel first (another
             // node's joiner may have made it here meanwhile); otherwise the first joiner.
             let op = owner.map { $0 == client.account?.id } ?? (claim.map(\.created) ?? isNew)
@@ -179,7 +176,7 @@ extension Core {
             grantHistory(client, channel)
             if client.isPlain { client.currentChannel = folded }
             // The user's other devices join too; they see the JOIN, the rest see one.
-            let devices = otherDevices(of: client)
+            let devices = state.otherDevices(of: client)
             for device in devices {
                 channel.add(device, status)
                 device.channels.append(folded)
@@ -197,7 +194,7 @@ extension Core {
                 {
                     sendReadMarker(client, channel.name, readMarkers?[folded] ?? client.readMarkers[folded], out: &out)
                 }
-                sendNames(joiner, channel, out: &out)
+                sendNames(&state, joiner, channel, out: &out)
             }
             return (channel.name, channel.historyKey)
         }
@@ -206,25 +203,6 @@ extension Core {
             // Joined without the markers fetched (an app's or an autojoin): they follow.
             if readMarkers == nil { sendReadMarker(client, channelName: joined) }
         }
-    }
-
-    /// What in a channel's modes keeps `client`, matched as `identity`, out (a ban, +i, +k, +l;
-    /// an invitation passes all but +k), as the numeric and its reason; nil when nothing does.
-    func modeRefusal(
-        _ client: Client, _ channel: ChannelState, key: String?, as identity: ChannelLists.Identity
-    ) -> (Numeric, String)? {
-        let invited = channel.invited.contains(client.nickKey)
-        if channel.lists.bans(identity) && !invited { return (.bannedFromChan, "(+b) — you are banned") }
-        if channel.flags.contains("i") && !invited && !channel.lists.invites(identity) {
-            return (.inviteOnlyChan, "(+i) — you need an invitation")
-        }
-        if let channelKey = channel.channelKey, channelKey != key {
-            return (.badChannelKey, "(+k) — wrong or missing key")
-        }
-        if let limit = channel.limit, userCount(channel) >= limit, !invited {
-            return (.channelIsFull, "(+l) — it is full")
-        }
-        return nil
     }
 
     func sendTopic(_ client: Client, _ channel: ChannelState, out: inout Outbox) {
@@ -260,9 +238,10 @@ extension Core {
     }
 
     /// Takes the user of `client` — all its devices — out of `channel` after telling the
-    /// members (but `except`) `message` (a PART or KICK). Under the lock.
+    /// members (but `except`) `message` (a PART or KICK).
     func leave(
-        _ client: Client, _ channel: ChannelState, _ message: IRCMessage, except: Client? = nil, out: inout Outbox
+        _ state: inout ChatState, _ client: Client, _ channel: ChannelState, _ message: IRCMessage,
+        except: Client? = nil, out: inout Outbox
     ) {
         out.send(channel, except: except, message)
         if message.command == "PART" || message.command == "KICK" {
@@ -272,8 +251,8 @@ extension Core {
             }
         }
         let key = channel.key
-        for device in [client] + otherDevices(of: client) {
-            removeMember(device, from: key)
+        for device in [client] + state.otherDevices(of: client) {
+            removeMember(&state, device, from: key)
             device.channels.removeAll { $0 == key }
             guard device.isPlain else { continue }
             // currentChannel belongs to the device's loop.
@@ -282,7 +261,7 @@ extension Core {
             } else {
                 device.eventLoop.execute {
                     if device.currentChannel == key {
-                        device.currentChannel = self.lock.withLock { device.channels.last }
+                        device.currentChannel = self.chat.withLock { _ in device.channels.last }
                     }
                 }
             }
@@ -290,7 +269,9 @@ extension Core {
     }
 
     /// `end`: false when NAMES asked for several channels (one 366 closes them all).
-    func sendNames(_ client: Client, _ channel: ChannelState, end: Bool = true, out: inout Outbox) {
+    func sendNames(
+        _ state: inout ChatState, _ client: Client, _ channel: ChannelState, end: Bool = true, out: inout Outbox
+    ) {
         let symbol = channel.flags.contains("s") ? "@" : (channel.flags.contains("p") ? "*" : "=")
         let allPrefixes = client.caps.contains("multi-prefix")
         let fullMask = client.caps.contains("userhost-in-names")
@@ -298,7 +279,7 @@ extension Core {
         var length = 0
         // Keep each 353 well inside 512 bytes.
         let budget = 400 - channel.name.utf8.count - client.nick.utf8.count
-        for member in distinctMembers(channel) {
+        for member in state.distinctMembers(channel) {
             let entry =
                 (channel.members[member.id]?.prefixes(all: allPrefixes) ?? "")
                 + (fullMask ? member.prefix : member.nick)
@@ -322,14 +303,14 @@ extension Core {
             reply(client, .endOfNames, "*", "End of /NAMES list.")
             return
         }
-        withState { out in
+        withState { state, out in
             let several = targets.count > 1
             for target in targets.map(String.init) {
-                guard let channel = channels[IRCNames.fold(target)], !hidden(channel, from: client) else {
+                guard let channel = state.channels[IRCNames.fold(target)], !state.hidden(channel, from: client) else {
                     if !several { out.send(client, numeric(client, .endOfNames, target, "End of /NAMES list.")) }
                     continue
                 }
-                sendNames(client, channel, end: !several, out: &out)
+                sendNames(&state, client, channel, end: !several, out: &out)
             }
             if several {
                 out.send(client, numeric(client, .endOfNames, targets.joined(separator: ","), "End of /NAMES list."))
@@ -340,25 +321,25 @@ extension Core {
     func part(_ client: Client, _ message: IRCMessage) {
         let first = message.params[0]
         let reason = message.params.count > 1 ? message.params[1] : nil
-        withState { out in
+        withState { state, out in
             for name in first.split(separator: ",").map(String.init) {
-                guard let (channel, _) = memberChannel(client, name, out: &out) else { continue }
+                guard let (channel, _) = memberChannel(&state, client, name, out: &out) else { continue }
                 let params = reason.map { [channel.name, $0] } ?? [channel.name]
-                leave(client, channel, userMessage(client, "PART", params), out: &out)
+                leave(&state, client, channel, userMessage(client, "PART", params), out: &out)
             }
         }
     }
 
     func topic(_ client: Client, _ message: IRCMessage) {
         let name = message.params[0]
-        withState { out in
-            guard let channel = channels[IRCNames.fold(name)] else {
+        withState { state, out in
+            guard let channel = state.channels[IRCNames.fold(name)] else {
                 out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
                 return
             }
             let status = channel.members[client.id]
             if message.params.count < 2 {
-                if hidden(channel, from: client) {
+                if state.hidden(channel, from: client) {
                     out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
                 } else if channel.topic.isEmpty {
                     out.send(client, numeric(client, .noTopic, channel.name, "No topic is set"))
@@ -385,7 +366,7 @@ extension Core {
             let change = userMessage(client, "TOPIC", [channel.name, channel.topic])
             out.send(channel, change)
             tellNetwork(command: change, by: client)
-            persistIfRegistered(channel)
+            persistIfRegistered(&state, channel)
         }
     }
 
@@ -405,20 +386,22 @@ extension Core {
             reply(client, .needMoreParams, "KICK", "Give one channel, or one channel per user")
             return
         }
-        withState { out in
+        withState { state, out in
             for (index, nick) in targets.enumerated() {
                 let name = names.count == 1 ? names[0] : names[index]
-                guard let (channel, status) = memberChannel(client, name, out: &out) else { continue }
+                guard let (channel, status) = memberChannel(&state, client, name, out: &out) else { continue }
                 guard status.op || client.isOper else {
                     out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
                     continue
                 }
-                guard let target = nicks[IRCNames.fold(nick)], channel.members[target.id] != nil else {
+                guard let target = state.nicks[IRCNames.fold(nick)], channel.members[target.id] != nil else {
                     out.send(
                         client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
                     continue
                 }
-                leave(target, channel, userMessage(client, "KICK", [channel.name, target.nick, reason]), out: &out)
+                leave(
+                    &state, target, channel, userMessage(client, "KICK", [channel.name, target.nick, reason]), out: &out
+                )
             }
         }
     }
@@ -426,12 +409,12 @@ extension Core {
     func invite(_ client: Client, _ message: IRCMessage) {
         let nick = message.params[0]
         let name = message.params[1]
-        withState { out in
-            guard let target = nicks[IRCNames.fold(nick)] else {
+        withState { state, out in
+            guard let target = state.nicks[IRCNames.fold(nick)] else {
                 out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
                 return
             }
-            guard let (channel, status) = memberChannel(client, name, out: &out) else { return }
+            guard let (channel, status) = memberChannel(&state, client, name, out: &out) else { return }
             if channel.members[target.id] != nil {
                 out.send(client, numeric(client, .userOnChannel, target.nick, channel.name, "is already on channel"))
                 return
@@ -444,11 +427,40 @@ extension Core {
             tellNetwork(command: IRCMessage(command: "INVITE", params: [target.nick, channel.name]), by: client)
             out.send(client, numeric(client, .inviting, target.nick, channel.name))
             let inviteMessage = userMessage(client, "INVITE", [target.nick, channel.name])
-            out.send(connections(nickKey: target.nickKey), inviteMessage)
+            out.send(state.connections(nickKey: target.nickKey), inviteMessage)
             // invite-notify: other members who asked see who was invited.
-            let watchers = channel.order.filter { $0 !== client && $0 !== target && $0.caps.contains("invite-notify") }
-            if !watchers.isEmpty { out.send(watchers, inviteMessage) }
+            let notified = channel.order.filter { $0 !== client && $0 !== target && $0.caps.contains("invite-notify") }
+            if !notified.isEmpty { out.send(notified, inviteMessage) }
             if let away = target.away { out.send(client, numeric(client, .away, target.nick, away)) }
         }
+    }
+}
+
+extension ChatState {
+    /// Whether `client` may not see `channel` in NAMES, WHO, WHOIS or LIST: a secret (+s)
+    /// channel it is not in (operators see those), or a guarded channel it is not in (nobody does).
+    func hidden(_ channel: ChannelState, from client: Client) -> Bool {
+        guard channel.members[client.id] == nil else { return false }
+        if guarded[channel.key] != nil { return true }
+        return channel.flags.contains("s") && !client.isOper
+    }
+
+    /// What in a channel's modes keeps `client`, matched as `identity`, out (a ban, +i, +k, +l;
+    /// an invitation passes all but +k), as the numeric and its reason; nil when nothing does.
+    func modeRefusal(
+        _ client: Client, _ channel: ChannelState, key: String?, as identity: ChannelLists.Identity
+    ) -> (Numeric, String)? {
+        let invited = channel.invited.contains(client.nickKey)
+        if channel.lists.bans(identity) && !invited { return (.bannedFromChan, "(+b) — you are banned") }
+        if channel.flags.contains("i") && !invited && !channel.lists.invites(identity) {
+            return (.inviteOnlyChan, "(+i) — you need an invitation")
+        }
+        if let channelKey = channel.channelKey, channelKey != key {
+            return (.badChannelKey, "(+k) — wrong or missing key")
+        }
+        if let limit = channel.limit, userCount(channel) >= limit, !invited {
+            return (.channelIsFull, "(+l) — it is full")
+        }
+        return nil
     }
 }

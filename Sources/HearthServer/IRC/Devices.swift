@@ -9,31 +9,12 @@ extension Core {
     /// Most connections that may share one nick.
     static let maxDevicesPerUser = 8
 
-    /// Every connection using the nick `key`, the holder first. Under the lock.
-    func connections(nickKey key: String) -> [Client] {
-        if let group = deviceGroups[key] { return group }
-        return nicks[key].map { [$0] } ?? []
-    }
-
-    /// The other connections sharing `client`'s nick. Under the lock.
-    func otherDevices(of client: Client) -> [Client] {
-        guard let group = deviceGroups[client.nickKey], group.contains(where: { $0 === client }) else { return [] }
-        return group.filter { $0 !== client }
-    }
-
-    /// Whether `client` may become another device of `holder`. Under the lock.
-    func canShareNick(_ client: Client, with holder: Client) -> Bool {
-        guard holder !== client, let account = client.account, holder.account?.id == account.id, holder.registered
-        else { return false }
-        return connections(nickKey: holder.nickKey).count < Self.maxDevicesPerUser
-    }
-
     /// Makes `client` another device of the user `holder`: it takes the nick and is put in
     /// the holder's channels; nobody else sees anything. Channels it was in under another
-    /// nick are left first. Under the lock.
-    func attachDevice(_ client: Client, to holder: Client, out: inout Outbox) {
+    /// nick are left first.
+    func attachDevice(_ state: inout ChatState, _ client: Client, to holder: Client, out: inout Outbox) {
         for key in client.channels {
-            if let channel = channels[key] {
+            if let channel = state.channels[key] {
                 let part = userMessage(client, "PART", [channel.name, "Now \(holder.nick)"])
                 out.send(channel, part)
                 tellNetwork(.part, client) {
@@ -41,34 +22,34 @@ extension Core {
                     $0.line = part.serialized()
                 }
             }
-            removeMember(client, from: key)
+            removeMember(&state, client, from: key)
         }
         client.channels = []
         let oldPrefix = client.prefix
         let oldNick = client.nick
-        if !client.nickKey.isEmpty, nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
+        if !client.nickKey.isEmpty, state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = nil }
         client.nick = holder.nick
         client.nickKey = holder.nickKey
-        deviceGroups[holder.nickKey] = connections(nickKey: holder.nickKey) + [client]
+        state.deviceGroups[holder.nickKey] = state.connections(nickKey: holder.nickKey) + [client]
         if client.registered && oldNick != holder.nick && oldNick != "*" {
             out.send(client, IRCMessage(source: oldPrefix, command: "NICK", params: [holder.nick]))
-            announcePresence(client, online: false, nick: oldNick, out: &out)
+            announcePresence(&state, client, online: false, nick: oldNick, out: &out)
             renamedInNetwork(client, from: IRCNames.fold(oldNick))
         }
-        let count = connections(nickKey: holder.nickKey).count
+        let count = state.connections(nickKey: holder.nickKey).count
         notice(
             client,
             "You are \(holder.nick) on \(count) connections now: each sees your messages and everything sent to \(holder.nick).",
             out: &out)
         for key in holder.channels {
-            guard let channel = channels[key], let status = channel.members[holder.id] else { continue }
+            guard let channel = state.channels[key], let status = channel.members[holder.id] else { continue }
             channel.add(client, status)
             client.channels.append(key)
             // The holder may be on another node: every node learns this device sits here too.
             tellNetwork(joined: client, channel, op: status.op)
             out.send(client, userMessage(client, "JOIN", [channel.name]))
             sendTopic(client, channel, out: &out)
-            sendNames(client, channel, out: &out)
+            sendNames(&state, client, channel, out: &out)
         }
         if client.isPlain { client.currentChannel = client.channels.last }
     }
@@ -79,34 +60,67 @@ extension Core {
     }
 
     /// A user of another node that is another device of a user already here: it joins the
-    /// group unseen. Under the lock.
-    func addRemoteDevice(_ user: Client) {
-        deviceGroups[user.nickKey] = connections(nickKey: user.nickKey).filter { $0 !== user } + [user]
+    /// group unseen.
+    func addRemoteDevice(_ state: inout ChatState, _ user: Client) {
+        state.deviceGroups[user.nickKey] = state.connections(nickKey: user.nickKey).filter { $0 !== user } + [user]
     }
 
     /// Takes `client` out of its device group, if it is in one: it leaves the user's
     /// channels (only it sees the PARTs, when `tell`), and the nick passes to another
-    /// device if it held it. Under the lock.
+    /// device if it held it.
     @discardableResult
-    func detachDevice(_ client: Client, tell: Bool, out: inout Outbox) -> Bool {
-        guard var group = deviceGroups[client.nickKey], group.contains(where: { $0 === client }) else { return false }
+    func detachDevice(_ state: inout ChatState, _ client: Client, tell: Bool, out: inout Outbox) -> Bool {
+        guard var group = state.deviceGroups[client.nickKey], group.contains(where: { $0 === client }) else {
+            return false
+        }
         group.removeAll { $0 === client }
-        deviceGroups[client.nickKey] = group.count > 1 ? group : nil
-        if nicks[client.nickKey] === client { nicks[client.nickKey] = group[0] }
+        state.deviceGroups[client.nickKey] = group.count > 1 ? group : nil
+        if state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = group[0] }
         for key in client.channels {
-            if tell, let channel = channels[key] { out.send(client, userMessage(client, "PART", [channel.name])) }
-            removeMember(client, from: key)
+            if tell, let channel = state.channels[key] { out.send(client, userMessage(client, "PART", [channel.name])) }
+            removeMember(&state, client, from: key)
         }
         client.channels = []
         return true
     }
 
+    /// `clients` without repeats, in order.
+    static func unique(_ clients: [Client]) -> [Client] {
+        var seen: Set<Int> = []
+        return clients.filter { seen.insert($0.id).inserted }
+    }
+}
+
+extension ChatState {
+    /// Every connection using the nick `key`, the holder first.
+    func connections(nickKey key: String) -> [Client] {
+        if let group = deviceGroups[key] { return group }
+        return nicks[key].map { [$0] } ?? []
+    }
+
+    /// The other connections sharing `client`'s nick.
+    func otherDevices(of client: Client) -> [Client] {
+        guard let group = deviceGroups[client.nickKey], group.contains(where: { $0 === client }) else {
+            return []
+        }
+        return group.filter { $0 !== client }
+    }
+
+    /// Whether `client` may become another device of `holder`.
+    func canShareNick(_ client: Client, with holder: Client) -> Bool {
+        guard holder !== client, let account = client.account, holder.account?.id == account.id, holder.registered
+        else { return false }
+        return connections(nickKey: holder.nickKey).count < Core.maxDevicesPerUser
+    }
+
     /// Who gets a private message: every device of the recipient, and the sender's other
     /// devices (not the sender itself). Without shared nicks anywhere — the common case —
-    /// that is just the recipient. Under the lock.
+    /// that is just the recipient.
     func privateReceivers(from client: Client, to recipient: Client) -> [Client] {
         if deviceGroups.isEmpty { return recipient === client ? [] : [recipient] }
-        return Self.unique(connections(nickKey: recipient.nickKey) + otherDevices(of: client)).filter { $0 !== client }
+        return Core.unique(connections(nickKey: recipient.nickKey) + otherDevices(of: client)).filter {
+            $0 !== client
+        }
     }
 
     /// `privateReceivers` without an array in the usual case (no device shares a nick).
@@ -115,22 +129,16 @@ extension Core {
         return .some(privateReceivers(from: client, to: recipient))
     }
 
-    /// Members counted as users: devices sharing a nick count once. Under the lock.
+    /// Members counted as users: devices sharing a nick count once.
     func userCount(_ channel: ChannelState) -> Int {
         if deviceGroups.isEmpty { return channel.members.count }
         return Set(channel.order.map(\.nickKey)).count
     }
 
-    /// A channel's members with each shared nick once (NAMES, WHO). Under the lock.
+    /// A channel's members with each shared nick once (NAMES, WHO).
     func distinctMembers(_ channel: ChannelState) -> [Client] {
         if deviceGroups.isEmpty { return channel.order }
         var seen: Set<String> = []
         return channel.order.filter { seen.insert($0.nickKey).inserted }
-    }
-
-    /// `clients` without repeats, in order.
-    static func unique(_ clients: [Client]) -> [Client] {
-        var seen: Set<Int> = []
-        return clients.filter { seen.insert($0.id).inserted }
     }
 }

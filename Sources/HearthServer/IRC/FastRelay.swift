@@ -21,9 +21,9 @@ extension Core {
         let key = IRCNames.fold(String(decoding: target, as: UTF8.self))
         if key == Bot.nick || key == "nickserv" { return false }
         let text = UnsafeRawBufferPointer(rebasing: raw[line.text])
-        let delivered = lock.withLock { () -> Int? in
-            guard let recipient = nicks[key], recipient.registered, recipient !== client, !recipient.isRemote,
-                !recipient.isPlain, deviceGroups.isEmpty, !isBlocked(client, by: recipient),
+        let delivered = chat.withLock { state -> Int? in
+            guard let recipient = state.nicks[key], recipient.registered, recipient !== client, !recipient.isRemote,
+                !recipient.isPlain, state.deviceGroups.isEmpty, !state.isBlocked(client, by: recipient),
                 line.command == .notice || recipient.away == nil
             else { return nil }
             guard RelayedMessage.fits(source: client.prefix, line.command, target: recipient.nick, text) else {

@@ -36,44 +36,43 @@ extension Core {
     /// every node applies it to its view (`replay`), so a user of another node can be changed.
     func chghost(_ client: Client, _ message: IRCMessage) {
         let (nick, host) = (message.params[0], message.params[1])
-        withState { out in
+        withState { state, out in
             if let problem = Self.hostProblem(host) {
                 out.send(
                     client,
                     IRCMessage(source: serverName, command: "FAIL", params: ["CHGHOST", "INVALID_HOST", nick, problem]))
                 return
             }
-            guard let target = nicks[IRCNames.fold(nick)], target.registered else {
+            guard let target = state.nicks[IRCNames.fold(nick)], target.registered else {
                 out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
                 return
             }
-            changeHost(target, to: host, out: &out)
+            changeHost(&state, target, to: host, out: &out)
             notice(client, "\(Words.possessive(target.nick)) displayed host is now \(host)", out: &out)
             tellNetwork(command: IRCMessage(command: "CHGHOST", params: [target.nick, host]), by: client)
         }
     }
 
     /// Shows `user` (every device of it) as `host` from now on and tells whoever sees it.
-    /// Under the lock.
-    func changeHost(_ user: Client, to host: String, out: inout Outbox) {
-        let devices = [user] + otherDevices(of: user)
+    func changeHost(_ state: inout ChatState, _ user: Client, to host: String, out: inout Outbox) {
+        let devices = [user] + state.otherDevices(of: user)
         guard devices.contains(where: { $0.host != host }) else { return }
         let old = user.prefix
         for device in devices { device.host = host }
         // The user's devices and its peers (and extended-monitor watchers) that asked.
         let change = userMessage(user, source: old, "CHGHOST", [user.user, host])
-        sendToPeers(of: user, withCap: "chghost", includeSelf: true, change, out: &out)
+        sendToPeers(&state, of: user, withCap: "chghost", includeSelf: true, change, out: &out)
         for device in devices where !device.isPlain && !device.isRemote {
             out.send(device, numeric(device, .visibleHost, host, "is now your displayed host"))
         }
         // The others see a reconnection. Plain-mode peers are spared it: they are shown no hosts.
-        let fallback = peers(of: user).filter { peer in
+        let fallback = state.peers(of: user).filter { peer in
             !peer.caps.contains("chghost") && !peer.isPlain && !devices.contains { $0 === peer }
         }
         guard !fallback.isEmpty else { return }
         out.send(fallback, userMessage(user, source: old, "QUIT", ["Changing hostname"]))
         for key in user.channels {
-            guard let channel = channels[key], let status = channel.members[user.id] else { continue }
+            guard let channel = state.channels[key], let status = channel.members[user.id] else { continue }
             let members = fallback.filter { channel.members[$0.id] != nil }
             if !members.isEmpty { rejoin(user, channel, status, for: members, out: &out) }
         }

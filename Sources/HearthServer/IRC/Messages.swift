@@ -19,11 +19,11 @@ extension Core {
             return
         }
         let tags = Self.clientTags(message)
-        withState { out in
+        withState { state, out in
             let relay: IRCMessage
             var recipients: [Client]
             if IRCNames.isChannel(target) {
-                guard let (channel, _) = memberChannel(client, target, out: &out) else { return }
+                guard let (channel, _) = memberChannel(&state, client, target, out: &out) else { return }
                 if let refusal = channelRefusal(client, channel) {
                     out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal))
                     return
@@ -31,13 +31,13 @@ extension Core {
                 relay = userMessage(client, "TAGMSG", [channel.name], clientTags: tags)
                 recipients = channel.order.filter { $0 !== client }
             } else {
-                guard let recipient = nicks[IRCNames.fold(target)], recipient.registered else {
+                guard let recipient = state.nicks[IRCNames.fold(target)], recipient.registered else {
                     out.send(client, numeric(client, .noSuchNick, target, "No such nick/channel"))
                     return
                 }
-                if isBlocked(client, by: recipient) { return }
+                if state.isBlocked(client, by: recipient) { return }
                 relay = userMessage(client, "TAGMSG", [recipient.nick], clientTags: tags)
-                recipients = privateReceivers(from: client, to: recipient)
+                recipients = state.privateReceivers(from: client, to: recipient)
                 if recipient === client { recipients.append(client) }
             }
             if recipients.contains(where: \.isRemote) { forward(client, relay, to: target) }
@@ -100,7 +100,7 @@ extension Core {
             return
         }
         if key == "nickserv" {
-            let nick = lock.withLock { client.nick }
+            let nick = chat.withLock { _ in client.nick }
             if !isNotice {
                 runBot(client, text: NickServAlias.translate(text, nick: nick), channel: nil, requireBang: false)
             }
@@ -109,8 +109,8 @@ extension Core {
         if IRCNames.isChannel(target) {
             var botChannel: String?
             var secret = false
-            withState { out in
-                guard let channel = channels[key] else {
+            withState { state, out in
+                guard let channel = state.channels[key] else {
                     if !isNotice { out.send(client, numeric(client, .noSuchChannel, target, "No such channel")) }
                     return
                 }
@@ -143,7 +143,7 @@ extension Core {
             }
             if secret {
                 if isNotice { return }
-                withState { out in
+                withState { _, out in
                     out.send(
                         client,
                         botMessage(
@@ -157,9 +157,9 @@ extension Core {
             }
             return
         }
-        let online = withState { out -> Bool in
-            guard let recipient = nicks[key], recipient.registered else { return false }
-            if isBlocked(client, by: recipient) {
+        let online = withState { state, out -> Bool in
+            guard let recipient = state.nicks[key], recipient.registered else { return false }
+            if state.isBlocked(client, by: recipient) {
                 if !isNotice {
                     out.send(
                         client,
@@ -171,7 +171,7 @@ extension Core {
             }
             client.lastMessageAt = Date()
             let echo = client.echoes
-            let receivers = privateRecipients(from: client, to: recipient)
+            let receivers = state.privateRecipients(from: client, to: recipient)
             let wanted = receivers.tagMask.union(echo || recipient === client ? client.tagMask : [])
             // Conversations between two accounts are kept (guests have no lasting identity).
             let kept = client.account.flatMap { from in recipient.account.map { (from.id, $0.id) } }
@@ -229,20 +229,14 @@ extension Core {
         return nil
     }
 
-    /// Whether `recipient`'s account blocks `client`'s. Under the lock.
-    func isBlocked(_ client: Client, by recipient: Client) -> Bool {
-        guard let sender = client.account?.id, let receiver = recipient.account?.id else { return false }
-        return blocking[receiver]?.contains(sender) == true
-    }
-
     /// STATUSMSG: `@#chan` reaches the channel's operators, `+#chan` its operators and voiced
     /// members. Not kept in history (the channel's other members could read it there).
     func sendToStatus(
         _ client: Client, command: String, status: Character, name: String, text: String, clientTags: [IRCTag]
     ) {
         let isNotice = command == "NOTICE"
-        withState { out in
-            guard let channel = channels[IRCNames.fold(name)], !hidden(channel, from: client) else {
+        withState { state, out in
+            guard let channel = state.channels[IRCNames.fold(name)], !state.hidden(channel, from: client) else {
                 if !isNotice { out.send(client, numeric(client, .noSuchChannel, name, "No such channel")) }
                 return
             }

@@ -13,9 +13,9 @@ extension Core {
     }
 
     func userMode(_ client: Client, _ target: String, _ change: String?) {
-        withState { out in
+        withState { state, out in
             guard IRCNames.fold(target) == client.nickKey else {
-                if nicks[IRCNames.fold(target)] == nil {
+                if state.nicks[IRCNames.fold(target)] == nil {
                     out.send(client, numeric(client, .noSuchNick, target, "No such nick/channel"))
                 } else {
                     out.send(client, numeric(client, .usersDontMatch, "Can't change mode for other users"))
@@ -78,9 +78,9 @@ extension Core {
     }
 
     func channelMode(_ client: Client, _ name: String, _ args: [String]) {
-        withState { out in
+        withState { state, out in
             // A channel the client may not see (secret, or a family's) does not exist for it.
-            guard let channel = channels[IRCNames.fold(name)], !hidden(channel, from: client) else {
+            guard let channel = state.channels[IRCNames.fold(name)], !state.hidden(channel, from: client) else {
                 out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
                 return
             }
@@ -201,7 +201,7 @@ extension Core {
                     if denied() { continue }
                     paramChanges += 1
                     if paramChanges > IRCLimits.modesPerCommand { continue }
-                    guard let target = nicks[IRCNames.fold(nick)] else {
+                    guard let target = state.nicks[IRCNames.fold(nick)] else {
                         out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
                         continue
                     }
@@ -218,7 +218,9 @@ extension Core {
                     } else {
                         memberStatus.voice = adding
                     }
-                    for device in [target] + otherDevices(of: target) { channel.members[device.id] = memberStatus }
+                    for device in [target] + state.otherDevices(of: target) {
+                        channel.members[device.id] = memberStatus
+                    }
                     record(ch, target.nick)
                 case "b", "e", "I":
                     guard let raw = params.popFirst() else { continue }
@@ -253,7 +255,7 @@ extension Core {
                 }
             }
             if !appliedModes.isEmpty {
-                persistIfRegistered(channel)
+                persistIfRegistered(&state, channel)
                 let change = userMessage(client, "MODE", [channel.name, appliedModes] + appliedParams)
                 out.send(channel, change)
                 tellNetwork(command: change, by: client)

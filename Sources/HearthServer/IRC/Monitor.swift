@@ -10,8 +10,8 @@ extension Core {
         let targets = (message.params.dropFirst().first ?? "").split(separator: ",").map(String.init).filter {
             !$0.isEmpty
         }
-        withState { out in
-            guard clients[client.id] != nil else { return }  // killed meanwhile
+        withState { state, out in
+            guard state.clients[client.id] != nil else { return }  // killed meanwhile
             switch sub {
             case "+":
                 var added: [String] = []
@@ -27,14 +27,14 @@ extension Core {
                         break
                     }
                     client.monitoring.insert(key)
-                    watchers[key, default: []].insert(client.id)
+                    state.watchers[key, default: []].insert(client.id)
                     added.append(nick)
                 }
-                sendMonitorStatus(client, added, out: &out)
+                sendMonitorStatus(&state, client, added, out: &out)
             case "-":
-                for nick in targets { unwatch(client, IRCNames.fold(nick)) }
+                for nick in targets { unwatch(&state, client, IRCNames.fold(nick)) }
             case "C":
-                for key in client.monitoring { unwatch(client, key) }
+                for key in client.monitoring { unwatch(&state, client, key) }
             case "L":
                 let names = client.monitoring.sorted()
                 for chunk in stride(from: 0, to: names.count, by: 20) {
@@ -44,7 +44,7 @@ extension Core {
                 }
                 out.send(client, numeric(client, .endOfMonList, "End of MONITOR list"))
             case "S":
-                sendMonitorStatus(client, client.monitoring.sorted(), out: &out)
+                sendMonitorStatus(&state, client, client.monitoring.sorted(), out: &out)
             default:
                 out.send(
                     client,
@@ -53,17 +53,17 @@ extension Core {
         }
     }
 
-    private func unwatch(_ client: Client, _ key: String) {
+    private func unwatch(_ state: inout ChatState, _ client: Client, _ key: String) {
         client.monitoring.remove(key)
-        watchers[key]?.remove(client.id)
-        if watchers[key]?.isEmpty == true { watchers[key] = nil }
+        state.watchers[key]?.remove(client.id)
+        if state.watchers[key]?.isEmpty == true { state.watchers[key] = nil }
     }
 
-    private func sendMonitorStatus(_ client: Client, _ nicks: [String], out: inout Outbox) {
+    private func sendMonitorStatus(_ state: inout ChatState, _ client: Client, _ wanted: [String], out: inout Outbox) {
         var online: [String] = []
         var offline: [String] = []
-        for nick in nicks {
-            if let holder = self.nicks[IRCNames.fold(nick)], holder.registered {
+        for nick in wanted {
+            if let holder = state.nicks[IRCNames.fold(nick)], holder.registered {
                 online.append(holder.prefix)
             } else {
                 offline.append(nick)
@@ -74,18 +74,20 @@ extension Core {
     }
 
     /// Tells the watchers of `client`'s nick that it came online (or went offline).
-    func announcePresence(_ client: Client, online: Bool, nick: String? = nil, out: inout Outbox) {
+    func announcePresence(
+        _ state: inout ChatState, _ client: Client, online: Bool, nick: String? = nil, out: inout Outbox
+    ) {
         let shown = nick ?? client.nick
-        guard let ids = watchers[IRCNames.fold(shown)], !ids.isEmpty else { return }
+        guard let ids = state.watchers[IRCNames.fold(shown)], !ids.isEmpty else { return }
         for id in ids {
-            guard let watcher = clients[id] else { continue }
+            guard let watcher = state.clients[id] else { continue }
             out.send(
                 watcher, online ? numeric(watcher, .monOnline, client.prefix) : numeric(watcher, .monOffline, shown))
         }
     }
 
     /// A departing client stops watching.
-    func dropMonitors(_ client: Client) {
-        for key in client.monitoring { unwatch(client, key) }
+    func dropMonitors(_ state: inout ChatState, _ client: Client) {
+        for key in client.monitoring { unwatch(&state, client, key) }
     }
 }

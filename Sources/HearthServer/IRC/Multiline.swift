@@ -29,7 +29,9 @@ extension Core {
 
     private func multilineFail(_ client: Client, _ code: String, _ text: String) {
         client.multiline = nil
-        withState { $0.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["BATCH", code, text])) }
+        withState { _, out in
+            out.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["BATCH", code, text]))
+        }
     }
 
     /// `BATCH +id draft/multiline target` and `BATCH -id`.
@@ -120,18 +122,18 @@ extension Core {
 
     private func multilineFail(_ client: Client, _ code: String, _ limit: String, _ text: String) {
         client.multiline = nil
-        withState {
-            $0.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["BATCH", code, limit, text]))
+        withState { _, out in
+            out.send(client, IRCMessage(source: serverName, command: "FAIL", params: ["BATCH", code, limit, text]))
         }
     }
 
     private func deliverMultiline(_ client: Client, _ draft: MultilineDraft, command: String) {
-        withState { out in
+        withState { state, out in
             var receivers: [Client]
             let shownTarget: String
             var historyTarget: String?
             if IRCNames.isChannel(draft.target) {
-                guard let channel = channels[IRCNames.fold(draft.target)] else {
+                guard let channel = state.channels[IRCNames.fold(draft.target)] else {
                     out.send(client, numeric(client, .noSuchChannel, draft.target, "No such channel"))
                     return
                 }
@@ -153,7 +155,7 @@ extension Core {
                 shownTarget = channel.name
                 historyTarget = channel.historyKey
             } else {
-                guard let recipient = nicks[IRCNames.fold(draft.target)], recipient.registered else {
+                guard let recipient = state.nicks[IRCNames.fold(draft.target)], recipient.registered else {
                     out.send(
                         client,
                         IRCMessage(
@@ -164,7 +166,7 @@ extension Core {
                             ]))
                     return
                 }
-                if isBlocked(client, by: recipient) {
+                if state.isBlocked(client, by: recipient) {
                     out.send(
                         client,
                         numeric(
@@ -172,7 +174,7 @@ extension Core {
                             "\(recipient.nick) does not accept messages from you"))
                     return
                 }
-                receivers = privateReceivers(from: client, to: recipient)
+                receivers = state.privateReceivers(from: client, to: recipient)
                 shownTarget = recipient.nick
                 if let from = client.account?.id, let to = recipient.account?.id {
                     historyTarget = HistoryRecord.conversation(from, to)

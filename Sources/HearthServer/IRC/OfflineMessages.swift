@@ -8,8 +8,8 @@ extension Core {
     /// A private message to someone not online: kept if they have an account (and the
     /// sender is logged in), otherwise 401.
     func keepForLater(_ client: Client, target: String, text: String) {
-        guard let sender = lock.withLock({ client.account }), IRCNames.isValidNick(target) else {
-            let guest = lock.withLock { client.account } == nil && IRCNames.isValidNick(target)
+        guard let sender = chat.withLock({ _ in client.account }), IRCNames.isValidNick(target) else {
+            let guest = chat.withLock { _ in client.account } == nil && IRCNames.isValidNick(target)
             reply(
                 client, .noSuchNick, target,
                 guest
@@ -27,17 +27,17 @@ extension Core {
         ) { result in
             switch result {
             case .stored:
-                self.withState {
+                self.withState { _, out in
                     self.notice(
-                        client, "\(target) is offline; they will get your message when they next log in.", out: &$0)
+                        client, "\(target) is offline; they will get your message when they next log in.", out: &out)
                 }
             case .inboxFull:
-                self.withState {
+                self.withState { _, out in
                     self.notice(
                         client,
                         "\(target) is offline and has \(StoreLimits.maxOfflineMessages) messages waiting already; "
                             + "yours was not kept.",
-                        out: &$0)
+                        out: &out)
                 }
             case .blocked:
                 self.reply(client, .cannotSendToUser, target, "\(target) does not accept messages from you")
@@ -49,11 +49,11 @@ extension Core {
 
     /// Delivers the messages kept while the account was offline, with their original time.
     func deliverKept(_ client: Client) {
-        guard let account = lock.withLock({ client.account }) else { return }
+        guard let account = chat.withLock({ _ in client.account }) else { return }
         let store = self.store
         later(client, { (try? await store.takeOfflineMessages(for: account.id)) ?? [] }) { messages in
             guard !messages.isEmpty else { return }
-            self.withState { out in
+            self.withState { _, out in
                 self.replay(
                     client,
                     messages.map {

@@ -9,7 +9,7 @@ extension Core {
     func setname(_ client: Client, _ message: IRCMessage) {
         let name = message.params[0]
         guard name.utf8.count <= IRCLimits.realnameLength else {
-            withState { out in
+            withState { _, out in
                 out.send(
                     client,
                     IRCMessage(
@@ -21,10 +21,11 @@ extension Core {
             }
             return
         }
-        withState { out in
+        withState { state, out in
             client.realname = name
             sendToPeers(
-                of: client, withCap: "setname", includeSelf: true, userMessage(client, "SETNAME", [name]), out: &out)
+                &state, of: client, withCap: "setname", includeSelf: true, userMessage(client, "SETNAME", [name]),
+                out: &out)
         }
     }
 
@@ -32,7 +33,7 @@ extension Core {
         let mask = message.params.first ?? "*"
         // WHOX (`WHO mask %fields[,token]`): the fields asked for, in WHOX's fixed order.
         let whox = message.params.count > 1 && message.params[1].hasPrefix("%") ? WhoxFields(message.params[1]) : nil
-        withState { out in
+        withState { state, out in
             func row(_ member: Client, _ channelName: String, _ status: MemberStatus?) {
                 var flags = member.away == nil ? "H" : "G"
                 if member.isOper { flags += "*" }
@@ -58,17 +59,19 @@ extension Core {
                 out.send(client, numeric(client, .whoxReply, params: whox.reply(values)))
             }
             if IRCNames.isChannel(mask) {
-                if let channel = channels[IRCNames.fold(mask)],
-                    !hidden(channel, from: client)
+                if let channel = state.channels[IRCNames.fold(mask)],
+                    !state.hidden(channel, from: client)
                 {
-                    for member in distinctMembers(channel) { row(member, channel.name, channel.members[member.id]) }
+                    for member in state.distinctMembers(channel) {
+                        row(member, channel.name, channel.members[member.id])
+                    }
                 }
-            } else if let target = nicks[IRCNames.fold(mask)] {
+            } else if let target = state.nicks[IRCNames.fold(mask)] {
                 row(target, "*", nil)
             } else {
-                let shared = Set(peers(of: client).map(\.id))
+                let shared = Set(state.peers(of: client).map(\.id))
                 // Users of other nodes of a network too.
-                for other in Array(clients.values) + Array(remoteUsers.values)
+                for other in Array(state.clients.values) + Array(state.remoteUsers.values)
                 where other.registered && IRCNames.globMatch(mask, other.nick) {
                     if other.invisible && !shared.contains(other.id) && other !== client && !client.isOper { continue }
                     row(other, "*", nil)
@@ -84,7 +87,7 @@ extension Core {
             return
         }
         let key = IRCNames.fold(nick)
-        withState { out in
+        withState { state, out in
             if key == Bot.nick {
                 out.send(
                     client,
@@ -94,7 +97,7 @@ extension Core {
                 out.send(client, numeric(client, .endOfWhois, Bot.nick, "End of /WHOIS list."))
                 return
             }
-            guard let target = nicks[key], target.registered else {
+            guard let target = state.nicks[key], target.registered else {
                 out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
                 out.send(client, numeric(client, .endOfWhois, nick, "End of /WHOIS list."))
                 return
@@ -108,8 +111,8 @@ extension Core {
                         "Actual user@host, Actual IP"))
             }
             let visible = target.channels.compactMap { key -> String? in
-                guard let channel = channels[key] else { return nil }
-                if hidden(channel, from: client) && target !== client { return nil }
+                guard let channel = state.channels[key] else { return nil }
+                if state.hidden(channel, from: client) && target !== client { return nil }
                 return (channel.members[target.id]?.prefixes(all: false) ?? "") + channel.name
             }
             if !visible.isEmpty {
@@ -138,12 +141,13 @@ extension Core {
 
     func list(_ client: Client, _ message: IRCMessage) {
         let wanted = message.params.first.map { Set($0.split(separator: ",").map { IRCNames.fold(String($0)) }) }
-        withState { out in
+        withState { state, out in
             out.send(client, numeric(client, .listStart, "Channel", "Users  Name"))
-            for channel in channels.values.sorted(by: { $0.key < $1.key }) {
+            for channel in state.channels.values.sorted(by: { $0.key < $1.key }) {
                 if let wanted, !wanted.contains(channel.key) { continue }
-                if hidden(channel, from: client) { continue }
-                out.send(client, numeric(client, .list, channel.name, String(userCount(channel)), channel.topic))
+                if state.hidden(channel, from: client) { continue }
+                out.send(
+                    client, numeric(client, .list, channel.name, String(state.userCount(channel)), channel.topic))
             }
             out.send(client, numeric(client, .listEnd, "End of /LIST"))
         }
@@ -151,19 +155,19 @@ extension Core {
 
     func ison(_ client: Client, _ message: IRCMessage) {
         let wanted = message.params.flatMap { $0.split(separator: " ").map(String.init) }
-        withState { out in
+        withState { state, out in
             let online = wanted.compactMap { nick -> String? in
                 if IRCNames.fold(nick) == Bot.nick { return Bot.nick }
-                return nicks[IRCNames.fold(nick)].flatMap { $0.registered ? $0.nick : nil }
+                return state.nicks[IRCNames.fold(nick)].flatMap { $0.registered ? $0.nick : nil }
             }
             out.send(client, numeric(client, .ison, online.joined(separator: " ")))
         }
     }
 
     func userhost(_ client: Client, _ message: IRCMessage) {
-        withState { out in
+        withState { state, out in
             let entries = message.params.prefix(IRCLimits.userhostTargets).compactMap { nick -> String? in
-                guard let target = nicks[IRCNames.fold(nick)], target.registered else { return nil }
+                guard let target = state.nicks[IRCNames.fold(nick)], target.registered else { return nil }
                 return target.nick + (target.isOper ? "*" : "") + "=" + (target.away == nil ? "+" : "-") + target.user
                     + "@" + target.host
             }
@@ -176,10 +180,11 @@ extension Core {
             $0.isEmpty ? nil : IRCMessage.truncate($0, toBytes: IRCLimits.awayLength)
         }
         tellNetwork(command: IRCMessage(command: "AWAY", params: text.map { [$0] } ?? []), by: client)
-        withState { out in
+        withState { state, out in
             client.away = text
             sendToPeers(
-                of: client, withCap: "away-notify", userMessage(client, "AWAY", text.map { [$0] } ?? []), out: &out)
+                &state, of: client, withCap: "away-notify", userMessage(client, "AWAY", text.map { [$0] } ?? []),
+                out: &out)
             if text == nil {
                 out.send(client, numeric(client, .unaway, "You are no longer marked as being away"))
             } else {
@@ -228,7 +233,7 @@ extension Core {
                 self.reply(client, .passwdMismatch, "Password incorrect")
                 return
             }
-            self.withState { out in
+            self.withState { _, out in
                 client.isOper = true
                 out.send(client, self.numeric(client, .youreOper, "You are now an IRC operator"))
                 out.send(client, self.userMessage(client, "MODE", [client.nick, "+o"]))
@@ -240,15 +245,15 @@ extension Core {
         let nick = message.params[0]
         let reason = message.params.count > 1 ? message.params[1] : "no reason"
         // Every device of the user goes.
-        let targets = lock.withLock { connections(nickKey: IRCNames.fold(nick)) }
+        let targets = chat.withLock { state in state.connections(nickKey: IRCNames.fold(nick)) }
         guard !targets.isEmpty else {
             reply(client, .noSuchNick, nick, "No such nick/channel")
             return
         }
-        let text = lock.withLock { "Killed (\(client.nick) (\(reason)))" }
+        let text = chat.withLock { _ in "Killed (\(client.nick) (\(reason)))" }
         for target in targets {
-            withState {
-                $0.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.address) (\(text))"]))
+            withState { _, out in
+                out.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.address) (\(text))"]))
             }
             remove(target, reason: text)
             target.batcher.close(target)

@@ -24,7 +24,7 @@ extension Core {
 
     func cap(_ client: Client, _ message: IRCMessage) {
         let sub = message.params.first?.uppercased() ?? ""
-        let target = lock.withLock { client.registered ? client.nick : "*" }
+        let target = chat.withLock { _ in client.registered ? client.nick : "*" }
         func capReply(_ params: [String]) -> IRCMessage {
             IRCMessage(source: serverName, command: "CAP", params: [target] + params)
         }
@@ -33,11 +33,11 @@ extension Core {
             let version = Int(message.params.dropFirst().first ?? "") ?? 0
             if !client.registered { client.capNegotiating = true }
             // CAP LS 302 turns cap-notify on implicitly.
-            if version >= 302 { _ = lock.withLock { client.caps.insert("cap-notify") } }
+            if version >= 302 { _ = chat.withLock { _ in client.caps.insert("cap-notify") } }
             let list = Self.supportedCaps.map { capValue($0, version: version) }.joined(separator: " ")
-            withState { $0.send(client, capReply(["LS", list])) }
+            withState { _, out in out.send(client, capReply(["LS", list])) }
         case "LIST":
-            withState { $0.send(client, capReply(["LIST", client.caps.sorted().joined(separator: " ")])) }
+            withState { _, out in out.send(client, capReply(["LIST", client.caps.sorted().joined(separator: " ")])) }
         case "REQ":
             if !client.registered { client.capNegotiating = true }
             let requested = (message.params.dropFirst().first ?? "").split(separator: " ").map(String.init)
@@ -46,7 +46,7 @@ extension Core {
             }
             let text = requested.joined(separator: " ")
             if known && !requested.isEmpty {
-                withState { out in
+                withState { state, out in
                     for cap in requested {
                         if cap.hasPrefix("-") {
                             client.caps.remove(String(cap.dropFirst()))
@@ -55,11 +55,11 @@ extension Core {
                         }
                     }
                     // Channels cache their members' tag masks.
-                    for key in client.channels { channels[key]?.invalidateMembers() }
+                    for key in client.channels { state.channels[key]?.invalidateMembers() }
                     out.send(client, capReply(["ACK", text]))
                 }
             } else {
-                withState { $0.send(client, capReply(["NAK", text])) }
+                withState { _, out in out.send(client, capReply(["NAK", text])) }
             }
         case "END":
             if !client.registered {
@@ -90,27 +90,29 @@ extension Core {
         let key = IRCNames.fold(wanted)
         if key == client.nickKey {
             // Case change only.
-            if wanted != client.nick { withState { setNick(client, to: wanted, out: &$0) } }
+            if wanted != client.nick { withState { state, out in setNick(&state, client, to: wanted, out: &out) } }
             return
         }
         if !client.registered,
-            lock.withLock({ nicks[key].map { Self.isAccountNick(key, of: $0) && $0.registered } ?? false })
+            chat.withLock({ state in state.nicks[key].map { Self.isAccountNick(key, of: $0) && $0.registered } ?? false
+                })
         {
             // Maybe the same account's next device: decided after SASL or PASS had their chance.
-            withState { _ in
-                if nicks[client.nickKey] === client { nicks[client.nickKey] = nil }
+            withState { state, _ in
+                if state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = nil }
                 client.nick = wanted
                 client.nickKey = key
             }
             tryCompleteRegistration(client)
             return
         }
-        if let holder = lock.withLock({ nicks[key] }),
-            withState({ out -> Bool in
-                guard canShareNick(client, with: holder), client.registered, Self.isAccountNick(key, of: holder) else {
+        if let holder = chat.withLock({ state in state.nicks[key] }),
+            withState({ state, out -> Bool in
+                guard state.canShareNick(client, with: holder), client.registered, Self.isAccountNick(key, of: holder)
+                else {
                     return false
                 }
-                attachDevice(client, to: holder, out: &out)
+                attachDevice(&state, client, to: holder, out: &out)
                 return true
             })
         {
@@ -126,7 +128,7 @@ extension Core {
         if !client.registered {
             // Claim it now; the account reservation is checked when registration completes,
             // after SASL or PASS had their chance to log in.
-            withState { setNick(client, to: wanted, out: &$0) }
+            withState { state, out in setNick(&state, client, to: wanted, out: &out) }
             tryCompleteRegistration(client)
             return
         }
@@ -150,9 +152,9 @@ extension Core {
                     "Nickname is reserved by a registered account; log in as \(owner.name) to use it")
                 return
             }
-            let renamed = self.withState { out -> Bool in
-                if claimed && self.nickTakenLocked(key, by: client) == nil {
-                    self.setNick(client, to: wanted, out: &out)
+            let renamed = self.withState { state, out -> Bool in
+                if claimed && state.nickTaken(key, by: client) == nil {
+                    self.setNick(&state, client, to: wanted, out: &out)
                     return true
                 }
                 out.send(client, self.numeric(client, .nicknameInUse, wanted, "Nickname is already in use"))
@@ -169,15 +171,7 @@ extension Core {
 
     /// Why `key` is not free for `client`, or nil.
     func nickTaken(_ key: String, by client: Client) -> String? {
-        lock.withLock { nickTakenLocked(key, by: client) }
-    }
-
-    /// The same, for callers that hold the lock.
-    func nickTakenLocked(_ key: String, by client: Client) -> String? {
-        if key == Bot.nick { return "Nickname belongs to the Hearth bot" }
-        if AccountService.reservedNicks.contains(key) { return "Nickname is reserved for services" }
-        if let holder = nicks[key], holder !== client { return "Nickname is already in use" }
-        return nil
+        chat.withLock { state in state.nickTaken(key, by: client) }
     }
 
     func user(_ client: Client, _ message: IRCMessage) {
@@ -191,7 +185,7 @@ extension Core {
             return
         }
         let username = String(message.params[0].filter { $0 != "@" && $0 != "!" }.prefix(IRCLimits.userLength))
-        lock.withLock {
+        chat.withLock { _ in
             client.user = username.isEmpty ? "user" : "~" + username.prefix(IRCLimits.userLength - 1)
             client.realname = IRCMessage.truncate(message.params[3], toBytes: IRCLimits.realnameLength)
         }
@@ -293,14 +287,14 @@ extension Core {
             if let (account, hash) = login {
                 self.protocolLogin(client, account, tokenHash: hash, effects: effects)
             }
-            let sharing = self.lock.withLock { () -> Bool in
-                guard let holder = self.nicks[client.nickKey], holder !== client else { return true }
-                return self.canShareNick(client, with: holder) && Self.isAccountNick(client.nickKey, of: holder)
+            let sharing = self.chat.withLock { state -> Bool in
+                guard let holder = state.nicks[client.nickKey], holder !== client else { return true }
+                return state.canShareNick(client, with: holder) && Self.isAccountNick(client.nickKey, of: holder)
             }
             let reserved = owner != nil && owner?.id != client.account?.id
             if reserved || !sharing || !claimed {
-                self.withState { out in
-                    if self.nicks[client.nickKey] === client { self.nicks[client.nickKey] = nil }
+                self.withState { state, out in
+                    if state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = nil }
                     if claimed { self.releaseNetworkNick(client.nickKey, session: client.id) }
                     let why =
                         reserved
@@ -319,21 +313,23 @@ extension Core {
     }
 
     func completeRegistration(_ client: Client) {
-        withState { out in
-            guard clients[client.id] != nil else { return }
+        withState { state, out in
+            guard state.clients[client.id] != nil else { return }
             client.registered = true
             metrics.registrations[client.isPlain ? .plain : .irc]?.increment()
-            notePeakUsers()
+            notePeakUsers(&state)
             // Another device of a user who is online already: attached after the welcome.
-            let holder = nicks[client.nickKey].flatMap { $0 === client ? nil : $0 }
+            let holder = state.nicks[client.nickKey].flatMap { $0 === client ? nil : $0 }
             if holder == nil {
-                nicks[client.nickKey] = client
-                announcePresence(client, online: true, out: &out)
+                state.nicks[client.nickKey] = client
+                announcePresence(&state, client, online: true, out: &out)
             }
             tellNetwork(.user, client)
-            defer { if let holder { attachDevice(client, to: holder, out: &out) } }
+            defer { if let holder { attachDevice(&state, client, to: holder, out: &out) } }
             defer {
-                if holder == nil, let account = client.account { joinGuardedChannels(client, accountID: account.id) }
+                if holder == nil, let account = client.account {
+                    joinGuardedChannels(&state, client, accountID: account.id)
+                }
             }
             func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
             send(.welcome, "Welcome to the \(config.networkName) IRC network, \(client.prefix)")
@@ -345,7 +341,7 @@ extension Core {
             for line in ISupport.lines(ISupport.tokens(network: config.networkName, extra: fileHost)) {
                 out.send(client, numeric(client, .isupport, params: line + ["are supported by this server"]))
             }
-            lusers(client, out: &out)
+            lusers(&state, client, out: &out)
             motd(client, out: &out)
             if !client.isPlain && client.host != client.address {
                 send(.visibleHost, client.host, "is now your displayed host")
@@ -358,7 +354,7 @@ extension Core {
     /// A login through SASL or PASS: like the bot's login, but the client keeps the nick it
     /// chose (it is checked against reservations when registration completes).
     func protocolLogin(_ client: Client, _ account: AccountRef, tokenHash: String?, effects: [SessionEffect]) {
-        withState { out in
+        withState { state, out in
             client.account = account
             client.tokenHash = tokenHash
             out.send(
@@ -366,41 +362,44 @@ extension Core {
                 numeric(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)"))
             if client.registered {
                 sendToPeers(
-                    of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", [account.name]), out: &out)
+                    &state, of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", [account.name]),
+                    out: &out)
             }
             for effect in effects {
                 if case .login = effect { continue }
-                apply(effect, for: client, out: &out)
+                apply(&state, effect, for: client, out: &out)
             }
         }
         // Before registration, completeRegistration delivers them after the welcome.
         if client.registered { deliverKept(client) }
     }
 
-    func lusers(_ client: Client, out: inout Outbox) {
+    func lusers(_ state: inout ChatState, _ client: Client, out: inout Outbox) {
         // Users counts everyone, users of other nodes of a network included.
         let users = counts.users
         let invisible = counts.invisible
-        let local = users - remoteUsers.count
-        let unknown = clients.count - local
-        notePeakUsers()
-        let servers = 1 + Set(remoteUsers.keys.map(\.node)).count
+        let local = users - state.remoteUsers.count
+        let unknown = state.clients.count - local
+        notePeakUsers(&state)
+        let servers = 1 + Set(state.remoteUsers.keys.map(\.node)).count
         func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
         let onServers = "on \(servers) server\(servers == 1 ? "" : "s")"
         send(.luserClient, "There are \(users - invisible) users and \(invisible) invisible \(onServers)")
         send(.luserOp, String(counts.opers), "operator(s) online")
         send(.luserUnknown, String(unknown), "unknown connection(s)")
-        send(.luserChannels, String(channels.count), "channels formed")
+        send(.luserChannels, String(state.channels.count), "channels formed")
         send(.luserMe, "I have \(local) clients and \(servers - 1) servers")
-        let (localPeak, globalPeak) = peakUsers
+        let (localPeak, globalPeak) = state.peakUsers
         send(.localUsers, String(local), String(localPeak), "Current local users \(local), max \(localPeak)")
         send(.globalUsers, String(users), String(globalPeak), "Current global users \(users), max \(globalPeak)")
     }
 
-    /// Keeps the most users seen at once, here and in the network (LUSERS). Under the lock.
-    func notePeakUsers() {
+    /// Keeps the most users seen at once, here and in the network (LUSERS).
+    func notePeakUsers(_ state: inout ChatState) {
         let users = counts.users
-        peakUsers = (max(peakUsers.local, users - remoteUsers.count), max(peakUsers.global, users))
+        state.peakUsers = (
+            max(state.peakUsers.local, users - state.remoteUsers.count), max(state.peakUsers.global, users)
+        )
     }
 
     func motd(_ client: Client, out: inout Outbox) {

@@ -50,7 +50,7 @@ extension Core {
             client.scram = mechanism == Scram.mechanism ? .clientFirst : nil
             client.saslInProgress = true
             client.saslBuffer = ""
-            withState { $0.send(client, IRCMessage(command: "AUTHENTICATE", params: ["+"])) }
+            withState { _, out in out.send(client, IRCMessage(command: "AUTHENTICATE", params: ["+"])) }
             return
         }
         // One line over a chunk breaks the protocol (905); many chunks adding up to too much
@@ -199,7 +199,7 @@ extension Core {
             String(decoding: encoded[$0..<min($0 + Self.saslChunk, encoded.count)], as: UTF8.self)
         }
         if chunks.isEmpty || chunks.last?.utf8.count == Self.saslChunk { chunks.append("+") }
-        withState { out in
+        withState { _, out in
             for chunk in chunks { out.send(client, IRCMessage(command: "AUTHENTICATE", params: [chunk])) }
         }
     }

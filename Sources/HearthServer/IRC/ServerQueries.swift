@@ -4,10 +4,10 @@ import HearthProtocol
 
 /// WHOWAS, INFO, ADMIN, LINKS and WALLOPS.
 extension Core {
-    /// Remembers a user leaving a nick (a QUIT or a NICK change). Under the lock.
-    func rememberNick(_ client: Client, nick: String? = nil) {
+    /// Remembers a user leaving a nick (a QUIT or a NICK change).
+    func rememberNick(_ state: inout ChatState, _ client: Client, nick: String? = nil) {
         guard client.registered, !client.isPlain || client.account != nil else { return }
-        whowas.record(
+        state.whowas.record(
             WhowasLog.Entry(
                 nick: nick ?? client.nick, user: client.user, host: client.host, realname: client.realname,
                 server: client.remote?.server ?? serverName, account: client.account?.name, leftAt: Date()))
@@ -19,8 +19,8 @@ extension Core {
             return
         }
         let limit = message.params.count > 1 ? Int(message.params[1]) ?? 0 : 0
-        withState { out in
-            let found = whowas.lookup(target, limit: limit)
+        withState { state, out in
+            let found = state.whowas.lookup(target, limit: limit)
             if found.isEmpty {
                 out.send(client, numeric(client, .wasNoSuchNick, target, "There was no such nickname"))
             }
@@ -58,7 +58,7 @@ extension Core {
                 + (network.map { ", node \($0.name) of a network" } ?? "") + ".",
             "The bot \(Bot.nick) answers /msg \(Bot.nick) help; HELP lists the IRC commands.",
         ]
-        withState { out in
+        withState { _, out in
             for line in lines { out.send(client, numeric(client, .info, line)) }
             out.send(client, numeric(client, .endOfInfo, "End of /INFO list"))
         }
@@ -70,7 +70,7 @@ extension Core {
             reply(client, .noSuchServer, target, "No such server")
             return
         }
-        withState { out in
+        withState { _, out in
             out.send(client, numeric(client, .adminMe, serverName, "Administrative info"))
             out.send(client, numeric(client, .adminLoc1, config.description))
             out.send(client, numeric(client, .adminLoc2, "Network \(config.networkName)"))
@@ -83,7 +83,7 @@ extension Core {
         let mask = message.params.last ?? "*"
         var servers = [(serverName, 0)]
         if let network { servers += network.peerServers.values.sorted().map { ($0, 1) } }
-        withState { out in
+        withState { _, out in
             for (server, hops) in servers where IRCNames.globMatch(mask.lowercased(), server.lowercased()) {
                 out.send(client, numeric(client, .links, server, serverName, "\(hops) \(config.description)"))
             }
@@ -94,9 +94,9 @@ extension Core {
     /// WALLOPS: an operator's message to every user with mode +w (the sender sees it too).
     func wallops(_ client: Client, _ message: IRCMessage) {
         let text = message.params[0]
-        withState { out in
+        withState { state, out in
             let line = userMessage(client, "WALLOPS", [text])
-            let readers = clients.values.filter { $0.registered && ($0.wallops || $0 === client) && !$0.isPlain }
+            let readers = state.clients.values.filter { $0.registered && ($0.wallops || $0 === client) && !$0.isPlain }
             out.send(Array(readers), line)
         }
     }
@@ -106,7 +106,9 @@ extension Core {
     func rehash(_ client: Client, _ message: IRCMessage) {
         reply(client, .rehashing, config.configFile ?? "-", "Rehashing")
         guard rehashHook.isListening else {
-            withState { notice(client, "REHASH: this server was started without a configuration file", out: &$0) }
+            withState { _, out in
+                notice(client, "REHASH: this server was started without a configuration file", out: &out)
+            }
             return
         }
         rehashHook(client)

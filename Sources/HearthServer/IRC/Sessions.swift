@@ -5,10 +5,11 @@ import HearthStore
 
 /// Logging a connection in and out: its account, its nick, its peers told.
 extension Core {
-    func logIn(_ client: Client, _ account: AccountRef, tokenHash: String?, out: inout Outbox) {
+    func logIn(_ state: inout ChatState, _ client: Client, _ account: AccountRef, tokenHash: String?, out: inout Outbox)
+    {
         if let old = client.account, old.id != account.id {
             // Another account now: no longer a device of the old one's user, nor in its channels.
-            if !detachDevice(client, tell: true, out: &out) { leaveAccountChannels(client, out: &out) }
+            if !detachDevice(&state, client, tell: true, out: &out) { leaveAccountChannels(&state, client, out: &out) }
         }
         client.account = account
         client.tokenHash = tokenHash
@@ -17,22 +18,23 @@ extension Core {
                 client,
                 numeric(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)"))
         }
-        sendToPeers(of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", [account.name]), out: &out)
-        for key in client.channels { if let channel = channels[key] { grantHistory(client, channel) } }
-        claimNick(client, account.name, out: &out)
+        sendToPeers(
+            &state, of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", [account.name]), out: &out)
+        for key in client.channels { if let channel = state.channels[key] { grantHistory(client, channel) } }
+        claimNick(&state, client, account.name, out: &out)
     }
 
     /// Gives a logged-in connection its account's nick; a guest squatting on it moves aside.
-    func claimNick(_ client: Client, _ name: String, out: inout Outbox) {
+    func claimNick(_ state: inout ChatState, _ client: Client, _ name: String, out: inout Outbox) {
         let key = IRCNames.fold(name)
         if client.nickKey == key {
-            if client.nick != name { setNick(client, to: name, out: &out) }
+            if client.nick != name { setNick(&state, client, to: name, out: &out) }
             return
         }
-        if let holder = nicks[key], holder !== client {
+        if let holder = state.nicks[key], holder !== client {
             if holder.account != nil && holder.account?.id == client.account?.id {
-                if canShareNick(client, with: holder) {
-                    attachDevice(client, to: holder, out: &out)
+                if state.canShareNick(client, with: holder) {
+                    attachDevice(&state, client, to: holder, out: &out)
                 } else {
                     notice(
                         client,
@@ -48,15 +50,15 @@ extension Core {
                 )
                 return
             }
-            let guest = freeGuestNick()
-            setNick(holder, to: guest, out: &out)
+            let guest = state.freeGuestNick()
+            setNick(&state, holder, to: guest, out: &out)
             notice(
                 holder, "The nick \(name) belongs to an account that just logged in; you are now \(guest).", out: &out)
         }
-        setNick(client, to: name, out: &out)
+        setNick(&state, client, to: name, out: &out)
     }
 
-    func logOut(_ client: Client, note: String?, out: inout Outbox) {
+    func logOut(_ state: inout ChatState, _ client: Client, note: String?, out: inout Outbox) {
         guard let account = client.account else { return }
         client.account = nil
         client.tokenHash = nil
@@ -66,15 +68,16 @@ extension Core {
                 out.send(client, IRCMessage(source: client.prefix, command: "MODE", params: [client.nick, "-B"]))
             }
         }
-        sendToPeers(of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", ["*"]), out: &out)
+        sendToPeers(&state, of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", ["*"]), out: &out)
         if client.mode == .irc {
             out.send(client, numeric(client, .loggedOut, client.prefix, "You are now logged out"))
         }
         // A device sharing the account's nick leaves the user's channels and the nick.
-        let detached = detachDevice(client, tell: true, out: &out)
-        if !detached { leaveAccountChannels(client, out: &out) }
+        let detached = detachDevice(&state, client, tell: true, out: &out)
+        if !detached { leaveAccountChannels(&state, client, out: &out) }
         if detached || client.isPlain || client.nickKey == IRCNames.fold(account.name) {
-            setNick(client, to: freeGuestNick(), out: &out)
+            let guest = state.freeGuestNick()
+            setNick(&state, client, to: guest, out: &out)
         }
         if let note { notice(client, note, out: &out) }
     }
@@ -84,16 +87,16 @@ extension Core {
     /// modes admit that account), so a logged-out phone reads and writes there no more; where
     /// it stays, it gives up, with a MODE everyone sees, the status the account gave it (a
     /// registered channel's owner's operator status). Its own node does it for a user of another
-    /// node. Under the lock.
-    func leaveAccountChannels(_ client: Client, out: inout Outbox) {
+    /// node.
+    func leaveAccountChannels(_ state: inout ChatState, _ client: Client, out: inout Outbox) {
         guard !client.isRemote else { return }
         for key in client.channels {
-            guard let channel = channels[key], let status = channel.members[client.id] else { continue }
+            guard let channel = state.channels[key], let status = channel.members[client.id] else { continue }
             if status.byAccount {
                 let part = userMessage(client, "PART", [channel.name, "Logged out"])
                 // Plain lines are rendered when written, after the nick has changed: its own PART
                 // would read as someone else's leaving, so it is told in words.
-                leave(client, channel, part, except: client.isPlain ? client : nil, out: &out)
+                leave(&state, client, channel, part, except: client.isPlain ? client : nil, out: &out)
                 if client.isPlain { notice(client, "You left \(channel.name).", out: &out) }
             } else if status.op && status.opByAccount {
                 channel.members[client.id]?.op = false

@@ -12,8 +12,8 @@ extension Core {
             NetworkNode.Handlers(
                 apply: { [unowned self] in self.applyRemote($0) },
                 announce: { [unowned self] in self.announcements(node: network.name) },
-                mirrored: { [unowned self] in self.lock.withLock { Set(self.remoteUsers.keys) } },
-                localUsers: { [unowned self] in self.lock.withLock { self.clients.count } }))
+                mirrored: { [unowned self] in self.chat.withLock { state in Set(state.remoteUsers.keys) } },
+                localUsers: { [unowned self] in self.chat.withLock { state in state.clients.count } }))
     }
 
     /// Applies one event from another node. Events of one node arrive in the order it sent them.
@@ -24,7 +24,7 @@ extension Core {
         }
         // Decoded before taking the lock.
         let effect = event.kind == .effect ? event.line.flatMap(Self.decodeEffect) : nil
-        withState { out in
+        withState { state, out in
             let origin = RemoteOrigin(node: event.node, session: event.session)
             switch event.kind {
             case .hello, .announced, .command:
@@ -33,30 +33,30 @@ extension Core {
                 guard let effect else { return }
                 if case .channelMessage(let key, let text) = effect {
                     // Its node keeps it in the history; here it is only shown.
-                    if let channel = channels[key] { out.send(channel, botMessage(to: channel.name, text)) }
-                } else if let user = remoteUsers[origin] {
-                    apply(effect, for: user, out: &out)
+                    if let channel = state.channels[key] { out.send(channel, botMessage(to: channel.name, text)) }
+                } else if let user = state.remoteUsers[origin] {
+                    apply(&state, effect, for: user, out: &out)
                 }
             case .user:
-                remoteUser(origin, event, out: &out)
+                remoteUser(&state, origin, event, out: &out)
             case .nick:
-                guard let user = remoteUsers[origin], let nick = event.nick else { return }
-                renameRemote(user, to: nick, out: &out)
+                guard let user = state.remoteUsers[origin], let nick = event.nick else { return }
+                renameRemote(&state, user, to: nick, out: &out)
             case .quit:
-                guard let user = remoteUsers[origin] else { return }
-                removeRemote(user, reason: event.text ?? "Quit", out: &out)
+                guard let user = state.remoteUsers[origin] else { return }
+                removeRemote(&state, user, reason: event.text ?? "Quit", out: &out)
             case .join:
-                guard let user = remoteUsers[origin], let name = event.target else { return }
-                joinRemote(user, name, op: event.op ?? false, history: event.history, out: &out)
+                guard let user = state.remoteUsers[origin], let name = event.target else { return }
+                joinRemote(&state, user, name, op: event.op ?? false, history: event.history, out: &out)
             case .part:
                 // A PART, or a KICK (which may be of a user of this node).
-                let here = origin.node == network?.name ? clients[origin.session] : nil
-                guard let user = remoteUsers[origin] ?? here, let name = event.target else { return }
+                let here = origin.node == network?.name ? state.clients[origin.session] : nil
+                guard let user = state.remoteUsers[origin] ?? here, let name = event.target else { return }
                 let key = IRCNames.fold(name)
-                guard let channel = channels[key], channel.members[user.id] != nil else { return }
+                guard let channel = state.channels[key], channel.members[user.id] != nil else { return }
                 if let line = event.line, let part = try? IRCMessage.parse(line) { out.send(channel, part) }
-                for member in [user] + otherDevices(of: user) {
-                    removeMember(member, from: key)
+                for member in [user] + state.otherDevices(of: user) {
+                    removeMember(&state, member, from: key)
                     member.channels.removeAll { $0 == key }
                 }
             case .message:
@@ -67,7 +67,7 @@ extension Core {
                 // Only clients that speak message-tags can make sense of a TAGMSG.
                 let tagsOnly = message.command == "TAGMSG"
                 if IRCNames.isChannel(target) {
-                    guard let channel = channels[key] else { return }
+                    guard let channel = state.channels[key] else { return }
                     if tagsOnly {
                         out.send(channel.order.filter { $0.caps.contains("message-tags") }, message)
                     } else {
@@ -75,9 +75,9 @@ extension Core {
                     }
                 } else {
                     // The recipient's devices here, and the sender's (they see what it sends).
-                    var here = connections(nickKey: key)
-                    if let sender = remoteUsers[origin], !deviceGroups.isEmpty {
-                        here = Self.unique(here + otherDevices(of: sender))
+                    var here = state.connections(nickKey: key)
+                    if let sender = state.remoteUsers[origin], !state.deviceGroups.isEmpty {
+                        here = Self.unique(here + state.otherDevices(of: sender))
                     }
                     here = here.filter {
                         !$0.isRemote && $0.registered && (!tagsOnly || $0.caps.contains("message-tags"))
@@ -85,7 +85,7 @@ extension Core {
                     if !here.isEmpty { out.send(here, message) }
                 }
             case .channel:
-                guard let name = event.target, let channel = channels[IRCNames.fold(name)],
+                guard let name = event.target, let channel = state.channels[IRCNames.fold(name)],
                     channel.order.allSatisfy(\.isRemote)
                 else { return }
                 channel.topic = event.text ?? ""
@@ -99,8 +99,8 @@ extension Core {
                 if let lists = event.lists { channel.lists = ChannelLists(announced: lists) }
             case .nodeGone:
                 let reason = event.text ?? "\(event.node) left the network"
-                for user in remoteUsers.values where user.remote?.node == event.node {
-                    removeRemote(user, reason: reason, out: &out)
+                for user in state.remoteUsers.values where user.remote?.node == event.node {
+                    removeRemote(&state, user, reason: reason, out: &out)
                 }
             }
         }
@@ -111,7 +111,7 @@ extension Core {
     private func replay(_ event: NetworkEvent) {
         let origin = RemoteOrigin(node: event.node, session: event.session)
         guard let line = event.line, let message = try? IRCMessage.parse(line),
-            let user = lock.withLock({ remoteUsers[origin] })
+            let user = chat.withLock({ state in state.remoteUsers[origin] })
         else { return }
         switch message.command {
         case "MODE" where message.params.count >= 2:
@@ -132,18 +132,19 @@ extension Core {
     }
 
     /// A user of another node appears (or is announced again).
-    private func remoteUser(_ origin: RemoteOrigin, _ event: NetworkEvent, out: inout Outbox) {
+    private func remoteUser(_ state: inout ChatState, _ origin: RemoteOrigin, _ event: NetworkEvent, out: inout Outbox)
+    {
         guard let nick = event.nick else { return }
-        if let known = remoteUsers[origin] {
+        if let known = state.remoteUsers[origin] {
             // Announced again after a login or logout: the account it speaks for.
             known.account = event.account.flatMap { name in event.accountID.map { AccountRef(id: $0, name: name) } }
-            if known.nick != nick { renameRemote(known, to: nick, out: &out) }
+            if known.nick != nick { renameRemote(&state, known, to: nick, out: &out) }
             return
         }
         var origin = origin
         origin.server = event.server
         let user = Client.remote(
-            id: newClientIDLocked(), origin: origin, host: event.host ?? origin.node, place: remotePlace, counts: counts
+            id: state.newClientID(), origin: origin, host: event.host ?? origin.node, place: remotePlace, counts: counts
         )
         user.nick = nick
         user.nickKey = IRCNames.fold(nick)
@@ -151,77 +152,80 @@ extension Core {
         user.realname = event.realname ?? ""
         if let name = event.account, let id = event.accountID { user.account = AccountRef(id: id, name: name) }
         user.registered = true
-        remoteUsers[origin] = user
-        notePeakUsers()
-        if let holder = nicks[user.nickKey] {
-            if Self.sameUser(holder, user) { addRemoteDevice(user) }
+        state.remoteUsers[origin] = user
+        notePeakUsers(&state)
+        if let holder = state.nicks[user.nickKey] {
+            if Self.sameUser(holder, user) { addRemoteDevice(&state, user) }
         } else {
-            nicks[user.nickKey] = user
-            announcePresence(user, online: true, out: &out)
+            state.nicks[user.nickKey] = user
+            announcePresence(&state, user, online: true, out: &out)
         }
     }
 
-    private func renameRemote(_ user: Client, to nick: String, out: inout Outbox) {
+    private func renameRemote(_ state: inout ChatState, _ user: Client, to nick: String, out: inout Outbox) {
         let newKey = IRCNames.fold(nick)
-        if otherDevices(of: user).isEmpty, let holder = nicks[newKey], holder !== user, holder.account != nil,
+        if state.otherDevices(of: user).isEmpty, let holder = state.nicks[newKey], holder !== user,
+            holder.account != nil,
             holder.account?.id == user.account?.id
         {
             // Another device of a user here (its node sent the PARTs from its old channels).
-            if nicks[user.nickKey] === user { nicks[user.nickKey] = nil }
-            announcePresence(user, online: false, out: &out)
+            if state.nicks[user.nickKey] === user { state.nicks[user.nickKey] = nil }
+            announcePresence(&state, user, online: false, out: &out)
             (user.nick, user.nickKey) = (nick, newKey)
-            addRemoteDevice(user)
+            addRemoteDevice(&state, user)
             return
         }
-        if !otherDevices(of: user).isEmpty {
+        if !state.otherDevices(of: user).isEmpty {
             // The whole user renames, its devices here too.
-            setNick(user, to: nick, out: &out)
+            setNick(&state, user, to: nick, out: &out)
             return
         }
         let oldPrefix = user.prefix
         let oldNick = user.nick
-        rememberNick(user)
-        if nicks[user.nickKey] === user { nicks[user.nickKey] = nil }
+        rememberNick(&state, user)
+        if state.nicks[user.nickKey] === user { state.nicks[user.nickKey] = nil }
         user.nick = nick
         user.nickKey = IRCNames.fold(nick)
-        if nicks[user.nickKey] == nil { nicks[user.nickKey] = user }
-        out.send(peers(of: user), userMessage(user, source: oldPrefix, "NICK", [nick]))
-        announcePresence(user, online: false, nick: oldNick, out: &out)
-        announcePresence(user, online: true, out: &out)
+        if state.nicks[user.nickKey] == nil { state.nicks[user.nickKey] = user }
+        out.send(state.peers(of: user), userMessage(user, source: oldPrefix, "NICK", [nick]))
+        announcePresence(&state, user, online: false, nick: oldNick, out: &out)
+        announcePresence(&state, user, online: true, out: &out)
     }
 
-    private func removeRemote(_ user: Client, reason: String, out: inout Outbox) {
-        guard let origin = user.remote, remoteUsers[origin] === user else { return }
-        remoteUsers[origin] = nil
+    private func removeRemote(_ state: inout ChatState, _ user: Client, reason: String, out: inout Outbox) {
+        guard let origin = user.remote, state.remoteUsers[origin] === user else { return }
+        state.remoteUsers[origin] = nil
         // A device leaving while others stay: the user is still here.
-        if detachDevice(user, tell: false, out: &out) {
+        if detachDevice(&state, user, tell: false, out: &out) {
             user.registered = false
             return
         }
-        rememberNick(user)
-        out.send(peers(of: user), userMessage(user, "QUIT", [reason]))
-        for key in user.channels { removeMember(user, from: key) }
+        rememberNick(&state, user)
+        out.send(state.peers(of: user), userMessage(user, "QUIT", [reason]))
+        for key in user.channels { removeMember(&state, user, from: key) }
         user.channels = []
         user.registered = false
-        if nicks[user.nickKey] === user {
+        if state.nicks[user.nickKey] === user {
             // Another device of the same account elsewhere may still hold it.
-            nicks[user.nickKey] = remoteUsers.values.first { $0.nickKey == user.nickKey }
-            if nicks[user.nickKey] == nil { announcePresence(user, online: false, out: &out) }
+            state.nicks[user.nickKey] = state.remoteUsers.values.first { $0.nickKey == user.nickKey }
+            if state.nicks[user.nickKey] == nil { announcePresence(&state, user, online: false, out: &out) }
         }
     }
 
-    private func joinRemote(_ user: Client, _ name: String, op: Bool, history: String?, out: inout Outbox) {
+    private func joinRemote(
+        _ state: inout ChatState, _ user: Client, _ name: String, op: Bool, history: String?, out: inout Outbox
+    ) {
         let key = IRCNames.fold(name)
         let channel: ChannelState
-        if let existing = channels[key] {
+        if let existing = state.channels[key] {
             channel = existing
         } else {
             // One history for the channel, whichever node its members are on.
-            channel = ChannelState(name: name, historyKey: history ?? historyKey(forNew: key))
-            channels[key] = channel
+            channel = ChannelState(name: name, historyKey: history ?? state.historyKey(forNew: key))
+            state.channels[key] = channel
         }
         guard channel.members[user.id] == nil else { return }
-        let devices = connections(nickKey: user.nickKey).filter { $0 !== user && Self.sameUser($0, user) }
+        let devices = state.connections(nickKey: user.nickKey).filter { $0 !== user && Self.sameUser($0, user) }
         let seen = devices.contains { channel.members[$0.id] != nil }
         channel.add(user, MemberStatus(op: op, voice: false))
         user.channels.append(key)
@@ -233,30 +237,30 @@ extension Core {
             tellNetwork(joined: device, channel, op: op)
             out.send(device, userMessage(device, "JOIN", [channel.name]))
             sendTopic(device, channel, out: &out)
-            sendNames(device, channel, out: &out)
+            sendNames(&state, device, channel, out: &out)
         }
     }
 
     /// What this node tells a node that asks (`hello`): its users and where they sit.
     func announcements(node: String) -> [NetworkEvent] {
-        lock.withLock {
+        chat.withLock { state in
             var events: [NetworkEvent] = []
-            for client in clients.values where client.registered && !client.isRemote {
+            for client in state.clients.values where client.registered && !client.isRemote {
                 events.append(userEvent(client, node: node))
                 for key in client.channels {
-                    guard let channel = channels[key] else { continue }
+                    guard let channel = state.channels[key] else { continue }
                     var join = NetworkEvent(kind: .join, from: node, session: client.id)
                     (join.target, join.history) = (channel.name, channel.historyKey)
                     join.op = channel.members[client.id]?.op ?? false
                     events.append(join)
                 }
             }
-            for channel in channels.values where channel.order.contains(where: { !$0.isRemote }) {
-                var state = NetworkEvent(kind: .channel, from: node)
-                (state.target, state.text, state.user) = (channel.name, channel.topic, channel.topicSetBy)
-                state.line = channel.modeString(showKey: true).joined(separator: " ")
-                state.lists = channel.lists.announced
-                events.append(state)
+            for channel in state.channels.values where channel.order.contains(where: { !$0.isRemote }) {
+                var snapshot = NetworkEvent(kind: .channel, from: node)
+                (snapshot.target, snapshot.text, snapshot.user) = (channel.name, channel.topic, channel.topicSetBy)
+                snapshot.line = channel.modeString(showKey: true).joined(separator: " ")
+                snapshot.lists = channel.lists.announced
+                events.append(snapshot)
             }
             return events
         }
@@ -332,11 +336,10 @@ extension Core {
 
     /// The bot's notice to an account's connections on other nodes (an upload arrived, a new
     /// cookie is ready): one message per nick, which its node delivers to every device with it.
-    /// Under the lock.
-    func notifyElsewhere(accountID: Int64, text: String) {
+    func notifyElsewhere(_ state: inout ChatState, accountID: Int64, text: String) {
         guard let network else { return }
         var told: Set<String> = []
-        for user in remoteUsers.values where user.account?.id == accountID && told.insert(user.nickKey).inserted {
+        for user in state.remoteUsers.values where user.account?.id == accountID && told.insert(user.nickKey).inserted {
             var event = NetworkEvent(kind: .message, from: network.name)
             event.target = user.nick
             event.line = IRCMessage(source: botPrefix, command: "NOTICE", params: [user.nick, text]).serialized()

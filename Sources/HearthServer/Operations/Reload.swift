@@ -50,7 +50,7 @@ extension HearthServer {
     /// systemd watchdog waits for before each ping (a hang means no ping, then a restart).
     public func probe() async {
         for loop in group.makeIterator() {
-            try? await loop.submit { [core] in core.lock.withLock {} }.get()
+            try? await loop.submit { [core] in core.chat.withLock { _ in } }.get()
         }
     }
 

@@ -51,7 +51,7 @@ final class FlushBatcher: @unchecked Sendable {
         relayed = (0, 0, 0)
     }
 
-    /// From another loop (under `Core.lock`, so order is the order state changed).
+    /// From another loop (inside the chat lock, so order is the order state changed).
     func handOver(_ delivery: Outbox.Delivery) {
         let schedule = inboxLock.withLock { () -> Bool in
             inbox.writes.append(.delivery(delivery))
@@ -61,7 +61,7 @@ final class FlushBatcher: @unchecked Sendable {
         if schedule { loop.execute { self.drainInbox() } }
     }
 
-    /// From another loop (under `Core.lock`): a relayed message for `client`, with the tags `variant`.
+    /// From another loop (inside the chat lock): a relayed message for `client`, with the tags `variant`.
     func handOver(to client: Client, _ message: RelayedMessage, variant: TagMask) {
         let schedule = inboxLock.withLock { () -> Bool in
             let before = inbox.bytes.writerIndex

@@ -27,7 +27,7 @@ extension Core {
         let replies = client.labeledReplies
         client.label = nil
         client.labeledReplies = []
-        withState { out in
+        withState { _, out in
             switch replies.count {
             case 0:
                 out.send(

@@ -4,7 +4,7 @@ import NIOCore
 /// Messages decided under the lock. Each is serialised once however many clients receive
 /// it; plain-mode clients get it rendered for them.
 ///
-/// `dispatch` runs under `Core.lock`: recipients' fields are read safely, and every loop
+/// `dispatch` runs inside the chat lock: recipients' fields are read safely, and every loop
 /// receives its writes in the order the state changed. Writes for other loops are handed
 /// to those loops' inboxes right there (one entry per loop per message, however many
 /// members live on it); writes for the current loop are returned and done after the lock is released

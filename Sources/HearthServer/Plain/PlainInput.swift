@@ -25,7 +25,7 @@ extension Core {
     func startPlainMode(_ client: Client) {
         if config.serverPassword != nil {
             // A private server: the first line is its password.
-            withState { out in
+            withState { _, out in
                 client.mode = .plain
                 client.awaitingServerPassword = true
                 out.send(
@@ -43,22 +43,23 @@ extension Core {
             welcomePlain(client)
             return
         }
-        withState { out in
+        withState { _, out in
             out.send(client, IRCMessage(command: "NOTICE", params: ["*", "That is not this server's password. Bye."]))
         }
         quit(client, reason: "Bad server password")
     }
 
     private func welcomePlain(_ client: Client) {
-        withState { out in
+        withState { state, out in
             client.mode = .plain
             client.user = "plain"
             client.realname = "plain-mode user"
-            setNick(client, to: freeGuestNick(), out: &out)
+            let guest = state.freeGuestNick()
+            setNick(&state, client, to: guest, out: &out)
             client.registered = true
             metrics.registrations[.plain]?.increment()
-            notePeakUsers()
-            announcePresence(client, online: true, out: &out)
+            notePeakUsers(&state)
+            announcePresence(&state, client, online: true, out: &out)
             claimGuestNick(client)
             for line in Self.plainGreeting(nick: client.nick, network: config.networkName) {
                 notice(client, line, out: &out)
@@ -68,7 +69,7 @@ extension Core {
     }
 
     func plainSay(_ client: Client, _ lines: [String]) {
-        withState { out in for line in lines { notice(client, line, out: &out) } }
+        withState { _, out in for line in lines { notice(client, line, out: &out) } }
     }
 
     func handlePlainLine(_ client: Client, _ bytes: ByteBuffer) {
@@ -108,7 +109,7 @@ extension Core {
             } else {
                 runBot(client, text: line, channel: nil, requireBang: true)
             }
-        } else if lock.withLock({ client.linesToBot }) {
+        } else if chat.withLock({ _ in client.linesToBot }) {
             guard stillCollecting(client) else {
                 let minutes = Int(Self.captureIdleTimeout / 60)
                 plainSay(
@@ -130,7 +131,7 @@ extension Core {
     /// Whether the bot still collects `client`'s lines (and it takes this one now).
     private func stillCollecting(_ client: Client) -> Bool {
         let now = config.clock.now()
-        return lock.withLock {
+        return chat.withLock { _ in
             guard now.timeIntervalSince(client.linesToBotTouched) <= Self.captureIdleTimeout else {
                 client.linesToBot = false
                 return false
@@ -162,7 +163,7 @@ extension Core {
             handleIRC(client, IRCMessage(command: command, params: params))
         }
         func needs(_ usage: String) { plainSay(client, ["usage: \(usage)"]) }
-        let current = client.currentChannel.flatMap { key in lock.withLock { channels[key]?.name } }
+        let current = client.currentChannel.flatMap { key in chat.withLock { state in state.channels[key]?.name } }
         switch name {
         case "join":
             guard let channel = words.first else { return needs("/join #channel [key] — e.g. /join #lobby") }
@@ -198,7 +199,7 @@ extension Core {
         case "away": run("AWAY", rest.isEmpty ? [] : [rest])
         case "cancel":
             // Stops the bot collecting this connection's lines (what it has is kept).
-            let was = lock.withLock {
+            let was = chat.withLock { _ in
                 defer { client.linesToBot = false }
                 return client.linesToBot
             }

@@ -19,7 +19,7 @@ import Testing
     static func waitUntilIn(_ server: TestServer, _ channel: String, _ nick: String) async throws -> Bool {
         let core = server.server.core
         for _ in 0..<200 {
-            let present = core.lock.withLock { core.channels[channel]?.order.contains { $0.nick == nick } ?? false }
+            let present = core.chat.withLock { $0.channels[channel]?.order.contains { $0.nick == nick } ?? false }
             if present { return true }
             try await Task.sleep(for: .milliseconds(100))
         }

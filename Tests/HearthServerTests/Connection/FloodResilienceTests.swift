@@ -81,10 +81,10 @@ import Testing
             for other in others { try? await other.channel.close() }
             for client in clients { await client.close() }
             let core = server.server.core
-            var left = core.lock.withLock { core.clients.count }
+            var left = core.chat.withLock { $0.clients.count }
             for _ in 0..<200 where left > 0 {
                 try? await Task.sleep(for: .milliseconds(50))
-                left = core.lock.withLock { core.clients.count }
+                left = core.chat.withLock { $0.clients.count }
             }
             #expect(left == 0, "the server still holds \(left) connections after they all closed")
             try? await group.shutdownGracefully()
@@ -132,8 +132,8 @@ import Testing
         let flooders = fixture.lock.withLock { fixture.flooders }
         try #require(flooders.count == Self.flooders)
         let inChannel = Self.flooders / Self.channelEvery
-        let (connected, members) = core.lock.withLock {
-            (core.clients.count, core.channels["#flood"]?.members.count ?? 0)
+        let (connected, members) = core.chat.withLock {
+            ($0.clients.count, $0.channels["#flood"]?.members.count ?? 0)
         }
         #expect(connected == Self.flooders + 3 && members == inChannel + 3)
         print("flood: \(Self.flooders) flooders registered in \(Self.ms(clock.now - opening)) ms")
@@ -212,7 +212,7 @@ import Testing
         #expect(later < Self.total)
         let gone = flooders.filter { $0.isClosed || $0.error != nil }
         #expect(gone.isEmpty, "\(gone.count) flooders were disconnected, e.g. \(gone.first?.error ?? "closed")")
-        let stillConnected = core.lock.withLock { core.clients.count }
+        let stillConnected = core.chat.withLock { $0.clients.count }
         #expect(stillConnected == Self.flooders + 3)
 
         // And the good pair still talk.
@@ -227,7 +227,7 @@ import Testing
     /// Lines the server's connections hold for flood control (read, not yet handled), the
     /// connections holding any, and the most bytes one holds; asked on each event loop.
     static func heldLines(_ core: Core) async throws -> (lines: Int, connections: Int, largest: Int) {
-        let clients = core.lock.withLock { Array(core.clients.values) }
+        let clients = core.chat.withLock { Array($0.clients.values) }
         var total = (lines: 0, connections: 0, largest: 0)
         for onLoop in Dictionary(grouping: clients, by: { ObjectIdentifier($0.eventLoop) }).values {
             let counts = try await onLoop[0].eventLoop.submit {
