@@ -34,6 +34,8 @@ let package = Package(
         // /metrics: counters and histograms in Prometheus's text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // HTTP field names and statuses for the web routes (Hummingbird's request and response types).
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -57,6 +59,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         // Pictures on disk and the libgd work on them, off the event loops.
         .target(
@@ -71,13 +74,14 @@ let package = Package(
             dependencies: [
                 "HearthProtocol", "HearthStore", "HearthCrypto",
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // What the chat server and the apps share: the command table, requests and responses,
         // session effects, presence, paging, suggestions.
         .target(
             name: "HearthKit",
             dependencies: [
-                "HearthProtocol", "HearthStore", "HearthCrypto", "HearthAccounts", "HearthMediaLibrary",
+                "HearthProtocol", "HearthStore", "HearthCrypto", "HearthAccounts", "HearthMediaLibrary", "HearthMedia",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The apps, one folder each.
@@ -87,15 +91,18 @@ let package = Package(
                 "HearthKit", "HearthAccounts", "HearthMediaLibrary",
                 "HearthProtocol", "HearthStore", "HearthCrypto", "HearthMedia",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ], resources: [.copy("Fortunes")]),
         .target(
             name: "HearthServer",
             dependencies: [
-                "HearthProtocol", "HearthKit", "HearthAccounts", "HearthMediaLibrary", "HearthStore", "HearthCrypto",
+                "HearthProtocol", "HearthKit", "HearthAccounts", "HearthMediaLibrary", "HearthMedia", "HearthStore",
+                "HearthCrypto",
                 "CEpoll",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -103,6 +110,7 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -111,6 +119,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             // The web pages' stylesheets and scripts and the chat page (WebAssets), beside the program.
@@ -120,7 +129,7 @@ let package = Package(
         .target(
             name: "HearthConfig",
             dependencies: [
-                "HearthServer", "HearthBot", "HearthStore", "HearthCrypto", "HearthProtocol",
+                "HearthServer", "HearthBot", "HearthStore", "HearthCrypto", "HearthProtocol", "HearthAccounts",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Yams", package: "Yams"),
@@ -130,8 +139,10 @@ let package = Package(
             name: "hearth",
             dependencies: [
                 "HearthServer", "HearthStore", "HearthCrypto", "HearthBot", "HearthKit", "HearthAccounts",
-                "HearthMediaLibrary", "HearthMedia", "HearthConfig",
+                "HearthMediaLibrary", "HearthMedia", "HearthConfig", "HearthProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         // What the fuzzers check (scripts/fuzz), one module per target so each fuzzer builds only
         // what it tests; the unit tests replay the saved corpus through the same checks.
@@ -164,8 +175,8 @@ let package = Package(
         .target(
             name: "HearthTesting",
             dependencies: [
-                "HearthServer", "HearthBot", "HearthKit", "HearthAccounts", "HearthMediaLibrary", "HearthStore",
-                "HearthCrypto",
+                "HearthServer", "HearthBot", "HearthKit", "HearthAccounts", "HearthMediaLibrary", "HearthMedia",
+                "HearthStore", "HearthCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -175,6 +186,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -191,22 +203,26 @@ let package = Package(
             name: "HearthStoreTests",
             dependencies: [
                 "HearthStore", "HearthTesting", "HearthCrypto", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "HearthAccountsTests", dependencies: ["HearthAccounts"]),
-        .testTarget(name: "HearthKitTests", dependencies: ["HearthKit"]),
+        .testTarget(name: "HearthAccountsTests", dependencies: ["HearthAccounts", "HearthCrypto", "HearthProtocol"]),
+        .testTarget(name: "HearthKitTests", dependencies: ["HearthKit", "HearthCrypto"]),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
         .testTarget(
             name: "HearthServerTests",
             dependencies: [
                 "HearthTesting", "HearthServer", "HearthBot", "HearthKit", "HearthAccounts", "HearthMediaLibrary",
-                "HearthStore", "HearthCrypto", "HearthMedia", "HearthConfig",
+                "HearthStore", "HearthCrypto", "HearthMedia", "HearthConfig", "HearthProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
