@@ -51,11 +51,7 @@ struct MediaRoutes {
             .contentType: ImageFormat.allCases.first { $0.fileExtension == parts[1] }!.mimeType,
         ]
         // The file never changes, so a client holding it needs nothing more.
-        if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: {
-            $0.trimmingCharacters(in: .whitespaces) == etag
-        }) == true {
-            return Response(status: .notModified, headers: headers)
-        }
+        if AssetRoutes.hasCopy(request, etag: etag) { return Response(status: .notModified, headers: headers) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
