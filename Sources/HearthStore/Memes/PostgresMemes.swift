@@ -143,20 +143,16 @@ extension PostgresStore: MemeStore {
     }
 
     public func mayViewLists(of owner: Int64, viewer: Int64?) async throws -> Bool {
-        if owner == viewer { return true }
-        if let viewer, try await eitherBlocks(owner, viewer) { return false }
-        let isPublic =
-            try await rows(
-                "SELECT value FROM setting WHERE accountId = \(owner) AND key = 'privacy'"
-            ).first?.decode(String.self) == "public"
-        if isPublic { return true }
-        guard let viewer else { return false }
-        let mutual = try await rows(
+        let (blocks, isPublic, mutual) = try await rows(
             """
-            SELECT COUNT(*) FROM follow WHERE (followerId = \(owner) AND followeeId = \(viewer))
-              OR (followerId = \(viewer) AND followeeId = \(owner))
-            """)[0].decode(Int64.self)
-        return mutual == 2
+            SELECT EXISTS (SELECT 1 FROM block WHERE (blockerId = \(owner) AND blockedId = \(viewer))
+                OR (blockerId = \(viewer) AND blockedId = \(owner))),
+              EXISTS (SELECT 1 FROM setting WHERE accountId = \(owner) AND key = 'privacy' AND value = 'public'),
+              (SELECT COUNT(*) FROM follow WHERE (followerId = \(owner) AND followeeId = \(viewer))
+                OR (followerId = \(viewer) AND followeeId = \(owner))) = 2
+            """)[0].decode((Bool, Bool, Bool).self)
+        let facts = ListViewFacts(eitherBlocks: blocks, ownerIsPublic: isPublic, mutualFollow: mutual)
+        return ListViewRules.mayView(owner: owner, viewer: viewer, facts)
     }
 
     public func eitherBlocks(_ a: Int64, _ b: Int64) async throws -> Bool {

@@ -135,31 +135,19 @@ extension SQLiteStore {
     /// Whether `viewer` may see `owner`'s lists: themselves, public accounts, or mutual
     /// friends — never when either blocks the other.
     public func mayViewLists(of owner: Int64, viewer: Int64?) async throws -> Bool {
-        if owner == viewer { return true }
-        return try await pool.read { db in
-            if let viewer {
-                let blocked =
-                    try Bool.fetchOne(
-                        db,
-                        sql:
-                            "SELECT 1 FROM block WHERE (blockerId = ? AND blockedId = ?) OR (blockerId = ? AND blockedId = ?)",
-                        arguments: [owner, viewer, viewer, owner]) != nil
-                if blocked { return false }
-            }
-            let isPublic =
-                try String.fetchOne(
-                    db, sql: "SELECT value FROM setting WHERE accountId = ? AND key = 'privacy'", arguments: [owner])
-                == "public"
-            if isPublic { return true }
-            guard let viewer else { return false }
-            let mutual =
-                try Int.fetchOne(
-                    db,
-                    sql:
-                        "SELECT COUNT(*) FROM follow WHERE (followerId = ? AND followeeId = ?) OR (followerId = ? AND followeeId = ?)",
-                    arguments: [owner, viewer, viewer, owner]) ?? 0
-            return mutual == 2
+        let facts = try await pool.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM block WHERE (blockerId = :owner AND blockedId = :viewer)
+                        OR (blockerId = :viewer AND blockedId = :owner)),
+                      EXISTS (SELECT 1 FROM setting WHERE accountId = :owner AND key = 'privacy' AND value = 'public'),
+                      (SELECT COUNT(*) FROM follow WHERE (followerId = :owner AND followeeId = :viewer)
+                        OR (followerId = :viewer AND followeeId = :owner)) = 2
+                    """, arguments: ["owner": owner, "viewer": viewer])!
+            return ListViewFacts(eitherBlocks: row[0], ownerIsPublic: row[1], mutualFollow: row[2])
         }
+        return ListViewRules.mayView(owner: owner, viewer: viewer, facts)
     }
 
     /// Whether either account blocks the other.
