@@ -94,8 +94,8 @@ extension Core {
             return
         }
         if !client.registered,
-            chat.withLock({ state in state.nicks[key].map { Self.isAccountNick(key, of: $0) && $0.registered } ?? false
-                })
+            chat.withLock({ state in state.nicks[key].map { Self.isAccountNick(key, of: $0) && $0.registered } })
+                == true
         {
             // Maybe the same account's next device: decided after SASL or PASS had their chance.
             withState { state, _ in
@@ -324,7 +324,7 @@ extension Core {
                 state.nicks[client.nickKey] = client
                 announcePresence(&state, client, online: true, out: &out)
             }
-            tellNetwork(.user, client)
+            tellNetwork(user: client)
             defer { if let holder { attachDevice(&state, client, to: holder, out: &out) } }
             defer {
                 if holder == nil, let account = client.account {
