@@ -99,7 +99,7 @@ let package = Package(
             dependencies: [
                 "HearthProtocol", "HearthKit", "HearthAccounts", "HearthMediaLibrary", "HearthMedia", "HearthStore",
                 "HearthCrypto",
-                "CEpoll",
+                .target(name: "CEpoll", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

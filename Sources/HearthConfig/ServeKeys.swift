@@ -47,8 +47,8 @@ public enum ServeKeys {
         SettingKey(
             "io", .string, .string("epoll"), .restart,
             help:
-                "The IRC port's I/O: epoll (Hearth's own loops) or nio (SwiftNIO's pipeline); "
-                + "TLS and HTTP are always NIO's.",
+                "The IRC port's I/O: epoll (Hearth's own loops; Linux only, nio elsewhere) or nio "
+                + "(SwiftNIO's pipeline); TLS and HTTP are always NIO's.",
             check: { v in IOMode(rawValue: v.string ?? "") == nil ? "nio or epoll" : nil }),
     ]
 

@@ -23,8 +23,10 @@ public final class HearthServer: Sendable {
     public let store: any Store
     let core: Core
     let group: MultiThreadedEventLoopGroup
-    /// The plain-TCP IRC port's own loops with `--io epoll`.
-    let epoll: EpollGroup?
+    #if os(Linux)
+        /// The plain-TCP IRC port's own loops with `--io epoll`.
+        let epoll: EpollGroup?
+    #endif
     let media: MediaLibrary
     /// The web pages' files, read at start: without them the server does not start.
     let assets: WebAssets
@@ -41,8 +43,10 @@ public final class HearthServer: Sendable {
     /// TLS listeners run (a certificate was given at start), so a reload can swap the pair.
     var tlsListening: Bool { config.tlsCertificatePath != nil && config.tlsKeyPath != nil }
 
-    /// The epoll threads end with the server, even one that never ran.
-    deinit { epoll?.stop() }
+    #if os(Linux)
+        /// The epoll threads end with the server, even one that never ran.
+        deinit { epoll?.stop() }
+    #endif
 
     /// With no `store`, SQLite in the data directory (see `StoreEngine.open` for the choice).
     public init(
@@ -54,7 +58,17 @@ public final class HearthServer: Sendable {
         self.config = config
         self.reloader = reloader
         group = config.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? .singleton
-        epoll = config.io == .epoll ? try EpollGroup(threads: config.eventLoopThreads ?? System.coreCount) : nil
+        #if os(Linux)
+            epoll =
+                config.io == .epoll
+                ? try EpollGroup(threads: config.eventLoopThreads ?? System.coreCount, logger: logger) : nil
+            let epoll = self.epoll
+        #else
+            let epoll: (any EventLoopGroup)? = nil
+        #endif
+        if config.io != config.io.available {
+            logger.notice("--io \(config.io.rawValue) is not available here: the IRC port runs on SwiftNIO")
+        }
         if let store {
             self.store = store
         } else {
@@ -243,10 +257,7 @@ public final class HearthServer: Sendable {
         let core = self.core
         let proxies = config.trustedProxies
         return ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 1024)
-            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
-            .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+            .listenerOptions()
             // IRC lines are small: one read per wake-up gets them all, and a second
             // read would only return EAGAIN (one wasted system call per message).
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
@@ -277,18 +288,21 @@ public final class HearthServer: Sendable {
 
     /// The plain-TCP IRC port: NIO's listener, or with `--io epoll` Hearth's own.
     func listenPlain() async throws -> (port: Int, close: @Sendable () async -> Void) {
-        guard let epoll else {
-            let channel = try await bootstrap(tls: nil).bind(host: config.host, port: config.ircPort).get()
-            return (channel.localAddress?.port ?? 0, { try? await channel.close() })
-        }
-        let proxies = config.trustedProxies
-        let listener = try EpollListener(host: config.host, port: config.ircPort, group: epoll, core: core) {
-            [weak self] fd, peer in
-            guard proxies.contains(peer), let self else { return false }
-            self.adopt(fd)
-            return true
-        }
-        return (listener.port, { await listener.close() })
+        #if os(Linux)
+            if let epoll {
+                let proxies = config.trustedProxies
+                let listener = try EpollListener(host: config.host, port: config.ircPort, group: epoll, core: core) {
+                    [weak self] fd, peer in
+                    guard proxies.contains(peer), let self else { return false }
+                    self.adopt(fd)
+                    return true
+                }
+                try await listener.start()
+                return (listener.port, { await listener.close() })
+            }
+        #endif
+        let channel = try await bootstrap(tls: nil).bind(host: config.host, port: config.ircPort).get()
+        return (channel.localAddress?.port ?? 0, { try? await channel.close() })
     }
 
     /// A load balancer's connection the epoll listener accepted: NIO serves it, as it would
@@ -323,7 +337,7 @@ public final class HearthServer: Sendable {
             let plain = try await server.listenPlain()
             server.readyIRC.set(plain.port)
             core.logger.info(
-                "IRC listening on \(server.config.host):\(plain.port) (I/O: \(server.config.io.rawValue))")
+                "IRC listening on \(server.config.host):\(plain.port) (I/O: \(server.config.io.available.rawValue))")
             // TLS (port 6697 by default) when a certificate and key are given.
             var tlsChannel: Channel?
             if let configuration = try server.tlsConfiguration() {
@@ -358,7 +372,9 @@ public final class HearthServer: Sendable {
             try? await core.passwords.shutdown()
             try? await server.media.shutdown()
             await server.store.close()
-            server.epoll?.stop()
+            #if os(Linux)
+                server.epoll?.stop()
+            #endif
         }
     }
 }

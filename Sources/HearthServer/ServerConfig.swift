@@ -96,4 +96,14 @@ public struct ServerConfig: Sendable {
 /// `--io`: the plain-TCP IRC port's I/O layer (TLS, HTTP and WebSocket are always SwiftNIO's).
 public enum IOMode: String, Sendable, CaseIterable {
     case nio, epoll
+
+    /// The layer that runs when this one is asked for: epoll is Linux's, so elsewhere the port
+    /// is SwiftNIO's.
+    public var available: IOMode {
+        #if os(Linux)
+            self
+        #else
+            .nio
+        #endif
+    }
 }

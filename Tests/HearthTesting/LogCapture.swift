@@ -13,6 +13,7 @@ public final class LogCapture: Sendable {
         let capture: LogCapture
         public var logLevel: Logger.Level = .trace
         public var metadata: Logger.Metadata = [:]
+        public init(capture: LogCapture) { self.capture = capture }
         public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
             get { metadata[key] }
             set { metadata[key] = newValue }

@@ -158,12 +158,16 @@ final class Client: @unchecked Sendable {
 /// connection with `--io nio`) or a socket of `--io epoll`.
 enum ClientSocket {
     case channel(Channel)
-    case epoll(EpollConnection)
+    #if os(Linux)
+        case epoll(EpollConnection)
+    #endif
 
     func send(_ bytes: ByteBuffer) {
         switch self {
         case .channel(let channel): channel.writeAndFlush(bytes, promise: nil)
-        case .epoll(let connection): connection.send(bytes)
+        #if os(Linux)
+            case .epoll(let connection): connection.send(bytes)
+        #endif
         }
     }
 
@@ -171,14 +175,18 @@ enum ClientSocket {
     func sendThenClose(_ bytes: ByteBuffer) {
         switch self {
         case .channel(let channel): channel.writeAndFlush(bytes).whenComplete { _ in channel.close(promise: nil) }
-        case .epoll(let connection): connection.sendThenClose(bytes)
+        #if os(Linux)
+            case .epoll(let connection): connection.sendThenClose(bytes)
+        #endif
         }
     }
 
     func close() {
         switch self {
         case .channel(let channel): channel.close(promise: nil)
-        case .epoll(let connection): connection.close()
+        #if os(Linux)
+            case .epoll(let connection): connection.close()
+        #endif
         }
     }
 
@@ -186,14 +194,18 @@ enum ClientSocket {
     var handler: ConnectionHandler? {
         switch self {
         case .channel(let channel): try? channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
-        case .epoll(let connection): connection.handler
+        #if os(Linux)
+            case .epoll(let connection): connection.handler
+        #endif
         }
     }
 
     var closeFuture: EventLoopFuture<Void> {
         switch self {
         case .channel(let channel): channel.closeFuture
-        case .epoll(let connection): connection.closeFuture
+        #if os(Linux)
+            case .epoll(let connection): connection.closeFuture
+        #endif
         }
     }
 }

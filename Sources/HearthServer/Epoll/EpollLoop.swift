@@ -1,311 +1,387 @@
-import CEpoll
-import Dispatch
-import Glibc
-import NIOConcurrencyHelpers
-import NIOCore
+#if os(Linux)
+    import CEpoll
+    import Dispatch
+    import Glibc
+    import Logging
+    import NIOConcurrencyHelpers
+    import NIOCore
+    import Synchronization
 
-/// Something an `EpollLoop` watches: told which events its descriptor has.
-class EpollSocket {
-    func ready(_ events: UInt32) {}
-}
-
-/// An event loop of `--io epoll`: one thread, one epoll instance, its tasks and timers. It is
-/// a NIO `EventLoop`, so futures, `Core.later` and scheduled tasks work on it as on NIO's, but
-/// its sockets are its own: no channel pipeline between a read and the core.
-final class EpollLoop: EventLoop, @unchecked Sendable {
-    private let epoll: Int32
-    private let waker: Waker
-    private var thread = pthread_t()
-    private let started = ConditionLock(value: false)
-
-    // Shared with other threads (under `lock`).
-    private let lock = NIOLock()
-    private var tasks: [@Sendable () -> Void] = []
-    private var wakeSent = false
-    private var stopping = false
-
-    // The loop's own.
-    private var running: [@Sendable () -> Void] = []
-    /// Watched sockets by descriptor (descriptors are small integers: an array, no hashing).
-    private var sockets: [EpollSocket?] = []
-    private var timers = TimerQueue()
-    /// Where each read lands before it is split into lines (one buffer per loop, not per connection).
-    private var readBuffer = ByteBuffer()
-
-    /// The loop's read buffer, in place (so a read into it copies nothing).
-    func withReadBuffer(_ body: (inout ByteBuffer) -> Void) {
-        body(&readBuffer)
-        // A read that was split into held lines, or a partial line, may leave it grown.
-        if readBuffer.capacity > Self.keptReadCapacity { readBuffer = ByteBuffer() }
+    /// Something an `EpollLoop` watches: told which events its descriptor has.
+    class EpollSocket {
+        func ready(_ events: UInt32) {}
     }
 
-    /// What the read buffer may grow to before it is let go.
-    static let keptReadCapacity = 64 * 1024
-
-    /// Events reported per `epoll_wait`.
-    static let eventsPerWait = 256
-
-    init(name: String) throws {
-        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epoll >= 0 else { throw IOError(errnoCode: errno, reason: "epoll_create1") }
-        let wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard wake >= 0 else { throw IOError(errnoCode: errno, reason: "eventfd") }
-        waker = Waker(fd: wake)
-        readBuffer = ByteBufferAllocator().buffer(capacity: EpollConnection.readSize)
-        watch(waker, fd: wake, events: EPOLLIN.rawValue)
-        let box = Unmanaged.passRetained(Start(loop: self, name: name))
-        var thread = pthread_t()
-        let made = pthread_create(
-            &thread, nil,
-            { argument in
-                let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
-                start.loop.run(name: start.name)
-                return nil
-            }, box.toOpaque())
-        guard made == 0 else { throw IOError(errnoCode: made, reason: "pthread_create") }
-        started.lock(whenValue: true)
-        started.unlock()
-    }
-
-    private final class Start {
-        let loop: EpollLoop
-        let name: String
-        init(loop: EpollLoop, name: String) {
-            self.loop = loop
-            self.name = name
-        }
-    }
-
-    /// Reads the wake-up counter so the next write wakes the loop again.
-    private final class Waker: EpollSocket {
+    /// What each watched descriptor's events carry (`epoll_data`), as NIOPosix packs it: the
+    /// descriptor and the generation it was watched under. An event still queued for a descriptor
+    /// that was closed, and whose number a new socket got, names the old generation and is ignored.
+    struct EpollRegistration: Equatable {
         let fd: Int32
-        init(fd: Int32) { self.fd = fd }
-        override func ready(_ events: UInt32) {
-            var value: eventfd_t = 0
-            _ = eventfd_read(fd, &value)
+        let generation: UInt32
+
+        init(fd: Int32, generation: UInt32) {
+            self.fd = fd
+            self.generation = generation
         }
+
+        init(data: UInt64) {
+            self.init(fd: Int32(bitPattern: UInt32(truncatingIfNeeded: data)), generation: UInt32(data >> 32))
+        }
+
+        var data: UInt64 { UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd)) }
     }
 
-    // MARK: Sockets (on the loop)
+    /// An event loop of `--io epoll`: one thread, one epoll instance, its tasks and timers. It is
+    /// a NIO `EventLoop`, so futures, `Core.later` and scheduled tasks work on it as on NIO's, but
+    /// its sockets are its own: no channel pipeline between a read and the core.
+    final class EpollLoop: EventLoop, @unchecked Sendable {
+        private let epoll: Int32
+        private let waker: Waker
+        private var thread = pthread_t()
+        private let started = ConditionLock(value: false)
 
-    /// Starts watching `fd` (edge-triggered for connections: each event is read until drained).
-    func watch(_ socket: EpollSocket, fd: Int32, events: UInt32) {
-        if Int(fd) >= sockets.count { sockets += Array(repeating: nil, count: Int(fd) + 64 - sockets.count) }
-        sockets[Int(fd)] = socket
-        control(EPOLL_CTL_ADD, fd: fd, events: events)
-    }
+        // Shared with other threads (under `lock`).
+        private let lock = NIOLock()
+        private var tasks: [@Sendable () -> Void] = []
+        private var wakeSent = false
+        private var stopping = false
+        /// Tasks posted after `stop`, refused (and logged): they would never have run.
+        let refusedTasks = Atomic<Int>(0)
+        private let logger: Logger
+        let name: String
 
-    /// Watches `fd` for other events.
-    func change(fd: Int32, events: UInt32) { control(EPOLL_CTL_MOD, fd: fd, events: events) }
+        // The loop's own.
+        private var running: [@Sendable () -> Void] = []
+        /// Watched sockets by descriptor (descriptors are small integers: an array, no hashing),
+        /// each with the generation its events carry.
+        private var sockets: [(socket: EpollSocket, generation: UInt32)?] = []
+        /// The last generation given: each watch gets the next.
+        private var generation: UInt32 = 0
+        private var timers = TimerQueue()
+        /// Where each read lands before it is split into lines (one buffer per loop, not per connection).
+        private var readBuffer = ByteBuffer()
 
-    private func control(_ operation: Int32, fd: Int32, events: UInt32) {
-        var event = epoll_event()
-        event.events = events
-        event.data.fd = fd
-        _ = epoll_ctl(epoll, operation, fd, &event)
-    }
+        /// The loop's read buffer, in place (so a read into it copies nothing).
+        func withReadBuffer(_ body: (inout ByteBuffer) -> Void) {
+            body(&readBuffer)
+            // A read that was split into held lines, or a partial line, may leave it grown.
+            if readBuffer.capacity > Self.keptReadCapacity { readBuffer = ByteBuffer() }
+        }
 
-    /// Stops watching `fd`, before it is closed (so a reused number is never confused with it).
-    func unwatch(fd: Int32) {
-        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
-        if Int(fd) < sockets.count { sockets[Int(fd)] = nil }
-    }
+        /// What the read buffer may grow to before it is let go.
+        static let keptReadCapacity = 64 * 1024
 
-    // MARK: The loop
+        /// Events reported per `epoll_wait`.
+        static let eventsPerWait = 256
 
-    private func run(name: String) {
-        thread = pthread_self()
-        _ = pthread_setname_np(thread, String(name.prefix(15)))
-        started.lock()
-        started.unlock(withValue: true)
-        var events = [epoll_event](repeating: epoll_event(), count: Self.eventsPerWait)
-        while true {
-            var timeout: Int32 = -1
-            let stop = lock.withLock { () -> Bool in
-                if !tasks.isEmpty { timeout = 0 }
-                return stopping
+        init(name: String, logger: Logger = Logger(label: "hearth.epoll")) throws {
+            self.name = name
+            self.logger = logger
+            epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+            guard epoll >= 0 else { throw IOError(errnoCode: errno, reason: "epoll_create1") }
+            let wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+            guard wake >= 0 else { throw IOError(errnoCode: errno, reason: "eventfd") }
+            waker = Waker(fd: wake)
+            readBuffer = ByteBufferAllocator().buffer(capacity: EpollConnection.readSize)
+            try watch(waker, fd: wake, events: EPOLLIN.rawValue)
+            let box = Unmanaged.passRetained(Start(loop: self, name: name))
+            var thread = pthread_t()
+            let made = pthread_create(
+                &thread, nil,
+                { argument in
+                    let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
+                    start.loop.run(name: start.name)
+                    return nil
+                }, box.toOpaque())
+            guard made == 0 else { throw IOError(errnoCode: made, reason: "pthread_create") }
+            started.lock(whenValue: true)
+            started.unlock()
+        }
+
+        private final class Start {
+            let loop: EpollLoop
+            let name: String
+            init(loop: EpollLoop, name: String) {
+                self.loop = loop
+                self.name = name
             }
-            if stop { break }
-            if timeout != 0, let next = timers.nextDeadline {
-                let nanoseconds = max(0, (next - .now()).nanoseconds)
-                timeout = Int32(min(Int64(Int32.max), (nanoseconds + 999_999) / 1_000_000))
+        }
+
+        /// Reads the wake-up counter so the next write wakes the loop again.
+        private final class Waker: EpollSocket {
+            let fd: Int32
+            init(fd: Int32) { self.fd = fd }
+            override func ready(_ events: UInt32) {
+                var value: eventfd_t = 0
+                _ = eventfd_read(fd, &value)
             }
-            let count = events.withUnsafeMutableBufferPointer { buffer in
-                epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
+        }
+
+        // MARK: Sockets (on the loop)
+
+        /// Starts watching `fd` (edge-triggered for connections: each event is read until drained).
+        /// Throws what epoll said when it refuses: the caller closes the socket, which would
+        /// otherwise never be read.
+        @discardableResult
+        func watch(_ socket: EpollSocket, fd: Int32, events: UInt32) throws -> EpollRegistration {
+            if Int(fd) >= sockets.count { sockets += Array(repeating: nil, count: Int(fd) + 64 - sockets.count) }
+            generation &+= 1
+            let registration = EpollRegistration(fd: fd, generation: generation)
+            do {
+                try control(EPOLL_CTL_ADD, registration, events: events)
+            } catch {
+                sockets[Int(fd)] = nil
+                throw error
             }
-            for index in 0..<max(0, Int(count)) {
-                let event = events[index]
-                let fd = Int(event.data.fd)
-                if fd < sockets.count, let socket = sockets[fd] { socket.ready(event.events) }
+            sockets[Int(fd)] = (socket, generation)
+            return registration
+        }
+
+        /// Watches `fd` for other events (under the generation it was watched with).
+        func change(fd: Int32, events: UInt32) throws {
+            guard Int(fd) < sockets.count, let watched = sockets[Int(fd)] else {
+                throw IOError(errnoCode: ENOENT, reason: "epoll_ctl: \(fd) is not watched")
             }
-            let now = NIODeadline.now()
-            while let timer = timers.popDue(now: now) { timer.run() }
+            try control(EPOLL_CTL_MOD, EpollRegistration(fd: fd, generation: watched.generation), events: events)
+        }
+
+        private func control(_ operation: Int32, _ registration: EpollRegistration, events: UInt32) throws {
+            var event = epoll_event()
+            event.events = events
+            event.data.u64 = registration.data
+            guard epoll_ctl(epoll, operation, registration.fd, &event) == 0 else {
+                throw IOError(errnoCode: errno, reason: "epoll_ctl")
+            }
+        }
+
+        /// Hands an event to the socket watched under its registration; one for an earlier
+        /// registration of the same descriptor number goes nowhere.
+        func deliver(_ events: UInt32, data: UInt64) {
+            let registration = EpollRegistration(data: data)
+            let fd = Int(registration.fd)
+            guard fd >= 0, fd < sockets.count, let watched = sockets[fd],
+                watched.generation == registration.generation
+            else { return }
+            watched.socket.ready(events)
+        }
+
+        /// Stops watching `fd`, before it is closed (so a reused number is never confused with it).
+        func unwatch(fd: Int32) {
+            _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
+            if Int(fd) < sockets.count { sockets[Int(fd)] = nil }
+        }
+
+        // MARK: The loop
+
+        private func run(name: String) {
+            thread = pthread_self()
+            _ = pthread_setname_np(thread, String(name.prefix(15)))
+            started.lock()
+            started.unlock(withValue: true)
+            var events = [epoll_event](repeating: epoll_event(), count: Self.eventsPerWait)
+            while true {
+                var timeout: Int32 = -1
+                let stop = lock.withLock { () -> Bool in
+                    if !tasks.isEmpty { timeout = 0 }
+                    return stopping
+                }
+                if stop { break }
+                if timeout != 0, let next = timers.nextDeadline {
+                    let nanoseconds = max(0, (next - .now()).nanoseconds)
+                    timeout = Int32(min(Int64(Int32.max), (nanoseconds + 999_999) / 1_000_000))
+                }
+                let count = events.withUnsafeMutableBufferPointer { buffer in
+                    epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
+                }
+                for index in 0..<max(0, Int(count)) { deliver(events[index].events, data: events[index].data.u64) }
+                let now = NIODeadline.now()
+                while let timer = timers.popDue(now: now) { timer.run() }
+                runTasks()
+            }
             runTasks()
+            Glibc.close(waker.fd)
+            Glibc.close(epoll)
         }
-        runTasks()
-        Glibc.close(waker.fd)
-        Glibc.close(epoll)
-    }
 
-    /// Runs the tasks posted so far, and those they post (a hand-over's flush goes out in this
-    /// tick, not after another round of reads), up to `taskRounds` times before reading again.
-    private func runTasks() {
-        for _ in 0..<Self.taskRounds {
-            let more = lock.withLock { () -> Bool in
-                swap(&tasks, &running)
-                wakeSent = false
-                return !running.isEmpty
+        /// Runs the tasks posted so far, and those they post (a hand-over's flush goes out in this
+        /// tick, not after another round of reads), up to `taskRounds` times before reading again.
+        private func runTasks() {
+            for _ in 0..<Self.taskRounds {
+                let more = lock.withLock { () -> Bool in
+                    swap(&tasks, &running)
+                    wakeSent = false
+                    return !running.isEmpty
+                }
+                guard more else { return }
+                for task in running { task() }
+                running.removeAll(keepingCapacity: true)
             }
-            guard more else { return }
-            for task in running { task() }
-            running.removeAll(keepingCapacity: true)
+        }
+
+        /// How many times a tick runs newly posted tasks before it reads sockets again.
+        static let taskRounds = 4
+
+        /// Stops the thread after its current tasks and waits for it (from the loop itself, only
+        /// asks it to stop).
+        func stop() {
+            let wake = lock.withLock { () -> Bool in
+                defer { stopping = true }
+                return !stopping
+            }
+            guard wake else { return }
+            _ = eventfd_write(waker.fd, 1)
+            if inEventLoop {
+                pthread_detach(thread)
+            } else {
+                pthread_join(thread, nil)
+            }
+        }
+
+        // MARK: EventLoop
+
+        var inEventLoop: Bool { pthread_equal(pthread_self(), thread) != 0 }
+
+        /// Work posted after `stop` never runs: as NIOPosix does, it is refused loudly (an error in
+        /// the log, counted; a crash with SWIFTNIO_STRICT set), never dropped in silence.
+        func execute(_ task: @escaping @Sendable () -> Void) {
+            do { try enqueue(task) } catch {
+                refusedTasks.add(1, ordering: .relaxed)
+                precondition(!Self.strict, "epoll loop \(name): a task was posted after it stopped")
+                logger.error("epoll loop \(name): a task was posted after it stopped; it will not run")
+            }
+        }
+
+        /// Posts `task`; throws `EventLoopError.shutdown` once the loop is stopping.
+        func enqueue(_ task: @escaping @Sendable () -> Void) throws(EventLoopError) {
+            let inLoop = inEventLoop
+            // nil: stopping, refused.
+            let wake = lock.withLock { () -> Bool? in
+                guard !stopping else { return nil }
+                tasks.append(task)
+                guard !inLoop && !wakeSent else { return false }
+                wakeSent = true
+                return true
+            }
+            guard let wake else { throw .shutdown }
+            if wake { _ = eventfd_write(waker.fd, 1) }
+        }
+
+        /// NIO's switch for crashing on work posted to a stopped loop.
+        static let strict: Bool = {
+            let value = getenv("SWIFTNIO_STRICT").map { String(cString: $0).lowercased() } ?? ""
+            return ["true", "y", "yes", "on", "1"].contains(value)
+        }()
+
+        func scheduleTask<T>(deadline: NIODeadline, _ task: @escaping @Sendable () throws -> T) -> Scheduled<T> {
+            let promise: EventLoopPromise<T> = makePromise()
+            let timer = EpollTimer(deadline: deadline) {
+                do { promise.assumeIsolatedUnsafeUnchecked().succeed(try task()) } catch { promise.fail(error) }
+            }
+            onLoop { self.timers.add(timer) }
+            return Scheduled(promise: promise) {
+                self.onLoop {
+                    if self.timers.cancel(timer) { promise.fail(EventLoopError.cancelled) }
+                }
+            }
+        }
+
+        func scheduleTask<T>(in delay: TimeAmount, _ task: @escaping @Sendable () throws -> T) -> Scheduled<T> {
+            scheduleTask(deadline: .now() + delay, task)
+        }
+
+        /// Runs `body` now when on the loop, else as a task.
+        private func onLoop(_ body: @escaping @Sendable () -> Void) {
+            if inEventLoop { body() } else { execute(body) }
+        }
+
+        func shutdownGracefully(queue: DispatchQueue, _ callback: @escaping @Sendable (Error?) -> Void) {
+            queue.async {
+                self.stop()
+                callback(nil)
+            }
+        }
+
+        func next() -> EventLoop { self }
+        func any() -> EventLoop { self }
+        func makeIterator() -> EventLoopIterator { EventLoopIterator([self]) }
+    }
+
+    /// A scheduled task of an `EpollLoop`; identity tells a cancelled one from the rest.
+    final class EpollTimer: @unchecked Sendable {
+        let deadline: NIODeadline
+        let run: () -> Void
+        var cancelled = false
+        var sequence = 0
+        init(deadline: NIODeadline, run: @escaping () -> Void) {
+            self.deadline = deadline
+            self.run = run
         }
     }
 
-    /// How many times a tick runs newly posted tasks before it reads sockets again.
-    static let taskRounds = 4
+    /// The loop's timers, earliest first (a binary heap; cancelled ones are skipped when due).
+    struct TimerQueue {
+        private var heap: [EpollTimer] = []
+        private var added = 0
 
-    /// Stops the thread after its current tasks and waits for it (from the loop itself, only
-    /// asks it to stop).
-    func stop() {
-        let wake = lock.withLock { () -> Bool in
-            defer { stopping = true }
-            return !stopping
+        var nextDeadline: NIODeadline? {
+            mutating get {
+                while let first = heap.first, first.cancelled { pop() }
+                return heap.first?.deadline
+            }
         }
-        guard wake else { return }
-        _ = eventfd_write(waker.fd, 1)
-        if inEventLoop {
-            pthread_detach(thread)
-        } else {
-            pthread_join(thread, nil)
+
+        mutating func add(_ timer: EpollTimer) {
+            added += 1
+            timer.sequence = added
+            heap.append(timer)
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard Self.earlier(heap[child], heap[parent]) else { break }
+                heap.swapAt(child, parent)
+                child = parent
+            }
         }
-    }
 
-    // MARK: EventLoop
-
-    var inEventLoop: Bool { pthread_equal(pthread_self(), thread) != 0 }
-
-    func execute(_ task: @escaping @Sendable () -> Void) {
-        let inLoop = inEventLoop
-        let wake = lock.withLock { () -> Bool in
-            guard !stopping else { return false }
-            tasks.append(task)
-            guard !inLoop && !wakeSent else { return false }
-            wakeSent = true
+        /// Marks `timer` cancelled; false if it already ran or was cancelled.
+        mutating func cancel(_ timer: EpollTimer) -> Bool {
+            guard !timer.cancelled, timer.sequence > 0 else { return false }
+            timer.cancelled = true
             return true
         }
-        if wake { _ = eventfd_write(waker.fd, 1) }
-    }
 
-    func scheduleTask<T>(deadline: NIODeadline, _ task: @escaping @Sendable () throws -> T) -> Scheduled<T> {
-        let promise: EventLoopPromise<T> = makePromise()
-        let timer = EpollTimer(deadline: deadline) {
-            do { promise.assumeIsolatedUnsafeUnchecked().succeed(try task()) } catch { promise.fail(error) }
+        /// The next timer due by `now`, taken off the queue (run it outside the queue's access: it
+        /// may schedule another).
+        mutating func popDue(now: NIODeadline) -> EpollTimer? {
+            while let first = heap.first, first.cancelled || first.deadline <= now {
+                pop()
+                if !first.cancelled {
+                    first.cancelled = true
+                    return first
+                }
+            }
+            return nil
         }
-        onLoop { self.timers.add(timer) }
-        return Scheduled(promise: promise) {
-            self.onLoop {
-                if self.timers.cancel(timer) { promise.fail(EventLoopError.cancelled) }
+
+        private mutating func pop() {
+            let last = heap.removeLast()
+            guard !heap.isEmpty else { return }
+            heap[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var first = parent
+                if left < heap.count && Self.earlier(heap[left], heap[first]) { first = left }
+                if right < heap.count && Self.earlier(heap[right], heap[first]) { first = right }
+                if first == parent { break }
+                heap.swapAt(parent, first)
+                parent = first
             }
         }
-    }
 
-    func scheduleTask<T>(in delay: TimeAmount, _ task: @escaping @Sendable () throws -> T) -> Scheduled<T> {
-        scheduleTask(deadline: .now() + delay, task)
-    }
-
-    /// Runs `body` now when on the loop, else as a task.
-    private func onLoop(_ body: @escaping @Sendable () -> Void) {
-        if inEventLoop { body() } else { execute(body) }
-    }
-
-    func shutdownGracefully(queue: DispatchQueue, _ callback: @escaping @Sendable (Error?) -> Void) {
-        queue.async {
-            self.stop()
-            callback(nil)
+        private static func earlier(_ a: EpollTimer, _ b: EpollTimer) -> Bool {
+            a.deadline < b.deadline || (a.deadline == b.deadline && a.sequence < b.sequence)
         }
     }
-
-    func next() -> EventLoop { self }
-    func any() -> EventLoop { self }
-    func makeIterator() -> EventLoopIterator { EventLoopIterator([self]) }
-}
-
-/// A scheduled task of an `EpollLoop`; identity tells a cancelled one from the rest.
-final class EpollTimer: @unchecked Sendable {
-    let deadline: NIODeadline
-    let run: () -> Void
-    var cancelled = false
-    var sequence = 0
-    init(deadline: NIODeadline, run: @escaping () -> Void) {
-        self.deadline = deadline
-        self.run = run
-    }
-}
-
-/// The loop's timers, earliest first (a binary heap; cancelled ones are skipped when due).
-struct TimerQueue {
-    private var heap: [EpollTimer] = []
-    private var added = 0
-
-    var nextDeadline: NIODeadline? {
-        mutating get {
-            while let first = heap.first, first.cancelled { pop() }
-            return heap.first?.deadline
-        }
-    }
-
-    mutating func add(_ timer: EpollTimer) {
-        added += 1
-        timer.sequence = added
-        heap.append(timer)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard Self.earlier(heap[child], heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    /// Marks `timer` cancelled; false if it already ran or was cancelled.
-    mutating func cancel(_ timer: EpollTimer) -> Bool {
-        guard !timer.cancelled, timer.sequence > 0 else { return false }
-        timer.cancelled = true
-        return true
-    }
-
-    /// The next timer due by `now`, taken off the queue (run it outside the queue's access: it
-    /// may schedule another).
-    mutating func popDue(now: NIODeadline) -> EpollTimer? {
-        while let first = heap.first, first.cancelled || first.deadline <= now {
-            pop()
-            if !first.cancelled {
-                first.cancelled = true
-                return first
-            }
-        }
-        return nil
-    }
-
-    private mutating func pop() {
-        let last = heap.removeLast()
-        guard !heap.isEmpty else { return }
-        heap[0] = last
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var first = parent
-            if left < heap.count && Self.earlier(heap[left], heap[first]) { first = left }
-            if right < heap.count && Self.earlier(heap[right], heap[first]) { first = right }
-            if first == parent { break }
-            heap.swapAt(parent, first)
-            parent = first
-        }
-    }
-
-    private static func earlier(_ a: EpollTimer, _ b: EpollTimer) -> Bool {
-        a.deadline < b.deadline || (a.deadline == b.deadline && a.sequence < b.sequence)
-    }
-}
+#endif

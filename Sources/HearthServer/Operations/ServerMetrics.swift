@@ -23,6 +23,8 @@ public final class ServerMetrics: Sendable {
     let tagmsgsIn: CoreMetrics.Counter
     let deliveries: CoreMetrics.Counter
     let sendQueueDrops: CoreMetrics.Counter
+    /// Connections closed at once because epoll would not watch them (`--io epoll`).
+    let ioRegistrationFailures: CoreMetrics.Counter
     let floodDelays: CoreMetrics.Counter
     // History.
     let historyBatches: CoreMetrics.Counter
@@ -69,6 +71,7 @@ public final class ServerMetrics: Sendable {
         tagmsgsIn = counter("messages_received_total", [("command", "TAGMSG")])
         deliveries = counter("deliveries_total")
         sendQueueDrops = counter("send_queue_drops_total")
+        ioRegistrationFailures = counter("io_registration_failures_total")
         floodDelays = counter("flood_delays_total")
         historyBatches = counter("history_write_batches_total")
         historyRows = counter("history_rows_written_total")
