@@ -12,7 +12,8 @@ public enum HearthApps {
             BotApp(
                 name: "memes", commands: PictureCommands.all + MemeCommands.all + CommentCommands.all,
                 profileLine: { try await MemeCommands.profileLine($0, media: $0.media) },
-                pages: [MemePages.meme, MemePages.gallery, MemePages.hot], actions: MemePages.actions),
+                pages: [MemePages.meme, MemePages.gallery, MemePages.hot, MemeMaker.page],
+                actions: MemePages.actions + [MemeMaker.post], pictures: [MemeMaker.preview]),
             BotApp(
                 name: "fortunes", commands: FortuneCommands.all,
                 profileLine: { try await FortuneCommands.profileLine($0) },

@@ -27,6 +27,8 @@ public struct BotApp: Sendable {
     /// The app's web pages and the forms they post (see `WebPage`).
     public var pages: [WebPage]
     public var actions: [WebAction]
+    /// Pictures its pages draw on request (a preview), see `WebPicture`.
+    public var pictures: [WebPicture]
 
     public init(
         name: String, commands: [BotCommand],
@@ -35,8 +37,9 @@ public struct BotApp: Sendable {
         continuation: LineContinuation? = nil,
         guardedChannels: (@Sendable (BotServices) async throws -> [GuardedChannel])? = nil,
         reservedChannels: ReservedChannels? = nil, services: [any Sendable] = [], pages: [WebPage] = [],
-        actions: [WebAction] = []
+        actions: [WebAction] = [], pictures: [WebPicture] = []
     ) {
+        self.pictures = pictures
         self.services = services
         self.pages = pages
         self.actions = actions

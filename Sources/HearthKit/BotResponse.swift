@@ -13,6 +13,8 @@ public struct BotResponse: Sendable {
     /// The line a plain-mode user typed while an app collected their lines was chat after all
     /// (the app said so in `lines`): the server says it in their current channel.
     public var lineIsChat = false
+    /// The web page of what the command made (`/m/12`): a form that ran it goes there.
+    public var madePage: String?
 
     public struct Failure: Sendable, Equatable {
         public var command: String

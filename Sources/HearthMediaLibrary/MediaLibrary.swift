@@ -219,13 +219,7 @@ public final class MediaLibrary: Sendable {
         let started = ContinuousClock.now
         defer { renderObserver(.now - started) }
         return try await keep {
-            let picture = try self.base(key: base.cacheKey) {
-                switch base {
-                case .builtin(let template): return template.picture()
-                case .stored(let image): return try self.decodeStored(image)
-                }
-            }.clone()
-            renderer.caption(picture, boxes: boxes, captions: captions, textScale: textScale)
+            let picture = try self.drawMeme(renderer, base: base, boxes: boxes, captions: captions, scale: textScale)
             let jpeg = picture.jpeg(quality: 85)
             _ = try self.write(jpeg, id: id, format: .jpeg)
             return (
@@ -237,6 +231,34 @@ public final class MediaLibrary: Sendable {
     }
 
     /// A built-in template's preview (drawn with its example captions on first use).
+    /// A meme as it would be made, as JPEG bytes kept nowhere: the web maker's live preview,
+    /// drawn by the same renderer on the same picture as `renderMeme`.
+    public func previewMeme(base: MemeBase, boxes: [CaptionBox], captions: [String], textScale: Double) async throws
+        -> [UInt8]
+    {
+        guard let renderer else {
+            throw MediaError("memes need the caption fonts (fonts-dejavu-core); ask the operator to run scripts/setup")
+        }
+        if case .stored(let image) = base { try await localCopy(image) }
+        return try await run {
+            try self.drawMeme(renderer, base: base, boxes: boxes, captions: captions, scale: textScale)
+                .jpeg(quality: 75)
+        }
+    }
+
+    func drawMeme(_ renderer: MemeRenderer, base: MemeBase, boxes: [CaptionBox], captions: [String], scale: Double)
+        throws -> GDImage
+    {
+        let picture = try self.base(key: base.cacheKey) {
+            switch base {
+            case .builtin(let template): return template.picture()
+            case .stored(let image): return try self.decodeStored(image)
+            }
+        }.clone()
+        renderer.caption(picture, boxes: boxes, captions: captions, textScale: scale)
+        return picture
+    }
+
     public func templatePreview(_ template: BuiltinTemplate) async throws -> String {
         // Public pictures: the id is derived from the name, so it is the same across restarts.
         let id = String(Sodium.hashSecret("template-preview/v1/\(template.name)").prefix(32))

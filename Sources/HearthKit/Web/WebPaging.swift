@@ -1,3 +1,4 @@
+import Foundation
 /// Previous and next links of a paged list, for templates (`{{#paging}}…{{/paging}}`).
 public enum WebPaging {
     public static func links(page: Int, total: Int, size: Int) -> Any {
@@ -13,4 +14,12 @@ public enum WebPaging {
 /// Counts in words for pages: "1 like", "2 likes", "0 comments".
 public enum WebText {
     public static func counted(_ count: Int, _ word: String) -> String { Words.counted(count, word) }
+
+    /// A value for a query string or a path segment: all but RFC 3986's unreserved characters escaped.
+    public static func queryEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

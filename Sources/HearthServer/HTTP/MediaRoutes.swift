@@ -104,13 +104,42 @@ struct MediaRoutes {
         return try await accept(request, accountID: accountID, ticket: hash)
     }
 
-    /// Stores the upload and tells its owner where it is.
+    /// Stores the upload and tells its owner where it is: in text, or a page leading into the
+    /// meme maker for a browser (its `Accept` prefers HTML); `curl` gets the text.
     func accept(_ request: Request, accountID: Int64, ticket: String?) async throws -> Response {
-        guard let bytes = try await uploadedBytes(request) else {
-            return Self.text(
-                .contentTooLarge, "Not stored: the file is over \(MediaLimits.maxUploadBytes / 1024 / 1024) MiB.")
+        let image: ImageRecord
+        switch try await keep(try await uploadedBytes(request), accountID: accountID, ticket: ticket) {
+        case .success(let stored): image = stored
+        case .failure(let refused): return Self.text(refused.status, refused.text)
         }
-        if bytes.isEmpty { return Self.text(.badRequest, "Not stored: no file came with the request.") }
+        let url = media.url(image)
+        let short = String(image.id.prefix(8))
+        core.notify(
+            accountID: accountID,
+            text:
+                "Your picture \(short) is uploaded (\(image.width)×\(image.height)): \(url) — make a meme: !meme \(short) top text | bottom text"
+        )
+        if WebUpload.prefersHTML(request) {
+            return WebUpload.uploadedPage(image, short: short, status: .created, location: url)
+        }
+        return Self.text(
+            .created,
+            "Uploaded: picture \(short) (\(image.width)×\(image.height)) \(url)\nMake a meme: !meme \(short) top text | bottom text",
+            headers: [.location: url])
+    }
+
+    /// Checks and stores an uploaded picture (nil: the body was over the limit) as one of the
+    /// account's, using up `ticket`; or the answer that refuses it.
+    func keep(_ uploaded: [UInt8]?, accountID: Int64, ticket: String?) async throws
+        -> Result<ImageRecord, UploadRefusal>
+    {
+        func refuse(_ status: HTTPResponse.Status, _ text: String) -> Result<ImageRecord, UploadRefusal> {
+            .failure(UploadRefusal(status: status, text: text))
+        }
+        guard let bytes = uploaded else {
+            return refuse(.contentTooLarge, "Not stored: the file is over \(MediaLimits.maxUploadBytes / 1024 / 1024) MiB.")
+        }
+        if bytes.isEmpty { return refuse(.badRequest, "Not stored: no file came with the request.") }
         let image: ImageRecord
         do {
             image = try await media.ingest(bytes, ownerID: accountID)
@@ -121,25 +150,21 @@ struct MediaRoutes {
             case .notAnImage: status = .unsupportedMediaType
             default: status = .unprocessableContent
             }
-            return Self.text(status, "Not stored: \(problem).")
+            return refuse(status, "Not stored: \(problem).")
         } catch {
-            return Self.text(.unprocessableContent, "Not stored: \(error).")
+            return refuse(.unprocessableContent, "Not stored: \(error).")
         }
         guard try await store.addUpload(image, tokenHash: ticket) else {
             media.delete(ids: [image.id])
-            return Self.text(.gone, Self.expired)
+            return refuse(.gone, Self.expired)
         }
-        let url = media.url(image)
-        let short = String(image.id.prefix(8))
-        core.notify(
-            accountID: accountID,
-            text:
-                "Your picture \(short) is uploaded (\(image.width)×\(image.height)): \(url) — make a meme: !meme \(short) top text | bottom text"
-        )
-        return Self.text(
-            .created,
-            "Uploaded: picture \(short) (\(image.width)×\(image.height)) \(url)\nMake a meme: !meme \(short) top text | bottom text",
-            headers: [.location: url])
+        return .success(image)
+    }
+
+    /// Why an upload was not stored, and the status that says so.
+    struct UploadRefusal: Error {
+        let status: HTTPResponse.Status
+        let text: String
     }
 
     /// draft/FILEHOST: `Authorization: Basic name:password` (or name:resume-token).

@@ -85,6 +85,8 @@ struct WebRoutes {
             }
         }
         WebSignIn(routes: self).add(to: router)
+        WebPictureRoutes(routes: self).add(to: router)
+        if let media = services.media { WebUpload(routes: self, media: media).add(to: router) }
     }
 
     func parameters(_ path: String, _ context: HearthRequestContext) -> [String: String] {
@@ -213,7 +215,9 @@ struct WebRoutes {
         for effect in response?.effects ?? [] {
             if case .notify(let accountID, let text) = effect { core.notify(accountID: accountID, text: text) }
         }
-        return redirect(back, flash: (response?.lines ?? []).joined(separator: " "))
+        let failed = response?.failure != nil
+        let next = failed ? action.backOnFailure?(params, form) ?? back : response?.madePage ?? back
+        return redirect(next, flash: (response?.lines ?? []).joined(separator: " "))
     }
 
     func redirect(_ path: String, flash: String? = nil) -> Response {

@@ -57,40 +57,10 @@ enum MemeCommands {
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw request.usageError("what should it say? Separate the texts with |")
         }
-        let captions = text.split(separator: "|", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
-        if let long = captions.first(where: { $0.utf8.count > MediaLimits.maxCaptionBytes }) {
-            throw BotError("\"\(long.prefix(20))…\" is too long: a text may have \(MediaLimits.maxCaptionBytes) bytes")
-        }
-        // The picture: a built-in template, one of the caller's (or a global) template, or an upload.
-        let base: MediaLibrary.MemeBase
-        var boxes: [CaptionBox]
-        if let builtin = BuiltinTemplate.named(sourceWord) {
-            base = .builtin(builtin)
-            boxes = builtin.boxes
-        } else if let own = try await store.templates(for: me.id).first(where: { $0.nameKey == sourceWord.lowercased() }
-        ),
-            let image = try await store.image(id: own.imageId)
-        {
-            base = .stored(image)
-            boxes = (try? JSONDecoder().decode([CaptionBox].self, from: Data(own.boxes.utf8))) ?? CaptionBox.classic
-        } else if sourceWord.allSatisfy(\.isHexDigit) && sourceWord.count >= PictureCommands.minIDPrefix {
-            base = .stored(try await PictureCommands.ownUpload(request, me, sourceWord))
-            boxes = CaptionBox.classic
-        } else {
-            let names = BuiltinTemplate.all.map(\.name)
-            let close = Suggest.closest(to: sourceWord.lowercased(), in: names)
-            let hint = close.isEmpty ? "!templates lists them" : "did you mean \(close.joined(separator: " or "))?"
-            throw BotError("there is no template or picture \"\(sourceWord)\" — \(hint)")
-        }
-        if captions.count > boxes.count {
-            throw BotError(
-                "\(sourceWord) has \(boxes.count) text\(boxes.count == 1 ? "" : "s"); you gave \(captions.count) — separate them with |"
-            )
-        }
-        boxes = Array(boxes.prefix(captions.count))
-        let scale = textScales[request.settings?["textsize"] ?? "normal"] ?? 1
+        let draft = try await MemeDraft.make(
+            source: sourceWord, captions: try MemeDraft.captions(text), for: me, store: store,
+            settings: request.settings)
+        let (base, boxes, captions, scale) = (draft.base, draft.boxes, draft.captions, draft.scale)
         let key = MediaLibrary.renderKey(base: base, boxes: boxes, captions: captions, textScale: scale)
         let image: ImageRecord
         if let cached = try await store.cachedRender(key: key) {
@@ -105,10 +75,11 @@ enum MemeCommands {
         let meme = try await store.addMeme(
             MemeRecord(accountId: me.id, imageId: image.id, source: sourceWord.lowercased(), caption: caption),
             feedText: "made meme \(FeedText.idMark) “\(caption.prefix(60))” \(link)")
-        return BotResponse([
+        var response = BotResponse([
             "\(request.style.bold("meme #\(meme.id)")) by \(me.name): \(link)" + request.pageLink("/m/\(meme.id)")
-        ]
-        )
+        ])
+        response.madePage = "/m/\(meme.id)"
+        return response
     }
 
     static func show(_ request: BotRequest, _ id: Int64) async throws -> BotResponse {

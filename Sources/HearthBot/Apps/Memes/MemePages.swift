@@ -62,7 +62,16 @@ enum MemePages {
             values["avatar"] = MediaLibrary.path(id: image.id, format: image.format)
         }
         var image = values["avatar"] as? String
+        if let viewer = request.viewer {
+            values["isSelf"] = viewer.id == subject.id
+            values["follows"] = try await store.follows(viewer.id, subject.id)
+        }
+        values["key"] = IRCNames.fold(subject.name)
         if try await store.mayViewLists(of: subject.id, viewer: request.viewer?.id) {
+            values["recipeCards"] = try await recipeCards(store, of: subject.id, viewer: request.viewer?.id)
+            let friends = try await store.people(.friends, of: subject.id, after: nil)
+            values["friends"] = friends.names.map { ["name": $0, "key": IRCNames.fold($0)] }
+            values["hasFriends"] = !friends.names.isEmpty
             let (rows, total) = try await store.memes(of: subject.id, page: request.page)
             values["memes"] = rows.map { ["id": $0.meme.id, "caption": $0.meme.caption, "image": imagePath($0)] }
             values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.memePageSize)
@@ -101,7 +110,32 @@ enum MemePages {
             ]
         }
         return WebContent(
+    /// A person's newest recipes as photo cards (left out for a viewer either side blocks,
+    /// as `!recipes by` leaves them out).
+    static func recipeCards(_ store: Store, of accountID: Int64, viewer: Int64?) async throws -> [[String: Any]] {
+        if let viewer, try await store.eitherBlocks(viewer, accountID) { return [] }
+        let (rows, _) = try await store.recipes(order: .new, author: accountID, page: 1)
+        var cards: [[String: Any]] = []
+        for row in rows {
+            var card: [String: Any] = ["id": row.recipe.id, "title": row.recipe.title]
+            if let photo = row.recipe.photoImageId, let image = try await store.image(id: photo) {
+                card["image"] = MediaLibrary.path(id: image.id, format: image.format)
+            }
+            cards.append(card)
+        }
+        return cards
+    }
+
+    /// Follow and unfollow on a profile: `!follow NAME` / `!unfollow NAME`.
+    static let follow = WebAction(
+        "/u/:name/follow",
+        command: { p, form in
+            guard let name = p["name"], !name.isEmpty, !name.contains(where: \.isWhitespace) else { return nil }
+            return "!\(form["undo"] == "1" ? "unfollow" : "follow") \(name)"
+        }, back: { p in "/u/\(WebText.queryEncoded(p["name"] ?? ""))" })
+
             title: "Hot memes", summary: "The memes people like most lately.", image: slice.first.map(imagePath),
+        follow,
             values: ["memes": memes, "paging": WebPaging.links(page: request.page, total: ranked.count, size: size)])
     }
 

@@ -18,13 +18,17 @@ enum PictureCommands {
 
     /// One of the caller's uploads, by its id or the first few characters of it.
     static func ownUpload(_ request: BotRequest, _ me: AccountRef, _ text: String) async throws -> ImageRecord {
+        try await ownUpload(request.services.store, me, text)
+    }
+
+    static func ownUpload(_ store: Store, _ me: AccountRef, _ text: String) async throws -> ImageRecord {
         let prefix = text.lowercased()
         guard prefix.count >= minIDPrefix, prefix.allSatisfy({ $0.isHexDigit }) else {
             throw BotError(
                 "\"\(text)\" is not a picture id — !images lists yours (the first \(minIDPrefix) characters are enough)"
             )
         }
-        let found = try await request.services.store.uploads(of: me.id, idPrefix: prefix)
+        let found = try await store.uploads(of: me.id, idPrefix: prefix)
         guard let image = found.first else {
             throw BotError("you have no picture \(text) — !images lists yours, !upload adds one")
         }
@@ -76,17 +80,20 @@ enum PictureCommands {
         return BotResponse(lines)
     }
 
+    /// Whether a built-in template answers a search word (`!templates WORD`, the maker's search).
+    static func matches(_ template: BuiltinTemplate, _ word: String?) -> Bool {
+        guard let word = word?.lowercased(), !word.isEmpty else { return true }
+        return template.name.contains(word) || template.keywords.contains { $0.contains(word) }
+            || template.summary.lowercased().contains(word)
+    }
+
     static let templates = BotCommand(
         "templates", group: group, usage: "[WORD]", summary: "meme templates with preview links (those matching WORD)",
         example: "!templates brain", arity: 0...1
     ) { request in
         let media = try media(request)
         let word = request.words.first?.lowercased()
-        let builtins = BuiltinTemplate.all.filter { t in
-            guard let word else { return true }
-            return t.name.contains(word) || t.keywords.contains { $0.contains(word) }
-                || t.summary.lowercased().contains(word)
-        }
+        let builtins = BuiltinTemplate.all.filter { matches($0, word) }
         var lines: [String] = []
         for template in builtins {
             let link = try await media.templatePreview(template)
