@@ -230,7 +230,6 @@ public final class MediaLibrary: Sendable {
         }
     }
 
-    /// A built-in template's preview (drawn with its example captions on first use).
     /// A meme as it would be made, as JPEG bytes kept nowhere: the web maker's live preview,
     /// drawn by the same renderer on the same picture as `renderMeme`.
     public func previewMeme(base: MemeBase, boxes: [CaptionBox], captions: [String], textScale: Double) async throws
@@ -259,6 +258,7 @@ public final class MediaLibrary: Sendable {
         return picture
     }
 
+    /// A built-in template's preview (drawn with its example captions on first use).
     public func templatePreview(_ template: BuiltinTemplate) async throws -> String {
         // Public pictures: the id is derived from the name, so it is the same across restarts.
         let id = String(Sodium.hashSecret("template-preview/v1/\(template.name)").prefix(32))

@@ -110,6 +110,10 @@ enum MemePages {
             ]
         }
         return WebContent(
+            title: "Hot memes", summary: "The memes people like most lately.", image: slice.first.map(imagePath),
+            values: ["memes": memes, "paging": WebPaging.links(page: request.page, total: ranked.count, size: size)])
+    }
+
     /// A person's newest recipes as photo cards (left out for a viewer either side blocks,
     /// as `!recipes by` leaves them out).
     static func recipeCards(_ store: Store, of accountID: Int64, viewer: Int64?) async throws -> [[String: Any]] {
@@ -134,12 +138,8 @@ enum MemePages {
             return "!\(form["undo"] == "1" ? "unfollow" : "follow") \(name)"
         }, back: { p in "/u/\(WebText.queryEncoded(p["name"] ?? ""))" })
 
-            title: "Hot memes", summary: "The memes people like most lately.", image: slice.first.map(imagePath),
-        follow,
-            values: ["memes": memes, "paging": WebPaging.links(page: request.page, total: ranked.count, size: size)])
-    }
-
     static let actions: [WebAction] = [
+        follow,
         WebAction("/m/:id/like", command: { p, form in toggle(p, form, on: "like", off: "unlike") }, back: back),
         WebAction("/m/:id/fav", command: { p, form in toggle(p, form, on: "fav", off: "unfav") }, back: back),
         WebAction(
