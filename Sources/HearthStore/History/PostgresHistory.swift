@@ -56,14 +56,14 @@ extension PostgresStore: HistoryStore {
 
     public func readableHistoryTargets(channel: String, current: String, accountID: Int64?) async throws -> [String] {
         guard let accountID else { return [current] }
-        // Incarnation keys are "<channel> <id>": a space never occurs in a channel name.
+        let range = HistoryRules.incarnations(of: channel)
         let earlier = try await rows(
             """
             SELECT target FROM historyAccess WHERE accountId = \(accountID)
-              AND target > \(channel + " ") COLLATE "C" AND target < \(channel + "!") COLLATE "C"
+              AND target > \(range.above) COLLATE "C" AND target < \(range.below) COLLATE "C"
             """
         ).map { try $0.decode(String.self) }
-        return [current] + earlier.filter { $0 != current }
+        return HistoryRules.readable(current: current, earlier: earlier)
     }
 
     public func latestHistory(targets: [String], limit: Int) async throws -> [HistoryRecord] {

@@ -45,13 +45,13 @@ extension SQLiteStore {
     /// `current`, and earlier incarnations of the same channel the account was in.
     public func readableHistoryTargets(channel: String, current: String, accountID: Int64?) async throws -> [String] {
         guard let accountID else { return [current] }
+        let range = HistoryRules.incarnations(of: channel)
         let earlier = try await pool.read { db in
-            // Incarnation keys are "<channel> <id>": a space never occurs in a channel name.
             try String.fetchAll(
                 db, sql: "SELECT target FROM historyAccess WHERE accountId = ? AND target > ? AND target < ?",
-                arguments: [accountID, channel + " ", channel + "!"])
+                arguments: [accountID, range.above, range.below])
         }
-        return [current] + earlier.filter { $0 != current }
+        return HistoryRules.readable(current: current, earlier: earlier)
     }
 
     /// The last `limit` messages of some targets, oldest first.

@@ -85,7 +85,7 @@ extension PostgresStore: SocialStore {
         var binds = PostgresBindings()
         binds.append(accountID)
         binds.append(after?.lowercased() ?? "")
-        binds.append(Int64(StoreLimits.peoplePageSize + 1))
+        binds.append(Int64(KeysetPage.rowsToRead(StoreLimits.peoplePageSize)))
         return try await page(
             PostgresQuery(
                 unsafeSQL: """
@@ -95,7 +95,7 @@ extension PostgresStore: SocialStore {
     }
 
     public func findPeople(prefix: String, after: String?) async throws -> PeoplePage {
-        let limit = Int64(StoreLimits.peoplePageSize + 1)
+        let limit = Int64(KeysetPage.rowsToRead(StoreLimits.peoplePageSize))
         return try await page(
             """
             SELECT name FROM account
@@ -105,9 +105,7 @@ extension PostgresStore: SocialStore {
     }
 
     private func page(_ query: PostgresQuery) async throws -> PeoplePage {
-        let names = try await rows(query).map { try $0.decode(String.self) }
-        let shown = Array(names.prefix(StoreLimits.peoplePageSize))
-        return PeoplePage(names: shown, next: names.count > StoreLimits.peoplePageSize ? shown.last : nil)
+        PeoplePage(read: try await rows(query).map { try $0.decode(String.self) })
     }
 
     public func profileTally(of accountID: Int64) async throws -> ProfileTally {
@@ -164,7 +162,7 @@ extension PostgresStore: SocialStore {
     }
 
     public func feed(for accountID: Int64, before: Int64?) async throws -> (items: [ActivityItem], more: Bool) {
-        let limit = Int64(StoreLimits.feedPageSize + 1)
+        let limit = Int64(KeysetPage.rowsToRead(StoreLimits.feedPageSize))
         let found = try await rows(
             """
             SELECT act.id, a.name, act.kind, act.text, s.name, act.createdAt
@@ -176,12 +174,13 @@ extension PostgresStore: SocialStore {
               AND act.accountId NOT IN (SELECT blockedId FROM block WHERE blockerId = \(accountID))
             ORDER BY act.id DESC LIMIT \(limit)
             """)
-        let items = try found.prefix(StoreLimits.feedPageSize).map { row in
+        let (page, more) = KeysetPage.split(found, size: StoreLimits.feedPageSize)
+        let items = try page.map { row in
             let (id, actor, kind, text, subject, createdAt) = try row.decode(
                 (Int64, String, String, String, String?, Date).self)
             return ActivityItem(
                 id: id, actor: actor, kind: kind, text: text, subjectName: subject, createdAt: createdAt)
         }
-        return (items, found.count > StoreLimits.feedPageSize)
+        return (items, more)
     }
 }

@@ -122,13 +122,10 @@ extension SQLiteStore {
     {
         var args = arguments
         args["after"] = after?.lowercased() ?? ""
-        args["limit"] = StoreLimits.peoplePageSize + 1
+        args["limit"] = KeysetPage.rowsToRead(StoreLimits.peoplePageSize)
         let statementArguments = StatementArguments(args)
         return try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: sql, arguments: statementArguments)
-            let names = rows.prefix(StoreLimits.peoplePageSize).map { $0["name"] as String }
-            let next = rows.count > StoreLimits.peoplePageSize ? names.last : nil
-            return PeoplePage(names: names, next: next)
+            PeoplePage(read: try Row.fetchAll(db, sql: sql, arguments: statementArguments).map { $0["name"] as String })
         }
     }
 
@@ -208,13 +205,18 @@ extension SQLiteStore {
                       AND act.accountId NOT IN (SELECT blockedId FROM block WHERE blockerId = :me)
                     ORDER BY act.id DESC LIMIT :limit
                     """,
-                arguments: ["me": accountID, "before": before ?? Int64.max, "limit": StoreLimits.feedPageSize + 1])
-            let items = rows.prefix(StoreLimits.feedPageSize).map {
-                ActivityItem(
-                    id: $0["id"], actor: $0["actor"], kind: $0["kind"], text: $0["text"], subjectName: $0["subject"],
-                    createdAt: $0["createdAt"])
-            }
-            return (items, rows.count > StoreLimits.feedPageSize)
+                arguments: [
+                    "me": accountID, "before": before ?? Int64.max,
+                    "limit": KeysetPage.rowsToRead(StoreLimits.feedPageSize),
+                ])
+            let (items, more) = KeysetPage.split(rows, size: StoreLimits.feedPageSize)
+            return (
+                items.map {
+                    ActivityItem(
+                        id: $0["id"], actor: $0["actor"], kind: $0["kind"], text: $0["text"],
+                        subjectName: $0["subject"], createdAt: $0["createdAt"])
+                }, more
+            )
         }
     }
 }
