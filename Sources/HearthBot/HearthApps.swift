@@ -31,7 +31,10 @@ public enum HearthApps {
                 onLogin: { try await RecipeCommands.onLogin($0, $1) },
                 continuation: { await RecipeCommands.continueDraft(bot: $0, caller: $1, presence: $2, line: $3) },
                 services: config.edamam.map { [EdamamClient(config: $0)] } ?? [],
-                pages: [RecipePages.recipe, RecipePages.trending, RecipePages.search], actions: RecipePages.actions),
+                pages: [
+                    RecipePages.recipe, RecipePages.trending, RecipePages.search, RecipePages.saved,
+                    RecipeEditorPages.new, RecipeEditorPages.edit,
+                ], actions: RecipePages.actions + RecipeEditorPages.actions),
             BotApp(
                 name: "family", commands: FamilyCommands.all + LocationCommands.all + FamilyFeedCommands.all,
                 onLogin: { try await FamilyCommands.onLogin($0, $1) },

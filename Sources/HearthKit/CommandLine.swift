@@ -7,16 +7,22 @@ public struct CommandLineInput: Sendable, Equatable {
     public var words: [String]
     /// Everything after the name, verbatim (leading spaces removed).
     public var rest: String
+    /// Lines that came with the command in one go, after its line: a web form's lists (a
+    /// recipe's ingredients). A chat line never has a line break, so chat gives none.
+    public var block: [String] = []
 
-    public init(name: String, words: [String], rest: String) {
+    public init(name: String, words: [String], rest: String, block: [String] = []) {
         self.name = name
         self.words = words
         self.rest = rest
+        self.block = block
     }
 
     /// Parses `text`. With `requireBang`, lines not starting with `!` are not commands.
+    /// Lines after the first are the command's `block`.
     public static func parse(_ text: String, requireBang: Bool) -> CommandLineInput? {
-        var body = Substring(text).drop { $0 == " " }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var body = (lines.first ?? "").drop { $0 == " " }
         if body.first == "!" {
             body = body.dropFirst()
         } else if requireBang {
@@ -28,7 +34,8 @@ public struct CommandLineInput: Sendable, Equatable {
             return nil
         }
         let rest = String(body[nameEnd...].drop { $0 == " " })
-        return CommandLineInput(name: name.lowercased(), words: splitWords(rest), rest: rest)
+        return CommandLineInput(
+            name: name.lowercased(), words: splitWords(rest), rest: rest, block: lines.dropFirst().map(String.init))
     }
 
     public static func splitWords(_ text: String) -> [String] {

@@ -3,7 +3,9 @@ import Foundation
 import Synchronization
 
 /// A world map (Natural Earth 1:110m, public domain; see MapData/README.md) in the
-/// equirectangular projection, with numbered markers and a legend underneath.
+/// equirectangular projection, with numbered markers and a legend underneath. The map shows the
+/// part of the world around its markers (`Viewport.around`), the whole world only when they
+/// are spread over it.
 public struct WorldMap: Sendable {
     public struct Marker: Sendable {
         public var lat: Double
@@ -19,7 +21,68 @@ public struct WorldMap: Sendable {
     static let legendColumns = 2
     static let legendLine = 20
 
-    let rings: [[(x: Int, y: Int)]]
+    /// The part of the world a picture shows, in degrees, as wide as it is tall twice over (the
+    /// picture's 2:1, so a degree is as many pixels each way). `east` may pass 180 when the view
+    /// crosses the antimeridian (Tokyo and Hawaii).
+    public struct Viewport: Sendable, Equatable {
+        public var west: Double
+        public var south: Double
+        /// Degrees of longitude shown; latitude shows half as many.
+        public var span: Double
+        public var east: Double { west + span }
+        public var north: Double { south + span / 2 }
+
+        public static let world = Viewport(west: -180, south: -90, span: 360)
+        /// The narrowest view (degrees of longitude): one place shows its country and neighbours,
+        /// since the 1:110m coasts have no more detail than that.
+        public static let minimumSpan = 24.0
+        /// Room around the markers, as a share of how far apart they are.
+        public static let margin = 0.2
+        /// A view wider than this shows the whole world instead (hardly anything to gain).
+        public static let worldBeyond = 270.0
+
+        public init(west: Double, south: Double, span: Double) {
+            (self.west, self.south, self.span) = (west, south, span)
+        }
+
+        /// The smallest view that holds every marker with a margin: longitudes are taken around
+        /// the globe's largest empty gap, so places on both sides of the antimeridian stay close.
+        public static func around(_ markers: [Marker]) -> Viewport {
+            guard !markers.isEmpty else { return world }
+            let lons = markers.map { normalized($0.lon) }.sorted()
+            var (gap, after) = (lons[0] + 360 - lons[lons.count - 1], 0)
+            for i in 1..<lons.count where lons[i] - lons[i - 1] > gap { (gap, after) = (lons[i] - lons[i - 1], i) }
+            let lonSpan = 360 - gap
+            let centreLon = lons[after] + lonSpan / 2
+            let (south, north) = (markers.map(\.lat).min()!, markers.map(\.lat).max()!)
+            var span = max(lonSpan, (north - south) * 2) * (1 + 2 * margin)
+            span = max(span, minimumSpan)
+            if span > worldBeyond { return world }
+            let latSpan = span / 2
+            let bottom = min(max((south + north) / 2 - latSpan / 2, -90), 90 - latSpan)
+            return Viewport(west: centreLon - span / 2, south: bottom, span: span)
+        }
+
+        /// A longitude in -180..<180.
+        static func normalized(_ lon: Double) -> Double {
+            let l = (lon + 180).truncatingRemainder(dividingBy: 360)
+            return (l < 0 ? l + 360 : l) - 180
+        }
+
+        /// Pixel of a coordinate in a picture of `width`×`height` showing this view.
+        public func project(lat: Double, lon: Double, width: Int, height: Int) -> (x: Int, y: Int) {
+            var l = lon
+            while l < west { l += 360 }
+            while l >= west + 360 { l -= 360 }
+            return (
+                Int(((l - west) / span * Double(width - 1)).rounded()),
+                Int(((north - lat) / (span / 2) * Double(height - 1)).rounded())
+            )
+        }
+    }
+
+    /// The coasts as read (longitude, latitude), to draw any view.
+    let coasts: [[(lon: Double, lat: Double)]]
     let fonts: FontSet
     private let base: GDImage
 
@@ -29,18 +92,18 @@ public struct WorldMap: Sendable {
         guard let url = Bundle.module.url(forResource: "world-110m", withExtension: "txt", subdirectory: "MapData"),
             let text = try? String(contentsOf: url, encoding: .utf8)
         else { return nil }
-        var rings: [[(x: Int, y: Int)]] = []
+        var coasts: [[(lon: Double, lat: Double)]] = []
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let points = line.split(separator: " ").compactMap { pair -> (x: Int, y: Int)? in
+            let points = line.split(separator: " ").compactMap { pair -> (lon: Double, lat: Double)? in
                 let parts = pair.split(separator: ",")
                 guard parts.count == 2, let lon = Double(parts[0]), let lat = Double(parts[1]) else { return nil }
-                return Self.project(lat: lat, lon: lon)
+                return (lon, lat)
             }
-            if points.count >= 3 { rings.append(points) }
+            if points.count >= 3 { coasts.append(points) }
         }
-        self.rings = rings
+        self.coasts = coasts
         self.fonts = fonts
-        base = Self.drawBase(rings)
+        base = Self.drawBase(coasts.map { $0.map { Self.project(lat: $0.lat, lon: $0.lon) } })
     }
 
     /// Pixel of a coordinate on the map.
@@ -73,17 +136,60 @@ public struct WorldMap: Sendable {
         return image
     }
 
-    /// The map with a numbered marker per place and a legend; `title` heads the legend.
-    public func render(title: String, markers: [Marker]) -> GDImage {
+    /// The coasts of `view` (not the whole world), drawn at the picture's size: land, coast,
+    /// and a graticule as fine as the view is narrow.
+    func drawView(_ view: Viewport) -> GDImage {
+        let (width, height) = (Self.width, Self.height)
+        let image = GDImage(width: width, height: height)
+        image.fill(Self.ocean)
+        let scale = Double(width - 1) / view.span
+        // Each ring where it falls in the view, and once more a turn of the globe either side.
+        var shapes: [[(x: Int, y: Int)]] = []
+        for ring in coasts {
+            let (low, high) = (ring.map(\.lon).min()!, ring.map(\.lon).max()!)
+            let (south, north) = (ring.map(\.lat).min()!, ring.map(\.lat).max()!)
+            guard north >= view.south, south <= view.north else { continue }
+            for turn in [-360.0, 0, 360] where high + turn >= view.west && low + turn <= view.east {
+                shapes.append(
+                    ring.map { point in
+                        (
+                            Int(((point.lon + turn - view.west) * scale).rounded()),
+                            Int(((view.north - point.lat) * scale).rounded())
+                        )
+                    })
+            }
+        }
+        for shape in shapes { image.polygon(shape.map { ($0.x, $0.y) }, Self.land) }
+        for shape in shapes {
+            var points = shape.map { gdPoint(x: Int32($0.x), y: Int32($0.y)) }
+            gdImagePolygon(image.ptr, &points, Int32(points.count), Self.coast)
+        }
+        let step = view.span > 180 ? 30.0 : view.span > 60 ? 10.0 : 5.0
+        let line = GDImage.color(150, 185, 215)
+        for lon in stride(from: (view.west / step).rounded(.up) * step, through: view.east, by: step) {
+            let x = Int32(((lon - view.west) * scale).rounded())
+            gdImageDashedLine(image.ptr, x, 0, x, Int32(height - 1), line)
+        }
+        for lat in stride(from: (view.south / step).rounded(.up) * step, through: view.north, by: step) {
+            let y = Int32(((view.north - lat) * scale).rounded())
+            gdImageDashedLine(image.ptr, 0, y, Int32(width - 1), y, line)
+        }
+        return image
+    }
+
+    /// The map with a numbered marker per place and a legend; `title` heads the legend. It shows
+    /// `view`, by default the part of the world around the markers.
+    public func render(title: String, markers: [Marker], view: Viewport? = nil) -> GDImage {
+        let view = view ?? Viewport.around(markers)
         let shown = Array(markers.prefix(Self.maxLegendLines))
         let rows = (shown.count + Self.legendColumns - 1) / Self.legendColumns + (markers.count > shown.count ? 1 : 0)
         let legendHeight = 40 + max(1, rows) * Self.legendLine + 10
         let image = GDImage(width: Self.width, height: Self.height + legendHeight)
         image.fill(GDImage.color(250, 250, 247))
-        image.draw(base, x: 0, y: 0, width: Self.width, height: Self.height)
+        image.draw(view == .world ? base : drawView(view), x: 0, y: 0, width: Self.width, height: Self.height)
         // Markers, numbered; the first ones drawn last so they stay on top.
         for (index, marker) in markers.enumerated().reversed() {
-            let (x, y) = Self.project(lat: marker.lat, lon: marker.lon)
+            let (x, y) = view.project(lat: marker.lat, lon: marker.lon, width: Self.width, height: Self.height)
             image.ellipse(x, y, 22, 22, GDImage.color(255, 255, 255))
             image.ellipse(x, y, 18, 18, Self.marker)
             let number = String(index + 1)

@@ -46,6 +46,12 @@ public struct WebAction: Sendable {
     /// Where the browser goes when the command fails, keeping what was typed (a meme maker's
     /// captions); `back` when nil. On success it goes to the command's `madePage`, if any.
     public var backOnFailure: (@Sendable (_ parameters: [String: String], _ form: [String: String]) -> String)?
+    /// The form carries a whole text (a recipe), so it may be longer than a short form (a
+    /// comment); its lines reach the command as its block (`CommandLineInput.block`).
+    public var isLong = false
+    /// The page the form leads to shows what the command did (a cookie card), so its chat
+    /// answer is not repeated above it; a failure still is.
+    public var quiet = false
 
     public init(
         _ path: String, command: @escaping @Sendable ([String: String], [String: String]) -> String?,

@@ -7,6 +7,9 @@ import Hummingbird
 enum WebLimits {
     /// Bytes of a posted form (a comment is at most 400 characters; sign-in far less).
     static let maxFormBytes = 8 * 1024
+    /// Bytes of a form that carries a whole text (`WebAction.isLong`: a recipe of
+    /// `RecipeCommands.maxIngredients` and `maxSteps` lines of `maxLine` characters, percent-encoded).
+    static let maxLongFormBytes = 96 * 1024
     /// Bytes of the one-time message a form leaves for the next page.
     static let maxFlashBytes = 300
     /// Characters of a sign-in name and secret.
@@ -39,12 +42,12 @@ enum WebForms {
     }
 
     /// A form's fields, or the answer that refuses it (too large, or not a form).
-    static func fields(_ request: Request) async -> Result<[String: String], Refused> {
-        guard let body = try? await request.body.collect(upTo: WebLimits.maxFormBytes) else {
+    static func fields(_ request: Request, limit: Int = WebLimits.maxFormBytes) async
+        -> Result<[String: String], Refused>
+    {
+        guard let body = try? await request.body.collect(upTo: limit) else {
             return .failure(
-                Refused(
-                    MediaRoutes.text(
-                        .contentTooLarge, "The form is too large (at most \(WebLimits.maxFormBytes) bytes).")))
+                Refused(MediaRoutes.text(.contentTooLarge, "The form is too large (at most \(limit) bytes).")))
         }
         guard let fields = decode(String(buffer: body)) else {
             return .failure(Refused(MediaRoutes.text(.badRequest, "The form could not be read (a broken % escape).")))

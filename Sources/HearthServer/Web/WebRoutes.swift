@@ -194,7 +194,8 @@ struct WebRoutes {
     func act(_ action: WebAction, _ request: Request, _ context: HearthRequestContext) async throws -> Response {
         let params = parameters(action.path, context)
         let form: [String: String]
-        switch await WebForms.fields(request) {
+        let limit = action.isLong ? WebLimits.maxLongFormBytes : WebLimits.maxFormBytes
+        switch await WebForms.fields(request, limit: limit) {
         case .success(let fields): form = fields
         case .failure(let refused): return refused.response
         }
@@ -217,7 +218,8 @@ struct WebRoutes {
         }
         let failed = response?.failure != nil
         let next = failed ? action.backOnFailure?(params, form) ?? back : response?.madePage ?? back
-        return redirect(next, flash: (response?.lines ?? []).joined(separator: " "))
+        let quiet = action.quiet && !failed
+        return redirect(next, flash: quiet ? nil : (response?.lines ?? []).joined(separator: " "))
     }
 
     func redirect(_ path: String, flash: String? = nil) -> Response {

@@ -137,6 +137,16 @@ extension PostgresStore: RecipeStore {
         }
     }
 
+    public func recipeMarks(_ recipeID: Int64, by accountID: Int64) async throws -> RecipeMarks {
+        let row = try await rows(
+            """
+            SELECT (SELECT value FROM recipeVote WHERE recipeId = \(recipeID) AND accountId = \(accountID)),
+              EXISTS (SELECT 1 FROM recipeSave WHERE recipeId = \(recipeID) AND accountId = \(accountID))
+            """)[0]
+        let (vote, saved) = try row.decode((Int64?, Bool).self)
+        return RecipeMarks(vote: Int(vote ?? 0), saved: saved)
+    }
+
     public func saveRecipe(_ recipeID: Int64, for accountID: Int64, saved: Bool) async throws -> Bool? {
         try await transaction { db in
             guard !(try await db.rows("SELECT 1 FROM recipe WHERE id = \(recipeID)", self.logger)).isEmpty else {

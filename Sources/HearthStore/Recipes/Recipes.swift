@@ -58,6 +58,13 @@ public struct RecipeRow: Sendable, Equatable {
 
 public enum RecipeOrder: Sendable { case new, top }
 
+/// One person's vote on a recipe and whether they keep it in their saved list.
+public struct RecipeMarks: Sendable, Equatable {
+    public var vote: Int
+    public var saved: Bool
+    public init(vote: Int, saved: Bool) { (self.vote, self.saved) = (vote, saved) }
+}
+
 /// What to look for in recipes, already checked: terms (all must match), with OR and NOT
 /// between them as typed, and tags. Each engine turns it into its own full-text query; user
 /// text is only ever a value inside it, never syntax.
@@ -102,6 +109,9 @@ public protocol RecipeStore: Sendable {
     func vote(recipeID: Int64, accountID: Int64, value: Int) async throws -> (ups: Int, downs: Int)?
 
     func saveRecipe(_ recipeID: Int64, for accountID: Int64, saved: Bool) async throws -> Bool?
+
+    /// What `accountID` did to a recipe: their vote (+1, -1, 0 for none) and whether they saved it.
+    func recipeMarks(_ recipeID: Int64, by accountID: Int64) async throws -> RecipeMarks
 
     /// Recipes newest first or by score, optionally by one author or only the caller's saves.
     func recipes(order: RecipeOrder, author: Int64?, savedBy: Int64?, page: Int) async throws -> (

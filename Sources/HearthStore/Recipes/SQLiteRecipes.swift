@@ -113,6 +113,18 @@ extension SQLiteStore {
         }
     }
 
+    public func recipeMarks(_ recipeID: Int64, by accountID: Int64) async throws -> RecipeMarks {
+        try await pool.read { db in
+            let vote = try Int.fetchOne(
+                db, sql: "SELECT value FROM recipeVote WHERE recipeId = ? AND accountId = ?",
+                arguments: [recipeID, accountID])
+            let saved = try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM recipeSave WHERE recipeId = ? AND accountId = ?",
+                arguments: [recipeID, accountID])
+            return RecipeMarks(vote: vote ?? 0, saved: saved != nil)
+        }
+    }
+
     // MARK: lists
 
     /// Recipes newest first or by score, optionally by one author or only the caller's saves.

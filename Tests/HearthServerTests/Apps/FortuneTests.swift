@@ -203,16 +203,22 @@ import Testing
             let probe = try ImageProbe.inspect([UInt8](png))
             #expect(probe.format == .png && probe.width == WorldMap.width && probe.height > WorldMap.height)
             let image = try #require(GDImage.decode([UInt8](png), format: .png))
+            // The map shows the part of the world around Paris and Tokyo, not all of it.
+            let view = WorldMap.Viewport.around([
+                WorldMap.Marker(lat: 48.85, lon: 2.35, label: ""), WorldMap.Marker(lat: 35.68, lon: 139.69, label: ""),
+            ])
+            #expect(view != .world)
+            func project(_ lat: Double, _ lon: Double) -> (x: Int, y: Int) {
+                view.project(lat: lat, lon: lon, width: WorldMap.width, height: WorldMap.height)
+            }
             // Marker 1 sits at Paris' projected pixel: red around the white number.
-            let (x, y) = WorldMap.project(lat: 48.85, lon: 2.35)
+            let (x, y) = project(48.85, 2.35)
             let pixel = image.pixel(x - 7, y)
             #expect(
                 (pixel >> 16) & 0xFF > 180 && (pixel >> 8) & 0xFF < 90,
                 "pixel \(String(pixel, radix: 16)) at \(x - 7),\(y)")
-            // Somewhere in the Pacific there is only ocean.
-            #expect(
-                image.pixel(WorldMap.project(lat: 0, lon: -140).x, WorldMap.project(lat: 0, lon: -140).y + 3) & 0xFFFFFF
-                    == WorldMap.ocean)
+            // In the Indian Ocean there is only ocean.
+            #expect(image.pixel(project(0, 80).x, project(0, 80).y) & 0xFFFFFF == WorldMap.ocean)
         }
     }
 

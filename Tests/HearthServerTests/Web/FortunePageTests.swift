@@ -10,6 +10,7 @@ import Testing
 /// `!top points`, and opening a cookie from the page.
 @Suite struct FortunePageTests {
     static let hostile = "<script>alert(1)</script> & \"friends\""
+    static let escaped = "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;friends&quot;"
 
     /// A server whose only saying is hostile HTML.
     static func start(_ clock: TestClock) async throws -> TestServer {
@@ -172,16 +173,38 @@ import Testing
             var page = try await browser.get("/fortunes")
             #expect(page.body.contains(#"<form method="post" action="/fortunes""#))
             let opened = try await browser.post("/fortunes", form: ["place": "Paris"])
-            #expect(opened.status == 303 && opened.location == "/fortunes")
-            page = try await browser.get("/fortunes")
-            #expect(page.body.contains("Your fortune for Wednesday 1 July"))
-            #expect(page.body.contains("opened in Paris") && page.body.contains("<td>Paris</td><td>1</td>"))
-            #expect(!page.body.contains(#"<form method="post" action="/fortunes""#))
-            // A second time the same day: the command's answer, nothing new.
-            _ = try await browser.post("/fortunes", form: [:])
+            // To the cookie's card, not the chat answer pasted in a notice.
+            #expect(opened.status == 303 && opened.location == "/fortunes/uma")
+            #expect(opened.headers["set-cookie"] == nil)
             page = try await browser.get("/fortunes/uma")
-            #expect(page.body.contains("You opened today&#39;s cookie already"))
+            #expect(!page.body.contains(#"class="flash""#))
+            let card = try #require(page.body.firstMatch(of: /<article class="cookie opened">[\s\S]*?<\/article>/)?.0)
+            #expect(card.contains(#"<blockquote class="saying">“\#(FortunePageTests.escaped)”</blockquote>"#))
+            #expect(card.contains("opened in Paris") && card.contains("Wednesday 1 July"))
+            #expect(card.components(separatedBy: #"<b class="number">"#).count == 7)
+            // The time left until the next one, said by the server (09:00 UTC: 15 hours to midnight).
+            #expect(
+                page.body.contains(
+                    #"Next cookie in <time class="left" datetime="2026-07-02T00:00:00Z">15h</time>"#))
+            #expect(page.body.contains(#"<script src="/static/countdown.js" defer></script>"#))
+            #expect(!page.body.contains(#"<form method="post" action="/fortunes""#))
+            page = try await browser.get("/fortunes")
+            #expect(page.body.contains("opened in Paris") || page.body.contains("<td>Paris</td><td>1</td>"))
+            #expect(!page.body.contains(#"<form method="post" action="/fortunes""#))
+            // A second time the same day: nothing new, and the card again.
+            clock.set("2026-07-01T22:30:00Z")
+            let again = try await browser.post("/fortunes", form: [:])
+            #expect(again.location == "/fortunes/uma")
+            page = try await browser.get("/fortunes/uma")
             #expect(page.body.contains("Cookies so far (1)"))
+            #expect(page.body.contains(#"datetime="2026-07-02T00:00:00Z">1h 30m</time>"#))
+            // A place chat refuses is refused here, with chat's words.
+            clock.set("2026-07-02T08:00:00Z")
+            let nowhere = try await browser.post("/fortunes", form: ["place": "Atlantis"])
+            #expect(nowhere.location == "/fortunes")
+            page = try await browser.get("/fortunes")
+            #expect(page.body.contains("I don&#39;t know a place called Atlantis"))
+            #expect(page.body.contains("Cookies so far (1)") || page.body.contains("1 cookie opened"))
         }
     }
 

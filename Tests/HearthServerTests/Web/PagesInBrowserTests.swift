@@ -324,14 +324,14 @@ import Testing
 
         try await pages.open("/recipes")
         #expect(try await pages.title() == "Trending recipes · Hearth")
-        #expect(try await pages.texts("table.recipes td > a[href^='/r/']") == ["Tomato basil soup", "Garlic bread"])
+        #expect(try await pages.texts(".recipe-card a.title") == ["Tomato basil soup", "Garlic bread"])
         try await pages.screenshot("recipes.png")
 
         try await pages.open("/recipes/search?q=basil")
         #expect(try await pages.title() == "Recipes matching “basil” · Hearth")
         #expect(try await pages.browser.evaluate("document.querySelector('input[name=q]').value") == "basil")
         #expect(try await pages.text("main").contains("Found 1:"))
-        #expect(try await pages.texts("table.recipes td > a[href^='/r/']") == ["Tomato basil soup"])
+        #expect(try await pages.texts(".recipe-card a.title") == ["Tomato basil soup"])
         try await pages.screenshot("search.png")
 
         try await pages.open("/fortunes/alice")

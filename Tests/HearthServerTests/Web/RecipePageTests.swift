@@ -92,21 +92,23 @@ import Testing
 
             let trending = try await visitor.get("/recipes")
             #expect(trending.status == 200)
-            #expect(trending.body.contains(#"<a href="/r/1">Tomato soup &lt;script&gt;alert(1)&lt;/script&gt;</a>"#))
+            let link = #"<a class="title" href="/r/1">Tomato soup &lt;script&gt;alert(1)&lt;/script&gt;</a>"#
+            #expect(trending.body.contains(link))
             #expect(trending.body.contains(#"<a href="/recipes">Recipes</a>"#))  // the header links it
             #expect(trending.body.contains(#"maxlength="\#(RecipePages.maxQuery)""#))
 
             for query in ["tomato", "tom* cuisine:italian", "\"ripe tomatoes\"", "soup diet:vegan"] {
                 let found = try await visitor.get(Self.searchPath(query))
                 #expect(found.status == 200, "\(query)")
-                #expect(found.body.contains(#"<a href="/r/1">"#), "\(query)")
+                #expect(found.body.contains(#"<a class="title" href="/r/1">"#), "\(query)")
                 #expect(found.body.contains("Found 1:"), "\(query)")
             }
             // A browser's GET form sends spaces as +.
-            #expect(try await visitor.get("/recipes/search?q=ripe+tomatoes").body.contains(#"<a href="/r/1">"#))
+            let plus = try await visitor.get("/recipes/search?q=ripe+tomatoes")
+            #expect(plus.body.contains(#"<a class="title" href="/r/1">"#))
             let nothing = try await visitor.get(Self.searchPath("lasagne"))
             #expect(nothing.status == 200 && nothing.body.contains("No recipe matches"))
-            #expect(!nothing.body.contains(#"<a href="/r/1">"#))
+            #expect(!nothing.body.contains(#"<a class="title" href="/r/1">"#))
 
             // Empty, malformed or too long: a message on the search page, not an error page.
             let empty = try await visitor.get("/recipes/search?q=")
@@ -119,7 +121,7 @@ import Testing
             let tooLong = try await visitor.get(Self.searchPath(long))
             #expect(tooLong.status == 200)
             #expect(tooLong.body.contains("A search may have \(RecipePages.maxQuery) characters"))
-            #expect(!tooLong.body.contains(#"<a href="/r/1">"#))
+            #expect(!tooLong.body.contains(#"<a class="title" href="/r/1">"#))
         }
     }
 

@@ -96,10 +96,17 @@ enum FortuneCommands {
             ? "You opened today's cookie already: “\(last.text)” — lucky numbers \(last.numbers)."
             : "Your last cookie was for \(formatDay(last.day)), and \(formatDay(today)) here (\(zone.name)) overlaps"
                 + " that day — one cookie per day of your life, whatever your time zone."
-        guard case .wait(let next) = OncePerDay.decide(last: last.localDay, now: now, in: zone) else {
-            return BotResponse([first])  // a cookie opened meanwhile by another device
+        var response = BotResponse([first])  // a cookie opened meanwhile by another device
+        if case .wait(let next) = OncePerDay.decide(last: last.localDay, now: now, in: zone) {
+            response.lines.append(nextCookieLine(request, next: next))
         }
-        return BotResponse([first, nextCookieLine(request, next: next)])
+        response.madePage = cookiePage(request)
+        return response
+    }
+
+    /// The page of the caller's cookies, where a web form that opened one goes.
+    static func cookiePage(_ request: BotRequest) -> String? {
+        request.caller.account.map { "/fortunes/\(IRCNames.fold($0.name))" }
     }
 
     static func describe(_ f: Stored<FortuneRecord>, style: Style) -> String {
@@ -179,7 +186,9 @@ enum FortuneCommands {
                     + request.pageLink("/fortunes/\(IRCNames.fold(me.name))")))
         let reminder = try await reminderEffects(
             request.services, me, settings: request.settings, at: days.following(today).start)
-        return BotResponse(lines, effects: reminder)
+        var response = BotResponse(lines, effects: reminder)
+        response.madePage = cookiePage(request)
+        return response
     }
 
     /// A notice when the next cookie may be opened (`at`), for people who want it.
@@ -292,10 +301,10 @@ enum FortuneCommands {
         }
     }
 
-    /// A render-cache key for a world map of these markers.
+    /// A render-cache key for a world map of these markers (v2: zoomed to them).
     static func worldMapKey(_ kind: String, _ owner: Int64, _ title: String, _ markers: [WorldMap.Marker]) -> String {
         let points = markers.map { "\($0.lat),\($0.lon),\($0.label)" }
-        return Sodium.hashSecret(([kind + "/v1", String(owner), title] + points).joined(separator: "\u{0}"))
+        return Sodium.hashSecret(([kind + "/v2", String(owner), title] + points).joined(separator: "\u{0}"))
     }
 
     /// A picture drawn from data (a map, a tree) once per `key`: a repeat is the stored one.

@@ -34,6 +34,18 @@ enum FortunePages {
         }
         if let opened { values["today"] = cookie(opened) }
         values["canOpen"] = own && opened == nil
+        // Time left until the next cookie, in their zone (a script may tick it down).
+        let now = request.services.clock.now()
+        if opened != nil, case .wait(let next) = OncePerDay.decide(last: last?.localDay, now: now, in: days) {
+            values["next"] = [
+                "left": LocalDays.countdown(from: now, to: next.start), "at": TimeText.iso8601(next.start),
+                "zone": days.name,
+            ]
+        }
+        let all = try await store.allFortunes(of: subject.id)
+        if let image = await mapImage(request, of: AccountRef(id: subject.id, name: subject.name), all) {
+            values["image"] = image
+        }
         let (rows, total) = try await store.fortunes(of: subject.id, page: request.page)
         values["cookies"] = rows.map(cookie)
         (values["total"], values["hasCookies"]) = (total, !rows.isEmpty)
@@ -89,20 +101,7 @@ enum FortunePages {
         values["places"] = places.map { ["place": $0.name, "count": $0.count, "first": $0.first, "last": $0.last] }
         values["located"] = places.reduce(0) { $0 + $1.count }
         values["hasPlaces"] = !places.isEmpty
-        var image: String?
-        if let media = request.services.media {
-            let markers = FortuneCommands.mapMarkers(all)
-            do {
-                if let picture = try await FortuneCommands.mapPicture(
-                    store, media: media, of: viewer, markers: markers)
-                {
-                    image = MediaLibrary.path(id: picture.id, format: picture.format)
-                }
-            } catch {
-                // No map data or fonts on this server: the table alone.
-                request.services.logger.warning("fortune map not drawn: \(error)")
-            }
-        }
+        let image = await mapImage(request, of: viewer, all)
         if let image { values["image"] = image }
         return WebContent(
             title: "\(Words.possessive(viewer.name)) fortune map",
@@ -133,15 +132,40 @@ enum FortunePages {
         return WebContent(title: title, summary: leader, values: values)
     }
 
-    /// Opening today's cookie from a page: the `!fortune` command (with `@PLACE` if given).
+    /// The path of `who`'s fortune map (`!fortune map`'s picture, zoomed to the places), or nil
+    /// when no cookie has a place or this server draws no pictures.
+    static func mapImage(_ request: WebRequest, of who: AccountRef, _ all: [Stored<FortuneRecord>]) async -> String? {
+        guard let media = request.services.media else { return nil }
+        do {
+            let markers = FortuneCommands.mapMarkers(all)
+            guard
+                let picture = try await FortuneCommands.mapPicture(
+                    request.services.store, media: media, of: who, markers: markers)
+            else { return nil }
+            return MediaLibrary.path(id: picture.id, format: picture.format)
+        } catch {
+            // No map data or fonts on this server: the table alone.
+            request.services.logger.warning("fortune map not drawn: \(error)")
+            return nil
+        }
+    }
+
+    /// Opening today's cookie from a page: the `!fortune` command (with `@PLACE` if given). It
+    /// leads to the cookie's card, so the chat answer is not repeated in a notice.
     static let actions: [WebAction] = [
-        WebAction(
+        quietly(WebAction(
             "/fortunes",
             command: { _, form in
                 let place = (form["place"] ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
                     .trimmingCharacters(in: .whitespaces)
                 guard !place.isEmpty else { return "!fortune" }
                 return "!fortune @" + (place.hasPrefix("@") ? String(place.dropFirst()) : place)
-            }, back: { _ in "/fortunes" })
+            }, back: { _ in "/fortunes" }))
     ]
+
+    static func quietly(_ action: WebAction) -> WebAction {
+        var action = action
+        action.quiet = true
+        return action
+    }
 }

@@ -3,11 +3,13 @@
 enum FortuneTemplates {
     /// The form that opens today's cookie (the `!fortune` command), optionally at a place.
     static let openForm = """
-        <form method="post" action="/fortunes" class="card">
+        <form method="post" action="/fortunes" class="cookie closed">
           <input type="hidden" name="csrf" value="{{csrf}}">
+          <p class="shell" aria-hidden="true">🥠</p>
+          <p>Today's cookie is waiting.</p>
           <label>Where are you? (optional: a city, or LAT,LON and a name)
             <input name="place" maxlength="80" placeholder="Paris or 48.85,2.35 Paris"></label>
-          <button>🥠 Open today's cookie</button></form>
+          <button>Crack it open</button></form>
         """
 
     static let person = """
@@ -16,30 +18,37 @@ enum FortuneTemplates {
           <p class="meta">{{day}} · {{points}} points · <a href="/u/{{nameKey}}">profile</a>
             {{#own}}· <a href="/fortunes">your fortune map</a>{{/own}}</p>
           {{#today}}
-          <blockquote class="card saying">“{{text}}”</blockquote>
-          <p class="lucky">Lucky numbers: {{#numbers}}<b class="number">{{.}}</b> {{/numbers}}</p>
-          <p class="meta">Cookie #{{id}}{{#place}} · opened in {{place}}{{/place}} · +{{points}} points</p>
+          <article class="cookie opened">
+            <p class="shell" aria-hidden="true">🥠</p>
+            <blockquote class="saying">“{{text}}”</blockquote>
+            <p class="lucky">Lucky numbers: {{#numbers}}<b class="number">{{.}}</b> {{/numbers}}</p>
+            <p class="meta">Cookie #{{id}} · {{date}}{{#place}} · opened in {{place}}{{/place}} ·
+              +{{points}} points</p>
+          </article>
           {{/today}}
-          {{^today}}<p class="empty">{{name}} has not opened today's cookie yet.</p>{{/today}}
+          {{#next}}<p class="countdown">Next cookie in <time class="left" datetime="{{at}}">{{left}}</time>
+            <span class="meta">(midnight, {{zone}})</span></p>{{/next}}
+          {{^today}}{{^canOpen}}<p class="empty">{{name}} has not opened today's cookie yet.</p>{{/canOpen}}{{/today}}
           {{#canOpen}}
           \(openForm)
           {{/canOpen}}
           <p class="commands">In chat: <code>!fortune</code> · <code>!fortunes {{name}}</code> ·
             <code>!fortune show ID</code></p>
         </section>
+        {{#image}}<figure class="map"><img src="{{image}}" alt="Where {{name}} opened fortune cookies"
+          width="800"></figure>{{/image}}
         <section class="history">
           <h2>Cookies so far ({{total}})</h2>
-          {{#hasCookies}}
-          <table><thead><tr><th>#</th><th>Day</th><th>Place</th><th>Fortune</th><th>Lucky numbers</th></tr></thead>
-          <tbody>
-          {{#cookies}}<tr><td>{{id}}</td><td>{{day}}</td><td>{{place}}{{^place}}—{{/place}}</td><td>{{text}}</td>
-            <td>{{#numbers}}{{.}} {{/numbers}}</td></tr>
+          <ol class="cookies">
+          {{#cookies}}<li class="cookie small">
+            <span class="meta">#{{id}} · {{day}}{{#place}} · {{place}}{{/place}}</span>
+            <q>{{text}}</q> <span class="lucky">{{#numbers}}<b>{{.}}</b> {{/numbers}}</span></li>
           {{/cookies}}
-          </tbody></table>
-          {{/hasCookies}}
+          </ol>
           {{^cookies}}<p class="empty">No cookies yet.</p>{{/cookies}}
           {{> paging}}
         </section>
+        <script src="/static/countdown.js" defer></script>
         """
 
     static let map = """

@@ -125,9 +125,23 @@ enum RecipeCommands {
         guard var draft = try await store.recipeDraft(accountID: me.id), draft.stage != .ready else {
             return BotResponse([], effects: [writing(me, false)])
         }
+        let before = draft.stage
+        try await take(text, into: &draft, request, me)
+        try await request.services.store.saveRecipeDraft(draft)
+        // Quiet while lines of a part keep coming (a bot may send fifty at once); a new part is announced.
+        // The title is said back, so a line taken by mistake is seen at once.
+        let taken = before == .title ? "Title: “\(draft.title)”. " : ""
+        let reply = draft.stage != before ? [taken + prompt(draft.stage, draft)] : []
+        return BotResponse(reply, effects: draft.stage == .ready ? [writing(me, false)] : [])
+    }
+
+    /// The rules of a recipe, one line at a time: the draft's next line, as chat sends it and
+    /// as a web form's block (`!recipe new` with lines) gives it. Throws what is wrong with it.
+    static func take(_ text: String, into draft: inout RecipeDraft, _ request: BotRequest, _ me: AccountRef)
+        async throws
+    {
         let line = text.trimmingCharacters(in: .whitespaces)
         if line.count > maxLine { throw BotError("that line has \(line.count) characters; the limit is \(maxLine)") }
-        let before = draft.stage
         switch draft.stage {
         case .title:
             guard !line.isEmpty, line != end else { throw BotError("the recipe needs a title") }
@@ -155,7 +169,7 @@ enum RecipeCommands {
                 draft.steps += (draft.steps.isEmpty ? "" : "\n") + line
             }
         case .photo:
-            if line != "-" { draft.photoImageId = try await PictureCommands.ownUpload(request, me, line).id }
+            draft.photoImageId = line == "-" ? nil : try await PictureCommands.ownUpload(request, me, line).id
             draft.stage = .tags
         case .tags:
             draft.tags = try tags(line)
@@ -164,12 +178,34 @@ enum RecipeCommands {
             break
         }
         draft.updatedAt = request.services.clock.now()
-        try await request.services.store.saveRecipeDraft(draft)
-        // Quiet while lines of a part keep coming (a bot may send fifty at once); a new part is announced.
-        // The title is said back, so a line taken by mistake is seen at once.
-        let taken = before == .title ? "Title: “\(draft.title)”. " : ""
-        let reply = draft.stage != before ? [taken + prompt(draft.stage, draft)] : []
-        return BotResponse(reply, effects: draft.stage == .ready ? [writing(me, false)] : [])
+    }
+
+    /// A whole recipe in one go (a web form): the command's block, line by line through `take`,
+    /// into a draft of its own (one being written in chat is left alone). An error names the part.
+    static func block(_ request: BotRequest, _ me: AccountRef) async throws -> RecipeDraft {
+        var draft = RecipeDraft(accountId: me.id, now: request.services.clock.now())
+        var counts: [RecipeDraft.Stage: Int] = [:]
+        for line in request.input.block {
+            let stage = draft.stage
+            if stage == .ready { throw BotError("the recipe has more lines than its parts") }
+            counts[stage, default: 0] += 1
+            do { try await take(line, into: &draft, request, me) } catch let error as BotError {
+                let (n, ends) = (counts[stage] ?? 1, line.trimmingCharacters(in: .whitespaces) == end)
+                let part =
+                    switch stage {
+                    case .title: "the title"
+                    case .ingredients: ends ? "the ingredients" : "ingredient \(n)"
+                    case .steps: ends ? "the steps" : "step \(n)"
+                    case .photo: "the photo"
+                    case .tags, .ready: "the tags"
+                    }
+                throw BotError("\(part): \(error.message)")
+            }
+        }
+        guard draft.stage == .ready else {
+            throw BotError("the recipe needs a title, ingredients and steps — \(prompt(draft.stage, draft))")
+        }
+        return draft
     }
 
     static let recipe = BotCommand(
@@ -200,6 +236,9 @@ enum RecipeCommands {
     static func new(_ request: BotRequest) async throws -> BotResponse {
         let me = try request.account()
         let store = request.services.store
+        if !request.input.block.isEmpty {
+            return try await publish(request, me, try await block(request, me), fromDraft: false)
+        }
         if let draft = try await store.recipeDraft(accountID: me.id) {
             let what = draft.title.isEmpty ? "an untitled draft" : "your draft “\(draft.title)”"
             return BotResponse(
@@ -228,17 +267,26 @@ enum RecipeCommands {
         guard !draft.title.isEmpty, !draft.ingredients.isEmpty, !draft.steps.isEmpty else {
             throw BotError("the draft needs a title, ingredients and steps first — \(prompt(draft.stage, draft))")
         }
-        let recipe = try await store.addRecipe(
+        return try await publish(request, me, draft, fromDraft: true)
+    }
+
+    /// Publishes a finished draft (the one of chat, or a web form's).
+    static func publish(_ request: BotRequest, _ me: AccountRef, _ draft: RecipeDraft, fromDraft: Bool)
+        async throws -> BotResponse
+    {
+        let recipe = try await request.services.store.addRecipe(
             RecipeRecord(
                 accountId: me.id, title: draft.title, ingredients: draft.ingredients, steps: draft.steps,
                 photoImageId: draft.photoImageId, tags: draft.tags, now: request.services.clock.now()),
-            fromDraft: true, feedText: "posted recipe \(FeedText.idMark) “\(draft.title)”")
-        return BotResponse(
+            fromDraft: fromDraft, feedText: "posted recipe \(FeedText.idMark) “\(draft.title)”")
+        var response = BotResponse(
             [
                 "Recipe #\(recipe.id) “\(recipe.title)” is posted — !recipe \(recipe.id) to see it."
                     + request.pageLink("/r/\(recipe.id)")
             ],
-            effects: [writing(me, false)])
+            effects: fromDraft ? [writing(me, false)] : [])
+        response.madePage = "/r/\(recipe.id)"
+        return response
     }
 
     static func cancel(_ request: BotRequest) async throws -> BotResponse {
@@ -278,6 +326,7 @@ enum RecipeCommands {
     /// `!recipe edit ID FIELD VALUE`; ingredients and steps take `;`-separated lines.
     static func edit(_ request: BotRequest) async throws -> BotResponse {
         let me = try request.account()
+        if !request.input.block.isEmpty, request.words.count == 2 { return try await editAll(request, me) }
         guard request.words.count >= 4 else {
             throw request.usageError("edit needs an id, a field (\(fields.joined(separator: "|"))) and a value")
         }
@@ -313,6 +362,22 @@ enum RecipeCommands {
         }
         _ = try await request.services.store.updateRecipe(recipe, by: me.id)
         return BotResponse(["Recipe #\(id): \(field) updated."])
+    }
+
+    /// `!recipe edit ID` with a whole recipe as its block (the web's editor): every field at
+    /// once, by the rules of a new one.
+    static func editAll(_ request: BotRequest, _ me: AccountRef) async throws -> BotResponse {
+        let id = try id(request, request.words[1])
+        guard var recipe = try await request.services.store.recipe(id: id)?.recipe, recipe.accountId == me.id else {
+            throw BotError("you have no recipe #\(id)")
+        }
+        let draft = try await block(request, me)
+        (recipe.title, recipe.ingredients, recipe.steps) = (draft.title, draft.ingredients, draft.steps)
+        (recipe.photoImageId, recipe.tags) = (draft.photoImageId, draft.tags)
+        _ = try await request.services.store.updateRecipe(recipe, by: me.id)
+        var response = BotResponse(["Recipe #\(id) “\(draft.title)” is updated."])
+        response.madePage = "/r/\(id)"
+        return response
     }
 
     static func table(_ rows: [RecipeRow], now: Date) -> [String] {

@@ -35,6 +35,12 @@ enum RecipePages {
             "maxComment": CommentCommands.maxCommentLength,
         ]
         if let source = r.source { values["source"] = source }
+        if let viewer = request.viewer {
+            let marks = try await store.recipeMarks(id, by: viewer.id)
+            values["marks"] = buttons(marks)
+            values["voted"] = marks.vote != 0
+            values["mine"] = r.accountId == viewer.id
+        }
         values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.commentPageSize)
         var photo: String?
         if let imageID = r.photoImageId, let image = try await store.image(id: imageID) {
@@ -55,7 +61,7 @@ enum RecipePages {
         let size = StoreLimits.recipePageSize
         let rows = hot.dropFirst((request.page - 1) * size).prefix(size)
         var values: [String: Any] = [
-            "recipes": rows.map { item($0, now: now) }, "maxQuery": maxQuery,
+            "recipes": try await items(Array(rows), request.services.store, now: now), "maxQuery": maxQuery,
             "paging": WebPaging.links(page: request.page, total: hot.count, size: size),
         ]
         if hot.isEmpty { values["none"] = true }
@@ -87,21 +93,70 @@ enum RecipePages {
         let (rows, total) = try await RecipeCommands.visibleSearch(
             request.services.store, query, viewer: request.viewer?.id, page: request.page)
         values["searched"] = true
-        values["recipes"] = rows.map { item($0, now: now) }
+        values["recipes"] = try await items(rows, request.services.store, now: now)
         values["found"] = !rows.isEmpty
         values["total"] = total
         values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.recipePageSize)
         return content("Recipes matching “\(text)”")
     }
 
-    /// A line of a list of recipes.
-    static func item(_ row: RecipeRow, now: Date) -> [String: Any] {
-        let r = row.recipe
+    /// The vote and save buttons, showing what the viewer did: a pressed button undoes it.
+    static func buttons(_ marks: RecipeMarks) -> [[String: Any]] {
+        func vote(_ value: Int, _ arrow: String, _ word: String) -> [String: Any] {
+            let on = marks.vote == value
+            return [
+                "path": "vote", "field": "vote", "value": on ? "unvote" : word, "kind": "vote", "on": on,
+                "pressed": on ? "true" : "false",
+                "label": "\(arrow) " + (on ? "You voted \(word)" : "Vote \(word)"),
+            ]
+        }
         return [
+            vote(1, "▲", "up"), vote(-1, "▼", "down"),
+            [
+                "path": "save", "field": "saved", "value": marks.saved ? "0" : "1", "kind": "save", "on": marks.saved,
+                "pressed": marks.saved ? "true" : "false",
+                "label": marks.saved ? "★ Saved" : "☆ Save",
+            ],
+        ]
+    }
+
+    /// `/recipes/saved`: the recipes the viewer saved (`!saved`), newest first.
+    static let saved = WebPage("/recipes/saved", name: "recipesSaved", template: RecipeTemplates.saved) { request in
+        let viewer = try request.signedIn("Sign in to see the recipes you saved.")
+        let store = request.services.store
+        let (rows, total) = try await store.recipes(order: .new, savedBy: viewer.id, page: request.page)
+        let hidden = try await RecipeCommands.hiddenAuthors(store, viewer: viewer.id)
+        let shown = rows.filter { !hidden.contains($0.recipe.accountId) }
+        let values: [String: Any] = [
+            "recipes": try await items(shown, store, now: request.services.clock.now()), "total": total,
+            "paging": WebPaging.links(page: request.page, total: total, size: StoreLimits.recipePageSize),
+        ]
+        return WebContent(title: "Saved recipes", summary: "The recipes you keep.", values: values)
+    }
+
+    /// A card of a list of recipes: its photo (if any), title, author, score, comments, tags.
+    static func item(_ row: RecipeRow, photo: String?, now: Date) -> [String: Any] {
+        let r = row.recipe
+        var values: [String: Any] = [
             "id": r.id, "title": r.title, "author": row.author, "authorKey": IRCNames.fold(row.author),
             "score": r.score, "comments": r.comments, "tags": tagLinks(r.tags),
             "ago": TimeText.ago(from: r.createdAt, to: now),
         ]
+        if let photo { values["photo"] = photo }
+        return values
+    }
+
+    /// The cards of a list, with their photos' paths.
+    static func items(_ rows: [RecipeRow], _ store: any Store, now: Date) async throws -> [[String: Any]] {
+        var cards: [[String: Any]] = []
+        for row in rows {
+            var photo: String?
+            if let id = row.recipe.photoImageId, let image = try await store.image(id: id) {
+                photo = MediaLibrary.path(id: image.id, format: image.format)
+            }
+            cards.append(item(row, photo: photo, now: now))
+        }
+        return cards
     }
 
     /// Each tag with the search that finds its recipes (tags are cuisines and diets alike).

@@ -16,13 +16,14 @@ enum RecipeTemplates {
           {{#source}}<p class="meta">Source: {{source}}</p>{{/source}}
           {{#viewer}}
           <div class="actions">
-            <form method="post" action="/r/{{id}}/vote"><input type="hidden" name="csrf" value="{{csrf}}">
-              <input type="hidden" name="vote" value="up"><button>▲ Vote up</button></form>
-            <form method="post" action="/r/{{id}}/vote"><input type="hidden" name="csrf" value="{{csrf}}">
-              <input type="hidden" name="vote" value="down"><button>▼ Vote down</button></form>
-            <form method="post" action="/r/{{id}}/vote"><input type="hidden" name="csrf" value="{{csrf}}">
-              <input type="hidden" name="vote" value="unvote"><button class="link">Take back my vote</button></form>
+            {{#marks}}
+            <form method="post" action="/r/{{id}}/{{path}}"><input type="hidden" name="csrf" value="{{csrf}}">
+              <input type="hidden" name="{{field}}" value="{{value}}">
+              <button class="{{kind}}{{#on}} on{{/on}}" aria-pressed="{{pressed}}">{{label}}</button></form>
+            {{/marks}}
+            {{#mine}}<a class="button" href="/r/{{id}}/edit">✎ Edit</a>{{/mine}}
           </div>
+          {{#voted}}<p class="meta">Press your vote again to take it back.</p>{{/voted}}
           {{/viewer}}
           <section class="card"><h2>Ingredients</h2>
             <ul class="ingredients">{{#ingredients}}<li>{{.}}</li>{{/ingredients}}</ul></section>
@@ -52,22 +53,34 @@ enum RecipeTemplates {
           <button>Search</button></form>
         """
 
-    /// A list of recipes (`recipes`: id, title, author, authorKey, score, comments, tags, ago).
+    /// A list of recipes as photo cards (`recipes`: id, title, photo, author, authorKey, score,
+    /// comments, tags, ago).
     static let table = """
-        <table class="recipes">
-          <tr><th>Recipe</th><th>By</th><th>Score</th><th>Comments</th><th>Tags</th></tr>
+        <ul class="cards recipes">
           {{#recipes}}
-          <tr><td><a href="/r/{{id}}">{{title}}</a> <span class="ago">{{ago}}</span></td>
-            <td><a href="/u/{{authorKey}}">{{author}}</a></td><td>{{score}}</td><td>{{comments}}</td>
-            <td class="tags">{{#tags}}<a href="/recipes/search?q={{query}}">{{tag}}</a> {{/tags}}</td></tr>
+          <li class="recipe-card"><a class="photo" href="/r/{{id}}">{{#photo}}<img src="{{photo}}" alt=""
+            loading="lazy" width="320" height="240">{{/photo}}{{^photo}}<span class="noimage" aria-hidden="true"
+            >🍲</span>{{/photo}}</a>
+            <a class="title" href="/r/{{id}}">{{title}}</a>
+            <span class="meta">by <a href="/u/{{authorKey}}">{{author}}</a> · score {{score}} ·
+              💬 {{comments}} · {{ago}}</span>
+            <span class="tags">{{#tags}}<a href="/recipes/search?q={{query}}">{{tag}}</a> {{/tags}}</span></li>
           {{/recipes}}
-        </table>
+        </ul>
+        """
+
+    /// Where a signed-in person writes or finds their own.
+    static let mine = """
+        {{#viewer}}<p class="actions"><a class="button" href="/recipes/new">✎ Write a recipe</a>
+          <a href="/recipes/saved">★ Saved recipes</a></p>{{/viewer}}
         """
 
     static let trending = """
         <h1>Trending recipes</h1>
         \(searchForm)
-        {{#none}}<p class="empty">No recipes yet — write one in chat: <code>!recipe new</code></p>{{/none}}
+        \(mine)
+        {{#none}}<p class="empty">No recipes yet — write one: <a href="/recipes/new">on the web</a>
+          or in chat, <code>!recipe new</code></p>{{/none}}
         {{^none}}
         \(table)
         {{^recipes}}<p class="empty">There is nothing on this page.</p>{{/recipes}}
@@ -94,5 +107,47 @@ enum RecipeTemplates {
         {{/found}}
         {{^found}}<p class="empty">No recipe matches — try fewer words, or a prefix like tom*.</p>{{/found}}
         {{/searched}}
+        """
+
+    static let saved = """
+        <h1>Saved recipes</h1>
+        <p class="meta">{{total}} saved · <a href="/recipes">trending</a> · in chat: <code>!saved</code></p>
+        \(table)
+        {{^recipes}}<p class="empty">Nothing saved yet — press ☆ Save on a recipe you like.</p>{{/recipes}}
+        {{> paging}}
+        """
+
+    /// Writing or changing a recipe: the photo first (its own form: it goes to the server's
+    /// picture upload and comes back here with `?picture=ID`), then the recipe's form.
+    static let editor = """
+        <section class="editor">
+          <h1>{{heading}}</h1>
+          <form method="post" action="/pictures" enctype="multipart/form-data" class="card photo-form">
+            <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="next" value="{{action}}">
+            {{#photo}}<img src="{{photo}}" alt="The recipe's photo" width="320">{{/photo}}
+            <label>{{#photo}}Another photo{{/photo}}{{^photo}}A photo of the dish (optional){{/photo}}
+              <input type="file" name="file" accept="image/png,image/jpeg,image/gif,image/webp" required></label>
+            <button>Upload the photo</button></form>
+          <form method="post" action="{{action}}" class="card recipe-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            {{#photoID}}<input type="hidden" name="photo" value="{{photoID}}">
+            <label class="check"><input type="checkbox" name="nophoto" value="1"> No photo</label>{{/photoID}}
+            <label>Title <input name="title" value="{{title}}" maxlength="{{maxTitle}}" required
+              placeholder="Tomato basil soup"></label>
+            <label>Ingredients, one per line (up to {{maxIngredients}})
+              <textarea name="ingredients" rows="8" required placeholder="4 ripe tomatoes&#10;1 onion, chopped"
+              >{{ingredients}}</textarea></label>
+            <label>Steps, one per line (up to {{maxSteps}})
+              <textarea name="steps" rows="8" required
+              placeholder="Soften the onion in olive oil.&#10;Add the tomatoes; simmer 20 minutes.">{{steps}}</textarea>
+            </label>
+            <label>Tags: cuisines and diets (up to {{maxTags}} words)
+              <input name="tags" value="{{tags}}" placeholder="italian vegan"></label>
+            <p class="meta">Each line may have {{maxLine}} characters.</p>
+            <button>{{button}}</button> <a href="{{back}}">Cancel</a>
+          </form>
+          <p class="commands">In chat: <code>!recipe new</code>, then the lines ·
+            <code>!recipe edit ID FIELD VALUE</code></p>
+        </section>
         """
 }
