@@ -155,18 +155,36 @@ struct Serve: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: .init(
                 services: try server.services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        // Up: READY=1 said and the watchdog running; stopped: the server ended before it was up
+        // (its ports never come, so nobody waits for them).
+        let phase = Mutex(Phase.starting)
         let announce = Task {
             let (irc, http) = await server.ports()
+            guard phase.withLock({ $0.advance(from: .starting, to: .up) }) else { return }
             let ways = "nc localhost \(irc) · IRC clients on port \(irc) · http://localhost:\(http)/health"
             logger.info("Hearth \(HearthVersion.number) is up: \(ways) · data in \(store.location)")
             systemd.send("READY=1")
             await systemd.keepWatchdog(logger: logger) { await server.probe() }
         }
         try await group.run()
+        // The watchdog's last ping (its check may be running) goes before STOPPING=1, never after.
         announce.cancel()
+        if !phase.withLock({ $0.advance(from: .starting, to: .stopped) }) { await announce.value }
         systemd.send("STOPPING=1")
         withExtendedLifetime(lock) {}
         logger.info("Hearth stopped cleanly.")
+    }
+
+    /// Where `run` is between start and STOPPING=1, for systemd.
+    enum Phase {
+        case starting, up, stopped
+
+        /// Moves to `next` if still at `from`; false if it had moved on.
+        mutating func advance(from: Phase, to next: Phase) -> Bool {
+            guard self == from else { return false }
+            self = next
+            return true
+        }
     }
 
     /// Reads the same sources again (the flags given at start still outweigh the file).

@@ -57,10 +57,13 @@ public struct SystemdNotify: Sendable {
 
     /// Says WATCHDOG=1 every half interval until cancelled, each time after `alive` has come
     /// back: a server whose core or event loops hang stops saying it, and systemd restarts it.
+    /// A cancel that comes while `alive` runs sends nothing more: whoever cancels, then awaits
+    /// the end, may say STOPPING=1 knowing no ping follows it.
     public func keepWatchdog(logger: Logger, alive: () async -> Void) async {
         guard let watchdogInterval, isActive else { return }
         while !Task.isCancelled {
             await alive()
+            if Task.isCancelled { return }
             if !send("WATCHDOG=1") { logger.warning("systemd watchdog: could not notify") }
             try? await Task.sleep(for: watchdogInterval)
         }
