@@ -91,7 +91,7 @@ import Testing
             let (past, session) = try await TestClient.connectWebSocket(port: server.httpPort)
             try await Self.register(past, "past")
             try await past.sendRaw(Array(repeating: UInt8(ascii: "x"), count: WebSocketIRC.maxMessageBytes + 1))
-            for _ in 0..<500 where !past.isClosed { try await Task.sleep(for: .milliseconds(10)) }
+            try await past.expectClosed()
             #expect(past.isClosed)
             #expect(session.closeCodes.withLockedValue { $0 } == [1009])
         }
@@ -108,9 +108,11 @@ import Testing
                 from: URL(string: "http://127.0.0.1:\(server.httpPort)/health")!)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             #expect(String(decoding: data, as: UTF8.self).contains("\"status\":\"ok\""))
-            // A WebSocket client that says nothing is not greeted as a plain-mode user.
+            // A WebSocket client that says nothing is not greeted as a plain-mode user: a plain
+            // client that connects after it and says nothing is greeted, and by then it is not.
             let (silent, _) = try await TestClient.connectWebSocket(port: server.httpPort)
-            try await Task.sleep(for: .milliseconds(600))
+            let plain = try await server.connect()
+            try await plain.expect("Welcome to")
             #expect(silent.unread().isEmpty, "\(silent.unread())")
         }
     }
@@ -134,7 +136,7 @@ import Testing
                 )
             }
             try await web.sendFrames(pieces)
-            for _ in 0..<500 where !web.isClosed { try await Task.sleep(for: .milliseconds(10)) }
+            try await web.expectClosed()
             #expect(web.isClosed)
             #expect(session.closeCodes.withLockedValue { $0 } == [1009])
             try await irc.sync()

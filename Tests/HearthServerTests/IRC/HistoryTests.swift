@@ -4,6 +4,8 @@ import HearthStore
 import HearthTesting
 import Testing
 
+@testable import HearthServer
+
 /// Channel and conversation history: kept in SQLite, replayed on join, read with !history.
 @Suite struct HistoryTests {
     /// A registered channel keeps its history across a restart for everyone who joins it; an
@@ -127,7 +129,7 @@ import Testing
             try await c.send("JOIN #off")
             try await c.send("PRIVMSG #off :not kept")
             try await c.sync()
-            try await Task.sleep(for: .milliseconds(200))
+            await server.server.core.flushHistory()  // what would be written is, by now
             let count = try await server.sql.int("SELECT COUNT(*) FROM history WHERE target = '#off'")
             #expect(count == 0)
         }

@@ -8,16 +8,12 @@ import Testing
 @Suite struct ServerQueryTests {
     /// Asks WHOIS until `nick` is gone (its connection's close has been handled), bounded.
     static func waitUntilGone(_ asker: TestClient, _ nick: String) async throws {
-        for _ in 0..<200 {
+        try await waitUntil("\(nick) to leave") {
             try await asker.send("WHOIS \(nick)")
             let answer = try await asker.expect(nick) { $0.contains(" 401 ") || $0.contains(" 318 ") }
-            if answer.contains(" 401 ") {
-                try await asker.expectNumeric("318")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(10))
+            if answer.contains(" 401 ") { try await asker.expectNumeric("318") }
+            return answer.contains(" 401 ")
         }
-        Issue.record("\(nick) never left")
     }
 
     @Test func whowasRemembersWhoLeftANick() async throws {

@@ -60,13 +60,11 @@ import Testing
 
     /// Asks NAMES until `text` shows in the channel (the other node's events have arrived).
     static func waitUntil(_ client: TestClient, sees text: String, in channel: String) async throws {
-        for _ in 0..<100 {
+        try await HearthTesting.waitUntil("\(text) to show in \(channel)") {
             try await client.send("NAMES \(channel)")
             let line = try await client.expect("NAMES") { $0.contains(" 353 ") || $0.contains(" 366 ") }
-            if line.contains(text) { return }
-            try await Task.sleep(for: .milliseconds(50))
+            return line.contains(text)
         }
-        Issue.record("\(text) never showed in \(channel)")
     }
 
     static func user(_ nick: String, on node: Node, caps: [String] = []) async throws -> TestClient {
@@ -430,7 +428,16 @@ import Testing
             try await bob.send("PRIVMSG hearth :!block ann")
             try await bob.expect("PRIVMSG bob :")
             try await bob.sync()
-            try await Task.sleep(for: .milliseconds(500))  // the block on its way to alpha
+            // The block on its way to alpha: knocks reach bob until it is there.
+            try await HearthTesting.waitUntil("alpha to know of the block") {
+                try await ann.send("PRIVMSG bob :knock")
+                try await ann.send("PING knocked")
+                let answer = try await ann.expect("the refusal or the PONG") {
+                    $0.contains("does not accept messages from you") || $0.contains("PONG")
+                }
+                if !answer.contains("PONG") { try await ann.expect("PONG") }
+                return answer.contains("does not accept messages from you")
+            }
             try await ann.send("PRIVMSG bob :hello?")
             try await ann.expect("does not accept messages from you")
             try await bob.send("PING end")

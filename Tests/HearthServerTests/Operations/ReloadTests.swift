@@ -24,11 +24,9 @@ import Testing
     }
 
     static func waitFor(_ text: String, in running: Programs.Running, after count: Int = 0) async throws {
-        for _ in 0..<1000 {
-            if running.output.components(separatedBy: text).count - 1 > count { return }
-            try await Task.sleep(for: .milliseconds(10))
+        try await waitUntil("the server to log \(text): \(running.output)") {
+            running.output.components(separatedBy: text).count - 1 > count
         }
-        Issue.record("the server never logged \(text): \(running.output)")
     }
 
     @Test func hangUpAndRehashReloadWhileClientsStayConnected() async throws {

@@ -351,11 +351,7 @@ import Testing
 
     /// Polls the store until `sql` counts `count` rows (history and saves are written in batches).
     static func waitForRows(_ server: TestServer, _ sql: String, _ count: Int) async throws {
-        for _ in 0..<500 {
-            if try await server.sql.int(sql) == count { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("timed out waiting for \(count) rows: \(sql)")
+        try await waitUntil("\(count) rows: \(sql)") { try await server.sql.int(sql) == count }
     }
 
     struct Fixture: Sendable {

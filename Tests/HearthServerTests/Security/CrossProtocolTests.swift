@@ -25,8 +25,7 @@ extension AuthorizationTests {
             let head = "POST / HTTP/1.1\r\nHost: 127.0.0.1:\(server.ircPort)\r\nContent-Type: text/plain\r\n"
             try await raw.send(head + "Content-Length: \(Self.smuggled.utf8.count)\r\n\r\n" + Self.smuggled)
             try await raw.expect("ERROR :Closing Link")
-            for _ in 0..<200 where !raw.isClosed { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(raw.isClosed)
+            try await raw.expectClosed()
             #expect(!raw.unread().contains { $0.contains("Welcome") || $0.contains("#x") })
             // A request whose first line is a header (a client that sent the request line apart).
             let header = try await server.connect()

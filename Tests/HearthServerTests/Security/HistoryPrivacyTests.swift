@@ -2,6 +2,8 @@ import Foundation
 import HearthTesting
 import Testing
 
+@testable import HearthServer
+
 /// History reaches only people who could have read it (security round two): a private
 /// channel that empties is gone, and whoever makes it again does not get its past.
 extension AuthorizationTests {
@@ -35,7 +37,7 @@ extension AuthorizationTests {
             try await eve.send("JOIN #room")
             try await eve.expectNumeric("366")
             try await eve.sync()
-            try await Task.sleep(for: .milliseconds(150))  // past a history batch, so it would be there
+            await server.server.core.flushHistory()  // what was said is written, so it would be there
             try await eve.send("CHATHISTORY LATEST #room * 50")
             let latest = try await ChathistoryTests.batch(eve)
             #expect(latest.isEmpty, "old lines in CHATHISTORY: \(latest)")
@@ -91,7 +93,7 @@ extension AuthorizationTests {
             try await nora.send("JOIN #club")
             try await nora.expectNumeric("366")
             try await nora.sync()
-            try await Task.sleep(for: .milliseconds(150))
+            await server.server.core.flushHistory()  // what was said is written, so it would be there
             try await nora.send("CHATHISTORY LATEST #club * 50")
             let lines = try await ChathistoryTests.batch(nora)
             #expect(!lines.contains { $0.contains("members only talk") }, "inherited: \(lines)")

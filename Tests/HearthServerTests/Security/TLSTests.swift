@@ -87,12 +87,8 @@ import Testing
             let confused = try await TestClient.connect(port: port)
             try? await confused.send("NICK nope")
             try? await confused.send("USER nope 0 * :n")
-            var closed = false
-            for _ in 0..<100 where !closed {
-                try await Task.sleep(for: .milliseconds(50))
-                closed = confused.isClosed
-            }
-            #expect(closed && !confused.unread().contains { $0.contains(" 001 ") })
+            try await confused.expectClosed()
+            #expect(!confused.unread().contains { $0.contains(" 001 ") })
         }
     }
 }
