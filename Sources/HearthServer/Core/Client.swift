@@ -224,8 +224,9 @@ struct RemoteOrigin: Hashable, Sendable {
     }
 }
 
-/// Registered users, invisible users and operators; changed only inside the chat lock.
-final class UserCounts {
+/// Registered users, invisible users and operators; changed only inside the chat lock (by
+/// `Client`'s shared fields, which are not yet part of `ChatState`), read only there too.
+final class UserCounts: @unchecked Sendable {
     var users = 0
     var invisible = 0
     var opers = 0

@@ -8,9 +8,10 @@ import NIOConcurrencyHelpers
 import NIOCore
 import Synchronization
 
-/// The chat server's shared state — connections, nicks, channels — behind one lock,
-/// and the IRC command logic that works on it. Sockets live in `ConnectionHandler`.
-final class Core: @unchecked Sendable {
+/// The chat server's IRC command logic, and what it works on: the chat state (connections,
+/// nicks, channels) inside its lock, `chat`. Core has no mutable field of its own, so it is
+/// checked `Sendable`. Sockets live in `ConnectionHandler`.
+final class Core: Sendable {
     /// The settings now: a reload (`applyReload`) swaps in a new snapshot. `config.x` reads one
     /// field of it; the struct is not copied (several paths read a setting per message).
     var config: ConfigSnapshot { configBox.withLockedValue { $0 } }
