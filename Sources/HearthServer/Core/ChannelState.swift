@@ -82,18 +82,9 @@ final class ChannelState {
         self.historyKey = historyKey ?? key
     }
 
-    func modeString(showKey: Bool) -> [String] {
-        var letters = "+" + String(flags.sorted())
-        var params: [String] = []
-        if let channelKey {
-            letters += "k"
-            params.append(showKey ? channelKey : "*")
-        }
-        if let limit {
-            letters += "l"
-            params.append(String(limit))
-        }
-        return [letters] + params
+    /// Its flags, key and limit (flags it does not know are left out).
+    var modes: ChannelModes {
+        ChannelModes(flags: Set(flags.compactMap(ModeChange.Flag.init(rawValue:))), key: channelKey, limit: limit)
     }
 
     func isBanned(_ client: Client) -> Bool { lists.bans(client.identity) }

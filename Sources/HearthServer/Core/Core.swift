@@ -206,7 +206,7 @@ final class Core: Sendable {
             state.forgetAddress(client)
             // A device leaving while others stay: the user is still here.
             if client.registered {
-                tellNetwork(.quit, client) { $0.text = reason }
+                tellNetwork(client) { .quit($0, reason: reason) }
                 releaseNetworkNick(client.nickKey, session: client.id)
             }
             if !detachDevice(&state, client, tell: false, out: &out) && client.registered {

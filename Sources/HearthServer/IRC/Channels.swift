@@ -245,10 +245,7 @@ extension Core {
     ) {
         out.send(channel, except: except, message)
         if message.command == "PART" || message.command == "KICK" {
-            tellNetwork(.part, client) {
-                $0.target = channel.name
-                $0.line = message.serialized()
-            }
+            tellNetwork(client) { .part($0, channel: channel.name, line: message) }
         }
         let key = channel.key
         for device in [client] + state.otherDevices(of: client) {

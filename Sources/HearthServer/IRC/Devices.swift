@@ -17,10 +17,7 @@ extension Core {
             if let channel = state.channels[key] {
                 let part = userMessage(client, "PART", [channel.name, "Now \(holder.nick)"])
                 out.send(channel, part)
-                tellNetwork(.part, client) {
-                    $0.target = channel.name
-                    $0.line = part.serialized()
-                }
+                tellNetwork(client) { .part($0, channel: channel.name, line: part) }
             }
             removeMember(&state, client, from: key)
         }

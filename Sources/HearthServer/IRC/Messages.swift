@@ -210,10 +210,7 @@ extension Core {
 
     /// Hands a message to the other nodes, whose users are among its recipients.
     func forward(_ client: Client, _ relay: IRCMessage, to target: String) {
-        tellNetwork(.message, client) {
-            $0.target = target
-            $0.line = relay.serialized()
-        }
+        tellNetwork(client) { .message($0, target: target, line: relay) }
     }
 
     /// Why `client` may not speak in `channel` (+n, +m, bans), or nil. Under the lock.

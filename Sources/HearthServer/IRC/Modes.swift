@@ -85,21 +85,21 @@ extension Core {
                 return
             }
             let status = channel.members[client.id]
-            guard let modeText = args.first else {
+            switch ChannelModeRequest(args) {
+            case .show:
                 out.send(
                     client,
-                    numeric(client, .channelModeIs, params: [channel.name] + channel.modeString(showKey: status != nil))
+                    numeric(
+                        client, .channelModeIs,
+                        params: [channel.name] + channel.modes.serialized(showKey: status != nil))
                 )
                 out.send(
                     client,
                     numeric(client, .creationTime, channel.name, String(Int(channel.createdAt.timeIntervalSince1970))))
-                return
-            }
-            var params = args.dropFirst()[...]
-            // A bare list query (bans, exceptions, invite exceptions) needs no privileges.
-            let asked = modeText.trimmingCharacters(in: CharacterSet(charactersIn: "+"))
-            if asked.count == 1, let list = ChannelLists.modes[asked.first!], params.isEmpty {
-                for entry in channel.lists[asked.first!] {
+            case .list(let mode):
+                // A list query (bans, exceptions, invite exceptions) needs no privileges.
+                let list = ChannelLists.modes[mode.rawValue]!
+                for entry in channel.lists[mode.rawValue] {
                     out.send(
                         client,
                         numeric(
@@ -107,159 +107,145 @@ extension Core {
                             String(Int(entry.at.timeIntervalSince1970))))
                 }
                 out.send(client, numeric(client, list.end, channel.name, "End of \(list.name)"))
-                return
-            }
-            // A user of another node: that node checked the change before it told us.
-            let isOp = status?.op == true || client.isOper || client.isRemote
-            var adding = true
-            var appliedModes = ""
-            var appliedParams: [String] = []
-            var lastSign: Character = " "
-            var paramChanges = 0
-            var deniedSent = false
-            func record(_ mode: Character, _ param: String? = nil) {
-                let sign: Character = adding ? "+" : "-"
-                if sign != lastSign {
-                    appliedModes.append(sign)
-                    lastSign = sign
-                }
-                appliedModes.append(mode)
-                if let param { appliedParams.append(param) }
-            }
-            func denied() -> Bool {
-                if isOp { return false }
-                if !deniedSent {
-                    out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
-                    deniedSent = true
-                }
-                return true
-            }
-            for ch in modeText {
-                switch ch {
-                case "+": adding = true
-                case "-": adding = false
-                case "i", "m", "n", "s", "t":
-                    if denied() { continue }
-                    if adding != channel.flags.contains(ch) {
-                        if adding { channel.flags.insert(ch) } else { channel.flags.remove(ch) }
-                        record(ch)
-                    }
-                case "k":
-                    if denied() { continue }
-                    if adding {
-                        guard let key = params.popFirst() else {
-                            out.send(client, numeric(client, .needMoreParams, "MODE", "+k needs a key"))
-                            continue
-                        }
-                        guard !key.isEmpty, !key.contains(" ") else {
+            case .change(let steps):
+                // A user of another node: that node checked the change before it told us.
+                let isOp = status?.op == true || client.isOper || client.isRemote
+                var applied: [ModeChange] = []
+                var deniedSent = false
+                for step in steps {
+                    if !isOp && Self.needsOp(step) {
+                        if !deniedSent {
                             out.send(
-                                client,
-                                numeric(
-                                    client, .invalidModeParam, channel.name, "k", "*",
-                                    "A key must not be empty or contain spaces"))
-                            continue
+                                client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
+                            deniedSent = true
                         }
-                        if channel.channelKey != nil {
-                            out.send(client, numeric(client, .keySet, channel.name, "Channel key already set"))
-                            continue
-                        }
-                        channel.channelKey = String(key.prefix(IRCLimits.keyLength))
-                        record("k", channel.channelKey)
-                    } else {
-                        _ = params.popFirst()
-                        if channel.channelKey != nil {
-                            channel.channelKey = nil
-                            record("k", "*")
-                        }
-                    }
-                case "l":
-                    if denied() { continue }
-                    if adding {
-                        guard let text = params.popFirst() else {
-                            out.send(client, numeric(client, .needMoreParams, "MODE", "+l needs a number"))
-                            continue
-                        }
-                        guard let limit = Int(text), limit > 0 else {
-                            out.send(
-                                client,
-                                numeric(
-                                    client, .invalidModeParam, channel.name, "l", text.isEmpty ? "*" : text,
-                                    "A limit must be a positive number"))
-                            continue
-                        }
-                        channel.limit = limit
-                        record("l", String(limit))
-                    } else if channel.limit != nil {
-                        channel.limit = nil
-                        record("l")
-                    }
-                case "o", "v":
-                    guard let nick = params.popFirst() else {
-                        out.send(client, numeric(client, .needMoreParams, "MODE", "+\(ch) needs a nick"))
                         continue
                     }
-                    if denied() { continue }
-                    paramChanges += 1
-                    if paramChanges > IRCLimits.modesPerCommand { continue }
-                    guard let target = state.nicks[IRCNames.fold(nick)] else {
-                        out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
-                        continue
+                    switch step {
+                    case .problem(let problem): reportModeProblem(problem, client, channel, out: &out)
+                    case .change(let change):
+                        if let done = applyMode(change, client, channel, &state, out: &out) { applied.append(done) }
                     }
-                    guard var memberStatus = channel.members[target.id] else {
-                        out.send(
-                            client,
-                            numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
-                        continue
-                    }
-                    if ch == "o" {
-                        memberStatus.op = adding
-                        // Taken away, then given by someone: no longer the account's.
-                        if !adding { memberStatus.opByAccount = false }
-                    } else {
-                        memberStatus.voice = adding
-                    }
-                    for device in [target] + state.otherDevices(of: target) {
-                        channel.members[device.id] = memberStatus
-                    }
-                    record(ch, target.nick)
-                case "b", "e", "I":
-                    guard let raw = params.popFirst() else { continue }
-                    if denied() { continue }
-                    paramChanges += 1
-                    if paramChanges > IRCLimits.modesPerCommand { continue }
-                    let mask = ChannelLists.normalize(raw)
-                    if adding {
-                        if channel.lists[ch].count >= IRCLimits.bansPerChannel {
-                            out.send(
-                                client,
-                                numeric(
-                                    client, .banListFull, channel.name, String(ch),
-                                    "C\(ChannelLists.modes[ch]!.name.dropFirst()) is full "
-                                        + "(the limit is \(IRCLimits.bansPerChannel))"))
-                            continue
-                        }
-                        // A user of another node is never taken for an operator here: the
-                        // addresses it sees are its own node's.
-                        let entry = ChannelLists.Entry(
-                            mask: mask, setBy: client.prefix, at: Date(), byOper: client.isOper && !client.isRemote)
-                        if channel.lists.add(ch, entry) {
-                            record(ch, mask)
-                        }
-                    } else if channel.lists.remove(ch, mask) {
-                        record(ch, mask)
-                    }
-                default:
-                    out.send(
-                        client,
-                        numeric(client, .unknownMode, String(ch), "is an unknown mode char to me for \(channel.name)"))
+                }
+                if !applied.isEmpty {
+                    persistIfRegistered(&state, channel)
+                    let change = userMessage(client, "MODE", [channel.name] + ModeChange.serialize(applied))
+                    out.send(channel, change)
+                    tellNetwork(command: change, by: client)
                 }
             }
-            if !appliedModes.isEmpty {
-                persistIfRegistered(&state, channel)
-                let change = userMessage(client, "MODE", [channel.name, appliedModes] + appliedParams)
-                out.send(channel, change)
-                tellNetwork(command: change, by: client)
+        }
+    }
+
+    /// Whether a step of MODE is refused to a non-operator: all but unknown letters and a
+    /// missing nick or mask (answered, or ignored, for anyone).
+    private static func needsOp(_ step: ModeChange.Step) -> Bool {
+        switch step {
+        case .problem(.unknown): false
+        case .problem(.missingParameter(let letter, _)): letter == "k" || letter == "l"
+        default: true
+        }
+    }
+
+    private func reportModeProblem(
+        _ problem: ModeChange.Problem, _ client: Client, _ channel: ChannelState, out: inout Outbox
+    ) {
+        switch problem {
+        case .unknown(let letter):
+            out.send(
+                client,
+                numeric(client, .unknownMode, String(letter), "is an unknown mode char to me for \(channel.name)"))
+        case .missingParameter(let letter, _):
+            let what: String? =
+                switch letter {
+                case "k": "a key"
+                case "l": "a number"
+                case "o", "v": "a nick"
+                default: nil  // a list mode without a mask: ignored
+                }
+            if let what { out.send(client, numeric(client, .needMoreParams, "MODE", "+\(letter) needs \(what)")) }
+        case .invalidKey:
+            out.send(
+                client,
+                numeric(
+                    client, .invalidModeParam, channel.name, "k", "*", "A key must not be empty or contain spaces"))
+        case .invalidLimit(let text):
+            out.send(
+                client,
+                numeric(
+                    client, .invalidModeParam, channel.name, "l", text.isEmpty ? "*" : text,
+                    "A limit must be a positive number"))
+        case .overLimit:
+            break  // past MODES=: ignored, as servers do
+        }
+    }
+
+    /// Applies one change an operator asked for; the change as applied, or nil if it changed nothing.
+    private func applyMode(
+        _ change: ModeChange, _ client: Client, _ channel: ChannelState, _ state: inout ChatState,
+        out: inout Outbox
+    ) -> ModeChange? {
+        switch change {
+        case .flag(let flag, let on):
+            guard on != channel.flags.contains(flag.rawValue) else { return nil }
+            if on { channel.flags.insert(flag.rawValue) } else { channel.flags.remove(flag.rawValue) }
+            return change
+        case .setKey(let key):
+            guard channel.channelKey == nil else {
+                out.send(client, numeric(client, .keySet, channel.name, "Channel key already set"))
+                return nil
             }
+            channel.channelKey = key
+            return change
+        case .clearKey:
+            guard channel.channelKey != nil else { return nil }
+            channel.channelKey = nil
+            return change
+        case .setLimit(let limit):
+            channel.limit = limit
+            return change
+        case .clearLimit:
+            guard channel.limit != nil else { return nil }
+            channel.limit = nil
+            return change
+        case .member(let mode, let nick, let adding):
+            guard let target = state.nicks[IRCNames.fold(nick)] else {
+                out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
+                return nil
+            }
+            guard var memberStatus = channel.members[target.id] else {
+                out.send(client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
+                return nil
+            }
+            if mode == .op {
+                memberStatus.op = adding
+                // Taken away, then given by someone: no longer the account's.
+                if !adding { memberStatus.opByAccount = false }
+            } else {
+                memberStatus.voice = adding
+            }
+            for device in [target] + state.otherDevices(of: target) { channel.members[device.id] = memberStatus }
+            return .member(mode, nick: target.nick, adding: adding)
+        case .list(let mode, let raw, let adding):
+            let letter = mode.rawValue
+            let mask = ChannelLists.normalize(raw)
+            guard adding else {
+                return channel.lists.remove(letter, mask) ? .list(mode, mask: mask, adding: false) : nil
+            }
+            if channel.lists[letter].count >= IRCLimits.bansPerChannel {
+                out.send(
+                    client,
+                    numeric(
+                        client, .banListFull, channel.name, String(letter),
+                        "C\(ChannelLists.modes[letter]!.name.dropFirst()) is full "
+                            + "(the limit is \(IRCLimits.bansPerChannel))"))
+                return nil
+            }
+            // A user of another node is never taken for an operator here: the addresses it
+            // sees are its own node's.
+            let entry = ChannelLists.Entry(
+                mask: mask, setBy: client.prefix, at: Date(), byOper: client.isOper && !client.isRemote)
+            return channel.lists.add(letter, entry) ? .list(mode, mask: mask, adding: true) : nil
         }
     }
 }

@@ -18,18 +18,21 @@ final class NetworkNode: Sendable {
     /// What the core does with the bus (set once, before `run`).
     struct Handlers: Sendable {
         /// Applies another node's event.
-        var apply: @Sendable (NetworkEvent) -> Void
+        var apply: @Sendable (NetworkMessage) -> Void
         /// Every local user and channel membership, as events (to answer a `hello`).
-        var announce: @Sendable () -> [NetworkEvent]
+        var announce: @Sendable () -> [NetworkMessage]
         /// Users of other nodes this node mirrors, for the resync.
         var mirrored: @Sendable () -> Set<RemoteOrigin>
         /// The number of local users, for the heartbeat.
         var localUsers: @Sendable () -> Int
+        /// An event this node could not read (`malformed`, `unknown_kind`, `unsupported_version`)
+        /// or write: counted.
+        var refused: @Sendable (String) -> Void
     }
 
     private let handlers = Mutex<Handlers?>(nil)
     /// Events waiting for the publisher, and whether it was woken for them.
-    private let queue = Mutex<(events: [NetworkEvent], woken: Bool)>(([], false))
+    private let queue = Mutex<(events: [NetworkMessage], woken: Bool)>(([], false))
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
     /// The last event seen from each node (its id in the event log), to catch up after losing
@@ -90,7 +93,7 @@ final class NetworkNode: Sendable {
 
     /// Queues an event for every other node; events leave in the order they were queued. Cheap:
     /// it is called under the core's lock, so the publisher task encodes.
-    func publish(_ event: NetworkEvent) {
+    func publish(_ event: NetworkMessage) {
         let needsWake = queue.withLock { state -> Bool in
             state.events.append(event)
             defer { state.woken = true }
@@ -103,7 +106,7 @@ final class NetworkNode: Sendable {
     func start() async throws {
         let stale = try await store.joinNetwork(node: name)
         if !stale.isEmpty {
-            publish(NetworkEvent.gone(from: name, node: name, reason: name + " restarted"))
+            publish(.nodeGone(node: name, reason: name + " restarted"))
         }
     }
 
@@ -120,7 +123,7 @@ final class NetworkNode: Sendable {
 
     /// Says goodbye (the others quit this node's users at once) and leaves.
     func stop(reason: String) async {
-        publish(NetworkEvent.gone(from: name, node: name, reason: reason))
+        publish(.nodeGone(node: name, reason: reason))
         await flushQueue()
         try? await store.leaveNetwork(node: name)
     }
@@ -135,14 +138,22 @@ final class NetworkNode: Sendable {
     /// queued is lost or reordered.
     private func flushQueue() async {
         while true {
-            let taken = queue.withLock { state -> [NetworkEvent] in
+            let taken = queue.withLock { state -> [NetworkMessage] in
                 let taken = state.events
                 state.events = []
                 if taken.isEmpty { state.woken = false }
                 return taken
             }
             if taken.isEmpty { return }
-            let batch = taken.map { $0.encoded() }
+            let batch = taken.compactMap { message -> String? in
+                do {
+                    return try NetworkEnvelope(from: name, message: message).encoded()
+                } catch {
+                    logger.error("network: could not encode \(message) (\(error)); not sent")
+                    handlers.withLock { $0 }?.refused("unencodable")
+                    return nil
+                }
+            }
             var start = 0
             while start < batch.count {
                 let end = min(start + Self.eventsPerStatement, batch.count)
@@ -177,7 +188,7 @@ final class NetworkNode: Sendable {
                 if beat.returned { await rejoin() }
                 for (lost, _) in beat.lost {
                     logger.warning("network: node \(lost) stopped answering; its users are gone")
-                    let gone = NetworkEvent.gone(from: name, node: lost, reason: lost + " was lost")
+                    let gone = NetworkMessage.nodeGone(node: lost, reason: lost + " was lost")
                     handlers.withLock { $0 }?.apply(gone)
                     publish(gone)
                 }
@@ -195,11 +206,12 @@ final class NetworkNode: Sendable {
         guard let handlers = handlers.withLock({ $0 }) else { return }
         logger.warning("network: this node had been taken for lost; announcing its users again")
         for event in handlers.announce() {
-            if event.kind == .user, let nick = event.nick {
+            if case .user(let who, let profile) = event {
                 let claim = NetworkNick(
-                    nickKey: IRCNames.fold(nick), node: name, session: event.session, accountID: event.accountID)
+                    nickKey: IRCNames.fold(profile.nick), node: name, session: who.session,
+                    accountID: profile.account?.id)
                 if (try? await store.claimNick(claim)) != true {
-                    logger.warning("network: \(nick) was taken meanwhile on another node")
+                    logger.warning("network: \(profile.nick) was taken meanwhile on another node")
                 }
             }
             publish(event)
@@ -221,9 +233,7 @@ final class NetworkNode: Sendable {
                             $0.name != name && -$0.heartbeatAt.timeIntervalSinceNow < timeout
                         }
                         awaiting.withLock { $0 = Set(others.map(\.name)) }
-                        var hello = NetworkEvent(kind: .hello, from: name)
-                        hello.server = serverName
-                        publish(hello)
+                        publish(.hello(server: serverName))
                         try await resync()
                         continue
                     }
@@ -246,8 +256,14 @@ final class NetworkNode: Sendable {
             seen[delivery.node] = delivery.id
             return true
         }
-        guard fresh, let event = NetworkEvent.decode(delivery.payload) else { return }
-        receive(event)
+        guard fresh else { return }
+        do {
+            receive(try NetworkEnvelope.decode(delivery.payload))
+        } catch {
+            // A node of another version, or a bug: said and counted, never dropped in silence.
+            logger.warning("network: refused event \(delivery.id) of \(delivery.node): \(error)")
+            handlers.withLock { $0 }?.refused(error.metricLabel)
+        }
     }
 
     /// What each node published while this one was not listening (as far as the log keeps).
@@ -257,23 +273,21 @@ final class NetworkNode: Sendable {
         }
     }
 
-    private func receive(_ event: NetworkEvent) {
+    private func receive(_ envelope: NetworkEnvelope) {
         guard let handlers = handlers.withLock({ $0 }) else { return }
-        switch event.kind {
-        case .hello:
-            servers.withLock { $0[event.from] = event.server ?? event.from }
+        switch envelope.message {
+        case .hello(let server):
+            servers.withLock { $0[envelope.from] = server }
             for announcement in handlers.announce() { publish(announcement) }
-            var done = NetworkEvent(kind: .announced, from: name)
-            (done.target, done.server) = (event.from, serverName)
-            publish(done)
-        case .announced:
-            servers.withLock { $0[event.from] = event.server ?? event.from }
-            if event.target == name { awaiting.withLock { _ = $0?.remove(event.from) } }
-        case .nodeGone:
-            servers.withLock { $0[event.node] = nil }
-            handlers.apply(event)
+            publish(.announced(to: envelope.from, server: serverName))
+        case .announced(let to, let server):
+            servers.withLock { $0[envelope.from] = server }
+            if to == name { awaiting.withLock { _ = $0?.remove(envelope.from) } }
+        case .nodeGone(let node, _):
+            servers.withLock { $0[node] = nil }
+            handlers.apply(envelope.message)
         default:
-            handlers.apply(event)
+            handlers.apply(envelope.message)
         }
     }
 
@@ -297,9 +311,8 @@ final class NetworkNode: Sendable {
         guard let handlers = handlers.withLock({ $0 }) else { return }
         let held = Set(try await store.networkNicks().map { RemoteOrigin(node: $0.node, session: $0.session) })
         for origin in handlers.mirrored().subtracting(held) {
-            var quit = NetworkEvent(kind: .quit, from: name, node: origin.node, session: origin.session)
-            quit.text = "Lost in a network split"
-            handlers.apply(quit)
+            let who = NetworkUser(node: origin.node, session: origin.session)
+            handlers.apply(.quit(who, reason: "Lost in a network split"))
         }
     }
 }

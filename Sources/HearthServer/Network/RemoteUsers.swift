@@ -13,106 +13,101 @@ extension Core {
                 apply: { [unowned self] in self.applyRemote($0) },
                 announce: { [unowned self] in self.announcements(node: network.name) },
                 mirrored: { [unowned self] in self.chat.withLock { state in Set(state.remoteUsers.keys) } },
-                localUsers: { [unowned self] in self.chat.withLock { state in state.clients.count } }))
+                localUsers: { [unowned self] in self.chat.withLock { state in state.clients.count } },
+                refused: { [unowned self] in self.metrics.networkEventRefused(reason: $0) }))
     }
 
     /// Applies one event from another node. Events of one node arrive in the order it sent them.
-    func applyRemote(_ event: NetworkEvent) {
-        if event.kind == .command {
-            replay(event)
+    func applyRemote(_ message: NetworkMessage) {
+        if case .command(let who, let line) = message {
+            replay(RemoteOrigin(who), line)
             return
         }
-        // Decoded before taking the lock.
-        let effect = event.kind == .effect ? event.line.flatMap(Self.decodeEffect) : nil
         withState { state, out in
-            let origin = RemoteOrigin(node: event.node, session: event.session)
-            switch event.kind {
+            switch message {
             case .hello, .announced, .command:
                 break
-            case .effect:
-                guard let effect else { return }
+            case .effect(let who, let effect):
                 if case .channelMessage(let key, let text) = effect {
                     // Its node keeps it in the history; here it is only shown.
                     if let channel = state.channels[key] { out.send(channel, botMessage(to: channel.name, text)) }
-                } else if let user = state.remoteUsers[origin] {
+                } else if let user = state.remoteUsers[RemoteOrigin(who)] {
                     apply(&state, effect, for: user, out: &out)
                 }
-            case .user:
-                remoteUser(&state, origin, event, out: &out)
-            case .nick:
-                guard let user = state.remoteUsers[origin], let nick = event.nick else { return }
+            case .user(let who, let profile):
+                remoteUser(&state, RemoteOrigin(who), profile, out: &out)
+            case .nick(let who, let nick):
+                guard let user = state.remoteUsers[RemoteOrigin(who)] else { return }
                 renameRemote(&state, user, to: nick, out: &out)
-            case .quit:
-                guard let user = state.remoteUsers[origin] else { return }
-                removeRemote(&state, user, reason: event.text ?? "Quit", out: &out)
-            case .join:
-                guard let user = state.remoteUsers[origin], let name = event.target else { return }
-                joinRemote(&state, user, name, op: event.op ?? false, history: event.history, out: &out)
-            case .part:
+            case .quit(let who, let reason):
+                guard let user = state.remoteUsers[RemoteOrigin(who)] else { return }
+                removeRemote(&state, user, reason: reason, out: &out)
+            case .join(let who, let name, let op, let history):
+                guard let user = state.remoteUsers[RemoteOrigin(who)] else { return }
+                joinRemote(&state, user, name, op: op, history: history, out: &out)
+            case .part(let who, let name, let part):
                 // A PART, or a KICK (which may be of a user of this node).
-                let here = origin.node == network?.name ? state.clients[origin.session] : nil
-                guard let user = state.remoteUsers[origin] ?? here, let name = event.target else { return }
+                let here = who.node == network?.name ? state.clients[who.session] : nil
+                guard let user = state.remoteUsers[RemoteOrigin(who)] ?? here else { return }
                 let key = IRCNames.fold(name)
                 guard let channel = state.channels[key], channel.members[user.id] != nil else { return }
-                if let line = event.line, let part = try? IRCMessage.parse(line) { out.send(channel, part) }
+                out.send(channel, part)
                 for member in [user] + state.otherDevices(of: user) {
                     removeMember(&state, member, from: key)
                     member.channels.removeAll { $0 == key }
                 }
-            case .message:
-                guard let target = event.target, let line = event.line, let message = try? IRCMessage.parse(line) else {
-                    return
-                }
-                let key = IRCNames.fold(target)
-                // Only clients that speak message-tags can make sense of a TAGMSG.
-                let tagsOnly = message.command == "TAGMSG"
-                if IRCNames.isChannel(target) {
-                    guard let channel = state.channels[key] else { return }
-                    if tagsOnly {
-                        out.send(channel.order.filter { $0.caps.contains("message-tags") }, message)
-                    } else {
-                        out.send(channel, message)
-                    }
-                } else {
-                    // The recipient's devices here, and the sender's (they see what it sends).
-                    var here = state.connections(nickKey: key)
-                    if let sender = state.remoteUsers[origin], !state.deviceGroups.isEmpty {
-                        here = Self.unique(here + state.otherDevices(of: sender))
-                    }
-                    here = here.filter {
-                        !$0.isRemote && $0.registered && (!tagsOnly || $0.caps.contains("message-tags"))
-                    }
-                    if !here.isEmpty { out.send(here, message) }
-                }
-            case .channel:
-                guard let name = event.target, let channel = state.channels[IRCNames.fold(name)],
-                    channel.order.allSatisfy(\.isRemote)
+            case .message(let who, let target, let message):
+                deliverRemote(&state, message, from: RemoteOrigin(who), to: target, out: &out)
+            case .channel(let snapshot):
+                guard let channel = state.channels[IRCNames.fold(snapshot.name)], channel.order.allSatisfy(\.isRemote)
                 else { return }
-                channel.topic = event.text ?? ""
-                channel.topicSetBy = event.user ?? ""
-                let modes = (event.line ?? "").split(separator: " ").map(String.init)
-                channel.flags = Set(modes.first?.dropFirst().filter { "imnst".contains($0) } ?? [])
-                var values = modes.dropFirst()[...]
-                if modes.first?.contains("k") == true { channel.channelKey = values.popFirst() }
-                if modes.first?.contains("l") == true { channel.limit = values.popFirst().flatMap { Int($0) } }
+                channel.topic = snapshot.topic
+                channel.topicSetBy = snapshot.topicSetBy
+                channel.flags = Set(snapshot.modes.flags.map(\.rawValue))
+                if let key = snapshot.modes.key { channel.channelKey = key }
+                if let limit = snapshot.modes.limit { channel.limit = limit }
                 // Without them a restarted node let anyone banned elsewhere in.
-                if let lists = event.lists { channel.lists = ChannelLists(announced: lists) }
-            case .nodeGone:
-                let reason = event.text ?? "\(event.node) left the network"
-                for user in state.remoteUsers.values where user.remote?.node == event.node {
+                if let lists = snapshot.lists { channel.lists = ChannelLists(announced: lists) }
+            case .nodeGone(let node, let reason):
+                for user in state.remoteUsers.values where user.remote?.node == node {
                     removeRemote(&state, user, reason: reason, out: &out)
                 }
             }
         }
     }
 
+    /// A message from a user of another node, to a channel or to nick `target` here.
+    private func deliverRemote(
+        _ state: inout ChatState, _ message: IRCMessage, from origin: RemoteOrigin, to target: String,
+        out: inout Outbox
+    ) {
+        let key = IRCNames.fold(target)
+        // Only clients that speak message-tags can make sense of a TAGMSG.
+        let tagsOnly = message.command == "TAGMSG"
+        if IRCNames.isChannel(target) {
+            guard let channel = state.channels[key] else { return }
+            if tagsOnly {
+                out.send(channel.order.filter { $0.caps.contains("message-tags") }, message)
+            } else {
+                out.send(channel, message)
+            }
+        } else {
+            // The recipient's devices here, and the sender's (they see what it sends).
+            var here = state.connections(nickKey: key)
+            if let sender = state.remoteUsers[origin], !state.deviceGroups.isEmpty {
+                here = Self.unique(here + state.otherDevices(of: sender))
+            }
+            here = here.filter {
+                !$0.isRemote && $0.registered && (!tagsOnly || $0.caps.contains("message-tags"))
+            }
+            if !here.isEmpty { out.send(here, message) }
+        }
+    }
+
     /// Runs a command another node accepted, as that node's user: the handlers trust remote
     /// users' rights (their node checked them), and replies to them go nowhere.
-    private func replay(_ event: NetworkEvent) {
-        let origin = RemoteOrigin(node: event.node, session: event.session)
-        guard let line = event.line, let message = try? IRCMessage.parse(line),
-            let user = chat.withLock({ state in state.remoteUsers[origin] })
-        else { return }
+    private func replay(_ origin: RemoteOrigin, _ message: IRCMessage) {
+        guard let user = chat.withLock({ state in state.remoteUsers[origin] }) else { return }
         switch message.command {
         case "MODE" where message.params.count >= 2:
             channelMode(user, message.params[0], Array(message.params.dropFirst()))
@@ -126,31 +121,28 @@ extension Core {
 
     /// Tells the other nodes about a command this node accepted from its user.
     func tellNetwork(command: IRCMessage, by client: Client) {
-        tellNetwork(.command, client) {
-            $0.line = IRCMessage(command: command.command, params: command.params).serialized()
-        }
+        tellNetwork(client) { .command($0, line: IRCMessage(command: command.command, params: command.params)) }
     }
 
     /// A user of another node appears (or is announced again).
-    private func remoteUser(_ state: inout ChatState, _ origin: RemoteOrigin, _ event: NetworkEvent, out: inout Outbox)
-    {
-        guard let nick = event.nick else { return }
+    private func remoteUser(
+        _ state: inout ChatState, _ origin: RemoteOrigin, _ profile: NetworkProfile, out: inout Outbox
+    ) {
         if let known = state.remoteUsers[origin] {
             // Announced again after a login or logout: the account it speaks for.
-            known.account = event.account.flatMap { name in event.accountID.map { AccountRef(id: $0, name: name) } }
-            if known.nick != nick { renameRemote(&state, known, to: nick, out: &out) }
+            known.account = profile.account
+            if known.nick != profile.nick { renameRemote(&state, known, to: profile.nick, out: &out) }
             return
         }
         var origin = origin
-        origin.server = event.server
+        origin.server = profile.server
         let user = Client.remote(
-            id: state.newClientID(), origin: origin, host: event.host ?? origin.node, place: remotePlace, counts: counts
-        )
-        user.nick = nick
-        user.nickKey = IRCNames.fold(nick)
-        user.user = event.user ?? "user"
-        user.realname = event.realname ?? ""
-        if let name = event.account, let id = event.accountID { user.account = AccountRef(id: id, name: name) }
+            id: state.newClientID(), origin: origin, host: profile.host, place: remotePlace, counts: counts)
+        user.nick = profile.nick
+        user.nickKey = IRCNames.fold(profile.nick)
+        user.user = profile.user
+        user.realname = profile.realname
+        user.account = profile.account
         user.registered = true
         state.remoteUsers[origin] = user
         notePeakUsers(&state)
@@ -213,7 +205,7 @@ extension Core {
     }
 
     private func joinRemote(
-        _ state: inout ChatState, _ user: Client, _ name: String, op: Bool, history: String?, out: inout Outbox
+        _ state: inout ChatState, _ user: Client, _ name: String, op: Bool, history: String, out: inout Outbox
     ) {
         let key = IRCNames.fold(name)
         let channel: ChannelState
@@ -221,7 +213,7 @@ extension Core {
             channel = existing
         } else {
             // One history for the channel, whichever node its members are on.
-            channel = ChannelState(name: name, historyKey: history ?? state.historyKey(forNew: key))
+            channel = ChannelState(name: name, historyKey: history)
             state.channels[key] = channel
         }
         guard channel.members[user.id] == nil else { return }
@@ -242,35 +234,31 @@ extension Core {
     }
 
     /// What this node tells a node that asks (`hello`): its users and where they sit.
-    func announcements(node: String) -> [NetworkEvent] {
+    func announcements(node: String) -> [NetworkMessage] {
         chat.withLock { state in
-            var events: [NetworkEvent] = []
+            var messages: [NetworkMessage] = []
             for client in state.clients.values where client.registered && !client.isRemote {
-                events.append(userEvent(client, node: node))
+                let who = NetworkUser(node: node, session: client.id)
+                messages.append(.user(who, networkProfile(client)))
                 for key in client.channels {
                     guard let channel = state.channels[key] else { continue }
-                    var join = NetworkEvent(kind: .join, from: node, session: client.id)
-                    (join.target, join.history) = (channel.name, channel.historyKey)
-                    join.op = channel.members[client.id]?.op ?? false
-                    events.append(join)
+                    let op = channel.members[client.id]?.op ?? false
+                    messages.append(.join(who, channel: channel.name, op: op, history: channel.historyKey))
                 }
             }
             for channel in state.channels.values where channel.order.contains(where: { !$0.isRemote }) {
-                var snapshot = NetworkEvent(kind: .channel, from: node)
-                (snapshot.target, snapshot.text, snapshot.user) = (channel.name, channel.topic, channel.topicSetBy)
-                snapshot.line = channel.modeString(showKey: true).joined(separator: " ")
-                snapshot.lists = channel.lists.announced
-                events.append(snapshot)
+                let snapshot = NetworkChannel(
+                    name: channel.name, topic: channel.topic, topicSetBy: channel.topicSetBy, modes: channel.modes,
+                    lists: channel.lists.announced)
+                messages.append(.channel(snapshot))
             }
-            return events
+            return messages
         }
     }
 
     /// Tells the other nodes `client` sits in `channel`. Under the lock.
     func tellNetwork(joined client: Client, _ channel: ChannelState, op: Bool) {
-        tellNetwork(.join, client) {
-            ($0.target, $0.history, $0.op) = (channel.name, channel.historyKey, op)
-        }
+        tellNetwork(client) { .join($0, channel: channel.name, op: op, history: channel.historyKey) }
     }
 
     /// A channel emptied on every node (each node's view empties): the network forgets it, so
@@ -281,25 +269,27 @@ extension Core {
         Task { try? await network.store.releaseChannel(key, historyKey: history) }
     }
 
-    func userEvent(_ client: Client, node: String) -> NetworkEvent {
-        var event = NetworkEvent(kind: .user, from: node, session: client.id)
-        (event.nick, event.user, event.host, event.realname) = (client.nick, client.user, client.host, client.realname)
-        (event.account, event.accountID) = (client.account?.name, client.account?.id)
-        event.server = serverName
-        return event
+    /// Who `client` is, for the other nodes.
+    func networkProfile(_ client: Client) -> NetworkProfile {
+        NetworkProfile(
+            nick: client.nick, user: client.user, host: client.host, server: serverName, realname: client.realname,
+            account: client.account)
+    }
+
+    /// Tells the other nodes who `client` is (new, or its account changed).
+    func tellNetwork(user client: Client) {
+        tellNetwork(client) { .user($0, networkProfile(client)) }
     }
 
     /// Tells the other nodes, when this one is in a network. Under the lock or not. Only a
     /// PART or KICK may be about a user of another node (an operator here kicked them).
-    func tellNetwork(_ kind: NetworkEvent.Kind, _ client: Client, _ fill: (inout NetworkEvent) -> Void = { _ in }) {
-        guard let network, kind == .part || !client.isRemote else { return }
-        let origin = client.remote ?? RemoteOrigin(node: network.name, session: client.id)
-        var event =
-            kind == .user
-            ? userEvent(client, node: network.name)
-            : NetworkEvent(kind: kind, from: network.name, node: origin.node, session: origin.session)
-        fill(&event)
-        network.publish(event)
+    func tellNetwork(_ client: Client, _ message: (NetworkUser) -> NetworkMessage) {
+        guard let network else { return }
+        let who = client.remote.map(NetworkUser.init) ?? NetworkUser(node: network.name, session: client.id)
+        let message = message(who)
+        let isPart = if case .part = message { true } else { false }
+        guard isPart || !client.isRemote else { return }
+        network.publish(message)
     }
 
     /// Frees a connection's network-wide claim on a nick (in the background: nobody waits).
@@ -312,7 +302,7 @@ extension Core {
     /// are random enough that two nodes picking the same one at once is not worth a wait).
     func claimGuestNick(_ client: Client) {
         guard let network else { return }
-        tellNetwork(.user, client)
+        tellNetwork(user: client)
         let claim = NetworkNick(nickKey: client.nickKey, node: network.name, session: client.id, accountID: nil)
         network.inOrder { _ = try? await network.store.claimNick(claim) }
     }
@@ -322,7 +312,7 @@ extension Core {
     /// a login's rename to the account's nick claims it here).
     func renamedInNetwork(_ client: Client, from oldKey: String, tell: Bool = true) {
         guard let network, !client.isRemote else { return }
-        if tell { tellNetwork(.nick, client) { $0.nick = client.nick } }
+        if tell { tellNetwork(client) { .nick($0, nick: client.nick) } }
         let claim = NetworkNick(
             nickKey: client.nickKey, node: network.name, session: client.id, accountID: client.account?.id)
         let session = client.id
@@ -340,23 +330,17 @@ extension Core {
         guard let network else { return }
         var told: Set<String> = []
         for user in state.remoteUsers.values where user.account?.id == accountID && told.insert(user.nickKey).inserted {
-            var event = NetworkEvent(kind: .message, from: network.name)
-            event.target = user.nick
-            event.line = IRCMessage(source: botPrefix, command: "NOTICE", params: [user.nick, text]).serialized()
-            network.publish(event)
+            let notice = IRCMessage(source: botPrefix, command: "NOTICE", params: [user.nick, text])
+            network.publish(.message(NetworkUser(node: network.name, session: 0), target: user.nick, line: notice))
         }
     }
 
-    static func decodeEffect(_ json: String) -> SessionEffect? {
-        try? JSONDecoder().decode(SessionEffect.self, from: Data(json.utf8))
-    }
-
-    /// Effects of a bot answer that change what every node knows (see `NetworkEvent.Kind.effect`).
+    /// Effects of a bot answer that change what every node knows (see `NetworkMessage.effect`).
     func tellNetwork(effect: SessionEffect, by client: Client) {
         guard network != nil else { return }
         switch effect {
         case .login, .logout:
-            tellNetwork(.user, client)  // the account it now speaks for
+            tellNetwork(user: client)  // the account it now speaks for
             if let network {
                 // Its claim on the nick too, so the account's other devices may share it.
                 let claim = NetworkNick(
@@ -366,27 +350,24 @@ extension Core {
         case .notify, .remind:
             return  // told to the account's users already, or kept for this connection
         default:
-            guard let json = try? JSONEncoder().encode(effect) else { return }
-            tellNetwork(.effect, client) { $0.line = String(decoding: json, as: UTF8.self) }
+            tellNetwork(client) { .effect($0, effect) }
         }
     }
 
     /// The bot's answer in a channel, for members on other nodes (its node keeps the history).
     func forwardBotLine(_ line: String, to channel: String) {
         guard let network else { return }
-        var event = NetworkEvent(kind: .message, from: network.name)
-        event.target = channel
-        event.line = botMessage(to: channel, line).serialized()
-        network.publish(event)
+        let message = botMessage(to: channel, line)
+        network.publish(.message(NetworkUser(node: network.name, session: 0), target: channel, line: message))
     }
 }
 
 extension ChannelLists {
     /// Every entry, for a node that rebuilds the channel from announcements.
-    var announced: [NetworkEvent.ListEntry] {
+    var announced: [NetworkChannel.ListEntry] {
         Self.modes.keys.sorted().flatMap { mode in
             self[mode].map {
-                NetworkEvent.ListEntry(
+                NetworkChannel.ListEntry(
                     mode: String(mode), mask: $0.mask, setBy: $0.setBy, at: $0.at.timeIntervalSince1970)
             }
         }
@@ -394,7 +375,7 @@ extension ChannelLists {
 
     /// The lists another node announced, each at most `IRCLimits.bansPerChannel` long, as MODE
     /// would take them. A mask from another node is never an operator's here (`Entry.byOper`).
-    init(announced: [NetworkEvent.ListEntry]) {
+    init(announced: [NetworkChannel.ListEntry]) {
         self.init()
         for item in announced {
             guard let mode = item.mode.first, item.mode.count == 1, Self.modes[mode] != nil,
