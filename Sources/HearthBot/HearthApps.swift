@@ -41,6 +41,7 @@ public enum HearthApps {
                 onAccountDeleted: { try await FamilyCommands.onAccountDeleted($0, $1, $2) },
                 guardedChannels: { try await FamilyCommands.guardedChannels($0) },
                 reservedChannels: FamilyCommands.reservedChannels, pages: [FamilyPages.family]),
+            BotApp(name: "home", commands: [], pages: [HomePage.page]),
             BotApp(name: "help", commands: HelpCommands.all),
         ]
     }

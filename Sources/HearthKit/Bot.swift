@@ -65,6 +65,24 @@ public final class Bot: Sendable {
             }
         }
         guard let input = CommandLineInput.parse(text, requireBang: requireBang) else { return nil }
+        return await dispatch(input, caller: caller, presence: presence, ran: &ran)
+    }
+
+    /// Runs one command from words already apart: a web form's fields, never written out as a
+    /// line (a password in a line could reach a log; a password with a space would be two words).
+    public func run(
+        _ name: String, words: [String], caller: Caller, presence: any PresenceDirectory
+    ) async -> BotResponse {
+        let started = ContinuousClock.now
+        var ran: String?
+        defer { services.noteCommandRun(ran, took: .now - started) }
+        let input = CommandLineInput(name: name, words: words, rest: words.joined(separator: " "))
+        return await dispatch(input, caller: caller, presence: presence, ran: &ran)
+    }
+
+    func dispatch(
+        _ input: CommandLineInput, caller: Caller, presence: any PresenceDirectory, ran: inout String?
+    ) async -> BotResponse {
         guard let command = commands[input.name] else {
             ran = "unknown"
             return .failed(unknownCommandMessage(input.name), command: input.name, code: "UNKNOWN_COMMAND")

@@ -13,6 +13,17 @@ public struct BotResponse: Sendable {
     /// The line a plain-mode user typed while an app collected their lines was chat after all
     /// (the app said so in `lines`): the server says it in their current channel.
     public var lineIsChat = false
+    /// The secrets among `privateLines`, for a web form that keeps them apart (the session
+    /// cookie, the page of recovery codes) instead of reading them out of text.
+    public var secrets = Secrets()
+
+    public struct Secrets: Sendable, Equatable {
+        public var token: String?
+        public var recoveryCodes: [String] = []
+        public init(token: String? = nil, recoveryCodes: [String] = []) {
+            (self.token, self.recoveryCodes) = (token, recoveryCodes)
+        }
+    }
     /// The web page of what the command made (`/m/12`): a form that ran it goes there.
     public var madePage: String?
 

@@ -50,6 +50,20 @@ public final class GDImage: @unchecked Sendable {
         return copy
     }
 
+    /// The largest square of the picture: along its long side, `focus` 0 keeps the start (left
+    /// or top), 0.5 the centre, 1 the end. (A profile picture is shown as a circle.)
+    public func squared(focus: Double = 0.5) -> GDImage {
+        let side = min(width, height)
+        guard width != height else { return self }
+        let slack = Double(max(width, height) - side) * min(1, max(0, focus.isFinite ? focus : 0.5))
+        let (x, y) = width > height ? (Int(slack.rounded()), 0) : (0, Int(slack.rounded()))
+        let square = GDImage(width: side, height: side)
+        square.ptr.pointee.saveAlphaFlag = ptr.pointee.saveAlphaFlag
+        gdImageAlphaBlending(square.ptr, 0)
+        gdImageCopy(square.ptr, ptr, 0, 0, Int32(x), Int32(y), Int32(side), Int32(side))
+        return square
+    }
+
     /// A copy scaled to fit `maxSide` on its long side (or itself when it already fits).
     public func fitted(maxSide: Int) -> GDImage {
         let longest = max(width, height)

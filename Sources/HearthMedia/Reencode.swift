@@ -11,12 +11,13 @@ extension ImageProbe {
     /// Decodes bytes this probe accepted (GIF: the first frame) and re-encodes them; nil
     /// when libgd cannot decode them (damaged, or a variant it lacks). Photos stay JPEG;
     /// anything with transparency stays lossless PNG.
-    public func reencode(_ bytes: [UInt8]) -> ReencodedImage? {
+    /// `square`: keep only the largest square, at that place along the long side (see `squared`).
+    public func reencode(_ bytes: [UInt8], square: Double? = nil) -> ReencodedImage? {
         guard let decoded = GDImage.decode(bytes, format: format) else { return nil }
         // The pixel limits were checked against the header; refuse a file whose picture
         // turns out to be another size than it declared.
         guard decoded.width == width, decoded.height == height else { return nil }
-        let image = decoded.fitted(maxSide: MediaLimits.storedSide)
+        let image = (square.map { decoded.squared(focus: $0) } ?? decoded).fitted(maxSide: MediaLimits.storedSide)
         let asJPEG = format == .jpeg || !image.hasTransparency
         return ReencodedImage(
             bytes: asJPEG ? image.jpeg(quality: 88) : image.png(level: 3), format: asJPEG ? .jpeg : .png,

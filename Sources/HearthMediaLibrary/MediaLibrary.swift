@@ -139,12 +139,13 @@ public final class MediaLibrary: Sendable {
     /// Checks an upload by its content, decodes it (GIF: first frame), scales it to the
     /// stored size and re-encodes it — which drops all metadata (EXIF, GPS). Writes the file
     /// and returns its record, not yet in the database.
-    public func ingest(_ bytes: [UInt8], ownerID: Int64?) async throws -> ImageRecord {
+    /// `square`: a profile picture, cut to its largest square (see `GDImage.squared`).
+    public func ingest(_ bytes: [UInt8], ownerID: Int64?, square: Double? = nil) async throws -> ImageRecord {
         let probe: ImageProbe
         do { probe = try ImageProbe.inspect(bytes) } catch { throw UploadError.invalid(error) }
         let id = Self.newID()
         return try await keep {
-            guard let image = probe.reencode(bytes) else { throw UploadError.undecodable }
+            guard let image = probe.reencode(bytes, square: square) else { throw UploadError.undecodable }
             _ = try self.write(image.bytes, id: id, format: image.format)
             return (
                 ImageRecord(

@@ -5,12 +5,13 @@ import HearthStore
 
 /// What the bot's answers do to connections (`SessionEffect`), applied inside the chat lock.
 extension Core {
-    func apply(_ state: inout ChatState, _ effect: SessionEffect, for client: Client, out: inout Outbox) {
+    /// `client` is nil for a web form's command: it has no connection to log in or out.
+    func apply(_ state: inout ChatState, _ effect: SessionEffect, for client: Client?, out: inout Outbox) {
         switch effect {
         case .login(let account, let tokenHash):
-            logIn(&state, client, account, tokenHash: tokenHash, out: &out)
+            if let client { logIn(&state, client, account, tokenHash: tokenHash, out: &out) }
         case .logout:
-            logOut(&state, client, note: nil, out: &out)
+            if let client { logOut(&state, client, note: nil, out: &out) }
         case .logoutEverywhere(let id, let keep):
             for other in state.clients.values where other.account?.id == id && other.id != keep {
                 logOut(
@@ -26,7 +27,7 @@ extension Core {
             if let channel = state.channels[record.nameKey] { renewHistoryKey(&state, channel) }
         case .channelDropped(let key):
             state.registered[key] = nil
-            retireHistory(&state, of: key, keepFor: client.account.map { [$0.id] } ?? [])
+            retireHistory(&state, of: key, keepFor: client?.account.map { [$0.id] } ?? [])
         case .remind(let id, let at, let text):
             scheduleReminder(accountID: id, at: at, text: text)
         case .captureLines(let id, let on):

@@ -13,14 +13,15 @@ enum HTTPLimits {
 
 /// Runs before every route (and for unknown paths): refuses over-long targets (414) and
 /// header sections (431) before any handler sees them, and marks every response
-/// `nosniff` with a content policy that lets only Hearth's own pictures, styles and scripts load.
+/// `nosniff` with a content policy that lets only Hearth's own pictures, styles, scripts (its
+/// service worker among them) and app manifest load.
 struct HTTPGuard<Context: RequestContext>: RouterMiddleware {
     static var securityHeaders: HTTPFields {
         var fields = HTTPFields()
         fields[.xContentTypeOptions] = "nosniff"
         fields[.contentSecurityPolicy] =
             "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
-            + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+            + "manifest-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
         return fields
     }
 

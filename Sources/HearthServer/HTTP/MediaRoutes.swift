@@ -85,13 +85,7 @@ struct MediaRoutes {
     func uploadedBytes(_ request: Request) async throws -> [UInt8]? {
         guard let body = try? await request.body.collect(upTo: Self.maxBodyBytes) else { return nil }
         let bytes = [UInt8](buffer: body)
-        if let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data"),
-            let boundary = type.split(separator: ";").compactMap({ part -> String? in
-                let trimmed = part.trimmingCharacters(in: .whitespaces)
-                return trimmed.lowercased().hasPrefix("boundary=")
-                    ? String(trimmed.dropFirst(9)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : nil
-            }).first
-        {
+        if let boundary = Multipart.boundary(request.headers[.contentType]) {
             return Multipart.firstFile(bytes, boundary: boundary) ?? []
         }
         return bytes

@@ -15,6 +15,8 @@ enum WebLimits {
     /// Characters of a sign-in name and secret.
     static let maxNameLength = 64
     static let maxSecretLength = 256
+    /// Characters of any other field of an account form (an email address, a recovery code, a setting).
+    static let maxFieldLength = 256
 }
 
 /// Cookies, forms and the CSRF token every form carries.

@@ -9,6 +9,8 @@ enum WebLayout {
         var nav: [(path: String, label: String)]
         /// The site's stylesheet, linked with its version (`WebAssets.link`).
         var stylesheet: String
+        /// The site's script (`hearth.js`: small behaviours, the service worker), linked with its version.
+        var script: String = "/static/hearth.js"
         var viewer: (name: String, key: String)?
         var csrf: String
         var flash: String?
@@ -24,7 +26,7 @@ enum WebLayout {
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(title) · Hearth</title>
+            <title>\(frame.title == "Hearth" ? title : title + " · Hearth")</title>
             <meta name="description" content="\(summary)">
             <meta property="og:site_name" content="Hearth"><meta property="og:type" content="website">
             <meta property="og:title" content="\(title)"><meta property="og:description" content="\(summary)">
@@ -43,6 +45,10 @@ enum WebLayout {
         html += """
             <meta name="twitter:title" content="\(title)"><meta name="twitter:description" content="\(summary)">
             <link rel="stylesheet" href="\(e(frame.stylesheet))">
+            <link rel="icon" href="/static/icon.svg" type="image/svg+xml">
+            <link rel="apple-touch-icon" href="/static/icon-180.png">
+            <link rel="manifest" href="/manifest.webmanifest"><meta name="theme-color" content="#1c1917">
+            <script src="\(e(frame.script))" defer></script>
             </head><body>
             <header><a class="brand" href="/">🔥 Hearth</a>
               <nav>
@@ -51,12 +57,12 @@ enum WebLayout {
         html += "<a href=\"/chat\">Chat</a></nav>\n  <div class=\"who\">"
         if let viewer = frame.viewer {
             html += """
-                <a href="/u/\(e(viewer.key))">\(e(viewer.name))</a>
+                <a href="/u/\(e(viewer.key))">\(e(viewer.name))</a> <a href="/settings">Settings</a>
                     <form method="post" action="/signout"><input type="hidden" name="csrf" value="\(e(frame.csrf))">
                     <button class="link">Sign out</button></form>
                 """
         } else {
-            html += "<a href=\"/signin\">Sign in</a>"
+            html += "<a href=\"/signin\">Sign in</a> <a href=\"/signup\">Sign up</a>"
         }
         html += "</div>\n</header>\n"
         if let flash = frame.flash { html += "<p class=\"flash\" role=\"status\">\(e(flash))</p>\n" }
@@ -71,12 +77,7 @@ enum WebLayout {
     static let home = """
         <h1>Welcome to {{network}}</h1>
         <p>A chat server with a bot of small social apps: memes, a daily fortune cookie, recipes and a family tree.</p>
-        <ul class="ways">
-          <li>From a terminal: <code>nc {{host}} {{ircPort}}</code></li>
-          <li>From an IRC client: server <code>{{host}}</code>, port <code>{{ircPort}}</code></li>
-          <li>From this browser: <a href="/chat">the web chat</a></li>
-        </ul>
-        <p>Then say <code>!help</code> to the bot <b>hearth</b>.</p>
+        {{> ways}}
         """
 
     static let signIn = """
@@ -90,7 +91,8 @@ enum WebLayout {
             required maxlength="{{maxSecret}}"></label>
           <button>Sign in</button>
         </form>
-        <p>No account yet? In chat say <code>!register NAME PASSWORD</code>.</p>
+        <p>No account yet? <a href="/signup">Sign up</a> (or in chat say <code>!register NAME PASSWORD</code>).
+          <a href="/recover">Forgot your password?</a></p>
         """
 
     static let problem = """

@@ -44,7 +44,9 @@ struct WebRoutes {
         // The templates are part of the program: one that does not parse is a bug found at start.
         for (name, source) in [
             ("home", WebLayout.home), ("signin", WebLayout.signIn), ("problem", WebLayout.problem),
-        ] + WebPartials.all.map({ ($0.key, $0.value) }) + pages.map({ ($0.name, $0.template) }) {
+        ] + AccountTemplates.all + WebPartials.all.map({ ($0.key, $0.value) })
+            + pages.map({ ($0.name, $0.template) })
+        {
             try! library.register(WebEscaping.pragma + source, named: name)
         }
         self.library = library
@@ -61,7 +63,7 @@ struct WebRoutes {
     }
 
     func add(to router: Router<HearthRequestContext>) {
-        for page in pages {
+        for page in pages where page.path != "/" {
             router.get(RouterPath(page.path)) { request, context in
                 try await render(request, context, template: page.name, cacheable: true) { viewer in
                     try await page.load(
@@ -76,17 +78,25 @@ struct WebRoutes {
                 try await act(action, request, context)
             }
         }
+        // The home page: an app's (`HomePage`), or the built-in one; either says how to connect.
+        let home = pages.first { $0.path == "/" }
         router.get("/") { request, context in
-            try await render(request, context, template: "home", cacheable: true) { _ in
+            try await render(request, context, template: home?.name ?? "home", cacheable: true) { viewer in
                 let (host, port) = (URL(string: publicURL())?.host ?? "localhost", ircPort())
-                return WebContent(
-                    title: "Hearth", summary: "Chat from nc, IRC or the web, with memes, fortunes, recipes and family.",
-                    values: ["network": core.config.networkName, "host": host, "ircPort": port])
+                var content = try await home?.load(
+                    WebRequest(parameters: [:], query: query(request), viewer: viewer, services: services, route: "/"))
+                    ?? WebContent(
+                        title: "Hearth",
+                        summary: "Chat from nc, IRC or the web, with memes, fortunes, recipes and family.", values: [:])
+                content.values.merge(["network": core.config.networkName, "host": host, "ircPort": port]) { $1 }
+                return content
             }
         }
         WebSignIn(routes: self).add(to: router)
         WebPictureRoutes(routes: self).add(to: router)
         if let media = services.media { WebUpload(routes: self, media: media).add(to: router) }
+        WebAccount(routes: self).add(to: router)
+        InstallRoutes(assets: assets, networkName: core.config.networkName).add(to: router)
     }
 
     func parameters(_ path: String, _ context: HearthRequestContext) -> [String: String] {
@@ -152,6 +162,7 @@ struct WebRoutes {
             title: content.title, summary: content.summary, url: publicURL() + request.uri.path,
             image: content.image.map { $0.hasPrefix("/") ? publicURL() + $0 : $0 }, nav: navigation,
             stylesheet: assets.link("/static/hearth.css"), viewer: signedIn.map { ($0.0.name, IRCNames.fold($0.0.name)) }, csrf: csrf)
+        frame.script = assets.link("/static/hearth.js")
         if let flash {
             frame.flash = String(flash.prefix(WebLimits.maxFlashBytes))
             cookies.append(WebForms.setCookie(WebForms.flashCookie, "", maxAge: 0, secure: secure))

@@ -271,7 +271,7 @@ import Testing
     /// The pages a visitor sees, each with what must be on it.
     static func visit(_ pages: Pages) async throws {
         try await pages.open("/")
-        #expect(try await pages.title() == "Hearth · Hearth")
+        #expect(try await pages.title() == "Hearth")
         #expect(try await pages.text("main h1").hasPrefix("Welcome to"))
         #expect(try await pages.count("main ul.ways li") == 3)
         #expect(try await pages.texts("header nav a") == ["Memes", "Recipes", "Fortunes", "Leaderboard", "Chat"])

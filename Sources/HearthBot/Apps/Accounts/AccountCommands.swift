@@ -79,13 +79,15 @@ enum AccountCommands {
         accounts.throttle.markKnown(accountKey: account.nameKey, address: address)  // its owner's address
         let (token, hash) = try await accounts.issueToken(accountID: account.id)
         let joined = await pass?.use(services, me) ?? BotResponse([])
-        return BotResponse(
+        var response = BotResponse(
             ["Welcome to Hearth, \(account.name)! Your account is ready and you are logged in."] + joined.lines,
             privateLines: [
                 "Recovery codes — each works once with !recover if you forget your password. They are not shown again:",
                 codes.joined(separator: "  "),
             ] + tokenLines(token),
             effects: try await services.loginEffects(me, tokenHash: hash) + joined.effects)
+        response.secrets = BotResponse.Secrets(token: token, recoveryCodes: codes)
+        return response
     }
 
     static let login = BotCommand(
@@ -164,13 +166,15 @@ enum AccountCommands {
         accounts.throttle.forgetKnown(accountKey: IRCNames.fold(ref.name))
         accounts.throttle.markKnown(accountKey: IRCNames.fold(ref.name), address: request.caller.address)
         let (token, tokenHash) = try await accounts.issueToken(accountID: ref.id)
-        return BotResponse(
+        var response = BotResponse(
             [
                 "Password changed. Your other connections are logged out and old resume tokens no longer work; here is a new one."
             ],
             privateLines: tokenLines(token),
             effects: [.logoutEverywhere(accountID: ref.id, keep: request.caller.sessionID)]
                 + (try await request.services.loginEffects(ref, tokenHash: tokenHash)))
+        response.secrets.token = token
+        return response
     }
 
     static let rename = BotCommand(
@@ -221,7 +225,7 @@ enum AccountCommands {
         services.throttle.markKnown(accountKey: account.nameKey, address: request.caller.address)
         let left = try await services.store.unusedRecoveryCodes(accountID: account.id)
         let (token, tokenHash) = try await services.accounts.issueToken(accountID: account.id)
-        return BotResponse(
+        var response = BotResponse(
             [
                 "Password reset for \(account.name); you are logged in. \(left) recovery code\(left == 1 ? "" : "s") left."
             ],
@@ -229,6 +233,8 @@ enum AccountCommands {
             effects: [.logoutEverywhere(accountID: account.id)]
                 + (try await services.loginEffects(
                     AccountRef(id: account.id, name: account.name), tokenHash: tokenHash)))
+        response.secrets.token = token
+        return response
     }
 
     static let account = BotCommand(

@@ -243,6 +243,12 @@ enum MemeCommands {
         return Double(m.likes + 2 * m.favs + m.comments + 1) / pow(hours + 2, 1.5)
     }
 
+    /// The memes of the last `hotWindow` that `viewer` may see, hottest first.
+    static func hotMemes(_ store: any Store, viewer: Int64?, now: Date) async throws -> [MemeRow] {
+        let recent = try await store.recentMemes(for: viewer, since: now.addingTimeInterval(-StoreLimits.hotWindow))
+        return recent.sorted { hotScore($0.meme, now: now) > hotScore($1.meme, now: now) }
+    }
+
     static let hot = BotCommand(
         "hot", group: group, usage: "[PAGE]", summary: "trending memes: most liked lately", example: "!hot",
         arity: 0...1
@@ -250,9 +256,7 @@ enum MemeCommands {
         let media = try PictureCommands.media(request)
         let page = try Paging.page(request, request.words.first)
         let now = Date()
-        let recent = try await request.services.store.recentMemes(
-            for: request.caller.account?.id, since: now.addingTimeInterval(-StoreLimits.hotWindow))
-        let ranked = recent.sorted { hotScore($0.meme, now: now) > hotScore($1.meme, now: now) }
+        let ranked = try await hotMemes(request.services.store, viewer: request.caller.account?.id, now: now)
         let slice = Array(ranked.dropFirst((page - 1) * StoreLimits.memePageSize).prefix(StoreLimits.memePageSize))
         if ranked.isEmpty { return BotResponse(["Nothing is trending yet — make a meme: !meme sunset top | bottom"]) }
         if slice.isEmpty { return BotResponse(["There is no page \(page)."]) }

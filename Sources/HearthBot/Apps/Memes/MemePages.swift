@@ -96,11 +96,7 @@ enum MemePages {
         "/hot", name: "hot", template: MemeTemplates.hot, nav: WebNavLink("Memes", position: 10)
     ) { request in
         let now = Date()
-        let recent = try await request.services.store.recentMemes(
-            for: request.viewer?.id, since: now.addingTimeInterval(-StoreLimits.hotWindow))
-        let ranked = recent.sorted {
-            MemeCommands.hotScore($0.meme, now: now) > MemeCommands.hotScore($1.meme, now: now)
-        }
+        let ranked = try await MemeCommands.hotMemes(request.services.store, viewer: request.viewer?.id, now: now)
         let size = StoreLimits.memePageSize
         let slice = ranked.dropFirst((request.page - 1) * size).prefix(size)
         let memes: [[String: Any]] = slice.map {
