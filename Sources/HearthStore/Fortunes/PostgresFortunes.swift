@@ -57,7 +57,7 @@ extension PostgresStore: FortuneStore {
             try await db.query("SELECT 1 FROM account WHERE id = \(fortune.accountId) FOR UPDATE", logger: self.logger)
             if let row = try await db.rows(Self.latestFortune(fortune.accountId), self.logger).first {
                 let latest = try Self.fortune(row)
-                if latest.id != after { return (latest, false) }
+                if !FortuneRules.mayOpen(latest: latest.id, after: after) { return (latest, false) }
             }
             let inserted = try await db.rows(
                 """
@@ -85,10 +85,8 @@ extension PostgresStore: FortuneStore {
                   \(fortune.dayStart), \(fortune.dayEnd))
                 ON CONFLICT DO NOTHING
                 """, logger: self.logger)
-            if let lat = fortune.lat, let lon = fortune.lon {
-                try await Self.shareLocation(
-                    db, accountID: fortune.accountId,
-                    SharedLocation(lat: lat, lon: lon, label: fortune.place, at: fortune.openedAt), self.logger)
+            if let location = fortune.sharedLocation {
+                try await Self.shareLocation(db, accountID: fortune.accountId, location, self.logger)
             }
             return (try Self.fortune(row), true)
         }
@@ -138,7 +136,7 @@ extension PostgresStore: FortuneStore {
         try await transaction { db in
             try await db.query("SELECT 1 FROM account WHERE id = \(accountID) FOR UPDATE", logger: self.logger)
             let latest = try await db.rows(Self.lastPointsDay(accountID, kind), self.logger).first.map(Self.localDay)
-            guard latest?.day == after?.day else { return false }
+            guard FortuneRules.mayAddPoints(latest: latest, after: after) else { return false }
             return
                 !(try await db.rows(
                     """

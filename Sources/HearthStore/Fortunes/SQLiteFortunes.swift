@@ -34,7 +34,7 @@ extension SQLiteStore {
     ) {
         try await pool.write { db in
             let latest = try Stored<FortuneRecord>.fetchOne(db, sql: Self.latestFortune, arguments: [fortune.accountId])
-            if let latest, latest.id != after { return (latest, false) }
+            if let latest, !FortuneRules.mayOpen(latest: latest.id, after: after) { return (latest, false) }
             if let existing = try Stored<FortuneRecord>.fetchOne(
                 db, sql: "SELECT * FROM fortune WHERE accountId = ? AND day = ?",
                 arguments: [fortune.accountId, fortune.day])
@@ -50,10 +50,8 @@ extension SQLiteStore {
                 arguments: [
                     fortune.accountId, fortune.day, fortune.points, fortune.openedAt, fortune.dayStart, fortune.dayEnd,
                 ])
-            if let lat = fortune.lat, let lon = fortune.lon {
-                try Self.shareLocation(
-                    db, accountID: fortune.accountId,
-                    SharedLocation(lat: lat, lon: lon, label: fortune.place, at: fortune.openedAt))
+            if let location = fortune.sharedLocation {
+                try Self.shareLocation(db, accountID: fortune.accountId, location)
             }
             return (record, true)
         }
@@ -102,7 +100,8 @@ extension SQLiteStore {
         accountID: Int64, kind: String, day: LocalDay, points: Int, now: Date, after: LocalDay?
     ) async throws -> Bool {
         try await pool.write { db in
-            guard try Self.lastPointsDay(db, accountID: accountID, kind: kind)?.day == after?.day else { return false }
+            let latest = try Self.lastPointsDay(db, accountID: accountID, kind: kind)
+            guard FortuneRules.mayAddPoints(latest: latest, after: after) else { return false }
             try db.execute(
                 sql: """
                     INSERT OR IGNORE INTO pointsEvent (accountId, kind, day, points, createdAt, dayStart, dayEnd)
