@@ -15,15 +15,17 @@ import Testing
         try await Programs.run(arguments, in: repo.path).output
     }
 
-    /// Waits (up to 20 s) until `nick` is in `channel`.
+    /// Waits until `nick` is in `channel` (false if it never is).
     static func waitUntilIn(_ server: TestServer, _ channel: String, _ nick: String) async throws -> Bool {
         let core = server.server.core
-        for _ in 0..<200 {
-            let present = core.chat.withLock { $0.channels[channel]?.order.contains { $0.nick == nick } ?? false }
-            if present { return true }
-            try await Task.sleep(for: .milliseconds(100))
+        do {
+            try await waitUntil("\(nick) in \(channel)") {
+                core.chat.withLock { $0.channels[channel]?.order.contains { $0.nick == nick } ?? false }
+            }
+            return true
+        } catch is TimeoutError {
+            return false
         }
-        return false
     }
 
     static func botArguments(_ script: String, _ server: TestServer, _ extra: [String]) -> [String] {
@@ -65,7 +67,12 @@ import Testing
                 if !(try await Self.waitUntilIn(server, "#lobby", "greeter")) {
                     Issue.record("greeter never joined: \(bot.output)")
                 }
-                try await Task.sleep(for: .milliseconds(500))  // its daily post
+                // Its daily post (made as it joins) is said before the visitor comes.
+                try await waitUntil("the greeter's daily post") {
+                    await server.server.core.flushHistory()
+                    let said = try await server.sql.strings("SELECT text FROM history WHERE target LIKE '#lobby %'")
+                    return said.contains { $0.hasPrefix("Top meme: #1 http") }
+                }
                 try await visitor.send("/join #lobby")
                 try await visitor.expect("[#lobby] <greeter> Welcome to #lobby, visitor!")
             }

@@ -31,10 +31,17 @@ extension LimitCrossingTests {
             let lineBytes = 64
             // At the limit: everything sent fits the queue even if no line went through at once.
             let patient = try await Self.registered(server, "patient")
-            try await patient.sendRaw(
-                Array(Self.lines(ConnectionHandler.maxHeldBytes / lineBytes, bytes: lineBytes, to: "sink").utf8))
+            let atLimit = ConnectionHandler.maxHeldBytes / lineBytes
+            try await patient.sendRaw(Array(Self.lines(atLimit, bytes: lineBytes, to: "sink").utf8))
             try await sink.expect("PRIVMSG sink :0 x")
-            try await Task.sleep(for: .milliseconds(300))
+            // Every byte read by the server (held, or gone through to sink), or the connection closed.
+            let core = server.server.core
+            let client = try #require(core.chat.withLock { $0.clients.values.first { $0.nick == "patient" } })
+            try await waitUntil("the server to read all the lines") {
+                let held = try await client.eventLoop.submit { client.socket.handler?.heldBytes }.get()
+                let through = 1 + sink.unread().filter { $0.contains("PRIVMSG sink :") }.count
+                return held == nil || held! + through * lineBytes >= atLimit * lineBytes
+            }
             #expect(!patient.isClosed && !patient.unread().contains { $0.contains("Excess Flood") })
             await patient.close()
 
