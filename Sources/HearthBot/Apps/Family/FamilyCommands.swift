@@ -88,13 +88,48 @@ public enum FamilyCommands {
         (2...maxName).contains(name.count) ? nil : "a family name has 2 to \(maxName) characters"
     }
 
-    /// The caller's current family: the one they joined or founded last.
+    /// The account setting holding the family chosen with `!tree use` (a family's number).
+    static let choiceKey = "family.current"
+
+    /// The caller's current family: the one whose channel the command is said in; else the one
+    /// chosen with `!tree use` (while still in it); else the one they joined or founded last.
     static func current(_ request: BotRequest) async throws -> (AccountRef, Stored<FamilyRecord>) {
         let me = try request.account()
-        guard let family = try await request.services.store.families(of: me.id).first else {
+        let store = request.services.store
+        let families = try await store.families(of: me.id)
+        guard let newest = families.first else {
             throw BotError("you are in no family yet — !tree new NAME founds one, !tree join CODE joins one")
         }
-        return (me, family)
+        if let channel = request.caller.channel, let id = familyID(channel: channel),
+            let here = families.first(where: { $0.id == id })
+        {
+            return (me, here)
+        }
+        let choice = try await store.settings(me.id)[choiceKey].flatMap { Int64($0) }
+        return (me, families.first { $0.id == choice } ?? newest)
+    }
+
+    /// The family a command names by its channel as its first word (`!post #family-12 hi`, what
+    /// the web's forms say), else the current one; `skip` is how many words named it.
+    static func target(_ request: BotRequest) async throws -> (me: AccountRef, family: Stored<FamilyRecord>, skip: Int) {
+        guard let first = request.words.first, let id = familyID(channel: first) else {
+            let (me, family) = try await current(request)
+            return (me, family, 0)
+        }
+        let me = try request.account()
+        guard let family = try await visibleFamily(request.services.store, viewer: me.id, id) else {
+            throw BotError("you are not in \(first) — !tree families lists yours")
+        }
+        return (me, family, 1)
+    }
+
+    /// The family number in a family channel's name (`#family-12`), any case.
+    static func familyID(channel: String) -> Int64? {
+        let folded = IRCNames.fold(channel)
+        guard folded.hasPrefix("#family-"), let id = Int64(folded.dropFirst("#family-".count)), id > 0 else {
+            return nil
+        }
+        return id
     }
 
     /// Whether `viewer` (nil: someone not logged in) is in the family: the one rule for seeing a
@@ -123,7 +158,7 @@ public enum FamilyCommands {
     static let tree = BotCommand(
         "tree", group: group,
         usage:
-            "[image · new NAME · invite [as parent|child|partner|sibling] · invites · revoke CODE · join CODE · members · link USER RELATION · leave · remove USER · independent [NAME]]",
+            "[image · families · use FAMILY · new NAME · invite [as parent|child|partner|sibling] · invites · revoke CODE · join CODE · members · link USER RELATION · leave · remove USER · independent [NAME]]",
         summary: "your family tree: found one, invite people with codes, link them, leave home",
         example: "!tree invite as child", arity: 0...Int.max, secretSubcommands: ["join", "revoke"]
     ) { request in
@@ -141,6 +176,8 @@ public enum FamilyCommands {
         case "remove": return try await remove(request)
         case "independent": return try await independent(request)
         case "image": return try await image(request)
+        case "use": return try await use(request)
+        case "families": return try await families(request)
         case let other?: throw request.usageError("\(other) is not a !tree command")
         }
     }
@@ -157,6 +194,7 @@ public enum FamilyCommands {
         } catch FamilyError.foundedTooMany {
             throw BotError("you founded \(maxFamiliesFounded) families already, the most one account may")
         }
+        try await choose(request.services, me.id, family)
         let lines = try await newInvite(request, family, me, relation: nil)
         let lead =
             parent.map { "You left home: \(name) is your own household, still connected to \($0.name)." }
@@ -272,6 +310,7 @@ public enum FamilyCommands {
             let (family, relation, inviter) = try await services.store.joinFamily(
                 codeHashes: hashes, accountID: me.id, now: services.clock.now())
             verdict = true
+            try await choose(services, me.id, family)
             let inviterName = try await services.store.account(id: inviter)?.name ?? "someone"
             let role = relation.map { " as \(Words.possessive(inviterName)) \($0.rawValue)" } ?? ""
             return BotResponse(
@@ -397,6 +436,37 @@ public enum FamilyCommands {
         let (me, family) = try await current(request)
         let name = request.words.count > 1 ? request.input.text(after: 1) : "\(Words.possessive(me.name)) household"
         return try await found(request, name: name, parent: family)
+    }
+
+    /// `!tree families`: the caller's families, the current one marked.
+    static func families(_ request: BotRequest) async throws -> BotResponse {
+        let (_, current) = try await current(request)
+        let me = try request.account()
+        let lines = try await request.services.store.families(of: me.id).map { family in
+            (family.id == current.id ? "→ " : "  ") + "\(family.name) \(channelName(family.id))"
+        }
+        return BotResponse(lines + [request.style.dim("!tree use FAMILY switches; in a family's channel, it is that one")])
+    }
+
+    /// `!tree use FAMILY` (its name, number or channel): the family commands act on it from now on.
+    static func use(_ request: BotRequest) async throws -> BotResponse {
+        let me = try request.account()
+        let named = request.input.text(after: 1)
+        guard !named.isEmpty else { throw request.usageError("use which family? !tree families lists yours") }
+        let store = request.services.store
+        let families = try await store.families(of: me.id)
+        let number = familyID(channel: named) ?? Int64(named.hasPrefix("#") ? String(named.dropFirst()) : named)
+        guard
+            let family = families.first(where: { $0.id == number })
+                ?? families.first(where: { $0.name.lowercased() == named.lowercased() })
+        else { throw BotError("you are not in a family called \(named) — !tree families lists yours") }
+        try await store.setSetting(me.id, key: choiceKey, value: String(family.id))
+        return BotResponse(["Family commands now act on \(family.name)." + request.pageLink("/family/\(family.id)")])
+    }
+
+    /// A family just founded or joined becomes the current one (as before any `!tree use`).
+    static func choose(_ services: BotServices, _ accountID: Int64, _ family: Stored<FamilyRecord>) async throws {
+        try await services.store.setSetting(accountID, key: choiceKey, value: String(family.id))
     }
 
     static func image(_ request: BotRequest) async throws -> BotResponse {

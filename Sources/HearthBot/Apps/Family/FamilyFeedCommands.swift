@@ -26,10 +26,11 @@ enum FamilyFeedCommands {
         return post
     }
 
-    static func publish(_ request: BotRequest, kind: String, text: String, imageID: String?, date: String?) async throws
-        -> BotResponse
-    {
-        let (me, family) = try await FamilyCommands.current(request)
+    static func publish(
+        _ request: BotRequest, to family: Stored<FamilyRecord>, kind: String, text: String, imageID: String?,
+        date: String?
+    ) async throws -> BotResponse {
+        let me = try request.account()
         let post = try await request.services.store.addFamilyPost(
             FamilyPost(
                 familyId: family.id, accountId: me.id, kind: kind, text: text, imageId: imageID, eventDate: date,
@@ -44,14 +45,14 @@ enum FamilyFeedCommands {
     }
 
     static let post = BotCommand(
-        "post", group: FamilyCommands.group, usage: "TEXT [IMAGE]",
+        "post", group: FamilyCommands.group, usage: "[#family-N] TEXT [IMAGE]",
         summary: "post to your family's feed (with one of your pictures)",
         example: "!post first day of school! 3f2a9c", arity: 1...Int.max, requiresLogin: true
     ) { request in
-        let me = try request.account()
-        var text = request.input.text(after: 0)
+        let (me, family, skip) = try await FamilyCommands.target(request)
+        var text = request.input.text(after: skip)
         var imageID: String?
-        if let last = request.words.last, request.words.count > 1, last.count >= PictureCommands.minIDPrefix,
+        if let last = request.words.last, request.words.count > skip, last.count >= PictureCommands.minIDPrefix,
             last.allSatisfy(\.isHexDigit),
             let image = try? await PictureCommands.ownUpload(request, me, last)
         {
@@ -59,29 +60,33 @@ enum FamilyFeedCommands {
             text = String(text.dropLast(last.count)).trimmingCharacters(in: .whitespaces)
         }
         guard text.count <= maxPost else { throw BotError("a post may have \(maxPost) characters") }
-        return try await publish(request, kind: "text", text: text, imageID: imageID, date: nil)
+        guard !text.isEmpty || imageID != nil else { throw request.usageError("post what? some text or a picture") }
+        return try await publish(request, to: family, kind: "text", text: text, imageID: imageID, date: nil)
     }
 
     static let event = BotCommand(
-        "event", group: FamilyCommands.group, usage: "YYYY-MM-DD TITLE", summary: "put an event on your family's feed",
+        "event", group: FamilyCommands.group, usage: "[#family-N] YYYY-MM-DD TITLE",
+        summary: "put an event on your family's feed",
         example: "!event 2026-12-24 dinner at grandma's", arity: 2...Int.max, requiresLogin: true
     ) { request in
-        let date = request.words[0]
+        let (_, family, skip) = try await FamilyCommands.target(request)
+        guard request.words.count >= skip + 2 else { throw request.usageError() }
+        let date = request.words[skip]
         guard LocalDays.utcDate(date) != nil, LocalDays.distance(date, date) == 0, date.count == 10 else {
             throw request.usageError("\(date) is not a date like 2026-12-24")
         }
-        let title = request.input.text(after: 1)
+        let title = request.input.text(after: skip + 1)
         guard title.count <= maxPost else { throw BotError("a title may have \(maxPost) characters") }
-        return try await publish(request, kind: "event", text: title, imageID: nil, date: date)
+        return try await publish(request, to: family, kind: "event", text: title, imageID: nil, date: date)
     }
 
     static let famfeed = BotCommand(
-        "famfeed", group: FamilyCommands.group, usage: "[PAGE]", summary: "your family's feed, newest first",
+        "famfeed", group: FamilyCommands.group, usage: "[#family-N] [PAGE]", summary: "your family's feed, newest first",
         example: "!famfeed",
-        arity: 0...1, requiresLogin: true
+        arity: 0...2, requiresLogin: true
     ) { request in
-        let (_, family) = try await FamilyCommands.current(request)
-        let page = try Paging.page(request, request.words.first)
+        let (_, family, skip) = try await FamilyCommands.target(request)
+        let page = try Paging.page(request, request.words.dropFirst(skip).first)
         let (posts, total) = try await request.services.store.familyPosts(family.id, page: page)
         if total == 0 {
             return BotResponse(["\(Words.possessive(family.name)) feed is empty — !post TEXT or !event DATE TITLE"])
