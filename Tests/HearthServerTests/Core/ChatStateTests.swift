@@ -1,6 +1,7 @@
 import Foundation
 import HearthKit
 import HearthProtocol
+import HearthStore
 import NIOEmbedded
 import Testing
 
@@ -169,6 +170,33 @@ import Testing
         let channel = Self.channel(&state, "#kitchen", [laptop, phone, eli])
         #expect(state.userCount(channel) == 2)
         #expect(state.distinctMembers(channel).map(\.id) == [1, 3])
+    }
+
+    @Test func onlyRegisteredAndGuardedChannelsKeepTheirHistoryUnderTheirName() {
+        var state = ChatState()
+        state.registered["#club"] = RegisteredChannel(nameKey: "#club", name: "#Club", ownerId: 1)
+        state.guarded["#family-1"] = GuardedChannel(name: "#family-1", members: [1], topic: "", owner: "ann")
+        #expect(state.historyKey(forNew: "#club") == "#club")
+        #expect(state.historyKey(forNew: "#family-1") == "#family-1")
+        // Any other channel made again is a new incarnation, with a history of its own.
+        let first = state.historyKey(forNew: "#chat")
+        let second = state.historyKey(forNew: "#chat")
+        #expect(first.hasPrefix("#chat ") && second.hasPrefix("#chat ") && first != second)
+    }
+
+    @Test func aNickIsSharedByAtMostTheDeviceLimit() {
+        var state = ChatState()
+        let dana = AccountRef(id: 7, name: "dana")
+        let devices = (1...Core.maxDevicesPerUser + 1).map { Self.client($0, nick: "dana", account: dana) }
+        Self.holding(&state, devices[0])
+        state.deviceGroups["dana"] = Array(devices.prefix(Core.maxDevicesPerUser - 1))
+        #expect(state.canShareNick(devices[Core.maxDevicesPerUser - 1], with: devices[0]))
+        state.deviceGroups["dana"] = Array(devices.prefix(Core.maxDevicesPerUser))
+        #expect(!state.canShareNick(devices[Core.maxDevicesPerUser], with: devices[0]))
+        // Another account's connection never shares it.
+        let other = Self.client(99, nick: "eve", account: AccountRef(id: 8, name: "eve"))
+        state.deviceGroups["dana"] = nil
+        #expect(!state.canShareNick(other, with: devices[0]))
     }
 
     @Test func aBlockStopsOnlyTheBlockedAccount() {
