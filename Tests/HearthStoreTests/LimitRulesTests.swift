@@ -16,3 +16,13 @@ import Testing
         #expect(throws: OwnsTooMany.self) { try RegisteredChannelRules.checkOwned(owned: 3, maxOwned: 3) }
     }
 }
+
+/// Following, decided once in the model.
+@Suite struct SocialRulesTests {
+    @Test func aBlockEitherWayRefusesAFollowAndASecondFollowChangesNothing() {
+        #expect(SocialRules.followRefusal(eitherBlocks: true) == .blocked)
+        #expect(SocialRules.followRefusal(eitherBlocks: false) == nil)
+        #expect(SocialRules.followResult(added: true) == .followed)
+        #expect(SocialRules.followResult(added: false) == .alreadyFollowing)
+    }
+}

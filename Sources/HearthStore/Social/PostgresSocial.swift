@@ -11,16 +11,19 @@ extension PostgresStore: SocialStore {
                 SELECT 1 FROM block WHERE (blockerId = \(follower) AND blockedId = \(followee))
                   OR (blockerId = \(followee) AND blockedId = \(follower))
                 """, self.logger)
-            if !blocked.isEmpty { return .blocked }
+            if let refusal = SocialRules.followRefusal(eitherBlocks: !blocked.isEmpty) { return refusal }
             let added = try await db.rows(
                 """
                 INSERT INTO follow (followerId, followeeId, createdAt) VALUES (\(follower), \(followee), \(now))
                 ON CONFLICT DO NOTHING RETURNING 1
                 """, self.logger)
-            guard !added.isEmpty else { return .alreadyFollowing }
-            try await Self.addActivity(
-                db, accountID: follower, kind: "follow", subjectID: followee, text: "follows", now: now, self.logger)
-            return .followed
+            let result = SocialRules.followResult(added: !added.isEmpty)
+            if result == .followed {
+                try await Self.addActivity(
+                    db, accountID: follower, kind: "follow", subjectID: followee, text: "follows", now: now,
+                    self.logger)
+            }
+            return result
         }
     }
 

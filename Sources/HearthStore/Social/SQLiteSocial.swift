@@ -5,20 +5,21 @@ import GRDB
 extension SQLiteStore {
     public func follow(_ follower: Int64, _ followee: Int64, now: Date = Date()) async throws -> FollowResult {
         try await pool.write { db in
-            let blocked =
-                try Int.fetchOne(
-                    db,
-                    sql:
-                        "SELECT COUNT(*) FROM block WHERE (blockerId = ? AND blockedId = ?) OR (blockerId = ? AND blockedId = ?)",
-                    arguments: [follower, followee, followee, follower]) ?? 0
-            if blocked > 0 { return .blocked }
+            let blocks = try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT 1 FROM block WHERE (blockerId = ? AND blockedId = ?) OR (blockerId = ? AND blockedId = ?)
+                    """, arguments: [follower, followee, followee, follower])
+            if let refusal = SocialRules.followRefusal(eitherBlocks: blocks != nil) { return refusal }
             try db.execute(
                 sql: "INSERT OR IGNORE INTO follow (followerId, followeeId, createdAt) VALUES (?, ?, ?)",
                 arguments: [follower, followee, now])
-            guard db.changesCount == 1 else { return .alreadyFollowing }
-            try Self.addActivity(
-                db, accountID: follower, kind: "follow", subjectID: followee, text: "follows", now: now)
-            return .followed
+            let result = SocialRules.followResult(added: db.changesCount == 1)
+            if result == .followed {
+                try Self.addActivity(
+                    db, accountID: follower, kind: "follow", subjectID: followee, text: "follows", now: now)
+            }
+            return result
         }
     }
 
