@@ -13,6 +13,15 @@ import Testing
         #expect(input.text(after: 1) == "\"top text\" | bottom")
     }
 
+    /// A web form's text: the command on the first line, the rest its block, kept line for line.
+    @Test func linesAfterTheFirstAreTheBlock() throws {
+        let input = try #require(CommandLineInput.parse("!recipe new\nSoup\n\n2 leeks\n.", requireBang: true))
+        #expect(input.name == "recipe" && input.words == ["new"] && input.rest == "new")
+        #expect(input.block == ["Soup", "", "2 leeks", "."])
+        #expect(CommandLineInput.parse("!recipe new", requireBang: true)?.block == [])
+        #expect(CommandLineInput.parse("hello\n!recipe new", requireBang: true) == nil)
+    }
+
     @Test func bangIsOptionalInPrivate() {
         #expect(CommandLineInput.parse("help me", requireBang: true) == nil)
         #expect(CommandLineInput.parse("help me", requireBang: false)?.name == "help")
