@@ -26,49 +26,39 @@ extension Core {
                 out.send(client, numeric(client, .umodeIs, userModes(client)))
                 return
             }
-            var adding = true
-            var applied = ""
-            var lastSign: Character = " "
-            func record(_ mode: Character) {
-                let sign: Character = adding ? "+" : "-"
-                if sign != lastSign {
-                    applied.append(sign)
-                    lastSign = sign
-                }
-                applied.append(mode)
-            }
-            for ch in change {
-                switch ch {
-                case "+": adding = true
-                case "-": adding = false
-                case "i":
-                    if client.invisible != adding {
-                        client.invisible = adding
-                        record("i")
-                    }
-                case "w":
-                    if client.wallops != adding {
-                        client.wallops = adding
-                        record("w")
-                    }
-                case "B":
-                    if client.isBot != adding {
-                        client.isBot = adding
-                        record("B")
-                    }
-                case "o":
-                    // Operator status is gained with OPER only; it can be dropped here.
-                    if !adding && client.isOper {
-                        client.isOper = false
-                        record("o")
-                    }
-                default:
-                    out.send(client, numeric(client, .umodeUnknownFlag, "Unknown MODE flag \(ch)"))
+            var applied: [(flag: UserModeChange.Flag, on: Bool)] = []
+            for item in UserModeChange.parse(change) {
+                switch item {
+                case .flag(let flag, let on):
+                    if Self.setUserMode(client, flag, on) { applied.append((flag, on)) }
+                case .unknown(let letter):
+                    out.send(client, numeric(client, .umodeUnknownFlag, "Unknown MODE flag \(letter)"))
                 }
             }
-            if !applied.isEmpty {
-                out.send(client, userMessage(client, "MODE", [client.nick, applied]))
+            let text = UserModeChange.serialize(applied)
+            if !text.isEmpty {
+                out.send(client, userMessage(client, "MODE", [client.nick, text]))
             }
+        }
+    }
+
+    /// Sets one of a user's own modes; whether it changed.
+    private static func setUserMode(_ client: Client, _ flag: UserModeChange.Flag, _ on: Bool) -> Bool {
+        switch flag {
+        case .invisible:
+            defer { client.invisible = on }
+            return client.invisible != on
+        case .wallops:
+            defer { client.wallops = on }
+            return client.wallops != on
+        case .bot:
+            defer { client.isBot = on }
+            return client.isBot != on
+        case .oper:
+            // Operator status is gained with OPER only; it can be dropped here.
+            guard !on && client.isOper else { return false }
+            client.isOper = false
+            return true
         }
     }
 
