@@ -52,6 +52,9 @@ public struct WebAction: Sendable {
     /// The page the form leads to shows what the command did (a cookie card), so its chat
     /// answer is not repeated above it; a failure still is.
     public var quiet = false
+    /// The page that holds the form: when the command fails, it is shown again (422) with what
+    /// was typed (`WebRequest.form`) and the answer as its `problem`, so nothing typed is lost.
+    public var formPage: WebPage?
 
     public init(
         _ path: String, command: @escaping @Sendable ([String: String], [String: String]) -> String?,
@@ -70,6 +73,9 @@ public struct WebRequest: Sendable {
     public var services: BotServices
     /// The page's route (`/u/:name`), to send a renamed person's old address to the new one.
     public var route: String
+    /// What was typed into the page's form, when it is shown again after its command failed
+    /// (`WebAction.formPage`); empty otherwise.
+    public var form: [String: String] = [:]
 
     public init(
         parameters: [String: String], query: [String: String], viewer: AccountRef?, services: BotServices,

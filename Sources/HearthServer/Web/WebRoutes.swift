@@ -228,6 +228,17 @@ struct WebRoutes {
             if case .notify(let accountID, let text) = effect { core.notify(accountID: accountID, text: text) }
         }
         let failed = response?.failure != nil
+        if failed, let page = action.formPage {
+            let problem = (response?.lines ?? []).joined(separator: " ")
+            return try await render(request, context, status: .unprocessableContent, template: page.name) { viewer in
+                var again = WebRequest(
+                    parameters: params, query: [:], viewer: viewer, services: services, route: page.path)
+                again.form = form
+                var content = try await page.load(again)
+                content.values["problem"] = problem
+                return content
+            }
+        }
         let next = failed ? action.backOnFailure?(params, form) ?? back : response?.madePage ?? back
         let quiet = action.quiet && !failed
         return redirect(next, flash: quiet ? nil : (response?.lines ?? []).joined(separator: " "))

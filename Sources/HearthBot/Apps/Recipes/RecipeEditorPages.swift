@@ -17,6 +17,7 @@ enum RecipeEditorPages {
         values["button"] = "Publish"
         values["back"] = "/recipes/new"
         try await photo(request, viewer, current: nil, into: &values)
+        typed(request, into: &values)
         return WebContent(title: "Write a recipe", summary: "Share a recipe on Hearth.", values: values)
     }
 
@@ -38,6 +39,7 @@ enum RecipeEditorPages {
         (values["title"], values["ingredients"], values["steps"]) = (r.title, r.ingredients, r.steps)
         values["tags"] = r.tags
         try await photo(request, viewer, current: r.photoImageId, into: &values)
+        typed(request, into: &values)
         return WebContent(title: "Change “\(r.title)”", summary: "Change a recipe on Hearth.", values: values)
     }
 
@@ -50,20 +52,27 @@ enum RecipeEditorPages {
         ]
     }
 
-    /// The photo the form sends: one just uploaded (`?picture=ID`, the viewer's own), else the
-    /// recipe's current one.
+    /// The photo the form sends: one just uploaded (`?picture=ID`) or typed before (the viewer's
+    /// own), else the recipe's current one.
     static func photo(_ request: WebRequest, _ viewer: AccountRef, current: String?, into values: inout [String: Any])
         async throws
     {
         let store = request.services.store
         var image: ImageRecord?
-        if let picture = request.query["picture"], !picture.isEmpty {
+        if let picture = request.query["picture"] ?? request.form["photo"], !picture.isEmpty {
             image = try? await PictureCommands.ownUpload(store, viewer, picture)
         }
         if image == nil, let current { image = try await store.image(id: current) }
         guard let image else { return }
         values["photoID"] = image.id
         values["photo"] = MediaLibrary.path(id: image.id, format: image.format)
+    }
+
+    /// What was typed, when the form comes back after its command failed: nothing is lost.
+    static func typed(_ request: WebRequest, into values: inout [String: Any]) {
+        guard !request.form.isEmpty else { return }
+        for field in ["title", "ingredients", "steps", "tags"] { values[field] = request.form[field] ?? "" }
+        if request.form["nophoto"] != nil { (values["photo"], values["photoID"]) = (nil, nil) }
     }
 
     /// The block a form stands for: the title, the ingredients and `.`, the steps and `.`, the
@@ -89,11 +98,13 @@ enum RecipeEditorPages {
         var write = WebAction(
             "/recipes/new", command: { _, form in "!recipe new\n" + block(form) }, back: { _ in "/recipes/new" })
         write.isLong = true
+        write.formPage = new
         var change = WebAction(
             "/r/:id/edit",
             command: { p, form in RecipePages.recipeID(p).map { "!recipe edit \($0)\n" + block(form) } },
             back: { p in RecipePages.recipeID(p).map { "/r/\($0)/edit" } ?? "/recipes" })
         change.isLong = true
+        change.formPage = edit
         let save = WebAction(
             "/r/:id/save",
             command: { p, form in

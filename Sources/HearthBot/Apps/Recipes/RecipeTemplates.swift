@@ -122,6 +122,7 @@ enum RecipeTemplates {
     static let editor = """
         <section class="editor">
           <h1>{{heading}}</h1>
+          {{#problem}}<p class="problem" role="alert">{{problem}}</p>{{/problem}}
           <form method="post" action="/pictures" enctype="multipart/form-data" class="card photo-form">
             <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="next" value="{{action}}">
             {{#photo}}<img src="{{photo}}" alt="The recipe's photo" width="320">{{/photo}}
