@@ -313,6 +313,22 @@ import Testing
                 httpBodies.append(body)
             }
 
+            // The web's account forms: sign up, a new password, a wrong one to delete the account.
+            let (webPassword, webNew, webWrong) = ("WebSekret-Numbat-4471", "WebSekret2-Quoll-5582", "Wr0ng-Bilby-6693")
+            secrets.add("web sign-up password", webPassword)
+            secrets.add("web new password", webNew)
+            secrets.add("wrong web password", webWrong)
+            let web = WebBrowser(server)
+            #expect(try await AccountPagesTests.signUp(web, "wendy", password: webPassword).status == 303)
+            for code in AccountPagesTests.codes(try await web.get("/welcome").body) { secrets.add("web code", code) }
+            _ = try await web.post(
+                "/settings/password", form: ["old": webPassword, "password": webNew, "password2": webNew])
+            _ = try await web.post("/settings/delete", form: ["confirm": "wendy", "password": webWrong])
+            #expect(try await web.get("/settings").body.contains("Wrong name or password"))
+            secrets.add("web session", try #require(web.cookies["hearth_session"]))
+            _ = try await web.post("/settings/delete", form: ["confirm": "wendy", "password": webNew])
+            #expect(try await web.get("/").body.contains("Your account wendy and everything"))
+
             // A wrong password for a destructive command.
             try await zoe.send("PRIVMSG hearth :!account delete \(wrong["delete"]!)")
             try await zoe.expect("wrong name or password")
