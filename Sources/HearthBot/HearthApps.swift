@@ -40,7 +40,8 @@ public enum HearthApps {
                 onLogin: { try await FamilyCommands.onLogin($0, $1) },
                 onAccountDeleted: { try await FamilyCommands.onAccountDeleted($0, $1, $2) },
                 guardedChannels: { try await FamilyCommands.guardedChannels($0) },
-                reservedChannels: FamilyCommands.reservedChannels, pages: [FamilyPages.family]),
+                reservedChannels: FamilyCommands.reservedChannels, pages: [FamilyPages.family, FamilyPages.photos],
+                actions: FamilyForms.all),
             BotApp(name: "home", commands: [], pages: [HomePage.page]),
             BotApp(name: "help", commands: HelpCommands.all),
         ]

@@ -137,6 +137,25 @@
     range.addEventListener('input', draw);
   }
 
+  // <form data-geolocate>: a button (shown only with a script) asks the browser where we are —
+  // the browser asks the person first — and posts the coordinates; without it, a place name.
+  function geolocate(form) {
+    var button = form.querySelector('[data-geolocate-button]');
+    var status = form.querySelector('[data-geolocate-status]');
+    if (!button || !('geolocation' in navigator)) return;
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      status.textContent = 'Asking where you are…';
+      navigator.geolocation.getCurrentPosition(function (position) {
+        form.elements.lat.value = position.coords.latitude.toFixed(5);
+        form.elements.lon.value = position.coords.longitude.toFixed(5);
+        form.submit();
+      }, function () {
+        status.textContent = 'No position (refused or unavailable): type a place instead.';
+      }, { timeout: 15000 });
+    });
+  }
+
   // The site as an app: the service worker keeps an offline page (see /sw.js).
   if ('serviceWorker' in navigator && document.querySelector('link[rel=manifest]')) {
     navigator.serviceWorker.register('/sw.js').catch(function () {});
@@ -150,4 +169,5 @@
   each('form[data-drop]', dropUpload);
   each('[data-share-url]', shareButtons);
   each('form[data-crop]', cropPreview);
+  each('form[data-geolocate]', geolocate);
 })();

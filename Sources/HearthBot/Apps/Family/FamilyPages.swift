@@ -33,18 +33,27 @@ enum FamilyPages {
             "memberCount": members.count,
         ]
         if let founder = try await store.account(id: family.founderId) { values["founder"] = founder.name }
+        values["families"] = try await switcher(store, viewer: viewer.id, current: family.id)
+        values["maxPost"] = FamilyFeedCommands.maxPost
+        values["maxComment"] = CommentCommands.maxCommentLength
+        values["sharing"] = try await store.settings(viewer.id)["location"] == "on"
+        if let picture = FamilyForms.picture(request.query) { values["picture"] = picture }
 
         // The feed, newest first, paged as `!famfeed` pages it.
         let (posts, total) = try await store.familyPosts(family.id, page: request.page)
         var feed: [[String: Any]] = []
         for (post, author) in posts {
             var row: [String: Any] = [
-                "id": post.id, "author": author, "authorKey": IRCNames.fold(author), "text": post.text,
+                "id": post.id, "family": family.id, "author": author, "authorKey": IRCNames.fold(author), "text": post.text,
                 "likes": post.likes, "comments": post.comments, "ago": TimeText.ago(from: post.createdAt, to: now),
             ]
             if post.kind == "event", let date = post.eventDate { row["event"] = date }
             if let imageID = post.imageId, let image = try await store.image(id: imageID) {
                 row["image"] = MediaLibrary.path(id: image.id, format: image.format)
+            }
+            if post.comments > 0 {
+                let (comments, _) = try await store.comments(kind: "post", targetID: post.id, page: 1, viewer: viewer.id)
+                row["commentList"] = WebPartials.comments(comments, now: now)
             }
             feed.append(row)
         }
@@ -80,4 +89,49 @@ enum FamilyPages {
             title: family.name, summary: "\(family.name): \(members.count) people, \(total) posts — family only.",
             values: values)
     }
+
+    /// The viewer's families as links, the one shown marked (switching is following a link).
+    static func switcher(_ store: Store, viewer: Int64, current: Int64) async throws -> [[String: Any]] {
+        try await store.families(of: viewer).reversed().map { family in
+            var row: [String: Any] = ["id": family.id, "name": family.name]
+            if family.id == current { row["current"] = true }
+            return row
+        }
+    }
+
+    /// The family's gallery: every picture posted to its feed, newest first, for its members.
+    static let photos = WebPage("/family/:id/photos", name: "family-photos", template: FamilyTemplates.photos) {
+        request in
+        let id = try request.id()
+        let viewer = try request.signedIn("A family's pictures are for its members: sign in to see them.")
+        let store = request.services.store
+        guard let family = try await FamilyCommands.visibleFamily(store, viewer: viewer.id, id) else {
+            if try await store.family(id: id) == nil { throw WebRefusal.notFound("There is no family #\(id).") }
+            throw WebRefusal.forbidden("Only the members of a family see its pictures.")
+        }
+        var pictures: [[String: Any]] = []
+        var page = 1
+        while pictures.count < maxGallery {
+            let (posts, total) = try await store.familyPosts(family.id, page: page)
+            for (post, author) in posts {
+                guard let imageID = post.imageId, let image = try await store.image(id: imageID) else { continue }
+                pictures.append([
+                    "post": post.id, "author": author, "text": post.text,
+                    "image": MediaLibrary.path(id: image.id, format: image.format),
+                ])
+            }
+            if posts.isEmpty || page * StoreLimits.familyPostPageSize >= total { break }
+            page += 1
+        }
+        let values: [String: Any] = [
+            "id": family.id, "name": family.name, "pictures": Array(pictures.prefix(maxGallery)),
+            "hasPictures": !pictures.isEmpty,
+            "families": try await switcher(store, viewer: viewer.id, current: family.id),
+        ]
+        return WebContent(title: "\(family.name): pictures", summary: "\(family.name)'s pictures — family only.",
+            values: values)
+    }
+
+    /// The most pictures the gallery shows (the newest).
+    static let maxGallery = 200
 }

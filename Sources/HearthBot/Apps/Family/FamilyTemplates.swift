@@ -2,6 +2,9 @@
 /// wraps it; `viewer` (the signed-in name) and `csrf` come from it.
 enum FamilyTemplates {
     static let family = """
+        <nav class="families" aria-label="Your families">{{#families}}{{#current}}<b>{{name}}</b>{{/current}}
+          {{^current}}<a href="/family/{{id}}">{{name}}</a>{{/current}} {{/families}}
+          · <a href="/family/{{id}}/photos">Pictures</a></nav>
         <section class="family">
           <h1>🌳 {{name}}</h1>
           <p class="meta">{{memberCount}} people{{#founder}} · founded by {{founder}}{{/founder}} ·
@@ -22,6 +25,25 @@ enum FamilyTemplates {
         </section>
         <section class="feed">
           <h2>Feed ({{postCount}})</h2>
+          <div class="card family-compose">
+            <form method="post" action="/pictures" enctype="multipart/form-data" class="photo-form" data-drop>
+              <input type="hidden" name="csrf" value="{{csrf}}">
+              <input type="hidden" name="next" value="/family/{{id}}">
+              <label>Add a picture <input type="file" name="file" accept="image/*"></label>
+              <button>Upload</button></form>
+            <form method="post" action="/family/{{id}}/post" class="post-form">
+              <input type="hidden" name="csrf" value="{{csrf}}">
+              {{#picture}}<input type="hidden" name="picture" value="{{picture}}">
+              <p class="meta">With picture <code>{{picture}}</code>.</p>{{/picture}}
+              <textarea name="text" maxlength="{{maxPost}}" placeholder="Tell the family something"></textarea>
+              <button>Post</button></form>
+            <form method="post" action="/family/{{id}}/event" class="event-form">
+              <input type="hidden" name="csrf" value="{{csrf}}">
+              <input type="date" name="date" required aria-label="Date">
+              <input type="text" name="title" maxlength="{{maxPost}}" required placeholder="What happens"
+                aria-label="Event">
+              <button>Add event</button></form>
+          </div>
           {{#posts}}
           <div class="card post" id="p{{id}}">
             <p class="meta">#{{id}} <a href="/u/{{authorKey}}">{{author}}</a> <span class="ago">{{ago}}</span></p>
@@ -29,6 +51,15 @@ enum FamilyTemplates {
             {{#image}}<figure><img src="{{image}}" alt="{{author}}'s picture" loading="lazy"></figure>{{/image}}
             <p class="meta">♥ {{likes}} · {{comments}} comments · <code>!like post {{id}}</code> ·
               <code>!comment post {{id}} TEXT</code></p>
+            <form method="post" action="/family/{{family}}/p/{{id}}/like" class="like-form">
+              <input type="hidden" name="csrf" value="{{csrf}}"><button>♥ Like</button></form>
+            {{#commentList}}<p class="comment"><b>{{author}}</b> {{text}} <span class="ago">{{ago}}</span></p>
+            {{/commentList}}
+            <form method="post" action="/family/{{family}}/p/{{id}}/comment" class="comment-form">
+              <input type="hidden" name="csrf" value="{{csrf}}">
+              <input type="text" name="text" maxlength="{{maxComment}}" required placeholder="Comment"
+                aria-label="Comment on post {{id}}">
+              <button>Comment</button></form>
           </div>
           {{/posts}}
           {{^hasPosts}}<p class="empty">The feed is empty — in chat: <code>!post TEXT</code> or
@@ -45,8 +76,41 @@ enum FamilyTemplates {
             <td>{{where}}{{^where}}<span class="empty">not sharing</span>{{/where}}</td></tr>
           {{/places}}
           </tbody></table>
+          <div class="card share-place" id="places">
+          {{#sharing}}
+            <form method="post" action="/family/{{id}}/place" data-geolocate>
+              <input type="hidden" name="csrf" value="{{csrf}}">
+              <input type="hidden" name="lat"><input type="hidden" name="lon">
+              <button type="button" data-geolocate-button hidden>📍 Share where I am now</button>
+              <input type="text" name="place" maxlength="80" placeholder="or a place: Paris" aria-label="Place">
+              <button>Share this place</button>
+              <span class="status" data-geolocate-status role="status"></span></form>
+            <form method="post" action="/family/{{id}}/place"><input type="hidden" name="csrf" value="{{csrf}}">
+              <input type="hidden" name="sharing" value="off"><button>Stop sharing my place</button></form>
+          {{/sharing}}
+          {{^sharing}}
+            <form method="post" action="/family/{{id}}/place"><input type="hidden" name="csrf" value="{{csrf}}">
+              <input type="hidden" name="sharing" value="on">
+              <p>Your family does not see where you are.</p><button>Let my families see my place</button></form>
+          {{/sharing}}
+          </div>
           <p class="commands">In chat: <code>!loc on</code> · <code>!loc LAT,LON LABEL</code> · <code>!where</code> ·
             <code>!map family</code></p>
+        </section>
+        """
+
+    static let photos = """
+        <nav class="families" aria-label="Your families">{{#families}}{{#current}}<b>{{name}}</b>{{/current}}
+          {{^current}}<a href="/family/{{id}}/photos">{{name}}</a>{{/current}} {{/families}}
+          · <a href="/family/{{id}}">Back to the feed</a></nav>
+        <section class="family-photos">
+          <h1>🖼 {{name}}: pictures</h1>
+          <div class="grid">
+          {{#pictures}}<figure class="card"><a href="/family/{{id}}#p{{post}}"><img src="{{image}}"
+            alt="{{author}}'s picture" loading="lazy"></a><figcaption>{{author}}: {{text}}</figcaption></figure>
+          {{/pictures}}
+          </div>
+          {{^hasPictures}}<p class="empty">No pictures yet — post one on the family's page.</p>{{/hasPictures}}
         </section>
         """
 }
