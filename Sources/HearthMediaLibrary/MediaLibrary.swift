@@ -231,8 +231,13 @@ public final class MediaLibrary: Sendable {
         }
     }
 
+    /// The longest side of a preview: the same layout as the meme at about a third of the
+    /// pixels, so twenty people typing at once do not queue behind each other's previews.
+    public static let previewSide = 480
+
     /// A meme as it would be made, as JPEG bytes kept nowhere: the web maker's live preview,
-    /// drawn by the same renderer on the same picture as `renderMeme`.
+    /// drawn by the same renderer as `renderMeme` on the same picture, made `previewSide` (the
+    /// boxes are fractions of the picture and the text fits them, so it looks the same, smaller).
     public func previewMeme(base: MemeBase, boxes: [CaptionBox], captions: [String], textScale: Double) async throws
         -> [UInt8]
     {
@@ -241,20 +246,27 @@ public final class MediaLibrary: Sendable {
         }
         if case .stored(let image) = base { try await localCopy(image) }
         return try await run {
-            try self.drawMeme(renderer, base: base, boxes: boxes, captions: captions, scale: textScale)
+            try self.drawMeme(renderer, base: base, boxes: boxes, captions: captions, scale: textScale, preview: true)
                 .jpeg(quality: 75)
         }
     }
 
-    func drawMeme(_ renderer: MemeRenderer, base: MemeBase, boxes: [CaptionBox], captions: [String], scale: Double)
-        throws -> GDImage
-    {
-        let picture = try self.base(key: base.cacheKey) {
-            switch base {
-            case .builtin(let template): return template.picture()
-            case .stored(let image): return try self.decodeStored(image)
+    func drawMeme(
+        _ renderer: MemeRenderer, base: MemeBase, boxes: [CaptionBox], captions: [String], scale: Double,
+        preview: Bool = false
+    ) throws -> GDImage {
+        func full() throws -> GDImage {
+            try self.base(key: base.cacheKey) {
+                switch base {
+                case .builtin(let template): return template.picture()
+                case .stored(let image): return try self.decodeStored(image)
+                }
             }
-        }.clone()
+        }
+        let picture =
+            try (preview
+            ? self.base(key: base.cacheKey + "@preview") { try full().fitted(maxSide: Self.previewSide) } : full())
+            .clone()
         renderer.caption(picture, boxes: boxes, captions: captions, textScale: scale)
         return picture
     }
