@@ -41,7 +41,7 @@ final class Core: Sendable {
     /// History waiting to be written (see HistoryLog.swift).
     let historyQueue = Mutex(HistoryQueue())
     /// One pending reminder per account (e.g. "a new cookie is ready"), scheduled, not polled.
-    let reminders = NIOLockedValueBox<[Int64: Scheduled<Void>]>([:])
+    let reminders = NIOLockedValueBox(ReminderTable())
     /// Topic and mode changes of registered channels, saved in order by one task.
     let saves: AsyncStream<RegisteredChannel>.Continuation
     private let savesStream: AsyncStream<RegisteredChannel>
@@ -284,14 +284,15 @@ final class Core: Sendable {
         let delay = max(0, at.timeIntervalSince(config.clock.now()))
         let loop = group.next()
         reminders.withLockedValue { reminders in
-            reminders[accountID]?.cancel()
-            reminders[accountID] = loop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) { [weak self] in
+            let id = reminders.newID()
+            let task = loop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) { [weak self] in
                 guard let self else { return }
-                self.reminders.withLockedValue { $0[accountID] = nil }
+                self.reminders.withLockedValue { $0.fired(accountID, id: id) }
                 self.withState { state, out in
                     self.notify(&state, accountID: accountID, text: text, elsewhere: false, out: &out)
                 }
             }
+            reminders.replace(accountID, id: id, with: task)
         }
     }
 

@@ -63,6 +63,11 @@ extension Core {
                 "Use LATEST, BEFORE, AFTER, AROUND, BETWEEN or TARGETS with the right references")
             return
         }
+        answerHistory(client, sub: sub, target: target, refs: parsed, limit: limit)
+    }
+
+    /// Reads the history `target` asks for (when `client` may read it) and sends it in a batch.
+    private func answerHistory(_ client: Client, sub: String, target: String, refs: [HistoryRef?], limit: Int) {
         let store = self.store
         let isChannel = IRCNames.isChannel(target)
         let display = chat.withLock { state in state.channels[IRCNames.fold(target)]?.name ?? target }
@@ -71,34 +76,7 @@ extension Core {
             { () -> [HistoryRecord]? in
                 guard let keys = await self.historyTargets(client, target) else { return nil }
                 await self.flushHistory()  // include what was said in the last moments
-                let a = parsed.first ?? nil
-                let b = parsed.count > 1 ? parsed[1] : nil
-                switch sub {
-                case "LATEST":
-                    return try? await store.history(
-                        targets: keys, after: a, before: nil, limit: limit, newestFirst: true)
-                case "BEFORE":
-                    return try? await store.history(
-                        targets: keys, after: nil, before: a, limit: limit, newestFirst: true)
-                case "AFTER":
-                    return try? await store.history(
-                        targets: keys, after: a, before: nil, limit: limit, newestFirst: false)
-                case "AROUND":
-                    let older =
-                        (try? await store.history(
-                            targets: keys, after: nil, before: a, limit: limit / 2, newestFirst: true)) ?? []
-                    let newer =
-                        (try? await store.history(
-                            targets: keys, after: a, before: nil, limit: limit - older.count, newestFirst: false,
-                            includeAfter: true)) ?? []
-                    return older + newer
-                default:  // BETWEEN: forwards from a to b, or backwards when a is the later one
-                    let forwards =
-                        (try? await store.history(targets: keys, after: a, before: b, limit: limit, newestFirst: false))
-                        ?? []
-                    if !forwards.isEmpty { return forwards }
-                    return try? await store.history(targets: keys, after: b, before: a, limit: limit, newestFirst: true)
-                }
+                return await Self.readHistory(store, keys, sub: sub, refs: refs, limit: limit)
             }
         ) { records in
             guard let records else {
@@ -117,6 +95,36 @@ extension Core {
                 }
                 self.closeBatch(client, batch, out: &out)
             }
+        }
+    }
+
+    /// The records of `keys` a request (`sub`, its references) selects; nil when the store fails.
+    private static func readHistory(
+        _ store: Store, _ keys: [String], sub: String, refs: [HistoryRef?], limit: Int
+    ) async -> [HistoryRecord]? {
+        let a = refs.first ?? nil
+        let b = refs.count > 1 ? refs[1] : nil
+        switch sub {
+        case "LATEST":
+            return try? await store.history(targets: keys, after: a, before: nil, limit: limit, newestFirst: true)
+        case "BEFORE":
+            return try? await store.history(targets: keys, after: nil, before: a, limit: limit, newestFirst: true)
+        case "AFTER":
+            return try? await store.history(targets: keys, after: a, before: nil, limit: limit, newestFirst: false)
+        case "AROUND":
+            let older =
+                (try? await store.history(targets: keys, after: nil, before: a, limit: limit / 2, newestFirst: true))
+                ?? []
+            let newer =
+                (try? await store.history(
+                    targets: keys, after: a, before: nil, limit: limit - older.count, newestFirst: false,
+                    includeAfter: true)) ?? []
+            return older + newer
+        default:  // BETWEEN: forwards from a to b, or backwards when a is the later one
+            let forwards =
+                (try? await store.history(targets: keys, after: a, before: b, limit: limit, newestFirst: false)) ?? []
+            if !forwards.isEmpty { return forwards }
+            return try? await store.history(targets: keys, after: b, before: a, limit: limit, newestFirst: true)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HearthKit
 import HearthProtocol
 import HearthStore
 
@@ -82,17 +83,7 @@ extension Core {
     func joinOne(
         _ client: Client, name: String, key: String?, claim: ChannelClaim? = nil, readMarkers: [String: Date]? = nil
     ) {
-        if IRCNames.isChannel(name), let problem = NameSafety.problem(in: name) {
-            reply(client, .badChannelName, name, "Illegal channel name: \(problem)")
-            return
-        }
-        guard IRCNames.isValidChannel(name) else {
-            reply(
-                client, .badChanMask, name,
-                "Bad channel name: it must start with # and have no spaces or commas (at most \(IRCLimits.channelLength) bytes)"
-            )
-            return
-        }
+        guard checkChannelName(client, name) else { return }
         let folded = IRCNames.fold(name)
         let joined = withState { state, out -> (String, String)? in
             guard state.clients[client.id] != nil else { return nil }
@@ -103,105 +94,113 @@ extension Core {
                 }
                 return nil
             }
-            // A guarded channel (or a name an app keeps): its members only, whatever the modes,
-            // operators included.
-            let reservation = bot.reservation(for: folded)
-            if reservation != nil || state.guarded[folded] != nil {
-                guard let account = client.account?.id, state.guarded[folded]?.members.contains(account) == true else {
-                    let why = reservation?.refusal ?? "it is private to its members"
-                    out.send(client, numeric(client, .inviteOnlyChan, name, "Cannot join channel — \(why)"))
-                    return nil
-                }
+            if let refusal = state.guardRefusal(client, folded, reservation: bot.reservation(for: folded)) {
+                out.send(client, numeric(client, .inviteOnlyChan, name, "Cannot join channel — \(refusal)"))
+                return nil
             }
             if client.channels.count >= IRCLimits.channelsPerUser {
-                out.send(
-                    client,
-                    numeric(
-                        client, .tooManyChannels, name,
-                        "You have joined too many channels (the limit is \(IRCLimits.channelsPerUser))"))
+                let why = "You have joined too many channels (the limit is \(IRCLimits.channelsPerUser))"
+                out.send(client, numeric(client, .tooManyChannels, name, why))
                 return nil
             }
-            var isNew = false
-            let channel: ChannelState
-            if let existing = state.channels[folded] {
-                channel = existing
-            } else {
-                channel = ChannelState(name: name, historyKey: claim?.historyKey ?? state.historyKey(forNew: folded))
-                if let guest = state.guarded[folded] {
-                    channel.flags = ["i", "n", "s", "t"]
-                    channel.topic = guest.topic
-                }
-                if let record = state.registered[folded] {
-                    // A registered channel comes back as it was left.
-                    channel.name = record.name
-                    channel.topic = record.topic
-                    channel.topicSetBy = shownSource(record.topicSetBy)
-                    channel.topicSetAt = record.topicSetAt ?? Date()
-                    channel.flags = Set(record.flags)
-                    channel.channelKey = record.channelKey
-                    channel.limit = record.userLimit
-                }
-                isNew = true
-            }
-            // A fresh unregistered channel has no rules yet; otherwise they apply to all but
-            // operators and the channel's owner.
-            let ruled = !(isNew && state.registered[folded] == nil) && !client.isOper
-            let isOwner = state.registered[folded].map { $0.ownerId == client.account?.id } ?? false
-            // A guarded channel's members pass its modes (which keep everyone else out).
-            let isGuarded = state.guarded[folded] != nil
-            if ruled && !isOwner && !isGuarded,
-                let (code, why) = state.modeRefusal(client, channel, key: key, as: client.identity)
-            {
+            let existing = state.channels[folded]
+            let channel = existing ?? newChannel(&state, name: name, folded: folded, claim: claim)
+            let status: MemberStatus
+            switch state.joinStatus(client, channel, isNew: existing == nil, key: key, claim: claim) {
+            case .refused(let code, let why):
                 out.send(client, numeric(client, code, channel.name, "Cannot join channel \(why)"))
                 return nil
+            case .admitted(let granted): status = granted
             }
-            // Let in as its account (a guarded channel's member, the owner, an account mask):
-            // it leaves when the connection stops being that account.
-            var asGuest = client.identity
-            asGuest.account = nil
-            let byAccount =
-                isGuarded
-                || (ruled && client.account != nil
-                    && state.modeRefusal(client, channel, key: key, as: asGuest) != nil)
             channel.invited.remove(client.nickKey)
-            if isNew { state.channels[folded] = channel }
-            // Registered channels give ops to their owner only; others to the first joiner.
-            let owner = state.registered[folded]?.ownerId
-            // In a network, the database's word decides who made the channel first (another
-            // node's joiner may have made it here meanwhile); otherwise the first joiner.
-            let op = owner.map { $0 == client.account?.id } ?? (claim.map(\.created) ?? isNew)
-            let status = MemberStatus(op: op, voice: false, byAccount: byAccount, opByAccount: op && owner != nil)
-            channel.add(client, status)
-            client.channels.append(folded)
-            grantHistory(client, channel)
-            if client.isPlain { client.currentChannel = folded }
-            // The user's other devices join too; they see the JOIN, the rest see one.
-            let devices = state.otherDevices(of: client)
-            for device in devices {
-                channel.add(device, status)
-                device.channels.append(folded)
-                if device.isPlain {
-                    device.eventLoop.execute { if device.currentChannel == nil { device.currentChannel = folded } }
-                }
-            }
+            if existing == nil { state.channels[folded] = channel }
+            let devices = addMember(&state, client, to: channel, status)
             sendJoin(client, channel, out: &out)
-            tellNetwork(joined: client, channel, op: op)
-            for joiner in [client] + devices {
-                sendTopic(joiner, channel, out: &out)
-                // draft/read-marker: the marker comes after the JOIN and before the end of NAMES.
-                if joiner === client && client.caps.contains(Self.readMarkerCap)
-                    && (client.account == nil || readMarkers != nil)
-                {
-                    sendReadMarker(client, channel.name, readMarkers?[folded] ?? client.readMarkers[folded], out: &out)
-                }
-                sendNames(&state, joiner, channel, out: &out)
-            }
+            tellNetwork(joined: client, channel, op: status.op)
+            welcome([client] + devices, to: channel, readMarkers: readMarkers, &state, out: &out)
             return (channel.name, channel.historyKey)
         }
         if let (joined, historyKey) = joined {
             sendBacklog(client, channelKey: folded, historyKey: historyKey, channelName: joined)
             // Joined without the markers fetched (an app's or an autojoin): they follow.
             if readMarkers == nil { sendReadMarker(client, channelName: joined) }
+        }
+    }
+
+    /// Whether `name` may be a channel's; if not, tells `client` why.
+    private func checkChannelName(_ client: Client, _ name: String) -> Bool {
+        if IRCNames.isChannel(name), let problem = NameSafety.problem(in: name) {
+            reply(client, .badChannelName, name, "Illegal channel name: \(problem)")
+            return false
+        }
+        guard IRCNames.isValidChannel(name) else {
+            reply(
+                client, .badChanMask, name,
+                "Bad channel name: it must start with # and have no spaces or commas (at most \(IRCLimits.channelLength) bytes)"
+            )
+            return false
+        }
+        return true
+    }
+
+    /// A channel made by its first joiner (not yet in the state); a registered one comes back
+    /// as it was left.
+    private func newChannel(_ state: inout ChatState, name: String, folded: String, claim: ChannelClaim?)
+        -> ChannelState
+    {
+        let channel = ChannelState(name: name, historyKey: claim?.historyKey ?? state.historyKey(forNew: folded))
+        if let guest = state.guarded[folded] {
+            channel.flags = ["i", "n", "s", "t"]
+            channel.topic = guest.topic
+        }
+        if let record = state.registered[folded] {
+            channel.name = record.name
+            channel.topic = record.topic
+            channel.topicSetBy = shownSource(record.topicSetBy)
+            channel.topicSetAt = record.topicSetAt ?? Date()
+            channel.flags = Set(record.flags)
+            channel.channelKey = record.channelKey
+            channel.limit = record.userLimit
+        }
+        return channel
+    }
+
+    /// Puts `client` and its other devices (returned) in `channel`; they all see the JOIN.
+    private func addMember(
+        _ state: inout ChatState, _ client: Client, to channel: ChannelState, _ status: MemberStatus
+    ) -> [Client] {
+        let folded = channel.key
+        channel.add(client, status)
+        client.channels.append(folded)
+        grantHistory(client, channel)
+        if client.isPlain { client.currentChannel = folded }
+        let devices = state.otherDevices(of: client)
+        for device in devices {
+            channel.add(device, status)
+            device.channels.append(folded)
+            if device.isPlain {
+                device.eventLoop.execute { if device.currentChannel == nil { device.currentChannel = folded } }
+            }
+        }
+        return devices
+    }
+
+    /// The topic, read marker and names each joiner (the first is the one who joined) sees.
+    private func welcome(
+        _ joiners: [Client], to channel: ChannelState, readMarkers: [String: Date]?, _ state: inout ChatState,
+        out: inout Outbox
+    ) {
+        guard let client = joiners.first else { return }
+        for joiner in joiners {
+            sendTopic(joiner, channel, out: &out)
+            // draft/read-marker: the marker comes after the JOIN and before the end of NAMES.
+            if joiner === client && client.caps.contains(Self.readMarkerCap)
+                && (client.account == nil || readMarkers != nil)
+            {
+                let marker = readMarkers?[channel.key] ?? client.readMarkers[channel.key]
+                sendReadMarker(client, channel.name, marker, out: &out)
+            }
+            sendNames(&state, joiner, channel, out: &out)
         }
     }
 
@@ -430,6 +429,54 @@ extension Core {
             if !notified.isEmpty { out.send(notified, inviteMessage) }
             if let away = target.away { out.send(client, numeric(client, .away, target.nick, away)) }
         }
+    }
+}
+
+/// What `ChatState.joinStatus` decides: kept out by the channel's modes, or in with a status.
+enum JoinDecision {
+    case refused(Numeric, String)
+    case admitted(MemberStatus)
+}
+
+extension ChatState {
+    /// Why `client` may not join the channel `folded` when it is guarded (a family's) or a name
+    /// an app keeps (`reservation`): only a guarded channel's members get in, whatever the
+    /// modes, operators included. Nil when it may try.
+    func guardRefusal(_ client: Client, _ folded: String, reservation: ReservedChannels?) -> String? {
+        guard reservation != nil || guarded[folded] != nil else { return nil }
+        if let account = client.account?.id, guarded[folded]?.members.contains(account) == true { return nil }
+        return reservation?.refusal ?? "it is private to its members"
+    }
+
+    /// Whether `client` gets into `channel` (`isNew`: made by this join, not yet in the state)
+    /// past its modes, and as what.
+    func joinStatus(
+        _ client: Client, _ channel: ChannelState, isNew: Bool, key: String?, claim: ChannelClaim?
+    ) -> JoinDecision {
+        let folded = channel.key
+        let owner = registered[folded]?.ownerId
+        // A fresh unregistered channel has no rules yet; otherwise they apply to all but
+        // operators and the channel's owner.
+        let ruled = !(isNew && owner == nil) && !client.isOper
+        let isOwner = owner.map { $0 == client.account?.id } ?? false
+        // A guarded channel's members pass its modes (which keep everyone else out).
+        let isGuarded = guarded[folded] != nil
+        if ruled && !isOwner && !isGuarded,
+            let (code, why) = modeRefusal(client, channel, key: key, as: client.identity)
+        {
+            return .refused(code, why)
+        }
+        // Let in as its account (a guarded channel's member, the owner, an account mask):
+        // it leaves when the connection stops being that account.
+        var asGuest = client.identity
+        asGuest.account = nil
+        let byAccount =
+            isGuarded || (ruled && client.account != nil && modeRefusal(client, channel, key: key, as: asGuest) != nil)
+        // Registered channels give ops to their owner only. In a network, the database's word
+        // decides who made the channel first (another node's joiner may have made it here
+        // meanwhile); otherwise the first joiner.
+        let op = owner.map { $0 == client.account?.id } ?? (claim.map(\.created) ?? isNew)
+        return .admitted(MemberStatus(op: op, voice: false, byAccount: byAccount, opByAccount: op && owner != nil))
     }
 }
 

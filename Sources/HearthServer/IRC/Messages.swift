@@ -87,7 +87,6 @@ extension Core {
     /// Delivers one message to one target, running bot commands where they are meant for the bot.
     func send(_ client: Client, command: String, target: String, text: String, clientTags: [IRCTag] = []) {
         metrics.messageIn(command)
-        let isNotice = command == "NOTICE"
         if let status = target.first, "@+".contains(status), target.dropFirst().hasPrefix("#") {
             sendToStatus(
                 client, command: command, status: status, name: String(target.dropFirst()), text: text,
@@ -95,107 +94,142 @@ extension Core {
             return
         }
         let key = IRCNames.fold(target)
+        if sendToServices(client, key: key, command: command, text: text) { return }
+        if IRCNames.isChannel(target) {
+            sendToChannel(client, command: command, key: key, target: target, text: text, clientTags: clientTags)
+            return
+        }
+        let online = withState { state, out -> Bool in
+            guard let recipient = state.nicks[key], recipient.registered else { return false }
+            relayPrivately(
+                &state, client, to: recipient, command: command, text: text, clientTags: clientTags, out: &out)
+            return true
+        }
+        if !online && command != "NOTICE" { keepForLater(client, target: target, text: text) }
+    }
+
+    /// A message to the bot or to NickServ (which the bot answers for): true when `key` is one.
+    @inline(__always)
+    private func sendToServices(_ client: Client, key: String, command: String, text: String) -> Bool {
+        let isNotice = command == "NOTICE"
         if key == Bot.nick {
             if !isNotice { runBot(client, text: text, channel: nil, requireBang: false) }
-            return
+            return true
         }
         if key == "nickserv" {
             let nick = chat.withLock { _ in client.nick }
             if !isNotice {
                 runBot(client, text: NickServAlias.translate(text, nick: nick), channel: nil, requireBang: false)
             }
-            return
-        }
-        if IRCNames.isChannel(target) {
-            var botChannel: String?
-            var secret = false
-            withState { state, out in
-                guard let channel = state.channels[key] else {
-                    if !isNotice { out.send(client, numeric(client, .noSuchChannel, target, "No such channel")) }
-                    return
-                }
-                if let refusal = channelRefusal(client, channel) {
-                    if !isNotice { out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal)) }
-                    return
-                }
-                if bot.isSecret(text) {
-                    secret = true
-                    return
-                }
-                client.lastMessageAt = Date()
-                let echo = client.echoes
-                // Members on other nodes get every tag; their node picks what each asked for.
-                let everyTag: TagMask = channel.remoteCount > 0 ? [.serverTime, .messageTags, .accountTag] : []
-                let wanted = channel.membersByLoop().tagMask.union(echo ? client.tagMask : []).union(everyTag)
-                let msgid = MessageStamp.msgid()
-                let now = MessageStamp.now()
-                let relay = userMessage(
-                    client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted,
-                    at: now)
-                out.send(channel, except: client, relay)
-                if channel.remoteCount > 0 { forward(client, relay, to: channel.name) }
-                recordHistory(
-                    HistoryRecord(
-                        target: channel.historyKey, msgid: msgid, source: client.prefix, accountID: client.account?.id,
-                        command: command, text: text, createdAt: now))
-                if echo { out.send(client, relay) }
-                if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
-            }
-            if secret {
-                if isNotice { return }
-                withState { _, out in
-                    out.send(
-                        client,
-                        botMessage(
-                            to: client.nick,
-                            "(not shown in \(target): that command carries a password or token, so it only ever goes to me privately — use /msg \(Bot.nick) …)"
-                        ))
-                }
-                runBot(client, text: text, channel: nil, requireBang: true)
-            } else if let botChannel {
-                runBot(client, text: text, channel: botChannel, requireBang: true)
-            }
-            return
-        }
-        let online = withState { state, out -> Bool in
-            guard let recipient = state.nicks[key], recipient.registered else { return false }
-            if state.isBlocked(client, by: recipient) {
-                if !isNotice {
-                    out.send(
-                        client,
-                        numeric(
-                            client, .cannotSendToUser, recipient.nick,
-                            "\(recipient.nick) does not accept messages from you"))
-                }
-                return true
-            }
-            client.lastMessageAt = Date()
-            let echo = client.echoes
-            let receivers = state.privateRecipients(from: client, to: recipient)
-            let wanted = receivers.tagMask.union(echo || recipient === client ? client.tagMask : [])
-            // Conversations between two accounts are kept (guests have no lasting identity).
-            let kept = client.account.flatMap { from in recipient.account.map { (from.id, $0.id) } }
-            // A msgid is made only when someone sees it or history keeps it.
-            let msgid = kept != nil || wanted.contains(.messageTags) ? MessageStamp.msgid() : nil
-            let now = MessageStamp.now()
-            let relay = userMessage(
-                client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted, at: now)
-            out.send(receivers, relay)
-            // A message to oneself arrives as any would (the echo, if asked for, is the labeled reply).
-            if recipient === client && !client.isPlain { out.send(.one(client), relay, labeled: false) }
-            if receivers.reachOtherNodes { forward(client, relay, to: recipient.nick) }
-            if let kept, let msgid {
-                recordConversation(kept, client, msgid: msgid, command: command, text: text, at: now)
-            }
-            if echo { out.send(client, relay) }
-            // A plain-mode sender sees what went where.
-            if client.isPlain { notice(client, "[to \(recipient.nick)] \(text)", out: &out) }
-            if !isNotice, let away = recipient.away {
-                out.send(client, numeric(client, .away, recipient.nick, away))
-            }
             return true
         }
-        if !online && !isNotice { keepForLater(client, target: target, text: text) }
+        return false
+    }
+
+    /// A message to the channel `key`: relayed, kept, and run by the bot when it is a command.
+    @inline(__always)
+    private func sendToChannel(
+        _ client: Client, command: String, key: String, target: String, text: String, clientTags: [IRCTag]
+    ) {
+        let isNotice = command == "NOTICE"
+        var botChannel: String?
+        var secret = false
+        withState { state, out in
+            guard let channel = state.channels[key] else {
+                if !isNotice { out.send(client, numeric(client, .noSuchChannel, target, "No such channel")) }
+                return
+            }
+            if let refusal = channelRefusal(client, channel) {
+                if !isNotice { out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal)) }
+                return
+            }
+            if bot.isSecret(text) {
+                secret = true
+                return
+            }
+            relayToChannel(client, channel, command: command, text: text, clientTags: clientTags, out: &out)
+            if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
+        }
+        if secret {
+            if isNotice { return }
+            withState { _, out in
+                out.send(
+                    client,
+                    botMessage(
+                        to: client.nick,
+                        "(not shown in \(target): that command carries a password or token, so it only ever goes to me privately — use /msg \(Bot.nick) …)"
+                    ))
+            }
+            runBot(client, text: text, channel: nil, requireBang: true)
+        } else if let botChannel {
+            runBot(client, text: text, channel: botChannel, requireBang: true)
+        }
+    }
+
+    /// Relays a message `client` may say in `channel` to its members (and other nodes') and
+    /// keeps it. Under the lock.
+    @inline(__always)
+    private func relayToChannel(
+        _ client: Client, _ channel: ChannelState, command: String, text: String, clientTags: [IRCTag],
+        out: inout Outbox
+    ) {
+        client.lastMessageAt = Date()
+        let echo = client.echoes
+        // Members on other nodes get every tag; their node picks what each asked for.
+        let everyTag: TagMask = channel.remoteCount > 0 ? [.serverTime, .messageTags, .accountTag] : []
+        let wanted = channel.membersByLoop().tagMask.union(echo ? client.tagMask : []).union(everyTag)
+        let msgid = MessageStamp.msgid()
+        let now = MessageStamp.now()
+        let relay = userMessage(
+            client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted, at: now)
+        out.send(channel, except: client, relay)
+        if channel.remoteCount > 0 { forward(client, relay, to: channel.name) }
+        recordHistory(
+            HistoryRecord(
+                target: channel.historyKey, msgid: msgid, source: client.prefix, accountID: client.account?.id,
+                command: command, text: text, createdAt: now))
+        if echo { out.send(client, relay) }
+    }
+
+    /// A private message to `recipient`, who is online: refused when it blocks `client`;
+    /// otherwise relayed to its devices (and the sender's), kept between accounts. Under the lock.
+    @inline(__always)
+    private func relayPrivately(
+        _ state: inout ChatState, _ client: Client, to recipient: Client, command: String, text: String,
+        clientTags: [IRCTag], out: inout Outbox
+    ) {
+        let isNotice = command == "NOTICE"
+        if state.isBlocked(client, by: recipient) {
+            if !isNotice {
+                let why = "\(recipient.nick) does not accept messages from you"
+                out.send(client, numeric(client, .cannotSendToUser, recipient.nick, why))
+            }
+            return
+        }
+        client.lastMessageAt = Date()
+        let echo = client.echoes
+        let receivers = state.privateRecipients(from: client, to: recipient)
+        let wanted = receivers.tagMask.union(echo || recipient === client ? client.tagMask : [])
+        // Conversations between two accounts are kept (guests have no lasting identity).
+        let kept = client.account.flatMap { from in recipient.account.map { (from.id, $0.id) } }
+        // A msgid is made only when someone sees it or history keeps it.
+        let msgid = kept != nil || wanted.contains(.messageTags) ? MessageStamp.msgid() : nil
+        let now = MessageStamp.now()
+        let relay = userMessage(
+            client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted, at: now)
+        out.send(receivers, relay)
+        // A message to oneself arrives as any would (the echo, if asked for, is the labeled reply).
+        if recipient === client && !client.isPlain { out.send(.one(client), relay, labeled: false) }
+        if receivers.reachOtherNodes { forward(client, relay, to: recipient.nick) }
+        if let kept, let msgid {
+            recordConversation(kept, client, msgid: msgid, command: command, text: text, at: now)
+        }
+        if echo { out.send(client, relay) }
+        // A plain-mode sender sees what went where.
+        if client.isPlain { notice(client, "[to \(recipient.nick)] \(text)", out: &out) }
+        if !isNotice, let away = recipient.away {
+            out.send(client, numeric(client, .away, recipient.nick, away))
+        }
     }
 
     /// Keeps a private message between two accounts in their conversation's history. Under the lock.

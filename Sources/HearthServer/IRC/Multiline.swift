@@ -129,111 +129,120 @@ extension Core {
 
     private func deliverMultiline(_ client: Client, _ draft: MultilineDraft, command: String) {
         withState { state, out in
-            var receivers: [Client]
-            let shownTarget: String
-            var historyTarget: String?
-            if IRCNames.isChannel(draft.target) {
-                guard let channel = state.channels[IRCNames.fold(draft.target)] else {
-                    out.send(client, numeric(client, .noSuchChannel, draft.target, "No such channel"))
-                    return
-                }
-                if let refusal = channelRefusal(client, channel) {
-                    out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal))
-                    return
-                }
-                // A command carrying a password or code, pasted as one of the lines: not relayed.
-                if draft.text.split(separator: "\n").contains(where: { bot.isSecret(String($0)) }) {
-                    out.send(
-                        client,
-                        botMessage(
-                            to: client.nick,
-                            "(not shown in \(channel.name): a line of it is a command that carries a password or code, so it only ever goes to me privately — use /msg \(Bot.nick) …)"
-                        ))
-                    return
-                }
-                receivers = channel.order.filter { $0 !== client }
-                shownTarget = channel.name
-                historyTarget = channel.historyKey
-            } else {
-                guard let recipient = state.nicks[IRCNames.fold(draft.target)], recipient.registered else {
-                    out.send(
-                        client,
-                        IRCMessage(
-                            source: serverName, command: "FAIL",
-                            params: [
-                                "BATCH", "MULTILINE_INVALID_TARGET", draft.target,
-                                "\(draft.target) is not online; send separate lines to leave a message",
-                            ]))
-                    return
-                }
-                if state.isBlocked(client, by: recipient) {
-                    out.send(
-                        client,
-                        numeric(
-                            client, .cannotSendToUser, recipient.nick,
-                            "\(recipient.nick) does not accept messages from you"))
-                    return
-                }
-                receivers = state.privateReceivers(from: client, to: recipient)
-                shownTarget = recipient.nick
-                if let from = client.account?.id, let to = recipient.account?.id {
-                    historyTarget = HistoryRecord.conversation(from, to)
-                }
-            }
-            if client.echoes { receivers.append(client) }
+            guard var target = multilineTarget(&state, client, draft, out: &out) else { return }
+            if client.echoes { target.receivers.append(client) }
             client.lastMessageAt = Date()
             let msgid = MessageStamp.msgid()
             let now = MessageStamp.now()
-            let pieces = draft.lines
-            let asBatch = receivers.filter { $0.caps.contains(Self.multilineCap) && $0.caps.contains("batch") }
-            let asLines = receivers.filter { !($0.caps.contains(Self.multilineCap) && $0.caps.contains("batch")) }
+            let asBatch = target.receivers.filter { Self.takesMultiline($0) }
+            let asLines = target.receivers.filter { !Self.takesMultiline($0) }
             if !asBatch.isEmpty {
-                // A labeled batch: the echo's own BATCH + carries the label (no ACK, no wrapping batch).
-                let echoLabel = asBatch.contains { $0 === client } ? client.label : nil
-                if echoLabel != nil { client.label = nil }
-                let batchReceivers = Outbox.Recipients.some(asBatch)
-                let start = userMessage(
-                    client, "BATCH", ["+" + msgid, Self.multilineCap, shownTarget], clientTags: draft.clientTags,
-                    msgid: msgid, at: now)
-                if let echoLabel {
-                    var labeled = start
-                    labeled.tags.insert(IRCTag("label", echoLabel), at: 0)
-                    out.send(.some(asBatch.filter { $0 !== client }), start)
-                    out.send(.one(client), labeled, labeled: false)
-                } else {
-                    out.send(batchReceivers, start)
-                }
-                for piece in pieces {
-                    var tags = [IRCTag("batch", msgid)]
-                    if piece.concat { tags.append(IRCTag(Self.multilineConcat)) }
-                    out.send(
-                        batchReceivers,
-                        IRCMessage(
-                            tags: tags, source: client.prefix, command: command, params: [shownTarget, piece.text]),
-                        labeled: false)
-                }
-                out.send(
-                    batchReceivers, IRCMessage(source: client.prefix, command: "BATCH", params: ["-" + msgid]),
-                    labeled: false)
+                sendMultilineBatch(client, draft, command: command, to: asBatch, target.shown, msgid, now, out: &out)
             }
             if !asLines.isEmpty {
                 // Line by line, blank lines are left out (IRC has no empty message).
                 // Only the first carries the message's msgid; all carry its time.
-                for (index, piece) in pieces.filter({ !$0.text.isEmpty }).enumerated() {
+                for (index, piece) in draft.lines.filter({ !$0.text.isEmpty }).enumerated() {
                     var line = userMessage(
-                        client, command, [shownTarget, piece.text], clientTags: draft.clientTags, msgid: msgid, at: now)
+                        client, command, [target.shown, piece.text], clientTags: draft.clientTags, msgid: msgid,
+                        at: now)
                     if index > 0 { line.tags.removeAll { $0.key == "msgid" } }
                     out.send(asLines, line)
                 }
             }
-            if let historyTarget {
+            if let history = target.history {
                 recordHistory(
                     HistoryRecord(
-                        target: historyTarget, msgid: msgid, source: client.prefix, accountID: client.account?.id,
-                        command: command,
-                        text: draft.text, createdAt: now))
+                        target: history, msgid: msgid, source: client.prefix, accountID: client.account?.id,
+                        command: command, text: draft.text, createdAt: now))
             }
         }
+    }
+
+    /// Whether `client` gets a multiline message as one batch (rather than line by line).
+    @inline(__always)
+    private static func takesMultiline(_ client: Client) -> Bool {
+        client.caps.contains(Self.multilineCap) && client.caps.contains("batch")
+    }
+
+    /// Who receives a multiline message, its target as shown, and where history keeps it
+    /// (nil: not kept); nil, with `client` told why, when it may not be sent. Under the lock.
+    private func multilineTarget(
+        _ state: inout ChatState, _ client: Client, _ draft: MultilineDraft, out: inout Outbox
+    ) -> (receivers: [Client], shown: String, history: String?)? {
+        if IRCNames.isChannel(draft.target) {
+            guard let channel = state.channels[IRCNames.fold(draft.target)] else {
+                out.send(client, numeric(client, .noSuchChannel, draft.target, "No such channel"))
+                return nil
+            }
+            if let refusal = channelRefusal(client, channel) {
+                out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal))
+                return nil
+            }
+            // A command carrying a password or code, pasted as one of the lines: not relayed.
+            if draft.text.split(separator: "\n").contains(where: { bot.isSecret(String($0)) }) {
+                out.send(
+                    client,
+                    botMessage(
+                        to: client.nick,
+                        "(not shown in \(channel.name): a line of it is a command that carries a password or code, so it only ever goes to me privately — use /msg \(Bot.nick) …)"
+                    ))
+                return nil
+            }
+            return (channel.order.filter { $0 !== client }, channel.name, channel.historyKey)
+        }
+        guard let recipient = state.nicks[IRCNames.fold(draft.target)], recipient.registered else {
+            let why = "\(draft.target) is not online; send separate lines to leave a message"
+            out.send(
+                client,
+                IRCMessage(
+                    source: serverName, command: "FAIL",
+                    params: ["BATCH", "MULTILINE_INVALID_TARGET", draft.target, why]))
+            return nil
+        }
+        if state.isBlocked(client, by: recipient) {
+            let why = "\(recipient.nick) does not accept messages from you"
+            out.send(client, numeric(client, .cannotSendToUser, recipient.nick, why))
+            return nil
+        }
+        var history: String?
+        if let from = client.account?.id, let to = recipient.account?.id {
+            history = HistoryRecord.conversation(from, to)
+        }
+        return (state.privateReceivers(from: client, to: recipient), recipient.nick, history)
+    }
+
+    /// The message as one `draft/multiline` batch to those who asked for it. A labeled batch:
+    /// the echo's own BATCH + carries the label (no ACK, no wrapping batch).
+    private func sendMultilineBatch(
+        _ client: Client, _ draft: MultilineDraft, command: String, to asBatch: [Client], _ shownTarget: String,
+        _ msgid: String, _ now: Date, out: inout Outbox
+    ) {
+        let echoLabel = asBatch.contains { $0 === client } ? client.label : nil
+        if echoLabel != nil { client.label = nil }
+        let batchReceivers = Outbox.Recipients.some(asBatch)
+        let start = userMessage(
+            client, "BATCH", ["+" + msgid, Self.multilineCap, shownTarget], clientTags: draft.clientTags,
+            msgid: msgid, at: now)
+        if let echoLabel {
+            var labeled = start
+            labeled.tags.insert(IRCTag("label", echoLabel), at: 0)
+            out.send(.some(asBatch.filter { $0 !== client }), start)
+            out.send(.one(client), labeled, labeled: false)
+        } else {
+            out.send(batchReceivers, start)
+        }
+        for piece in draft.lines {
+            var tags = [IRCTag("batch", msgid)]
+            if piece.concat { tags.append(IRCTag(Self.multilineConcat)) }
+            out.send(
+                batchReceivers,
+                IRCMessage(tags: tags, source: client.prefix, command: command, params: [shownTarget, piece.text]),
+                labeled: false)
+        }
+        out.send(
+            batchReceivers, IRCMessage(source: client.prefix, command: "BATCH", params: ["-" + msgid]),
+            labeled: false)
     }
 
     /// A stored text as lines that each fit in one IRC message: its own lines, long ones cut

@@ -77,47 +77,15 @@ extension Core {
     }
 
     func nick(_ client: Client, _ message: IRCMessage) {
-        guard let wanted = message.params.first, !wanted.isEmpty else {
-            reply(client, .noNicknameGiven, "No nickname given")
-            return
-        }
-        guard IRCNames.isValidNick(wanted) else {
-            reply(
-                client, .erroneousNickname, wanted,
-                "Erroneous nickname: use letters, digits and - _ [ ] { } | ^ ` \\, at most \(IRCLimits.nickLength)")
-            return
-        }
+        guard let wanted = checkNick(client, message.params.first) else { return }
         let key = IRCNames.fold(wanted)
         if key == client.nickKey {
             // Case change only.
             if wanted != client.nick { withState { state, out in setNick(&state, client, to: wanted, out: &out) } }
             return
         }
-        if !client.registered,
-            chat.withLock({ state in state.nicks[key].map { Self.isAccountNick(key, of: $0) && $0.registered } })
-                == true
-        {
-            // Maybe the same account's next device: decided after SASL or PASS had their chance.
-            withState { state, _ in
-                if state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = nil }
-                client.nick = wanted
-                client.nickKey = key
-            }
-            tryCompleteRegistration(client)
-            return
-        }
-        if let holder = chat.withLock({ state in state.nicks[key] }),
-            withState({ state, out -> Bool in
-                guard state.canShareNick(client, with: holder), client.registered, Self.isAccountNick(key, of: holder)
-                else {
-                    return false
-                }
-                attachDevice(&state, client, to: holder, out: &out)
-                return true
-            })
-        {
-            return
-        }
+        if !client.registered, waitsForAccount(client, wanted, key) { return }
+        if attachAsDevice(client, key) { return }
         if let problem = nickTaken(key, by: client) {
             reply(client, .nicknameInUse, wanted, problem)
             return
@@ -132,6 +100,56 @@ extension Core {
             tryCompleteRegistration(client)
             return
         }
+        claimNick(client, wanted, key)
+    }
+
+    /// `wanted` when it may be a nick; otherwise nil, with `client` told why.
+    private func checkNick(_ client: Client, _ wanted: String?) -> String? {
+        guard let wanted, !wanted.isEmpty else {
+            reply(client, .noNicknameGiven, "No nickname given")
+            return nil
+        }
+        guard IRCNames.isValidNick(wanted) else {
+            reply(
+                client, .erroneousNickname, wanted,
+                "Erroneous nickname: use letters, digits and - _ [ ] { } | ^ ` \\, at most \(IRCLimits.nickLength)")
+            return nil
+        }
+        return wanted
+    }
+
+    /// While registering, a nick an account's user holds may be the same account's next device:
+    /// it is set aside, decided after SASL or PASS had their chance. True when it is.
+    private func waitsForAccount(_ client: Client, _ wanted: String, _ key: String) -> Bool {
+        let heldByAccount = chat.withLock { state in
+            state.nicks[key].map { Self.isAccountNick(key, of: $0) && $0.registered } == true
+        }
+        guard heldByAccount else { return false }
+        withState { state, _ in
+            if state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = nil }
+            client.nick = wanted
+            client.nickKey = key
+        }
+        tryCompleteRegistration(client)
+        return true
+    }
+
+    /// A registered connection taking the nick of its account's user joins it as another device.
+    private func attachAsDevice(_ client: Client, _ key: String) -> Bool {
+        guard let holder = chat.withLock({ state in state.nicks[key] }) else { return false }
+        return withState { state, out -> Bool in
+            guard state.canShareNick(client, with: holder), client.registered, Self.isAccountNick(key, of: holder)
+            else {
+                return false
+            }
+            attachDevice(&state, client, to: holder, out: &out)
+            return true
+        }
+    }
+
+    /// A registered user's new nick: refused when an account reserves it, or in a network when
+    /// another node's user holds it (the database decides); otherwise set.
+    private func claimNick(_ client: Client, _ wanted: String, _ key: String) {
         let store = self.store
         let network = self.network
         let claim = network.map {
@@ -142,7 +160,9 @@ extension Core {
             {
                 let owner = try? await store.account(nameKey: key)
                 // In a network the nick must be free on every node: the database decides.
-                guard let network, let claim, owner == nil || owner?.id == claim.accountID else { return (owner, true) }
+                guard let network, let claim, owner == nil || owner?.id == claim.accountID else {
+                    return (owner, true)
+                }
                 return (owner, (try? await network.store.claimNick(claim)) ?? false)
             }
         ) { owner, claimed in

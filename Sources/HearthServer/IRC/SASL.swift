@@ -25,34 +25,46 @@ extension Core {
 
     func authenticate(_ client: Client, _ message: IRCMessage) {
         let data = message.params[0]
-        if data == "*" {
-            if client.saslInProgress {
-                client.saslInProgress = false
-                client.saslBuffer = ""
-                reply(client, .saslAborted, "SASL authentication aborted")
-            } else {
-                reply(client, .saslFail, "SASL authentication failed: nothing to abort")
-            }
+        if data == "*" { return abortSASL(client) }
+        if !client.saslInProgress { return startSASL(client, mechanism: data.uppercased()) }
+        guard let payload = bufferSASL(client, data) else { return }
+        if let step = client.scram { return scram(client, step, payload) }
+        guard let (authcid, secret) = Self.parsePlain(payload) else {
+            client.saslInProgress = false
+            reply(client, .saslFail, "SASL authentication failed: malformed PLAIN message")
             return
         }
-        if !client.saslInProgress {
-            if client.account != nil {
-                reply(client, .saslAlready, "You have already authenticated using SASL")
-                return
-            }
-            let mechanism = data.uppercased()
-            guard Self.saslMechanisms.contains(mechanism) else {
-                reply(
-                    client, .saslMechs, Self.saslMechanisms.joined(separator: ","), "are available SASL mechanisms")
-                reply(client, .saslFail, "SASL authentication failed: unknown mechanism")
-                return
-            }
-            client.scram = mechanism == Scram.mechanism ? .clientFirst : nil
-            client.saslInProgress = true
-            client.saslBuffer = ""
-            withState { _, out in out.send(client, IRCMessage(command: "AUTHENTICATE", params: ["+"])) }
+        checkPlain(client, authcid: authcid, secret: secret)
+    }
+
+    /// AUTHENTICATE *: the exchange under way stops.
+    private func abortSASL(_ client: Client) {
+        guard client.saslInProgress else {
+            return reply(client, .saslFail, "SASL authentication failed: nothing to abort")
+        }
+        client.saslInProgress = false
+        client.saslBuffer = ""
+        reply(client, .saslAborted, "SASL authentication aborted")
+    }
+
+    /// The first AUTHENTICATE names the mechanism; a known one is answered with `+`.
+    private func startSASL(_ client: Client, mechanism: String) {
+        if client.account != nil {
+            return reply(client, .saslAlready, "You have already authenticated using SASL")
+        }
+        guard Self.saslMechanisms.contains(mechanism) else {
+            reply(client, .saslMechs, Self.saslMechanisms.joined(separator: ","), "are available SASL mechanisms")
+            reply(client, .saslFail, "SASL authentication failed: unknown mechanism")
             return
         }
+        client.scram = mechanism == Scram.mechanism ? .clientFirst : nil
+        client.saslInProgress = true
+        client.saslBuffer = ""
+        withState { _, out in out.send(client, IRCMessage(command: "AUTHENTICATE", params: ["+"])) }
+    }
+
+    /// Adds a chunk to the payload; the whole payload once its last chunk came, else nil.
+    private func bufferSASL(_ client: Client, _ data: String) -> String? {
         // One line over a chunk breaks the protocol (905); many chunks adding up to too much
         // are a failed authentication (904), as IRCv3 SASL and irctest expect.
         let tooLong = data.utf8.count > Self.saslChunk
@@ -65,15 +77,16 @@ extension Core {
             } else {
                 reply(client, .saslFail, "SASL authentication failed: the message is too long")
             }
-            return
+            return nil
         }
-        if data.utf8.count == Self.saslChunk { return }  // more chunks follow
-        let payload = client.saslBuffer
-        client.saslBuffer = ""
-        if let step = client.scram {
-            scram(client, step, payload)
-            return
-        }
+        if data.utf8.count == Self.saslChunk { return nil }  // more chunks follow
+        defer { client.saslBuffer = "" }
+        return client.saslBuffer
+    }
+
+    /// A SASL PLAIN payload's account name and secret (password or resume token); nil when it
+    /// is malformed or asks to act as another account.
+    static func parsePlain(_ payload: String) -> (authcid: String, secret: String)? {
         let parts = Data(base64Encoded: payload).map { [UInt8]($0) }?.split(
             separator: 0, omittingEmptySubsequences: false)
         guard let parts, parts.count == 3,
@@ -81,11 +94,12 @@ extension Core {
             let authcid = String(validating: parts[1], as: UTF8.self),
             let secret = String(validating: parts[2], as: UTF8.self),
             authzid.isEmpty || IRCNames.fold(authzid) == IRCNames.fold(authcid)
-        else {
-            client.saslInProgress = false
-            reply(client, .saslFail, "SASL authentication failed: malformed PLAIN message")
-            return
-        }
+        else { return nil }
+        return (authcid, secret)
+    }
+
+    /// Checks a PLAIN login off the event loop, then logs in (903) or fails (904).
+    private func checkPlain(_ client: Client, authcid: String, secret: String) {
         let services = bot.services
         let accounts = services.accounts
         let address = client.address
