@@ -123,6 +123,16 @@ public enum FamilyCommands {
         return (me, family, 1)
     }
 
+    /// " · page: URL" of the family's page, only where all who read it may open it (the page is
+    /// its members'): privately or in the family's own channel; elsewhere nothing.
+    static func pageLink(_ request: BotRequest, _ family: Stored<FamilyRecord>) -> String {
+        linkable(request, family) ? request.pageLink("/family/\(family.id)") : ""
+    }
+
+    static func linkable(_ request: BotRequest, _ family: Stored<FamilyRecord>) -> Bool {
+        request.caller.channel.map { familyID(channel: $0) == family.id } ?? true
+    }
+
     /// The family number in a family channel's name (`#family-12`), any case.
     static func familyID(channel: String) -> Int64? {
         let folded = IRCNames.fold(channel)
@@ -342,7 +352,7 @@ public enum FamilyCommands {
     static func show(_ request: BotRequest) async throws -> BotResponse {
         let (_, family) = try await current(request)
         let lines = try await treeLines(request.services.store, family, style: request.style)
-        return BotResponse(["\(request.style.bold(family.name))\(request.pageLink("/family/\(family.id)"))"] + lines)
+        return BotResponse(["\(request.style.bold(family.name))\(pageLink(request, family))"] + lines)
     }
 
     /// The family as a text tree, then the households connected to it by someone leaving home
@@ -461,7 +471,7 @@ public enum FamilyCommands {
                 ?? families.first(where: { $0.name.lowercased() == named.lowercased() })
         else { throw BotError("you are not in a family called \(named) — !tree families lists yours") }
         try await store.setSetting(me.id, key: choiceKey, value: String(family.id))
-        return BotResponse(["Family commands now act on \(family.name)." + request.pageLink("/family/\(family.id)")])
+        return BotResponse(["Family commands now act on \(family.name)." + pageLink(request, family)])
     }
 
     /// A family just founded or joined becomes the current one (as before any `!tree use`).
@@ -478,7 +488,7 @@ public enum FamilyCommands {
             store, media: media, family, members: members, links: try await store.familyLinks(family.id))
         return BotResponse([
             "\(request.style.bold(family.name)) as a picture (\(members.count) people): \(media.url(picture))"
-                + request.pageLink("/family/\(family.id)")
+                + pageLink(request, family)
         ])
     }
 

@@ -92,8 +92,8 @@ enum FamilyFeedCommands {
             return BotResponse(["\(Words.possessive(family.name)) feed is empty — !post TEXT or !event DATE TITLE"])
         }
         let now = request.services.clock.now()
-        let web = request.services.pageURL("/family/\(family.id)").map { " \($0)" } ?? ""
-        var lines = ["\(request.style.bold("\(Words.possessive(family.name)) feed")):\(web)"]
+        let url = FamilyCommands.linkable(request, family) ? request.services.pageURL("/family/\(family.id)") : nil
+        var lines = ["\(request.style.bold("\(Words.possessive(family.name)) feed")):" + (url.map { " \($0)" } ?? "")]
         for (post, author) in posts {
             var line =
                 "#\(post.id) \(author): " + (post.kind == "event" ? "📅 \(post.eventDate!) \(post.text)" : post.text)

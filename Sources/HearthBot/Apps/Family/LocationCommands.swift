@@ -115,7 +115,7 @@ enum LocationCommands {
         }
         return BotResponse([
             "\(request.style.bold("\(family.name) on the map")) (\(markers.count) of \(places.count)): \(media.url(image))"
-                + request.pageLink("/family/\(family.id)")
+                + FamilyCommands.pageLink(request, family)
         ])
     }
 
