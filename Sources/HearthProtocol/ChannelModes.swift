@@ -18,8 +18,9 @@ public struct ChannelModes: Sendable, Hashable {
     }
 
     /// Modes as `serialized(showKey: true)` wrote them; nil for anything else (a removal, a
-    /// list or member change, a bad key or limit, an unknown mode).
-    public init?(_ params: [String]) {
+    /// list or member change, a bad key or limit, an unknown mode). With `ignoringUnknown`, a
+    /// flag letter this version does not know (a newer node's) is skipped instead.
+    public init?(_ params: [String], ignoringUnknown: Bool = false) {
         self.init()
         guard let letters = params.first else { return }
         for step in ModeChange.parse(letters, params.dropFirst(), limit: 0) {
@@ -27,6 +28,7 @@ public struct ChannelModes: Sendable, Hashable {
             case .change(.flag(let flag, on: true)): flags.insert(flag)
             case .change(.setKey(let key)): self.key = key
             case .change(.setLimit(let limit)): self.limit = limit
+            case .problem(.unknown) where ignoringUnknown: continue
             default: return nil
             }
         }

@@ -2,17 +2,23 @@ extension IRCMessage {
     /// Parses one line (without CR LF). Rejects NUL bytes, a CR inside the line, invalid
     /// UTF-8 and lines over the RFC/IRCv3 limits, so callers can answer with a clear error
     /// and keep the connection. Works on bytes: this runs for every line a client sends.
-    public static func parse(_ input: some Collection<UInt8>) throws(IRCParseError) -> IRCMessage {
+    /// `maxTagBytes` is the client's limit; a line the server relayed (with its own tags added)
+    /// is read with `IRCLimits.maxTagBytes`.
+    public static func parse(
+        _ input: some Collection<UInt8>, maxTagBytes: Int = IRCLimits.maxClientTagBytes
+    ) throws(IRCParseError) -> IRCMessage {
         // Parse in place when the bytes are contiguous (a NIO ByteBuffer view is).
         let direct: Result<IRCMessage, IRCParseError>? = input.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(IRCParseError) -> IRCMessage in try parseRaw(buffer) }
+            Result { () throws(IRCParseError) -> IRCMessage in try parseRaw(buffer, maxTagBytes) }
         }
         if let direct { return try direct.get() }
         let bytes = Array(input)
-        return try bytes.withUnsafeBufferPointer { buffer throws(IRCParseError) in try parseRaw(buffer) }
+        return try bytes.withUnsafeBufferPointer { buffer throws(IRCParseError) in try parseRaw(buffer, maxTagBytes) }
     }
 
-    private static func parseRaw(_ raw: UnsafeBufferPointer<UInt8>) throws(IRCParseError) -> IRCMessage {
+    private static func parseRaw(
+        _ raw: UnsafeBufferPointer<UInt8>, _ maxTagBytes: Int
+    ) throws(IRCParseError) -> IRCMessage {
         var count = raw.count
         while count > 0 && (raw[count - 1] == 13 || raw[count - 1] == 10) { count -= 1 }
         let bytes = UnsafeBufferPointer(rebasing: raw[0..<count])
@@ -25,11 +31,13 @@ extension IRCMessage {
             if byte >= 0x80 { ascii = false }
         }
         if !ascii && String(validating: bytes, as: UTF8.self) == nil { throw .invalidUTF8 }
-        return try parseValidated(bytes)
+        return try parseValidated(bytes, maxTagBytes)
     }
 
-    public static func parse(_ line: String) throws(IRCParseError) -> IRCMessage {
-        try parse(line.utf8)
+    public static func parse(
+        _ line: String, maxTagBytes: Int = IRCLimits.maxClientTagBytes
+    ) throws(IRCParseError) -> IRCMessage {
+        try parse(line.utf8, maxTagBytes: maxTagBytes)
     }
 
     private static func string(_ slice: Slice<UnsafeBufferPointer<UInt8>>) -> String {
@@ -37,7 +45,9 @@ extension IRCMessage {
     }
 
     /// `bytes` is valid UTF-8 without CR, LF or NUL; slices are cut at ASCII spaces only.
-    private static func parseValidated(_ bytes: UnsafeBufferPointer<UInt8>) throws(IRCParseError) -> IRCMessage {
+    private static func parseValidated(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ maxTagBytes: Int
+    ) throws(IRCParseError) -> IRCMessage {
         let space: UInt8 = 32
         var index = 0
         let end = bytes.count
@@ -52,7 +62,7 @@ extension IRCMessage {
             index = 1
             let tagRange = word()
             if index >= end { throw .missingCommand }
-            if tagRange.count > IRCLimits.maxClientTagBytes { throw .tagsTooLong }
+            if tagRange.count > maxTagBytes { throw .tagsTooLong }
             tags = parseTags(Substring(string(bytes[tagRange])))
             skipSpaces()
         }

@@ -14,8 +14,9 @@ enum NetworkMessage: Sendable, Equatable {
     case user(NetworkUser, NetworkProfile)
     case nick(NetworkUser, nick: String)
     case quit(NetworkUser, reason: String)
-    /// With operator status or not, and the channel's history key (its incarnation).
-    case join(NetworkUser, channel: String, op: Bool, history: String)
+    /// With operator status or not, and the channel's history key (its incarnation); nil from a
+    /// node that predates it: the receiver starts a history of its own.
+    case join(NetworkUser, channel: String, op: Bool, history: String?)
     /// A PART or KICK as sent (a KICK may be of a user of another node).
     case part(NetworkUser, channel: String, line: IRCMessage)
     /// A message (tags included) to a channel or nick; the bot's are from session 0.
@@ -28,6 +29,24 @@ enum NetworkMessage: Sendable, Equatable {
     case channel(NetworkChannel)
     /// Node `node` was lost or stopped: its users quit with `reason`.
     case nodeGone(node: String, reason: String)
+
+    /// Its `kind` on the wire; all a log says of an event (never what was said in it).
+    var kind: String {
+        switch self {
+        case .hello: "hello"
+        case .announced: "announced"
+        case .user: "user"
+        case .nick: "nick"
+        case .quit: "quit"
+        case .join: "join"
+        case .part: "part"
+        case .message: "message"
+        case .command: "command"
+        case .effect: "effect"
+        case .channel: "channel"
+        case .nodeGone: "nodeGone"
+        }
+    }
 }
 
 /// A user of some node: its node's name and its connection there.
@@ -68,7 +87,8 @@ struct NetworkChannel: Sendable, Equatable {
 }
 
 enum NetworkDecodingError: Error, Equatable {
-    /// Not JSON, or a field missing or of the wrong type for its kind.
+    /// Not JSON, or a field missing or of the wrong type for its kind. The reason names kinds,
+    /// fields and parse errors, never their values: it is logged (docs/SECURITY.md).
     case malformed(String)
     /// From a node newer than this one, in a format this one cannot read.
     case unsupportedVersion(Int)
@@ -107,19 +127,33 @@ struct NetworkEnvelope: Sendable, Equatable {
         do {
             version = try JSONDecoder().decode(Head.self, from: data).v ?? 1
         } catch {
-            throw .malformed("not an event: \(error)")
+            throw .malformed("not an event")
         }
         guard version == Self.version else { throw .unsupportedVersion(version) }
         let wire: Wire
         do {
             wire = try JSONDecoder().decode(Wire.self, from: data)
         } catch {
-            throw .malformed("\(error)")
+            throw .malformed(Self.reason(error))
         }
         return try wire.envelope()
     }
 
     private struct Head: Decodable { var v: Int? }
+
+    /// Where the JSON went wrong, by field path only (a decoding error's text may quote values).
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "not an event" }
+        let (what, path): (String, [any CodingKey]) =
+            switch error {
+            case .typeMismatch(_, let context): ("wrong type", context.codingPath)
+            case .valueNotFound(_, let context): ("missing value", context.codingPath)
+            case .keyNotFound(let key, let context): ("missing", context.codingPath + [key])
+            case .dataCorrupted(let context): ("not valid", context.codingPath)
+            @unknown default: ("not valid", [])
+            }
+        return "\(what): \(path.map(\.stringValue).joined(separator: "."))"
+    }
 }
 
 /// The wire form: every kind's fields, optional, under their version 1 names. `node` and
@@ -137,50 +171,50 @@ private struct Wire: Codable {
     var history, line, text: String?
     var lists: [NetworkChannel.ListEntry]?
 
-    private init(_ kind: String, _ from: String, _ who: NetworkUser? = nil) {
-        (self.kind, self.from, node, session) = (kind, from, who?.node ?? from, who?.session ?? 0)
+    private init(_ message: NetworkMessage, _ from: String, _ who: NetworkUser? = nil) {
+        (kind, self.from, node, session) = (message.kind, from, who?.node ?? from, who?.session ?? 0)
     }
 
     init(_ envelope: NetworkEnvelope) throws {
         let from = envelope.from
         switch envelope.message {
         case .hello(let server):
-            self.init("hello", from)
+            self.init(envelope.message, from)
             self.server = server
         case .announced(let to, let server):
-            self.init("announced", from)
+            self.init(envelope.message, from)
             (target, self.server) = (to, server)
         case .user(let who, let profile):
-            self.init("user", from, who)
+            self.init(envelope.message, from, who)
             (nick, user, host, server) = (profile.nick, profile.user, profile.host, profile.server)
             (realname, account, accountID) = (profile.realname, profile.account?.name, profile.account?.id)
         case .nick(let who, let nick):
-            self.init("nick", from, who)
+            self.init(envelope.message, from, who)
             self.nick = nick
         case .quit(let who, let reason):
-            self.init("quit", from, who)
+            self.init(envelope.message, from, who)
             text = reason
         case .join(let who, let channel, let op, let history):
-            self.init("join", from, who)
+            self.init(envelope.message, from, who)
             (target, self.op, self.history) = (channel, op, history)
         case .part(let who, let channel, let message):
-            self.init("part", from, who)
+            self.init(envelope.message, from, who)
             (target, line) = (channel, message.serialized())
         case .message(let who, let to, let message):
-            self.init("message", from, who)
+            self.init(envelope.message, from, who)
             (target, line) = (to, message.serialized())
         case .command(let who, let message):
-            self.init("command", from, who)
+            self.init(envelope.message, from, who)
             line = message.serialized()
         case .effect(let who, let effect):
-            self.init("effect", from, who)
+            self.init(envelope.message, from, who)
             line = String(decoding: try JSONEncoder().encode(effect), as: UTF8.self)
         case .channel(let channel):
-            self.init("channel", from)
+            self.init(envelope.message, from)
             (target, text, user) = (channel.name, channel.topic, channel.topicSetBy)
             (line, lists) = (channel.modes.serialized(showKey: true).joined(separator: " "), channel.lists)
         case .nodeGone(let node, let reason):
-            self.init("nodeGone", from, NetworkUser(node: node, session: 0))
+            self.init(envelope.message, from, NetworkUser(node: node, session: 0))
             text = reason
         }
     }
@@ -196,28 +230,28 @@ private struct Wire: Codable {
         case "announced": return .announced(to: try need(target, "target"), server: try need(server, "server"))
         case "user": return .user(who, try profile())
         case "nick": return .nick(who, nick: try need(nick, "nick"))
-        case "quit": return .quit(who, reason: try need(text, "text"))
-        case "join":
-            return .join(
-                who, channel: try need(target, "target"), op: try need(op, "op"), history: try need(history, "history"))
+        // Defaults for what the untyped events before version 1 left out.
+        case "quit": return .quit(who, reason: text ?? "Quit")
+        case "join": return .join(who, channel: try need(target, "target"), op: op ?? false, history: history)
         case "part": return .part(who, channel: try need(target, "target"), line: try ircLine())
         case "message": return .message(who, target: try need(target, "target"), line: try ircLine())
         case "command": return .command(who, line: try ircLine())
         case "effect":
             let json = Data(try need(line, "line").utf8)
             guard let effect = try? JSONDecoder().decode(SessionEffect.self, from: json) else {
-                throw .malformed("effect: not an effect this node knows: \(line ?? "")")
+                throw .malformed("effect: not an effect this node knows")
             }
             return .effect(who, effect)
         case "channel":
-            let modes = try need(line, "line").split(separator: " ").map(String.init)
-            guard let parsed = ChannelModes(modes) else { throw .malformed("channel modes: \(line ?? "")") }
+            // Leniently: a flag this node does not know is skipped, the rest (and the lists) apply.
+            let modes = (line ?? "").split(separator: " ").map(String.init)
+            guard let parsed = ChannelModes(modes, ignoringUnknown: true) else {
+                throw .malformed("channel: not channel modes")
+            }
             let name = try need(target, "target")
             return .channel(
-                NetworkChannel(
-                    name: name, topic: try need(text, "text"), topicSetBy: try need(user, "user"), modes: parsed,
-                    lists: lists))
-        case "nodeGone": return .nodeGone(node: node, reason: try need(text, "text"))
+                NetworkChannel(name: name, topic: text ?? "", topicSetBy: user ?? "", modes: parsed, lists: lists))
+        case "nodeGone": return .nodeGone(node: node, reason: text ?? "\(node) left the network")
         default: throw .unknownKind(kind)
         }
     }
@@ -237,9 +271,10 @@ private struct Wire: Codable {
     private func ircLine() throws(NetworkDecodingError) -> IRCMessage {
         let text = try need(line, "line")
         do {
-            return try IRCMessage.parse(text)
+            // The sender's node added its tags (time, msgid, account) to the client's.
+            return try IRCMessage.parse(text, maxTagBytes: IRCLimits.maxTagBytes)
         } catch {
-            throw .malformed("\(kind): \(error.explanation): \(text)")
+            throw .malformed("\(kind): \(error.explanation)")
         }
     }
 

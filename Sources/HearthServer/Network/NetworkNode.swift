@@ -149,7 +149,8 @@ final class NetworkNode: Sendable {
                 do {
                     return try NetworkEnvelope(from: name, message: message).encoded()
                 } catch {
-                    logger.error("network: could not encode \(message) (\(error)); not sent")
+                    // Its kind only: the error's text may quote what was said.
+                    logger.error("network: could not encode a \(message.kind) event; not sent")
                     handlers.withLock { $0 }?.refused("unencodable")
                     return nil
                 }
@@ -260,7 +261,8 @@ final class NetworkNode: Sendable {
         do {
             receive(try NetworkEnvelope.decode(delivery.payload))
         } catch {
-            // A node of another version, or a bug: said and counted, never dropped in silence.
+            // A node of another version, or a bug: said and counted, never dropped in silence. The
+            // reason names fields, never their values (docs/SECURITY.md: never what was said).
             logger.warning("network: refused event \(delivery.id) of \(delivery.node): \(error)")
             handlers.withLock { $0 }?.refused(error.metricLabel)
         }

@@ -61,13 +61,7 @@ extension Core {
             case .channel(let snapshot):
                 guard let channel = state.channels[IRCNames.fold(snapshot.name)], channel.order.allSatisfy(\.isRemote)
                 else { return }
-                channel.topic = snapshot.topic
-                channel.topicSetBy = snapshot.topicSetBy
-                channel.flags = Set(snapshot.modes.flags.map(\.rawValue))
-                if let key = snapshot.modes.key { channel.channelKey = key }
-                if let limit = snapshot.modes.limit { channel.limit = limit }
-                // Without them a restarted node let anyone banned elsewhere in.
-                if let lists = snapshot.lists { channel.lists = ChannelLists(announced: lists) }
+                channel.take(snapshot)
             case .nodeGone(let node, let reason):
                 for user in state.remoteUsers.values where user.remote?.node == node {
                     removeRemote(&state, user, reason: reason, out: &out)
@@ -205,7 +199,7 @@ extension Core {
     }
 
     private func joinRemote(
-        _ state: inout ChatState, _ user: Client, _ name: String, op: Bool, history: String, out: inout Outbox
+        _ state: inout ChatState, _ user: Client, _ name: String, op: Bool, history: String?, out: inout Outbox
     ) {
         let key = IRCNames.fold(name)
         let channel: ChannelState
@@ -213,7 +207,7 @@ extension Core {
             channel = existing
         } else {
             // One history for the channel, whichever node its members are on.
-            channel = ChannelState(name: name, historyKey: history)
+            channel = ChannelState(name: name, historyKey: history ?? state.historyKey(forNew: key))
             state.channels[key] = channel
         }
         guard channel.members[user.id] == nil else { return }
@@ -384,5 +378,19 @@ extension ChannelLists {
             let entry = Entry(mask: item.mask, setBy: item.setBy, at: Date(timeIntervalSince1970: item.at))
             _ = add(mode, entry)
         }
+    }
+}
+
+extension ChannelState {
+    /// A channel as its members' node announced it: its topic and modes replace what is known
+    /// here (no key or limit announced is none: a stale one goes), and its lists if it sent them.
+    func take(_ snapshot: NetworkChannel) {
+        topic = snapshot.topic
+        topicSetBy = snapshot.topicSetBy
+        flags = Set(snapshot.modes.flags.map(\.rawValue))
+        channelKey = snapshot.modes.key
+        limit = snapshot.modes.limit
+        // Without them a restarted node let anyone banned elsewhere in.
+        if let lists = snapshot.lists { self.lists = ChannelLists(announced: lists) }
     }
 }

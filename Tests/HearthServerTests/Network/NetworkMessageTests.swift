@@ -92,7 +92,6 @@ import Testing
             "{\"kind\":\"part\",\(head),\"target\":\"#t\",\"line\":\"\"}",
             "{\"kind\":\"command\",\(head)}",
             "{\"kind\":\"effect\",\(head),\"line\":\"{\\\"teleport\\\":{}}\"}",
-            "{\"kind\":\"channel\",\(head),\"target\":\"#t\",\"text\":\"\",\"user\":\"\",\"line\":\"+nx\"}",
             "{\"kind\":\"channel\",\(head),\"target\":\"#t\",\"text\":\"\",\"user\":\"\",\"line\":\"+o ann\"}",
             "{\"kind\":\"user\",\(head),\"nick\":\"n\",\"user\":\"u\",\"host\":\"h\",\"server\":\"s\","
                 + "\"realname\":\"\",\"account\":\"ann\"}",
@@ -109,6 +108,53 @@ import Testing
                 }
             }
         }
+    }
+
+    /// A newer node's flag is skipped: the channel's other modes and its lists still apply.
+    @Test func aChannelAnnouncementSkipsAFlagThisNodeDoesNotKnow() throws {
+        let json =
+            ##"{"v":1,"kind":"channel","from":"a","node":"a","session":0,"target":"#tea","text":"hi","user":"ann","##
+            + ##""line":"+nxtkl key 10","lists":[{"mode":"b","mask":"*!*@bad","setBy":"ann","at":1.5}]}"##
+        guard case .channel(let channel) = try NetworkEnvelope.decode(json).message else {
+            Issue.record("not a channel")
+            return
+        }
+        #expect(channel.modes == ChannelModes(flags: [.noOutside, .topicLock], key: "key", limit: 10))
+        #expect(channel.lists == [.init(mode: "b", mask: "*!*@bad", setBy: "ann", at: 1.5)])
+        #expect(channel.topic == "hi")
+    }
+
+    /// The untyped events before version 1 could leave these out; the receiver defaulted them.
+    @Test func fieldsTheUntypedEventsMayLackHaveTheirDefaults() throws {
+        let head = #""from":"b","node":"b","session":7"#
+        let cases: [(String, NetworkMessage)] = [
+            (
+                "{\"kind\":\"join\",\(head),\"target\":\"#t\"}",
+                .join(NetworkUser(node: "b", session: 7), channel: "#t", op: false, history: nil)
+            ),
+            ("{\"kind\":\"quit\",\(head)}", .quit(NetworkUser(node: "b", session: 7), reason: "Quit")),
+            ("{\"kind\":\"nodeGone\",\(head)}", .nodeGone(node: "b", reason: "b left the network")),
+            (
+                "{\"kind\":\"channel\",\(head),\"target\":\"#t\"}",
+                .channel(NetworkChannel(name: "#t", topic: "", topicSetBy: "", modes: ChannelModes(), lists: nil))
+            ),
+        ]
+        for (json, message) in cases {
+            #expect(try NetworkEnvelope.decode(json).message == message, "\(json)")
+        }
+    }
+
+    /// An announcement is the channel as it is: no key or limit in it clears a stale one here.
+    @Test func anAnnouncementWithoutKeyOrLimitClearsAStaleOne() {
+        let channel = ChannelState(name: "#tea")
+        channel.channelKey = "old"
+        channel.limit = 3
+        channel.take(
+            NetworkChannel(
+                name: "#tea", topic: "t", topicSetBy: "ann", modes: ChannelModes(flags: [.moderated]), lists: nil))
+        #expect(channel.channelKey == nil)
+        #expect(channel.limit == nil)
+        #expect(channel.modes == ChannelModes(flags: [.moderated]))
     }
 
     @Test func anUnknownKindIsNamed() {

@@ -1,5 +1,7 @@
 import Foundation
+import HearthProtocol
 import HearthStore
+import HearthTesting
 import Logging
 import Synchronization
 import Testing
@@ -52,9 +54,19 @@ import Testing
             #"{"v":2,"kind":"quit","from":"b","future":{}}"#,
             #"{"kind":"join","from":"b","node":"b","session":3,"op":true,"history":"h"}"#, try quit.encoded(),
         ]
+        let got = await Self.receive(payloads, logger: Logger(label: "test"))
+        #expect(
+            got == [
+                .refused("malformed"), .refused("unknown_kind"), .refused("unsupported_version"),
+                .refused("malformed"), .applied(quit.message),
+            ])
+    }
+
+    /// Runs a node "a" over `payloads` from node "b" until it has handled them all.
+    static func receive(_ payloads: [String], logger: Logger) async -> [Seen] {
         let bus = FakeBus(
             payloads.enumerated().map { NetworkDelivery(id: Int64($0.offset + 1), node: "b", payload: $0.element) })
-        let node = NetworkNode(name: "a", serverName: "a.hearth", store: bus, logger: Logger(label: "test"))
+        let node = NetworkNode(name: "a", serverName: "a.hearth", store: bus, logger: logger)
         let (seen, record) = AsyncStream.makeStream(of: Seen.self)
         node.setHandlers(
             NetworkNode.Handlers(
@@ -67,11 +79,45 @@ import Testing
             got.append(event)
             if got.count == payloads.count { break }
         }
-        #expect(
-            got == [
-                .refused("malformed"), .refused("unknown_kind"), .refused("unsupported_version"),
-                .refused("malformed"), .applied(quit.message),
-            ])
+        return got
+    }
+
+    /// A client may send 4094 bytes of tags; its node adds time, msgid and account to them, and
+    /// the other nodes read the line with the relayed limit, so it arrives.
+    @Test(.timeLimit(.minutes(1))) func aLineWithAFullClientTagSectionCrossesNodes() async throws {
+        let client = IRCTag("+draft/reply", String(repeating: "r", count: IRCLimits.maxClientTagBytes - 13))
+        let line = IRCMessage(
+            tags: [
+                client, IRCTag("time", "2026-11-27T05:00:00.000Z"), IRCTag("msgid", "m1"), IRCTag("account", "ann"),
+            ],
+            source: "ann!ann@h", command: "PRIVMSG", params: ["#tea", "hello"])
+        // The client's part alone is within the client's limit.
+        let sent = IRCMessage(tags: [client], command: "PRIVMSG", params: ["#t", "x"]).serialized()
+        #expect(try IRCMessage.parse(sent).tags == [client])
+        let message = NetworkMessage.message(NetworkUser(node: "b", session: 3), target: "#tea", line: line)
+        let got = await Self.receive(
+            [try NetworkEnvelope(from: "b", message: message).encoded()], logger: Logger(label: "test"))
+        #expect(got == [.applied(message)])
+    }
+
+    /// A refused event is logged by its id, node and reason: never what was said in it (a
+    /// line's text, a channel's key, a bot answer, a field's value).
+    @Test(.timeLimit(.minutes(1))) func aRefusedEventIsLoggedWithoutWhatItSaid() async throws {
+        let head = #""from":"b","node":"b","session":3"#
+        let long = String(repeating: "secret words ", count: 50)
+        let payloads = [
+            "{\"kind\":\"message\",\(head),\"target\":\"#t\",\"line\":\"PRIVMSG #t :\(long)\"}",
+            "{\"kind\":\"channel\",\(head),\"target\":\"#t\",\"line\":\"+ko sesame-key ann\"}",
+            "{\"kind\":\"effect\",\(head),\"line\":\"{\\\"remind\\\":{\\\"text\\\":\\\"secret words\\\"}}\"}",
+            "{\"kind\":\"quit\",\"from\":\"b\",\"node\":\"b\",\"session\":3,\"text\":[\"secret words\"]}",
+            "{\"kind\":\"quit\",\"from\":\"b\",\"node\":\"b\",\"session\":3,\"text\":\"secret words",
+        ]
+        let logs = LogCapture()
+        let logger = Logger(label: "test") { _ in LogCapture.Handler(capture: logs) }
+        let got = await Self.receive(payloads, logger: logger)
+        #expect(got == Array(repeating: .refused("malformed"), count: payloads.count))
+        for id in 1...payloads.count { #expect(logs.text.contains("refused event \(id) of b"), "\(logs.text)") }
+        #expect(!logs.text.contains("secret") && !logs.text.contains("sesame"), "\(logs.text)")
     }
 
     /// The counter the core counts them in, per reason, as /metrics shows it.
