@@ -103,6 +103,8 @@ extension Core {
                 var applied: [ModeChange] = []
                 var deniedSent = false
                 for step in steps {
+                    // Refused already: the parameters a refused change lacks are no news to it.
+                    if deniedSent, case .problem(.missingParameter) = step { continue }
                     if !isOp && Self.needsOp(step) {
                         if !deniedSent {
                             out.send(
@@ -114,7 +116,7 @@ extension Core {
                     switch step {
                     case .problem(let problem): reportModeProblem(problem, client, channel, out: &out)
                     case .change(let change):
-                        if let done = applyMode(change, client, channel, &state, out: &out) { applied.append(done) }
+                        if let done = applyMode(&state, change, client, channel, out: &out) { applied.append(done) }
                     }
                 }
                 if !applied.isEmpty {
@@ -172,7 +174,7 @@ extension Core {
 
     /// Applies one change an operator asked for; the change as applied, or nil if it changed nothing.
     private func applyMode(
-        _ change: ModeChange, _ client: Client, _ channel: ChannelState, _ state: inout ChatState,
+        _ state: inout ChatState, _ change: ModeChange, _ client: Client, _ channel: ChannelState,
         out: inout Outbox
     ) -> ModeChange? {
         switch change {

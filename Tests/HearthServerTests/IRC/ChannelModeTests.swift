@@ -113,6 +113,25 @@ import Testing
         }
     }
 
+    /// A non-operator's MODE is refused once (482): the parameters its refused changes lack are
+    /// not reported too.
+    @Test func aNonOperatorIsRefusedOnceNotToldWhatItsModesLack() async throws {
+        try await withServer { server in
+            let op = try await TestClient.irc(server, nick: "pat")
+            let user = try await TestClient.irc(server, nick: "quinn")
+            try await op.send("JOIN #club")
+            try await op.expectNumeric("366")
+            try await user.send("JOIN #club")
+            try await user.expectNumeric("366")
+            try await user.send("MODE #club +kv key")
+            try await user.expect(" 482 quinn #club :You're not channel operator")
+            try await user.send("PING after")
+            try await user.expectNoLine(containing: " 461 ", before: "PONG")
+            try await op.send("MODE #club")
+            try await op.expect(" 324 pat #club :+nt")
+        }
+    }
+
     @Test func nickChangesReachChannelPeers() async throws {
         try await withServer { server in
             let a = try await TestClient.irc(server, nick: "tom")
