@@ -30,6 +30,8 @@ public final class HearthServer: Sendable {
     let media: MediaLibrary
     /// The web pages' files, read at start: without them the server does not start.
     let assets: WebAssets
+    /// The web's limits and caches, one set for the HTTP and HTTPS ports together.
+    let web: WebShared
     private let readyIRC = Ready()
     private let readyTLS = Ready()
     private let readyHTTP = Ready()
@@ -55,6 +57,7 @@ public final class HearthServer: Sendable {
     ) throws {
         Sodium.ensureReady()
         assets = try WebAssets.loaded.get()
+        web = WebShared(pageCacheSeconds: config.pageCacheSeconds)
         self.config = config
         self.reloader = reloader
         group = config.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? .singleton
@@ -180,7 +183,7 @@ public final class HearthServer: Sendable {
         // Cookies are Secure on the HTTPS port, and everywhere when the public address is https.
         let overTLS = tls != nil
         WebRoutes(
-            core: core, assets: assets, publicURL: { [media] in media.publicURL }, overTLS: overTLS,
+            core: core, assets: assets, shared: web, publicURL: { [media] in media.publicURL }, overTLS: overTLS,
             ircPort: { [readyIRC, config] in readyIRC.now ?? config.ircPort }
         ).add(to: router)
         AssetRoutes(assets: assets).add(to: router)

@@ -43,9 +43,6 @@ public struct WebAction: Sendable {
     public var command: @Sendable (_ parameters: [String: String], _ form: [String: String]) -> String?
     /// Where the browser goes afterwards: the page the form was on.
     public var back: @Sendable (_ parameters: [String: String]) -> String
-    /// Where the browser goes when the command fails, keeping what was typed (a meme maker's
-    /// captions); `back` when nil. On success it goes to the command's `madePage`, if any.
-    public var backOnFailure: (@Sendable (_ parameters: [String: String], _ form: [String: String]) -> String)?
     /// The form carries a whole text (a recipe), so it may be longer than a short form (a
     /// comment); its lines reach the command as its block (`CommandLineInput.block`).
     public var isLong = false

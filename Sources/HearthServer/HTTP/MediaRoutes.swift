@@ -84,11 +84,10 @@ struct MediaRoutes {
     /// The uploaded bytes: the file part of a form, or the whole body.
     func uploadedBytes(_ request: Request) async throws -> [UInt8]? {
         guard let body = try? await request.body.collect(upTo: Self.maxBodyBytes) else { return nil }
-        let bytes = [UInt8](buffer: body)
         if let boundary = Multipart.boundary(request.headers[.contentType]) {
-            return Multipart.firstFile(bytes, boundary: boundary) ?? []
+            return Multipart(body, boundary: boundary).firstFile ?? []
         }
-        return bytes
+        return [UInt8](buffer: body)
     }
 
     func ticketUpload(_ request: Request, _ context: HearthRequestContext) async throws -> Response {

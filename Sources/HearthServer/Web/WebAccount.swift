@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HearthCrypto
 import HearthKit
 import HearthMedia
 import HearthMediaLibrary
@@ -81,18 +82,12 @@ struct WebAccount {
         switch await WebForms.fields(request) {
         case .failure(let refused): throw refused
         case .success(let form):
-            guard WebSignIn.csrfMatches(request, form) else { throw Self.expired }
+            guard WebSignIn.csrfMatches(request, form) else { throw WebForms.expired }
             return form
         }
     }
 
-    /// A form's answer, or the answer a `WebForms.Refused` it threw carries.
-    func answer(_ body: () async throws -> Response) async throws -> Response {
-        do { return try await body() } catch let refused as WebForms.Refused { return refused.response }
-    }
-
-    static let expired = WebForms.Refused(
-        MediaRoutes.text(.forbidden, "The form has expired; reload the page and try again."))
+    func answer(_ body: () async throws -> Response) async throws -> Response { try await WebRoutes.answer(body) }
 
     /// The caller a form's command runs as: the signed-in viewer (if any), from the browser's address.
     func caller(_ request: Request, _ context: HearthRequestContext, _ viewer: (AccountRef, tokenHash: String)?)
@@ -103,8 +98,10 @@ struct WebAccount {
             address: context.client(request, routes.core.config.httpProxies), isIRC: false)
     }
 
-    /// Runs a command for a form and applies what it does to the account's connections.
-    func run(_ name: String, _ words: [String], as caller: Caller) async -> BotResponse {
+    /// Runs a command for a form and applies what it does to the account's connections; a
+    /// signed-in caller's within `WebLimits.formBurst`, else throws the 429.
+    func run(_ name: String, _ words: [String], as caller: Caller) async throws -> BotResponse {
+        if let account = caller.account, let refused = routes.formLimited(account) { throw refused }
         let core = routes.core
         let response = await core.bot.run(name, words: words, caller: caller, presence: core)
         core.applyFromWeb(response.effects)
@@ -137,18 +134,7 @@ struct WebAccount {
         return rest.prefix(1).uppercased() + rest.dropFirst()
     }
 
-    func withSession(_ response: Response, token: String?) -> Response {
-        var response = response
-        response.headers.append(
-            HTTPField(
-                name: .setCookie,
-                value: token.map {
-                    WebForms.setCookie(
-                        WebForms.sessionCookie, $0, maxAge: Int(routes.services.accounts.tokenLifetime),
-                        secure: routes.secure)
-                } ?? WebForms.setCookie(WebForms.sessionCookie, "", maxAge: 0, secure: routes.secure)))
-        return response
-    }
+    func withSession(_ response: Response, token: String?) -> Response { routes.withSession(response, token: token) }
 
     // MARK: sign up and recovery
 
@@ -175,32 +161,37 @@ struct WebAccount {
         }
         let viewer = await routes.viewer(request)
         let words = [name, password] + [email, phone, invite].filter { !$0.isEmpty }
-        let response = await run("register", words, as: caller(request, context, viewer))
+        let response = try await run("register", words, as: caller(request, context, viewer))
         guard response.failure == nil, let token = response.secrets.token else {
             return try await again(Self.message(response, command: "register"), .badRequest)
         }
-        var done = routes.redirect("/welcome", flash: response.lines.joined(separator: " "))
-        done.headers.append(
-            HTTPField(
-                name: .setCookie,
-                value: WebForms.setCookie(
-                    Self.codesCookie, response.secrets.recoveryCodes.joined(separator: "."), maxAge: Self.codesSeconds,
-                    secure: routes.secure)))
+        var done = routes.redirect(Self.welcomePath, flash: response.lines.joined(separator: " "))
+        // For the new account's page only, and only for that account.
+        let owner = try await routes.services.store.account(tokenHash: Sodium.hashSecret(token))?.id ?? 0
+        let codes = ["\(owner)"] + response.secrets.recoveryCodes
+        done.headers.append(HTTPField(name: .setCookie, value: codesCookie(codes.joined(separator: "."))))
         return withSession(done, token: token)
     }
 
-    /// The new account's recovery codes, shown once with a "save these" step.
+    static let welcomePath = "/welcome"
+
+    func codesCookie(_ value: String) -> String {
+        WebForms.setCookie(
+            Self.codesCookie, value, maxAge: value.isEmpty ? 0 : Self.codesSeconds, secure: routes.secure,
+            path: Self.welcomePath)
+    }
+
+    /// The new account's recovery codes, shown once with a "save these" step (to that account).
     func welcome(_ request: Request, _ context: HearthRequestContext) async throws -> Response {
-        let codes = (WebForms.cookies(request)[Self.codesCookie] ?? "").split(separator: ".").map(String.init)
-            .filter { $0.count <= 32 && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } }
+        var words = (WebForms.cookies(request)[Self.codesCookie] ?? "").split(separator: ".").map(String.init)
+        let owner = words.isEmpty ? nil : Int64(words.removeFirst())
+        let codes = words.filter { $0.count <= 32 && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } }
         var response = try await page(request, context, template: "welcome", title: "Welcome") { viewer in
             guard let viewer else { throw WebRefusal.signInRequired("Sign in to see your account.") }
-            return ["name": viewer.name, "codes": codes, "shown": !codes.isEmpty]
+            let mine = owner == viewer.id ? codes : []
+            return ["name": viewer.name, "codes": mine, "shown": !mine.isEmpty]
         }
-        response.headers.append(
-            HTTPField(
-                name: .setCookie, value: WebForms.setCookie(Self.codesCookie, "", maxAge: 0, secure: routes.secure))
-        )
+        response.headers.append(HTTPField(name: .setCookie, value: codesCookie("")))
         return response
     }
 
@@ -222,7 +213,7 @@ struct WebAccount {
         guard password == form["password2"] else {
             return try await again("The two passwords differ; type the same one twice.", .badRequest)
         }
-        let response = await run("recover", [name, code, password], as: caller(request, context, nil))
+        let response = try await run("recover", [name, code, password], as: caller(request, context, nil))
         guard response.failure == nil, let token = response.secrets.token else {
             return try await again(Self.message(response, command: "recover"), .unauthorized)
         }
@@ -259,7 +250,7 @@ struct WebAccount {
     /// The signed-in viewer for a settings form; else throws the redirect to sign in.
     func signedIn(_ request: Request) async throws -> (AccountRef, tokenHash: String) {
         guard let viewer = await routes.viewer(request) else {
-            throw WebForms.Refused(routes.redirect("/signin?next=/settings", flash: "Sign in first."))
+            throw WebForms.Refused(routes.signInFirst("/settings"))
         }
         return viewer
     }
@@ -277,7 +268,7 @@ struct WebAccount {
             guard let value = form[setting.key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty,
                 value != current[setting.key]
             else { continue }
-            let response = await run(
+            let response = try await run(
                 "set", [setting.key, value],
                 as: caller(request, context, viewer))
             lines.append(Self.message(response, command: "set"))
@@ -299,7 +290,7 @@ struct WebAccount {
         guard new == form["password2"] else {
             return routes.redirect("/settings", flash: "The two new passwords differ; nothing was changed.")
         }
-        let response = await run("passwd", [old, new], as: caller(request, context, viewer))
+        let response = try await run("passwd", [old, new], as: caller(request, context, viewer))
         guard response.failure == nil, let token = response.secrets.token else {
             return routes.redirect("/settings", flash: Self.message(response, command: "passwd"))
         }
@@ -311,29 +302,22 @@ struct WebAccount {
     /// A new profile picture: the upload is cut to a square (at the place the form chose along
     /// its long side, else the centre) and kept as one of the person's pictures, then `!avatar`.
     func changeAvatar(_ request: Request, _ context: HearthRequestContext) async throws -> Response {
-        guard let boundary = Multipart.boundary(request.headers[.contentType]) else {
-            return MediaRoutes.text(.badRequest, "Send the picture from the settings page's form.")
-        }
-        guard let body = try? await request.body.collect(upTo: MediaRoutes.maxBodyBytes) else {
-            return routes.redirect(
-                "/settings", flash: "Not changed: the file is over \(MediaLimits.maxUploadBytes >> 20) MiB.")
-        }
-        let bytes = [UInt8](buffer: body)
-        guard let token = Multipart.field("csrf", bytes, boundary: boundary),
-            WebSignIn.csrfMatches(request, ["csrf": token])
-        else { return Self.expired.response }
+        let (account, form) = try await routes.fileForm(request, back: "/settings")
         let viewer = try await signedIn(request)
         guard let media = routes.services.media else {
             return routes.redirect("/settings", flash: "This server keeps no pictures.")
         }
-        if Multipart.field("remove", bytes, boundary: boundary) != nil {
-            let response = await run("avatar", ["off"], as: caller(request, context, viewer))
+        if form.field("remove") != nil {
+            let response = try await run("avatar", ["off"], as: caller(request, context, viewer))
             return routes.redirect("/settings", flash: Self.message(response, command: "avatar"))
         }
-        guard let file = Multipart.firstFile(bytes, boundary: boundary), !file.isEmpty else {
+        guard let file = form.firstFile, !file.isEmpty else {
             return routes.redirect("/settings", flash: "Not changed: choose a picture first.")
         }
-        let focus = Multipart.field("focus", bytes, boundary: boundary).flatMap { Double($0) }.map {
+        guard routes.shared.uploads.allow(account.id) else {
+            return routes.redirect("/settings", flash: WebUpload.tooMany)
+        }
+        let focus = form.field("focus").flatMap { Double($0) }.map {
             min(100, max(0, $0)) / 100
         }
         let image: ImageRecord
@@ -346,7 +330,7 @@ struct WebAccount {
             media.delete(ids: [image.id])
             return routes.redirect("/settings", flash: "Not changed; please try again.")
         }
-        let response = await run("avatar", [image.id], as: caller(request, context, viewer))
+        let response = try await run("avatar", [image.id], as: caller(request, context, viewer))
         return routes.redirect(
             "/settings",
             flash: response.failure == nil
@@ -366,7 +350,7 @@ struct WebAccount {
         guard !password.isEmpty, Self.lengthProblem(secrets: [password]) == nil else {
             return routes.redirect("/settings", flash: "Give your password to delete the account; nothing was deleted.")
         }
-        let response = await run("account", ["delete", password], as: caller(request, context, viewer))
+        let response = try await run("account", ["delete", password], as: caller(request, context, viewer))
         guard response.failure == nil else {
             return routes.redirect("/settings", flash: Self.message(response, command: "account"))
         }
@@ -378,7 +362,7 @@ struct WebAccount {
         guard let viewer = await routes.viewer(request) else {
             return withSession(routes.redirect("/", flash: "Signed out."), token: nil)
         }
-        let response = await run("logout", ["all"], as: caller(request, context, viewer))
+        let response = try await run("logout", ["all"], as: caller(request, context, viewer))
         let flash =
             response.failure == nil
             ? "Signed out everywhere: every device and connection." : response.lines.joined(separator: " ")

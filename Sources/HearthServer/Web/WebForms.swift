@@ -38,8 +38,10 @@ enum WebForms {
     }
 
     /// A `Set-Cookie` value; `secure` when the site is reached over TLS.
-    static func setCookie(_ name: String, _ value: String, maxAge: Int, httpOnly: Bool = true, secure: Bool) -> String {
-        "\(name)=\(value); Path=/; Max-Age=\(maxAge); SameSite=Lax" + (httpOnly ? "; HttpOnly" : "")
+    static func setCookie(
+        _ name: String, _ value: String, maxAge: Int, httpOnly: Bool = true, secure: Bool, path: String = "/"
+    ) -> String {
+        "\(name)=\(value); Path=\(path); Max-Age=\(maxAge); SameSite=Lax" + (httpOnly ? "; HttpOnly" : "")
             + (secure ? "; Secure" : "")
     }
 
@@ -55,6 +57,11 @@ enum WebForms {
             return .failure(Refused(MediaRoutes.text(.badRequest, "The form could not be read (a broken % escape).")))
         }
         return .success(fields)
+    }
+
+    /// The answer to a form whose CSRF token does not match the cookie's.
+    static var expired: Refused {
+        Refused(MediaRoutes.text(.forbidden, "The form has expired; reload the page and try again."))
     }
 
     struct Refused: Error {
@@ -84,7 +91,12 @@ enum WebForms {
 
     static func isToken(_ text: String) -> Bool { text.utf8.count == 32 && text.allSatisfy(\.isHexDigit) }
 
+    /// Every byte but ASCII letters and digits escaped (`.alphanumerics` would let other
+    /// scripts' letters through raw, into a cookie or a Location).
     static func percentEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        text.addingPercentEncoding(withAllowedCharacters: asciiAlphanumerics) ?? ""
     }
+
+    static let asciiAlphanumerics = CharacterSet(
+        charactersIn: "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 }

@@ -20,8 +20,8 @@ extension WebLimits {
 /// viewers only, each within `WebLimits.previewsPerMinute`, recent answers kept in a bounded cache.
 struct WebPictureRoutes {
     let routes: WebRoutes
-    let limit = WindowLimit(count: WebLimits.previewsPerMinute, window: .seconds(60))
-    let cache = PictureCache(entries: WebLimits.previewCacheEntries, bytes: WebLimits.previewCacheBytes)
+    var limit: WindowLimit { routes.shared.previews }
+    var cache: PictureCache { routes.shared.pictures }
 
     func add(to router: Router<HearthRequestContext>) {
         for picture in routes.core.bot.apps.flatMap(\.pictures) {

@@ -19,7 +19,9 @@ struct WebRoutes {
     let publicURL: @Sendable () -> String
     /// Served over TLS here (the HTTPS port): cookies are Secure.
     let overTLS: Bool
-    let cache: WebPageCache
+    /// The limits and caches every port shares.
+    let shared: WebShared
+    var cache: WebPageCache { shared.pages }
     /// The site's files: the layout links the stylesheet with its version.
     let assets: WebAssets
     var services: BotServices { core.bot.services }
@@ -28,13 +30,13 @@ struct WebRoutes {
     let ircPort: @Sendable () -> Int
 
     init(
-        core: Core, assets: WebAssets, publicURL: @escaping @Sendable () -> String, overTLS: Bool,
-        ircPort: @escaping @Sendable () -> Int
+        core: Core, assets: WebAssets, shared: WebShared, publicURL: @escaping @Sendable () -> String,
+        overTLS: Bool, ircPort: @escaping @Sendable () -> Int
     ) {
         self.core = core
+        self.shared = shared
         self.assets = assets
         self.ircPort = ircPort
-        cache = WebPageCache(seconds: core.config.pageCacheSeconds)
         self.publicURL = publicURL
         self.overTLS = overTLS
         pages = core.bot.apps.flatMap(\.pages)
@@ -83,8 +85,10 @@ struct WebRoutes {
         router.get("/") { request, context in
             try await render(request, context, template: home?.name ?? "home", cacheable: true) { viewer in
                 let (host, port) = (URL(string: publicURL())?.host ?? "localhost", ircPort())
-                var content = try await home?.load(
-                    WebRequest(parameters: [:], query: query(request), viewer: viewer, services: services, route: "/"))
+                var content =
+                    try await home?.load(
+                        WebRequest(
+                            parameters: [:], query: query(request), viewer: viewer, services: services, route: "/"))
                     ?? WebContent(
                         title: "Hearth",
                         summary: "Chat from nc, IRC or the web, with memes, fortunes, recipes and family.", values: [:])
@@ -134,13 +138,13 @@ struct WebRoutes {
         var cookies: [String] = []
         let csrf = jar[WebForms.csrfCookie].flatMap { WebForms.isToken($0) ? $0 : nil } ?? WebForms.newToken()
         if jar[WebForms.csrfCookie] != csrf {
-            cookies.append(WebForms.setCookie(WebForms.csrfCookie, csrf, maxAge: 365 * 86400, secure: secure))
+            cookies.append(WebForms.setCookie(WebForms.csrfCookie, csrf, maxAge: Self.csrfSeconds, secure: secure))
         }
         let flash = jar[WebForms.flashCookie]?.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 }
         let cacheKey = cacheable && cache.isOn && signedIn == nil && flash == nil ? request.uri.description : nil
         let commands = services.commandCount
         if let cacheKey, let html = cache.page(cacheKey, commands: commands) {
-            return Self.html(status, html, cookies: cookies)
+            return Self.html(status, html, cookies: cookies, signedIn: false)
         }
         var status = status
         var name = template
@@ -161,7 +165,8 @@ struct WebRoutes {
         var frame = WebLayout.Frame(
             title: content.title, summary: content.summary, url: publicURL() + request.uri.path,
             image: content.image.map { $0.hasPrefix("/") ? publicURL() + $0 : $0 }, nav: navigation,
-            stylesheet: assets.link("/static/hearth.css"), viewer: signedIn.map { ($0.0.name, IRCNames.fold($0.0.name)) }, csrf: csrf)
+            stylesheet: assets.link("/static/hearth.css"),
+            viewer: signedIn.map { ($0.0.name, IRCNames.fold($0.0.name)) }, csrf: csrf)
         frame.script = assets.link("/static/hearth.js")
         if let flash {
             frame.flash = String(flash.prefix(WebLimits.maxFlashBytes))
@@ -170,11 +175,15 @@ struct WebRoutes {
         let html = WebLayout.page(frame, body: body)
         // Only a page without this visitor's token in it may be handed to the next one.
         if let cacheKey, status == .ok, !html.contains(csrf) { cache.keep(cacheKey, html: html, commands: commands) }
-        return Self.html(status, html, cookies: cookies)
+        return Self.html(status, html, cookies: cookies, signedIn: signedIn != nil)
     }
 
-    static func html(_ status: HTTPResponse.Status, _ html: String, cookies: [String]) -> Response {
-        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"]
+    /// A page; a signed-in viewer's is private and kept nowhere, not even for the back button
+    /// after signing out on a shared computer.
+    static func html(_ status: HTTPResponse.Status, _ html: String, cookies: [String], signedIn: Bool) -> Response {
+        var headers: HTTPFields = [
+            .contentType: "text/html; charset=utf-8", .cacheControl: signedIn ? "private, no-store" : "no-cache",
+        ]
         for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
@@ -211,12 +220,11 @@ struct WebRoutes {
         case .failure(let refused): return refused.response
         }
         guard WebSignIn.csrfMatches(request, form) else {
-            return MediaRoutes.text(.forbidden, "The form has expired; reload the page and try again.")
+            return WebForms.expired.response
         }
         let back = action.back(params)
-        guard let (viewer, hash) = await viewer(request) else {
-            return redirect("/signin?next=" + WebForms.percentEncoded(back), flash: "Sign in first.")
-        }
+        guard let (viewer, hash) = await viewer(request) else { return signInFirst(back) }
+        if let refused = formLimited(viewer) { return refused.response }
         guard let line = action.command(params, form) else {
             return redirect(back, flash: "That form was empty or not understood; nothing was changed.")
         }
@@ -224,9 +232,7 @@ struct WebRoutes {
             sessionID: 0, nick: viewer.name, account: viewer, tokenHash: hash,
             address: context.client(request, core.config.httpProxies), isIRC: false)
         let response = await core.bot.handle(line, caller: caller, presence: core, requireBang: true)
-        for effect in response?.effects ?? [] {
-            if case .notify(let accountID, let text) = effect { core.notify(accountID: accountID, text: text) }
-        }
+        core.applyFromWeb(response?.effects ?? [])
         let failed = response?.failure != nil
         if failed, let page = action.formPage {
             let problem = (response?.lines ?? []).joined(separator: " ")
@@ -239,7 +245,7 @@ struct WebRoutes {
                 return content
             }
         }
-        let next = failed ? action.backOnFailure?(params, form) ?? back : response?.madePage ?? back
+        let next = failed ? back : response?.madePage ?? back
         let quiet = action.quiet && !failed
         return redirect(next, flash: quiet ? nil : (response?.lines ?? []).joined(separator: " "))
     }

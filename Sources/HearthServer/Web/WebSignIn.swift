@@ -71,25 +71,44 @@ struct WebSignIn {
                 request, context, next: next, name: name, problem: error.message, status: .unauthorized)
         }
         let (token, _) = try await accounts.issueToken(accountID: account.id)
-        var response = routes.redirect(next, flash: "Signed in as \(account.name).")
-        response.headers.append(
-            HTTPField(
-                name: .setCookie,
-                value: WebForms.setCookie(
-                    WebForms.sessionCookie, token, maxAge: Int(accounts.tokenLifetime), secure: routes.secure)))
-        return response
+        return routes.withSession(routes.redirect(next, flash: "Signed in as \(account.name)."), token: token)
     }
 
     func signOut(_ request: Request) async throws -> Response {
         guard case .success(let fields) = await WebForms.fields(request), Self.csrfMatches(request, fields) else {
-            return MediaRoutes.text(.forbidden, "The form has expired; reload the page and try again.")
+            return WebForms.expired.response
         }
         if let (_, hash) = await routes.viewer(request) { try await routes.services.store.revokeToken(tokenHash: hash) }
-        var response = routes.redirect("/", flash: "Signed out.")
+        return routes.withSession(routes.redirect("/", flash: "Signed out."), token: nil)
+    }
+}
+
+extension WebRoutes {
+    /// Signing in (`token`, the session's resume token) or out (nil). Signing in also starts a
+    /// new CSRF token: one handed out before belonged to the browser's anonymous visit. Signing
+    /// out asks the browser to drop its copies of the private pages too.
+    func withSession(_ response: Response, token: String?) -> Response {
+        var response = response
+        let lifetime = Int(services.accounts.tokenLifetime)
         response.headers.append(
             HTTPField(
                 name: .setCookie,
-                value: WebForms.setCookie(WebForms.sessionCookie, "", maxAge: 0, secure: routes.secure)))
+                value: WebForms.setCookie(
+                    WebForms.sessionCookie, token ?? "", maxAge: token == nil ? 0 : lifetime,
+                    secure: secure)))
+        if token != nil {
+            response.headers.append(
+                HTTPField(
+                    name: .setCookie,
+                    value: WebForms.setCookie(
+                        WebForms.csrfCookie, WebForms.newToken(), maxAge: Self.csrfSeconds,
+                        secure: secure)))
+        } else {
+            response.headers[Self.clearSiteData] = #""cache""#
+        }
         return response
     }
+
+    static let csrfSeconds = 365 * 86400
+    static let clearSiteData = HTTPField.Name("Clear-Site-Data")!
 }

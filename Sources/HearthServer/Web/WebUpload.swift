@@ -13,7 +13,6 @@ import NIOCore
 struct WebUpload {
     let routes: WebRoutes
     let media: MediaLibrary
-    let limit = WindowLimit(count: WebLimits.uploadsPerHour, window: .seconds(3600))
 
     /// The meme maker, where an uploaded picture leads (`?picture=ID`).
     static let makerPath = "/make"
@@ -23,28 +22,19 @@ struct WebUpload {
     }
 
     func upload(_ request: Request, _ context: HearthRequestContext) async throws -> Response {
-        guard let body = try? await request.body.collect(upTo: MediaRoutes.maxBodyBytes) else {
-            return MediaRoutes.text(
-                .contentTooLarge, "Not stored: the file is over \(MediaLimits.maxUploadBytes / 1024 / 1024) MiB.")
+        try await WebRoutes.answer {
+            let (viewer, form) = try await routes.fileForm(request, back: Self.makerPath)
+            let next = LocalRedirect.path(form.field("next") ?? Self.makerPath)
+            guard routes.shared.uploads.allow(viewer.id) else {
+                return routes.redirect(next, flash: Self.tooMany)
+            }
+            return try await store(form.firstFile ?? [], viewer: viewer, next: next)
         }
-        let bytes = [UInt8](buffer: body)
-        guard let boundary = Multipart.boundary(request.headers[.contentType]) else {
-            return MediaRoutes.text(.badRequest, "Send the picture with the page's form (multipart/form-data).")
-        }
-        let token = Multipart.field("csrf", bytes, boundary: boundary) ?? ""
-        guard WebSignIn.csrfMatches(request, ["csrf": token]) else {
-            return MediaRoutes.text(.forbidden, "The form has expired; reload the page and try again.")
-        }
-        let next = LocalRedirect.path(Multipart.field("next", bytes, boundary: boundary) ?? Self.makerPath)
-        guard let (viewer, _) = await routes.viewer(request) else {
-            return routes.redirect("/signin?next=" + WebForms.percentEncoded(next), flash: "Sign in first.")
-        }
-        guard limit.allow(viewer.id) else {
-            return routes.redirect(
-                next, flash: "Not stored: at most \(WebLimits.uploadsPerHour) pictures an hour from the web; try later."
-            )
-        }
-        let file = Multipart.firstFile(bytes, boundary: boundary) ?? []
+    }
+
+    static let tooMany = "Not stored: at most \(WebLimits.uploadsPerHour) pictures an hour from the web; try later."
+
+    func store(_ file: [UInt8], viewer: AccountRef, next: String) async throws -> Response {
         let image: ImageRecord
         switch try await MediaRoutes(core: routes.core, media: media).keep(file, accountID: viewer.id, ticket: nil) {
         case .success(let stored): image = stored

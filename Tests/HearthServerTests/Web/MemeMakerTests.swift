@@ -47,10 +47,12 @@ import Testing
             // A caption over the limit: back to the maker with what was typed and why; nothing made.
             let long = String(repeating: "x", count: MediaLimits.maxCaptionBytes + 1)
             #expect(try await browser.get("/make/preview?source=sunset&text1=\(long)").status == 400)
-            let refused = try await browser.post("/make", form: ["source": "sunset", "text1": long, "text2": "b"])
-            #expect(refused.status == 303 && refused.location == "/make?source=sunset&text1=\(long)&text2=b")
-            let again = try await browser.get(try #require(refused.location))
+            // The form comes back as it was sent (not through a URL: a long non-ASCII one is too long for one).
+            let wide = String(repeating: "é", count: MediaLimits.maxCaptionBytes)
+            let again = try await browser.post("/make", form: ["source": "sunset", "text1": wide, "text2": "b"])
+            #expect(again.status == 422 && again.location == nil)
             #expect(again.body.contains("is too long: a text may have \(MediaLimits.maxCaptionBytes) bytes"))
+            #expect(again.body.contains(#"name="text1" value="\#(wide)""#))
             #expect(again.body.contains(#"name="text2" value="b""#))
             // Posted: the meme's page. A | typed in a caption stays in that caption.
             let made = try await browser.post(
@@ -73,8 +75,7 @@ import Testing
             #expect(try await browser.get("/make").body.contains("That form was empty or not understood"))
             // An unknown template: the bot's answer with its suggestion.
             let wrong = try await browser.post("/make", form: ["source": "sunsett", "text1": "x"])
-            #expect(wrong.location == "/make?source=sunsett&text1=x")
-            #expect(try await browser.get("/make?source=sunsett").body.contains("did you mean sunset?"))
+            #expect(wrong.status == 422 && wrong.body.contains("did you mean sunset?"))
         }
     }
 
@@ -173,7 +174,7 @@ import Testing
             #expect(try await bob.get(location).body.contains("you have no picture \(short)"))
             #expect(try await bob.get("/make/preview?source=\(short)&text1=x").status == 400)
             let stolen = try await bob.post("/make", form: ["picture": short, "text1": "x"])
-            #expect(stolen.location?.hasPrefix("/make?source=\(short)") == true)
+            #expect(stolen.status == 422 && stolen.body.contains("you have no picture \(short)"))
             let (elsewhere, _) = Self.uploadForm(csrf: token, file: Web.samplePNG(), next: "//evil.example/")
             let home = try await browser.send("POST", "/pictures", body: elsewhere, headers: headers)
             #expect(home.location?.hasPrefix("/?picture=") == true)

@@ -42,7 +42,9 @@ enum MemeMaker {
             throw WebRefusal.notFound("Pictures are not set up on this server.")
         }
         let word = String((request.query["q"] ?? "").trimmingCharacters(in: .whitespaces).prefix(maxWordLength))
-        let source = source(request.query)
+        // A post that failed comes back with its form (`WebAction.formPage`), else the link's query.
+        let typed = request.form.isEmpty ? request.query : request.form
+        let source = source(typed)
         var templates: [[String: Any]] = []
         for template in BuiltinTemplate.all where PictureCommands.matches(template, word) {
             let preview = try await media.templatePreview(template)
@@ -66,7 +68,7 @@ enum MemeMaker {
             "maxCaption": MediaLimits.maxCaptionBytes,
         ]
         if let source {
-            let texts = (1...maxFields).map { caption(request.query["text\($0)"]) }
+            let texts = (1...maxFields).map { caption(typed["text\($0)"]) }
             do {
                 let (_, boxes) = try await MemeDraft.picture(source, for: me, store: store)
                 let count = min(boxes.count, maxFields)
@@ -109,7 +111,7 @@ enum MemeMaker {
     }
 
     /// Posting the maker's form: `!meme SOURCE text | text`; then the meme's page, or the maker
-    /// again with what was typed and the reason.
+    /// again (422) with what was typed and the reason.
     static let post: WebAction = {
         var action = WebAction(
             "/make",
@@ -117,12 +119,7 @@ enum MemeMaker {
                 guard let source = source(form) else { return nil }
                 return "!meme \(source) " + captions(form).joined(separator: " | ")
             }, back: { _ in "/make" })
-        action.backOnFailure = { _, form in
-            guard let source = source(form) else { return "/make" }
-            var query = "source=" + WebText.queryEncoded(source)
-            for (i, text) in captions(form).enumerated() { query += "&text\(i + 1)=" + WebText.queryEncoded(text) }
-            return "/make?" + query
-        }
+        action.formPage = page
         return action
     }()
 }
