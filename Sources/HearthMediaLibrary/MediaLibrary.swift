@@ -263,10 +263,10 @@ public final class MediaLibrary: Sendable {
                 }
             }
         }
-        let picture =
-            try (preview
-            ? self.base(key: base.cacheKey + "@preview") { try full().fitted(maxSide: Self.previewSide) } : full())
-            .clone()
+        let source =
+            try preview
+            ? self.base(key: base.cacheKey + "@preview") { try full().fitted(maxSide: Self.previewSide) } : full()
+        let picture = source.clone()
         renderer.caption(picture, boxes: boxes, captions: captions, textScale: scale)
         return picture
     }

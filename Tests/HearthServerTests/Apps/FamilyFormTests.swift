@@ -46,7 +46,8 @@ import Testing
             #expect(try await web.get("/family/1/photos").body.contains(#"<img src="/i/\#(picture)"#))
 
             // An event; a wrong date is chat's refusal.
-            #expect(try await web.post("/family/1/event", form: ["date": "2026-12-24", "title": "dinner"]).status == 303)
+            #expect(
+                try await web.post("/family/1/event", form: ["date": "2026-12-24", "title": "dinner"]).status == 303)
             #expect(try await web.get("/family/1").body.contains("📅 <b>2026-12-24</b>"))
             _ = try await web.post("/family/1/event", form: ["date": "tomorrow", "title": "dinner"])
             #expect(try await Self.flash(web, "/family/1").contains("tomorrow is not a date"))

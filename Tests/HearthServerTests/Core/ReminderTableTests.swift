@@ -24,9 +24,11 @@ import Testing
         var table = ReminderTable()
         let said = NIOLockedValueBox<[String]>([])
         let first = table.newID()
-        table.replace(7, id: first, with: loop.scheduleTask(in: .seconds(1)) { said.withLockedValue { $0.append("old") } })
+        table.replace(
+            7, id: first, with: loop.scheduleTask(in: .seconds(1)) { said.withLockedValue { $0.append("old") } })
         let second = table.newID()
-        table.replace(7, id: second, with: loop.scheduleTask(in: .seconds(1)) { said.withLockedValue { $0.append("new") } })
+        table.replace(
+            7, id: second, with: loop.scheduleTask(in: .seconds(1)) { said.withLockedValue { $0.append("new") } })
         loop.advanceTime(by: .seconds(2))
         #expect(said.withLockedValue { $0 } == ["new"])
     }

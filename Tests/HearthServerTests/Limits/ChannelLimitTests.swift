@@ -46,7 +46,8 @@ extension LimitCrossingTests {
             let mo = try await TestClient.irc(server, nick: "mo")
             try await mo.send("JOIN #m")
             try await mo.expectNumeric("366")
-            let nicks = (0...IRCLimits.modesPerCommand).map { "m\(Character(UnicodeScalar(UInt8(97 + $0))))" }  // one more than the limit
+            // One more than the limit.
+            let nicks = (0...IRCLimits.modesPerCommand).map { "m\(Character(UnicodeScalar(UInt8(97 + $0))))" }
             for nick in nicks {
                 let c = try await TestClient.irc(server, nick: nick)
                 try await c.send("JOIN #m")

@@ -166,7 +166,9 @@ import Testing
     /// port is not the proxy's, so loopback reads it there.
     @Test func nothingThroughAProxyReadsMetrics() async throws {
         let proxy = HTTPProxies(["127.0.0.1"])!
-        try await withServer { $0.server.httpProxies = proxy } run: { server in
+        try await withServer {
+            $0.server.httpProxies = proxy
+        } run: { server in
             let sameHostProxy = try await Self.scrape(server)
             #expect(sameHostProxy.status == 403)
         }

@@ -223,7 +223,9 @@ import Testing
     /// replayed with the cloak of the address it holds.
     @Test func historyStoredBeforeCloakingShowsTheCloak() async throws {
         let dir = TestServer.tempDirectory()
-        try await withServer(dataDirectory: dir) { $0.cloakHosts = false } run: { server in
+        try await withServer(dataDirectory: dir) {
+            $0.cloakHosts = false
+        } run: { server in
             let people = try await Self.members(server, [("ann", Self.ann), ("bob", "127.0.0.3")])
             let (ann, bob) = (people[0], people[1])
             for client in [ann, bob] {

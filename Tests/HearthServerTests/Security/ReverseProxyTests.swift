@@ -28,7 +28,9 @@ import Testing
     /// One visitor's wrong sign-ins (one past the per-address allowance) once locked every
     /// visitor out: the whole site was the proxy's one address.
     @Test func oneVisitorsWrongPasswordsDoNotLockOutAnother() async throws {
-        try await withServer { $0.server.httpProxies = Self.proxy } run: { server in
+        try await withServer {
+            $0.server.httpProxies = Self.proxy
+        } run: { server in
             _ = try await TestClient.user(server, "alice")
             _ = try await TestClient.user(server, "bob")
             // Guessing across names, so that only the address's allowance runs out.
