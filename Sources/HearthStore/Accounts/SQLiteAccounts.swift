@@ -178,7 +178,8 @@ extension SQLiteStore {
             try db.execute(
                 sql: """
                     UPDATE recoveryCode SET usedAt = ? WHERE id = (SELECT id FROM recoveryCode
-                    WHERE accountId = ? AND codeHash IN \(Self.placeholders(codeHashes.count)) AND usedAt IS NULL LIMIT 1)
+                    WHERE accountId = ? AND codeHash IN \(Self.placeholders(codeHashes.count))
+                      AND usedAt IS NULL LIMIT 1)
                     """,
                 arguments: StatementArguments(arguments))
             return db.changesCount == 1 ? account : nil

@@ -65,17 +65,23 @@ extension SQLiteStore {
                 UPDATE meme SET
                   likes = likes - (SELECT COUNT(*) FROM memeLike WHERE memeId = meme.id AND accountId = :id),
                   favs = favs - (SELECT COUNT(*) FROM memeFav WHERE memeId = meme.id AND accountId = :id),
-                  comments = comments - (SELECT COUNT(*) FROM comment WHERE kind = 'meme' AND targetId = meme.id AND accountId = :id)
-                WHERE id IN (SELECT memeId FROM memeLike WHERE accountId = :id UNION SELECT memeId FROM memeFav WHERE accountId = :id
+                  comments = comments - (SELECT COUNT(*) FROM comment WHERE kind = 'meme' AND targetId =
+                    meme.id AND accountId = :id)
+                WHERE id IN (SELECT memeId FROM memeLike WHERE accountId = :id UNION SELECT memeId FROM
+                  memeFav WHERE accountId = :id
                   UNION SELECT targetId FROM comment WHERE kind = 'meme' AND accountId = :id)
                 """, arguments: ["id": accountID])
         try db.execute(
             sql: """
                 UPDATE recipe SET
-                  ups = ups - (SELECT COUNT(*) FROM recipeVote WHERE recipeId = recipe.id AND accountId = :id AND value > 0),
-                  downs = downs - (SELECT COUNT(*) FROM recipeVote WHERE recipeId = recipe.id AND accountId = :id AND value < 0),
-                  comments = comments - (SELECT COUNT(*) FROM comment WHERE kind = 'recipe' AND targetId = recipe.id AND accountId = :id)
-                WHERE id IN (SELECT recipeId FROM recipeVote WHERE accountId = :id UNION SELECT targetId FROM comment WHERE kind = 'recipe' AND accountId = :id)
+                  ups = ups - (SELECT COUNT(*) FROM recipeVote WHERE recipeId = recipe.id AND accountId = :id
+                    AND value > 0),
+                  downs = downs - (SELECT COUNT(*) FROM recipeVote WHERE recipeId = recipe.id AND accountId =
+                    :id AND value < 0),
+                  comments = comments - (SELECT COUNT(*) FROM comment WHERE kind = 'recipe' AND targetId =
+                    recipe.id AND accountId = :id)
+                WHERE id IN (SELECT recipeId FROM recipeVote WHERE accountId = :id UNION SELECT targetId FROM
+                  comment WHERE kind = 'recipe' AND accountId = :id)
                 """, arguments: ["id": accountID])
         try db.execute(
             sql: """

@@ -159,7 +159,8 @@ extension SQLiteStore {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT account.name, SUM(points) AS total FROM pointsEvent JOIN account ON account.id = pointsEvent.accountId
+                    SELECT account.name, SUM(points) AS total FROM pointsEvent JOIN account ON account.id =
+                      pointsEvent.accountId
                     WHERE 1 = 1 \(friendFilter)
                     GROUP BY account.id ORDER BY total DESC, account.nameKey LIMIT :limit
                     """,
@@ -174,7 +175,8 @@ extension SQLiteStore {
         try db.execute(
             sql: """
                 INSERT INTO lastLocation (accountId, lat, lon, label, at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(accountId) DO UPDATE SET lat = excluded.lat, lon = excluded.lon, label = excluded.label, at = excluded.at
+                ON CONFLICT(accountId) DO UPDATE SET lat = excluded.lat, lon = excluded.lon, label =
+                  excluded.label, at = excluded.at
                 """, arguments: [accountID, location.lat, location.lon, location.label, location.at])
     }
 

@@ -35,7 +35,8 @@ extension SQLiteStore {
             for entry in access {
                 try db.execute(
                     sql:
-                        "INSERT OR IGNORE INTO historyAccess (target, accountId) SELECT ?, id FROM account WHERE id = ?",
+                        "INSERT OR IGNORE INTO historyAccess (target, accountId) SELECT ?, id FROM account "
+                        + "WHERE id = ?",
                     arguments: [entry.target, entry.accountID])
             }
         }
@@ -69,7 +70,8 @@ extension SQLiteStore {
             let removed = db.changesCount
             try db.execute(
                 sql: """
-                    DELETE FROM historyAccess WHERE NOT EXISTS (SELECT 1 FROM history WHERE history.target = historyAccess.target)
+                    DELETE FROM historyAccess WHERE NOT EXISTS (SELECT 1 FROM history WHERE history.target =
+                      historyAccess.target)
                     """)
             return removed
         }
@@ -117,7 +119,8 @@ extension SQLiteStore {
             let rows = try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT * FROM history WHERE \(conditions.joined(separator: " AND ")) ORDER BY id \(order) LIMIT :limit",
+                    "SELECT * FROM history WHERE \(conditions.joined(separator: " AND ")) ORDER BY id \(order) "
+                    + "LIMIT :limit",
                 arguments: StatementArguments(arguments))
             let records = rows.map(HistoryRecord.init(row:))
             return newestFirst ? records.reversed() : records

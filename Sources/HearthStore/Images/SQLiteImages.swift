@@ -16,7 +16,8 @@ extension SQLiteStore {
             try ImageRecord.fetchAll(
                 db,
                 sql:
-                    "SELECT * FROM image WHERE ownerId = ? AND kind = 'upload' AND id >= ? AND id < ? ORDER BY createdAt DESC LIMIT 2",
+                    "SELECT * FROM image WHERE ownerId = ? AND kind = 'upload' AND id >= ? AND id < ? ORDER BY "
+                    + "createdAt DESC LIMIT 2",
                 arguments: [ownerID, prefix, prefix + "g"])
         }
     }
@@ -31,7 +32,8 @@ extension SQLiteStore {
             let images = try ImageRecord.fetchAll(
                 db,
                 sql:
-                    "SELECT * FROM image WHERE ownerId = ? AND kind = 'upload' ORDER BY createdAt DESC, id LIMIT ? OFFSET ?",
+                    "SELECT * FROM image WHERE ownerId = ? AND kind = 'upload' ORDER BY createdAt DESC, id "
+                    + "LIMIT ? OFFSET ?",
                 arguments: [ownerID, StoreLimits.imagePageSize, (page - 1) * StoreLimits.imagePageSize])
             return (images, total)
         }

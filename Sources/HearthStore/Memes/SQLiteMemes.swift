@@ -122,7 +122,8 @@ extension SQLiteStore {
                         SELECT blockerId FROM block WHERE blockedId = :viewer
                         UNION SELECT blockedId FROM block WHERE blockerId = :viewer))
                       AND (meme.accountId = :viewer
-                        OR EXISTS (SELECT 1 FROM setting WHERE setting.accountId = meme.accountId AND key = 'privacy' AND value = 'public')
+                        OR EXISTS (SELECT 1 FROM setting WHERE setting.accountId = meme.accountId AND key =
+                          'privacy' AND value = 'public')
                         OR (EXISTS (SELECT 1 FROM follow WHERE followerId = :viewer AND followeeId = meme.accountId)
                           AND EXISTS (SELECT 1 FROM follow WHERE followerId = meme.accountId AND followeeId = :viewer)))
                     ORDER BY meme.id DESC LIMIT :limit

@@ -82,7 +82,8 @@ extension SQLiteStore {
             } else {
                 try db.execute(
                     sql:
-                        "INSERT INTO recipeVote (recipeId, accountId, value) VALUES (?, ?, ?) ON CONFLICT(recipeId, accountId) DO UPDATE SET value = excluded.value",
+                        "INSERT INTO recipeVote (recipeId, accountId, value) VALUES (?, ?, ?) ON "
+                        + "CONFLICT(recipeId, accountId) DO UPDATE SET value = excluded.value",
                     arguments: [recipeID, accountID, value])
             }
             try db.execute(
@@ -186,7 +187,9 @@ extension SQLiteStore {
             let rows = try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT recipe.*, account.name AS author \(from) ORDER BY \(match.isEmpty ? "" : "bm25(recipeSearch, 10.0, 5.0, 3.0, 1.0), ")recipe.id DESC LIMIT :limit OFFSET :offset",
+                    "SELECT recipe.*, account.name AS author \(from) ORDER BY "
+                    + "\(match.isEmpty ? "" : "bm25(recipeSearch, 10.0, 5.0, 3.0, 1.0), ")recipe.id DESC "
+                    + "LIMIT :limit OFFSET :offset",
                 arguments: StatementArguments(arguments))
             return (try rows.map(Self.recipeRow), total)
         }

@@ -32,7 +32,8 @@ extension SQLiteStore {
         try await pool.write { db in
             try db.execute(
                 sql: """
-                    UPDATE registeredChannel SET topic = ?, topicSetBy = ?, topicSetAt = ?, flags = ?, channelKey = ?, userLimit = ?
+                    UPDATE registeredChannel SET topic = ?, topicSetBy = ?, topicSetAt = ?, flags = ?,
+                      channelKey = ?, userLimit = ?
                     WHERE nameKey = ?
                     """,
                 arguments: [

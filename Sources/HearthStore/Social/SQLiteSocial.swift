@@ -40,7 +40,8 @@ extension SQLiteStore {
             let added = db.changesCount == 1
             try db.execute(
                 sql:
-                    "DELETE FROM follow WHERE (followerId = ? AND followeeId = ?) OR (followerId = ? AND followeeId = ?)",
+                    "DELETE FROM follow WHERE (followerId = ? AND followeeId = ?) OR (followerId = ? AND "
+                    + "followeeId = ?)",
                 arguments: [blocker, blocked, blocked, blocker])
             return added
         }
@@ -101,7 +102,8 @@ extension SQLiteStore {
         }
         return try await page(
             sql:
-                "SELECT a.name, a.nameKey FROM account a \(join) WHERE a.nameKey > :after ORDER BY a.nameKey LIMIT :limit",
+                "SELECT a.name, a.nameKey FROM account a \(join) WHERE a.nameKey > :after ORDER BY a.nameKey "
+                + "LIMIT :limit",
             arguments: ["me": accountID], after: after)
     }
 
@@ -174,7 +176,8 @@ extension SQLiteStore {
         try await pool.write { db in
             try db.execute(
                 sql:
-                    "INSERT INTO setting (accountId, key, value) VALUES (?, ?, ?) ON CONFLICT(accountId, key) DO UPDATE SET value = excluded.value",
+                    "INSERT INTO setting (accountId, key, value) VALUES (?, ?, ?) ON CONFLICT(accountId, key) "
+                    + "DO UPDATE SET value = excluded.value",
                 arguments: [accountID, key, value])
         }
     }
