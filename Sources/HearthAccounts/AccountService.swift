@@ -56,7 +56,8 @@ public final class AccountService: Sendable {
     public static func nameProblem(_ name: String) -> String? {
         if !IRCNames.isValidNick(name) {
             return
-                "\"\(name)\" can't be a name: use 1–\(IRCLimits.nickLength) letters, digits or - _ [ ] { } | ^, starting with a letter"
+                "\"\(name)\" can't be a name: use 1–\(IRCLimits.nickLength) letters, digits or - _ [ ] { } | "
+                + "^, starting with a letter"
         }
         let key = IRCNames.fold(name)
         if GuestNames.isGuest(key) || reservedNicks.contains(key) || ["root", "admin"].contains(key) {

@@ -18,7 +18,8 @@ public struct Setting: Sendable {
             guard values.contains(value) else {
                 return .failure(
                     BotError(
-                        "\(key) can be \(values.joined(separator: " or ")), not \"\(raw)\" — e.g. !set \(key) \(values[0])"
+                        "\(key) can be \(values.joined(separator: " or ")), not \"\(raw)\" — e.g. !set \(key) "
+                            + "\(values[0])"
                     ))
             }
             return .success(value)
@@ -35,7 +36,8 @@ public struct Setting: Sendable {
             key: "tz", values: nil, defaultValue: "UTC", summary: "your time zone, for daily cookies and times",
             check: { value in
                 TimeZone(identifier: value) == nil || !(value.contains("/") || value == "UTC")
-                    ? "\"\(value)\" is not a time zone I know; use an IANA name like Europe/Paris, America/New_York or UTC"
+                    ? "\"\(value)\" is not a time zone I know; use an IANA name like Europe/Paris, "
+                        + "America/New_York or UTC"
                     : nil
             }),
         Setting(

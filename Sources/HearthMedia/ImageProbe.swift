@@ -24,7 +24,8 @@ public struct ImageProbe: Sendable, Equatable {
             case .badHeader: return "the image header is damaged"
             case .tooManyPixels(let w, let h):
                 return
-                    "the image is \(w)×\(h) pixels; the limit is \(MediaLimits.maxPixels / 1_000_000) megapixels and \(MediaLimits.maxSide) pixels a side"
+                    "the image is \(w)×\(h) pixels; the limit is \(MediaLimits.maxPixels / 1_000_000) "
+                    + "megapixels and \(MediaLimits.maxSide) pixels a side"
             case .tooBig(let bytes):
                 return "the file is \(bytes / 1024) KiB; the limit is \(MediaLimits.maxUploadBytes / 1024 / 1024) MiB"
             }

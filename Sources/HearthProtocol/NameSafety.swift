@@ -10,7 +10,8 @@ public enum NameSafety {
         for scalar in name.unicodeScalars where isInvisible(scalar) {
             let code = String(scalar.value, radix: 16, uppercase: true)
             return
-                "it contains an invisible or control character (U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code))"
+                "it contains an invisible or control character "
+                + "(U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code))"
         }
         var scripts = Set<Script>()
         var letters: [Unicode.Scalar] = []

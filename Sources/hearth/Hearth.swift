@@ -169,7 +169,8 @@ struct BackupCommand: AsyncParsableCommand {
         let summary = try Backup.create(
             from: store, mediaDirectory: (dataDir as NSString).appendingPathComponent("media"), to: file)
         print(
-            "backed up \(summary.databaseBytes) bytes of database to \(file) and \(summary.mediaFiles) pictures to \(Backup.mediaCopy(of: file))/"
+            "backed up \(summary.databaseBytes) bytes of database to \(file) and \(summary.mediaFiles) "
+                + "pictures to \(Backup.mediaCopy(of: file))/"
         )
     }
 }

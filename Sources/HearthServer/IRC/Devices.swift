@@ -36,7 +36,8 @@ extension Core {
         let count = state.connections(nickKey: holder.nickKey).count
         notice(
             client,
-            "You are \(holder.nick) on \(count) connections now: each sees your messages and everything sent to \(holder.nick).",
+            "You are \(holder.nick) on \(count) connections now: each sees your messages and everything sent "
+                + "to \(holder.nick).",
             out: &out)
         for key in holder.channels {
             guard let channel = state.channels[key], let status = channel.members[holder.id] else { continue }

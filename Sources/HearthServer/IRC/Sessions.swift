@@ -38,7 +38,8 @@ extension Core {
                 } else {
                     notice(
                         client,
-                        "\(holder.nick) is in use on \(Self.maxDevicesPerUser) connections already; this one stays \(client.nick).",
+                        "\(holder.nick) is in use on \(Self.maxDevicesPerUser) connections already; this one "
+                            + "stays \(client.nick).",
                         out: &out)
                 }
                 return

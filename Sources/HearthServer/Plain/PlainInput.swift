@@ -17,7 +17,8 @@ extension Core {
 
     static func plainGreeting(nick: String, network: String) -> [String] {
         [
-            "Welcome to \(network)! You are \(nick) — a guest until you !register NAME PASSWORD or !login NAME PASSWORD.",
+            "Welcome to \(network)! You are \(nick) — a guest until you !register NAME PASSWORD or !login NAME "
+                + "PASSWORD.",
             "Type !help for the bot's commands, /join #lobby to chat, /help for chat commands, /quit to leave.",
         ]
     }

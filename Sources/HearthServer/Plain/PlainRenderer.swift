@@ -120,7 +120,8 @@ enum PlainRenderer {
         case .listEnd: return "End of channel list. /join #name to enter one."
         case .whoReply:
             return
-                "  \(p[4]) (\(p[1])@\(p[2]))\(p[5].hasPrefix("G") ? " [away]" : "") in \(p[0]) — \(last.drop { $0 != " " }.dropFirst())"
+                "  \(p[4]) (\(p[1])@\(p[2]))\(p[5].hasPrefix("G") ? " [away]" : "") in \(p[0]) — "
+                + "\(last.drop { $0 != " " }.dropFirst())"
         case .whoisUser: return "\(p[0]) is \(p[1])@\(p[2]) (\(last))"
         case .whoisChannels: return "\(p[0]) is in: \(last)"
         case .whoisAccount: return "\(p[0]) is logged in as \(p[1])"

@@ -12,12 +12,17 @@ import Testing
 @Suite struct EdamamTests {
     static let body = """
         {"from":1,"to":2,"count":2,"_links":{},"hits":[
-          {"recipe":{"uri":"http://www.edamam.com/ontologies/edamam.owl#recipe_1","label":"Chicken Curry","image":"https://example.org/c.jpg",
-            "source":"Serious Eats","url":"https://example.org/chicken-curry","yield":4,"dietLabels":["High-Protein"],"healthLabels":["Dairy-Free"],
-            "ingredientLines":["1 kg chicken thighs","2 onions","3 tbsp curry paste"],"calories":1800.5,"totalTime":45.0,
+          {"recipe":{"uri":"http://www.edamam.com/ontologies/edamam.owl#recipe_1","label":"Chicken Curry",
+            "image":"https://example.org/c.jpg",
+            "source":"Serious Eats","url":"https://example.org/chicken-curry","yield":4,"dietLabels":["High-Protein"],
+            "healthLabels":["Dairy-Free"],
+            "ingredientLines":["1 kg chicken thighs","2 onions","3 tbsp curry paste"],"calories":1800.5,
+            "totalTime":45.0,
             "cuisineType":["indian"],"mealType":["lunch/dinner"],"dishType":["main course"]},"_links":{}},
-          {"recipe":{"uri":"http://www.edamam.com/ontologies/edamam.owl#recipe_2","label":"Green Curry","source":"Food52",
-            "url":"https://example.org/green-curry","ingredientLines":["coconut milk","green curry paste"],"totalTime":0,
+          {"recipe":{"uri":"http://www.edamam.com/ontologies/edamam.owl#recipe_2","label":"Green Curry",
+            "source":"Food52",
+            "url":"https://example.org/green-curry","ingredientLines":["coconut milk","green curry paste"],
+            "totalTime":0,
             "cuisineType":["south east asian"]},"_links":{}}]}
         """
 
@@ -85,7 +90,8 @@ import Testing
         let vic = try await TestClient.user(plain, "vic")
         try await vic.send("!edamam soup")
         try await vic.expect(
-            "Edamam is not set up on this server: the operator starts Hearth with --edamam-app-id ID --edamam-app-key KEY"
+            "Edamam is not set up on this server: the operator starts Hearth with --edamam-app-id ID "
+                + "--edamam-app-key KEY"
         )
         await plain.stop()
 

@@ -118,9 +118,10 @@ import Testing
             #expect(formResponse.statusCode == 200)
             #expect(String(decoding: form, as: UTF8.self).contains("multipart/form-data"))
             let boundary = "----hearth\(UInt32.random(in: 0...UInt32.max))"
-            var body = Data(
-                "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"cat.png\"\r\nContent-Type: image/png\r\n\r\n"
-                    .utf8)
+            let head =
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; "
+                + "filename=\"cat.png\"\r\nContent-Type: image/png\r\n\r\n"
+            var body = Data(head.utf8)
             body += Web.samplePNG()
             body += Data("\r\n--\(boundary)--\r\n".utf8)
             let (_, posted) = try await Web.fetch(

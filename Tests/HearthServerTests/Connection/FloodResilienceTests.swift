@@ -184,9 +184,11 @@ import Testing
 
         // The exchange was over while most of the flood still waited.
         print(
-            "flood: exchange of 10 took \(Self.ms(exchange)) ms (each: \(latencies.map { "\(Self.ms($0))" }.joined(separator: " ")) ms), "
+            "flood: exchange of 10 took \(Self.ms(exchange)) ms (each: "
+                + "\(latencies.map { "\(Self.ms($0))" }.joined(separator: " ")) ms), "
                 + "PING \(Self.ms(ping)) ms; "
-                + "flood lines out at its start \(processedAtStart), at its end \(processedAfterExchange) of \(Self.total) "
+                + "flood lines out at its start \(processedAtStart), at its end \(processedAfterExchange) of "
+                + "\(Self.total) "
                 + "(\(writtenAfterExchange) written by then, \(Self.ms(sinceFlood)) ms after the flood began); "
                 + "the server held \(held) lines on \(holding) connections, at most \(largest) bytes on one")
         #expect(largest <= ConnectionHandler.maxHeldBytes)
@@ -205,7 +207,8 @@ import Testing
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let allowed = Int(Double(Self.flooders) * (FloodTiers.standard.burst + FloodTiers.standard.rate * seconds))
         print(
-            "flood: \(later) of \(Self.total) flood lines out after \(Self.ms(elapsed)) ms (flood control allows at most \(allowed))"
+            "flood: \(later) of \(Self.total) flood lines out after \(Self.ms(elapsed)) ms (flood control "
+                + "allows at most \(allowed))"
         )
         #expect(later > processedAfterExchange, "the flood stopped")
         #expect(later <= allowed, "more flood lines went through than flood control allows")

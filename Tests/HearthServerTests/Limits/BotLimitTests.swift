@@ -77,7 +77,8 @@ extension LimitCrossingTests {
             let text = "C" + String(repeating: "c", count: CommentCommands.maxCommentLength - 1)
             try await cook.send("!comment recipe \(id) \(text)c")
             try await cook.expect(
-                "a comment may have \(CommentCommands.maxCommentLength) characters; yours has \(CommentCommands.maxCommentLength + 1)"
+                "a comment may have \(CommentCommands.maxCommentLength) characters; yours has "
+                    + "\(CommentCommands.maxCommentLength + 1)"
             )
             try await cook.send("!comment recipe \(id) \(text)")
             try await cook.expect("Comment #1 added to recipe #\(id).")

@@ -32,7 +32,8 @@ extension LimitCrossingTests {
             try await held.last!.sync()  // the last one at the limit is served
             let refused = try await server.connect()
             try await refused.expect(
-                "ERROR :Closing Link: 127.0.0.1 (Too many connections from your address: the limit is \(IRCLimits.connectionsPerAddress))"
+                "ERROR :Closing Link: 127.0.0.1 (Too many connections from your address: the limit is "
+                    + "\(IRCLimits.connectionsPerAddress))"
             )
             try await held.last!.sync()  // and still is
             await held[0].close()

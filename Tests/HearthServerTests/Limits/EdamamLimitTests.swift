@@ -24,7 +24,8 @@ extension LimitCrossingTests {
     /// An answer with `count` hits, each a "Dish N".
     static func edamamHits(_ count: Int) -> String {
         let hits = (1...count).map {
-            #"{"recipe":{"label":"Dish \#($0)","source":"Test","url":"https://example.org/\#($0)","ingredientLines":["x"]}}"#
+            #"{"recipe":{"label":"Dish \#($0)","source":"Test","url":"https://example.org/\#($0)","#
+                + #""ingredientLines":["x"]}}"#
         }
         return #"{"hits":["# + hits.joined(separator: ",") + "]}"
     }

@@ -76,7 +76,8 @@ extension LimitCrossingTests {
             try await victor.expect(bodyRefusal)
             try await victor.send(framed + "d")
             try await victor.expect(
-                " 417 victor :Input line was too long (the limit is \(IRCLimits.maxBodyBytes) bytes, plus \(section) of tags)"
+                " 417 victor :Input line was too long (the limit is \(IRCLimits.maxBodyBytes) bytes, plus "
+                    + "\(section) of tags)"
             )
             try await DeviceTests.nothing(pia, containing: "PRIVMSG #x :d")
 

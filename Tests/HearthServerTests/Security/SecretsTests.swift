@@ -38,7 +38,8 @@ import Testing
 
     static let zoeCaps = "batch draft/multiline echo-message message-tags server-time standard-replies"
     static let watcherCaps =
-        "account-notify account-tag away-notify batch draft/chathistory draft/multiline echo-message extended-join message-tags server-time standard-replies"
+        "account-notify account-tag away-notify batch draft/chathistory draft/multiline echo-message "
+        + "extended-join message-tags server-time standard-replies"
 
     /// How the bot hands out a resume token, to its owner only.
     static let tokenDelivery = "Your resume token (keep it secret): hrt_"

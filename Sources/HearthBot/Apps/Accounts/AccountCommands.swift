@@ -142,7 +142,8 @@ enum AccountCommands {
         let from = caller.channel == nil ? ", from \(caller.address)" : ""
         guard let ref = caller.account, let account = try await request.services.store.account(id: ref.id) else {
             return BotResponse([
-                "You are \(caller.nick), not logged in (\(mode) mode\(from)). !register NAME PASSWORD or !login NAME PASSWORD."
+                "You are \(caller.nick), not logged in (\(mode) mode\(from)). !register NAME PASSWORD or "
+                    + "!login NAME PASSWORD."
             ])
         }
         let since = account.createdAt.formatted(.iso8601.year().month().day())
@@ -168,7 +169,8 @@ enum AccountCommands {
         let (token, tokenHash) = try await accounts.issueToken(accountID: ref.id)
         var response = BotResponse(
             [
-                "Password changed. Your other connections are logged out and old resume tokens no longer work; here is a new one."
+                "Password changed. Your other connections are logged out and old resume tokens no longer work; "
+                    + "here is a new one."
             ],
             privateLines: tokenLines(token),
             effects: [.logoutEverywhere(accountID: ref.id, keep: request.caller.sessionID)]
@@ -227,7 +229,8 @@ enum AccountCommands {
         let (token, tokenHash) = try await services.accounts.issueToken(accountID: account.id)
         var response = BotResponse(
             [
-                "Password reset for \(account.name); you are logged in. \(left) recovery code\(left == 1 ? "" : "s") left."
+                "Password reset for \(account.name); you are logged in. \(left) recovery "
+                    + "code\(left == 1 ? "" : "s") left."
             ],
             privateLines: tokenLines(token),
             effects: [.logoutEverywhere(accountID: account.id)]

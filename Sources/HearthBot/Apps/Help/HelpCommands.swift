@@ -34,7 +34,8 @@ enum HelpCommands {
                 lines.append("  \(group): " + names.map { "!\($0)" }.joined(separator: " "))
             }
             lines.append(
-                "  chat: /join #channel, /msg NICK TEXT, /part, /who, /list, /quit (plain mode) or your client's commands"
+                "  chat: /join #channel, /msg NICK TEXT, /part, /who, /list, /quit (plain mode) or your "
+                    + "client's commands"
             )
             return BotResponse(lines)
         }
