@@ -183,7 +183,7 @@ enum FortuneCommands {
             style.dim(
                 nextCookieLine(request, next: days.following(today))
                     + " · !fortunes for your history, !fortune map for the map"
-                    + request.pageLink("/fortunes/\(IRCNames.fold(me.name))")))
+                    + (try await pageLink(request, owner: me.id, nameKey: IRCNames.fold(me.name)))))
         let reminder = try await reminderEffects(
             request.services, me, settings: request.settings, at: days.following(today).start)
         var response = BotResponse(lines, effects: reminder)
@@ -237,9 +237,10 @@ enum FortuneCommands {
         }
         let f = try await visibleFortune(request, id)
         let owner = try await request.services.store.account(id: f.accountId)
+        var link = ""
+        if let owner { link = try await pageLink(request, owner: owner.id, nameKey: owner.nameKey) }
         return BotResponse([
-            describe(f, style: request.style) + " · \(owner?.name ?? "someone") · +\(f.points) points"
-                + (owner.map { request.pageLink("/fortunes/\($0.nameKey)") } ?? ""),
+            describe(f, style: request.style) + " · \(owner?.name ?? "someone") · +\(f.points) points" + link,
             request.style.dim("!share fortune \(id) #channel|user"),
         ])
     }
@@ -264,6 +265,40 @@ enum FortuneCommands {
     /// public account's, a mutual friend's — never across a block. Chat and the web both ask this.
     static func mayViewFortunes(_ store: Store, viewer: Int64?, of owner: Int64) async throws -> Bool {
         try await store.mayViewLists(of: owner, viewer: viewer)
+    }
+
+    /// Who reads a line the bot posts: the caller privately, everyone in a channel, or one account.
+    enum Readers: Sendable {
+        case anyone
+        case account(Int64)
+
+        /// The readers of the reply to `request`: the caller, or a channel's anyone.
+        init(replyTo request: BotRequest) {
+            self = request.caller.channel == nil ? request.caller.account.map { .account($0.id) } ?? .anyone : .anyone
+        }
+
+        var viewer: Int64? {
+            if case .account(let id) = self { return id }
+            return nil
+        }
+    }
+
+    /// The link to `owner`'s fortunes page, only where all its readers may open it
+    /// (docs/SECURITY.md): anyone when the fortunes are public, else only privately to someone
+    /// allowed to see them (a friend, the owner). Elsewhere the line goes without a link.
+    static func pageLink(_ request: BotRequest, owner: Int64, nameKey: String, for readers: Readers? = nil)
+        async throws -> String
+    {
+        try await pageURL(request, owner: owner, nameKey: nameKey, for: readers).map { " · page: \($0)" } ?? ""
+    }
+
+    /// The bare URL under the same rule (nil: no link here).
+    static func pageURL(_ request: BotRequest, owner: Int64, nameKey: String, for readers: Readers? = nil)
+        async throws -> String?
+    {
+        let readers = readers ?? Readers(replyTo: request)
+        guard try await mayViewFortunes(request.services.store, viewer: readers.viewer, of: owner) else { return nil }
+        return request.services.pageURL("/fortunes/\(nameKey)")
     }
 
     /// What chat says when `mayViewFortunes` is false.
@@ -329,7 +364,9 @@ enum FortuneCommands {
                 "\(who.name) has no cookies with a place yet — open one with !fortune @LAT,LON or @City (or !set location on)."
             ])
         }
-        let own = who.id == request.caller.account?.id ? request.pageLink("/fortunes") : ""
+        // `/fortunes` is the reader's own map: linked only to the caller, privately.
+        let mine = who.id == request.caller.account?.id && request.caller.channel == nil
+        let own = mine ? request.pageLink("/fortunes") : ""
         return BotResponse([
             "\(request.style.bold("\(Words.possessive(who.name)) fortune map"))"
                 + " (\(Words.counted(markers.count, "place"))): \(media.url(image))\(own)"
@@ -375,7 +412,8 @@ enum FortuneCommands {
         let page = try Paging.page(request, pageWord)
         let (rows, total) = try await request.services.store.fortunes(of: who.id, page: page)
         if total == 0 { return BotResponse(["\(who.name) has opened no cookies yet."]) }
-        let web = request.services.pageURL("/fortunes/\(IRCNames.fold(who.name))").map { " \($0)" } ?? ""
+        let url = try await pageURL(request, owner: who.id, nameKey: IRCNames.fold(who.name))
+        let web = url.map { " \($0)" } ?? ""
         var lines = ["\(request.style.bold("\(Words.possessive(who.name)) cookies")) (\(total)):\(web)"]
         lines += rows.map { f in
             let words = f.text.split(separator: " ").prefix(6).joined(separator: " ")

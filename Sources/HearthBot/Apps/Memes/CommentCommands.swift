@@ -6,35 +6,40 @@ import HearthStore
 /// Comments and sharing for every kind of thing (memes now; recipes and family posts add
 /// themselves to `Shareable.kinds`).
 struct Shareable: Sendable {
-    /// One line describing the thing with its link, if the caller may see it.
-    let describe: @Sendable (BotRequest, Int64) async throws -> String
+    /// One line describing the thing, if the caller may see it, for `readers` (nil: the reply's
+    /// own), with its link where they may all open it.
+    let describe: @Sendable (BotRequest, Int64, FortuneCommands.Readers?) async throws -> String
 
     static let kinds: [String: Shareable] = [
-        "meme": Shareable { request, id in
+        "meme": Shareable { request, id, _ in
             let media = try PictureCommands.media(request)
             let row = try await MemeCommands.visibleMeme(request, id)
             return
                 "meme #\(id) by \(row.author): “\(row.meme.caption)” \(media.url(id: row.meme.imageId, format: row.format))"
                 + request.pageLink("/m/\(id)")
         },
-        "recipe": Shareable { request, id in
+        "recipe": Shareable { request, id, _ in
             let row = try await RecipeCommands.visible(request, id)
             return "recipe #\(id) “\(row.recipe.title)” by \(row.author) (score \(row.recipe.score)) — !recipe \(id)"
                 + request.pageLink("/r/\(id)")
         },
-        "post": Shareable { request, id in
+        "post": Shareable { request, id, _ in
             let post = try await FamilyFeedCommands.visiblePost(request, id)
             let author = try await request.services.store.account(id: post.accountId)?.name ?? "someone"
             return "post #\(id) by \(author): \(post.kind == "event" ? "📅 \(post.eventDate ?? "") " : "")\(post.text)"
         },
-        "fortune": Shareable { request, id in
+        "fortune": Shareable { request, id, readers in
             let f = try await FortuneCommands.visibleFortune(request, id)
             let owner = try await request.services.store.account(id: f.accountId)
             // Said as "dan shares …": their own cookie is "their fortune", not "dan's".
             let whose =
                 f.accountId == request.caller.account?.id ? "their" : Words.possessive(owner?.name ?? "someone")
-            return "\(whose) fortune #\(id) of \(f.day): “\(f.text)” — lucky numbers \(f.numbers)"
-                + (owner.map { request.pageLink("/fortunes/\($0.nameKey)") } ?? "")
+            var link = ""
+            if let owner {
+                link = try await FortuneCommands.pageLink(
+                    request, owner: owner.id, nameKey: owner.nameKey, for: readers)
+            }
+            return "\(whose) fortune #\(id) of \(f.day): “\(f.text)” — lucky numbers \(f.numbers)" + link
         },
     ]
 
@@ -76,7 +81,7 @@ enum CommentCommands {
         guard request.words.count >= 3 else { throw request.usageError("what do you want to say?") }
         let (kind, shareable) = try Shareable.kind(request, request.words[0])
         let id = try targetID(request, request.words[1])
-        _ = try await shareable.describe(request, id)  // exists and visible to the caller
+        _ = try await shareable.describe(request, id, nil)  // exists and visible to the caller
         let text = request.input.text(after: 2)
         if text.count > maxCommentLength {
             throw BotError("a comment may have \(maxCommentLength) characters; yours has \(text.count)")
@@ -102,7 +107,7 @@ enum CommentCommands {
     ) { request in
         let (kind, shareable) = try Shareable.kind(request, request.words[0])
         let id = try targetID(request, request.words[1])
-        let head = try await shareable.describe(request, id)
+        let head = try await shareable.describe(request, id, nil)
         let page = try Paging.page(request, request.words.count > 2 ? request.words[2] : nil)
         let (rows, total) = try await request.services.store.comments(
             kind: kind, targetID: id, page: page, viewer: request.caller.account?.id)
@@ -127,9 +132,9 @@ enum CommentCommands {
         let (kind, shareable) = try Shareable.kind(request, request.words[0])
         if kind == "post" { throw BotError("family posts stay in the family") }
         let id = try targetID(request, request.words[1])
-        let line = try await shareable.describe(request, id)
         let target = request.words[2]
         if IRCNames.isChannel(target) {
+            let line = try await shareable.describe(request, id, .anyone)
             guard
                 let live = request.presence.channel(
                     nameKey: IRCNames.fold(target), sessionID: request.caller.sessionID),
@@ -145,6 +150,7 @@ enum CommentCommands {
         if try await request.services.store.eitherBlocks(me.id, person.id) {
             throw BotError("you can't share with \(person.name)")
         }
+        let line = try await shareable.describe(request, id, .account(person.id))
         if request.presence.sessionUsing(nickKey: IRCNames.fold(person.name)) == nil {
             _ = try await request.services.store.keepOfflineMessage(
                 recipientKey: person.nameKey, senderID: me.id, senderName: me.name, text: "shared \(line)")
