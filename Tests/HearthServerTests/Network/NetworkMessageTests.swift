@@ -58,7 +58,9 @@ import Testing
         for message in Self.samples {
             let envelope = NetworkEnvelope(from: "a", message: message)
             let json = try envelope.encoded()
+            // The encoder's key order is not fixed: `v` may come last.
             let old = json.replacingOccurrences(of: "\"v\":1,", with: "")
+                .replacingOccurrences(of: ",\"v\":1}", with: "}")
             #expect(old != json && !old.contains("\"v\""))
             #expect(try NetworkEnvelope.decode(old) == envelope, "\(old)")
         }
