@@ -136,7 +136,8 @@ extension Core {
         guard IRCNames.isValidChannel(name) else {
             reply(
                 client, .badChanMask, name,
-                "Bad channel name: it must start with # and have no spaces or commas (at most \(IRCLimits.channelLength) bytes)"
+                "Bad channel name: it must start with # and have no spaces or commas"
+                    + " (at most \(IRCLimits.channelLength) bytes)"
             )
             return false
         }

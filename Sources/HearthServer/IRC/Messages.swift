@@ -157,7 +157,8 @@ extension Core {
                     client,
                     botMessage(
                         to: client.nick,
-                        "(not shown in \(target): that command carries a password or token, so it only ever goes to me privately — use /msg \(Bot.nick) …)"
+                        "(not shown in \(target): that command carries a password or token,"
+                            + " so it only ever goes to me privately — use /msg \(Bot.nick) …)"
                     ))
             }
             runBot(client, text: text, channel: nil, requireBang: true)

@@ -185,7 +185,8 @@ extension Core {
                     client,
                     botMessage(
                         to: client.nick,
-                        "(not shown in \(channel.name): a line of it is a command that carries a password or code, so it only ever goes to me privately — use /msg \(Bot.nick) …)"
+                        "(not shown in \(channel.name): a line of it is a command that carries a password or code,"
+                            + " so it only ever goes to me privately — use /msg \(Bot.nick) …)"
                     ))
                 return nil
             }

@@ -318,7 +318,8 @@ extension Core {
                     if claimed { self.releaseNetworkNick(client.nickKey, session: client.id) }
                     let why =
                         reserved
-                        ? "Nickname is reserved by a registered account; log in with SASL or PASS, or choose another nick"
+                        ? "Nickname is reserved by a registered account;"
+                            + " log in with SASL or PASS, or choose another nick"
                         : !claimed
                             ? "Nickname is already in use"
                             : "Nickname is already in use (on at most \(Self.maxDevicesPerUser) connections at once)"

@@ -89,7 +89,8 @@ enum MessageStamp {
             func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
             cache = (
                 second,
-                "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+                "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
+                    + "T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
             )
             return cache.text
         }
