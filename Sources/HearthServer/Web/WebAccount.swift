@@ -98,10 +98,8 @@ struct WebAccount {
             address: context.client(request, routes.core.config.httpProxies), isIRC: false)
     }
 
-    /// Runs a command for a form and applies what it does to the account's connections; a
-    /// signed-in caller's within `WebLimits.formBurst`, else throws the 429.
-    func run(_ name: String, _ words: [String], as caller: Caller) async throws -> BotResponse {
-        if let account = caller.account, let refused = routes.formLimited(account) { throw refused }
+    /// Runs a command for a form and applies what it does to the account's connections.
+    func run(_ name: String, _ words: [String], as caller: Caller) async -> BotResponse {
         let core = routes.core
         let response = await core.bot.run(name, words: words, caller: caller, presence: core)
         core.applyFromWeb(response.effects)
@@ -161,7 +159,7 @@ struct WebAccount {
         }
         let viewer = await routes.viewer(request)
         let words = [name, password] + [email, phone, invite].filter { !$0.isEmpty }
-        let response = try await run("register", words, as: caller(request, context, viewer))
+        let response = await run("register", words, as: caller(request, context, viewer))
         guard response.failure == nil, let token = response.secrets.token else {
             return try await again(Self.message(response, command: "register"), .badRequest)
         }
@@ -213,7 +211,7 @@ struct WebAccount {
         guard password == form["password2"] else {
             return try await again("The two passwords differ; type the same one twice.", .badRequest)
         }
-        let response = try await run("recover", [name, code, password], as: caller(request, context, nil))
+        let response = await run("recover", [name, code, password], as: caller(request, context, nil))
         guard response.failure == nil, let token = response.secrets.token else {
             return try await again(Self.message(response, command: "recover"), .unauthorized)
         }
@@ -247,11 +245,13 @@ struct WebAccount {
         }
     }
 
-    /// The signed-in viewer for a settings form; else throws the redirect to sign in.
+    /// The signed-in viewer for a settings form, within `WebLimits.formBurst` as an app's forms
+    /// are; else throws the redirect to sign in, or the 429.
     func signedIn(_ request: Request) async throws -> (AccountRef, tokenHash: String) {
         guard let viewer = await routes.viewer(request) else {
             throw WebForms.Refused(routes.signInFirst("/settings"))
         }
+        if let refused = routes.formLimited(viewer.0) { throw refused }
         return viewer
     }
 
@@ -268,7 +268,7 @@ struct WebAccount {
             guard let value = form[setting.key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty,
                 value != current[setting.key]
             else { continue }
-            let response = try await run(
+            let response = await run(
                 "set", [setting.key, value],
                 as: caller(request, context, viewer))
             lines.append(Self.message(response, command: "set"))
@@ -290,7 +290,7 @@ struct WebAccount {
         guard new == form["password2"] else {
             return routes.redirect("/settings", flash: "The two new passwords differ; nothing was changed.")
         }
-        let response = try await run("passwd", [old, new], as: caller(request, context, viewer))
+        let response = await run("passwd", [old, new], as: caller(request, context, viewer))
         guard response.failure == nil, let token = response.secrets.token else {
             return routes.redirect("/settings", flash: Self.message(response, command: "passwd"))
         }
@@ -308,7 +308,7 @@ struct WebAccount {
             return routes.redirect("/settings", flash: "This server keeps no pictures.")
         }
         if form.field("remove") != nil {
-            let response = try await run("avatar", ["off"], as: caller(request, context, viewer))
+            let response = await run("avatar", ["off"], as: caller(request, context, viewer))
             return routes.redirect("/settings", flash: Self.message(response, command: "avatar"))
         }
         guard let file = form.firstFile, !file.isEmpty else {
@@ -330,7 +330,7 @@ struct WebAccount {
             media.delete(ids: [image.id])
             return routes.redirect("/settings", flash: "Not changed; please try again.")
         }
-        let response = try await run("avatar", [image.id], as: caller(request, context, viewer))
+        let response = await run("avatar", [image.id], as: caller(request, context, viewer))
         return routes.redirect(
             "/settings",
             flash: response.failure == nil
@@ -350,7 +350,7 @@ struct WebAccount {
         guard !password.isEmpty, Self.lengthProblem(secrets: [password]) == nil else {
             return routes.redirect("/settings", flash: "Give your password to delete the account; nothing was deleted.")
         }
-        let response = try await run("account", ["delete", password], as: caller(request, context, viewer))
+        let response = await run("account", ["delete", password], as: caller(request, context, viewer))
         guard response.failure == nil else {
             return routes.redirect("/settings", flash: Self.message(response, command: "account"))
         }
@@ -362,7 +362,7 @@ struct WebAccount {
         guard let viewer = await routes.viewer(request) else {
             return withSession(routes.redirect("/", flash: "Signed out."), token: nil)
         }
-        let response = try await run("logout", ["all"], as: caller(request, context, viewer))
+        let response = await run("logout", ["all"], as: caller(request, context, viewer))
         let flash =
             response.failure == nil
             ? "Signed out everywhere: every device and connection." : response.lines.joined(separator: " ")

@@ -40,6 +40,16 @@ struct WebAssets: Sendable {
         byPath[path].map { path + "?v=" + $0.version } ?? path
     }
 
+    /// Every script by name (`countdown` for `/static/countdown.js`) with its version: a page's
+    /// template links one as `{{script.countdown}}`.
+    var scripts: [String: String] {
+        var links: [String: String] = [:]
+        for path in byPath.keys where path.hasPrefix("/static/") && path.hasSuffix(".js") {
+            links[String(path.dropFirst("/static/".count).dropLast(".js".count))] = link(path)
+        }
+        return links
+    }
+
     /// A short hash of the bytes.
     static func version(_ bytes: [UInt8]) -> String { String(Sodium.contentHash(bytes).prefix(16)) }
 

@@ -45,7 +45,7 @@ extension WebRoutes {
 
     /// The way to the sign-in form, back to `path` after it.
     func signInFirst(_ path: String) -> Response {
-        redirect("/signin?next=" + WebForms.percentEncoded(path), flash: "Sign in first.")
+        redirect("/signin?next=" + WebText.queryEncoded(path), flash: "Sign in first.")
     }
 
     /// A form's answer, or the answer a `WebForms.Refused` it threw carries.

@@ -90,13 +90,4 @@ enum WebForms {
     static func newToken() -> String { Sodium.hex(Sodium.randomBytes(16)) }
 
     static func isToken(_ text: String) -> Bool { text.utf8.count == 32 && text.allSatisfy(\.isHexDigit) }
-
-    /// Every byte but ASCII letters and digits escaped (`.alphanumerics` would let other
-    /// scripts' letters through raw, into a cookie or a Location).
-    static func percentEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: asciiAlphanumerics) ?? ""
-    }
-
-    static let asciiAlphanumerics = CharacterSet(
-        charactersIn: "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 }

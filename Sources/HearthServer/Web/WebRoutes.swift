@@ -53,7 +53,11 @@ struct WebRoutes {
         }
         self.library = library
         navigation = Self.navigation(pages)
+        scripts = assets.scripts
     }
+
+    /// The site's scripts by name, with their versions (`WebAssets.scripts`).
+    let scripts: [String: String]
 
     /// The header's links: to the pages that ask for one (`WebPage.nav`), in their positions.
     let navigation: [(path: String, label: String)]
@@ -158,6 +162,7 @@ struct WebRoutes {
         }
         var values = content.values
         values["csrf"] = csrf
+        values["script"] = scripts
         if let viewer = signedIn?.0 {
             (values["viewer"], values["viewerKey"]) = (viewer.name, IRCNames.fold(viewer.name))
         }
@@ -204,7 +209,7 @@ struct WebRoutes {
         case .moved(let path): (status, heading, message, signIn) = (.notFound, "Moved", "It is at \(path) now.", false)
         }
         let values: [String: Any] = [
-            "heading": heading, "message": message, "signIn": signIn, "next": WebForms.percentEncoded(path),
+            "heading": heading, "message": message, "signIn": signIn, "next": WebText.queryEncoded(path),
         ]
         return (status, "problem", WebContent(title: heading, summary: message, values: values))
     }
@@ -265,6 +270,6 @@ struct WebRoutes {
             if bytes > WebLimits.maxFlashBytes { break }
             cut.append(character)
         }
-        return WebForms.setCookie(WebForms.flashCookie, WebForms.percentEncoded(cut), maxAge: 60, secure: secure)
+        return WebForms.setCookie(WebForms.flashCookie, WebText.queryEncoded(cut), maxAge: 60, secure: secure)
     }
 }

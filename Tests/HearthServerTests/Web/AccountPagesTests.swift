@@ -359,6 +359,8 @@ import Testing
             try await bob.expect("Lucky numbers")
             home = try await browser.get("/").body
             #expect(home.contains("Next cookie in") && !home.contains(">Open it</button>"))
+            // It ticks as the cookie's page does: the same script (with its version) and class.
+            #expect(home.contains(#"<time class="left" datetime="#) && home.contains(#"src="/static/countdown.js?v="#))
             // Someone who blocks bob: their memes are not on his home page.
             try await alice.send("!block bob")
             try await alice.expect("You blocked bob")

@@ -1,4 +1,5 @@
 import Foundation
+import HearthKit
 import HearthTesting
 import Testing
 
@@ -35,7 +36,7 @@ import Testing
 
     /// A path with a search query, percent-encoded as a browser sends it.
     static func searchPath(_ query: String) -> String {
-        "/recipes/search?q=" + RecipePages.queryEncoded(query)
+        "/recipes/search?q=" + WebText.queryEncoded(query)
     }
 
     @Test func aRecipesPageShowsItEscapedWithAPreview() async throws {

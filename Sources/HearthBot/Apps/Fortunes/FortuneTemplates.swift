@@ -48,7 +48,7 @@ enum FortuneTemplates {
           {{^cookies}}<p class="empty">No cookies yet.</p>{{/cookies}}
           {{> paging}}
         </section>
-        <script src="/static/countdown.js" defer></script>
+        <script src="{{script.countdown}}" defer></script>
         """
 
     static let map = """

@@ -60,7 +60,7 @@ enum HomePage {
         case .wait(let next):
             var cookie: [String: Any] = [
                 "cookieCountdown": LocalDays.countdown(from: now, to: next.start), "cookieZone": zone.name,
-                "cookieNext": ISO8601DateFormatter().string(from: next.start),
+                "cookieNext": TimeText.iso8601(next.start),
             ]
             if let last { cookie["cookieText"] = last.text }
             return cookie
@@ -75,7 +75,7 @@ enum HomePage {
             <a href="/signin">Sign in</a></p>{{/me}}
         </section>
         {{#me}}
-        <section class="home-card home-cookie">
+        <section class="card home-cookie">
           <h2>Your cookie</h2>
           {{#cookieReady}}
           <p>Today's fortune cookie is waiting.</p>
@@ -84,10 +84,12 @@ enum HomePage {
           {{/cookieReady}}
           {{^cookieReady}}
           {{#cookieText}}<p class="fortune">“{{cookieText}}”</p>{{/cookieText}}
-          <p>Next cookie in <time datetime="{{cookieNext}}">{{cookieCountdown}}</time> ({{cookieZone}}).</p>
+          <p class="countdown">Next cookie in <time class="left" datetime="{{cookieNext}}">{{cookieCountdown}}</time>
+            ({{cookieZone}}).</p>
+          <script src="{{script.countdown}}" defer></script>
           {{/cookieReady}}
         </section>
-        <section class="home-card families">
+        <section class="card families">
           <h2>Your families</h2>
           {{#hasFamilies}}<ul>{{#families}}<li><a href="/family/{{id}}">{{name}}</a></li>{{/families}}</ul>
           {{/hasFamilies}}

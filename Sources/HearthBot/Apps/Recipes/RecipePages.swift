@@ -75,7 +75,7 @@ enum RecipePages {
     static let search = WebPage("/recipes/search", name: "recipeSearch", template: RecipeTemplates.search) {
         request in
         let text = (request.query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        var values: [String: Any] = ["maxQuery": maxQuery, "q": text, "qURL": queryEncoded(text)]
+        var values: [String: Any] = ["maxQuery": maxQuery, "q": text, "qURL": WebText.queryEncoded(text)]
         func content(_ title: String) -> WebContent {
             WebContent(title: title, summary: "Search the recipes on Hearth.", values: values)
         }
@@ -161,7 +161,7 @@ enum RecipePages {
 
     /// Each tag with the search that finds its recipes (tags are cuisines and diets alike).
     static func tagLinks(_ tags: String) -> [[String: String]] {
-        tags.split(separator: " ").map { ["tag": String($0), "query": queryEncoded("cuisine:\($0)")] }
+        tags.split(separator: " ").map { ["tag": String($0), "query": WebText.queryEncoded("cuisine:\($0)")] }
     }
 
     /// For link previews: who wrote it, its score, and the first ingredients.
@@ -171,11 +171,6 @@ enum RecipePages {
     }
 
     /// A query string's value, percent-encoded (only unreserved ASCII is left as it is).
-    static func queryEncoded(_ text: String) -> String {
-        let unreserved = CharacterSet(
-            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-    }
 
     static let votes = ["up": "up", "down": "down", "unvote": "unvote"]
 
