@@ -33,4 +33,17 @@ public struct ChannelModes: Sendable, Hashable {
             }
         }
     }
+
+    /// The flags as sorted letters (`nt`, or "" for none): how a registered channel's record
+    /// keeps them, its key and limit in columns of their own.
+    public var flagLetters: String {
+        String(ChannelModes(flags: flags).serialized(showKey: false)[0].dropFirst())
+    }
+
+    /// Modes as a registered channel's record keeps them (`flagLetters`, key, limit); a flag
+    /// letter this version does not know is skipped.
+    public init(flagLetters: String, key: String?, limit: Int?) {
+        self = ChannelModes(["+" + flagLetters], ignoringUnknown: true) ?? ChannelModes()
+        (self.key, self.limit) = (key, limit)
+    }
 }

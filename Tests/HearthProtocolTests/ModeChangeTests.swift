@@ -132,6 +132,19 @@ import Testing
         }
     }
 
+    /// A registered channel's record keeps its flags as sorted letters: rows written before
+    /// `ChannelModes` held them ("nt", "imnst", "") read back the same, and write back unchanged.
+    @Test func channelModesReadAndWriteARegisteredChannelsStoredFlags() {
+        for letters in ["", "nt", "imnst", "ist", "m"] {
+            let modes = ChannelModes(flagLetters: letters, key: "sesame", limit: 4)
+            #expect(Set(modes.flags.map(\.rawValue)) == Set(letters), "\(letters)")
+            #expect(modes.flagLetters == letters)
+            #expect(modes.key == "sesame" && modes.limit == 4)
+        }
+        #expect(ChannelModes(flags: [.topicLock, .inviteOnly, .noOutside]).flagLetters == "int")
+        #expect(ChannelModes(flagLetters: "nxt", key: nil, limit: nil) == ChannelModes(flags: [.noOutside, .topicLock]))
+    }
+
     @Test func userModesAreFlagsAndUnknownLettersAreReported() {
         #expect(
             UserModeChange.parse("+iw-oB+x") == [

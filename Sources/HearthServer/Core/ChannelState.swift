@@ -1,6 +1,7 @@
 import Foundation
 import HearthKit
 import HearthProtocol
+import HearthStore
 import NIOCore
 
 /// A channel and its members. Reached only through `ChatState.channels`, so it is read and
@@ -15,10 +16,8 @@ final class ChannelState {
     var topic = ""
     var topicSetBy = ""
     var topicSetAt = Date()
-    /// Simple flag modes: i, m, n, s, t.
-    var flags: Set<Character> = ["n", "t"]
-    var channelKey: String?
-    var limit: Int?
+    /// Its flags, key and limit.
+    var modes = ChannelModes(flags: [.noOutside, .topicLock])
     /// Bans, ban exceptions and invite exceptions.
     var lists = ChannelLists()
     var invited: Set<String> = []
@@ -82,13 +81,17 @@ final class ChannelState {
         self.historyKey = historyKey ?? key
     }
 
-    /// Its flags, key and limit (flags it does not know are left out).
-    var modes: ChannelModes {
-        ChannelModes(flags: Set(flags.compactMap(ModeChange.Flag.init(rawValue:))), key: channelKey, limit: limit)
-    }
-
     func isBanned(_ client: Client) -> Bool { lists.bans(client.identity) }
     func isMuted(_ client: Client) -> Bool { lists.mutes(client.identity) }
+}
+
+extension RegisteredChannel {
+    /// Its flags, key and limit, read and written through `ChannelModes` (the record keeps the
+    /// flags as letters, the key and limit in columns of their own).
+    var modes: ChannelModes {
+        get { ChannelModes(flagLetters: flags, key: channelKey, limit: userLimit) }
+        set { (flags, channelKey, userLimit) = (newValue.flagLetters, newValue.key, newValue.limit) }
+    }
 }
 
 extension Client {

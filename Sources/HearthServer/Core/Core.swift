@@ -104,9 +104,7 @@ final class Core: Sendable {
         record.topic = channel.topic
         record.topicSetBy = channel.topicSetBy
         record.topicSetAt = channel.topicSetAt
-        record.flags = String(channel.flags.sorted())
-        record.channelKey = channel.channelKey
-        record.userLimit = channel.limit
+        record.modes = channel.modes
         state.registered[channel.key] = record
         saves.yield(record)
     }
@@ -312,8 +310,8 @@ extension Core: PresenceDirectory {
                 name: channel.name, members: state.userCount(channel),
                 callerIsMember: channel.members[sessionID] != nil,
                 callerIsOp: channel.members[sessionID]?.op == true,
-                topic: channel.topic, topicSetBy: channel.topicSetBy, flags: String(channel.flags.sorted()),
-                key: channel.channelKey, limit: channel.limit,
+                topic: channel.topic, topicSetBy: channel.topicSetBy, flags: channel.modes.flagLetters,
+                key: channel.modes.key, limit: channel.modes.limit,
                 callerSendRefusal: state.clients[sessionID].flatMap { channelRefusal($0, channel) },
                 historyKey: channel.historyKey)
         }

@@ -151,7 +151,7 @@ extension Core {
     {
         let channel = ChannelState(name: name, historyKey: claim?.historyKey ?? state.historyKey(forNew: folded))
         if let guest = state.guarded[folded] {
-            channel.flags = ["i", "n", "s", "t"]
+            channel.modes.flags = [.inviteOnly, .noOutside, .secret, .topicLock]
             channel.topic = guest.topic
         }
         if let record = state.registered[folded] {
@@ -159,9 +159,7 @@ extension Core {
             channel.topic = record.topic
             channel.topicSetBy = shownSource(record.topicSetBy)
             channel.topicSetAt = record.topicSetAt ?? Date()
-            channel.flags = Set(record.flags)
-            channel.channelKey = record.channelKey
-            channel.limit = record.userLimit
+            channel.modes = record.modes
         }
         return channel
     }
@@ -269,7 +267,7 @@ extension Core {
     func sendNames(
         _ state: inout ChatState, _ client: Client, _ channel: ChannelState, end: Bool = true, out: inout Outbox
     ) {
-        let symbol = channel.flags.contains("s") ? "@" : (channel.flags.contains("p") ? "*" : "=")
+        let symbol = channel.modes.flags.contains(.secret) ? "@" : "="
         let allPrefixes = client.caps.contains("multi-prefix")
         let fullMask = client.caps.contains("userhost-in-names")
         var line: [String] = []
@@ -349,7 +347,7 @@ extension Core {
                 out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
                 return
             }
-            if channel.flags.contains("t") && !status.op && !client.isOper && !client.isRemote {
+            if channel.modes.flags.contains(.topicLock) && !status.op && !client.isOper && !client.isRemote {
                 out.send(
                     client,
                     numeric(
@@ -416,7 +414,7 @@ extension Core {
                 out.send(client, numeric(client, .userOnChannel, target.nick, channel.name, "is already on channel"))
                 return
             }
-            if channel.flags.contains("i") && !status.op && !client.isOper && !client.isRemote {
+            if channel.modes.flags.contains(.inviteOnly) && !status.op && !client.isOper && !client.isRemote {
                 out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
                 return
             }
@@ -487,7 +485,7 @@ extension ChatState {
     func hidden(_ channel: ChannelState, from client: Client) -> Bool {
         guard channel.members[client.id] == nil else { return false }
         if guarded[channel.key] != nil { return true }
-        return channel.flags.contains("s") && !client.isOper
+        return channel.modes.flags.contains(.secret) && !client.isOper
     }
 
     /// What in a channel's modes keeps `client`, matched as `identity`, out (a ban, +i, +k, +l;
@@ -497,13 +495,13 @@ extension ChatState {
     ) -> (Numeric, String)? {
         let invited = channel.invited.contains(client.nickKey)
         if channel.lists.bans(identity) && !invited { return (.bannedFromChan, "(+b) — you are banned") }
-        if channel.flags.contains("i") && !invited && !channel.lists.invites(identity) {
+        if channel.modes.flags.contains(.inviteOnly) && !invited && !channel.lists.invites(identity) {
             return (.inviteOnlyChan, "(+i) — you need an invitation")
         }
-        if let channelKey = channel.channelKey, channelKey != key {
+        if let channelKey = channel.modes.key, channelKey != key {
             return (.badChannelKey, "(+k) — wrong or missing key")
         }
-        if let limit = channel.limit, userCount(channel) >= limit, !invited {
+        if let limit = channel.modes.limit, userCount(channel) >= limit, !invited {
             return (.channelIsFull, "(+l) — it is full")
         }
         return nil

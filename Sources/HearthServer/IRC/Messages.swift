@@ -252,8 +252,10 @@ extension Core {
     func channelRefusal(_ client: Client, _ channel: ChannelState) -> String? {
         let status = channel.members[client.id]
         let privileged = status?.op == true || status?.voice == true || client.isOper
-        if status == nil && channel.flags.contains("n") { return "Cannot send to channel (+n) — join it first" }
-        if channel.flags.contains("m") && !privileged {
+        if status == nil && channel.modes.flags.contains(.noOutside) {
+            return "Cannot send to channel (+n) — join it first"
+        }
+        if channel.modes.flags.contains(.moderated) && !privileged {
             return "Cannot send to channel (+m) — only voiced users may speak"
         }
         if channel.isBanned(client) && !privileged { return "Cannot send to channel — you are banned" }

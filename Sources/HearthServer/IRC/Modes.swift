@@ -179,26 +179,26 @@ extension Core {
     ) -> ModeChange? {
         switch change {
         case .flag(let flag, let on):
-            guard on != channel.flags.contains(flag.rawValue) else { return nil }
-            if on { channel.flags.insert(flag.rawValue) } else { channel.flags.remove(flag.rawValue) }
+            guard on != channel.modes.flags.contains(flag) else { return nil }
+            if on { channel.modes.flags.insert(flag) } else { channel.modes.flags.remove(flag) }
             return change
         case .setKey(let key):
-            guard channel.channelKey == nil else {
+            guard channel.modes.key == nil else {
                 out.send(client, numeric(client, .keySet, channel.name, "Channel key already set"))
                 return nil
             }
-            channel.channelKey = key
+            channel.modes.key = key
             return change
         case .clearKey:
-            guard channel.channelKey != nil else { return nil }
-            channel.channelKey = nil
+            guard channel.modes.key != nil else { return nil }
+            channel.modes.key = nil
             return change
         case .setLimit(let limit):
-            channel.limit = limit
+            channel.modes.limit = limit
             return change
         case .clearLimit:
-            guard channel.limit != nil else { return nil }
-            channel.limit = nil
+            guard channel.modes.limit != nil else { return nil }
+            channel.modes.limit = nil
             return change
         case .member(let mode, let nick, let adding):
             guard let target = state.nicks[IRCNames.fold(nick)] else {

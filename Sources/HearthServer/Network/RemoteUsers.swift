@@ -387,9 +387,7 @@ extension ChannelState {
     func take(_ snapshot: NetworkChannel) {
         topic = snapshot.topic
         topicSetBy = snapshot.topicSetBy
-        flags = Set(snapshot.modes.flags.map(\.rawValue))
-        channelKey = snapshot.modes.key
-        limit = snapshot.modes.limit
+        modes = snapshot.modes
         // Without them a restarted node let anyone banned elsewhere in.
         if let lists = snapshot.lists { self.lists = ChannelLists(announced: lists) }
     }

@@ -113,7 +113,7 @@ import Testing
         let ann = Self.client(1, nick: "ann")
         let outsider = Self.client(2, nick: "eve")
         let secret = Self.channel(&state, "#secret", [ann])
-        secret.flags.insert("s")
+        secret.modes.flags.insert(.secret)
         let open = Self.channel(&state, "#open", [ann])
         let family = Self.channel(&state, "#family-1", [ann])
         state.guarded[family.key] = GuardedChannel(name: family.name, members: [1], topic: "", owner: "ann")
@@ -133,20 +133,20 @@ import Testing
         let channel = Self.channel(&state, "#den", [ann])
         #expect(state.modeRefusal(bob, channel, key: nil, as: bob.identity) == nil)
 
-        channel.limit = 1
+        channel.modes.limit = 1
         #expect(state.modeRefusal(bob, channel, key: nil, as: bob.identity)?.0 == .channelIsFull)
         channel.invited.insert(bob.nickKey)
         #expect(state.modeRefusal(bob, channel, key: nil, as: bob.identity) == nil)
-        channel.channelKey = "sesame"
+        channel.modes.key = "sesame"
         // An invitation passes +l and +i, never +k.
         #expect(state.modeRefusal(bob, channel, key: nil, as: bob.identity)?.0 == .badChannelKey)
         #expect(state.modeRefusal(bob, channel, key: "sesame", as: bob.identity) == nil)
 
         channel.invited = []
-        channel.limit = nil
-        channel.flags.insert("i")
+        channel.modes.limit = nil
+        channel.modes.flags.insert(.inviteOnly)
         #expect(state.modeRefusal(bob, channel, key: "sesame", as: bob.identity)?.0 == .inviteOnlyChan)
-        channel.flags.remove("i")
+        channel.modes.flags.remove(.inviteOnly)
         _ = channel.lists.add("b", .init(mask: "bob!*@*", setBy: "ann", at: Date()))
         #expect(state.modeRefusal(bob, channel, key: "sesame", as: bob.identity)?.0 == .bannedFromChan)
     }

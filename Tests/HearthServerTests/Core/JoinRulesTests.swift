@@ -39,7 +39,7 @@ import Testing
         let state = ChatState()
         let ann = ChatStateTests.client(1, nick: "ann")
         let channel = ChannelState(name: "#new")
-        channel.flags = ["i"]  // a fresh channel has no rules yet
+        channel.modes.flags = [.inviteOnly]  // a fresh channel has no rules yet
         let first = Self.admitted(state.joinStatus(ann, channel, isNew: true, key: nil, claim: nil))
         #expect(first?.op == true && first?.byAccount == false && first?.opByAccount == false)
         let late = ChannelClaim(historyKey: "#new", created: false)
@@ -50,7 +50,7 @@ import Testing
         var state = ChatState()
         let bob = ChatStateTests.client(2, nick: "bob", account: AccountRef(id: 2, name: "bob"))
         let channel = ChannelState(name: "#club")
-        channel.flags = ["i"]
+        channel.modes.flags = [.inviteOnly]
         #expect(Self.refusal(state.joinStatus(bob, channel, isNew: false, key: nil, claim: nil)) == .inviteOnlyChan)
         channel.invited.insert(bob.nickKey)
         #expect(Self.admitted(state.joinStatus(bob, channel, isNew: false, key: nil, claim: nil))?.op == false)
@@ -68,7 +68,7 @@ import Testing
         let ann = ChatStateTests.client(1, nick: "ann", account: Self.ann)
         let bob = ChatStateTests.client(2, nick: "bob")
         let channel = ChannelState(name: "#den")
-        channel.channelKey = "secret"
+        channel.modes.key = "secret"
         let owner = Self.admitted(state.joinStatus(ann, channel, isNew: true, key: nil, claim: nil))
         #expect(owner?.op == true && owner?.opByAccount == true)
         #expect(Self.refusal(state.joinStatus(bob, channel, isNew: true, key: nil, claim: nil)) == .badChannelKey)

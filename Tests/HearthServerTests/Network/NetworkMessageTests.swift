@@ -149,13 +149,13 @@ import Testing
     /// An announcement is the channel as it is: no key or limit in it clears a stale one here.
     @Test func anAnnouncementWithoutKeyOrLimitClearsAStaleOne() {
         let channel = ChannelState(name: "#tea")
-        channel.channelKey = "old"
-        channel.limit = 3
+        channel.modes.key = "old"
+        channel.modes.limit = 3
         channel.take(
             NetworkChannel(
                 name: "#tea", topic: "t", topicSetBy: "ann", modes: ChannelModes(flags: [.moderated]), lists: nil))
-        #expect(channel.channelKey == nil)
-        #expect(channel.limit == nil)
+        #expect(channel.modes.key == nil)
+        #expect(channel.modes.limit == nil)
         #expect(channel.modes == ChannelModes(flags: [.moderated]))
     }
 
