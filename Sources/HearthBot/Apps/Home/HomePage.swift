@@ -25,17 +25,8 @@ enum HomePage {
                 "authorKey": IRCNames.fold(row.author),
             ]
         }
-        var recipes: [[String: Any]] = []
-        for row in try await RecipeCommands.trending(store, viewer: viewer, now: now).prefix(recipeCount) {
-            var item: [String: Any] = [
-                "id": row.recipe.id, "title": row.recipe.title, "author": row.author,
-                "authorKey": IRCNames.fold(row.author),
-            ]
-            if let photo = row.recipe.photoImageId, let image = try await store.image(id: photo) {
-                item["photo"] = MediaLibrary.path(id: image.id, format: image.format)
-            }
-            recipes.append(item)
-        }
+        let trending = try await RecipeCommands.trending(store, viewer: viewer, now: now).prefix(recipeCount)
+        let recipes = try await RecipePages.items(Array(trending), store, now: now)
         values["recipes"] = recipes
         if let me = request.viewer {
             values["me"] = true
@@ -108,10 +99,7 @@ enum HomePage {
         <section>
           <h2><a href="/recipes">Trending recipes</a></h2>
           {{^recipes}}<p>No recipes yet.</p>{{/recipes}}
-          <ul class="cards home-recipes">
-          {{#recipes}}<li><a href="/r/{{id}}">{{#photo}}<img src="{{photo}}" alt="" loading="lazy">{{/photo}}
-            <span>{{title}}</span></a> <small>by <a href="/u/{{authorKey}}">{{author}}</a></small></li>{{/recipes}}
-          </ul>
+          \(RecipeTemplates.table)
         </section>
         <section>
           <h2>Other ways in</h2>

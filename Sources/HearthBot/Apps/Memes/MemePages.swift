@@ -68,7 +68,10 @@ enum MemePages {
         }
         values["key"] = IRCNames.fold(subject.name)
         if try await store.mayViewLists(of: subject.id, viewer: request.viewer?.id) {
-            values["recipeCards"] = try await recipeCards(store, of: subject.id, viewer: request.viewer?.id)
+            let cards = try await recipeCards(
+                store, of: subject.id, viewer: request.viewer?.id, now: request.services.clock.now())
+            // The recipes' own list (`RecipeTemplates.table`), which reads `recipes` inside.
+            if !cards.isEmpty { values["recipeList"] = ["recipes": cards] }
             let friends = try await store.people(.friends, of: subject.id, after: nil)
             values["friends"] = friends.names.map { ["name": $0, "key": IRCNames.fold($0)] }
             values["hasFriends"] = !friends.names.isEmpty
@@ -112,18 +115,12 @@ enum MemePages {
 
     /// A person's newest recipes as photo cards (left out for a viewer either side blocks,
     /// as `!recipes by` leaves them out).
-    static func recipeCards(_ store: Store, of accountID: Int64, viewer: Int64?) async throws -> [[String: Any]] {
+    static func recipeCards(_ store: Store, of accountID: Int64, viewer: Int64?, now: Date) async throws
+        -> [[String: Any]]
+    {
         if let viewer, try await store.eitherBlocks(viewer, accountID) { return [] }
         let (rows, _) = try await store.recipes(order: .new, author: accountID, page: 1)
-        var cards: [[String: Any]] = []
-        for row in rows {
-            var card: [String: Any] = ["id": row.recipe.id, "title": row.recipe.title]
-            if let photo = row.recipe.photoImageId, let image = try await store.image(id: photo) {
-                card["image"] = MediaLibrary.path(id: image.id, format: image.format)
-            }
-            cards.append(card)
-        }
-        return cards
+        return try await RecipePages.items(rows, store, now: now)
     }
 
     /// Follow and unfollow on a profile: `!follow NAME` / `!unfollow NAME`.

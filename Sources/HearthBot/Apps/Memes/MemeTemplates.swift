@@ -70,12 +70,8 @@ enum MemeTemplates {
         </section>{{/hasUploads}}
         {{> paging}}
         <h2>Recipes</h2>
-        <section class="photo-cards">
-          {{#recipeCards}}<a class="photo" href="/r/{{id}}">{{#image}}<img src="{{image}}" alt=""
-            loading="lazy">{{/image}}{{^image}}<span class="noimage" aria-hidden="true">🍲</span>{{/image}}
-            <span>{{title}}</span></a>{{/recipeCards}}
-        </section>
-        {{^recipeCards}}<p class="empty">{{name}} has no recipes yet.</p>{{/recipeCards}}
+        {{#recipeList}}\(RecipeTemplates.table){{/recipeList}}
+        {{^recipeList}}<p class="empty">{{name}} has no recipes yet.</p>{{/recipeList}}
         <h2>Friends</h2>
         {{#hasFriends}}<ul class="people">{{#friends}}<li><a href="/u/{{key}}">{{name}}</a></li>{{/friends}}</ul>
         {{/hasFriends}}
