@@ -160,6 +160,12 @@ public protocol FamilyStore: Sendable {
 
     /// Likes a post (or takes it back); idempotent, the count recomputed in the transaction.
     func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)?
+
+    /// Which of `postIDs` `accountID` likes (what a page's Like buttons show).
+    func likedPosts(_ postIDs: [Int64], accountID: Int64) async throws -> Set<Int64>
+
+    /// The family's newest posts with a picture, at most `limit`, with their authors' names.
+    func familyPicturePosts(_ familyID: Int64, limit: Int) async throws -> [(Stored<FamilyPost>, String)]
 }
 
 extension FamilyStore {

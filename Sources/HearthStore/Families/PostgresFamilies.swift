@@ -336,6 +336,24 @@ extension PostgresStore: FamilyStore {
         return (posts, Int(total))
     }
 
+    public func likedPosts(_ postIDs: [Int64], accountID: Int64) async throws -> Set<Int64> {
+        guard !postIDs.isEmpty else { return [] }
+        return Set(
+            try await rows("SELECT postId FROM postLike WHERE accountId = \(accountID) AND postId = ANY(\(postIDs))")
+                .map { try $0.decode(Int64.self) })
+    }
+
+    public func familyPicturePosts(_ familyID: Int64, limit: Int) async throws -> [(Stored<FamilyPost>, String)] {
+        try await rows(
+            """
+            SELECT \(unescaped: Self.qualified(Self.postColumns, "familyPost")), account.name FROM familyPost
+            JOIN account ON account.id = familyPost.accountId
+            WHERE familyId = \(familyID) AND imageId IS NOT NULL
+            ORDER BY familyPost.id DESC LIMIT \(Int64(limit))
+            """
+        ).map { row in (try Self.post(row), try row.makeRandomAccess()[10].decode(String.self)) }
+    }
+
     public func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)? {
         try await transaction { db in
             guard !(try await db.rows("SELECT 1 FROM familyPost WHERE id = \(postID) FOR UPDATE", self.logger)).isEmpty

@@ -323,6 +323,31 @@ extension SQLiteStore {
         }
     }
 
+    public func likedPosts(_ postIDs: [Int64], accountID: Int64) async throws -> Set<Int64> {
+        guard !postIDs.isEmpty else { return [] }
+        return try await pool.read { db in
+            let marks = postIDs.map { _ in "?" }.joined(separator: ",")
+            return Set(
+                try Int64.fetchAll(
+                    db, sql: "SELECT postId FROM postLike WHERE accountId = ? AND postId IN (\(marks))",
+                    arguments: StatementArguments([accountID] + postIDs)))
+        }
+    }
+
+    public func familyPicturePosts(_ familyID: Int64, limit: Int) async throws -> [(Stored<FamilyPost>, String)] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT familyPost.*, account.name AS author FROM familyPost
+                    JOIN account ON account.id = familyPost.accountId
+                    WHERE familyId = ? AND imageId IS NOT NULL ORDER BY familyPost.id DESC LIMIT ?
+                    """,
+                arguments: [familyID, limit]
+            ).map { (try Stored<FamilyPost>(row: $0), $0["author"] as String) }
+        }
+    }
+
     /// Likes a post (or takes it back); idempotent, the count recomputed in the transaction.
     public func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)? {
         try await pool.write { db in

@@ -15,16 +15,22 @@ import Testing
         return String(try #require(page.body.firstMatch(of: /<p class="flash" role="status">([^<]*)<\/p>/)?.1))
     }
 
+    /// Family #1, Rivers: ann founded it, bob joined; ann signed in on the web.
+    static func rivers(_ server: TestServer) async throws -> (ann: TestClient, bob: TestClient, web: WebBrowser) {
+        let ann = try await TestClient.user(server, "ann")
+        let bob = try await TestClient.user(server, "bob")
+        try await ann.send("!tree new Rivers")
+        let code = try FamilyTests.code(in: try await ann.expect("Invite code for Rivers: "))
+        try await bob.send("!tree join \(code)")
+        try await bob.expect("Welcome to Rivers")
+        let web = WebBrowser(server)
+        try await web.signIn("ann")
+        return (ann, bob, web)
+    }
+
     @Test func membersPostPicturesEventsLikeCommentAndSharePlacesFromThePage() async throws {
         try await withServer { server in
-            let ann = try await TestClient.user(server, "ann")
-            let bob = try await TestClient.user(server, "bob")
-            try await ann.send("!tree new Rivers")
-            let code = try FamilyTests.code(in: try await ann.expect("Invite code for Rivers: "))
-            try await bob.send("!tree join \(code)")
-            try await bob.expect("Welcome to Rivers")
-            let web = WebBrowser(server)
-            try await web.signIn("ann")
+            let (ann, bob, web) = try await Self.rivers(server)
             var page = try await web.get("/family/1")
             #expect(page.status == 200)
             #expect(page.body.contains(#"<form method="post" action="/family/1/post""#))

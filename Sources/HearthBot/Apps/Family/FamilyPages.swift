@@ -9,13 +9,10 @@ import HearthStore
 /// the same membership rule as every family command.
 enum FamilyPages {
     static let family = WebPage("/family/:id", name: "family", template: FamilyTemplates.family) { request in
-        let id = try request.id()
-        let viewer = try request.signedIn("A family's page is for its members: sign in to see it.")
+        let (viewer, family) = try await membersOnly(
+            request, signIn: "A family's page is for its members: sign in to see it.",
+            refused: "Only the members of a family see its page.")
         let store = request.services.store
-        guard let family = try await FamilyCommands.visibleFamily(store, viewer: viewer.id, id) else {
-            if try await store.family(id: id) == nil { throw WebRefusal.notFound("There is no family #\(id).") }
-            throw WebRefusal.forbidden("Only the members of a family see its page.")
-        }
         let now = request.services.clock.now()
         let members = try await store.familyMembers(family.id)
         let links = try await store.familyLinks(family.id)
@@ -41,12 +38,15 @@ enum FamilyPages {
 
         // The feed, newest first, paged as `!famfeed` pages it.
         let (posts, total) = try await store.familyPosts(family.id, page: request.page)
+        let liked = try await store.likedPosts(posts.map { $0.0.id }, accountID: viewer.id)
         var feed: [[String: Any]] = []
         for (post, author) in posts {
             var row: [String: Any] = [
                 "id": post.id, "family": family.id, "author": author, "authorKey": IRCNames.fold(author), "text": post.text,
                 "likes": post.likes, "comments": post.comments, "ago": TimeText.ago(from: post.createdAt, to: now),
             ]
+            // A pressed Like button undoes it, as a recipe's vote does.
+            if liked.contains(post.id) { row["liked"] = true }
             if post.kind == "event", let date = post.eventDate { row["event"] = date }
             if let imageID = post.imageId, let image = try await store.image(id: imageID) {
                 row["image"] = MediaLibrary.path(id: image.id, format: image.format)
@@ -90,6 +90,21 @@ enum FamilyPages {
             values: values)
     }
 
+    /// The signed-in viewer and the family of the path's id, which they are in: else a sign-in
+    /// page (401, saying `signIn`), "no such family" (404) or `refused` (403).
+    static func membersOnly(_ request: WebRequest, signIn: String, refused: String) async throws
+        -> (viewer: AccountRef, family: Stored<FamilyRecord>)
+    {
+        let id = try request.id()
+        let viewer = try request.signedIn(signIn)
+        let store = request.services.store
+        guard let family = try await FamilyCommands.visibleFamily(store, viewer: viewer.id, id) else {
+            if try await store.family(id: id) == nil { throw WebRefusal.notFound("There is no family #\(id).") }
+            throw WebRefusal.forbidden(refused)
+        }
+        return (viewer, family)
+    }
+
     /// The viewer's families as links, the one shown marked (switching is following a link).
     static func switcher(_ store: Store, viewer: Int64, current: Int64) async throws -> [[String: Any]] {
         try await store.families(of: viewer).reversed().map { family in
@@ -102,29 +117,20 @@ enum FamilyPages {
     /// The family's gallery: every picture posted to its feed, newest first, for its members.
     static let photos = WebPage("/family/:id/photos", name: "family-photos", template: FamilyTemplates.photos) {
         request in
-        let id = try request.id()
-        let viewer = try request.signedIn("A family's pictures are for its members: sign in to see them.")
+        let (viewer, family) = try await membersOnly(
+            request, signIn: "A family's pictures are for its members: sign in to see them.",
+            refused: "Only the members of a family see its pictures.")
         let store = request.services.store
-        guard let family = try await FamilyCommands.visibleFamily(store, viewer: viewer.id, id) else {
-            if try await store.family(id: id) == nil { throw WebRefusal.notFound("There is no family #\(id).") }
-            throw WebRefusal.forbidden("Only the members of a family see its pictures.")
-        }
         var pictures: [[String: Any]] = []
-        var page = 1
-        while pictures.count < maxGallery {
-            let (posts, total) = try await store.familyPosts(family.id, page: page)
-            for (post, author) in posts {
-                guard let imageID = post.imageId, let image = try await store.image(id: imageID) else { continue }
-                pictures.append([
-                    "post": post.id, "author": author, "text": post.text,
-                    "image": MediaLibrary.path(id: image.id, format: image.format),
-                ])
-            }
-            if posts.isEmpty || page * StoreLimits.familyPostPageSize >= total { break }
-            page += 1
+        for (post, author) in try await store.familyPicturePosts(family.id, limit: maxGallery) {
+            guard let imageID = post.imageId, let image = try await store.image(id: imageID) else { continue }
+            pictures.append([
+                "post": post.id, "author": author, "text": post.text,
+                "image": MediaLibrary.path(id: image.id, format: image.format),
+            ])
         }
         let values: [String: Any] = [
-            "id": family.id, "name": family.name, "pictures": Array(pictures.prefix(maxGallery)),
+            "id": family.id, "name": family.name, "pictures": pictures,
             "hasPictures": !pictures.isEmpty,
             "families": try await switcher(store, viewer: viewer.id, current: family.id),
         ]

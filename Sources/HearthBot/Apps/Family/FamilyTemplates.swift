@@ -52,7 +52,9 @@ enum FamilyTemplates {
             <p class="meta">♥ {{likes}} · {{comments}} comments · <code>!like post {{id}}</code> ·
               <code>!comment post {{id}} TEXT</code></p>
             <form method="post" action="/family/{{family}}/p/{{id}}/like" class="like-form">
-              <input type="hidden" name="csrf" value="{{csrf}}"><button>♥ Like</button></form>
+              <input type="hidden" name="csrf" value="{{csrf}}">{{#liked}}<input type="hidden" name="undo" value="1">
+              <button class="like on" aria-pressed="true">♥ You like this</button>{{/liked}}
+              {{^liked}}<button class="like" aria-pressed="false">♥ Like</button>{{/liked}}</form>
             {{#commentList}}<p class="comment"><b>{{author}}</b> {{text}} <span class="ago">{{ago}}</span></p>
             {{/commentList}}
             <form method="post" action="/family/{{family}}/p/{{id}}/comment" class="comment-form">
