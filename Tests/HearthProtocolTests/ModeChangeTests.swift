@@ -142,7 +142,8 @@ import Testing
             #expect(modes.key == "sesame" && modes.limit == 4)
         }
         #expect(ChannelModes(flags: [.topicLock, .inviteOnly, .noOutside]).flagLetters == "int")
-        #expect(ChannelModes(flagLetters: "nxt", key: nil, limit: nil) == ChannelModes(flags: [.noOutside, .topicLock]))
+        let skipped = ChannelModes(flagLetters: "nxt", key: nil, limit: nil)
+        #expect(skipped == ChannelModes(flags: [.noOutside, .topicLock]))
     }
 
     @Test func userModesAreFlagsAndUnknownLettersAreReported() {

@@ -110,14 +110,16 @@ struct MediaRoutes {
         core.notify(
             accountID: accountID,
             text:
-                "Your picture \(short) is uploaded (\(image.width)×\(image.height)): \(url) — make a meme: !meme \(short) top text | bottom text"
+                "Your picture \(short) is uploaded (\(image.width)×\(image.height)): \(url) — make a meme: !meme "
+                + "\(short) top text | bottom text"
         )
         if WebUpload.prefersHTML(request) {
             return WebUpload.uploadedPage(image, short: short, status: .created, location: url)
         }
         return Self.text(
             .created,
-            "Uploaded: picture \(short) (\(image.width)×\(image.height)) \(url)\nMake a meme: !meme \(short) top text | bottom text",
+            "Uploaded: picture \(short) (\(image.width)×\(image.height)) \(url)\nMake a meme: !meme \(short) top text "
+                + "| bottom text",
             headers: [.location: url])
     }
 
@@ -130,7 +132,10 @@ struct MediaRoutes {
             .failure(UploadRefusal(status: status, text: text))
         }
         guard let bytes = uploaded else {
-            return refuse(.contentTooLarge, "Not stored: the file is over \(MediaLimits.maxUploadBytes / 1024 / 1024) MiB.")
+            return refuse(
+                .contentTooLarge,
+                "Not stored: the file is over \(MediaLimits.maxUploadBytes / 1024 / 1024) "
+                    + "MiB.")
         }
         if bytes.isEmpty { return refuse(.badRequest, "Not stored: no file came with the request.") }
         let image: ImageRecord

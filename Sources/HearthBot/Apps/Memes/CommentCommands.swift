@@ -15,7 +15,8 @@ struct Shareable: Sendable {
             let media = try PictureCommands.media(request)
             let row = try await MemeCommands.visibleMeme(request, id)
             return
-                "meme #\(id) by \(row.author): “\(row.meme.caption)” \(media.url(id: row.meme.imageId, format: row.format))"
+                "meme #\(id) by \(row.author): “\(row.meme.caption)” "
+                + "\(media.url(id: row.meme.imageId, format: row.format))"
                 + request.pageLink("/m/\(id)")
         },
         "recipe": Shareable { request, id, _ in
@@ -116,7 +117,8 @@ enum CommentCommands {
         return BotResponse(
             [head]
                 + rows.map {
-                    "#\($0.id) \(request.style.bold($0.author)): \($0.text) · \(TimeText.ago(from: $0.createdAt, to: now))"
+                    "#\($0.id) \(request.style.bold($0.author)): \($0.text) · "
+                        + "\(TimeText.ago(from: $0.createdAt, to: now))"
                 }
                 + Paging.footer(
                     request, page: page, total: total, size: StoreLimits.commentPageSize,

@@ -96,13 +96,15 @@ enum MemeCommands {
             }
         }
         return BotResponse([
-            "\(request.style.bold("meme #\(id)")) by \(row.author), \(TimeText.ago(from: m.createdAt, to: Date())) from \(m.source): “\(m.caption)”",
+            "\(request.style.bold("meme #\(id)")) by \(row.author), \(TimeText.ago(from: m.createdAt, to: Date())) "
+                + "from \(m.source): “\(m.caption)”",
             "♥ \(m.likes) likes · ★ \(m.favs) favourites · \(m.comments) comments"
                 + (mine.isEmpty ? "" : " (\(mine.joined(separator: ", ")))")
                 + " · \(media.url(id: m.imageId, format: row.format))"
                 + request.pageLink("/m/\(id)"),
             request.style.dim(
-                "!like \(id) · !fav \(id) · !comment meme \(id) TEXT · !comments meme \(id) · !share meme \(id) #channel"
+                "!like \(id) · !fav \(id) · !comment meme \(id) TEXT · !comments meme \(id) · !share meme \(id) "
+                    + "#channel"
             ),
         ])
     }

@@ -53,7 +53,8 @@ enum PictureCommands {
         return BotResponse(
             request.caller.channel == nil ? [] : ["I sent you an upload link privately."],
             privateLines: [
-                "Upload one picture within \(minutes) minutes: curl -T photo.jpg \(link)  — or open \(link) in a browser.",
+                "Upload one picture within \(minutes) minutes: curl -T photo.jpg \(link)  — or open \(link) in a "
+                    + "browser.",
                 "PNG, JPEG, GIF or WebP, up to \(MediaLibrary.maxUploadMiB) MiB; I'll tell you its id here.",
             ])
     }
@@ -74,7 +75,8 @@ enum PictureCommands {
         let now = Date()
         var lines = ["\(request.style.bold("Your pictures")) (\(total)):"]
         lines += images.map {
-            "\(shortID($0.id))  \($0.width)×\($0.height) \($0.format)  \(TimeText.ago(from: $0.createdAt, to: now))  \(media.url($0))"
+            "\(shortID($0.id))  \($0.width)×\($0.height) \($0.format)  \(TimeText.ago(from: $0.createdAt, to: now))  "
+                + "\(media.url($0))"
         }
         lines += Paging.footer(request, page: page, total: total, size: StoreLimits.imagePageSize, command: "!images")
         return BotResponse(lines)
@@ -111,7 +113,8 @@ enum PictureCommands {
         if lines.isEmpty { return BotResponse(["No template matches \"\(word ?? "")\" — !templates lists them all."]) }
         lines.append(
             request.style.dim(
-                "Use one: !meme NAME top text | bottom text — e.g. !meme \(builtins.first?.name ?? "sunset") hello | world"
+                "Use one: !meme NAME top text | bottom text — e.g. !meme \(builtins.first?.name ?? "sunset") hello | "
+                    + "world"
             ))
         return BotResponse(lines)
     }

@@ -81,7 +81,8 @@ enum RecipeCommands {
         case .tags: return "Cuisine and diet tags, e.g. italian vegetarian (or - for none)."
         case .ready:
             return
-                "“\(draft.title)” is ready (\(draft.ingredientLines.count) ingredients, \(draft.stepLines.count) steps): !recipe post to publish it, !recipe cancel to drop it."
+                "“\(draft.title)” is ready (\(draft.ingredientLines.count) ingredients, \(draft.stepLines.count) "
+                + "steps): !recipe post to publish it, !recipe cancel to drop it."
         }
     }
 
@@ -243,7 +244,8 @@ enum RecipeCommands {
             let what = draft.title.isEmpty ? "an untitled draft" : "your draft “\(draft.title)”"
             return BotResponse(
                 [
-                    "You have \(what) (\(draft.ingredientLines.count) ingredients, \(draft.stepLines.count) steps) — let's continue. \(prompt(draft.stage, draft))"
+                    "You have \(what) (\(draft.ingredientLines.count) ingredients, \(draft.stepLines.count) steps) — "
+                        + "let's continue. \(prompt(draft.stage, draft))"
                 ],
                 effects: draft.stage == .ready ? [] : [writing(me, true)])
         }
@@ -301,7 +303,8 @@ enum RecipeCommands {
         let row = try await visible(request, id)
         let r = row.recipe
         var lines = [
-            "\(request.style.bold("#\(id) \(r.title)")) by \(row.author) · score \(r.score) (▲\(r.ups) ▼\(r.downs)) · \(r.comments) comments"
+            "\(request.style.bold("#\(id) \(r.title)")) by \(row.author) · score \(r.score) (▲\(r.ups) ▼\(r.downs)) · "
+                + "\(r.comments) comments"
                 + (r.tags.isEmpty ? "" : " · \(r.tags)")
         ]
         if let photo = r.photoImageId, let media = request.services.media,
@@ -441,7 +444,8 @@ enum RecipeCommands {
                 }
                 if candidates.isEmpty {
                     return BotResponse([
-                        "Nothing for you yet — set your cuisines (!prefs cuisine italian,thai) or !follow people who cook."
+                        "Nothing for you yet — set your cuisines (!prefs cuisine italian,thai) or !follow people who "
+                            + "cook."
                     ])
                 }
             }
@@ -549,7 +553,8 @@ enum RecipeCommands {
         guard request.words.first?.lowercased() == "cuisine" else {
             let current = try await request.services.store.settings(me.id)["cuisine"] ?? ""
             return BotResponse([
-                "Your cuisines: \(current.isEmpty ? "none yet" : current.replacingOccurrences(of: ",", with: ", ")) — change with !prefs cuisine italian,thai"
+                "Your cuisines: \(current.isEmpty ? "none yet" : current.replacingOccurrences(of: ",", with: ", ")) — "
+                    + "change with !prefs cuisine italian,thai"
             ])
         }
         let list =
@@ -568,7 +573,8 @@ enum RecipeCommands {
         let me = try request.account()
         guard let client = request.services.edamam else {
             throw BotError(
-                "Edamam is not set up on this server: the operator starts Hearth with --edamam-app-id ID --edamam-app-key KEY (free keys at https://developer.edamam.com)"
+                "Edamam is not set up on this server: the operator starts Hearth with --edamam-app-id ID "
+                    + "--edamam-app-key KEY (free keys at https://developer.edamam.com)"
             )
         }
         if request.words[0].lowercased() == "save" {
@@ -603,7 +609,8 @@ enum RecipeCommands {
             let cuisine = (r.cuisineType ?? []).first.map { " · \($0)" } ?? ""
             let time = (r.totalTime ?? 0) > 0 ? " · \(Int(r.totalTime!)) min" : ""
             lines.append(
-                "\(index + 1). \(r.label) — \(r.source ?? "?") · \(r.ingredientLines.count) ingredients\(cuisine)\(time) · \(r.url)"
+                "\(index + 1). \(r.label) — \(r.source ?? "?") · \(r.ingredientLines.count) "
+                    + "ingredients\(cuisine)\(time) · \(r.url)"
             )
         }
         lines.append(request.style.dim("Import one: !edamam save N"))
