@@ -111,7 +111,8 @@ public enum FamilyCommands {
 
     /// The family a command names by its channel as its first word (`!post #family-12 hi`, what
     /// the web's forms say), else the current one; `skip` is how many words named it.
-    static func target(_ request: BotRequest) async throws -> (me: AccountRef, family: Stored<FamilyRecord>, skip: Int) {
+    static func target(_ request: BotRequest) async throws -> (me: AccountRef, family: Stored<FamilyRecord>, skip: Int)
+    {
         guard let first = request.words.first, let id = familyID(channel: first) else {
             let (me, family) = try await current(request)
             return (me, family, 0)
@@ -168,7 +169,8 @@ public enum FamilyCommands {
     static let tree = BotCommand(
         "tree", group: group,
         usage:
-            "[image · families · use FAMILY · new NAME · invite [as parent|child|partner|sibling] · invites · revoke CODE · join CODE · members · link USER RELATION · leave · remove USER · independent [NAME]]",
+            "[image · families · use FAMILY · new NAME · invite [as parent|child|partner|sibling] · invites · revoke "
+            + "CODE · join CODE · members · link USER RELATION · leave · remove USER · independent [NAME]]",
         summary: "your family tree: found one, invite people with codes, link them, leave home",
         example: "!tree invite as child", arity: 0...Int.max, secretSubcommands: ["join", "revoke"]
     ) { request in
@@ -271,7 +273,8 @@ public enum FamilyCommands {
             let days = Int((invite.expiresAt.timeIntervalSince(now) / 86400).rounded(.up))
             let role = invite.relation.map { " as \($0.rawValue)" } ?? ""
             lines.append(
-                "#\(invite.id)\(role) by \(inviter), expires in \(days) day\(days == 1 ? "" : "s") — !tree revoke \(invite.id)"
+                "#\(invite.id)\(role) by \(inviter), expires in \(days) day\(days == 1 ? "" : "s") — !tree revoke "
+                    + "\(invite.id)"
             )
         }
         return BotResponse(lines)
@@ -455,7 +458,10 @@ public enum FamilyCommands {
         let lines = try await request.services.store.families(of: me.id).map { family in
             (family.id == current.id ? "→ " : "  ") + "\(family.name) \(channelName(family.id))"
         }
-        return BotResponse(lines + [request.style.dim("!tree use FAMILY switches; in a family's channel, it is that one")])
+        return BotResponse(
+            lines + [
+                request.style.dim("!tree use FAMILY switches; in a family's channel, it is that one")
+            ])
     }
 
     /// `!tree use FAMILY` (its name, number or channel): the family commands act on it from now on.

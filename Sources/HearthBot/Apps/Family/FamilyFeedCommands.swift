@@ -81,7 +81,8 @@ enum FamilyFeedCommands {
     }
 
     static let famfeed = BotCommand(
-        "famfeed", group: FamilyCommands.group, usage: "[#family-N] [PAGE]", summary: "your family's feed, newest first",
+        "famfeed", group: FamilyCommands.group, usage: "[#family-N] [PAGE]",
+        summary: "your family's feed, newest first",
         example: "!famfeed",
         arity: 0...2, requiresLogin: true
     ) { request in

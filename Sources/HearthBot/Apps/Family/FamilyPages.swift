@@ -42,7 +42,8 @@ enum FamilyPages {
         var feed: [[String: Any]] = []
         for (post, author) in posts {
             var row: [String: Any] = [
-                "id": post.id, "family": family.id, "author": author, "authorKey": IRCNames.fold(author), "text": post.text,
+                "id": post.id, "family": family.id, "author": author, "authorKey": IRCNames.fold(author),
+                "text": post.text,
                 "likes": post.likes, "comments": post.comments, "ago": TimeText.ago(from: post.createdAt, to: now),
             ]
             // A pressed Like button undoes it, as a recipe's vote does.
@@ -52,7 +53,8 @@ enum FamilyPages {
                 row["image"] = MediaLibrary.path(id: image.id, format: image.format)
             }
             if post.comments > 0 {
-                let (comments, _) = try await store.comments(kind: "post", targetID: post.id, page: 1, viewer: viewer.id)
+                let (comments, _) = try await store.comments(
+                    kind: "post", targetID: post.id, page: 1, viewer: viewer.id)
                 row["commentList"] = WebPartials.comments(comments, now: now)
             }
             feed.append(row)
@@ -134,7 +136,8 @@ enum FamilyPages {
             "hasPictures": !pictures.isEmpty,
             "families": try await switcher(store, viewer: viewer.id, current: family.id),
         ]
-        return WebContent(title: "\(family.name): pictures", summary: "\(family.name)'s pictures — family only.",
+        return WebContent(
+            title: "\(family.name): pictures", summary: "\(family.name)'s pictures — family only.",
             values: values)
     }
 

@@ -35,7 +35,8 @@ enum LocationCommands {
                 accountID: me.id,
                 SharedLocation(lat: place.lat, lon: place.lon, label: place.name, at: request.services.clock.now()))
             return BotResponse([
-                "Shared: \(place.name ?? String(format: "%.3f,%.3f", place.lat, place.lon)). !where shows your family's places."
+                "Shared: \(place.name ?? String(format: "%.3f,%.3f", place.lat, place.lon)). !where shows your "
+                    + "family's places."
             ])
         }
     }
@@ -114,7 +115,8 @@ enum LocationCommands {
             return BotResponse(["Nobody in \(family.name) shares a place yet — !loc on, then !loc LAT,LON."])
         }
         return BotResponse([
-            "\(request.style.bold("\(family.name) on the map")) (\(markers.count) of \(places.count)): \(media.url(image))"
+            "\(request.style.bold("\(family.name) on the map")) (\(markers.count) of \(places.count)): "
+                + "\(media.url(image))"
                 + FamilyCommands.pageLink(request, family)
         ])
     }

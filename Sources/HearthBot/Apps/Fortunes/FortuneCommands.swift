@@ -45,7 +45,8 @@ enum FortuneCommands {
         if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) {
             guard (-90...90).contains(lat), (-180...180).contains(lon) else {
                 throw BotError(
-                    "\(head) is off the globe: latitude goes from -90 to 90 and longitude from -180 to 180 — e.g. @48.85,2.35 Paris"
+                    "\(head) is off the globe: latitude goes from -90 to 90 and longitude from -180 to 180 — e.g. "
+                        + "@48.85,2.35 Paris"
                 )
             }
             let name = words.count > 1 ? String(words[1].prefix(maxPlaceLength)) : nil
@@ -361,7 +362,8 @@ enum FortuneCommands {
         let markers = mapMarkers(try await request.services.store.allFortunes(of: who.id))
         guard let image = try await mapPicture(request.services.store, media: media, of: who, markers: markers) else {
             return BotResponse([
-                "\(who.name) has no cookies with a place yet — open one with !fortune @LAT,LON or @City (or !set location on)."
+                "\(who.name) has no cookies with a place yet — open one with !fortune @LAT,LON or @City (or !set "
+                    + "location on)."
             ])
         }
         // `/fortunes` is the reader's own map: linked only to the caller, privately.
@@ -392,8 +394,11 @@ enum FortuneCommands {
             distance = " · \(Int(km.rounded())) km between your first and latest places"
         }
         return BotResponse([
-            "\(request.style.bold("Your cookies")): \(all.count) opened · streak \(current) day\(current == 1 ? "" : "s") (longest \(longest)) · \(places.count) place\(places.count == 1 ? "" : "s")\(distance)",
-            "Most frequent lucky number: \(favourite.map { "\($0.key) (\($0.value)×)" } ?? "–") · points: \(try await store.points(of: me.id))",
+            "\(request.style.bold("Your cookies")): \(all.count) opened · streak \(current) "
+                + "day\(current == 1 ? "" : "s") (longest \(longest)) · \(places.count) "
+                + "place\(places.count == 1 ? "" : "s")\(distance)",
+            "Most frequent lucky number: \(favourite.map { "\($0.key) (\($0.value)×)" } ?? "–") · points: "
+                + "\(try await store.points(of: me.id))",
         ])
     }
 
@@ -433,7 +438,9 @@ enum FortuneCommands {
         let me = try request.account()
         let total = try await request.services.store.points(of: me.id)
         return BotResponse([
-            "You have \(request.style.bold("\(total) points")). A cookie gives \(pointsPerCookie), a streak \(streakBonusPerDay) more per day (up to \(maxStreakBonus)), your first visit of a day \(loginBonus)."
+            "You have \(request.style.bold("\(total) points")). A cookie gives \(pointsPerCookie), a streak "
+                + "\(streakBonusPerDay) more per day (up to \(maxStreakBonus)), your first visit of a day "
+                + "\(loginBonus)."
         ])
     }
 

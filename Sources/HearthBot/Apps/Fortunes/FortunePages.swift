@@ -153,14 +153,15 @@ enum FortunePages {
     /// Opening today's cookie from a page: the `!fortune` command (with `@PLACE` if given). It
     /// leads to the cookie's card, so the chat answer is not repeated in a notice.
     static let actions: [WebAction] = [
-        quietly(WebAction(
-            "/fortunes",
-            command: { _, form in
-                let place = (form["place"] ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
-                    .trimmingCharacters(in: .whitespaces)
-                guard !place.isEmpty else { return "!fortune" }
-                return "!fortune @" + (place.hasPrefix("@") ? String(place.dropFirst()) : place)
-            }, back: { _ in "/fortunes" }))
+        quietly(
+            WebAction(
+                "/fortunes",
+                command: { _, form in
+                    let place = (form["place"] ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
+                        .trimmingCharacters(in: .whitespaces)
+                    guard !place.isEmpty else { return "!fortune" }
+                    return "!fortune @" + (place.hasPrefix("@") ? String(place.dropFirst()) : place)
+                }, back: { _ in "/fortunes" }))
     ]
 
     static func quietly(_ action: WebAction) -> WebAction {

@@ -46,9 +46,9 @@ enum RecipeEditorPages {
     /// The limits the form's fields show (the same constants the rules check).
     static var limits: [String: Any] {
         [
-        "maxTitle": RecipeCommands.maxTitle, "maxLine": RecipeCommands.maxLine,
-        "maxIngredients": RecipeCommands.maxIngredients, "maxSteps": RecipeCommands.maxSteps,
-        "maxTags": RecipeCommands.maxTags,
+            "maxTitle": RecipeCommands.maxTitle, "maxLine": RecipeCommands.maxLine,
+            "maxIngredients": RecipeCommands.maxIngredients, "maxSteps": RecipeCommands.maxSteps,
+            "maxTags": RecipeCommands.maxTags,
         ]
     }
 

@@ -81,7 +81,8 @@ enum SocialCommands {
         }
         let style = request.style
         var lines = [
-            "\(style.bold(subject.name)) — joined \(since) · \(counts.followers) follower\(counts.followers == 1 ? "" : "s") · \(counts.following) following\(relation)",
+            "\(style.bold(subject.name)) — joined \(since) · \(counts.followers) "
+                + "follower\(counts.followers == 1 ? "" : "s") · \(counts.following) following\(relation)",
             "bio: " + (subject.bio.isEmpty ? style.dim("(none yet — !bio TEXT)") : subject.bio),
         ]
         if let formerly { lines.insert("\(formerly) is now \(subject.name).", at: 0) }
