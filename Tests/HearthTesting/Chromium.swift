@@ -141,6 +141,17 @@ public final class Chromium: Sendable {
     /// Exceptions, console messages and browser log entries (CSP violations among them), in order.
     public var console: [String] { connection.events.withLockedValue { $0 } }
 
+    /// What a page must never cause: exceptions, CSP refusals and failed loads, except the lines
+    /// `expected` lets through (a 401 a story provokes on purpose).
+    public func problems(except expected: (String) -> Bool = { _ in false }) -> [String] {
+        console.filter { line in
+            let bad =
+                line.hasPrefix("exception") || line.contains("Content Security") || line.contains("Refused to")
+                || line.hasPrefix("log error")
+            return bad && !expected(line)
+        }
+    }
+
     /// Opens `url` and waits until its document has loaded.
     public func navigate(to url: String, timeout: Double = 15) async throws {
         // Marks the old document, so the wait below cannot mistake it for the new one.

@@ -114,9 +114,7 @@ import Testing
                 #expect(try await pages.text(".flash").hasPrefix("Your account dora and everything"))
                 try await pages.screenshot("deleted.png")
 
-                let problems = browser.console.filter {
-                    $0.hasPrefix("exception") || $0.contains("Content Security") || $0.hasPrefix("log error")
-                }
+                let problems = browser.problems()
                 #expect(problems.isEmpty, "\(problems)")
             }
         }

@@ -89,7 +89,7 @@ import Testing
                 #expect(try await browser.evaluate("document.documentElement.scrollWidth <= innerWidth") == "true")
                 try await browser.screenshot(to: Self.screenshotPath("chat-phone-dark.png"))
 
-                let problems = browser.console.filter { $0.hasPrefix("exception") || $0.contains("Content Security") }
+                let problems = browser.problems()
                 #expect(problems.isEmpty, "\(problems)")
             }
         }

@@ -39,10 +39,7 @@ import Testing
                         "document.querySelector('form[action=\"/signout\"] button').click()", to: "/")
                 }
                 #expect(wide.isEmpty, "wider than the screen: \(wide)")
-                let problems = browser.console.filter {
-                    $0.hasPrefix("exception") || $0.contains("Content Security") || $0.contains("Refused to")
-                        || ($0.hasPrefix("log error") && !$0.contains("favicon"))
-                }
+                let problems = browser.problems()
                 #expect(problems.isEmpty, "\(problems)")
             }
         }

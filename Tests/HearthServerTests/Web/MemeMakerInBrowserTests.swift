@@ -101,9 +101,7 @@ import Testing
                     if let problem = try await pages.overflowOnAPhone(path, screenshot: name) { wide.append(problem) }
                 }
                 #expect(wide.isEmpty, "\(wide)")
-                let problems = browser.console.filter {
-                    $0.hasPrefix("exception") || $0.contains("Content Security") || $0.hasPrefix("log error")
-                }
+                let problems = browser.problems()
                 #expect(problems.isEmpty, "\(problems)")
             }
         }

@@ -258,11 +258,7 @@ import Testing
                 #expect(wide.isEmpty, "\(wide)")
 
                 // (The one error expected: the 401 of the family page before signing in.)
-                let problems = browser.console.filter {
-                    $0.hasPrefix("exception") || $0.contains("Content Security")
-                        || ($0.hasPrefix("log error") && !$0.contains("favicon")
-                            && !($0.contains("status of 401") && $0.hasSuffix("/family/1")))
-                }
+                let problems = browser.problems { $0.contains("status of 401") && $0.hasSuffix("/family/1") }
                 #expect(problems.isEmpty, "\(problems)")
             }
         }
