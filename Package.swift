@@ -86,7 +86,7 @@ let package = Package(
             ]),
         // The apps, one folder each.
         .target(
-            name: "HearthBot",
+            name: "HearthApps",
             dependencies: [
                 "HearthKit", "HearthAccounts", "HearthMediaLibrary",
                 "HearthProtocol", "HearthStore", "HearthCrypto", "HearthMedia",
@@ -129,7 +129,7 @@ let package = Package(
         .target(
             name: "HearthConfig",
             dependencies: [
-                "HearthServer", "HearthBot", "HearthStore", "HearthCrypto", "HearthProtocol", "HearthAccounts",
+                "HearthServer", "HearthApps", "HearthStore", "HearthCrypto", "HearthProtocol", "HearthAccounts",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Yams", package: "Yams"),
@@ -138,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "hearth",
             dependencies: [
-                "HearthServer", "HearthStore", "HearthCrypto", "HearthBot", "HearthKit", "HearthAccounts",
+                "HearthServer", "HearthStore", "HearthCrypto", "HearthApps", "HearthKit", "HearthAccounts",
                 "HearthMediaLibrary", "HearthMedia", "HearthConfig", "HearthProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -148,7 +148,7 @@ let package = Package(
         // what it tests; the unit tests replay the saved corpus through the same checks.
         .target(name: "IRCLineChecks", dependencies: ["HearthProtocol"], path: "Fuzz/checks/irc-line"),
         .target(
-            name: "CommandGrammarChecks", dependencies: ["HearthKit", "HearthBot", "HearthStore"],
+            name: "CommandGrammarChecks", dependencies: ["HearthKit", "HearthApps", "HearthStore"],
             path: "Fuzz/checks/command-grammar"),
         .target(name: "ImageUploadChecks", dependencies: ["HearthMedia"], path: "Fuzz/checks/image-upload"),
         .target(name: "FuzzDriver", path: "Fuzz/driver"),
@@ -175,7 +175,7 @@ let package = Package(
         .target(
             name: "HearthTesting",
             dependencies: [
-                "HearthServer", "HearthBot", "HearthKit", "HearthAccounts", "HearthMediaLibrary", "HearthMedia",
+                "HearthServer", "HearthApps", "HearthKit", "HearthAccounts", "HearthMediaLibrary", "HearthMedia",
                 "HearthStore", "HearthCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -194,9 +194,9 @@ let package = Package(
         .testTarget(name: "HearthProtocolTests", dependencies: ["HearthProtocol", "IRCLineChecks"]),
         .testTarget(name: "HearthMediaTests", dependencies: ["HearthMedia", "ImageUploadChecks"]),
         .testTarget(
-            name: "HearthBotTests",
+            name: "HearthAppsTests",
             dependencies: [
-                "HearthTesting", "HearthBot", "HearthKit", "HearthAccounts", "HearthStore", "HearthCrypto",
+                "HearthTesting", "HearthApps", "HearthKit", "HearthAccounts", "HearthStore", "HearthCrypto",
                 "CommandGrammarChecks",
             ]),
         .testTarget(
@@ -211,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "HearthServerTests",
             dependencies: [
-                "HearthTesting", "HearthServer", "HearthBot", "HearthKit", "HearthAccounts", "HearthMediaLibrary",
+                "HearthTesting", "HearthServer", "HearthApps", "HearthKit", "HearthAccounts", "HearthMediaLibrary",
                 "HearthStore", "HearthCrypto", "HearthMedia", "HearthConfig", "HearthProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,5 +1,5 @@
 import Foundation
-import HearthBot
+import HearthApps
 import HearthServer
 import Logging
 

@@ -3,7 +3,7 @@ import HearthStore
 /// One app of the bot: its commands, its line on `!profile`, what it adds to a login, the
 /// channels it guards and the services it brings (the store deletes an account's rows of
 /// every app itself, on every engine; `onAccountDeleted` tells people what changed).
-/// Adding an app means adding one value to the list the executable gives `Bot` (`HearthApps.builtIn`).
+/// Adding an app means adding one value to the list the executable gives `Bot` (`BuiltInApps.builtIn`).
 /// An app's answer to a private line that is not a command (nil: not for this app).
 public typealias LineContinuation = @Sendable (Bot, Caller, any PresenceDirectory, String) async -> BotResponse?
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthAccounts
-import HearthBot
+import HearthApps
 import HearthCrypto
 import HearthMedia
 import HearthMediaLibrary

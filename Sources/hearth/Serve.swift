@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HearthBot
+import HearthApps
 import HearthConfig
 import HearthServer
 import HearthStore
@@ -149,7 +149,7 @@ struct Serve: AsyncParsableCommand {
         var config = serve.server
         config.configFile = self.config
         let server = try HearthServer(
-            config: config, apps: HearthApps.builtIn(serve.apps), store: store, logger: logger,
+            config: config, apps: BuiltInApps.builtIn(serve.apps), store: store, logger: logger,
             reloader: { try await reloader.reload() })
         let systemd = SystemdNotify()
         let group = ServiceGroup(

@@ -13,13 +13,18 @@ enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
+    /// How long a store test's statement may wait for the crowded test database.
+    static let crowdedTimeout: Duration = .seconds(30)
+
     /// Runs `body` with a fresh, empty store of this engine, and closes it after.
     func withStore<T>(_ body: (any EngineStore) async throws -> T) async throws -> T {
         switch self {
         case .sqlite:
             return try await body(try SQLiteStore(dataDirectory: TestServer.tempDirectory()))
         case .postgres:
-            let store = try await PostgresStore.open(try await TestPostgres.freshDatabase("store"))
+            // Store tests share two cores with the whole first pass: a slow answer is not a failure here.
+            let store = try await PostgresStore.open(
+                try await TestPostgres.freshDatabase("store"), operationTimeout: Self.crowdedTimeout)
             do {
                 let result = try await body(store)
                 await store.close()

@@ -20,7 +20,7 @@ import Testing
         let start = ContinuousClock.now
         await #expect(throws: (any Error).self) { try await store.setBio(ann.id, "while it was away") }
         let waited = ContinuousClock.now - start
-        #expect(waited < PostgresStore.operationTimeout + .seconds(2), "waited \(waited)")
+        #expect(waited < store.operationTimeout + .seconds(2), "waited \(waited)")
 
         try await PostgresOpenTests.execute(
             try await TestPostgres.superuserURL(), "ALTER DATABASE \(url.database) ALLOW_CONNECTIONS true")

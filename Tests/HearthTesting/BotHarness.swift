@@ -1,6 +1,6 @@
 import Foundation
 import HearthAccounts
-import HearthBot
+import HearthApps
 import HearthCrypto
 import HearthKit
 import HearthMediaLibrary
@@ -27,7 +27,7 @@ public final class BotHarness: Sendable {
         let media = try MediaLibrary(
             directory: URL(fileURLWithPath: dataDirectory).appendingPathComponent("media"),
             publicURL: "http://hearth.test", threads: 1)
-        let appList = HearthApps.builtIn(apps)
+        let appList = BuiltInApps.builtIn(apps)
         let services = BotServices(
             store: store,
             accounts: AccountService(store: store, passwords: PasswordWorker(threads: 1, cost: TestServer.fastCost)),

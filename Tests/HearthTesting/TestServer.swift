@@ -1,5 +1,5 @@
 import Foundation
-import HearthBot
+import HearthApps
 import HearthCrypto
 import HearthKit
 import HearthServer
@@ -83,7 +83,7 @@ public final class TestServer: Sendable {
         let store = try await StoreEngine.open(
             database: database, dataDirectory: config.dataDirectory, poolSize: setup.databasePool, logger: logger)
         let server = try HearthServer(
-            config: config, apps: HearthApps.builtIn(setup.apps), store: store, logger: logger)
+            config: config, apps: BuiltInApps.builtIn(setup.apps), store: store, logger: logger)
         let group = ServiceGroup(configuration: .init(services: try server.services, logger: logger))
         let task = Task { try await group.run() }
         let (irc, http) = await server.ports()

@@ -1,4 +1,4 @@
-import HearthBot
+import HearthApps
 import HearthKit
 import HearthStore
 

@@ -26,20 +26,20 @@ extension PostgresStore {
     /// How long one operation may wait for the database (a free connection included) before
     /// it fails with "unavailable": a stopped or unreachable server must not hold a user's
     /// commands, and the chat lines behind them, for ever.
-    public static let operationTimeout: Duration = .seconds(5)
+    public static let defaultOperationTimeout: Duration = .seconds(5)
 
     /// Runs `body`, or fails with `Failure` ("unavailable") once `operationTimeout` has passed.
     func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let times = queryTimes
+        let (times, timeout) = (queryTimes, operationTimeout)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await times.time(body) }
             group.addTask {
-                try await Task.sleep(for: Self.operationTimeout)
+                try await Task.sleep(for: timeout)
                 return nil
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let value = first else {
-                throw Failure(sqlState: nil, message: "the database did not answer within \(Self.operationTimeout)")
+                throw Failure(sqlState: nil, message: "the database did not answer within \(timeout)")
             }
             return value
         }

@@ -11,6 +11,8 @@ public final class PostgresStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     public let queryTimes = QueryTimes()
+    /// How long one operation may wait (see `defaultOperationTimeout`).
+    public let operationTimeout: Duration
     private let running: Task<Void, Never>
 
     /// Connections one process keeps at most (`--database-pool`).
@@ -18,8 +20,9 @@ public final class PostgresStore: Sendable {
 
     public var location: String { "PostgreSQL at \(url)" }
 
-    private init(url: DatabaseURL, client: PostgresClient, logger: Logger) {
+    private init(url: DatabaseURL, client: PostgresClient, logger: Logger, operationTimeout: Duration) {
         self.url = url
+        self.operationTimeout = operationTimeout
         self.client = client
         self.logger = logger
         running = Task { await client.run() }
@@ -36,9 +39,11 @@ public final class PostgresStore: Sendable {
             tls: .disable)
     }
 
-    /// Connects, checks and migrates. Every failure is one `OpenProblem` line.
+    /// Connects, checks and migrates. Every failure is one `OpenProblem` line. Tests that crowd
+    /// two cores with hundreds of others pass a longer `operationTimeout`.
     public static func open(
-        _ url: DatabaseURL, poolSize: Int = defaultPoolSize, logger: Logger = Logger(label: "hearth.store")
+        _ url: DatabaseURL, poolSize: Int = defaultPoolSize, operationTimeout: Duration = defaultOperationTimeout,
+        logger: Logger = Logger(label: "hearth.store")
     ) async throws(OpenProblem) -> PostgresStore {
         // One plain connection first: it fails at once, with the server's reason.
         let probe: PostgresConnection
@@ -70,7 +75,7 @@ public final class PostgresStore: Sendable {
         config.options = options
         return PostgresStore(
             url: url, client: PostgresClient(configuration: config, backgroundLogger: logger),
-            logger: logger)
+            logger: logger, operationTimeout: operationTimeout)
     }
 
     /// Stops the pool.

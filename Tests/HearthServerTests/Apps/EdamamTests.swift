@@ -1,5 +1,5 @@
 import Foundation
-import HearthBot
+import HearthApps
 import HearthTesting
 import Hummingbird
 import Logging

@@ -2,7 +2,7 @@ import Foundation
 import HearthTesting
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 @testable import HearthServer
 
 /// The family page's forms: each is the chat command it stands for, naming the page's family,

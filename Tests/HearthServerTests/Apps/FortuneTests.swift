@@ -1,6 +1,6 @@
 import Foundation
 import HearthAccounts
-import HearthBot
+import HearthApps
 import HearthTesting
 import Synchronization
 import Testing

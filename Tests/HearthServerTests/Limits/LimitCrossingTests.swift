@@ -15,7 +15,7 @@ import ServiceLifecycle
 import Synchronization
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 @testable import HearthMedia
 @testable import HearthServer
 

@@ -5,7 +5,7 @@ import HearthCrypto
 import HearthTesting
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 @testable import HearthServer
 
 /// Accounts and secrets, security round two: throttles that an attacker cannot turn against

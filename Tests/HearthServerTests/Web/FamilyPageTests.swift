@@ -3,7 +3,7 @@ import HearthStore
 import HearthTesting
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 @testable import HearthServer
 
 /// A family's web page: the tree (the picture `!tree image` draws), members, feed and places,

@@ -2,7 +2,7 @@ import Foundation
 import HearthTesting
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 @testable import HearthServer
 
 /// The fortunes app on the web: someone's cookie of the day (refused exactly when chat refuses

@@ -4,7 +4,7 @@ import HearthMedia
 import HearthTesting
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 @testable import HearthServer
 
 /// The meme maker on the web: a template or an upload, captions with a live preview drawn by the

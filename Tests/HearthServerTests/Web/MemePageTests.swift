@@ -2,7 +2,7 @@ import Foundation
 import HearthTesting
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 @testable import HearthServer
 
 /// The memes app on the web: a meme's page, a person's gallery, and liking, favouriting and

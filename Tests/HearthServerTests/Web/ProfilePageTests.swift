@@ -2,7 +2,7 @@ import Foundation
 import HearthTesting
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 @testable import HearthServer
 
 /// A person's page: follow and unfollow (`!follow`, `!unfollow`), their memes and recipes as

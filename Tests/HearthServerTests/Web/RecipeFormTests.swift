@@ -2,7 +2,7 @@ import Foundation
 import HearthTesting
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 @testable import HearthServer
 
 /// Writing, changing, saving and voting on recipes from the web: each form is the command it

@@ -3,7 +3,7 @@ import HearthKit
 import HearthTesting
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 @testable import HearthServer
 
 /// The recipes app on the web: a recipe's page, the trending list, the search, and voting and

@@ -1,4 +1,4 @@
-import HearthBot
+import HearthApps
 import HearthKit
 import Testing
 
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func theBuiltInAppsLinkTheirIndexPages() {
-        let links = WebRoutes.navigation(HearthApps.builtIn().flatMap(\.pages))
+        let links = WebRoutes.navigation(BuiltInApps.builtIn().flatMap(\.pages))
         #expect(links.map(\.label) == ["Memes", "Recipes", "Fortunes", "Leaderboard"])
         #expect(links.map(\.path) == ["/hot", "/recipes", "/fortunes", "/leaderboard"])
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 
 @Suite struct FortunePartsTests {
     @Test func strfileSourceIsSplitOnPercentLines() {

@@ -1,6 +1,6 @@
 import CommandGrammarChecks
 import Foundation
-import HearthBot
+import HearthApps
 import Testing
 
 /// Replays the command-grammar fuzzer's saved corpus and every crash it ever found (Fuzz/, see scripts/fuzz).

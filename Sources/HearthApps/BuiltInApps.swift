@@ -3,7 +3,7 @@ import HearthStore
 
 /// The apps Hearth ships with, in the order `!help` lists them; the executable hands them
 /// to the server.
-public enum HearthApps {
+public enum BuiltInApps {
     public static func builtIn(_ config: AppsConfig = AppsConfig()) -> [BotApp] {
         [
             BotApp(name: "accounts", commands: AccountCommands.all),

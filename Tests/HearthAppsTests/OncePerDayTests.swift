@@ -3,7 +3,7 @@ import HearthStore
 import HearthTesting
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 
 /// One cookie per day of a person's life, whatever time zone they set (issue 33, item 3).
 @Suite struct OncePerDayTests {

@@ -2,7 +2,7 @@ import HearthKit
 import HearthStore
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 
 @Suite struct RecipeSearchQueryTests {
     @Test func wordsPrefixesPhrasesAndFiltersBecomeQuotedTerms() throws {

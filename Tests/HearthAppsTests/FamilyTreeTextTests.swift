@@ -2,7 +2,7 @@ import Foundation
 import HearthStore
 import Testing
 
-@testable import HearthBot
+@testable import HearthApps
 
 @Suite struct FamilyTreeTextTests {
     static func member(_ id: Int64, _ name: String) -> FamilyMember {
