@@ -104,6 +104,14 @@ enum PostgresMigrations {
                 usesLeft BIGINT NOT NULL, expiresAt TIMESTAMPTZ NOT NULL, createdAt TIMESTAMPTZ NOT NULL)
             """
         ),
+        // Channel state in one order across nodes (NetworkChannelStore): a version per channel.
+        (
+            "v15-network-channel-state",
+            """
+            CREATE TABLE networkChannelState (
+                channelKey TEXT PRIMARY KEY, historyKey TEXT NOT NULL, version BIGINT NOT NULL, state TEXT)
+            """
+        ),
     ]
 
     /// Counts a profile shows, kept by triggers: counting an account's 10,000 recipes on every
