@@ -120,7 +120,7 @@ public final class HearthServer: Sendable {
                 Task {
                     guard let self else { return }
                     let outcome = await self.reload()
-                    self.core.withState { self.core.notice(client, "REHASH: \(outcome)", out: &$1) }
+                    self.core.withState { self.core.notice($0, client, "REHASH: \(outcome)", out: &$1) }
                 }
             }
         }
@@ -191,7 +191,7 @@ public final class HearthServer: Sendable {
             MetricsRoutes.add(to: router, core: core, proxies: config.httpProxies)
         }
         router.get("/health") { _, _ -> Response in
-            let (users, channels) = core.chat.withLock { (core.userCount, $0.channels.count) }
+            let (users, channels) = core.chat.withLock { ($0.counts.users, $0.channels.count) }
             let body =
                 #"{"status":"ok","version":"\#(HearthVersion.number)","users":\#(users),"channels":\#(channels)}"#
             return Response(

@@ -19,26 +19,30 @@ extension Core {
 
     /// Asks the bot; its answer goes to the channel (group sessions) or privately.
     func runBot(_ client: Client, text: String, channel channelKey: String?, requireBang: Bool) {
-        let caller = chat.withLock { state in client.caller(channel: channelKey.flatMap { state.channels[$0]?.name }) }
+        let caller = chat.withLock { state in
+            state.caller(client, channel: channelKey.flatMap { state.channels[$0]?.name })
+        }
         later(client, { [bot] in await bot.handle(text, caller: caller, presence: self, requireBang: requireBang) }) {
             response in
             guard let response else { return }
-            if response.lineIsChat, client.mode == .plain { self.plainChat(client, text) }
+            if response.lineIsChat, self.chat.withLock({ state in state[client].isPlain }) {
+                self.plainChat(client, text)
+            }
             self.withState { state, out in
                 // Notices to the caller come after the answer they follow from (a first-visit bonus
                 // after "your account is ready"); every other effect before it (a login changes the
                 // nick it is sent to).
                 var notices: [SessionEffect] = []
                 for effect in response.effects {
-                    if case .notify(let id, _) = effect, id == client.account?.id {
+                    if case .notify(let id, _) = effect, id == state[client].account?.id {
                         notices.append(effect)
                         continue
                     }
                     self.apply(&state, effect, for: client, out: &out)
-                    self.tellNetwork(effect: effect, by: client)
+                    self.tellNetwork(state, effect: effect, by: client)
                 }
                 let lines = response.lines.flatMap { TextSplitter.split($0) }
-                if channelKey == nil, let failure = response.failure, client.caps.contains("standard-replies") {
+                if channelKey == nil, let failure = response.failure, state[client].caps.contains("standard-replies") {
                     // A private failure as a standard reply, for clients that show them as errors.
                     for line in lines {
                         out.send(
@@ -52,18 +56,18 @@ extension Core {
                 {
                     // (A caller the command took out of the channel gets the answer privately.)
                     for line in lines {
-                        out.send(channel, self.botMessage(to: channel.name, line))
+                        out.send(state, channel, self.botMessage(to: channel.name, line))
                         if channel.remoteCount > 0 { self.forwardBotLine(line, to: channel.name) }
                     }
                 } else {
-                    for line in lines { out.send(client, self.botMessage(to: client.nick, line)) }
+                    for line in lines { out.send(client, self.botMessage(to: state[client].nick, line)) }
                 }
                 for line in response.privateLines.flatMap({ TextSplitter.split($0) }) {
-                    out.send(client, self.botMessage(to: client.nick, line))
+                    out.send(client, self.botMessage(to: state[client].nick, line))
                 }
                 for effect in notices {
                     self.apply(&state, effect, for: client, out: &out)
-                    self.tellNetwork(effect: effect, by: client)
+                    self.tellNetwork(state, effect: effect, by: client)
                 }
             }
             if response.effects.contains(where: { if case .login = $0 { return true } else { return false } }) {

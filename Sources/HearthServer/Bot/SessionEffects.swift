@@ -13,7 +13,7 @@ extension Core {
         case .logout:
             if let client { logOut(&state, client, note: nil, out: &out) }
         case .logoutEverywhere(let id, let keep):
-            for other in state.clients.values where other.account?.id == id && other.id != keep {
+            for other in state.clients.values where state[other].account?.id == id && other.id != keep {
                 logOut(
                     &state, other, note: other === client ? nil : "You were logged out from another connection.",
                     out: &out)
@@ -27,33 +27,34 @@ extension Core {
             if let channel = state.channels[record.nameKey] { renewHistoryKey(&state, channel) }
         case .channelDropped(let key):
             state.registered[key] = nil
-            retireHistory(&state, of: key, keepFor: client?.account.map { [$0.id] } ?? [])
+            retireHistory(&state, of: key, keepFor: client.flatMap { state[$0].account }.map { [$0.id] } ?? [])
         case .remind(let id, let at, let text):
             scheduleReminder(accountID: id, at: at, text: text)
         case .captureLines(let id, let on):
-            for other in state.clients.values where other.account?.id == id {
-                other.linesToBot = on
-                other.linesToBotTouched = config.clock.now()
+            for other in state.clients.values where state[other].account?.id == id {
+                state[other].linesToBot = on
+                state[other].linesToBotTouched = config.clock.now()
             }
         case .guardedChannel(let guest):
             let key = IRCNames.fold(guest.name)
             state.guarded[key] = guest
             if let channel = state.channels[key] {
                 channel.topic = guest.topic
-                for member in channel.order where !(member.account.map { guest.members.contains($0.id) } ?? false) {
+                for member in channel.order
+                where !(state[member].account.map { guest.members.contains($0.id) } ?? false) {
                     leave(
                         &state, member, channel,
-                        userMessage(member, "PART", [channel.name, "No longer in \(guest.owner)"]),
+                        userMessage(state, member, "PART", [channel.name, "No longer in \(guest.owner)"]),
                         out: &out)
                 }
             }
         case .joinChannels(let id, let names):
-            for other in state.clients.values where other.account?.id == id && other.registered {
+            for other in state.clients.values where state[other].account?.id == id && state[other].registered {
                 for name in names { other.eventLoop.execute { self.joinOne(other, name: name, key: nil) } }
             }
         case .channelMessage(let key, let text):
             guard let channel = state.channels[key] else { return }
-            out.send(channel, botMessage(to: channel.name, text))
+            out.send(state, channel, botMessage(to: channel.name, text))
             recordHistory(
                 HistoryRecord(
                     target: channel.historyKey, msgid: MessageStamp.msgid(), source: botPrefix, command: "PRIVMSG",
@@ -64,25 +65,31 @@ extension Core {
             for key in owned { retireHistory(&state, of: key, keepFor: []) }
             state.blocking[id] = nil
         case .botFlag(let id, let isBot):
-            for other in state.clients.values where other.account?.id == id && other.isBot != isBot {
-                other.isBot = isBot
-                if other.mode == .irc && other.registered {
+            for other in state.clients.values where state[other].account?.id == id && state[other].isBot != isBot {
+                state[other].isBot = isBot
+                if state[other].mode == .irc && state[other].registered {
                     out.send(
                         other,
-                        IRCMessage(source: other.prefix, command: "MODE", params: [other.nick, isBot ? "+B" : "-B"]))
+                        IRCMessage(
+                            source: state[other].prefix, command: "MODE",
+                            params: [state[other].nick, isBot ? "+B" : "-B"]))
                 }
             }
         case .renamed(let id, let newName):
-            for other in state.clients.values where other.account?.id == id {
-                let oldKey = IRCNames.fold(other.account!.name)
-                other.account!.name = newName
-                if other.mode == .irc {
+            for other in state.clients.values where state[other].account?.id == id {
+                let oldKey = IRCNames.fold(state[other].account!.name)
+                state[other].account!.name = newName
+                if state[other].mode == .irc {
                     out.send(
-                        other, numeric(other, .loggedIn, other.prefix, newName, "You are now logged in as \(newName)"))
+                        other,
+                        numeric(
+                            state, other, .loggedIn, state[other].prefix, newName, "You are now logged in as \(newName)"
+                        ))
                 }
                 sendToPeers(
-                    &state, of: other, withCap: "account-notify", userMessage(other, "ACCOUNT", [newName]), out: &out)
-                if other.nickKey == oldKey { claimNick(&state, other, newName, out: &out) }
+                    &state, of: other, withCap: "account-notify", userMessage(state, other, "ACCOUNT", [newName]),
+                    out: &out)
+                if state[other].nickKey == oldKey { claimNick(&state, other, newName, out: &out) }
             }
         }
     }

@@ -75,7 +75,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         let locals = core.loops.locals(for: eventLoop)
         client = Client(
             id: core.newClientID(), socket: socket, eventLoop: eventLoop, address: address,
-            host: core.shownHost(for: address), batcher: locals.batcher, counts: core.counts)
+            host: core.shownHost(for: address), batcher: locals.batcher)
         sweeper = locals.sweeper
         self.transport = transport
         core.metrics.connectionsOpened[transport]?.increment()
@@ -94,12 +94,12 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         let core = self.core
         locals.sweeper.add(self)
         if webSocket {
-            client.mode = .irc
+            core.chat.withLock { state in state[client].mode = .irc }
             return
         }
         greetTimer = eventLoop.scheduleTask(in: .milliseconds(Int64(core.config.plainGreetingDelay * 1000))) {
             // Someone who connected and said nothing is probably a person with nc: greet them.
-            if client.mode == .undecided { core.startPlainMode(client) }
+            if core.chat.withLock({ state in state[client].mode == .undecided }) { core.startPlainMode(client) }
         }
     }
 
@@ -188,8 +188,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     private func process(_ line: InboundLine) {
         guard !client.closing else { return }
         if flood.generation != core.configGeneration.load(ordering: .relaxed) { refreshFlood() }
-        let tier: FloodControl.Tier = !client.registered ? .unregistered : (client.isBot ? .bot : .registered)
-        if let wait = flood.take(tier) {
+        if let wait = flood.take(core.floodTier(client)) {
             core.metrics.floodDelays.increment()
             held.prepend(line)
             heldBytes += line.byteCount
@@ -202,7 +201,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         }
         switch line {
         case .tooLong:
-            if client.isPlain {
+            if core.chat.withLock({ state in state[client].isPlain }) {
                 core.plainSay(client, ["error: that line is too long; nothing was sent."])
             } else {
                 let tags = IRCLimits.maxClientTagBytes + 2
@@ -272,13 +271,14 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         guard let client, !client.closing else { return }
         let config = core.config
         let idle = Double((NIODeadline.now() - client.lastInput).nanoseconds) / 1e9
-        if !client.registered {
+        let (registered, mode) = core.chat.withLock { state in (state[client].registered, state[client].mode) }
+        if !registered {
             if Date().timeIntervalSince(client.connectedAt) > config.registrationTimeout {
                 close(reason: "Registration timed out")
             }
             return
         }
-        guard client.mode == .irc else { return }
+        guard mode == .irc else { return }
         if client.pingOutstanding {
             if idle > config.pingInterval + config.pingTimeout {
                 close(reason: "Ping timeout: \(Int(idle)) seconds")

@@ -33,13 +33,14 @@ struct FloodControl {
     var last = NIODeadline.now()
     var enabled = true
 
-    /// Takes a token; returns how long to wait when none is left.
-    mutating func take(_ tier: Tier, now given: NIODeadline? = nil) -> TimeAmount? {
+    /// Takes a token; returns how long to wait when none is left. The tier is read only when
+    /// it is needed (it takes the chat lock).
+    mutating func take(_ tier: @autoclosure () -> Tier, now given: NIODeadline? = nil) -> TimeAmount? {
         guard enabled else { return nil }
         // The clock is read only when it is needed (not for exempt connections).
         let now = given ?? .now()
         let (burst, rate): (Double, Double)
-        switch tier {
+        switch tier() {
         case .unregistered: (burst, rate) = (tiers.unregisteredBurst, tiers.unregisteredRate)
         case .registered: (burst, rate) = (tiers.burst, tiers.rate)
         case .bot: (burst, rate) = (tiers.botBurst, tiers.botRate)

@@ -24,11 +24,20 @@ final class ChannelState {
     /// Member id → status; `order` keeps join order for NAMES.
     var members: [Int: MemberStatus] = [:]
     private(set) var order: [Client] = []
-    /// The IRC members on one event loop and the tag masks among them.
+    /// The IRC members on one event loop, each one's tag mask (a snapshot taken under the lock,
+    /// read by the loop when it writes) and the distinct masks among them.
     struct LoopMembers {
         let loop: EventLoop
         var clients: [Client]
+        var clientMasks: [TagMask]
         var masks: [TagMask]
+
+        /// Takes `client` out (a labeled command's client, which gets the message among its replies).
+        mutating func remove(_ client: Client) {
+            guard let index = clients.firstIndex(where: { $0 === client }) else { return }
+            clients.remove(at: index)
+            clientMasks.remove(at: index)
+        }
     }
 
     /// IRC members grouped by event loop, plain-mode members, and every tag any member
@@ -56,17 +65,20 @@ final class ChannelState {
     }
 
     /// Members for fan-out: one list per event loop, so a message costs one task per loop.
-    func membersByLoop() -> (irc: [LoopMembers], plain: [Client], tagMask: TagMask) {
+    func membersByLoop(_ state: ChatState) -> (irc: [LoopMembers], plain: [Client], tagMask: TagMask) {
         if let partition { return partition }
         var irc: [ObjectIdentifier: LoopMembers] = [:]
         var plain: [Client] = []
         for member in order where !member.isRemote {
-            if member.isPlain {
+            if state[member].isPlain {
                 plain.append(member)
             } else {
                 let key = ObjectIdentifier(member.eventLoop)
-                irc[key, default: LoopMembers(loop: member.eventLoop, clients: [], masks: [])].clients.append(member)
-                if !irc[key]!.masks.contains(member.tagMask) { irc[key]!.masks.append(member.tagMask) }
+                let mask = state[member].tagMask
+                irc[key, default: LoopMembers(loop: member.eventLoop, clients: [], clientMasks: [], masks: [])]
+                    .clients.append(member)
+                irc[key]!.clientMasks.append(mask)
+                if !irc[key]!.masks.contains(mask) { irc[key]!.masks.append(mask) }
             }
         }
         let union = irc.values.reduce(TagMask()) { $0.union($1.masks.reduce(TagMask()) { $0.union($1) }) }
@@ -81,8 +93,8 @@ final class ChannelState {
         self.historyKey = historyKey ?? key
     }
 
-    func isBanned(_ client: Client) -> Bool { lists.bans(client.identity) }
-    func isMuted(_ client: Client) -> Bool { lists.mutes(client.identity) }
+    func isBanned(_ state: ChatState, _ client: Client) -> Bool { lists.bans(state.identity(client)) }
+    func isMuted(_ state: ChatState, _ client: Client) -> Bool { lists.mutes(state.identity(client)) }
 }
 
 extension RegisteredChannel {
@@ -91,14 +103,6 @@ extension RegisteredChannel {
     var modes: ChannelModes {
         get { ChannelModes(flagLetters: flags, key: channelKey, limit: userLimit) }
         set { (flags, channelKey, userLimit) = (newValue.flagLetters, newValue.key, newValue.limit) }
-    }
-}
-
-extension Client {
-    /// What channel masks match: the full prefix (with the cloak, and with the real address
-    /// when it is hidden) and the account.
-    var identity: ChannelLists.Identity {
-        .init(prefix: prefix, account: account?.name, address: host == address ? nil : address)
     }
 }
 

@@ -4,9 +4,10 @@ import HearthKit
 import HearthProtocol
 import HearthStore
 
-/// What the chat is now: connections, nicks, channels and the lists that go with them. A
-/// value owned by `LockedChat`, so it is read and changed only inside `withLock`: reading
-/// `nicks` without the lock does not compile. Rules that need nothing but this state live
+/// What the chat is now: connections and what others see of them (`state[client]`, a
+/// `ChatUser`), nicks, channels and the lists that go with them. A value owned by
+/// `LockedChat`, so it is read and changed only inside `withLock`: reading `nicks` or a
+/// client's nick without the lock does not compile. Rules that need nothing but this state live
 /// in `extension ChatState` and are tested without sockets (ChatStateTests).
 struct ChatState {
     /// Registered and unregistered local connections, by id.
@@ -36,6 +37,8 @@ struct ChatState {
     var perAddress: [String: Int] = [:]
     /// The id the next connection gets.
     var nextID = 1
+    /// Registered, invisible and operator users (kept by `self[client]`).
+    var counts = UserCounts()
 }
 
 /// The chat state behind the core's lock. The only way in is `withLock`, whose closure gets
@@ -105,7 +108,7 @@ extension ChatState {
 
     /// Whether `recipient`'s account blocks `client`'s.
     func isBlocked(_ client: Client, by recipient: Client) -> Bool {
-        guard let sender = client.account?.id, let receiver = recipient.account?.id else { return false }
+        guard let sender = self[client].account?.id, let receiver = self[recipient].account?.id else { return false }
         return blocking[receiver]?.contains(sender) == true
     }
 
@@ -113,7 +116,7 @@ extension ChatState {
     func peers(of client: Client) -> [Client] {
         var seen: Set<Int> = [client.id]
         var result: [Client] = []
-        for key in client.channels {
+        for key in self[client].channels {
             guard let channel = channels[key] else { continue }
             for member in channel.order where seen.insert(member.id).inserted {
                 result.append(member)

@@ -8,10 +8,9 @@ enum ClientMode {
     case undecided, irc, plain
 }
 
-/// One connection. Fields marked "shared" are read by other connections and change only
-/// inside the chat lock (`Core.chat.withLock`, `Core.withState`); the rest belong to the
-/// connection's event loop. The shared fields are not yet part of `ChatState`, so for them
-/// the lock is still a rule the compiler does not check.
+/// One connection. What other users see of it and chat rules decide on (nick, account,
+/// channels, caps, …) is its `ChatUser`, reached only as `state[client]` inside the chat lock;
+/// the fields here belong to the connection's event loop, or never change.
 final class Client: @unchecked Sendable {
     let id: Int
     let socket: ClientSocket
@@ -19,64 +18,21 @@ final class Client: @unchecked Sendable {
     /// The real address (every per-address limit counts it); others see `host`, its cloak.
     let address: String
     let connectedAt = Date()
+    /// Its chat-visible state: `fileprivate`, so only `ChatState`'s subscript below reaches it.
+    fileprivate var shared: ChatUser
 
-    // shared (inside the chat lock)
-    var nick = "*" { didSet { updatePrefix() } }
-    var nickKey = ""
-    var user = "user" { didSet { updatePrefix() } }
-    var realname = ""
-    var host: String { didSet { updatePrefix() } }
-    /// `nick!user@host`, kept up to date: it is the source of every message this client sends.
-    private(set) var prefix = ""
-    var account: AccountRef?
-    var tokenHash: String?
-    var away: String?
-    var isOper = false { didSet { if isOper != oldValue { counts.opers += isOper ? 1 : -1 } } }
-    var invisible = false { didSet { if invisible != oldValue { counts.invisible += invisible ? 1 : -1 } } }
-    var registered = false { didSet { if registered != oldValue { counts.users += registered ? 1 : -1 } } }
-    /// Server-wide counts kept as fields change, so LUSERS costs nothing per connection.
-    let counts: UserCounts
-    var mode = ClientMode.undecided
-    /// Folded names of joined channels, in join order.
-    var channels: [String] = []
-    /// Folded nicks this client MONITORs.
-    var monitoring: Set<String> = []
-    var lastMessageAt = Date()
-
-    /// Enabled capabilities; changed on the client's loop inside the chat lock.
-    /// A guest's read markers (MARKREAD), folded target → time; an account's are in the store.
-    var readMarkers: [String: Date] = [:]
-    var caps: Set<String> = [] {
-        didSet {
-            tagMask = TagMask.forCaps(caps)
-            echoes = caps.contains("echo-message")
-        }
-    }
-    /// Which tags this client receives, derived from `caps`.
-    private(set) var tagMask: TagMask = []
-    /// echo-message, derived from `caps` (read per message: no set lookup).
-    private(set) var echoes = false
-    /// `!set bot on`: marked +B, tagged `bot`, shown with 335 in WHOIS.
-    var isBot = false
-    /// An app is collecting this user's lines (`SessionEffect.captureLines`): plain-mode lines
-    /// that are not commands go to the bot.
-    var linesToBot = false
-    /// When the bot last took one of those lines (or started collecting): after
-    /// `Core.captureIdleTimeout` without one, lines are chat again.
-    var linesToBotTouched = Date.distantPast
-
-    // event-loop local
+    // Owned by the connection's event loop: registration and SASL in progress.
     var capNegotiating = false
     var gotUser = false
     var pass: String?
     /// A plain-mode connection to a private server that has not given its password yet.
     var awaitingServerPassword = false
-    /// User mode +w: receives WALLOPS.
-    var wallops = false
     var saslBuffer = ""
     var saslInProgress = false
     /// The SCRAM-SHA-256 exchange under way, if that is the mechanism chosen.
     var scram: ScramState?
+
+    // Owned by the connection's event loop: timeouts, labeled-response, multiline, input order.
     var pingOutstanding = false
     var lastInput = NIODeadline.now()
     /// labeled-response: the label of the command being answered, whether this client's own
@@ -91,14 +47,13 @@ final class Client: @unchecked Sendable {
     var labeledReplies: [IRCMessage] = []
     /// draft/multiline: the batch being received.
     var multiline: MultilineDraft?
-    /// Plain mode: where chat text goes.
-    var currentChannel: String?
     /// Plain-mode lines handled so far.
     var plainLines = 0
     var closing = false
     /// Async work in progress; the connection reads no further line until it completes.
     var pending: EventLoopFuture<Void>?
 
+    // Owned by the connection's event loop (and its batcher): output.
     /// This connection's loop's flush batcher, and whether it is queued there.
     let batcher: FlushBatcher
     var flushPending = false
@@ -107,16 +62,14 @@ final class Client: @unchecked Sendable {
 
     init(
         id: Int, socket: ClientSocket, eventLoop: EventLoop, address: String, host: String? = nil,
-        batcher: FlushBatcher, counts: UserCounts
+        batcher: FlushBatcher, user: ChatUser? = nil
     ) {
-        self.counts = counts
         self.batcher = batcher
         self.id = id
         self.socket = socket
         self.eventLoop = eventLoop
         self.address = address
-        self.host = host ?? address
-        updatePrefix()
+        shared = user ?? ChatUser(host: host ?? address)
     }
 
     /// Where a user of another node lives (nil: a connection to this node). A remote user is
@@ -133,24 +86,29 @@ final class Client: @unchecked Sendable {
     }
 
     /// A user of another node, as this node mirrors it.
-    static func remote(id: Int, origin: RemoteOrigin, host: String, place: RemotePlace, counts: UserCounts) -> Client {
+    static func remote(id: Int, origin: RemoteOrigin, host: String, place: RemotePlace) -> Client {
+        // Messages forwarded to it carry every tag; its node gives it those its caps ask for.
+        let user = ChatUser(host: host, mode: .irc, caps: ["message-tags", "server-time", "account-tag"])
         let client = Client(
             id: id, socket: .channel(place.channel), eventLoop: place.channel.eventLoop, address: host,
-            batcher: place.batcher, counts: counts)
+            batcher: place.batcher, user: user)
         client.remote = origin
-        client.mode = .irc
-        // Messages forwarded to it carry every tag; its node gives it those its caps ask for.
-        client.caps = ["message-tags", "server-time", "account-tag"]
         return client
     }
+}
 
-    private func updatePrefix() { prefix = "\(nick)!\(user)@\(host)" }
-    var isPlain: Bool { mode == .plain }
-
-    func caller(channel: String? = nil) -> Caller {
-        Caller(
-            sessionID: id, nick: nick, account: account, tokenHash: tokenHash, address: address,
-            isIRC: mode != .plain, channel: channel)
+extension ChatState {
+    /// The chat-visible state of `client`: read and changed only through a `ChatState`, which
+    /// only `LockedChat.withLock` hands out. Yielded in place (no copy of the struct); the
+    /// counts LUSERS reads follow each change.
+    subscript(_ client: Client) -> ChatUser {
+        _read { yield client.shared }
+        _modify {
+            let before = (client.shared.registered, client.shared.invisible, client.shared.isOper)
+            yield &client.shared
+            counts.adjust(
+                from: before, to: (client.shared.registered, client.shared.invisible, client.shared.isOper))
+        }
     }
 }
 
@@ -222,12 +180,4 @@ struct RemoteOrigin: Hashable, Sendable {
         hasher.combine(node)
         hasher.combine(session)
     }
-}
-
-/// Registered users, invisible users and operators; changed only inside the chat lock (by
-/// `Client`'s shared fields, which are not yet part of `ChatState`), read only there too.
-final class UserCounts: @unchecked Sendable {
-    var users = 0
-    var invisible = 0
-    var opers = 0
 }

@@ -15,7 +15,7 @@ extension Core {
 
     /// `viewer` may see `target`'s real address: it is its own, or the viewer is an operator.
     /// A user of another node's address stays on its node (only the cloak travels).
-    func seesAddress(of target: Client, viewer: Client) -> Bool {
-        (viewer === target || viewer.isOper) && !target.isRemote
+    func seesAddress(_ state: ChatState, of target: Client, viewer: Client) -> Bool {
+        (viewer === target || state[viewer].isOper) && !target.isRemote
     }
 }

@@ -113,6 +113,12 @@ final class Core: Sendable {
     let serverName: String
     let botPrefix: String
 
+    /// A copy of what others see of `client` now, for a handler that reads it before deciding
+    /// under the lock (it does not change with the state: read the state again after a change).
+    func snapshot(_ client: Client) -> ChatUser {
+        chat.withLock { state in state[client] }
+    }
+
     func newClientID() -> Int {
         chat.withLock { $0.newClientID() }
     }
@@ -123,7 +129,7 @@ final class Core: Sendable {
         var out = Outbox()
         let (result, local) = try chat.withLock { state throws -> (T, Outbox.LocalWrites) in
             let result = try body(&state, &out)
-            return (result, out.dispatch())
+            return (result, out.dispatch(state))
         }
         if local.count > 0 { metrics.deliveries.increment(by: local.count) }
         local.perform()
@@ -132,20 +138,20 @@ final class Core: Sendable {
 
     // MARK: replies
 
-    func numeric(_ client: Client, _ numeric: Numeric, _ params: String...) -> IRCMessage {
-        IRCMessage(source: serverName, command: numeric.rawValue, params: [client.nick] + params)
+    func numeric(_ state: ChatState, _ client: Client, _ numeric: Numeric, _ params: String...) -> IRCMessage {
+        IRCMessage(source: serverName, command: numeric.rawValue, params: [state[client].nick] + params)
     }
 
-    func numeric(_ client: Client, _ numeric: Numeric, params: [String]) -> IRCMessage {
-        IRCMessage(source: serverName, command: numeric.rawValue, params: [client.nick] + params)
+    func numeric(_ state: ChatState, _ client: Client, _ numeric: Numeric, params: [String]) -> IRCMessage {
+        IRCMessage(source: serverName, command: numeric.rawValue, params: [state[client].nick] + params)
     }
 
     func reply(_ client: Client, _ numeric: Numeric, _ params: String...) {
-        withState { _, out in out.send(client, self.numeric(client, numeric, params: params)) }
+        withState { state, out in out.send(client, self.numeric(state, client, numeric, params: params)) }
     }
 
-    func notice(_ client: Client, _ text: String, out: inout Outbox) {
-        out.send(client, IRCMessage(source: serverName, command: "NOTICE", params: [client.nick, text]))
+    func notice(_ state: ChatState, _ client: Client, _ text: String, out: inout Outbox) {
+        out.send(client, IRCMessage(source: serverName, command: "NOTICE", params: [state[client].nick, text]))
     }
 
     /// A message from `client` with the tags IRCv3 clients may ask for: server time, a
@@ -153,7 +159,8 @@ final class Core: Sendable {
     /// `wanted` is what the recipients asked for; tags nobody will see are not made
     /// (formatting a time and a msgid per message is a measurable cost).
     func userMessage(
-        _ client: Client, source: String? = nil, _ command: String, _ params: [String], clientTags: [IRCTag] = [],
+        _ state: ChatState, _ client: Client, source: String? = nil, _ command: String, _ params: [String],
+        clientTags: [IRCTag] = [],
         msgid: String? = nil, wanted: TagMask = [.serverTime, .messageTags, .accountTag], at time: Date? = nil
     ) -> IRCMessage {
         var tags: [IRCTag] = []
@@ -161,14 +168,14 @@ final class Core: Sendable {
             if wanted.contains(.serverTime) { tags.append(IRCTag("time", MessageStamp.time(time))) }
             if wanted.contains(.messageTags) {
                 tags.append(IRCTag("msgid", msgid ?? MessageStamp.msgid()))
-                if client.isBot { tags.append(IRCTag("bot")) }
+                if state[client].isBot { tags.append(IRCTag("bot")) }
                 tags += clientTags
             }
-            if wanted.contains(.accountTag), let account = client.account {
+            if wanted.contains(.accountTag), let account = state[client].account {
                 tags.append(IRCTag("account", account.name))
             }
         }
-        return IRCMessage(tags: tags, source: source ?? client.prefix, command: command, params: params)
+        return IRCMessage(tags: tags, source: source ?? state[client].prefix, command: command, params: params)
     }
 
     /// Sends to the peers of `client` (and itself when `includeSelf`), and to its MONITOR
@@ -179,13 +186,13 @@ final class Core: Sendable {
     ) {
         var targets = (includeSelf ? [client] : []) + state.peers(of: client)
         // extended-monitor: those watching the nick hear it too, shared channel or not.
-        for id in state.watchers[client.nickKey] ?? [] {
-            guard let watcher = state.clients[id], watcher.caps.contains("extended-monitor"),
+        for id in state.watchers[state[client].nickKey] ?? [] {
+            guard let watcher = state.clients[id], state[watcher].caps.contains("extended-monitor"),
                 watcher !== client || includeSelf, !targets.contains(where: { $0 === watcher })
             else { continue }
             targets.append(watcher)
         }
-        let interested = targets.filter { $0.caps.contains(cap) }
+        let interested = targets.filter { state[$0].caps.contains(cap) }
         if !interested.isEmpty { out.send(interested, message) }
     }
 
@@ -203,23 +210,24 @@ final class Core: Sendable {
             guard state.clients.removeValue(forKey: client.id) != nil else { return }
             state.forgetAddress(client)
             // A device leaving while others stay: the user is still here.
-            if client.registered {
+            if state[client].registered {
                 tellNetwork(client) { .quit($0, reason: reason) }
-                releaseNetworkNick(client.nickKey, session: client.id)
+                releaseNetworkNick(state[client].nickKey, session: client.id)
             }
-            if !detachDevice(&state, client, tell: false, out: &out) && client.registered {
+            if !detachDevice(&state, client, tell: false, out: &out) && state[client].registered {
                 rememberNick(&state, client)
-                let quit = userMessage(client, "QUIT", [reason])
+                let quit = userMessage(state, client, "QUIT", [reason])
                 out.send(state.peers(of: client), quit)
                 announcePresence(&state, client, online: false, out: &out)
             }
             dropMonitors(&state, client)
-            for key in client.channels { removeMember(&state, client, from: key) }
-            client.channels = []
-            client.registered = false
-            client.invisible = false
-            client.isOper = false
-            if !client.nickKey.isEmpty, state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = nil }
+            for key in state[client].channels { removeMember(&state, client, from: key) }
+            state[client].channels = []
+            state[client].registered = false
+            state[client].invisible = false
+            state[client].isOper = false
+            let nickKey = state[client].nickKey
+            if !nickKey.isEmpty, state.nicks[nickKey] === client { state.nicks[nickKey] = nil }
         }
     }
 
@@ -232,7 +240,7 @@ final class Core: Sendable {
     func setNick(_ state: inout ChatState, _ client: Client, to newNick: String, out: inout Outbox) {
         guard state.clients[client.id] != nil || client.isRemote else { return }
         let newKey = IRCNames.fold(newNick)
-        let oldKey = client.nickKey
+        let oldKey = state[client].nickKey
         var group = [client]
         if let shared = state.deviceGroups[oldKey], shared.contains(where: { $0 === client }) {
             group = shared
@@ -240,19 +248,19 @@ final class Core: Sendable {
         }
         let holder = state.nicks[oldKey].flatMap { h in group.contains { $0 === h } ? h : nil } ?? client
         if !oldKey.isEmpty, state.nicks[oldKey] === holder { state.nicks[oldKey] = nil }
-        let oldPrefix = client.prefix
-        let wasRegistered = client.registered
+        let oldPrefix = state[client].prefix
+        let wasRegistered = state[client].registered
         if wasRegistered && oldKey != newKey { rememberNick(&state, client) }
         for device in group {
-            device.nick = newNick
-            device.nickKey = newKey
+            state[device].nick = newNick
+            state[device].nickKey = newKey
         }
         state.nicks[newKey] = holder
         if group.count > 1 { state.deviceGroups[newKey] = group }
         if wasRegistered {
-            renamedInNetwork(client, from: oldKey)
-            for device in group where device !== client { renamedInNetwork(device, from: oldKey, tell: false) }
-            let message = userMessage(client, source: oldPrefix, "NICK", [newNick])
+            renamedInNetwork(state, client, from: oldKey)
+            for device in group where device !== client { renamedInNetwork(state, device, from: oldKey, tell: false) }
+            let message = userMessage(state, client, source: oldPrefix, "NICK", [newNick])
             out.send(Self.unique(group + state.peers(of: client)), message)
             // Only a change of nick, not of its case, is news to MONITOR watchers.
             if let oldNick = oldPrefix.split(separator: "!").first.map(String.init), IRCNames.fold(oldNick) != newKey {
@@ -270,8 +278,8 @@ final class Core: Sendable {
     /// `elsewhere`: also to the account's users on other nodes of a network (a reminder is not:
     /// every node where the account logged in keeps its own, so it is said once per session).
     func notify(_ state: inout ChatState, accountID: Int64, text: String, elsewhere: Bool = true, out: inout Outbox) {
-        for other in state.clients.values where other.account?.id == accountID {
-            out.send(other, IRCMessage(source: botPrefix, command: "NOTICE", params: [other.nick, text]))
+        for other in state.clients.values where state[other].account?.id == accountID {
+            out.send(other, IRCMessage(source: botPrefix, command: "NOTICE", params: [state[other].nick, text]))
         }
         if elsewhere { notifyElsewhere(&state, accountID: accountID, text: text) }
     }
@@ -294,8 +302,6 @@ final class Core: Sendable {
         }
     }
 
-    let counts = UserCounts()
-    var userCount: Int { counts.users }
 }
 
 extension Core: PresenceDirectory {
@@ -312,7 +318,7 @@ extension Core: PresenceDirectory {
                 callerIsOp: channel.members[sessionID]?.op == true,
                 topic: channel.topic, topicSetBy: channel.topicSetBy, flags: channel.modes.flagLetters,
                 key: channel.modes.key, limit: channel.modes.limit,
-                callerSendRefusal: state.clients[sessionID].flatMap { channelRefusal($0, channel) },
+                callerSendRefusal: state.clients[sessionID].flatMap { channelRefusal(state, $0, channel) },
                 historyKey: channel.historyKey)
         }
     }
@@ -320,11 +326,12 @@ extension Core: PresenceDirectory {
 
 extension Core {
     /// One log line per connection event, with the connection's id, nick and account (never
-    /// what it said: lines can carry passwords).
+    /// what it said: lines can carry passwords). Takes the chat lock: call it outside.
     func logEvent(_ event: String, _ client: Client, _ more: Logger.Metadata = [:]) {
         guard logger.logLevel <= .info else { return }
-        var metadata: Logger.Metadata = ["conn": "\(client.id)", "nick": "\(client.nick)"]
-        if let account = client.account { metadata["account"] = "\(account.name)" }
+        let (nick, account) = chat.withLock { state in (state[client].nick, state[client].account?.name) }
+        var metadata: Logger.Metadata = ["conn": "\(client.id)", "nick": "\(nick)"]
+        if let account { metadata["account"] = "\(account)" }
         logger.info("\(event)", metadata: metadata.merging(more) { $1 })
     }
 

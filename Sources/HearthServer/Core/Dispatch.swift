@@ -7,33 +7,37 @@ extension Core {
     /// Handles one line. Work that must wait (SQL, Argon2id, the bot) goes through `later`,
     /// and the connection holds further lines until it completes, so order is kept.
     func handleLine(_ client: Client, _ bytes: ByteBuffer) {
-        if client.mode == .undecided || (client.mode == .plain && client.plainLines == 0) {
+        // PRIVMSG and NOTICE to one user are relayed from the bytes when nothing more is needed
+        // (its one lock also checks that the sender is a registered IRC-mode user).
+        if bytes.withUnsafeReadableBytes({ relayFast(client, $0) }) { return }
+        var mode = chat.withLock { state in state[client].mode }
+        if mode == .undecided || (mode == .plain && client.plainLines == 0) {
             let text = String(decoding: bytes.readableBytesView, as: UTF8.self)
             if text.allSatisfy({ $0 == " " }) { return }
             if Self.startsWithIRCCommand(text) {
                 // Also undoes a plain-mode greeting sent to a client that was slow to speak.
                 withState { state, out in
-                    if client.mode == .plain {
-                        if client.registered { announcePresence(&state, client, online: false, out: &out) }
-                        if state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = nil }
-                        client.nickKey = ""
-                        client.nick = "*"
-                        client.user = "user"
-                        client.registered = false
+                    if state[client].mode == .plain {
+                        if state[client].registered { announcePresence(&state, client, online: false, out: &out) }
+                        if state.nicks[state[client].nickKey] === client { state.nicks[state[client].nickKey] = nil }
+                        state[client].nickKey = ""
+                        state[client].nick = "*"
+                        state[client].user = "user"
+                        state[client].registered = false
                     }
-                    client.mode = .irc
+                    state[client].mode = .irc
                 }
-            } else if client.mode == .undecided {
+                mode = .irc
+            } else if mode == .undecided {
                 startPlainMode(client)
+                mode = .plain
             }
         }
-        if client.mode == .plain {
+        if mode == .plain {
             client.plainLines += 1
             handlePlainLine(client, bytes)
             return
         }
-        // PRIVMSG and NOTICE to one user are relayed from the bytes when nothing more is needed.
-        if client.registered && bytes.withUnsafeReadableBytes({ relayFast(client, $0) }) { return }
         let message: IRCMessage
         do {
             message = try IRCMessage.parse(bytes.readableBytesView)
@@ -42,6 +46,13 @@ extension Core {
             return
         }
         handleIRC(client, message)
+    }
+
+    /// Which flood-control budget `client`'s lines draw on.
+    func floodTier(_ client: Client) -> FloodControl.Tier {
+        chat.withLock { state in
+            !state[client].registered ? .unregistered : (state[client].isBot ? .bot : .registered)
+        }
     }
 
     static func startsWithIRCCommand(_ text: String) -> Bool {
@@ -58,7 +69,9 @@ extension Core {
         let lenient = try? IRCMessage.parse(lossy)
         // A username or realname in another encoding must not stall registration: it is taken
         // with replacement characters.
-        if error == .invalidUTF8, let lenient, !client.registered, lenient.command == "USER" {
+        if error == .invalidUTF8, let lenient, lenient.command == "USER",
+            !chat.withLock({ state in state[client].registered })
+        {
             handleIRC(client, lenient)
             return
         }
@@ -74,15 +87,15 @@ extension Core {
             let word = lossy.split(separator: " ").first { !$0.hasPrefix("@") && !$0.hasPrefix(":") } ?? ""
             reply(client, .unknownCommand, String(word.prefix(40)), "Unknown command")
         case .invalidUTF8, .containsNUL, .containsCR, .missingCommand, .tooManyParams:
-            withState { _, out in
+            withState { state, out in
                 let code = error == .invalidUTF8 ? "INVALID_UTF8" : "INVALID_MESSAGE"
-                if client.caps.contains("standard-replies") || error == .invalidUTF8 {
+                if state[client].caps.contains("standard-replies") || error == .invalidUTF8 {
                     let command = lenient?.command ?? "*"
                     out.send(
                         client,
                         IRCMessage(source: serverName, command: "FAIL", params: [command, code, error.explanation]))
                 } else {
-                    notice(client, error.explanation, out: &out)
+                    notice(state, client, error.explanation, out: &out)
                 }
             }
         }
@@ -97,7 +110,7 @@ extension Core {
     func handleIRC(_ client: Client, _ message: IRCMessage) {
         beginLabel(client, message)
         defer { client.capturing = false }
-        if message.tag("batch") != nil && client.registered {
+        if message.tag("batch") != nil && chat.withLock({ state in state[client].registered }) {
             addToMultiline(client, message)
             return
         }

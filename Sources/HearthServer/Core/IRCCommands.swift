@@ -64,7 +64,8 @@ extension Core {
             IRCCommand("INVITE", min: 2, usage: "INVITE <nick> <channel>") { $0.invite($1, $2) },
             IRCCommand("AWAY", usage: "AWAY [:<message>]") { $0.away($1, $2) },
             IRCCommand("OPER", min: 2, usage: "OPER <name> <password>") { $0.oper($1, $2) },
-            IRCCommand("MOTD") { core, client, _ in core.withState { _, out in core.motd(client, out: &out) } },
+            IRCCommand("MOTD") { core, client, _ in core.withState { state, out in core.motd(state, client, out: &out) }
+            },
             IRCCommand("LUSERS") { core, client, _ in core.withState { core.lusers(&$0, client, out: &$1) } },
             IRCCommand("VERSION") { core, client, _ in
                 core.reply(client, .version, core.version, core.serverName, "Hearth IRC server")
@@ -93,7 +94,8 @@ extension Core {
     /// Looks the command up and applies the shared rules; the handler runs only if all pass.
     func dispatch(_ client: Client, _ message: IRCMessage) {
         let known = Self.ircCommands[message.command]
-        if !client.registered && known?.beforeRegistration != true {
+        let (registered, isOper) = chat.withLock { state in (state[client].registered, state[client].isOper) }
+        if !registered && known?.beforeRegistration != true {
             reply(client, .notRegistered, "You have not registered")
             return
         }
@@ -101,7 +103,7 @@ extension Core {
             reply(client, .unknownCommand, message.command, "Unknown command")
             return
         }
-        if command.operatorOnly && !client.isOper {
+        if command.operatorOnly && !isOper {
             reply(client, .noPrivileges, "Permission Denied — you're not an IRC operator")
             return
         }

@@ -83,15 +83,15 @@ extension Core {
                 self.historyFail(client, "INVALID_TARGET", [sub, target], "You can't read the history of \(target)")
                 return
             }
-            self.withState { _, out in
-                let batch = self.openBatch(client, type: "chathistory", params: [display], out: &out)
+            self.withState { state, out in
+                let batch = self.openBatch(state, client, type: "chathistory", params: [display], out: &out)
                 for record in records {
                     var shownTarget = display
                     if !isChannel {
-                        let mine = record.accountID != nil && record.accountID == client.account?.id
-                        shownTarget = mine ? target : client.nick
+                        let mine = record.accountID != nil && record.accountID == state[client].account?.id
+                        shownTarget = mine ? target : state[client].nick
                     }
-                    self.sendStored(client, record, to: shownTarget, inBatch: batch, out: &out)
+                    self.sendStored(state, client, record, to: shownTarget, inBatch: batch, out: &out)
                 }
                 self.closeBatch(client, batch, out: &out)
             }
@@ -131,10 +131,12 @@ extension Core {
     private func historyTargets(_ client: Client, from: Date, to: Date, limit: Int) {
         let (names, account) = chat.withLock { state in
             (
-                Dictionary(client.channels.compactMap { key in state.channels[key].map { ($0.historyKey, $0.name) } }) {
+                Dictionary(
+                    state[client].channels.compactMap { key in state.channels[key].map { ($0.historyKey, $0.name) } }
+                ) {
                     a, _ in a
                 },
-                client.account
+                state[client].account
             )
         }
         let channelKeys = Array(names.keys)
@@ -162,8 +164,8 @@ extension Core {
                 return result
             }
         ) { targets in
-            self.withState { _, out in
-                let batch = self.openBatch(client, type: "draft/chathistory-targets", params: [], out: &out)
+            self.withState { state, out in
+                let batch = self.openBatch(state, client, type: "draft/chathistory-targets", params: [], out: &out)
                 for (name, latest) in targets {
                     var message = IRCMessage(
                         source: self.serverName, command: "CHATHISTORY",
@@ -184,9 +186,9 @@ extension Core {
             if IRCNames.isChannel(target), let channel = state.channels[IRCNames.fold(target)],
                 channel.members[client.id] != nil
             {
-                return ((channel.key, channel.historyKey), client.account)
+                return ((channel.key, channel.historyKey), state[client].account)
             }
-            return (nil, client.account)
+            return (nil, state[client].account)
         }
         if IRCNames.isChannel(target) {
             guard let live else { return nil }
@@ -201,7 +203,8 @@ extension Core {
     /// One stored message inside a CHATHISTORY batch; a multiline one as a nested
     /// draft/multiline batch for clients that take it, line by line for others.
     func sendStored(
-        _ client: Client, _ record: HistoryRecord, to target: String, inBatch batch: String?, out: inout Outbox
+        _ state: ChatState, _ client: Client, _ record: HistoryRecord, to target: String, inBatch batch: String?,
+        out: inout Outbox
     ) {
         let stamp = [IRCTag("time", MessageStamp.time(record.createdAt)), IRCTag("msgid", record.msgid)]
         let outer = batch.map { [IRCTag("batch", $0)] } ?? []
@@ -212,7 +215,7 @@ extension Core {
                 client,
                 IRCMessage(
                     tags: outer + stamp, source: source, command: record.command, params: [target, record.text]))
-        } else if batch != nil && client.caps.contains(Self.multilineCap) {
+        } else if batch != nil && state[client].caps.contains(Self.multilineCap) {
             let inner = MessageStamp.msgid()
             out.send(
                 client,
@@ -239,8 +242,8 @@ extension Core {
     }
 
     /// Starts a batch for a client that negotiated `batch`; returns its reference tag.
-    func openBatch(_ client: Client, type: String, params: [String], out: inout Outbox) -> String? {
-        guard client.caps.contains("batch") else { return nil }
+    func openBatch(_ state: ChatState, _ client: Client, type: String, params: [String], out: inout Outbox) -> String? {
+        guard state[client].caps.contains("batch") else { return nil }
         let id = MessageStamp.msgid()
         out.send(client, IRCMessage(source: serverName, command: "BATCH", params: ["+" + id, type] + params))
         return id

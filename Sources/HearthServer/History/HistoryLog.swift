@@ -13,9 +13,9 @@ extension Core {
     var historyEnabled: Bool { config.historyDays > 0 }
 
     /// Remembers that `client`'s account was in `channel`'s present incarnation, so it may
-    /// read that history after the channel is gone. Under the lock.
-    func grantHistory(_ client: Client, _ channel: ChannelState) {
-        guard historyEnabled, channel.historyKey != channel.key, let account = client.account else { return }
+    /// read that history after the channel is gone.
+    func grantHistory(_ state: ChatState, _ client: Client, _ channel: ChannelState) {
+        guard historyEnabled, channel.historyKey != channel.key, let account = state[client].account else { return }
         let access = HistoryAccess(target: channel.historyKey, accountID: account.id)
         if historyQueue.withLock({ $0.access.insert(access).inserted && $0.takeFlush() }) { scheduleHistoryFlush() }
     }
@@ -23,7 +23,7 @@ extension Core {
     /// A channel was registered or dropped while people are in it.
     func renewHistoryKey(_ state: inout ChatState, _ channel: ChannelState) {
         channel.historyKey = state.historyKey(forNew: channel.key)
-        for member in channel.order { grantHistory(member, channel) }
+        for member in channel.order { grantHistory(state, member, channel) }
     }
 
     /// A registered channel was dropped or lost its owner: its history so far becomes an
@@ -127,7 +127,8 @@ extension Core {
     /// clients with server-time, "(sent … ago)" for the others. A stored message keeps its
     /// msgid (`msgids`, in order), so clients can tell it is the one CHATHISTORY gives.
     func replay(
-        _ client: Client, _ messages: [(source: String, command: String, target: String, text: String, at: Date)],
+        _ state: ChatState, _ client: Client,
+        _ messages: [(source: String, command: String, target: String, text: String, at: Date)],
         msgids: [String]? = nil, out: inout Outbox
     ) {
         let now = Date()
@@ -137,7 +138,7 @@ extension Core {
             for (index, piece) in pieces.enumerated() {
                 let msgid = index == 0 ? msgids?[number] ?? MessageStamp.msgid() : MessageStamp.msgid()
                 var text = piece.text
-                if index == pieces.count - 1 && !client.tagMask.contains(.serverTime) {
+                if index == pieces.count - 1 && !state[client].tagMask.contains(.serverTime) {
                     text += " (sent \(TimeText.ago(from: message.at, to: now)))"
                 }
                 out.send(
@@ -155,7 +156,7 @@ extension Core {
         guard historyEnabled, config.joinBacklog > 0 else { return }
         let store = self.store
         let limit = config.joinBacklog
-        let account = chat.withLock { _ in client.account?.id }
+        let account = chat.withLock { state in state[client].account?.id }
         later(
             client,
             {
@@ -167,8 +168,9 @@ extension Core {
             }
         ) { records in
             guard !records.isEmpty else { return }
-            self.withState { _, out in
+            self.withState { state, out in
                 self.replay(
+                    state,
                     client, records.map { ($0.source, $0.command, channelName, $0.text, $0.createdAt) },
                     msgids: records.map(\.msgid), out: &out)
             }

@@ -33,13 +33,13 @@ extension Core {
         }
         let date = requested
         let key = IRCNames.fold(target)
-        guard let account = chat.withLock({ _ in client.account }) else {
-            withState { _, out in
-                var stored = client.readMarkers[key]
+        guard let account = chat.withLock({ state in state[client].account }) else {
+            withState { state, out in
+                var stored = state[client].readMarkers[key]
                 if let date, stored.map({ $0 < date }) ?? true,
-                    stored != nil || client.readMarkers.count < Self.guestReadMarkers
+                    stored != nil || state[client].readMarkers.count < Self.guestReadMarkers
                 {
-                    client.readMarkers[key] = date
+                    state[client].readMarkers[key] = date
                     stored = date
                 }
                 sendReadMarker(client, target, stored, out: &out)
@@ -60,14 +60,14 @@ extension Core {
                     date == nil
                     ? []
                     : state.clients.values.filter {
-                        $0.account?.id == account.id && $0.caps.contains(Self.readMarkerCap)
+                        state[$0].account?.id == account.id && state[$0].caps.contains(Self.readMarkerCap)
                     }
                 self.sendReadMarker(client, target, stored, to: sessions, out: &out)
             }
         }
     }
 
-    /// MARKREAD to the asking client and to `others`. Under the lock.
+    /// MARKREAD to the asking client and to `others`.
     func sendReadMarker(
         _ client: Client, _ target: String, _ stored: Date?, to others: [Client] = [], out: inout Outbox
     ) {
@@ -79,7 +79,10 @@ extension Core {
     /// After a join that did not fetch it: the account's read marker for the channel, for
     /// clients with the cap (a guest's was sent with the join).
     func sendReadMarker(_ client: Client, channelName: String) {
-        guard let account = chat.withLock({ _ in client.caps.contains(Self.readMarkerCap) ? client.account : nil })
+        guard
+            let account = chat.withLock({ state in
+                state[client].caps.contains(Self.readMarkerCap) ? state[client].account : nil
+            })
         else {
             return
         }

@@ -12,7 +12,10 @@ extension Core {
         let msgid = message.params[1]
         let reason = message.params.count > 2 ? message.params[2] : nil
         let (isOp, account) = chat.withLock { state in
-            (state.channels[IRCNames.fold(target)]?.members[client.id]?.op == true || client.isOper, client.account)
+            (
+                state.channels[IRCNames.fold(target)]?.members[client.id]?.op == true || state[client].isOper,
+                state[client].account
+            )
         }
         let store = self.store
         later(
@@ -47,17 +50,18 @@ extension Core {
                 return
             }
             self.withState { state, out in
-                let redaction = self.userMessage(client, "REDACT", [target, msgid] + (reason.map { [$0] } ?? []))
+                let redaction = self.userMessage(
+                    state, client, "REDACT", [target, msgid] + (reason.map { [$0] } ?? []))
                 var audience: [Client]
                 if let channel = state.channels[IRCNames.fold(target)] {
                     audience = channel.order
                 } else {
                     // Both sides of the conversation: every connection of either account.
                     let ids = (key ?? "").dropFirst(3).split(separator: ":").compactMap { Int64($0) }
-                    audience = state.clients.values.filter { $0.account.map { ids.contains($0.id) } ?? false }
+                    audience = state.clients.values.filter { state[$0].account.map { ids.contains($0.id) } ?? false }
                 }
                 if !audience.contains(where: { $0 === client }) { audience.append(client) }
-                let interested = audience.filter { $0.caps.contains(Self.redactionCap) }
+                let interested = audience.filter { state[$0].caps.contains(Self.redactionCap) }
                 if !interested.isEmpty { out.send(interested, redaction) }
             }
         }

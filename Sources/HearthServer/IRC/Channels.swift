@@ -11,11 +11,11 @@ extension Core {
         ChannelState, MemberStatus
     )? {
         guard let channel = state.channels[IRCNames.fold(name)] else {
-            out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
+            out.send(client, numeric(state, client, .noSuchChannel, name, "No such channel"))
             return nil
         }
         guard let status = channel.members[client.id] else {
-            out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
+            out.send(client, numeric(state, client, .notOnChannel, channel.name, "You're not on that channel"))
             return nil
         }
         return (channel, status)
@@ -25,10 +25,11 @@ extension Core {
         let first = message.params[0]
         if first == "0" {
             withState { state, out in
-                for key in client.channels {
+                for key in state[client].channels {
                     guard let channel = state.channels[key] else { continue }
                     leave(
-                        &state, client, channel, userMessage(client, "PART", [channel.name, "Left all channels"]),
+                        &state, client, channel,
+                        userMessage(state, client, "PART", [channel.name, "Left all channels"]),
                         out: &out)
                 }
             }
@@ -45,7 +46,9 @@ extension Core {
             }
         }
         // An account's read markers come from the store: fetched first, they go before 366.
-        let account = chat.withLock { _ in client.caps.contains(Self.readMarkerCap) ? client.account : nil }
+        let account = chat.withLock { state in
+            state[client].caps.contains(Self.readMarkerCap) ? state[client].account : nil
+        }
         // In a network, a channel nobody is in may be being made on another node this moment.
         let fresh = network == nil ? nil : unknownChannels(names)
         guard account != nil || fresh != nil else {
@@ -88,19 +91,19 @@ extension Core {
         let joined = withState { state, out -> (String, String)? in
             guard state.clients[client.id] != nil else { return nil }
             if let channel = state.channels[folded], channel.members[client.id] != nil {
-                if client.isPlain {
-                    client.currentChannel = folded
-                    notice(client, "You are now talking in \(channel.name).", out: &out)
+                if state[client].isPlain {
+                    state[client].currentChannel = folded
+                    notice(state, client, "You are now talking in \(channel.name).", out: &out)
                 }
                 return nil
             }
             if let refusal = state.guardRefusal(client, folded, reservation: bot.reservation(for: folded)) {
-                out.send(client, numeric(client, .inviteOnlyChan, name, "Cannot join channel — \(refusal)"))
+                out.send(client, numeric(state, client, .inviteOnlyChan, name, "Cannot join channel — \(refusal)"))
                 return nil
             }
-            if client.channels.count >= IRCLimits.channelsPerUser {
+            if state[client].channels.count >= IRCLimits.channelsPerUser {
                 let why = "You have joined too many channels (the limit is \(IRCLimits.channelsPerUser))"
-                out.send(client, numeric(client, .tooManyChannels, name, why))
+                out.send(client, numeric(state, client, .tooManyChannels, name, why))
                 return nil
             }
             let existing = state.channels[folded]
@@ -108,14 +111,14 @@ extension Core {
             let status: MemberStatus
             switch state.joinStatus(client, channel, isNew: existing == nil, key: key, claim: claim) {
             case .refused(let code, let why):
-                out.send(client, numeric(client, code, channel.name, "Cannot join channel \(why)"))
+                out.send(client, numeric(state, client, code, channel.name, "Cannot join channel \(why)"))
                 return nil
             case .admitted(let granted): status = granted
             }
-            channel.invited.remove(client.nickKey)
+            channel.invited.remove(state[client].nickKey)
             if existing == nil { state.channels[folded] = channel }
             let devices = addMember(&state, client, to: channel, status)
-            sendJoin(client, channel, out: &out)
+            sendJoin(state, client, channel, out: &out)
             tellNetwork(joined: client, channel, op: status.op)
             welcome([client] + devices, to: channel, readMarkers: readMarkers, &state, out: &out)
             return (channel.name, channel.historyKey)
@@ -170,16 +173,14 @@ extension Core {
     ) -> [Client] {
         let folded = channel.key
         channel.add(client, status)
-        client.channels.append(folded)
-        grantHistory(client, channel)
-        if client.isPlain { client.currentChannel = folded }
+        state[client].channels.append(folded)
+        grantHistory(state, client, channel)
+        if state[client].isPlain { state[client].currentChannel = folded }
         let devices = state.otherDevices(of: client)
         for device in devices {
             channel.add(device, status)
-            device.channels.append(folded)
-            if device.isPlain {
-                device.eventLoop.execute { if device.currentChannel == nil { device.currentChannel = folded } }
-            }
+            state[device].channels.append(folded)
+            if state[device].isPlain && state[device].currentChannel == nil { state[device].currentChannel = folded }
         }
         return devices
     }
@@ -191,24 +192,25 @@ extension Core {
     ) {
         guard let client = joiners.first else { return }
         for joiner in joiners {
-            sendTopic(joiner, channel, out: &out)
+            sendTopic(state, joiner, channel, out: &out)
             // draft/read-marker: the marker comes after the JOIN and before the end of NAMES.
-            if joiner === client && client.caps.contains(Self.readMarkerCap)
-                && (client.account == nil || readMarkers != nil)
+            if joiner === client && state[client].caps.contains(Self.readMarkerCap)
+                && (state[client].account == nil || readMarkers != nil)
             {
-                let marker = readMarkers?[channel.key] ?? client.readMarkers[channel.key]
+                let marker = readMarkers?[channel.key] ?? state[client].readMarkers[channel.key]
                 sendReadMarker(client, channel.name, marker, out: &out)
             }
             sendNames(&state, joiner, channel, out: &out)
         }
     }
 
-    func sendTopic(_ client: Client, _ channel: ChannelState, out: inout Outbox) {
+    func sendTopic(_ state: ChatState, _ client: Client, _ channel: ChannelState, out: inout Outbox) {
         guard !channel.topic.isEmpty else { return }
-        out.send(client, numeric(client, .topic, channel.name, channel.topic))
+        out.send(client, numeric(state, client, .topic, channel.name, channel.topic))
         out.send(
             client,
             numeric(
+                state,
                 // A topic an app set (a family's) has no setter: the server stands in, as an empty
                 // middle parameter is no valid IRC.
                 client, .topicWhoTime, channel.name, channel.topicSetBy.isEmpty ? serverName : channel.topicSetBy,
@@ -217,21 +219,21 @@ extension Core {
 
     /// The JOIN to the channel's members; extended-join adds the joiner's account and real name
     /// for clients that asked.
-    func sendJoin(_ client: Client, _ channel: ChannelState, out: inout Outbox) {
-        let join = userMessage(client, "JOIN", [channel.name])
+    func sendJoin(_ state: ChatState, _ client: Client, _ channel: ChannelState, out: inout Outbox) {
+        let join = userMessage(state, client, "JOIN", [channel.name])
         var extended = join
-        extended.params += [client.account?.name ?? "*", client.realname]
-        let wantsExtended = channel.order.filter { $0.caps.contains("extended-join") }
+        extended.params += [state[client].account?.name ?? "*", state[client].realname]
+        let wantsExtended = channel.order.filter { state[$0].caps.contains("extended-join") }
         if wantsExtended.isEmpty {
-            out.send(channel, join)
+            out.send(state, channel, join)
         } else {
-            out.send(channel.order.filter { !$0.caps.contains("extended-join") }, join)
+            out.send(channel.order.filter { !state[$0].caps.contains("extended-join") }, join)
             out.send(wantsExtended, extended)
         }
         // away-notify: members learn at once that the newcomer is away.
-        if let away = client.away {
-            let told = channel.order.filter { $0 !== client && $0.caps.contains("away-notify") }
-            if !told.isEmpty { out.send(told, userMessage(client, "AWAY", [away])) }
+        if let away = state[client].away {
+            let told = channel.order.filter { $0 !== client && state[$0].caps.contains("away-notify") }
+            if !told.isEmpty { out.send(told, userMessage(state, client, "AWAY", [away])) }
         }
     }
 
@@ -241,24 +243,16 @@ extension Core {
         _ state: inout ChatState, _ client: Client, _ channel: ChannelState, _ message: IRCMessage,
         except: Client? = nil, out: inout Outbox
     ) {
-        out.send(channel, except: except, message)
+        out.send(state, channel, except: except, message)
         if message.command == "PART" || message.command == "KICK" {
             tellNetwork(client) { .part($0, channel: channel.name, line: message) }
         }
         let key = channel.key
         for device in [client] + state.otherDevices(of: client) {
             removeMember(&state, device, from: key)
-            device.channels.removeAll { $0 == key }
-            guard device.isPlain else { continue }
-            // currentChannel belongs to the device's loop.
-            if device.eventLoop.inEventLoop {
-                if device.currentChannel == key { device.currentChannel = device.channels.last }
-            } else {
-                device.eventLoop.execute {
-                    if device.currentChannel == key {
-                        device.currentChannel = self.chat.withLock { _ in device.channels.last }
-                    }
-                }
+            state[device].channels.removeAll { $0 == key }
+            if state[device].isPlain && state[device].currentChannel == key {
+                state[device].currentChannel = state[device].channels.last
             }
         }
     }
@@ -268,18 +262,18 @@ extension Core {
         _ state: inout ChatState, _ client: Client, _ channel: ChannelState, end: Bool = true, out: inout Outbox
     ) {
         let symbol = channel.modes.flags.contains(.secret) ? "@" : "="
-        let allPrefixes = client.caps.contains("multi-prefix")
-        let fullMask = client.caps.contains("userhost-in-names")
+        let allPrefixes = state[client].caps.contains("multi-prefix")
+        let fullMask = state[client].caps.contains("userhost-in-names")
         var line: [String] = []
         var length = 0
         // Keep each 353 well inside 512 bytes.
-        let budget = 400 - channel.name.utf8.count - client.nick.utf8.count
+        let budget = 400 - channel.name.utf8.count - state[client].nick.utf8.count
         for member in state.distinctMembers(channel) {
             let entry =
                 (channel.members[member.id]?.prefixes(all: allPrefixes) ?? "")
-                + (fullMask ? member.prefix : member.nick)
+                + (fullMask ? state[member].prefix : state[member].nick)
             if length + entry.utf8.count + 1 > budget && !line.isEmpty {
-                out.send(client, numeric(client, .namReply, symbol, channel.name, line.joined(separator: " ")))
+                out.send(client, numeric(state, client, .namReply, symbol, channel.name, line.joined(separator: " ")))
                 line = []
                 length = 0
             }
@@ -287,9 +281,9 @@ extension Core {
             length += entry.utf8.count + 1
         }
         if !line.isEmpty {
-            out.send(client, numeric(client, .namReply, symbol, channel.name, line.joined(separator: " ")))
+            out.send(client, numeric(state, client, .namReply, symbol, channel.name, line.joined(separator: " ")))
         }
-        if end { out.send(client, numeric(client, .endOfNames, channel.name, "End of /NAMES list.")) }
+        if end { out.send(client, numeric(state, client, .endOfNames, channel.name, "End of /NAMES list.")) }
     }
 
     func names(_ client: Client, _ message: IRCMessage) {
@@ -302,13 +296,14 @@ extension Core {
             let several = targets.count > 1
             for target in targets.map(String.init) {
                 guard let channel = state.channels[IRCNames.fold(target)], !state.hidden(channel, from: client) else {
-                    if !several { out.send(client, numeric(client, .endOfNames, target, "End of /NAMES list.")) }
+                    if !several { out.send(client, numeric(state, client, .endOfNames, target, "End of /NAMES list.")) }
                     continue
                 }
                 sendNames(&state, client, channel, end: !several, out: &out)
             }
             if several {
-                out.send(client, numeric(client, .endOfNames, targets.joined(separator: ","), "End of /NAMES list."))
+                out.send(
+                    client, numeric(state, client, .endOfNames, targets.joined(separator: ","), "End of /NAMES list."))
             }
         }
     }
@@ -320,7 +315,7 @@ extension Core {
             for name in first.split(separator: ",").map(String.init) {
                 guard let (channel, _) = memberChannel(&state, client, name, out: &out) else { continue }
                 let params = reason.map { [channel.name, $0] } ?? [channel.name]
-                leave(&state, client, channel, userMessage(client, "PART", params), out: &out)
+                leave(&state, client, channel, userMessage(state, client, "PART", params), out: &out)
             }
         }
     }
@@ -329,37 +324,38 @@ extension Core {
         let name = message.params[0]
         withState { state, out in
             guard let channel = state.channels[IRCNames.fold(name)] else {
-                out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
+                out.send(client, numeric(state, client, .noSuchChannel, name, "No such channel"))
                 return
             }
             let status = channel.members[client.id]
             if message.params.count < 2 {
                 if state.hidden(channel, from: client) {
-                    out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
+                    out.send(client, numeric(state, client, .notOnChannel, channel.name, "You're not on that channel"))
                 } else if channel.topic.isEmpty {
-                    out.send(client, numeric(client, .noTopic, channel.name, "No topic is set"))
+                    out.send(client, numeric(state, client, .noTopic, channel.name, "No topic is set"))
                 } else {
-                    sendTopic(client, channel, out: &out)
+                    sendTopic(state, client, channel, out: &out)
                 }
                 return
             }
             guard let status else {
-                out.send(client, numeric(client, .notOnChannel, channel.name, "You're not on that channel"))
+                out.send(client, numeric(state, client, .notOnChannel, channel.name, "You're not on that channel"))
                 return
             }
-            if channel.modes.flags.contains(.topicLock) && !status.op && !client.isOper && !client.isRemote {
+            if channel.modes.flags.contains(.topicLock) && !status.op && !state[client].isOper && !client.isRemote {
                 out.send(
                     client,
                     numeric(
+                        state,
                         client, .chanOPrivsNeeded, channel.name,
                         "You're not channel operator (the topic is locked with +t)"))
                 return
             }
             channel.topic = IRCMessage.truncate(message.params[1], toBytes: IRCLimits.topicLength)
-            channel.topicSetBy = client.prefix
+            channel.topicSetBy = state[client].prefix
             channel.topicSetAt = Date()
-            let change = userMessage(client, "TOPIC", [channel.name, channel.topic])
-            out.send(channel, change)
+            let change = userMessage(state, client, "TOPIC", [channel.name, channel.topic])
+            out.send(state, channel, change)
             tellNetwork(command: change, by: client)
             persistIfRegistered(&state, channel)
         }
@@ -367,7 +363,8 @@ extension Core {
 
     func kick(_ client: Client, _ message: IRCMessage) {
         let reason = IRCMessage.truncate(
-            message.params.count > 2 ? message.params[2] : client.nick, toBytes: IRCLimits.kickLength)
+            message.params.count > 2 ? message.params[2] : chat.withLock { state in state[client].nick },
+            toBytes: IRCLimits.kickLength)
         let names = message.params[0].split(separator: ",").map(String.init)
         let targets = message.params[1].split(separator: ",").map(String.init)
         if targets.count > IRCLimits.targetsPerMessage {
@@ -385,17 +382,20 @@ extension Core {
             for (index, nick) in targets.enumerated() {
                 let name = names.count == 1 ? names[0] : names[index]
                 guard let (channel, status) = memberChannel(&state, client, name, out: &out) else { continue }
-                guard status.op || client.isOper else {
-                    out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
+                guard status.op || state[client].isOper else {
+                    out.send(
+                        client, numeric(state, client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
                     continue
                 }
                 guard let target = state.nicks[IRCNames.fold(nick)], channel.members[target.id] != nil else {
                     out.send(
-                        client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
+                        client,
+                        numeric(state, client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
                     continue
                 }
                 leave(
-                    &state, target, channel, userMessage(client, "KICK", [channel.name, target.nick, reason]), out: &out
+                    &state, target, channel,
+                    userMessage(state, client, "KICK", [channel.name, state[target].nick, reason]), out: &out
                 )
             }
         }
@@ -406,27 +406,33 @@ extension Core {
         let name = message.params[1]
         withState { state, out in
             guard let target = state.nicks[IRCNames.fold(nick)] else {
-                out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
+                out.send(client, numeric(state, client, .noSuchNick, nick, "No such nick/channel"))
                 return
             }
             guard let (channel, status) = memberChannel(&state, client, name, out: &out) else { return }
             if channel.members[target.id] != nil {
-                out.send(client, numeric(client, .userOnChannel, target.nick, channel.name, "is already on channel"))
+                out.send(
+                    client,
+                    numeric(state, client, .userOnChannel, state[target].nick, channel.name, "is already on channel"))
                 return
             }
-            if channel.modes.flags.contains(.inviteOnly) && !status.op && !client.isOper && !client.isRemote {
-                out.send(client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
+            if channel.modes.flags.contains(.inviteOnly) && !status.op && !state[client].isOper && !client.isRemote {
+                out.send(client, numeric(state, client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
                 return
             }
-            channel.invited.insert(target.nickKey)
-            tellNetwork(command: IRCMessage(command: "INVITE", params: [target.nick, channel.name]), by: client)
-            out.send(client, numeric(client, .inviting, target.nick, channel.name))
-            let inviteMessage = userMessage(client, "INVITE", [target.nick, channel.name])
-            out.send(state.connections(nickKey: target.nickKey), inviteMessage)
+            channel.invited.insert(state[target].nickKey)
+            tellNetwork(command: IRCMessage(command: "INVITE", params: [state[target].nick, channel.name]), by: client)
+            out.send(client, numeric(state, client, .inviting, state[target].nick, channel.name))
+            let inviteMessage = userMessage(state, client, "INVITE", [state[target].nick, channel.name])
+            out.send(state.connections(nickKey: state[target].nickKey), inviteMessage)
             // invite-notify: other members who asked see who was invited.
-            let notified = channel.order.filter { $0 !== client && $0 !== target && $0.caps.contains("invite-notify") }
+            let notified = channel.order.filter {
+                $0 !== client && $0 !== target && state[$0].caps.contains("invite-notify")
+            }
             if !notified.isEmpty { out.send(notified, inviteMessage) }
-            if let away = target.away { out.send(client, numeric(client, .away, target.nick, away)) }
+            if let away = state[target].away {
+                out.send(client, numeric(state, client, .away, state[target].nick, away))
+            }
         }
     }
 }
@@ -443,7 +449,7 @@ extension ChatState {
     /// modes, operators included. Nil when it may try.
     func guardRefusal(_ client: Client, _ folded: String, reservation: ReservedChannels?) -> String? {
         guard reservation != nil || guarded[folded] != nil else { return nil }
-        if let account = client.account?.id, guarded[folded]?.members.contains(account) == true { return nil }
+        if let account = self[client].account?.id, guarded[folded]?.members.contains(account) == true { return nil }
         return reservation?.refusal ?? "it is private to its members"
     }
 
@@ -456,25 +462,26 @@ extension ChatState {
         let owner = registered[folded]?.ownerId
         // A fresh unregistered channel has no rules yet; otherwise they apply to all but
         // operators and the channel's owner.
-        let ruled = !(isNew && owner == nil) && !client.isOper
-        let isOwner = owner.map { $0 == client.account?.id } ?? false
+        let ruled = !(isNew && owner == nil) && !self[client].isOper
+        let isOwner = owner.map { $0 == self[client].account?.id } ?? false
         // A guarded channel's members pass its modes (which keep everyone else out).
         let isGuarded = guarded[folded] != nil
         if ruled && !isOwner && !isGuarded,
-            let (code, why) = modeRefusal(client, channel, key: key, as: client.identity)
+            let (code, why) = modeRefusal(client, channel, key: key, as: identity(client))
         {
             return .refused(code, why)
         }
         // Let in as its account (a guarded channel's member, the owner, an account mask):
         // it leaves when the connection stops being that account.
-        var asGuest = client.identity
+        var asGuest = identity(client)
         asGuest.account = nil
         let byAccount =
-            isGuarded || (ruled && client.account != nil && modeRefusal(client, channel, key: key, as: asGuest) != nil)
+            isGuarded
+            || (ruled && self[client].account != nil && modeRefusal(client, channel, key: key, as: asGuest) != nil)
         // Registered channels give ops to their owner only. In a network, the database's word
         // decides who made the channel first (another node's joiner may have made it here
         // meanwhile); otherwise the first joiner.
-        let op = owner.map { $0 == client.account?.id } ?? (claim.map(\.created) ?? isNew)
+        let op = owner.map { $0 == self[client].account?.id } ?? (claim.map(\.created) ?? isNew)
         return .admitted(MemberStatus(op: op, voice: false, byAccount: byAccount, opByAccount: op && owner != nil))
     }
 }
@@ -485,7 +492,7 @@ extension ChatState {
     func hidden(_ channel: ChannelState, from client: Client) -> Bool {
         guard channel.members[client.id] == nil else { return false }
         if guarded[channel.key] != nil { return true }
-        return channel.modes.flags.contains(.secret) && !client.isOper
+        return channel.modes.flags.contains(.secret) && !self[client].isOper
     }
 
     /// What in a channel's modes keeps `client`, matched as `identity`, out (a ban, +i, +k, +l;
@@ -493,7 +500,7 @@ extension ChatState {
     func modeRefusal(
         _ client: Client, _ channel: ChannelState, key: String?, as identity: ChannelLists.Identity
     ) -> (Numeric, String)? {
-        let invited = channel.invited.contains(client.nickKey)
+        let invited = channel.invited.contains(self[client].nickKey)
         if channel.lists.bans(identity) && !invited { return (.bannedFromChan, "(+b) — you are banned") }
         if channel.modes.flags.contains(.inviteOnly) && !invited && !channel.lists.invites(identity) {
             return (.inviteOnlyChan, "(+i) — you need an invitation")

@@ -13,54 +13,59 @@ extension Core {
     /// the holder's channels; nobody else sees anything. Channels it was in under another
     /// nick are left first.
     func attachDevice(_ state: inout ChatState, _ client: Client, to holder: Client, out: inout Outbox) {
-        for key in client.channels {
+        for key in state[client].channels {
             if let channel = state.channels[key] {
-                let part = userMessage(client, "PART", [channel.name, "Now \(holder.nick)"])
-                out.send(channel, part)
+                let part = userMessage(state, client, "PART", [channel.name, "Now \(state[holder].nick)"])
+                out.send(state, channel, part)
                 tellNetwork(client) { .part($0, channel: channel.name, line: part) }
             }
             removeMember(&state, client, from: key)
         }
-        client.channels = []
-        let oldPrefix = client.prefix
-        let oldNick = client.nick
-        if !client.nickKey.isEmpty, state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = nil }
-        client.nick = holder.nick
-        client.nickKey = holder.nickKey
-        state.deviceGroups[holder.nickKey] = state.connections(nickKey: holder.nickKey) + [client]
-        if client.registered && oldNick != holder.nick && oldNick != "*" {
-            out.send(client, IRCMessage(source: oldPrefix, command: "NICK", params: [holder.nick]))
-            announcePresence(&state, client, online: false, nick: oldNick, out: &out)
-            renamedInNetwork(client, from: IRCNames.fold(oldNick))
+        state[client].channels = []
+        let oldPrefix = state[client].prefix
+        let oldNick = state[client].nick
+        if !state[client].nickKey.isEmpty, state.nicks[state[client].nickKey] === client {
+            state.nicks[state[client].nickKey] = nil
         }
-        let count = state.connections(nickKey: holder.nickKey).count
+        state[client].nick = state[holder].nick
+        state[client].nickKey = state[holder].nickKey
+        state.deviceGroups[state[holder].nickKey] = state.connections(nickKey: state[holder].nickKey) + [client]
+        if state[client].registered && oldNick != state[holder].nick && oldNick != "*" {
+            out.send(client, IRCMessage(source: oldPrefix, command: "NICK", params: [state[holder].nick]))
+            announcePresence(&state, client, online: false, nick: oldNick, out: &out)
+            renamedInNetwork(state, client, from: IRCNames.fold(oldNick))
+        }
+        let count = state.connections(nickKey: state[holder].nickKey).count
         notice(
+            state,
             client,
-            "You are \(holder.nick) on \(count) connections now: each sees your messages and everything sent "
-                + "to \(holder.nick).",
+            "You are \(state[holder].nick) on \(count) connections now: each sees your messages and everything sent "
+                + "to \(state[holder].nick).",
             out: &out)
-        for key in holder.channels {
+        for key in state[holder].channels {
             guard let channel = state.channels[key], let status = channel.members[holder.id] else { continue }
             channel.add(client, status)
-            client.channels.append(key)
+            state[client].channels.append(key)
             // The holder may be on another node: every node learns this device sits here too.
             tellNetwork(joined: client, channel, op: status.op)
-            out.send(client, userMessage(client, "JOIN", [channel.name]))
-            sendTopic(client, channel, out: &out)
+            out.send(client, userMessage(state, client, "JOIN", [channel.name]))
+            sendTopic(state, client, channel, out: &out)
             sendNames(&state, client, channel, out: &out)
         }
-        if client.isPlain { client.currentChannel = client.channels.last }
+        if state[client].isPlain { state[client].currentChannel = state[client].channels.last }
     }
 
     /// Whether `a` and `b` are devices of one logged-in user.
-    static func sameUser(_ a: Client, _ b: Client) -> Bool {
-        a !== b && a.account != nil && a.account?.id == b.account?.id && a.nickKey == b.nickKey
+    static func sameUser(_ state: ChatState, _ a: Client, _ b: Client) -> Bool {
+        a !== b && state[a].account != nil && state[a].account?.id == state[b].account?.id
+            && state[a].nickKey == state[b].nickKey
     }
 
     /// A user of another node that is another device of a user already here: it joins the
     /// group unseen.
     func addRemoteDevice(_ state: inout ChatState, _ user: Client) {
-        state.deviceGroups[user.nickKey] = state.connections(nickKey: user.nickKey).filter { $0 !== user } + [user]
+        state.deviceGroups[state[user].nickKey] =
+            state.connections(nickKey: state[user].nickKey).filter { $0 !== user } + [user]
     }
 
     /// Takes `client` out of its device group, if it is in one: it leaves the user's
@@ -68,17 +73,19 @@ extension Core {
     /// device if it held it.
     @discardableResult
     func detachDevice(_ state: inout ChatState, _ client: Client, tell: Bool, out: inout Outbox) -> Bool {
-        guard var group = state.deviceGroups[client.nickKey], group.contains(where: { $0 === client }) else {
+        guard var group = state.deviceGroups[state[client].nickKey], group.contains(where: { $0 === client }) else {
             return false
         }
         group.removeAll { $0 === client }
-        state.deviceGroups[client.nickKey] = group.count > 1 ? group : nil
-        if state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = group[0] }
-        for key in client.channels {
-            if tell, let channel = state.channels[key] { out.send(client, userMessage(client, "PART", [channel.name])) }
+        state.deviceGroups[state[client].nickKey] = group.count > 1 ? group : nil
+        if state.nicks[state[client].nickKey] === client { state.nicks[state[client].nickKey] = group[0] }
+        for key in state[client].channels {
+            if tell, let channel = state.channels[key] {
+                out.send(client, userMessage(state, client, "PART", [channel.name]))
+            }
             removeMember(&state, client, from: key)
         }
-        client.channels = []
+        state[client].channels = []
         return true
     }
 
@@ -98,7 +105,7 @@ extension ChatState {
 
     /// The other connections sharing `client`'s nick.
     func otherDevices(of client: Client) -> [Client] {
-        guard let group = deviceGroups[client.nickKey], group.contains(where: { $0 === client }) else {
+        guard let group = deviceGroups[self[client].nickKey], group.contains(where: { $0 === client }) else {
             return []
         }
         return group.filter { $0 !== client }
@@ -106,9 +113,10 @@ extension ChatState {
 
     /// Whether `client` may become another device of `holder`.
     func canShareNick(_ client: Client, with holder: Client) -> Bool {
-        guard holder !== client, let account = client.account, holder.account?.id == account.id, holder.registered
+        guard holder !== client, let account = self[client].account, self[holder].account?.id == account.id,
+            self[holder].registered
         else { return false }
-        return connections(nickKey: holder.nickKey).count < Core.maxDevicesPerUser
+        return connections(nickKey: self[holder].nickKey).count < Core.maxDevicesPerUser
     }
 
     /// Who gets a private message: every device of the recipient, and the sender's other
@@ -116,7 +124,7 @@ extension ChatState {
     /// that is just the recipient.
     func privateReceivers(from client: Client, to recipient: Client) -> [Client] {
         if deviceGroups.isEmpty { return recipient === client ? [] : [recipient] }
-        return Core.unique(connections(nickKey: recipient.nickKey) + otherDevices(of: client)).filter {
+        return Core.unique(connections(nickKey: self[recipient].nickKey) + otherDevices(of: client)).filter {
             $0 !== client
         }
     }
@@ -130,13 +138,13 @@ extension ChatState {
     /// Members counted as users: devices sharing a nick count once.
     func userCount(_ channel: ChannelState) -> Int {
         if deviceGroups.isEmpty { return channel.members.count }
-        return Set(channel.order.map(\.nickKey)).count
+        return Set(channel.order.map { self[$0].nickKey }).count
     }
 
     /// A channel's members with each shared nick once (NAMES, WHO).
     func distinctMembers(_ channel: ChannelState) -> [Client] {
         if deviceGroups.isEmpty { return channel.order }
         var seen: Set<String> = []
-        return channel.order.filter { seen.insert($0.nickKey).inserted }
+        return channel.order.filter { seen.insert(self[$0].nickKey).inserted }
     }
 }

@@ -12,7 +12,7 @@ import NIOCore
 /// tags from the client, channels — goes to the full path, which this must match byte for byte.
 extension Core {
     /// Relays `raw` (one line without CR LF) and returns true, or returns false having changed
-    /// nothing. For registered IRC-mode clients only.
+    /// nothing (also for a client that is not a registered IRC-mode user).
     func relayFast(_ client: Client, _ raw: UnsafeRawBufferPointer) -> Bool {
         guard let line = RelayLine.scan(raw) else { return false }
         let target = UnsafeRawBufferPointer(rebasing: raw[line.target])
@@ -22,23 +22,28 @@ extension Core {
         if key == Bot.nick || key == "nickserv" { return false }
         let text = UnsafeRawBufferPointer(rebasing: raw[line.text])
         let delivered = chat.withLock { state -> Int? in
-            guard let recipient = state.nicks[key], recipient.registered, recipient !== client, !recipient.isRemote,
-                !recipient.isPlain, state.deviceGroups.isEmpty, !state.isBlocked(client, by: recipient),
-                line.command == .notice || recipient.away == nil
+            guard state[client].registered, state[client].mode == .irc, let recipient = state.nicks[key],
+                state[recipient].registered, recipient !== client, !recipient.isRemote, !state[recipient].isPlain,
+                state.deviceGroups.isEmpty, !state.isBlocked(client, by: recipient),
+                line.command == .notice || state[recipient].away == nil
             else { return nil }
-            guard RelayedMessage.fits(source: client.prefix, line.command, target: recipient.nick, text) else {
+            let source = state[client].prefix
+            guard RelayedMessage.fits(source: source, line.command, target: state[recipient].nick, text) else {
                 return nil
             }
-            client.lastMessageAt = Date()
-            let echo = client.echoes
-            let wanted = recipient.tagMask.union(echo ? client.tagMask : [])
+            state[client].lastMessageAt = Date()
+            let echo = state[client].echoes
+            let senderMask = state[client].tagMask
+            let recipientMask = state[recipient].tagMask
+            let wanted = recipientMask.union(echo ? senderMask : [])
             // Conversations between two accounts are kept (guests have no lasting identity).
-            let kept = client.account.flatMap { from in recipient.account.map { (from.id, $0.id) } }
+            let account = state[client].account
+            let kept = account.flatMap { from in state[recipient].account.map { (from.id, $0.id) } }
             let message = RelayedMessage(
-                tags: RelayTags(client, wanted: wanted, keep: kept != nil), source: client.prefix,
-                command: line.command, target: recipient.nick, text: text)
+                tags: RelayTags(isBot: state[client].isBot, account: account, wanted: wanted, keep: kept != nil),
+                source: source, command: line.command, target: state[recipient].nick, text: text)
             let tags = message.tags.mask
-            let variant = recipient.tagMask.intersection(tags)
+            let variant = recipientMask.intersection(tags)
             if recipient.eventLoop.inEventLoop {
                 recipient.batcher.write(recipient, message, variant: variant)
             } else {
@@ -46,11 +51,11 @@ extension Core {
             }
             if let kept, let msgid = message.tags.msgid {
                 recordConversation(
-                    kept, client, msgid: msgid, command: line.commandName, text: String(decoding: text, as: UTF8.self),
-                    at: message.tags.now)
+                    kept, source: source, msgid: msgid, command: line.commandName,
+                    text: String(decoding: text, as: UTF8.self), at: message.tags.now)
             }
             guard echo else { return 1 }
-            client.batcher.write(client, message, variant: client.tagMask.intersection(tags))
+            client.batcher.write(client, message, variant: senderMask.intersection(tags))
             return 2
         }
         guard let delivered else { return false }
@@ -99,7 +104,7 @@ struct RelayTags {
     /// The tag bits present; each receiver sees its own caps' share of them.
     private(set) var mask: TagMask = []
 
-    init(_ client: Client, wanted: TagMask, keep: Bool) {
+    init(isBot: Bool, account: AccountRef?, wanted: TagMask, keep: Bool) {
         now = wanted.contains(.serverTime) || keep ? MessageStamp.now() : Date(timeIntervalSince1970: 0)
         if wanted.contains(.serverTime) {
             time = MessageStamp.time(now)
@@ -108,11 +113,11 @@ struct RelayTags {
         // A msgid is made only when someone sees it or history keeps it.
         if keep || wanted.contains(.messageTags) { msgid = MessageStamp.msgid() }
         if wanted.contains(.messageTags) {
-            bot = client.isBot
+            bot = isBot
             mask.insert(.messageTags)
         }
-        if wanted.contains(.accountTag), let name = client.account?.name {
-            account = IRCMessage.escapeTagValue(name)
+        if wanted.contains(.accountTag), let name = account?.name {
+            self.account = IRCMessage.escapeTagValue(name)
             mask.insert(.accountTag)
         }
     }

@@ -10,7 +10,8 @@ extension Core {
     func help(_ client: Client, _ message: IRCMessage) {
         let subject = message.params.first.map { $0.uppercased() } ?? "*"
         if subject == "*" || subject == "INDEX" {
-            let names = Self.ircCommands.values.filter { !$0.operatorOnly || client.isOper }.map(\.name).sorted()
+            let isOper = chat.withLock { state in state[client].isOper }
+            let names = Self.ircCommands.values.filter { !$0.operatorOnly || isOper }.map(\.name).sorted()
             reply(client, .helpStart, subject, "Hearth answers these IRC commands (HELP <command> for one):")
             for start in stride(from: 0, to: names.count, by: Self.helpNamesPerLine) {
                 let line = names[start..<min(start + Self.helpNamesPerLine, names.count)]

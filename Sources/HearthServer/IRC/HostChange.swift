@@ -43,59 +43,61 @@ extension Core {
                     IRCMessage(source: serverName, command: "FAIL", params: ["CHGHOST", "INVALID_HOST", nick, problem]))
                 return
             }
-            guard let target = state.nicks[IRCNames.fold(nick)], target.registered else {
-                out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
+            guard let target = state.nicks[IRCNames.fold(nick)], state[target].registered else {
+                out.send(client, numeric(state, client, .noSuchNick, nick, "No such nick/channel"))
                 return
             }
             changeHost(&state, target, to: host, out: &out)
-            notice(client, "\(Words.possessive(target.nick)) displayed host is now \(host)", out: &out)
-            tellNetwork(command: IRCMessage(command: "CHGHOST", params: [target.nick, host]), by: client)
+            notice(state, client, "\(Words.possessive(state[target].nick)) displayed host is now \(host)", out: &out)
+            tellNetwork(command: IRCMessage(command: "CHGHOST", params: [state[target].nick, host]), by: client)
         }
     }
 
     /// Shows `user` (every device of it) as `host` from now on and tells whoever sees it.
     func changeHost(_ state: inout ChatState, _ user: Client, to host: String, out: inout Outbox) {
         let devices = [user] + state.otherDevices(of: user)
-        guard devices.contains(where: { $0.host != host }) else { return }
-        let old = user.prefix
-        for device in devices { device.host = host }
+        guard devices.contains(where: { state[$0].host != host }) else { return }
+        let old = state[user].prefix
+        for device in devices { state[device].host = host }
         // The user's devices and its peers (and extended-monitor watchers) that asked.
-        let change = userMessage(user, source: old, "CHGHOST", [user.user, host])
+        let change = userMessage(state, user, source: old, "CHGHOST", [state[user].user, host])
         sendToPeers(&state, of: user, withCap: "chghost", includeSelf: true, change, out: &out)
-        for device in devices where !device.isPlain && !device.isRemote {
-            out.send(device, numeric(device, .visibleHost, host, "is now your displayed host"))
+        for device in devices where !state[device].isPlain && !device.isRemote {
+            out.send(device, numeric(state, device, .visibleHost, host, "is now your displayed host"))
         }
         // The others see a reconnection. Plain-mode peers are spared it: they are shown no hosts.
         let fallback = state.peers(of: user).filter { peer in
-            !peer.caps.contains("chghost") && !peer.isPlain && !devices.contains { $0 === peer }
+            !state[peer].caps.contains("chghost") && !state[peer].isPlain && !devices.contains { $0 === peer }
         }
         guard !fallback.isEmpty else { return }
-        out.send(fallback, userMessage(user, source: old, "QUIT", ["Changing hostname"]))
-        for key in user.channels {
+        out.send(fallback, userMessage(state, user, source: old, "QUIT", ["Changing hostname"]))
+        for key in state[user].channels {
             guard let channel = state.channels[key], let status = channel.members[user.id] else { continue }
             let members = fallback.filter { channel.members[$0.id] != nil }
-            if !members.isEmpty { rejoin(user, channel, status, for: members, out: &out) }
+            if !members.isEmpty { rejoin(state, user, channel, status, for: members, out: &out) }
         }
     }
 
     /// The JOIN (extended where asked), channel status and away state that `members` would see
     /// if `user` joined `channel` anew.
     private func rejoin(
-        _ user: Client, _ channel: ChannelState, _ status: MemberStatus, for members: [Client], out: inout Outbox
+        _ state: ChatState, _ user: Client, _ channel: ChannelState, _ status: MemberStatus, for members: [Client],
+        out: inout Outbox
     ) {
-        let join = userMessage(user, "JOIN", [channel.name])
+        let join = userMessage(state, user, "JOIN", [channel.name])
         var extended = join
-        extended.params += [user.account?.name ?? "*", user.realname]
-        let wantsExtended = members.filter { $0.caps.contains("extended-join") }
-        out.send(members.filter { !$0.caps.contains("extended-join") }, join)
+        extended.params += [state[user].account?.name ?? "*", state[user].realname]
+        let wantsExtended = members.filter { state[$0].caps.contains("extended-join") }
+        out.send(members.filter { !state[$0].caps.contains("extended-join") }, join)
         out.send(wantsExtended, extended)
         let letters = (status.op ? "o" : "") + (status.voice ? "v" : "")
         if !letters.isEmpty {
-            let params = [channel.name, "+" + letters] + Array(repeating: user.nick, count: letters.count)
+            let params = [channel.name, "+" + letters] + Array(repeating: state[user].nick, count: letters.count)
             out.send(members, IRCMessage(source: serverName, command: "MODE", params: params))
         }
-        if let away = user.away {
-            out.send(members.filter { $0.caps.contains("away-notify") }, userMessage(user, "AWAY", [away]))
+        if let away = state[user].away {
+            out.send(
+                members.filter { state[$0].caps.contains("away-notify") }, userMessage(state, user, "AWAY", [away]))
         }
     }
 }

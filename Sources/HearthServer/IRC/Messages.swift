@@ -24,32 +24,32 @@ extension Core {
             var recipients: [Client]
             if IRCNames.isChannel(target) {
                 guard let (channel, _) = memberChannel(&state, client, target, out: &out) else { return }
-                if let refusal = channelRefusal(client, channel) {
-                    out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal))
+                if let refusal = channelRefusal(state, client, channel) {
+                    out.send(client, numeric(state, client, .cannotSendToChan, channel.name, refusal))
                     return
                 }
-                relay = userMessage(client, "TAGMSG", [channel.name], clientTags: tags)
+                relay = userMessage(state, client, "TAGMSG", [channel.name], clientTags: tags)
                 recipients = channel.order.filter { $0 !== client }
             } else {
-                guard let recipient = state.nicks[IRCNames.fold(target)], recipient.registered else {
-                    out.send(client, numeric(client, .noSuchNick, target, "No such nick/channel"))
+                guard let recipient = state.nicks[IRCNames.fold(target)], state[recipient].registered else {
+                    out.send(client, numeric(state, client, .noSuchNick, target, "No such nick/channel"))
                     return
                 }
                 if state.isBlocked(client, by: recipient) { return }
-                relay = userMessage(client, "TAGMSG", [recipient.nick], clientTags: tags)
+                relay = userMessage(state, client, "TAGMSG", [state[recipient].nick], clientTags: tags)
                 recipients = state.privateReceivers(from: client, to: recipient)
                 if recipient === client { recipients.append(client) }
             }
             if recipients.contains(where: \.isRemote) { forward(client, relay, to: target) }
             // Only clients that speak message-tags can make sense of a TAGMSG.
-            recipients = recipients.filter { $0.caps.contains("message-tags") }
+            recipients = recipients.filter { state[$0].caps.contains("message-tags") }
             // One sent to oneself arrives as any would; the echo is the labeled reply.
             if recipients.contains(where: { $0 === client }) {
                 recipients.removeAll { $0 === client }
                 out.send(.one(client), relay, labeled: false)
             }
             if !recipients.isEmpty { out.send(recipients, relay) }
-            if client.echoes && client.caps.contains("message-tags") { out.send(client, relay) }
+            if state[client].echoes && state[client].caps.contains("message-tags") { out.send(client, relay) }
         }
     }
 
@@ -100,7 +100,7 @@ extension Core {
             return
         }
         let online = withState { state, out -> Bool in
-            guard let recipient = state.nicks[key], recipient.registered else { return false }
+            guard let recipient = state.nicks[key], state[recipient].registered else { return false }
             relayPrivately(
                 &state, client, to: recipient, command: command, text: text, clientTags: clientTags, out: &out)
             return true
@@ -117,7 +117,7 @@ extension Core {
             return true
         }
         if key == "nickserv" {
-            let nick = chat.withLock { _ in client.nick }
+            let nick = chat.withLock { state in state[client].nick }
             if !isNotice {
                 runBot(client, text: NickServAlias.translate(text, nick: nick), channel: nil, requireBang: false)
             }
@@ -136,27 +136,27 @@ extension Core {
         var secret = false
         withState { state, out in
             guard let channel = state.channels[key] else {
-                if !isNotice { out.send(client, numeric(client, .noSuchChannel, target, "No such channel")) }
+                if !isNotice { out.send(client, numeric(state, client, .noSuchChannel, target, "No such channel")) }
                 return
             }
-            if let refusal = channelRefusal(client, channel) {
-                if !isNotice { out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal)) }
+            if let refusal = channelRefusal(state, client, channel) {
+                if !isNotice { out.send(client, numeric(state, client, .cannotSendToChan, channel.name, refusal)) }
                 return
             }
             if bot.isSecret(text) {
                 secret = true
                 return
             }
-            relayToChannel(client, channel, command: command, text: text, clientTags: clientTags, out: &out)
+            relayToChannel(&state, client, channel, command: command, text: text, clientTags: clientTags, out: &out)
             if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
         }
         if secret {
             if isNotice { return }
-            withState { _, out in
+            withState { state, out in
                 out.send(
                     client,
                     botMessage(
-                        to: client.nick,
+                        to: state[client].nick,
                         "(not shown in \(target): that command carries a password or token,"
                             + " so it only ever goes to me privately — use /msg \(Bot.nick) …)"
                     ))
@@ -168,32 +168,35 @@ extension Core {
     }
 
     /// Relays a message `client` may say in `channel` to its members (and other nodes') and
-    /// keeps it. Under the lock.
+    /// keeps it.
     @inline(__always)
     private func relayToChannel(
-        _ client: Client, _ channel: ChannelState, command: String, text: String, clientTags: [IRCTag],
+        _ state: inout ChatState, _ client: Client, _ channel: ChannelState, command: String, text: String,
+        clientTags: [IRCTag],
         out: inout Outbox
     ) {
-        client.lastMessageAt = Date()
-        let echo = client.echoes
+        state[client].lastMessageAt = Date()
+        let echo = state[client].echoes
         // Members on other nodes get every tag; their node picks what each asked for.
         let everyTag: TagMask = channel.remoteCount > 0 ? [.serverTime, .messageTags, .accountTag] : []
-        let wanted = channel.membersByLoop().tagMask.union(echo ? client.tagMask : []).union(everyTag)
+        let wanted = channel.membersByLoop(state).tagMask.union(echo ? state[client].tagMask : []).union(everyTag)
         let msgid = MessageStamp.msgid()
         let now = MessageStamp.now()
         let relay = userMessage(
+            state,
             client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted, at: now)
-        out.send(channel, except: client, relay)
+        out.send(state, channel, except: client, relay)
         if channel.remoteCount > 0 { forward(client, relay, to: channel.name) }
         recordHistory(
             HistoryRecord(
-                target: channel.historyKey, msgid: msgid, source: client.prefix, accountID: client.account?.id,
+                target: channel.historyKey, msgid: msgid, source: state[client].prefix,
+                accountID: state[client].account?.id,
                 command: command, text: text, createdAt: now))
         if echo { out.send(client, relay) }
     }
 
     /// A private message to `recipient`, who is online: refused when it blocks `client`;
-    /// otherwise relayed to its devices (and the sender's), kept between accounts. Under the lock.
+    /// otherwise relayed to its devices (and the sender's), kept between accounts.
     @inline(__always)
     private func relayPrivately(
         _ state: inout ChatState, _ client: Client, to recipient: Client, command: String, text: String,
@@ -202,44 +205,46 @@ extension Core {
         let isNotice = command == "NOTICE"
         if state.isBlocked(client, by: recipient) {
             if !isNotice {
-                let why = "\(recipient.nick) does not accept messages from you"
-                out.send(client, numeric(client, .cannotSendToUser, recipient.nick, why))
+                let why = "\(state[recipient].nick) does not accept messages from you"
+                out.send(client, numeric(state, client, .cannotSendToUser, state[recipient].nick, why))
             }
             return
         }
-        client.lastMessageAt = Date()
-        let echo = client.echoes
+        state[client].lastMessageAt = Date()
+        let echo = state[client].echoes
         let receivers = state.privateRecipients(from: client, to: recipient)
-        let wanted = receivers.tagMask.union(echo || recipient === client ? client.tagMask : [])
+        let wanted = receivers.tagMask(state).union(echo || recipient === client ? state[client].tagMask : [])
         // Conversations between two accounts are kept (guests have no lasting identity).
-        let kept = client.account.flatMap { from in recipient.account.map { (from.id, $0.id) } }
+        let kept = state[client].account.flatMap { from in state[recipient].account.map { (from.id, $0.id) } }
         // A msgid is made only when someone sees it or history keeps it.
         let msgid = kept != nil || wanted.contains(.messageTags) ? MessageStamp.msgid() : nil
         let now = MessageStamp.now()
         let relay = userMessage(
-            client, command, [recipient.nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted, at: now)
+            state,
+            client, command, [state[recipient].nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted,
+            at: now)
         out.send(receivers, relay)
         // A message to oneself arrives as any would (the echo, if asked for, is the labeled reply).
-        if recipient === client && !client.isPlain { out.send(.one(client), relay, labeled: false) }
-        if receivers.reachOtherNodes { forward(client, relay, to: recipient.nick) }
+        if recipient === client && !state[client].isPlain { out.send(.one(client), relay, labeled: false) }
+        if receivers.reachOtherNodes { forward(client, relay, to: state[recipient].nick) }
         if let kept, let msgid {
-            recordConversation(kept, client, msgid: msgid, command: command, text: text, at: now)
+            recordConversation(kept, source: state[client].prefix, msgid: msgid, command: command, text: text, at: now)
         }
         if echo { out.send(client, relay) }
         // A plain-mode sender sees what went where.
-        if client.isPlain { notice(client, "[to \(recipient.nick)] \(text)", out: &out) }
-        if !isNotice, let away = recipient.away {
-            out.send(client, numeric(client, .away, recipient.nick, away))
+        if state[client].isPlain { notice(state, client, "[to \(state[recipient].nick)] \(text)", out: &out) }
+        if !isNotice, let away = state[recipient].away {
+            out.send(client, numeric(state, client, .away, state[recipient].nick, away))
         }
     }
 
     /// Keeps a private message between two accounts in their conversation's history. Under the lock.
     func recordConversation(
-        _ pair: (from: Int64, to: Int64), _ client: Client, msgid: String, command: String, text: String, at: Date
+        _ pair: (from: Int64, to: Int64), source: String, msgid: String, command: String, text: String, at: Date
     ) {
         recordHistory(
             HistoryRecord(
-                target: HistoryRecord.conversation(pair.from, pair.to), msgid: msgid, source: client.prefix,
+                target: HistoryRecord.conversation(pair.from, pair.to), msgid: msgid, source: source,
                 accountID: pair.from, command: command, text: text, createdAt: at))
     }
 
@@ -248,18 +253,18 @@ extension Core {
         tellNetwork(client) { .message($0, target: target, line: relay) }
     }
 
-    /// Why `client` may not speak in `channel` (+n, +m, bans), or nil. Under the lock.
-    func channelRefusal(_ client: Client, _ channel: ChannelState) -> String? {
+    /// Why `client` may not speak in `channel` (+n, +m, bans), or nil.
+    func channelRefusal(_ state: ChatState, _ client: Client, _ channel: ChannelState) -> String? {
         let status = channel.members[client.id]
-        let privileged = status?.op == true || status?.voice == true || client.isOper
+        let privileged = status?.op == true || status?.voice == true || state[client].isOper
         if status == nil && channel.modes.flags.contains(.noOutside) {
             return "Cannot send to channel (+n) — join it first"
         }
         if channel.modes.flags.contains(.moderated) && !privileged {
             return "Cannot send to channel (+m) — only voiced users may speak"
         }
-        if channel.isBanned(client) && !privileged { return "Cannot send to channel — you are banned" }
-        if channel.isMuted(client) && !privileged { return "Cannot send to channel — you are muted" }
+        if channel.isBanned(state, client) && !privileged { return "Cannot send to channel — you are banned" }
+        if channel.isMuted(state, client) && !privileged { return "Cannot send to channel — you are muted" }
         return nil
     }
 
@@ -271,11 +276,11 @@ extension Core {
         let isNotice = command == "NOTICE"
         withState { state, out in
             guard let channel = state.channels[IRCNames.fold(name)], !state.hidden(channel, from: client) else {
-                if !isNotice { out.send(client, numeric(client, .noSuchChannel, name, "No such channel")) }
+                if !isNotice { out.send(client, numeric(state, client, .noSuchChannel, name, "No such channel")) }
                 return
             }
-            if let refusal = channelRefusal(client, channel) {
-                if !isNotice { out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal)) }
+            if let refusal = channelRefusal(state, client, channel) {
+                if !isNotice { out.send(client, numeric(state, client, .cannotSendToChan, channel.name, refusal)) }
                 return
             }
             let target = String(status) + channel.name
@@ -283,9 +288,9 @@ extension Core {
                 guard member !== client, let rank = channel.members[member.id] else { return false }
                 return rank.op || (status == "+" && rank.voice)
             }
-            let echo = client.echoes
-            let wanted = receivers.reduce(echo ? client.tagMask : []) { $0.union($1.tagMask) }
-            let relay = userMessage(client, command, [target, text], clientTags: clientTags, wanted: wanted)
+            let echo = state[client].echoes
+            let wanted = receivers.reduce(echo ? state[client].tagMask : []) { $0.union(state[$1].tagMask) }
+            let relay = userMessage(state, client, command, [target, text], clientTags: clientTags, wanted: wanted)
             if !receivers.isEmpty { out.send(receivers, relay) }
             if receivers.contains(where: \.isRemote) { forward(client, relay, to: target) }
             if echo { out.send(client, relay) }

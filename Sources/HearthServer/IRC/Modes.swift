@@ -14,64 +14,39 @@ extension Core {
 
     func userMode(_ client: Client, _ target: String, _ change: String?) {
         withState { state, out in
-            guard IRCNames.fold(target) == client.nickKey else {
+            guard IRCNames.fold(target) == state[client].nickKey else {
                 if state.nicks[IRCNames.fold(target)] == nil {
-                    out.send(client, numeric(client, .noSuchNick, target, "No such nick/channel"))
+                    out.send(client, numeric(state, client, .noSuchNick, target, "No such nick/channel"))
                 } else {
-                    out.send(client, numeric(client, .usersDontMatch, "Can't change mode for other users"))
+                    out.send(client, numeric(state, client, .usersDontMatch, "Can't change mode for other users"))
                 }
                 return
             }
             guard let change else {
-                out.send(client, numeric(client, .umodeIs, userModes(client)))
+                out.send(client, numeric(state, client, .umodeIs, state[client].modeString))
                 return
             }
             var applied: [(flag: UserModeChange.Flag, on: Bool)] = []
             for item in UserModeChange.parse(change) {
                 switch item {
                 case .flag(let flag, let on):
-                    if Self.setUserMode(client, flag, on) { applied.append((flag, on)) }
+                    if state[client].setMode(flag, on) { applied.append((flag, on)) }
                 case .unknown(let letter):
-                    out.send(client, numeric(client, .umodeUnknownFlag, "Unknown MODE flag \(letter)"))
+                    out.send(client, numeric(state, client, .umodeUnknownFlag, "Unknown MODE flag \(letter)"))
                 }
             }
             let text = UserModeChange.serialize(applied)
             if !text.isEmpty {
-                out.send(client, userMessage(client, "MODE", [client.nick, text]))
+                out.send(client, userMessage(state, client, "MODE", [state[client].nick, text]))
             }
         }
-    }
-
-    /// Sets one of a user's own modes; whether it changed.
-    private static func setUserMode(_ client: Client, _ flag: UserModeChange.Flag, _ on: Bool) -> Bool {
-        switch flag {
-        case .invisible:
-            defer { client.invisible = on }
-            return client.invisible != on
-        case .wallops:
-            defer { client.wallops = on }
-            return client.wallops != on
-        case .bot:
-            defer { client.isBot = on }
-            return client.isBot != on
-        case .oper:
-            // Operator status is gained with OPER only; it can be dropped here.
-            guard !on && client.isOper else { return false }
-            client.isOper = false
-            return true
-        }
-    }
-
-    func userModes(_ client: Client) -> String {
-        "+" + (client.isBot ? "B" : "") + (client.invisible ? "i" : "") + (client.isOper ? "o" : "")
-            + (client.wallops ? "w" : "")
     }
 
     func channelMode(_ client: Client, _ name: String, _ args: [String]) {
         withState { state, out in
             // A channel the client may not see (secret, or a family's) does not exist for it.
             guard let channel = state.channels[IRCNames.fold(name)], !state.hidden(channel, from: client) else {
-                out.send(client, numeric(client, .noSuchChannel, name, "No such channel"))
+                out.send(client, numeric(state, client, .noSuchChannel, name, "No such channel"))
                 return
             }
             let status = channel.members[client.id]
@@ -80,12 +55,15 @@ extension Core {
                 out.send(
                     client,
                     numeric(
+                        state,
                         client, .channelModeIs,
                         params: [channel.name] + channel.modes.serialized(showKey: status != nil))
                 )
                 out.send(
                     client,
-                    numeric(client, .creationTime, channel.name, String(Int(channel.createdAt.timeIntervalSince1970))))
+                    numeric(
+                        state, client, .creationTime, channel.name, String(Int(channel.createdAt.timeIntervalSince1970))
+                    ))
             case .list(let mode):
                 // A list query (bans, exceptions, invite exceptions) needs no privileges.
                 let list = ChannelLists.modes[mode.rawValue]!
@@ -93,13 +71,14 @@ extension Core {
                     out.send(
                         client,
                         numeric(
+                            state,
                             client, list.item, channel.name, entry.mask, entry.setBy,
                             String(Int(entry.at.timeIntervalSince1970))))
                 }
-                out.send(client, numeric(client, list.end, channel.name, "End of \(list.name)"))
+                out.send(client, numeric(state, client, list.end, channel.name, "End of \(list.name)"))
             case .change(let steps):
                 // A user of another node: that node checked the change before it told us.
-                let isOp = status?.op == true || client.isOper || client.isRemote
+                let isOp = status?.op == true || state[client].isOper || client.isRemote
                 var applied: [ModeChange] = []
                 var deniedSent = false
                 for step in steps {
@@ -108,21 +87,22 @@ extension Core {
                     if !isOp && Self.needsOp(step) {
                         if !deniedSent {
                             out.send(
-                                client, numeric(client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
+                                client,
+                                numeric(state, client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
                             deniedSent = true
                         }
                         continue
                     }
                     switch step {
-                    case .problem(let problem): reportModeProblem(problem, client, channel, out: &out)
+                    case .problem(let problem): reportModeProblem(state, problem, client, channel, out: &out)
                     case .change(let change):
                         if let done = applyMode(&state, change, client, channel, out: &out) { applied.append(done) }
                     }
                 }
                 if !applied.isEmpty {
                     persistIfRegistered(&state, channel)
-                    let change = userMessage(client, "MODE", [channel.name] + ModeChange.serialize(applied))
-                    out.send(channel, change)
+                    let change = userMessage(state, client, "MODE", [channel.name] + ModeChange.serialize(applied))
+                    out.send(state, channel, change)
                     tellNetwork(command: change, by: client)
                 }
             }
@@ -140,13 +120,14 @@ extension Core {
     }
 
     private func reportModeProblem(
-        _ problem: ModeChange.Problem, _ client: Client, _ channel: ChannelState, out: inout Outbox
+        _ state: ChatState, _ problem: ModeChange.Problem, _ client: Client, _ channel: ChannelState, out: inout Outbox
     ) {
         switch problem {
         case .unknown(let letter):
             out.send(
                 client,
-                numeric(client, .unknownMode, String(letter), "is an unknown mode char to me for \(channel.name)"))
+                numeric(
+                    state, client, .unknownMode, String(letter), "is an unknown mode char to me for \(channel.name)"))
         case .missingParameter(let letter, _):
             let what: String? =
                 switch letter {
@@ -155,16 +136,20 @@ extension Core {
                 case "o", "v": "a nick"
                 default: nil  // a list mode without a mask: ignored
                 }
-            if let what { out.send(client, numeric(client, .needMoreParams, "MODE", "+\(letter) needs \(what)")) }
+            if let what {
+                out.send(client, numeric(state, client, .needMoreParams, "MODE", "+\(letter) needs \(what)"))
+            }
         case .invalidKey:
             out.send(
                 client,
                 numeric(
+                    state,
                     client, .invalidModeParam, channel.name, "k", "*", "A key must not be empty or contain spaces"))
         case .invalidLimit(let text):
             out.send(
                 client,
                 numeric(
+                    state,
                     client, .invalidModeParam, channel.name, "l", text.isEmpty ? "*" : text,
                     "A limit must be a positive number"))
         case .overLimit:
@@ -184,7 +169,7 @@ extension Core {
             return change
         case .setKey(let key):
             guard channel.modes.key == nil else {
-                out.send(client, numeric(client, .keySet, channel.name, "Channel key already set"))
+                out.send(client, numeric(state, client, .keySet, channel.name, "Channel key already set"))
                 return nil
             }
             channel.modes.key = key
@@ -202,11 +187,13 @@ extension Core {
             return change
         case .member(let mode, let nick, let adding):
             guard let target = state.nicks[IRCNames.fold(nick)] else {
-                out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
+                out.send(client, numeric(state, client, .noSuchNick, nick, "No such nick/channel"))
                 return nil
             }
             guard var memberStatus = channel.members[target.id] else {
-                out.send(client, numeric(client, .userNotInChannel, nick, channel.name, "They aren't on that channel"))
+                out.send(
+                    client, numeric(state, client, .userNotInChannel, nick, channel.name, "They aren't on that channel")
+                )
                 return nil
             }
             if mode == .op {
@@ -217,7 +204,7 @@ extension Core {
                 memberStatus.voice = adding
             }
             for device in [target] + state.otherDevices(of: target) { channel.members[device.id] = memberStatus }
-            return .member(mode, nick: target.nick, adding: adding)
+            return .member(mode, nick: state[target].nick, adding: adding)
         case .list(let mode, let raw, let adding):
             let letter = mode.rawValue
             let mask = ChannelLists.normalize(raw)
@@ -228,6 +215,7 @@ extension Core {
                 out.send(
                     client,
                     numeric(
+                        state,
                         client, .banListFull, channel.name, String(letter),
                         "C\(ChannelLists.modes[letter]!.name.dropFirst()) is full "
                             + "(the limit is \(IRCLimits.bansPerChannel))"))
@@ -236,7 +224,7 @@ extension Core {
             // A user of another node is never taken for an operator here: the addresses it
             // sees are its own node's.
             let entry = ChannelLists.Entry(
-                mask: mask, setBy: client.prefix, at: Date(), byOper: client.isOper && !client.isRemote)
+                mask: mask, setBy: state[client].prefix, at: Date(), byOper: state[client].isOper && !client.isRemote)
             return channel.lists.add(letter, entry) ? .list(mode, mask: mask, adding: true) : nil
         }
     }

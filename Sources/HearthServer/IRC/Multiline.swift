@@ -51,7 +51,7 @@ extension Core {
                     client, "MULTILINE_INVALID",
                     "Only draft/multiline batches can be sent: BATCH +id draft/multiline target")
             }
-            guard client.caps.contains(Self.multilineCap) else {
+            guard chat.withLock({ state in state[client].caps.contains(Self.multilineCap) }) else {
                 return multilineFail(client, "MULTILINE_INVALID", "Enable the draft/multiline capability first")
             }
             if client.multiline != nil {
@@ -130,20 +130,22 @@ extension Core {
     private func deliverMultiline(_ client: Client, _ draft: MultilineDraft, command: String) {
         withState { state, out in
             guard var target = multilineTarget(&state, client, draft, out: &out) else { return }
-            if client.echoes { target.receivers.append(client) }
-            client.lastMessageAt = Date()
+            if state[client].echoes { target.receivers.append(client) }
+            state[client].lastMessageAt = Date()
             let msgid = MessageStamp.msgid()
             let now = MessageStamp.now()
-            let asBatch = target.receivers.filter { Self.takesMultiline($0) }
-            let asLines = target.receivers.filter { !Self.takesMultiline($0) }
+            let asBatch = target.receivers.filter { Self.takesMultiline(state, $0) }
+            let asLines = target.receivers.filter { !Self.takesMultiline(state, $0) }
             if !asBatch.isEmpty {
-                sendMultilineBatch(client, draft, command: command, to: asBatch, target.shown, msgid, now, out: &out)
+                sendMultilineBatch(
+                    state, client, draft, command: command, to: asBatch, target.shown, msgid, now, out: &out)
             }
             if !asLines.isEmpty {
                 // Line by line, blank lines are left out (IRC has no empty message).
                 // Only the first carries the message's msgid; all carry its time.
                 for (index, piece) in draft.lines.filter({ !$0.text.isEmpty }).enumerated() {
                     var line = userMessage(
+                        state,
                         client, command, [target.shown, piece.text], clientTags: draft.clientTags, msgid: msgid,
                         at: now)
                     if index > 0 { line.tags.removeAll { $0.key == "msgid" } }
@@ -153,7 +155,8 @@ extension Core {
             if let history = target.history {
                 recordHistory(
                     HistoryRecord(
-                        target: history, msgid: msgid, source: client.prefix, accountID: client.account?.id,
+                        target: history, msgid: msgid, source: state[client].prefix,
+                        accountID: state[client].account?.id,
                         command: command, text: draft.text, createdAt: now))
             }
         }
@@ -161,22 +164,22 @@ extension Core {
 
     /// Whether `client` gets a multiline message as one batch (rather than line by line).
     @inline(__always)
-    private static func takesMultiline(_ client: Client) -> Bool {
-        client.caps.contains(Self.multilineCap) && client.caps.contains("batch")
+    private static func takesMultiline(_ state: ChatState, _ client: Client) -> Bool {
+        state[client].caps.contains(Self.multilineCap) && state[client].caps.contains("batch")
     }
 
     /// Who receives a multiline message, its target as shown, and where history keeps it
-    /// (nil: not kept); nil, with `client` told why, when it may not be sent. Under the lock.
+    /// (nil: not kept); nil, with `client` told why, when it may not be sent.
     private func multilineTarget(
         _ state: inout ChatState, _ client: Client, _ draft: MultilineDraft, out: inout Outbox
     ) -> (receivers: [Client], shown: String, history: String?)? {
         if IRCNames.isChannel(draft.target) {
             guard let channel = state.channels[IRCNames.fold(draft.target)] else {
-                out.send(client, numeric(client, .noSuchChannel, draft.target, "No such channel"))
+                out.send(client, numeric(state, client, .noSuchChannel, draft.target, "No such channel"))
                 return nil
             }
-            if let refusal = channelRefusal(client, channel) {
-                out.send(client, numeric(client, .cannotSendToChan, channel.name, refusal))
+            if let refusal = channelRefusal(state, client, channel) {
+                out.send(client, numeric(state, client, .cannotSendToChan, channel.name, refusal))
                 return nil
             }
             // A command carrying a password or code, pasted as one of the lines: not relayed.
@@ -184,7 +187,7 @@ extension Core {
                 out.send(
                     client,
                     botMessage(
-                        to: client.nick,
+                        to: state[client].nick,
                         "(not shown in \(channel.name): a line of it is a command that carries a password or code,"
                             + " so it only ever goes to me privately — use /msg \(Bot.nick) …)"
                     ))
@@ -192,7 +195,7 @@ extension Core {
             }
             return (channel.order.filter { $0 !== client }, channel.name, channel.historyKey)
         }
-        guard let recipient = state.nicks[IRCNames.fold(draft.target)], recipient.registered else {
+        guard let recipient = state.nicks[IRCNames.fold(draft.target)], state[recipient].registered else {
             let why = "\(draft.target) is not online; send separate lines to leave a message"
             out.send(
                 client,
@@ -202,27 +205,29 @@ extension Core {
             return nil
         }
         if state.isBlocked(client, by: recipient) {
-            let why = "\(recipient.nick) does not accept messages from you"
-            out.send(client, numeric(client, .cannotSendToUser, recipient.nick, why))
+            let why = "\(state[recipient].nick) does not accept messages from you"
+            out.send(client, numeric(state, client, .cannotSendToUser, state[recipient].nick, why))
             return nil
         }
         var history: String?
-        if let from = client.account?.id, let to = recipient.account?.id {
+        if let from = state[client].account?.id, let to = state[recipient].account?.id {
             history = HistoryRecord.conversation(from, to)
         }
-        return (state.privateReceivers(from: client, to: recipient), recipient.nick, history)
+        return (state.privateReceivers(from: client, to: recipient), state[recipient].nick, history)
     }
 
     /// The message as one `draft/multiline` batch to those who asked for it. A labeled batch:
     /// the echo's own BATCH + carries the label (no ACK, no wrapping batch).
     private func sendMultilineBatch(
-        _ client: Client, _ draft: MultilineDraft, command: String, to asBatch: [Client], _ shownTarget: String,
+        _ state: ChatState, _ client: Client, _ draft: MultilineDraft, command: String, to asBatch: [Client],
+        _ shownTarget: String,
         _ msgid: String, _ now: Date, out: inout Outbox
     ) {
         let echoLabel = asBatch.contains { $0 === client } ? client.label : nil
         if echoLabel != nil { client.label = nil }
         let batchReceivers = Outbox.Recipients.some(asBatch)
         let start = userMessage(
+            state,
             client, "BATCH", ["+" + msgid, Self.multilineCap, shownTarget], clientTags: draft.clientTags,
             msgid: msgid, at: now)
         if let echoLabel {
@@ -238,11 +243,12 @@ extension Core {
             if piece.concat { tags.append(IRCTag(Self.multilineConcat)) }
             out.send(
                 batchReceivers,
-                IRCMessage(tags: tags, source: client.prefix, command: command, params: [shownTarget, piece.text]),
+                IRCMessage(
+                    tags: tags, source: state[client].prefix, command: command, params: [shownTarget, piece.text]),
                 labeled: false)
         }
         out.send(
-            batchReceivers, IRCMessage(source: client.prefix, command: "BATCH", params: ["-" + msgid]),
+            batchReceivers, IRCMessage(source: state[client].prefix, command: "BATCH", params: ["-" + msgid]),
             labeled: false)
     }
 

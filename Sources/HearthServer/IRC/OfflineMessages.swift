@@ -8,8 +8,8 @@ extension Core {
     /// A private message to someone not online: kept if they have an account (and the
     /// sender is logged in), otherwise 401.
     func keepForLater(_ client: Client, target: String, text: String) {
-        guard let sender = chat.withLock({ _ in client.account }), IRCNames.isValidNick(target) else {
-            let guest = chat.withLock { _ in client.account } == nil && IRCNames.isValidNick(target)
+        guard let sender = chat.withLock({ state in state[client].account }), IRCNames.isValidNick(target) else {
+            let guest = chat.withLock { state in state[client].account } == nil && IRCNames.isValidNick(target)
             reply(
                 client, .noSuchNick, target,
                 guest
@@ -27,13 +27,15 @@ extension Core {
         ) { result in
             switch result {
             case .stored:
-                self.withState { _, out in
+                self.withState { state, out in
                     self.notice(
+                        state,
                         client, "\(target) is offline; they will get your message when they next log in.", out: &out)
                 }
             case .inboxFull:
-                self.withState { _, out in
+                self.withState { state, out in
                     self.notice(
+                        state,
                         client,
                         "\(target) is offline and has \(StoreLimits.maxOfflineMessages) messages waiting already; "
                             + "yours was not kept.",
@@ -49,16 +51,18 @@ extension Core {
 
     /// Delivers the messages kept while the account was offline, with their original time.
     func deliverKept(_ client: Client) {
-        guard let account = chat.withLock({ _ in client.account }) else { return }
+        guard let account = chat.withLock({ state in state[client].account }) else { return }
         let store = self.store
         later(client, { (try? await store.takeOfflineMessages(for: account.id)) ?? [] }) { messages in
             guard !messages.isEmpty else { return }
-            self.withState { _, out in
+            self.withState { state, out in
                 self.replay(
+                    state,
                     client,
                     messages.map {
                         (
-                            "\($0.senderName)!\($0.senderName)@\(self.serverName)", "PRIVMSG", client.nick, $0.text,
+                            "\($0.senderName)!\($0.senderName)@\(self.serverName)", "PRIVMSG", state[client].nick,
+                            $0.text,
                             $0.createdAt
                         )
                     },

@@ -22,9 +22,10 @@ extension Core {
             return
         }
         withState { state, out in
-            client.realname = name
+            state[client].realname = name
             sendToPeers(
-                &state, of: client, withCap: "setname", includeSelf: true, userMessage(client, "SETNAME", [name]),
+                &state, of: client, withCap: "setname", includeSelf: true,
+                userMessage(state, client, "SETNAME", [name]),
                 out: &out)
         }
     }
@@ -35,28 +36,31 @@ extension Core {
         let whox = message.params.count > 1 && message.params[1].hasPrefix("%") ? WhoxFields(message.params[1]) : nil
         withState { state, out in
             func row(_ member: Client, _ channelName: String, _ status: MemberStatus?) {
-                var flags = member.away == nil ? "H" : "G"
-                if member.isOper { flags += "*" }
-                if member.isBot { flags += "B" }
-                flags += status?.prefixes(all: client.caps.contains("multi-prefix")) ?? ""
+                var flags = state[member].away == nil ? "H" : "G"
+                if state[member].isOper { flags += "*" }
+                if state[member].isBot { flags += "B" }
+                flags += status?.prefixes(all: state[client].caps.contains("multi-prefix")) ?? ""
                 let server = member.remote?.server ?? serverName
                 guard let whox else {
                     out.send(
                         client,
                         numeric(
-                            client, .whoReply, channelName, member.user, member.host, server, member.nick, flags,
-                            "0 \(member.realname)"))
+                            state,
+                            client, .whoReply, channelName, state[member].user, state[member].host, server,
+                            state[member].nick, flags,
+                            "0 \(state[member].realname)"))
                     return
                 }
-                let idle = String(max(0, Int(Date().timeIntervalSince(member.lastMessageAt))))
+                let idle = String(max(0, Int(Date().timeIntervalSince(state[member].lastMessageAt))))
                 // An address is shown only to its owner and to operators (as WHOIS would).
-                let showsAddress = seesAddress(of: member, viewer: client)
+                let showsAddress = seesAddress(state, of: member, viewer: client)
                 let values: [Character: String] = [
-                    "c": channelName, "u": member.user, "i": showsAddress ? member.address : "255.255.255.255",
-                    "h": member.host, "s": server, "n": member.nick, "f": flags, "d": member.isRemote ? "1" : "0",
-                    "l": idle, "a": member.account?.name ?? "0", "o": "n/a", "r": member.realname,
+                    "c": channelName, "u": state[member].user, "i": showsAddress ? member.address : "255.255.255.255",
+                    "h": state[member].host, "s": server, "n": state[member].nick, "f": flags,
+                    "d": member.isRemote ? "1" : "0",
+                    "l": idle, "a": state[member].account?.name ?? "0", "o": "n/a", "r": state[member].realname,
                 ]
-                out.send(client, numeric(client, .whoxReply, params: whox.reply(values)))
+                out.send(client, numeric(state, client, .whoxReply, params: whox.reply(values)))
             }
             if IRCNames.isChannel(mask) {
                 if let channel = state.channels[IRCNames.fold(mask)],
@@ -72,12 +76,15 @@ extension Core {
                 let shared = Set(state.peers(of: client).map(\.id))
                 // Users of other nodes of a network too.
                 for other in Array(state.clients.values) + Array(state.remoteUsers.values)
-                where other.registered && IRCNames.globMatch(mask, other.nick) {
-                    if other.invisible && !shared.contains(other.id) && other !== client && !client.isOper { continue }
+                where state[other].registered && IRCNames.globMatch(mask, state[other].nick) {
+                    if state[other].invisible && !shared.contains(other.id) && other !== client && !state[client].isOper
+                    {
+                        continue
+                    }
                     row(other, "*", nil)
                 }
             }
-            out.send(client, numeric(client, .endOfWho, mask, "End of /WHO list."))
+            out.send(client, numeric(state, client, .endOfWho, mask, "End of /WHO list."))
         }
     }
 
@@ -92,64 +99,82 @@ extension Core {
                 out.send(
                     client,
                     numeric(
+                        state,
                         client, .whoisUser, Bot.nick, Bot.nick, serverName, "*", "Hearth bot — /msg \(Bot.nick) help"))
-                out.send(client, numeric(client, .whoisServer, Bot.nick, serverName, config.description))
-                out.send(client, numeric(client, .endOfWhois, Bot.nick, "End of /WHOIS list."))
+                out.send(client, numeric(state, client, .whoisServer, Bot.nick, serverName, config.description))
+                out.send(client, numeric(state, client, .endOfWhois, Bot.nick, "End of /WHOIS list."))
                 return
             }
-            guard let target = state.nicks[key], target.registered else {
-                out.send(client, numeric(client, .noSuchNick, nick, "No such nick/channel"))
-                out.send(client, numeric(client, .endOfWhois, nick, "End of /WHOIS list."))
+            guard let target = state.nicks[key], state[target].registered else {
+                out.send(client, numeric(state, client, .noSuchNick, nick, "No such nick/channel"))
+                out.send(client, numeric(state, client, .endOfWhois, nick, "End of /WHOIS list."))
                 return
             }
-            out.send(client, numeric(client, .whoisUser, target.nick, target.user, target.host, "*", target.realname))
-            if target.host != target.address && seesAddress(of: target, viewer: client) {
+            out.send(
+                client,
+                numeric(
+                    state, client, .whoisUser, state[target].nick, state[target].user, state[target].host, "*",
+                    state[target].realname))
+            if state[target].host != target.address && seesAddress(state, of: target, viewer: client) {
                 out.send(
                     client,
                     numeric(
-                        client, .whoisActually, target.nick, "\(target.user)@\(target.address)", target.address,
+                        state,
+                        client, .whoisActually, state[target].nick, "\(state[target].user)@\(target.address)",
+                        target.address,
                         "Actual user@host, Actual IP"))
             }
-            let visible = target.channels.compactMap { key -> String? in
+            let visible = state[target].channels.compactMap { key -> String? in
                 guard let channel = state.channels[key] else { return nil }
                 if state.hidden(channel, from: client) && target !== client { return nil }
                 return (channel.members[target.id]?.prefixes(all: false) ?? "") + channel.name
             }
             if !visible.isEmpty {
-                out.send(client, numeric(client, .whoisChannels, target.nick, visible.joined(separator: " ")))
+                out.send(
+                    client, numeric(state, client, .whoisChannels, state[target].nick, visible.joined(separator: " ")))
             }
-            out.send(
-                client,
-                numeric(client, .whoisServer, target.nick, target.remote?.server ?? serverName, config.description))
-            if target.isOper { out.send(client, numeric(client, .whoisOperator, target.nick, "is an IRC operator")) }
-            if target.isBot {
-                out.send(client, numeric(client, .whoisBot, target.nick, "is a bot on \(config.networkName)"))
-            }
-            if let away = target.away { out.send(client, numeric(client, .away, target.nick, away)) }
-            if let account = target.account {
-                out.send(client, numeric(client, .whoisAccount, target.nick, account.name, "is logged in as"))
-            }
-            let idle = Int(Date().timeIntervalSince(target.lastMessageAt))
             out.send(
                 client,
                 numeric(
-                    client, .whoisIdle, target.nick, String(idle),
+                    state, client, .whoisServer, state[target].nick, target.remote?.server ?? serverName,
+                    config.description))
+            if state[target].isOper {
+                out.send(client, numeric(state, client, .whoisOperator, state[target].nick, "is an IRC operator"))
+            }
+            if state[target].isBot {
+                out.send(
+                    client, numeric(state, client, .whoisBot, state[target].nick, "is a bot on \(config.networkName)"))
+            }
+            if let away = state[target].away {
+                out.send(client, numeric(state, client, .away, state[target].nick, away))
+            }
+            if let account = state[target].account {
+                out.send(
+                    client, numeric(state, client, .whoisAccount, state[target].nick, account.name, "is logged in as"))
+            }
+            let idle = Int(Date().timeIntervalSince(state[target].lastMessageAt))
+            out.send(
+                client,
+                numeric(
+                    state,
+                    client, .whoisIdle, state[target].nick, String(idle),
                     String(Int(target.connectedAt.timeIntervalSince1970)), "seconds idle, signon time"))
-            out.send(client, numeric(client, .endOfWhois, target.nick, "End of /WHOIS list."))
+            out.send(client, numeric(state, client, .endOfWhois, state[target].nick, "End of /WHOIS list."))
         }
     }
 
     func list(_ client: Client, _ message: IRCMessage) {
         let wanted = message.params.first.map { Set($0.split(separator: ",").map { IRCNames.fold(String($0)) }) }
         withState { state, out in
-            out.send(client, numeric(client, .listStart, "Channel", "Users  Name"))
+            out.send(client, numeric(state, client, .listStart, "Channel", "Users  Name"))
             for channel in state.channels.values.sorted(by: { $0.key < $1.key }) {
                 if let wanted, !wanted.contains(channel.key) { continue }
                 if state.hidden(channel, from: client) { continue }
                 out.send(
-                    client, numeric(client, .list, channel.name, String(state.userCount(channel)), channel.topic))
+                    client, numeric(state, client, .list, channel.name, String(state.userCount(channel)), channel.topic)
+                )
             }
-            out.send(client, numeric(client, .listEnd, "End of /LIST"))
+            out.send(client, numeric(state, client, .listEnd, "End of /LIST"))
         }
     }
 
@@ -158,20 +183,21 @@ extension Core {
         withState { state, out in
             let online = wanted.compactMap { nick -> String? in
                 if IRCNames.fold(nick) == Bot.nick { return Bot.nick }
-                return state.nicks[IRCNames.fold(nick)].flatMap { $0.registered ? $0.nick : nil }
+                return state.nicks[IRCNames.fold(nick)].flatMap { state[$0].registered ? state[$0].nick : nil }
             }
-            out.send(client, numeric(client, .ison, online.joined(separator: " ")))
+            out.send(client, numeric(state, client, .ison, online.joined(separator: " ")))
         }
     }
 
     func userhost(_ client: Client, _ message: IRCMessage) {
         withState { state, out in
             let entries = message.params.prefix(IRCLimits.userhostTargets).compactMap { nick -> String? in
-                guard let target = state.nicks[IRCNames.fold(nick)], target.registered else { return nil }
-                return target.nick + (target.isOper ? "*" : "") + "=" + (target.away == nil ? "+" : "-") + target.user
-                    + "@" + target.host
+                guard let target = state.nicks[IRCNames.fold(nick)], state[target].registered else { return nil }
+                return state[target].nick + (state[target].isOper ? "*" : "") + "="
+                    + (state[target].away == nil ? "+" : "-") + state[target].user
+                    + "@" + state[target].host
             }
-            out.send(client, numeric(client, .userhost, entries.joined(separator: " ")))
+            out.send(client, numeric(state, client, .userhost, entries.joined(separator: " ")))
         }
     }
 
@@ -181,14 +207,14 @@ extension Core {
         }
         tellNetwork(command: IRCMessage(command: "AWAY", params: text.map { [$0] } ?? []), by: client)
         withState { state, out in
-            client.away = text
+            state[client].away = text
             sendToPeers(
-                &state, of: client, withCap: "away-notify", userMessage(client, "AWAY", text.map { [$0] } ?? []),
+                &state, of: client, withCap: "away-notify", userMessage(state, client, "AWAY", text.map { [$0] } ?? []),
                 out: &out)
             if text == nil {
-                out.send(client, numeric(client, .unaway, "You are no longer marked as being away"))
+                out.send(client, numeric(state, client, .unaway, "You are no longer marked as being away"))
             } else {
-                out.send(client, numeric(client, .nowAway, "You have been marked as being away"))
+                out.send(client, numeric(state, client, .nowAway, "You have been marked as being away"))
             }
         }
     }
@@ -233,10 +259,10 @@ extension Core {
                 self.reply(client, .passwdMismatch, "Password incorrect")
                 return
             }
-            self.withState { _, out in
-                client.isOper = true
-                out.send(client, self.numeric(client, .youreOper, "You are now an IRC operator"))
-                out.send(client, self.userMessage(client, "MODE", [client.nick, "+o"]))
+            self.withState { state, out in
+                state[client].isOper = true
+                out.send(client, self.numeric(state, client, .youreOper, "You are now an IRC operator"))
+                out.send(client, self.userMessage(state, client, "MODE", [state[client].nick, "+o"]))
             }
         }
     }
@@ -250,7 +276,7 @@ extension Core {
             reply(client, .noSuchNick, nick, "No such nick/channel")
             return
         }
-        let text = chat.withLock { _ in "Killed (\(client.nick) (\(reason)))" }
+        let text = chat.withLock { state in "Killed (\(state[client].nick) (\(reason)))" }
         for target in targets {
             withState { _, out in
                 out.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.address) (\(text))"]))

@@ -24,22 +24,26 @@ extension Core {
 
     func cap(_ client: Client, _ message: IRCMessage) {
         let sub = message.params.first?.uppercased() ?? ""
-        let target = chat.withLock { _ in client.registered ? client.nick : "*" }
+        let (registered, target) = chat.withLock { state in
+            (state[client].registered, state[client].registered ? state[client].nick : "*")
+        }
         func capReply(_ params: [String]) -> IRCMessage {
             IRCMessage(source: serverName, command: "CAP", params: [target] + params)
         }
         switch sub {
         case "LS":
             let version = Int(message.params.dropFirst().first ?? "") ?? 0
-            if !client.registered { client.capNegotiating = true }
+            if !registered { client.capNegotiating = true }
             // CAP LS 302 turns cap-notify on implicitly.
-            if version >= 302 { _ = chat.withLock { _ in client.caps.insert("cap-notify") } }
+            if version >= 302 { _ = chat.withLock { state in state[client].caps.insert("cap-notify") } }
             let list = Self.supportedCaps.map { capValue($0, version: version) }.joined(separator: " ")
             withState { _, out in out.send(client, capReply(["LS", list])) }
         case "LIST":
-            withState { _, out in out.send(client, capReply(["LIST", client.caps.sorted().joined(separator: " ")])) }
+            withState { state, out in
+                out.send(client, capReply(["LIST", state[client].caps.sorted().joined(separator: " ")]))
+            }
         case "REQ":
-            if !client.registered { client.capNegotiating = true }
+            if !registered { client.capNegotiating = true }
             let requested = (message.params.dropFirst().first ?? "").split(separator: " ").map(String.init)
             let known = requested.allSatisfy {
                 Self.supportedCaps.contains($0.hasPrefix("-") ? String($0.dropFirst()) : $0)
@@ -49,20 +53,20 @@ extension Core {
                 withState { state, out in
                     for cap in requested {
                         if cap.hasPrefix("-") {
-                            client.caps.remove(String(cap.dropFirst()))
+                            state[client].caps.remove(String(cap.dropFirst()))
                         } else {
-                            client.caps.insert(cap)
+                            state[client].caps.insert(cap)
                         }
                     }
                     // Channels cache their members' tag masks.
-                    for key in client.channels { state.channels[key]?.invalidateMembers() }
+                    for key in state[client].channels { state.channels[key]?.invalidateMembers() }
                     out.send(client, capReply(["ACK", text]))
                 }
             } else {
                 withState { _, out in out.send(client, capReply(["NAK", text])) }
             }
         case "END":
-            if !client.registered {
+            if !registered {
                 client.capNegotiating = false
                 if client.saslInProgress {
                     client.saslInProgress = false
@@ -79,21 +83,22 @@ extension Core {
     func nick(_ client: Client, _ message: IRCMessage) {
         guard let wanted = checkNick(client, message.params.first) else { return }
         let key = IRCNames.fold(wanted)
-        if key == client.nickKey {
+        let me = snapshot(client)
+        if key == me.nickKey {
             // Case change only.
-            if wanted != client.nick { withState { state, out in setNick(&state, client, to: wanted, out: &out) } }
+            if wanted != me.nick { withState { state, out in setNick(&state, client, to: wanted, out: &out) } }
             return
         }
-        if !client.registered, waitsForAccount(client, wanted, key) { return }
+        if !me.registered, waitsForAccount(client, wanted, key) { return }
         if attachAsDevice(client, key) { return }
         if let problem = nickTaken(key, by: client) {
             reply(client, .nicknameInUse, wanted, problem)
             return
         }
-        if client.isPlain {
+        if me.isPlain {
             return
         }
-        if !client.registered {
+        if !me.registered {
             // Claim it now; the account reservation is checked when registration completes,
             // after SASL or PASS had their chance to log in.
             withState { state, out in setNick(&state, client, to: wanted, out: &out) }
@@ -122,13 +127,13 @@ extension Core {
     /// it is set aside, decided after SASL or PASS had their chance. True when it is.
     private func waitsForAccount(_ client: Client, _ wanted: String, _ key: String) -> Bool {
         let heldByAccount = chat.withLock { state in
-            state.nicks[key].map { Self.isAccountNick(key, of: $0) && $0.registered } == true
+            state.nicks[key].map { Self.isAccountNick(state, key, of: $0) && state[$0].registered } == true
         }
         guard heldByAccount else { return false }
         withState { state, _ in
-            if state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = nil }
-            client.nick = wanted
-            client.nickKey = key
+            if state.nicks[state[client].nickKey] === client { state.nicks[state[client].nickKey] = nil }
+            state[client].nick = wanted
+            state[client].nickKey = key
         }
         tryCompleteRegistration(client)
         return true
@@ -138,7 +143,8 @@ extension Core {
     private func attachAsDevice(_ client: Client, _ key: String) -> Bool {
         guard let holder = chat.withLock({ state in state.nicks[key] }) else { return false }
         return withState { state, out -> Bool in
-            guard state.canShareNick(client, with: holder), client.registered, Self.isAccountNick(key, of: holder)
+            guard state.canShareNick(client, with: holder), state[client].registered,
+                Self.isAccountNick(state, key, of: holder)
             else {
                 return false
             }
@@ -152,8 +158,9 @@ extension Core {
     private func claimNick(_ client: Client, _ wanted: String, _ key: String) {
         let store = self.store
         let network = self.network
+        let accountID = chat.withLock { state in state[client].account?.id }
         let claim = network.map {
-            NetworkNick(nickKey: key, node: $0.name, session: client.id, accountID: client.account?.id)
+            NetworkNick(nickKey: key, node: $0.name, session: client.id, accountID: accountID)
         }
         later(
             client,
@@ -166,7 +173,7 @@ extension Core {
                 return (owner, (try? await network.store.claimNick(claim)) ?? false)
             }
         ) { owner, claimed in
-            if let owner, owner.id != client.account?.id {
+            if let owner, owner.id != self.chat.withLock({ state in state[client].account?.id }) {
                 self.reply(
                     client, .nicknameInUse, wanted,
                     "Nickname is reserved by a registered account; log in as \(owner.name) to use it")
@@ -177,7 +184,7 @@ extension Core {
                     self.setNick(&state, client, to: wanted, out: &out)
                     return true
                 }
-                out.send(client, self.numeric(client, .nicknameInUse, wanted, "Nickname is already in use"))
+                out.send(client, self.numeric(state, client, .nicknameInUse, wanted, "Nickname is already in use"))
                 return false
             }
             if !renamed && claimed && network != nil { self.releaseNetworkNick(key, session: client.id) }
@@ -185,8 +192,8 @@ extension Core {
     }
 
     /// Whether `key` is the nick of `holder`'s account (the nick its devices share).
-    static func isAccountNick(_ key: String, of holder: Client) -> Bool {
-        holder.account.map { IRCNames.fold($0.name) == key } ?? false
+    static func isAccountNick(_ state: ChatState, _ key: String, of holder: Client) -> Bool {
+        state[holder].account.map { IRCNames.fold($0.name) == key } ?? false
     }
 
     /// Why `key` is not free for `client`, or nil.
@@ -195,7 +202,7 @@ extension Core {
     }
 
     func user(_ client: Client, _ message: IRCMessage) {
-        if client.registered || client.gotUser {
+        if client.gotUser || chat.withLock({ state in state[client].registered }) {
             reply(client, .alreadyRegistered, "You may not reregister")
             return
         }
@@ -205,16 +212,16 @@ extension Core {
             return
         }
         let username = String(message.params[0].filter { $0 != "@" && $0 != "!" }.prefix(IRCLimits.userLength))
-        chat.withLock { _ in
-            client.user = username.isEmpty ? "user" : "~" + username.prefix(IRCLimits.userLength - 1)
-            client.realname = IRCMessage.truncate(message.params[3], toBytes: IRCLimits.realnameLength)
+        chat.withLock { state in
+            state[client].user = username.isEmpty ? "user" : "~" + username.prefix(IRCLimits.userLength - 1)
+            state[client].realname = IRCMessage.truncate(message.params[3], toBytes: IRCLimits.realnameLength)
         }
         client.gotUser = true
         tryCompleteRegistration(client)
     }
 
     func pass(_ client: Client, _ message: IRCMessage) {
-        if client.registered {
+        if chat.withLock({ state in state[client].registered }) {
             reply(client, .alreadyRegistered, "You may not reregister")
             return
         }
@@ -225,8 +232,8 @@ extension Core {
     /// Finishes registration once NICK and USER are in and CAP negotiation is over:
     /// PASS login (token or name:password), nick reservation, then the welcome burst.
     func tryCompleteRegistration(_ client: Client) {
-        guard !client.registered, client.gotUser, !client.nickKey.isEmpty, !client.capNegotiating,
-            !client.saslInProgress
+        guard client.gotUser, !client.capNegotiating, !client.saslInProgress,
+            chat.withLock({ state in !state[client].registered && !state[client].nickKey.isEmpty })
         else { return }
         guard var pass = client.pass ?? (config.serverPassword == nil ? nil : "") else {
             completeLogin(client, pass: nil)
@@ -254,21 +261,20 @@ extension Core {
 
     /// The rest of registration, once the server password (if any) was given.
     private func completeLogin(_ client: Client, pass: String?) {
-        let key = client.nickKey
+        let (key, loggedIn) = chat.withLock { state in (state[client].nickKey, state[client].account?.id) }
         let address = client.address
         let services = bot.services
         let accounts = services.accounts
         let store = self.store
         let network = self.network
         let session = client.id
-        let loggedIn = client.account?.id
         // Hold further lines until this is decided.
         later(
             client,
             {
                 var login: (AccountRef, String?)?
                 var passFailed = false
-                if let pass, client.account == nil {
+                if let pass, loggedIn == nil {
                     if SecretCodes.looksLikeResumeToken(pass) {
                         if let (account, hash) = try? await accounts.checkToken(pass, address: address) {
                             login = (AccountRef(id: account.id, name: account.name), hash)
@@ -308,14 +314,16 @@ extension Core {
                 self.protocolLogin(client, account, tokenHash: hash, effects: effects)
             }
             let sharing = self.chat.withLock { state -> Bool in
-                guard let holder = state.nicks[client.nickKey], holder !== client else { return true }
-                return state.canShareNick(client, with: holder) && Self.isAccountNick(client.nickKey, of: holder)
+                guard let holder = state.nicks[state[client].nickKey], holder !== client else { return true }
+                return state.canShareNick(client, with: holder)
+                    && Self.isAccountNick(state, state[client].nickKey, of: holder)
             }
-            let reserved = owner != nil && owner?.id != client.account?.id
+            let reserved = owner != nil && owner?.id != self.chat.withLock({ state in state[client].account?.id })
             if reserved || !sharing || !claimed {
                 self.withState { state, out in
-                    if state.nicks[client.nickKey] === client { state.nicks[client.nickKey] = nil }
-                    if claimed { self.releaseNetworkNick(client.nickKey, session: client.id) }
+                    let nickKey = state[client].nickKey
+                    if state.nicks[nickKey] === client { state.nicks[nickKey] = nil }
+                    if claimed { self.releaseNetworkNick(nickKey, session: client.id) }
                     let why =
                         reserved
                         ? "Nickname is reserved by a registered account;"
@@ -323,9 +331,9 @@ extension Core {
                         : !claimed
                             ? "Nickname is already in use"
                             : "Nickname is already in use (on at most \(Self.maxDevicesPerUser) connections at once)"
-                    out.send(client, self.numeric(client, .nicknameInUse, client.nick, why))
-                    client.nickKey = ""
-                    client.nick = "*"
+                    out.send(client, self.numeric(state, client, .nicknameInUse, state[client].nick, why))
+                    state[client].nickKey = ""
+                    state[client].nick = "*"
                 }
                 return
             }
@@ -336,36 +344,36 @@ extension Core {
     func completeRegistration(_ client: Client) {
         withState { state, out in
             guard state.clients[client.id] != nil else { return }
-            client.registered = true
-            metrics.registrations[client.isPlain ? .plain : .irc]?.increment()
+            state[client].registered = true
+            metrics.registrations[state[client].isPlain ? .plain : .irc]?.increment()
             notePeakUsers(&state)
             // Another device of a user who is online already: attached after the welcome.
-            let holder = state.nicks[client.nickKey].flatMap { $0 === client ? nil : $0 }
+            let holder = state.nicks[state[client].nickKey].flatMap { $0 === client ? nil : $0 }
             if holder == nil {
-                state.nicks[client.nickKey] = client
+                state.nicks[state[client].nickKey] = client
                 announcePresence(&state, client, online: true, out: &out)
             }
-            tellNetwork(user: client)
+            tellNetwork(state, user: client)
             defer { if let holder { attachDevice(&state, client, to: holder, out: &out) } }
             defer {
-                if holder == nil, let account = client.account {
+                if holder == nil, let account = state[client].account {
                     joinGuardedChannels(&state, client, accountID: account.id)
                 }
             }
-            func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
-            send(.welcome, "Welcome to the \(config.networkName) IRC network, \(client.prefix)")
+            func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(state, client, n, params: params)) }
+            send(.welcome, "Welcome to the \(config.networkName) IRC network, \(state[client].prefix)")
             send(.yourHost, "Your host is \(serverName), running version \(version)")
             send(.created, "This server was created \(startedAt.formatted(.iso8601))")
             send(.myInfo, serverName, version, "Biow", "beIiklmnostv", "beIklov")
             // draft/FILEHOST: where IRC clients may upload pictures themselves.
             let fileHost = bot.services.media.map { ["draft/FILEHOST=\($0.publicURL)/upload"] } ?? []
             for line in ISupport.lines(ISupport.tokens(network: config.networkName, extra: fileHost)) {
-                out.send(client, numeric(client, .isupport, params: line + ["are supported by this server"]))
+                out.send(client, numeric(state, client, .isupport, params: line + ["are supported by this server"]))
             }
             lusers(&state, client, out: &out)
-            motd(client, out: &out)
-            if !client.isPlain && client.host != client.address {
-                send(.visibleHost, client.host, "is now your displayed host")
+            motd(state, client, out: &out)
+            if !state[client].isPlain && state[client].host != client.address {
+                send(.visibleHost, state[client].host, "is now your displayed host")
             }
         }
         logEvent("registered", client)
@@ -375,38 +383,42 @@ extension Core {
     /// A login through SASL or PASS: like the bot's login, but the client keeps the nick it
     /// chose (it is checked against reservations when registration completes).
     func protocolLogin(_ client: Client, _ account: AccountRef, tokenHash: String?, effects: [SessionEffect]) {
-        withState { state, out in
-            client.account = account
-            client.tokenHash = tokenHash
+        let registered = withState { state, out -> Bool in
+            state[client].account = account
+            state[client].tokenHash = tokenHash
             out.send(
                 client,
-                numeric(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)"))
-            if client.registered {
+                numeric(
+                    state, client, .loggedIn, state[client].prefix, account.name,
+                    "You are now logged in as \(account.name)"))
+            if state[client].registered {
                 sendToPeers(
-                    &state, of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", [account.name]),
+                    &state, of: client, withCap: "account-notify",
+                    userMessage(state, client, "ACCOUNT", [account.name]),
                     out: &out)
             }
             for effect in effects {
                 if case .login = effect { continue }
                 apply(&state, effect, for: client, out: &out)
             }
+            return state[client].registered
         }
         // Before registration, completeRegistration delivers them after the welcome.
-        if client.registered { deliverKept(client) }
+        if registered { deliverKept(client) }
     }
 
     func lusers(_ state: inout ChatState, _ client: Client, out: inout Outbox) {
         // Users counts everyone, users of other nodes of a network included.
-        let users = counts.users
-        let invisible = counts.invisible
+        let users = state.counts.users
+        let invisible = state.counts.invisible
         let local = users - state.remoteUsers.count
         let unknown = state.clients.count - local
         notePeakUsers(&state)
         let servers = 1 + Set(state.remoteUsers.keys.map(\.node)).count
-        func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(client, n, params: params)) }
+        func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(state, client, n, params: params)) }
         let onServers = "on \(servers) server\(servers == 1 ? "" : "s")"
         send(.luserClient, "There are \(users - invisible) users and \(invisible) invisible \(onServers)")
-        send(.luserOp, String(counts.opers), "operator(s) online")
+        send(.luserOp, String(state.counts.opers), "operator(s) online")
         send(.luserUnknown, String(unknown), "unknown connection(s)")
         send(.luserChannels, String(state.channels.count), "channels formed")
         send(.luserMe, "I have \(local) clients and \(servers - 1) servers")
@@ -417,19 +429,19 @@ extension Core {
 
     /// Keeps the most users seen at once, here and in the network (LUSERS).
     func notePeakUsers(_ state: inout ChatState) {
-        let users = counts.users
+        let users = state.counts.users
         state.peakUsers = (
             max(state.peakUsers.local, users - state.remoteUsers.count), max(state.peakUsers.global, users)
         )
     }
 
-    func motd(_ client: Client, out: inout Outbox) {
+    func motd(_ state: ChatState, _ client: Client, out: inout Outbox) {
         if config.motd.isEmpty {
-            out.send(client, numeric(client, .noMotd, "MOTD File is missing"))
+            out.send(client, numeric(state, client, .noMotd, "MOTD File is missing"))
             return
         }
-        out.send(client, numeric(client, .motdStart, "- \(serverName) Message of the day - "))
-        for line in config.motd { out.send(client, numeric(client, .motd, "- \(line)")) }
-        out.send(client, numeric(client, .endOfMotd, "End of /MOTD command."))
+        out.send(client, numeric(state, client, .motdStart, "- \(serverName) Message of the day - "))
+        for line in config.motd { out.send(client, numeric(state, client, .motd, "- \(line)")) }
+        out.send(client, numeric(state, client, .endOfMotd, "End of /MOTD command."))
     }
 }

@@ -49,7 +49,7 @@ extension Core {
 
     /// The first AUTHENTICATE names the mechanism; a known one is answered with `+`.
     private func startSASL(_ client: Client, mechanism: String) {
-        if client.account != nil {
+        if chat.withLock({ state in state[client].account != nil }) {
             return reply(client, .saslAlready, "You have already authenticated using SASL")
         }
         guard Self.saslMechanisms.contains(mechanism) else {

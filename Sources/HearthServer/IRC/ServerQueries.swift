@@ -6,11 +6,12 @@ import HearthProtocol
 extension Core {
     /// Remembers a user leaving a nick (a QUIT or a NICK change).
     func rememberNick(_ state: inout ChatState, _ client: Client, nick: String? = nil) {
-        guard client.registered, !client.isPlain || client.account != nil else { return }
+        guard state[client].registered, !state[client].isPlain || state[client].account != nil else { return }
         state.whowas.record(
             WhowasLog.Entry(
-                nick: nick ?? client.nick, user: client.user, host: client.host, realname: client.realname,
-                server: client.remote?.server ?? serverName, account: client.account?.name, leftAt: Date()))
+                nick: nick ?? state[client].nick, user: state[client].user, host: state[client].host,
+                realname: state[client].realname,
+                server: client.remote?.server ?? serverName, account: state[client].account?.name, leftAt: Date()))
     }
 
     func whowas(_ client: Client, _ message: IRCMessage) {
@@ -22,18 +23,20 @@ extension Core {
         withState { state, out in
             let found = state.whowas.lookup(target, limit: limit)
             if found.isEmpty {
-                out.send(client, numeric(client, .wasNoSuchNick, target, "There was no such nickname"))
+                out.send(client, numeric(state, client, .wasNoSuchNick, target, "There was no such nickname"))
             }
             for entry in found {
-                out.send(client, numeric(client, .whowasUser, entry.nick, entry.user, entry.host, "*", entry.realname))
+                out.send(
+                    client, numeric(state, client, .whowasUser, entry.nick, entry.user, entry.host, "*", entry.realname)
+                )
                 out.send(
                     client,
-                    numeric(client, .whoisServer, entry.nick, entry.server, entry.leftAt.formatted(.iso8601)))
+                    numeric(state, client, .whoisServer, entry.nick, entry.server, entry.leftAt.formatted(.iso8601)))
                 if let account = entry.account {
-                    out.send(client, numeric(client, .whoisAccount, entry.nick, account, "was logged in as"))
+                    out.send(client, numeric(state, client, .whoisAccount, entry.nick, account, "was logged in as"))
                 }
             }
-            out.send(client, numeric(client, .endOfWhowas, target, "End of WHOWAS"))
+            out.send(client, numeric(state, client, .endOfWhowas, target, "End of WHOWAS"))
         }
     }
 
@@ -58,9 +61,9 @@ extension Core {
                 + (network.map { ", node \($0.name) of a network" } ?? "") + ".",
             "The bot \(Bot.nick) answers /msg \(Bot.nick) help; HELP lists the IRC commands.",
         ]
-        withState { _, out in
-            for line in lines { out.send(client, numeric(client, .info, line)) }
-            out.send(client, numeric(client, .endOfInfo, "End of /INFO list"))
+        withState { state, out in
+            for line in lines { out.send(client, numeric(state, client, .info, line)) }
+            out.send(client, numeric(state, client, .endOfInfo, "End of /INFO list"))
         }
     }
 
@@ -70,11 +73,11 @@ extension Core {
             reply(client, .noSuchServer, target, "No such server")
             return
         }
-        withState { _, out in
-            out.send(client, numeric(client, .adminMe, serverName, "Administrative info"))
-            out.send(client, numeric(client, .adminLoc1, config.description))
-            out.send(client, numeric(client, .adminLoc2, "Network \(config.networkName)"))
-            out.send(client, numeric(client, .adminEmail, "Ask an IRC operator (WHO * shows them with *)"))
+        withState { state, out in
+            out.send(client, numeric(state, client, .adminMe, serverName, "Administrative info"))
+            out.send(client, numeric(state, client, .adminLoc1, config.description))
+            out.send(client, numeric(state, client, .adminLoc2, "Network \(config.networkName)"))
+            out.send(client, numeric(state, client, .adminEmail, "Ask an IRC operator (WHO * shows them with *)"))
         }
     }
 
@@ -83,11 +86,11 @@ extension Core {
         let mask = message.params.last ?? "*"
         var servers = [(serverName, 0)]
         if let network { servers += network.peerServers.values.sorted().map { ($0, 1) } }
-        withState { _, out in
+        withState { state, out in
             for (server, hops) in servers where IRCNames.globMatch(mask.lowercased(), server.lowercased()) {
-                out.send(client, numeric(client, .links, server, serverName, "\(hops) \(config.description)"))
+                out.send(client, numeric(state, client, .links, server, serverName, "\(hops) \(config.description)"))
             }
-            out.send(client, numeric(client, .endOfLinks, mask, "End of /LINKS list"))
+            out.send(client, numeric(state, client, .endOfLinks, mask, "End of /LINKS list"))
         }
     }
 
@@ -95,8 +98,10 @@ extension Core {
     func wallops(_ client: Client, _ message: IRCMessage) {
         let text = message.params[0]
         withState { state, out in
-            let line = userMessage(client, "WALLOPS", [text])
-            let readers = state.clients.values.filter { $0.registered && ($0.wallops || $0 === client) && !$0.isPlain }
+            let line = userMessage(state, client, "WALLOPS", [text])
+            let readers = state.clients.values.filter {
+                state[$0].registered && (state[$0].wallops || $0 === client) && !state[$0].isPlain
+            }
             out.send(Array(readers), line)
         }
     }
@@ -106,8 +111,8 @@ extension Core {
     func rehash(_ client: Client, _ message: IRCMessage) {
         reply(client, .rehashing, config.configFile ?? "-", "Rehashing")
         guard rehashHook.isListening else {
-            withState { _, out in
-                notice(client, "REHASH: this server was started without a configuration file", out: &out)
+            withState { state, out in
+                notice(state, client, "REHASH: this server was started without a configuration file", out: &out)
             }
             return
         }

@@ -7,39 +7,45 @@ import HearthStore
 extension Core {
     func logIn(_ state: inout ChatState, _ client: Client, _ account: AccountRef, tokenHash: String?, out: inout Outbox)
     {
-        if let old = client.account, old.id != account.id {
+        if let old = state[client].account, old.id != account.id {
             // Another account now: no longer a device of the old one's user, nor in its channels.
             if !detachDevice(&state, client, tell: true, out: &out) { leaveAccountChannels(&state, client, out: &out) }
         }
-        client.account = account
-        client.tokenHash = tokenHash
-        if client.mode == .irc {
+        state[client].account = account
+        state[client].tokenHash = tokenHash
+        if state[client].mode == .irc {
             out.send(
                 client,
-                numeric(client, .loggedIn, client.prefix, account.name, "You are now logged in as \(account.name)"))
+                numeric(
+                    state, client, .loggedIn, state[client].prefix, account.name,
+                    "You are now logged in as \(account.name)"))
         }
         sendToPeers(
-            &state, of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", [account.name]), out: &out)
-        for key in client.channels { if let channel = state.channels[key] { grantHistory(client, channel) } }
+            &state, of: client, withCap: "account-notify", userMessage(state, client, "ACCOUNT", [account.name]),
+            out: &out)
+        for key in state[client].channels {
+            if let channel = state.channels[key] { grantHistory(state, client, channel) }
+        }
         claimNick(&state, client, account.name, out: &out)
     }
 
     /// Gives a logged-in connection its account's nick; a guest squatting on it moves aside.
     func claimNick(_ state: inout ChatState, _ client: Client, _ name: String, out: inout Outbox) {
         let key = IRCNames.fold(name)
-        if client.nickKey == key {
-            if client.nick != name { setNick(&state, client, to: name, out: &out) }
+        if state[client].nickKey == key {
+            if state[client].nick != name { setNick(&state, client, to: name, out: &out) }
             return
         }
         if let holder = state.nicks[key], holder !== client {
-            if holder.account != nil && holder.account?.id == client.account?.id {
+            if state[holder].account != nil && state[holder].account?.id == state[client].account?.id {
                 if state.canShareNick(client, with: holder) {
                     attachDevice(&state, client, to: holder, out: &out)
                 } else {
                     notice(
+                        state,
                         client,
-                        "\(holder.nick) is in use on \(Self.maxDevicesPerUser) connections already; this one "
-                            + "stays \(client.nick).",
+                        "\(state[holder].nick) is in use on \(Self.maxDevicesPerUser) connections already; this one "
+                            + "stays \(state[client].nick).",
                         out: &out)
                 }
                 return
@@ -47,40 +53,47 @@ extension Core {
             if holder.isRemote {
                 // Only its own node may rename a user; that is rare enough to leave to the user.
                 notice(
-                    client, "\(holder.nick) is in use on another node; this connection stays \(client.nick).", out: &out
+                    state,
+                    client,
+                    "\(state[holder].nick) is in use on another node; this connection stays \(state[client].nick).",
+                    out: &out
                 )
                 return
             }
             let guest = state.freeGuestNick()
             setNick(&state, holder, to: guest, out: &out)
             notice(
+                state,
                 holder, "The nick \(name) belongs to an account that just logged in; you are now \(guest).", out: &out)
         }
         setNick(&state, client, to: name, out: &out)
     }
 
     func logOut(_ state: inout ChatState, _ client: Client, note: String?, out: inout Outbox) {
-        guard let account = client.account else { return }
-        client.account = nil
-        client.tokenHash = nil
-        if client.isBot {
-            client.isBot = false
-            if client.mode == .irc {
-                out.send(client, IRCMessage(source: client.prefix, command: "MODE", params: [client.nick, "-B"]))
+        guard let account = state[client].account else { return }
+        state[client].account = nil
+        state[client].tokenHash = nil
+        if state[client].isBot {
+            state[client].isBot = false
+            if state[client].mode == .irc {
+                out.send(
+                    client,
+                    IRCMessage(source: state[client].prefix, command: "MODE", params: [state[client].nick, "-B"]))
             }
         }
-        sendToPeers(&state, of: client, withCap: "account-notify", userMessage(client, "ACCOUNT", ["*"]), out: &out)
-        if client.mode == .irc {
-            out.send(client, numeric(client, .loggedOut, client.prefix, "You are now logged out"))
+        sendToPeers(
+            &state, of: client, withCap: "account-notify", userMessage(state, client, "ACCOUNT", ["*"]), out: &out)
+        if state[client].mode == .irc {
+            out.send(client, numeric(state, client, .loggedOut, state[client].prefix, "You are now logged out"))
         }
         // A device sharing the account's nick leaves the user's channels and the nick.
         let detached = detachDevice(&state, client, tell: true, out: &out)
         if !detached { leaveAccountChannels(&state, client, out: &out) }
-        if detached || client.isPlain || client.nickKey == IRCNames.fold(account.name) {
+        if detached || state[client].isPlain || state[client].nickKey == IRCNames.fold(account.name) {
             let guest = state.freeGuestNick()
             setNick(&state, client, to: guest, out: &out)
         }
-        if let note { notice(client, note, out: &out) }
+        if let note { notice(state, client, note, out: &out) }
     }
 
     /// The connection stops being its account: it leaves, with a PART everyone sees, each
@@ -91,19 +104,19 @@ extension Core {
     /// node.
     func leaveAccountChannels(_ state: inout ChatState, _ client: Client, out: inout Outbox) {
         guard !client.isRemote else { return }
-        for key in client.channels {
+        for key in state[client].channels {
             guard let channel = state.channels[key], let status = channel.members[client.id] else { continue }
             if status.byAccount {
-                let part = userMessage(client, "PART", [channel.name, "Logged out"])
+                let part = userMessage(state, client, "PART", [channel.name, "Logged out"])
                 // Plain lines are rendered when written, after the nick has changed: its own PART
                 // would read as someone else's leaving, so it is told in words.
-                leave(&state, client, channel, part, except: client.isPlain ? client : nil, out: &out)
-                if client.isPlain { notice(client, "You left \(channel.name).", out: &out) }
+                leave(&state, client, channel, part, except: state[client].isPlain ? client : nil, out: &out)
+                if state[client].isPlain { notice(state, client, "You left \(channel.name).", out: &out) }
             } else if status.op && status.opByAccount {
                 channel.members[client.id]?.op = false
                 channel.members[client.id]?.opByAccount = false
-                let deop = userMessage(client, "MODE", [channel.name, "-o", client.nick])
-                out.send(channel, deop)
+                let deop = userMessage(state, client, "MODE", [channel.name, "-o", state[client].nick])
+                out.send(state, channel, deop)
                 tellNetwork(command: deop, by: client)
             }
         }

@@ -30,7 +30,9 @@ extension Core {
             case .effect(let who, let effect):
                 if case .channelMessage(let key, let text) = effect {
                     // Its node keeps it in the history; here it is only shown.
-                    if let channel = state.channels[key] { out.send(channel, botMessage(to: channel.name, text)) }
+                    if let channel = state.channels[key] {
+                        out.send(state, channel, botMessage(to: channel.name, text))
+                    }
                 } else if let user = state.remoteUsers[RemoteOrigin(who)] {
                     apply(&state, effect, for: user, out: &out)
                 }
@@ -51,10 +53,10 @@ extension Core {
                 guard let user = state.remoteUsers[RemoteOrigin(who)] ?? here else { return }
                 let key = IRCNames.fold(name)
                 guard let channel = state.channels[key], channel.members[user.id] != nil else { return }
-                out.send(channel, part)
+                out.send(state, channel, part)
                 for member in [user] + state.otherDevices(of: user) {
                     removeMember(&state, member, from: key)
-                    member.channels.removeAll { $0 == key }
+                    state[member].channels.removeAll { $0 == key }
                 }
             case .message(let who, let target, let message):
                 deliverRemote(&state, message, from: RemoteOrigin(who), to: target, out: &out)
@@ -81,9 +83,9 @@ extension Core {
         if IRCNames.isChannel(target) {
             guard let channel = state.channels[key] else { return }
             if tagsOnly {
-                out.send(channel.order.filter { $0.caps.contains("message-tags") }, message)
+                out.send(channel.order.filter { state[$0].caps.contains("message-tags") }, message)
             } else {
-                out.send(channel, message)
+                out.send(state, channel, message)
             }
         } else {
             // The recipient's devices here, and the sender's (they see what it sends).
@@ -92,7 +94,7 @@ extension Core {
                 here = Self.unique(here + state.otherDevices(of: sender))
             }
             here = here.filter {
-                !$0.isRemote && $0.registered && (!tagsOnly || $0.caps.contains("message-tags"))
+                !$0.isRemote && state[$0].registered && (!tagsOnly || state[$0].caps.contains("message-tags"))
             }
             if !here.isEmpty { out.send(here, message) }
         }
@@ -124,26 +126,26 @@ extension Core {
     ) {
         if let known = state.remoteUsers[origin] {
             // Announced again after a login or logout: the account it speaks for.
-            known.account = profile.account
-            if known.nick != profile.nick { renameRemote(&state, known, to: profile.nick, out: &out) }
+            state[known].account = profile.account
+            if state[known].nick != profile.nick { renameRemote(&state, known, to: profile.nick, out: &out) }
             return
         }
         var origin = origin
         origin.server = profile.server
         let user = Client.remote(
-            id: state.newClientID(), origin: origin, host: profile.host, place: remotePlace, counts: counts)
-        user.nick = profile.nick
-        user.nickKey = IRCNames.fold(profile.nick)
-        user.user = profile.user
-        user.realname = profile.realname
-        user.account = profile.account
-        user.registered = true
+            id: state.newClientID(), origin: origin, host: profile.host, place: remotePlace)
+        state[user].nick = profile.nick
+        state[user].nickKey = IRCNames.fold(profile.nick)
+        state[user].user = profile.user
+        state[user].realname = profile.realname
+        state[user].account = profile.account
+        state[user].registered = true
         state.remoteUsers[origin] = user
         notePeakUsers(&state)
-        if let holder = state.nicks[user.nickKey] {
-            if Self.sameUser(holder, user) { addRemoteDevice(&state, user) }
+        if let holder = state.nicks[state[user].nickKey] {
+            if Self.sameUser(state, holder, user) { addRemoteDevice(&state, user) }
         } else {
-            state.nicks[user.nickKey] = user
+            state.nicks[state[user].nickKey] = user
             announcePresence(&state, user, online: true, out: &out)
         }
     }
@@ -151,13 +153,13 @@ extension Core {
     private func renameRemote(_ state: inout ChatState, _ user: Client, to nick: String, out: inout Outbox) {
         let newKey = IRCNames.fold(nick)
         if state.otherDevices(of: user).isEmpty, let holder = state.nicks[newKey], holder !== user,
-            holder.account != nil,
-            holder.account?.id == user.account?.id
+            state[holder].account != nil,
+            state[holder].account?.id == state[user].account?.id
         {
             // Another device of a user here (its node sent the PARTs from its old channels).
-            if state.nicks[user.nickKey] === user { state.nicks[user.nickKey] = nil }
+            if state.nicks[state[user].nickKey] === user { state.nicks[state[user].nickKey] = nil }
             announcePresence(&state, user, online: false, out: &out)
-            (user.nick, user.nickKey) = (nick, newKey)
+            (state[user].nick, state[user].nickKey) = (nick, newKey)
             addRemoteDevice(&state, user)
             return
         }
@@ -166,14 +168,14 @@ extension Core {
             setNick(&state, user, to: nick, out: &out)
             return
         }
-        let oldPrefix = user.prefix
-        let oldNick = user.nick
+        let oldPrefix = state[user].prefix
+        let oldNick = state[user].nick
         rememberNick(&state, user)
-        if state.nicks[user.nickKey] === user { state.nicks[user.nickKey] = nil }
-        user.nick = nick
-        user.nickKey = IRCNames.fold(nick)
-        if state.nicks[user.nickKey] == nil { state.nicks[user.nickKey] = user }
-        out.send(state.peers(of: user), userMessage(user, source: oldPrefix, "NICK", [nick]))
+        if state.nicks[state[user].nickKey] === user { state.nicks[state[user].nickKey] = nil }
+        state[user].nick = nick
+        state[user].nickKey = IRCNames.fold(nick)
+        if state.nicks[state[user].nickKey] == nil { state.nicks[state[user].nickKey] = user }
+        out.send(state.peers(of: user), userMessage(state, user, source: oldPrefix, "NICK", [nick]))
         announcePresence(&state, user, online: false, nick: oldNick, out: &out)
         announcePresence(&state, user, online: true, out: &out)
     }
@@ -183,18 +185,19 @@ extension Core {
         state.remoteUsers[origin] = nil
         // A device leaving while others stay: the user is still here.
         if detachDevice(&state, user, tell: false, out: &out) {
-            user.registered = false
+            state[user].registered = false
             return
         }
         rememberNick(&state, user)
-        out.send(state.peers(of: user), userMessage(user, "QUIT", [reason]))
-        for key in user.channels { removeMember(&state, user, from: key) }
-        user.channels = []
-        user.registered = false
-        if state.nicks[user.nickKey] === user {
+        out.send(state.peers(of: user), userMessage(state, user, "QUIT", [reason]))
+        for key in state[user].channels { removeMember(&state, user, from: key) }
+        state[user].channels = []
+        state[user].registered = false
+        if state.nicks[state[user].nickKey] === user {
             // Another device of the same account elsewhere may still hold it.
-            state.nicks[user.nickKey] = state.remoteUsers.values.first { $0.nickKey == user.nickKey }
-            if state.nicks[user.nickKey] == nil { announcePresence(&state, user, online: false, out: &out) }
+            let nickKey = state[user].nickKey
+            state.nicks[nickKey] = state.remoteUsers.values.first { state[$0].nickKey == nickKey }
+            if state.nicks[state[user].nickKey] == nil { announcePresence(&state, user, online: false, out: &out) }
         }
     }
 
@@ -211,18 +214,20 @@ extension Core {
             state.channels[key] = channel
         }
         guard channel.members[user.id] == nil else { return }
-        let devices = state.connections(nickKey: user.nickKey).filter { $0 !== user && Self.sameUser($0, user) }
+        let devices = state.connections(nickKey: state[user].nickKey).filter {
+            $0 !== user && Self.sameUser(state, $0, user)
+        }
         let seen = devices.contains { channel.members[$0.id] != nil }
         channel.add(user, MemberStatus(op: op, voice: false))
-        user.channels.append(key)
-        if !seen { sendJoin(user, channel, out: &out) }
+        state[user].channels.append(key)
+        if !seen { sendJoin(state, user, channel, out: &out) }
         // A join is the whole user's: its devices on this node follow it in.
         for device in devices where !device.isRemote && channel.members[device.id] == nil {
             channel.add(device, MemberStatus(op: op, voice: false))
-            device.channels.append(key)
+            state[device].channels.append(key)
             tellNetwork(joined: device, channel, op: op)
-            out.send(device, userMessage(device, "JOIN", [channel.name]))
-            sendTopic(device, channel, out: &out)
+            out.send(device, userMessage(state, device, "JOIN", [channel.name]))
+            sendTopic(state, device, channel, out: &out)
             sendNames(&state, device, channel, out: &out)
         }
     }
@@ -231,10 +236,10 @@ extension Core {
     func announcements(node: String) -> [NetworkMessage] {
         chat.withLock { state in
             var messages: [NetworkMessage] = []
-            for client in state.clients.values where client.registered && !client.isRemote {
+            for client in state.clients.values where state[client].registered && !client.isRemote {
                 let who = NetworkUser(node: node, session: client.id)
-                messages.append(.user(who, networkProfile(client)))
-                for key in client.channels {
+                messages.append(.user(who, networkProfile(state, client)))
+                for key in state[client].channels {
                     guard let channel = state.channels[key] else { continue }
                     let op = channel.members[client.id]?.op ?? false
                     messages.append(.join(who, channel: channel.name, op: op, history: channel.historyKey))
@@ -264,15 +269,15 @@ extension Core {
     }
 
     /// Who `client` is, for the other nodes.
-    func networkProfile(_ client: Client) -> NetworkProfile {
+    func networkProfile(_ state: ChatState, _ client: Client) -> NetworkProfile {
         NetworkProfile(
-            nick: client.nick, user: client.user, host: client.host, server: serverName, realname: client.realname,
-            account: client.account)
+            nick: state[client].nick, user: state[client].user, host: state[client].host, server: serverName,
+            realname: state[client].realname, account: state[client].account)
     }
 
     /// Tells the other nodes who `client` is (new, or its account changed).
-    func tellNetwork(user client: Client) {
-        tellNetwork(client) { .user($0, networkProfile(client)) }
+    func tellNetwork(_ state: ChatState, user client: Client) {
+        tellNetwork(client) { .user($0, networkProfile(state, client)) }
     }
 
     /// Tells the other nodes, when this one is in a network. Under the lock or not. Only a
@@ -294,21 +299,22 @@ extension Core {
 
     /// A plain-mode guest's random nick, claimed network-wide in the background (the names
     /// are random enough that two nodes picking the same one at once is not worth a wait).
-    func claimGuestNick(_ client: Client) {
+    func claimGuestNick(_ state: ChatState, _ client: Client) {
         guard let network else { return }
-        tellNetwork(user: client)
-        let claim = NetworkNick(nickKey: client.nickKey, node: network.name, session: client.id, accountID: nil)
+        tellNetwork(state, user: client)
+        let claim = NetworkNick(nickKey: state[client].nickKey, node: network.name, session: client.id, accountID: nil)
         network.inOrder { _ = try? await network.store.claimNick(claim) }
     }
 
     /// A local user's new nick: the other nodes are told (unless `tell` is false: they rename
     /// the whole user, devices included), the claim moves (the NICK command claimed it already;
     /// a login's rename to the account's nick claims it here).
-    func renamedInNetwork(_ client: Client, from oldKey: String, tell: Bool = true) {
+    func renamedInNetwork(_ state: ChatState, _ client: Client, from oldKey: String, tell: Bool = true) {
         guard let network, !client.isRemote else { return }
-        if tell { tellNetwork(client) { .nick($0, nick: client.nick) } }
+        if tell { tellNetwork(client) { .nick($0, nick: state[client].nick) } }
         let claim = NetworkNick(
-            nickKey: client.nickKey, node: network.name, session: client.id, accountID: client.account?.id)
+            nickKey: state[client].nickKey, node: network.name, session: client.id,
+            accountID: state[client].account?.id)
         let session = client.id
         network.inOrder {
             _ = try? await network.store.claimNick(claim)
@@ -323,22 +329,25 @@ extension Core {
     func notifyElsewhere(_ state: inout ChatState, accountID: Int64, text: String) {
         guard let network else { return }
         var told: Set<String> = []
-        for user in state.remoteUsers.values where user.account?.id == accountID && told.insert(user.nickKey).inserted {
-            let notice = IRCMessage(source: botPrefix, command: "NOTICE", params: [user.nick, text])
-            network.publish(.message(NetworkUser(node: network.name, session: 0), target: user.nick, line: notice))
+        for user in state.remoteUsers.values
+        where state[user].account?.id == accountID && told.insert(state[user].nickKey).inserted {
+            let notice = IRCMessage(source: botPrefix, command: "NOTICE", params: [state[user].nick, text])
+            let who = NetworkUser(node: network.name, session: 0)
+            network.publish(.message(who, target: state[user].nick, line: notice))
         }
     }
 
     /// Effects of a bot answer that change what every node knows (see `NetworkMessage.effect`).
-    func tellNetwork(effect: SessionEffect, by client: Client) {
+    func tellNetwork(_ state: ChatState, effect: SessionEffect, by client: Client) {
         guard network != nil else { return }
         switch effect {
         case .login, .logout:
-            tellNetwork(user: client)  // the account it now speaks for
+            tellNetwork(state, user: client)  // the account it now speaks for
             if let network {
                 // Its claim on the nick too, so the account's other devices may share it.
                 let claim = NetworkNick(
-                    nickKey: client.nickKey, node: network.name, session: client.id, accountID: client.account?.id)
+                    nickKey: state[client].nickKey, node: network.name, session: client.id,
+                    accountID: state[client].account?.id)
                 network.inOrder { _ = try? await network.store.claimNick(claim) }
             }
         case .notify, .remind:

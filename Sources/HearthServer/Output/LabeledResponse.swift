@@ -10,8 +10,11 @@ import HearthStore
 /// with the label, a `labeled-response` batch, or an `ACK`.
 extension Core {
     func beginLabel(_ client: Client, _ message: IRCMessage) {
-        guard let label = message.tag("label"), client.registered, client.caps.contains("labeled-response"),
-            client.caps.contains("batch")
+        guard let label = message.tag("label"),
+            chat.withLock({ state in
+                state[client].registered && state[client].caps.contains("labeled-response")
+                    && state[client].caps.contains("batch")
+            })
         else { return }
         client.label = label
         client.capturing = true

@@ -4,7 +4,7 @@ import NIOCore
 /// Messages decided under the lock. Each is serialised once however many clients receive
 /// it; plain-mode clients get it rendered for them.
 ///
-/// `dispatch` runs inside the chat lock: recipients' fields are read safely, and every loop
+/// `dispatch` runs inside the chat lock (it is given the state): recipients' fields are read there, and every loop
 /// receives its writes in the order the state changed. Writes for other loops are handed
 /// to those loops' inboxes right there (one entry per loop per message, however many
 /// members live on it); writes for the current loop are returned and done after the lock is released
@@ -25,10 +25,6 @@ struct Outbox {
             self.message = message
             self.mask = message.tagMask
         }
-
-        func variant(for client: Client) -> TagMask { client.tagMask.intersection(mask) }
-
-        func ircBytes(for client: Client) -> ByteBuffer { ircBytes(variant: variant(for: client)) }
 
         /// Bytes for every variant that `masks` needs, indexed by variant.
         func wireTable(for masks: [TagMask]) -> [ByteBuffer?] {
@@ -99,10 +95,10 @@ struct Outbox {
         }
 
         /// Every tag some receiver asked for (plain-mode clients take none).
-        var tagMask: TagMask {
+        func tagMask(_ state: ChatState) -> TagMask {
             switch self {
-            case .one(let client): client.tagMask
-            case .some(let clients): clients.reduce([]) { $0.union($1.tagMask) }
+            case .one(let client): state[client].tagMask
+            case .some(let clients): clients.reduce([]) { $0.union(state[$1].tagMask) }
             case .channel(let irc, _, _):
                 irc.reduce([]) { group, members in members.masks.reduce(group) { $0.union($1) } }
             }
@@ -125,22 +121,23 @@ struct Outbox {
         batches.append((clients.count == 1 ? .one(clients[0]) : .some(clients), Item(message)))
     }
 
-    mutating func send(_ channel: ChannelState, except: Client? = nil, _ message: IRCMessage) {
-        let members = channel.membersByLoop()
+    /// To `channel`'s members now (`state`: where their caps are read).
+    mutating func send(_ state: ChatState, _ channel: ChannelState, except: Client? = nil, _ message: IRCMessage) {
+        let members = channel.membersByLoop(state)
         batches.append((.channel(irc: members.irc, plain: members.plain, except: except), Item(message)))
     }
 
-    func dispatch() -> LocalWrites {
+    func dispatch(_ state: ChatState) -> LocalWrites {
         var local = LocalWrites()
         batches.forEach { recipients, item in
             switch recipients {
             case .one(let client):
-                deliver(item, to: client, local: &local)
+                deliver(item, to: client, state, local: &local)
             case .some(let clients):
-                for client in clients { deliver(item, to: client, local: &local) }
+                for client in clients { deliver(item, to: client, state, local: &local) }
             case .channel(let irc, let plainMembers, let except):
                 for plain in plainMembers where plain !== except {
-                    deliver(item, to: plain, local: &local)
+                    deliver(item, to: plain, state, local: &local)
                 }
                 defer {
                     for group in irc {
@@ -158,14 +155,14 @@ struct Outbox {
                         if except == nil {
                             except = capturer
                         } else if except !== capturer {
-                            group.clients.removeAll { $0 === capturer }
+                            group.remove(capturer)
                         }
                     }
                     let delivery: Delivery
                     if item.mask.isEmpty || group.masks == [[]] {
                         delivery = .many(item.ircBytes(variant: []), group.clients, except: except)
                     } else {
-                        delivery = .tagged(item.wireTable(for: group.masks), item.mask, group.clients, except: except)
+                        delivery = .tagged(item.wireTable(for: group.masks), item.mask, group, except: except)
                     }
                     if group.loop.inEventLoop {
                         local.deliveries.append(delivery)
@@ -178,7 +175,7 @@ struct Outbox {
         return local
     }
 
-    private func deliver(_ item: Item, to client: Client, local: inout LocalWrites) {
+    private func deliver(_ item: Item, to client: Client, _ state: ChatState, local: inout LocalWrites) {
         // A user of another node is written to by that node.
         if client.isRemote { return }
         // Replies to a labeled command are collected and sent together at its end.
@@ -188,15 +185,15 @@ struct Outbox {
             return
         }
         let bytes: ByteBuffer
-        if client.isPlain {
-            guard let text = PlainRenderer.render(item.message, for: client) else { return }
+        if state[client].isPlain {
+            guard let text = PlainRenderer.render(item.message, forNickKey: state[client].nickKey) else { return }
             local.count += 1
             var buffer = ByteBufferAllocator().buffer(capacity: text.utf8.count + 2)
             buffer.writeString(text)
             buffer.writeStaticString("\r\n")
             bytes = buffer
         } else {
-            bytes = item.ircBytes(for: client)
+            bytes = item.ircBytes(variant: state[client].tagMask.intersection(item.mask))
             local.count += 1
         }
         if client.eventLoop.inEventLoop {
@@ -220,8 +217,8 @@ struct Outbox {
     enum Delivery {
         case one(Client, ByteBuffer)
         case many(ByteBuffer, [Client], except: Client?)
-        /// Variants by tag mask: each client gets the one its caps ask for.
-        case tagged([ByteBuffer?], TagMask, [Client], except: Client?)
+        /// Variants by tag mask: each member gets the one its caps asked for when it was queued.
+        case tagged([ByteBuffer?], TagMask, ChannelState.LoopMembers, except: Client?)
 
         /// On the clients' loop: append to each client's output, flushed at the end of the tick.
         func write() {
@@ -230,10 +227,9 @@ struct Outbox {
                 client.batcher.write(client, bytes)
             case .many(let bytes, let clients, let except):
                 for client in clients where client !== except { client.batcher.write(client, bytes) }
-            case .tagged(let wires, let mask, let clients, let except):
-                for client in clients where client !== except {
-                    // tagMask is read on the client's own loop, where it changes.
-                    let index = Int(client.tagMask.intersection(mask).rawValue)
+            case .tagged(let wires, let mask, let members, let except):
+                for (client, clientMask) in zip(members.clients, members.clientMasks) where client !== except {
+                    let index = Int(clientMask.intersection(mask).rawValue)
                     if index < wires.count, let bytes = wires[index] { client.batcher.write(client, bytes) }
                 }
             }

@@ -26,8 +26,8 @@ extension Core {
     func startPlainMode(_ client: Client) {
         if config.serverPassword != nil {
             // A private server: the first line is its password.
-            withState { _, out in
-                client.mode = .plain
+            withState { state, out in
+                state[client].mode = .plain
                 client.awaitingServerPassword = true
                 out.send(
                     client, IRCMessage(command: "NOTICE", params: ["*", "This server is private: type its password."]))
@@ -52,25 +52,25 @@ extension Core {
 
     private func welcomePlain(_ client: Client) {
         withState { state, out in
-            client.mode = .plain
-            client.user = "plain"
-            client.realname = "plain-mode user"
+            state[client].mode = .plain
+            state[client].user = "plain"
+            state[client].realname = "plain-mode user"
             let guest = state.freeGuestNick()
             setNick(&state, client, to: guest, out: &out)
-            client.registered = true
+            state[client].registered = true
             metrics.registrations[.plain]?.increment()
             notePeakUsers(&state)
             announcePresence(&state, client, online: true, out: &out)
-            claimGuestNick(client)
-            for line in Self.plainGreeting(nick: client.nick, network: config.networkName) {
-                notice(client, line, out: &out)
+            claimGuestNick(state, client)
+            for line in Self.plainGreeting(nick: state[client].nick, network: config.networkName) {
+                notice(state, client, line, out: &out)
             }
         }
         logEvent("registered (plain mode)", client)
     }
 
     func plainSay(_ client: Client, _ lines: [String]) {
-        withState { _, out in for line in lines { notice(client, line, out: &out) } }
+        withState { state, out in for line in lines { notice(state, client, line, out: &out) } }
     }
 
     func handlePlainLine(_ client: Client, _ bytes: ByteBuffer) {
@@ -104,13 +104,13 @@ extension Core {
         } else if line.hasPrefix("/") {
             plainSlash(client, line)
         } else if line.hasPrefix("!") {
-            let current = client.currentChannel
+            let current = chat.withLock { state in state[client].currentChannel }
             if let current, !bot.isSecret(line) {
                 send(client, command: "PRIVMSG", target: current, text: line)
             } else {
                 runBot(client, text: line, channel: nil, requireBang: true)
             }
-        } else if chat.withLock({ _ in client.linesToBot }) {
+        } else if chat.withLock({ state in state[client].linesToBot }) {
             guard stillCollecting(client) else {
                 let minutes = Int(Self.captureIdleTimeout / 60)
                 plainSay(
@@ -132,18 +132,18 @@ extension Core {
     /// Whether the bot still collects `client`'s lines (and it takes this one now).
     private func stillCollecting(_ client: Client) -> Bool {
         let now = config.clock.now()
-        return chat.withLock { _ in
-            guard now.timeIntervalSince(client.linesToBotTouched) <= Self.captureIdleTimeout else {
-                client.linesToBot = false
+        return chat.withLock { state in
+            guard now.timeIntervalSince(state[client].linesToBotTouched) <= Self.captureIdleTimeout else {
+                state[client].linesToBot = false
                 return false
             }
-            client.linesToBotTouched = now
+            state[client].linesToBotTouched = now
             return true
         }
     }
 
     func plainChat(_ client: Client, _ text: String) {
-        guard let current = client.currentChannel else {
+        guard let current = chat.withLock({ state in state[client].currentChannel }) else {
             plainSay(client, ["You're not in a channel yet: /join #lobby to chat, or !help for the bot's commands."])
             return
         }
@@ -164,7 +164,7 @@ extension Core {
             handleIRC(client, IRCMessage(command: command, params: params))
         }
         func needs(_ usage: String) { plainSay(client, ["usage: \(usage)"]) }
-        let current = client.currentChannel.flatMap { key in chat.withLock { state in state.channels[key]?.name } }
+        let current = chat.withLock { state in state[client].currentChannel.flatMap { state.channels[$0]?.name } }
         switch name {
         case "join":
             guard let channel = words.first else { return needs("/join #channel [key] — e.g. /join #lobby") }
@@ -200,9 +200,9 @@ extension Core {
         case "away": run("AWAY", rest.isEmpty ? [] : [rest])
         case "cancel":
             // Stops the bot collecting this connection's lines (what it has is kept).
-            let was = chat.withLock { _ in
-                defer { client.linesToBot = false }
-                return client.linesToBot
+            let was = chat.withLock { state in
+                defer { state[client].linesToBot = false }
+                return state[client].linesToBot
             }
             plainSay(
                 client,

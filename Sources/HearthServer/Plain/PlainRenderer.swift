@@ -6,14 +6,14 @@ import NIOCore
 /// Turns the IRC messages a connection would receive into plain text lines.
 enum PlainRenderer {
     /// Rendered text without control characters, so nobody can move a terminal's cursor
-    /// or recolour it (mIRC colour codes included).
-    static func render(_ message: IRCMessage, for client: Client) -> String? {
-        guard let text = renderRaw(message, for: client) else { return nil }
+    /// or recolour it (mIRC colour codes included). `nickKey`: the receiver's folded nick.
+    static func render(_ message: IRCMessage, forNickKey nickKey: String) -> String? {
+        guard let text = renderRaw(message, forNickKey: nickKey) else { return nil }
         guard text.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else { return text }
         // Only the bot's own replies to this connection may carry ANSI styling (`!set color on`).
         let fromBot =
             message.source?.hasPrefix(Bot.nick + "!") == true
-            && message.params.first.map(IRCNames.fold) == client.nickKey
+            && message.params.first.map(IRCNames.fold) == nickKey
         return stripControls(text, keepANSIStyle: fromBot)
     }
 
@@ -51,10 +51,10 @@ enum PlainRenderer {
         return String(out)
     }
 
-    static func renderRaw(_ message: IRCMessage, for client: Client) -> String? {
+    static func renderRaw(_ message: IRCMessage, forNickKey nickKey: String) -> String? {
         let p = message.params
         let sourceNick = message.source.map { String($0.prefix { $0 != "!" }) } ?? ""
-        let isSelf = IRCNames.fold(sourceNick) == client.nickKey
+        let isSelf = IRCNames.fold(sourceNick) == nickKey
         let fromServer = message.source == nil || !(message.source!.contains("!"))
         switch message.command {
         case "PRIVMSG", "NOTICE":
@@ -70,7 +70,7 @@ enum PlainRenderer {
             }
             if fromServer || IRCNames.fold(sourceNick) == Bot.nick { return text }
             // Sent by this user's other device.
-            if isSelf && IRCNames.fold(p[0]) != client.nickKey { return "[to \(p[0])] \(text)" }
+            if isSelf && IRCNames.fold(p[0]) != nickKey { return "[to \(p[0])] \(text)" }
             if message.command == "NOTICE" { return "-\(sourceNick)- \(text)" }
             return action ? "[pm] * \(sourceNick) \(text)" : "[pm] <\(sourceNick)> \(text)"
         case "JOIN":
@@ -83,12 +83,12 @@ enum PlainRenderer {
         case "QUIT":
             return "* \(sourceNick) quit" + (p.first.map { " (\($0))" } ?? "")
         case "NICK":
-            return IRCNames.fold(p[0]) == client.nickKey
+            return IRCNames.fold(p[0]) == nickKey
                 ? "You are now known as \(p[0])." : "* \(sourceNick) is now known as \(p[0])"
         case "KICK":
             guard p.count >= 2 else { return nil }
             let reason = p.count > 2 ? " (\(p[2]))" : ""
-            if IRCNames.fold(p[1]) == client.nickKey {
+            if IRCNames.fold(p[1]) == nickKey {
                 return "You were kicked from \(p[0]) by \(sourceNick)\(reason)."
             }
             return "[\(p[0])] * \(p[1]) was kicked by \(sourceNick)\(reason)"

@@ -188,7 +188,7 @@
                 try await secure.send("PRIVMSG plainpat :over NIO")
                 try await plain.expect("PRIVMSG plainpat :over NIO")
                 let core = server.server.core
-                let sockets = core.chat.withLock { $0.clients.values.map { ($0.nick, $0.socket) } }
+                let sockets = core.chat.withLock { state in state.clients.values.map { (state[$0].nick, $0.socket) } }
                 for (nick, socket) in sockets {
                     switch socket {
                     case .epoll: #expect(nick == "plainpat")

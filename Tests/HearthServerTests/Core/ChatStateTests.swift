@@ -14,23 +14,22 @@ import Testing
         _ id: Int, nick: String? = nil, address: String = "192.0.2.1", account: AccountRef? = nil
     ) -> Client {
         let channel = EmbeddedChannel()
-        let client = Client(
-            id: id, socket: .channel(channel), eventLoop: channel.eventLoop, address: address,
-            batcher: FlushBatcher(loop: channel.eventLoop), counts: UserCounts())
-        client.mode = .irc
+        var user = ChatUser(host: address, mode: .irc)
         if let nick {
-            client.nick = nick
-            client.nickKey = IRCNames.fold(nick)
-            client.registered = true
+            user.nick = nick
+            user.nickKey = IRCNames.fold(nick)
+            user.registered = true
         }
-        client.account = account
-        return client
+        user.account = account
+        return Client(
+            id: id, socket: .channel(channel), eventLoop: channel.eventLoop, address: address,
+            batcher: FlushBatcher(loop: channel.eventLoop), user: user)
     }
 
     /// `client` holding its nick.
     static func holding(_ state: inout ChatState, _ client: Client) {
         state.clients[client.id] = client
-        state.nicks[client.nickKey] = client
+        state.nicks[state[client].nickKey] = client
     }
 
     /// `clients` in a channel made for them (the first as operator).
@@ -38,7 +37,7 @@ import Testing
         let channel = ChannelState(name: name)
         for (index, client) in clients.enumerated() {
             channel.add(client, MemberStatus(op: index == 0))
-            client.channels.append(channel.key)
+            state[client].channels.append(channel.key)
         }
         state.channels[channel.key] = channel
         return channel
@@ -94,13 +93,13 @@ import Testing
         let carol = Self.client(3, nick: "carol")
         _ = Self.channel(&state, "#Kitchen", [ann, bob])
         _ = Self.channel(&state, "#garden", [ann, carol])
-        #expect(state.peers(of: ann).map(\.nick) == ["bob", "carol"])
-        #expect(state.peers(of: bob).map(\.nick) == ["ann"])
+        #expect(state.peers(of: ann).map { state[$0].nick } == ["bob", "carol"])
+        #expect(state.peers(of: bob).map { state[$0].nick } == ["ann"])
 
         let stillThere = state.removeMember(bob, from: "#kitchen")
         #expect(stillThere == nil)
-        #expect(state.channels["#kitchen"]?.order.map(\.nick) == ["ann"])
-        #expect(state.peers(of: ann).map(\.nick) == ["carol"])
+        #expect(state.channels["#kitchen"]?.order.map { state[$0].nick } == ["ann"])
+        #expect(state.peers(of: ann).map { state[$0].nick } == ["carol"])
         let emptied = state.removeMember(ann, from: "#kitchen")
         #expect(emptied?.name == "#Kitchen")
         #expect(state.channels["#kitchen"] == nil)
@@ -121,7 +120,7 @@ import Testing
         #expect(!state.hidden(secret, from: ann))
         #expect(!state.hidden(open, from: outsider))
         #expect(state.hidden(family, from: outsider))
-        outsider.isOper = true
+        state[outsider].isOper = true
         #expect(!state.hidden(secret, from: outsider))
         #expect(state.hidden(family, from: outsider))
     }
@@ -131,24 +130,24 @@ import Testing
         let ann = Self.client(1, nick: "ann")
         let bob = Self.client(2, nick: "bob")
         let channel = Self.channel(&state, "#den", [ann])
-        #expect(state.modeRefusal(bob, channel, key: nil, as: bob.identity) == nil)
+        #expect(state.modeRefusal(bob, channel, key: nil, as: state.identity(bob)) == nil)
 
         channel.modes.limit = 1
-        #expect(state.modeRefusal(bob, channel, key: nil, as: bob.identity)?.0 == .channelIsFull)
-        channel.invited.insert(bob.nickKey)
-        #expect(state.modeRefusal(bob, channel, key: nil, as: bob.identity) == nil)
+        #expect(state.modeRefusal(bob, channel, key: nil, as: state.identity(bob))?.0 == .channelIsFull)
+        channel.invited.insert(state[bob].nickKey)
+        #expect(state.modeRefusal(bob, channel, key: nil, as: state.identity(bob)) == nil)
         channel.modes.key = "sesame"
         // An invitation passes +l and +i, never +k.
-        #expect(state.modeRefusal(bob, channel, key: nil, as: bob.identity)?.0 == .badChannelKey)
-        #expect(state.modeRefusal(bob, channel, key: "sesame", as: bob.identity) == nil)
+        #expect(state.modeRefusal(bob, channel, key: nil, as: state.identity(bob))?.0 == .badChannelKey)
+        #expect(state.modeRefusal(bob, channel, key: "sesame", as: state.identity(bob)) == nil)
 
         channel.invited = []
         channel.modes.limit = nil
         channel.modes.flags.insert(.inviteOnly)
-        #expect(state.modeRefusal(bob, channel, key: "sesame", as: bob.identity)?.0 == .inviteOnlyChan)
+        #expect(state.modeRefusal(bob, channel, key: "sesame", as: state.identity(bob))?.0 == .inviteOnlyChan)
         channel.modes.flags.remove(.inviteOnly)
         _ = channel.lists.add("b", .init(mask: "bob!*@*", setBy: "ann", at: Date()))
-        #expect(state.modeRefusal(bob, channel, key: "sesame", as: bob.identity)?.0 == .bannedFromChan)
+        #expect(state.modeRefusal(bob, channel, key: "sesame", as: state.identity(bob))?.0 == .bannedFromChan)
     }
 
     @Test func devicesSharingANickCountOnceAndAllGetPrivateMessages() {

@@ -52,12 +52,12 @@ import Testing
         let channel = ChannelState(name: "#club")
         channel.modes.flags = [.inviteOnly]
         #expect(Self.refusal(state.joinStatus(bob, channel, isNew: false, key: nil, claim: nil)) == .inviteOnlyChan)
-        channel.invited.insert(bob.nickKey)
+        channel.invited.insert(state[bob].nickKey)
         #expect(Self.admitted(state.joinStatus(bob, channel, isNew: false, key: nil, claim: nil))?.op == false)
         channel.invited.removeAll()
-        bob.isOper = true
+        state[bob].isOper = true
         #expect(Self.admitted(state.joinStatus(bob, channel, isNew: false, key: nil, claim: nil)) != nil)
-        bob.isOper = false
+        state[bob].isOper = false
         state.guarded["#club"] = GuardedChannel(name: "#club", members: [2], topic: "", owner: "bob")
         #expect(Self.admitted(state.joinStatus(bob, channel, isNew: false, key: nil, claim: nil))?.byAccount == true)
     }
