@@ -36,7 +36,9 @@ public enum BuiltInApps {
                     RecipeEditorPages.new, RecipeEditorPages.edit,
                 ], actions: RecipePages.actions + RecipeEditorPages.actions),
             BotApp(
-                name: "family", commands: FamilyCommands.all + LocationCommands.all + FamilyFeedCommands.all,
+                name: "family",
+                commands: FamilyPrivacy.keptInFamily(
+                    FamilyCommands.all + LocationCommands.all + FamilyFeedCommands.all),
                 onLogin: { try await FamilyCommands.onLogin($0, $1) },
                 onAccountDeleted: { try await FamilyCommands.onAccountDeleted($0, $1, $2) },
                 guardedChannels: { try await FamilyCommands.guardedChannels($0) },

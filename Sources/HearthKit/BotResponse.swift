@@ -38,6 +38,14 @@ public struct BotResponse: Sendable {
         self.effects = effects
     }
 
+    /// Every line to the caller alone (an answer whose readers in a channel may not see it).
+    public var privately: BotResponse {
+        var response = self
+        response.privateLines = lines + privateLines
+        response.lines = []
+        return response
+    }
+
     public static func failed(_ line: String, command: String, code: String) -> BotResponse {
         var response = BotResponse([line])
         response.failure = Failure(command: command.uppercased(), code: code)

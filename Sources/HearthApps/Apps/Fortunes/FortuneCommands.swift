@@ -369,10 +369,11 @@ enum FortuneCommands {
         // `/fortunes` is the reader's own map: linked only to the caller, privately.
         let mine = who.id == request.caller.account?.id && request.caller.channel == nil
         let own = mine ? request.pageLink("/fortunes") : ""
-        return BotResponse([
+        let answer = BotResponse([
             "\(request.style.bold("\(Words.possessive(who.name)) fortune map"))"
                 + " (\(Words.counted(markers.count, "place"))): \(media.url(image))\(own)"
         ])
+        return try await ListPrivacy.kept(answer, request, owner: who.id)
     }
 
     static func stats(_ request: BotRequest) async throws -> BotResponse {
@@ -427,7 +428,7 @@ enum FortuneCommands {
         }
         lines += Paging.footer(
             request, page: page, total: total, size: StoreLimits.fortunePageSize, command: "!fortunes \(who.name)")
-        return BotResponse(lines)
+        return try await ListPrivacy.kept(BotResponse(lines), request, owner: who.id)
     }
 
     static let points = BotCommand(

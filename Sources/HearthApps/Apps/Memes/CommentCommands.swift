@@ -7,22 +7,27 @@ import HearthStore
 /// themselves to `Shareable.kinds`).
 struct Shareable: Sendable {
     /// One line describing the thing, if the caller may see it, for `readers` (nil: the reply's
-    /// own), with its link where they may all open it.
+    /// own), with its page's link only where they may all open it (docs/SECURITY.md): a share
+    /// grants no view.
     let describe: @Sendable (BotRequest, Int64, FortuneCommands.Readers?) async throws -> String
 
     static let kinds: [String: Shareable] = [
-        "meme": Shareable { request, id, _ in
+        "meme": Shareable { request, id, readers in
+            let readers = readers ?? .init(replyTo: request)
             let media = try PictureCommands.media(request)
             let row = try await MemeCommands.visibleMeme(request, id)
+            let opens = try await MemeCommands.visibleMeme(request.services.store, viewer: readers.viewer, id) != nil
             return
                 "meme #\(id) by \(row.author): “\(row.meme.caption)” "
                 + "\(media.url(id: row.meme.imageId, format: row.format))"
-                + request.pageLink("/m/\(id)")
+                + (opens ? request.pageLink("/m/\(id)") : "")
         },
-        "recipe": Shareable { request, id, _ in
+        "recipe": Shareable { request, id, readers in
+            let readers = readers ?? .init(replyTo: request)
             let row = try await RecipeCommands.visible(request, id)
+            let opens = try await RecipeCommands.visible(request.services.store, viewer: readers.viewer, id) != nil
             return "recipe #\(id) “\(row.recipe.title)” by \(row.author) (score \(row.recipe.score)) — !recipe \(id)"
-                + request.pageLink("/r/\(id)")
+                + (opens ? request.pageLink("/r/\(id)") : "")
         },
         "post": Shareable { request, id, _ in
             let post = try await FamilyFeedCommands.visiblePost(request, id)
@@ -109,6 +114,17 @@ enum CommentCommands {
         let (kind, shareable) = try Shareable.kind(request, request.words[0])
         let id = try targetID(request, request.words[1])
         let head = try await shareable.describe(request, id, nil)
+        if kind == "post" {  // a family's post and its comments stay in the family
+            let post = try await FamilyFeedCommands.visiblePost(request, id)
+            return FamilyPrivacy.kept(try await listing(request, kind, id, head), request, familyID: post.familyId)
+        }
+        return try await listing(request, kind, id, head)
+    }
+
+    /// `head` and a page of the comments on `kind` `id`.
+    static func listing(_ request: BotRequest, _ kind: String, _ id: Int64, _ head: String) async throws
+        -> BotResponse
+    {
         let page = try Paging.page(request, request.words.count > 2 ? request.words[2] : nil)
         let (rows, total) = try await request.services.store.comments(
             kind: kind, targetID: id, page: page, viewer: request.caller.account?.id)

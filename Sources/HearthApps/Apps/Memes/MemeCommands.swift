@@ -159,10 +159,11 @@ enum MemeCommands {
             for row in rows { if let image = try await store.image(id: row.meme.imageId) { images.append(image) } }
             let picture = try await media.grid(images, ownerID: request.caller.account?.id ?? owner.id)
             try await store.addImage(picture)
-            return BotResponse([
+            let answer = BotResponse([
                 "\(request.style.bold("\(Words.possessive(owner.name)) memes"))"
                     + " (\(images.count) of \(total)): \(media.url(picture))"
             ])
+            return try await ListPrivacy.kept(answer, request, owner: owner.id)
         }
         let page = try Paging.page(request, pageWord)
         let (rows, total) = try await store.memes(of: owner.id, page: page)
@@ -177,7 +178,7 @@ enum MemeCommands {
             + table(request, rows, media: media)
         lines += Paging.footer(
             request, page: page, total: total, size: StoreLimits.memePageSize, command: "!memes \(owner.name)")
-        return BotResponse(lines)
+        return try await ListPrivacy.kept(BotResponse(lines), request, owner: owner.id)
     }
 
     static func reaction(_ name: String, _ reaction: Reaction, on: Bool, summary: String) -> BotCommand {
