@@ -38,8 +38,7 @@ extension Core {
                         notices.append(effect)
                         continue
                     }
-                    self.apply(&state, effect, for: client, out: &out)
-                    self.tellNetwork(state, effect: effect, by: client)
+                    self.applyEverywhere(&state, effect, for: client, out: &out)
                 }
                 let lines = response.lines.flatMap { TextSplitter.split($0) }
                 if channelKey == nil, let failure = response.failure, state[client].caps.contains("standard-replies") {
@@ -66,8 +65,7 @@ extension Core {
                     out.send(client, self.botMessage(to: state[client].nick, line))
                 }
                 for effect in notices {
-                    self.apply(&state, effect, for: client, out: &out)
-                    self.tellNetwork(state, effect: effect, by: client)
+                    self.applyEverywhere(&state, effect, for: client, out: &out)
                 }
             }
             if response.effects.contains(where: { if case .login = $0 { return true } else { return false } }) {

@@ -5,6 +5,13 @@ import HearthStore
 
 /// What the bot's answers do to connections (`SessionEffect`), applied inside the chat lock.
 extension Core {
+    /// Applies `effect` here and tells the other nodes: the one path for a chat command's answer
+    /// and a web form's (`client` nil), so `!logout all` and "sign out everywhere" reach every node.
+    func applyEverywhere(_ state: inout ChatState, _ effect: SessionEffect, for client: Client?, out: inout Outbox) {
+        apply(&state, effect, for: client, out: &out)
+        tellNetwork(state, effect: effect, by: client)
+    }
+
     /// `client` is nil for a web form's command: it has no connection to log in or out.
     func apply(_ state: inout ChatState, _ effect: SessionEffect, for client: Client?, out: inout Outbox) {
         switch effect {

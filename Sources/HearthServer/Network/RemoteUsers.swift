@@ -33,8 +33,13 @@ extension Core {
                     if let channel = state.channels[key] {
                         out.send(state, channel, botMessage(to: channel.name, text))
                     }
-                } else if let user = state.remoteUsers[RemoteOrigin(who)] {
-                    apply(&state, effect, for: user, out: &out)
+                } else {
+                    // The connection a password change keeps is one of the sending node's.
+                    var effect = effect
+                    if case .logoutEverywhere(let id, _) = effect { effect = .logoutEverywhere(accountID: id) }
+                    // From a user there, or from no connection (session 0: a web form there).
+                    let user = state.remoteUsers[RemoteOrigin(who)]
+                    if user != nil || who.session == 0 { apply(&state, effect, for: user, out: &out) }
                 }
             case .user(let who, let profile):
                 remoteUser(&state, RemoteOrigin(who), profile, out: &out)
@@ -338,21 +343,24 @@ extension Core {
     }
 
     /// Effects of a bot answer that change what every node knows (see `NetworkMessage.effect`).
-    func tellNetwork(_ state: ChatState, effect: SessionEffect, by client: Client) {
-        guard network != nil else { return }
+    /// `client` is nil for a web form's: it comes from this node itself (session 0).
+    func tellNetwork(_ state: ChatState, effect: SessionEffect, by client: Client?) {
+        guard let network else { return }
         switch effect {
         case .login, .logout:
+            guard let client else { return }  // the web's login is its cookie
             tellNetwork(state, user: client)  // the account it now speaks for
-            if let network {
-                // Its claim on the nick too, so the account's other devices may share it.
-                let claim = NetworkNick(
-                    nickKey: state[client].nickKey, node: network.name, session: client.id,
-                    accountID: state[client].account?.id)
-                network.inOrder { _ = try? await network.store.claimNick(claim) }
-            }
+            // Its claim on the nick too, so the account's other devices may share it.
+            let claim = NetworkNick(
+                nickKey: state[client].nickKey, node: network.name, session: client.id,
+                accountID: state[client].account?.id)
+            network.inOrder { _ = try? await network.store.claimNick(claim) }
         case .notify, .remind:
             return  // told to the account's users already, or kept for this connection
         default:
+            guard let client else {
+                return network.publish(.effect(NetworkUser(node: network.name, session: 0), effect))
+            }
             tellNetwork(client) { .effect($0, effect) }
         }
     }
