@@ -157,25 +157,30 @@ final class Core: Sendable {
     /// A message from `client` with the tags IRCv3 clients may ask for: server time, a
     /// msgid, the sender's account, `bot`, and the sender's own client-only tags.
     /// `wanted` is what the recipients asked for; tags nobody will see are not made
-    /// (formatting a time and a msgid per message is a measurable cost).
+    /// (formatting a time and a msgid per message is a measurable cost). The rules are
+    /// `UserMessageTags`', which the fast relay writes too.
     func userMessage(
         _ state: ChatState, _ client: Client, source: String? = nil, _ command: String, _ params: [String],
         clientTags: [IRCTag] = [],
         msgid: String? = nil, wanted: TagMask = [.serverTime, .messageTags, .accountTag], at time: Date? = nil
     ) -> IRCMessage {
-        var tags: [IRCTag] = []
-        if !wanted.isEmpty {
-            if wanted.contains(.serverTime) { tags.append(IRCTag("time", MessageStamp.time(time))) }
-            if wanted.contains(.messageTags) {
-                tags.append(IRCTag("msgid", msgid ?? MessageStamp.msgid()))
-                if state[client].isBot { tags.append(IRCTag("bot")) }
-                tags += clientTags
-            }
-            if wanted.contains(.accountTag), let account = state[client].account {
-                tags.append(IRCTag("account", account.name))
-            }
+        guard !wanted.isEmpty else {
+            return IRCMessage(source: source ?? state[client].prefix, command: command, params: params)
         }
-        return IRCMessage(tags: tags, source: source ?? state[client].prefix, command: command, params: params)
+        let tags = UserMessageTags(
+            isBot: state[client].isBot, account: state[client].account, wanted: wanted, keep: false, msgid: msgid,
+            at: time)
+        return userMessage(state, client, source: source, command, params, tags: tags, clientTags: clientTags)
+    }
+
+    /// A message from `client` carrying `tags` (made by the caller, who needs its msgid or time).
+    func userMessage(
+        _ state: ChatState, _ client: Client, source: String? = nil, _ command: String, _ params: [String],
+        tags: UserMessageTags, clientTags: [IRCTag] = []
+    ) -> IRCMessage {
+        IRCMessage(
+            tags: tags.ircTags(clientTags: clientTags), source: source ?? state[client].prefix, command: command,
+            params: params)
     }
 
     /// Sends to the peers of `client` (and itself when `includeSelf`), and to its MONITOR

@@ -35,15 +35,15 @@ extension Core {
             let echo = state[client].echoes
             let senderMask = state[client].tagMask
             let recipientMask = state[recipient].tagMask
-            let wanted = recipientMask.union(echo ? senderMask : [])
+            let wanted = UserMessageTags.wanted(by: recipientMask, sender: senderMask, echo: echo)
             // Conversations between two accounts are kept (guests have no lasting identity).
             let account = state[client].account
             let kept = account.flatMap { from in state[recipient].account.map { (from.id, $0.id) } }
             let message = RelayedMessage(
-                tags: RelayTags(isBot: state[client].isBot, account: account, wanted: wanted, keep: kept != nil),
+                tags: UserMessageTags(isBot: state[client].isBot, account: account, wanted: wanted, keep: kept != nil),
                 source: source, command: line.command, target: state[recipient].nick, text: text)
             let tags = message.tags.mask
-            let variant = recipientMask.intersection(tags)
+            let variant = UserMessageTags.variant(tags, for: recipientMask)
             if recipient.eventLoop.inEventLoop {
                 recipient.batcher.write(recipient, message, variant: variant)
             } else {
@@ -55,7 +55,7 @@ extension Core {
                     text: String(decoding: text, as: UTF8.self), at: message.tags.now)
             }
             guard echo else { return 1 }
-            client.batcher.write(client, message, variant: senderMask.intersection(tags))
+            client.batcher.write(client, message, variant: UserMessageTags.variant(tags, for: senderMask))
             return 2
         }
         guard let delivered else { return false }
@@ -65,9 +65,9 @@ extension Core {
 }
 
 /// A relayed message: `:source COMMAND target :text` as the serializer writes a user message,
-/// after the tags each receiver's caps select.
+/// after the tags each receiver's caps select (`UserMessageTags`: the rules are the full path's).
 struct RelayedMessage {
-    let tags: RelayTags
+    let tags: UserMessageTags
     let source: String
     let command: RelayLine.Command
     let target: String
@@ -90,58 +90,5 @@ struct RelayedMessage {
         buffer.writeStaticString(" :")
         buffer.writeBytes(text)
         buffer.writeStaticString("\r\n")
-    }
-}
-
-/// The tags a relayed message carries (as `Core.userMessage` makes them: time, msgid, bot,
-/// account), made only when some receiver asked for them or history keeps the message.
-struct RelayTags {
-    let now: Date
-    private var time: String?
-    private(set) var msgid: String?
-    private var bot = false
-    private var account: String?
-    /// The tag bits present; each receiver sees its own caps' share of them.
-    private(set) var mask: TagMask = []
-
-    init(isBot: Bool, account: AccountRef?, wanted: TagMask, keep: Bool) {
-        now = wanted.contains(.serverTime) || keep ? MessageStamp.now() : Date(timeIntervalSince1970: 0)
-        if wanted.contains(.serverTime) {
-            time = MessageStamp.time(now)
-            mask.insert(.serverTime)
-        }
-        // A msgid is made only when someone sees it or history keeps it.
-        if keep || wanted.contains(.messageTags) { msgid = MessageStamp.msgid() }
-        if wanted.contains(.messageTags) {
-            bot = isBot
-            mask.insert(.messageTags)
-        }
-        if wanted.contains(.accountTag), let name = account?.name {
-            self.account = IRCMessage.escapeTagValue(name)
-            mask.insert(.accountTag)
-        }
-    }
-
-    /// The tag section `variant` (a receiver's caps within `mask`) selects, if any.
-    func write(into buffer: inout ByteBuffer, variant: TagMask) {
-        if !variant.isEmpty {
-            var first = true
-            func tag(_ key: StaticString, _ value: String?) {
-                buffer.writeStaticString(first ? "@" : ";")
-                first = false
-                buffer.writeStaticString(key)
-                if let value {
-                    buffer.writeStaticString("=")
-                    buffer.writeString(value)
-                }
-            }
-            if variant.contains(.serverTime), let time { tag("time", time) }
-            if variant.contains(.messageTags), let msgid {
-                tag("msgid", msgid)
-                if bot { tag("bot", nil) }
-            }
-            if variant.contains(.accountTag), let account { tag("account", account) }
-            if !first { buffer.writeStaticString(" ") }
-        }
     }
 }

@@ -179,7 +179,8 @@ extension Core {
         let echo = state[client].echoes
         // Members on other nodes get every tag; their node picks what each asked for.
         let everyTag: TagMask = channel.remoteCount > 0 ? [.serverTime, .messageTags, .accountTag] : []
-        let wanted = channel.membersByLoop(state).tagMask.union(echo ? state[client].tagMask : []).union(everyTag)
+        let wanted = UserMessageTags.wanted(
+            by: channel.membersByLoop(state).tagMask.union(everyTag), sender: state[client].tagMask, echo: echo)
         let msgid = MessageStamp.msgid()
         let now = MessageStamp.now()
         let relay = userMessage(
@@ -213,22 +214,22 @@ extension Core {
         state[client].lastMessageAt = Date()
         let echo = state[client].echoes
         let receivers = state.privateRecipients(from: client, to: recipient)
-        let wanted = receivers.tagMask(state).union(echo || recipient === client ? state[client].tagMask : [])
+        // A message to oneself reaches its sender too: its caps count as with echo-message.
+        let wanted = UserMessageTags.wanted(
+            by: receivers.tagMask(state), sender: state[client].tagMask, echo: echo || recipient === client)
         // Conversations between two accounts are kept (guests have no lasting identity).
         let kept = state[client].account.flatMap { from in state[recipient].account.map { (from.id, $0.id) } }
-        // A msgid is made only when someone sees it or history keeps it.
-        let msgid = kept != nil || wanted.contains(.messageTags) ? MessageStamp.msgid() : nil
-        let now = MessageStamp.now()
+        let tags = UserMessageTags(
+            isBot: state[client].isBot, account: state[client].account, wanted: wanted, keep: kept != nil)
         let relay = userMessage(
-            state,
-            client, command, [state[recipient].nick, text], clientTags: clientTags, msgid: msgid, wanted: wanted,
-            at: now)
+            state, client, command, [state[recipient].nick, text], tags: tags, clientTags: clientTags)
         out.send(receivers, relay)
         // A message to oneself arrives as any would (the echo, if asked for, is the labeled reply).
         if recipient === client && !state[client].isPlain { out.send(.one(client), relay, labeled: false) }
         if receivers.reachOtherNodes { forward(client, relay, to: state[recipient].nick) }
-        if let kept, let msgid {
-            recordConversation(kept, source: state[client].prefix, msgid: msgid, command: command, text: text, at: now)
+        if let kept, let msgid = tags.msgid {
+            recordConversation(
+                kept, source: state[client].prefix, msgid: msgid, command: command, text: text, at: tags.now)
         }
         if echo { out.send(client, relay) }
         // A plain-mode sender sees what went where.
@@ -289,7 +290,8 @@ extension Core {
                 return rank.op || (status == "+" && rank.voice)
             }
             let echo = state[client].echoes
-            let wanted = receivers.reduce(echo ? state[client].tagMask : []) { $0.union(state[$1].tagMask) }
+            let wanted = UserMessageTags.wanted(
+                by: receivers.reduce([]) { $0.union(state[$1].tagMask) }, sender: state[client].tagMask, echo: echo)
             let relay = userMessage(state, client, command, [target, text], clientTags: clientTags, wanted: wanted)
             if !receivers.isEmpty { out.send(receivers, relay) }
             if receivers.contains(where: \.isRemote) { forward(client, relay, to: target) }
