@@ -17,7 +17,9 @@ extension ImageProbe {
         // The pixel limits were checked against the header; refuse a file whose picture
         // turns out to be another size than it declared.
         guard decoded.width == width, decoded.height == height else { return nil }
-        let image = (square.map { decoded.squared(focus: $0) } ?? decoded).fitted(maxSide: MediaLimits.storedSide)
+        // Upright first: the tag is dropped with the rest, and the square is chosen on the upright picture.
+        let upright = format == .jpeg ? decoded.oriented(ExifOrientation.read(bytes)) : decoded
+        let image = (square.map { upright.squared(focus: $0) } ?? upright).fitted(maxSide: MediaLimits.storedSide)
         let asJPEG = format == .jpeg || !image.hasTransparency
         return ReencodedImage(
             bytes: asJPEG ? image.jpeg(quality: 88) : image.png(level: 3), format: asJPEG ? .jpeg : .png,
