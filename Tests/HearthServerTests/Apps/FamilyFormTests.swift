@@ -93,6 +93,9 @@ import Testing
             try await ann.expect("You founded Second.")
             page = try await web.get("/family/1")
             #expect(page.body.contains(#"<a href="/family/2">Second</a>"#))
+            // The switcher is a list: the family shown is marked as the current page, not a link.
+            #expect(page.body.contains(#"<nav class="families" aria-label="Your families"><ul>"#))
+            #expect(page.body.contains(#"<li><b aria-current="page">"#))
             _ = try await web.post("/family/1/post", form: ["text": "still the first"])
             let fourth = try await Self.flash(web, "/family/1")
             #expect(fourth.contains("Posted #4 to Rivers&#39; feed."), "\(fourth)")

@@ -1,16 +1,25 @@
 /// The family app's page template (Mustache, HTML-escaped by default). The site's layout
 /// wraps it; `viewer` (the signed-in name) and `csrf` come from it.
 enum FamilyTemplates {
+    /// The viewer's families as a list, each a link to its `page` (the one shown marked, not a
+    /// link), then `more`: a link to the family's other page.
+    static func switcher(page: String, more: String) -> String {
+        """
+        <nav class="families" aria-label="Your families"><ul>{{#families}}
+          <li>{{#current}}<b aria-current="page">{{name}}</b>{{/current}}
+            {{^current}}<a href="/family/{{id}}\(page)">{{name}}</a>{{/current}}</li>{{/families}}</ul>
+          \(more)</nav>
+        """
+    }
+
     static let family = """
-        <nav class="families" aria-label="Your families">{{#families}}{{#current}}<b>{{name}}</b>{{/current}}
-          {{^current}}<a href="/family/{{id}}">{{name}}</a>{{/current}} {{/families}}
-          · <a href="/family/{{id}}/photos">Pictures</a></nav>
+        \(switcher(page: "", more: #"<a class="more" href="/family/{{id}}/photos">Pictures</a>"#))
         <section class="family">
           <h1>🌳 {{name}}</h1>
           <p class="meta">{{memberCount}} people{{#founder}} · founded by {{founder}}{{/founder}} ·
             private channel <code>{{channel}}</code> · only its members see this page</p>
-          {{#treeImage}}<figure><img src="{{treeImage}}" alt="The family tree of {{name}}" width="800">
-            </figure>{{/treeImage}}
+          {{#treeImage}}<figure class="tree-picture"><a href="{{treeImage}}"><img src="{{treeImage}}"
+            alt="The family tree of {{name}}" width="800"></a></figure>{{/treeImage}}
           <pre class="tree">{{tree}}</pre>
           <p class="commands">In chat: <code>!tree</code> · <code>!tree image</code> ·
             <code>!tree invite as child</code> · <code>!tree link NAME parent</code></p>
@@ -102,9 +111,7 @@ enum FamilyTemplates {
         """
 
     static let photos = """
-        <nav class="families" aria-label="Your families">{{#families}}{{#current}}<b>{{name}}</b>{{/current}}
-          {{^current}}<a href="/family/{{id}}/photos">{{name}}</a>{{/current}} {{/families}}
-          · <a href="/family/{{id}}">Back to the feed</a></nav>
+        \(switcher(page: "/photos", more: #"<a class="more" href="/family/{{id}}">Back to the feed</a>"#))
         <section class="family-photos">
           <h1>🖼 {{name}}: pictures</h1>
           <div class="grid">
