@@ -57,6 +57,11 @@ import Testing
             event: { _, _ in "e2" })
         #expect(seen.withLock { $0 } == nil && again?.version == 2)
         #expect(try await store.events(from: "n", after: 0).map(\.payload) == ["e1", "e2"])
+        // Emptied: an earlier incarnation's release leaves it; its own removes it.
+        try await store.releaseChannelState("#a", historyKey: "#a 1")
+        #expect(try await store.channelStates(["#a"]).map(\.version) == [2])
+        try await store.releaseChannelState("#a", historyKey: "#a 2")
+        #expect(try await store.channelStates(["#a"]).isEmpty)
     }
 }
 

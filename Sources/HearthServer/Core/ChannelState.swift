@@ -20,6 +20,8 @@ final class ChannelState {
     var modes = ChannelModes(flags: [.noOutside, .topicLock])
     /// Bans, ban exceptions and invite exceptions.
     var lists = ChannelLists()
+    /// Its place in the network's order of channel changes (with `--node`; see ChannelSync).
+    var ordered = ChannelOrder()
     var invited: Set<String> = []
     /// Member id → status; `order` keeps join order for NAMES.
     var members: [Int: MemberStatus] = [:]

@@ -85,6 +85,7 @@ extension Core {
             IRCCommand("WALLOPS", min: 1, oper: true, usage: "WALLOPS :<text>") { $0.wallops($1, $2) },
             IRCCommand("HELPOP", usage: "HELPOP [<command>]") { $0.help($1, $2) },
             IRCCommand("REHASH", oper: true, usage: "REHASH") { $0.rehash($1, $2) },
+            IRCCommand("NETSTATE", oper: true, usage: "NETSTATE [<channel>]") { $0.netstate($1, $2) },
         ].map { ($0.name, $0) })
 
     /// Commands an IRC client may send before registration. A first line starting with one

@@ -351,12 +351,13 @@ extension Core {
                         "You're not channel operator (the topic is locked with +t)"))
                 return
             }
+            let before = beforeChange(state, channel)
             channel.topic = IRCMessage.truncate(message.params[1], toBytes: IRCLimits.topicLength)
             channel.topicSetBy = state[client].prefix
             channel.topicSetAt = Date()
             let change = userMessage(state, client, "TOPIC", [channel.name, channel.topic])
             out.send(state, channel, change)
-            tellNetwork(command: change, by: client)
+            tellNetwork(state, changed: channel, from: before, by: client)
             persistIfRegistered(&state, channel)
         }
     }

@@ -77,6 +77,7 @@ extension Core {
                 }
                 out.send(client, numeric(state, client, list.end, channel.name, "End of \(list.name)"))
             case .change(let steps):
+                let before = beforeChange(state, channel)
                 // A user of another node: that node checked the change before it told us.
                 let isOp = status?.op == true || state[client].isOper || client.isRemote
                 var applied: [ModeChange] = []
@@ -103,7 +104,7 @@ extension Core {
                     persistIfRegistered(&state, channel)
                     let change = userMessage(state, client, "MODE", [channel.name] + ModeChange.serialize(applied))
                     out.send(state, channel, change)
-                    tellNetwork(command: change, by: client)
+                    tellNetwork(state, changed: channel, from: before, by: client)
                 }
             }
         }

@@ -27,6 +27,9 @@ enum NetworkMessage: Sendable, Equatable {
     case effect(NetworkUser, SessionEffect)
     /// A channel's topic and modes, announced with the users.
     case channel(NetworkChannel)
+    /// A change of a channel's state by a user (session 0: the server), numbered by the
+    /// database (`version`): the whole state after it, which every node applies in that order.
+    case channelState(NetworkUser, NetworkChannel)
     /// Node `node` was lost or stopped: its users quit with `reason`.
     case nodeGone(node: String, reason: String)
 
@@ -44,6 +47,7 @@ enum NetworkMessage: Sendable, Equatable {
         case .command: "command"
         case .effect: "effect"
         case .channel: "channel"
+        case .channelState: "channelState"
         case .nodeGone: "nodeGone"
         }
     }
@@ -74,6 +78,13 @@ struct NetworkChannel: Sendable, Equatable {
     var modes: ChannelModes
     /// Nil from a node that predates them: the lists known here stay.
     var lists: [ListEntry]?
+    /// Seconds since 1970; nil from a node that predates it.
+    var topicSetAt: Double? = nil
+    /// Member ("NODE SESSION") → its prefix letters ("o", "v", "ov", "" for none), for the
+    /// members the network's changes named; others keep what their join gave them.
+    var prefixes: [String: String]? = nil
+    /// Its place in the network's order (`NetworkChannelStore`); nil: not ordered yet.
+    var version: Int64? = nil
 
     /// One entry of list mode `mode` (b, e or I), as `MODE #channel b` shows it. The mode stays
     /// a string: a node skips a list it does not know rather than the whole channel.
@@ -170,6 +181,9 @@ private struct Wire: Codable {
     var op: Bool?
     var history, line, text: String?
     var lists: [NetworkChannel.ListEntry]?
+    var at: Double?
+    var prefixes: [String: String]?
+    var version: Int64?
 
     private init(_ message: NetworkMessage, _ from: String, _ who: NetworkUser? = nil) {
         (kind, self.from, node, session) = (message.kind, from, who?.node ?? from, who?.session ?? 0)
@@ -211,12 +225,20 @@ private struct Wire: Codable {
             line = String(decoding: try JSONEncoder().encode(effect), as: UTF8.self)
         case .channel(let channel):
             self.init(envelope.message, from)
-            (target, text, user) = (channel.name, channel.topic, channel.topicSetBy)
-            (line, lists) = (channel.modes.serialized(showKey: true).joined(separator: " "), channel.lists)
+            self.channel(channel)
+        case .channelState(let who, let channel):
+            self.init(envelope.message, from, who)
+            self.channel(channel)
         case .nodeGone(let node, let reason):
             self.init(envelope.message, from, NetworkUser(node: node, session: 0))
             text = reason
         }
+    }
+
+    private mutating func channel(_ channel: NetworkChannel) {
+        (target, text, user) = (channel.name, channel.topic, channel.topicSetBy)
+        (line, lists) = (channel.modes.serialized(showKey: true).joined(separator: " "), channel.lists)
+        (at, prefixes, version) = (channel.topicSetAt, channel.prefixes, channel.version)
     }
 
     func envelope() throws(NetworkDecodingError) -> NetworkEnvelope {
@@ -242,18 +264,25 @@ private struct Wire: Codable {
                 throw .malformed("effect: not an effect this node knows")
             }
             return .effect(who, effect)
-        case "channel":
-            // Leniently: a flag this node does not know is skipped, the rest (and the lists) apply.
-            let modes = (line ?? "").split(separator: " ").map(String.init)
-            guard let parsed = ChannelModes(modes, ignoringUnknown: true) else {
-                throw .malformed("channel: not channel modes")
-            }
-            let name = try need(target, "target")
-            return .channel(
-                NetworkChannel(name: name, topic: text ?? "", topicSetBy: user ?? "", modes: parsed, lists: lists))
+        case "channel": return .channel(try channel())
+        case "channelState":
+            let channel = try channel()
+            guard channel.version != nil else { throw .malformed("channelState without version") }
+            return .channelState(who, channel)
         case "nodeGone": return .nodeGone(node: node, reason: text ?? "\(node) left the network")
         default: throw .unknownKind(kind)
         }
+    }
+
+    private func channel() throws(NetworkDecodingError) -> NetworkChannel {
+        // Leniently: a flag this node does not know is skipped, the rest (and the lists) apply.
+        let modes = (line ?? "").split(separator: " ").map(String.init)
+        guard let parsed = ChannelModes(modes, ignoringUnknown: true) else {
+            throw .malformed("\(kind): not channel modes")
+        }
+        return NetworkChannel(
+            name: try need(target, "target"), topic: text ?? "", topicSetBy: user ?? "", modes: parsed, lists: lists,
+            topicSetAt: at, prefixes: prefixes, version: version)
     }
 
     private func profile() throws(NetworkDecodingError) -> NetworkProfile {

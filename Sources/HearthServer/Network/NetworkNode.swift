@@ -28,11 +28,23 @@ final class NetworkNode: Sendable {
         /// An event this node could not read (`malformed`, `unknown_kind`, `unsupported_version`)
         /// or write: counted.
         var refused: @Sendable (String) -> Void
+        /// This node's oldest pending change of a channel (by key) was numbered: the state after
+        /// it (nil: it changed nothing there).
+        var ordered: @Sendable (String, NetworkChannel?) -> Void = { _, _ in }
+        /// The node (re)joined the bus and asked for everyone's users: it reads the numbered
+        /// state of the channels it knows from the database.
+        var listening: @Sendable () async -> Void = {}
+    }
+
+    /// What the publisher sends: an event, or a channel change the database numbers first.
+    enum Outgoing: Sendable {
+        case event(NetworkMessage)
+        case change(ChannelChange)
     }
 
     private let handlers = Mutex<Handlers?>(nil)
     /// Events waiting for the publisher, and whether it was woken for them.
-    private let queue = Mutex<(events: [NetworkMessage], woken: Bool)>(([], false))
+    private let queue = Mutex<(events: [Outgoing], woken: Bool)>(([], false))
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
     /// The last event seen from each node (its id in the event log), to catch up after losing
@@ -93,9 +105,15 @@ final class NetworkNode: Sendable {
 
     /// Queues an event for every other node; events leave in the order they were queued. Cheap:
     /// it is called under the core's lock, so the publisher task encodes.
-    func publish(_ event: NetworkMessage) {
+    func publish(_ event: NetworkMessage) { enqueue(.event(event)) }
+
+    /// Queues a change of a channel's state, in order with this node's events: the database
+    /// numbers it among every node's changes of that channel, then it is announced.
+    func publish(change: ChannelChange) { enqueue(.change(change)) }
+
+    private func enqueue(_ item: Outgoing) {
         let needsWake = queue.withLock { state -> Bool in
-            state.events.append(event)
+            state.events.append(item)
             defer { state.woken = true }
             return !state.woken
         }
@@ -138,41 +156,89 @@ final class NetworkNode: Sendable {
     /// queued is lost or reordered.
     private func flushQueue() async {
         while true {
-            let taken = queue.withLock { state -> [NetworkMessage] in
+            let taken = queue.withLock { state -> [Outgoing] in
                 let taken = state.events
                 state.events = []
                 if taken.isEmpty { state.woken = false }
                 return taken
             }
             if taken.isEmpty { return }
-            let batch = taken.compactMap { message -> String? in
-                do {
-                    return try NetworkEnvelope(from: name, message: message).encoded()
-                } catch {
-                    // Its kind only: the error's text may quote what was said.
-                    logger.error("network: could not encode a \(message.kind) event; not sent")
-                    handlers.withLock { $0 }?.refused("unencodable")
-                    return nil
+            // Runs of events go in batches; a channel change between them waits its turn.
+            var events: [NetworkMessage] = []
+            for item in taken {
+                switch item {
+                case .event(let event): events.append(event)
+                case .change(let change):
+                    if !(await send(events)) { return }
+                    events = []
+                    if !(await order(change)) { return }
                 }
             }
-            var start = 0
-            while start < batch.count {
-                let end = min(start + Self.eventsPerStatement, batch.count)
-                var delay = Duration.milliseconds(100)
-                while true {
-                    do {
-                        try await store.publish(Array(batch[start..<end]), from: name)
-                        break
-                    } catch {
-                        if Task.isCancelled { return }
-                        logger.warning("network: could not publish (\(error)); retrying")
-                        try? await Task.sleep(for: delay)
-                        delay = min(delay * 2, .seconds(2))
-                    }
+            if !(await send(events)) { return }
+        }
+    }
+
+    /// Numbers a channel change in the database and announces it (retried while the database
+    /// is away, as events are); false when cancelled.
+    private func order(_ change: ChannelChange) async -> Bool {
+        guard let channels = store as? any NetworkChannelStore else { return true }
+        let (name, handlers) = (self.name, handlers.withLock { $0 })
+        var delay = Duration.milliseconds(100)
+        while true {
+            do {
+                let result = try await channels.changeChannelState(
+                    change.channelKey, historyKey: change.historyKey, from: name,
+                    change: { change.next(stored: $0) },
+                    event: { version, state in
+                        let channel = NetworkChannel(stored: state, name: change.name, version: version)
+                        let message = channel.map { NetworkMessage.channelState(change.who, $0) }
+                        return (try? message.map { try NetworkEnvelope(from: name, message: $0).encoded() }) ?? ""
+                    })
+                let confirmed = result.flatMap {
+                    NetworkChannel(stored: $0.state, name: change.name, version: $0.version)
                 }
-                start = end
+                handlers?.ordered(change.channelKey, confirmed)
+                return true
+            } catch {
+                if Task.isCancelled { return false }
+                logger.warning("network: could not order a channel change (\(error)); retrying")
+                try? await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(2))
             }
         }
+    }
+
+    /// Publishes events in batches; false when cancelled.
+    private func send(_ taken: [NetworkMessage]) async -> Bool {
+        if taken.isEmpty { return true }
+        let batch = taken.compactMap { message -> String? in
+            do {
+                return try NetworkEnvelope(from: name, message: message).encoded()
+            } catch {
+                // Its kind only: the error's text may quote what was said.
+                logger.error("network: could not encode a \(message.kind) event; not sent")
+                handlers.withLock { $0 }?.refused("unencodable")
+                return nil
+            }
+        }
+        var start = 0
+        while start < batch.count {
+            let end = min(start + Self.eventsPerStatement, batch.count)
+            var delay = Duration.milliseconds(100)
+            while true {
+                do {
+                    try await store.publish(Array(batch[start..<end]), from: name)
+                    break
+                } catch {
+                    if Task.isCancelled { return false }
+                    logger.warning("network: could not publish (\(error)); retrying")
+                    try? await Task.sleep(for: delay)
+                    delay = min(delay * 2, .seconds(2))
+                }
+            }
+            start = end
+        }
+        return true
     }
 
     private func heartbeatLoop() async {
@@ -236,6 +302,7 @@ final class NetworkNode: Sendable {
                         awaiting.withLock { $0 = Set(others.map(\.name)) }
                         publish(.hello(server: serverName))
                         try await resync()
+                        await handlers.withLock({ $0 })?.listening()
                         continue
                     }
                     take(delivery)

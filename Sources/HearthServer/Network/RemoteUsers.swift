@@ -14,7 +14,9 @@ extension Core {
                 announce: { [unowned self] in self.announcements(node: network.name) },
                 mirrored: { [unowned self] in self.chat.withLock { state in Set(state.remoteUsers.keys) } },
                 localUsers: { [unowned self] in self.chat.withLock { state in state.clients.count } },
-                refused: { [unowned self] in self.metrics.networkEventRefused(reason: $0) }))
+                refused: { [unowned self] in self.metrics.networkEventRefused(reason: $0) },
+                ordered: { [unowned self] in self.orderedChange($0, $1) },
+                listening: { [unowned self] in await self.loadChannelStates() }))
     }
 
     /// Applies one event from another node. Events of one node arrive in the order it sent them.
@@ -66,9 +68,10 @@ extension Core {
             case .message(let who, let target, let message):
                 deliverRemote(&state, message, from: RemoteOrigin(who), to: target, out: &out)
             case .channel(let snapshot):
-                guard let channel = state.channels[IRCNames.fold(snapshot.name)], channel.order.allSatisfy(\.isRemote)
-                else { return }
-                channel.take(snapshot)
+                announced(&state, snapshot, out: &out)
+            case .channelState(let who, let snapshot):
+                guard let channel = state.channels[IRCNames.fold(snapshot.name)] else { return }
+                adopt(&state, channel, snapshot, by: state.remoteUsers[RemoteOrigin(who)], out: &out)
             case .nodeGone(let node, let reason):
                 for user in state.remoteUsers.values where user.remote?.node == node {
                     removeRemote(&state, user, reason: reason, out: &out)
@@ -251,10 +254,7 @@ extension Core {
                 }
             }
             for channel in state.channels.values where channel.order.contains(where: { !$0.isRemote }) {
-                let snapshot = NetworkChannel(
-                    name: channel.name, topic: channel.topic, topicSetBy: channel.topicSetBy, modes: channel.modes,
-                    lists: channel.lists.announced)
-                messages.append(.channel(snapshot))
+                messages.append(.channel(networkSnapshot(state, channel)))
             }
             return messages
         }
@@ -270,7 +270,10 @@ extension Core {
     func forgetNetworkChannel(_ channel: ChannelState) {
         guard let network, channel.historyKey != channel.key else { return }
         let (key, history) = (channel.key, channel.historyKey)
-        Task { try? await network.store.releaseChannel(key, historyKey: history) }
+        Task {
+            try? await network.store.releaseChannel(key, historyKey: history)
+            try? await (network.store as? any NetworkChannelStore)?.releaseChannelState(key, historyKey: history)
+        }
     }
 
     /// Who `client` is, for the other nodes.

@@ -29,4 +29,7 @@ public protocol NetworkChannelStore: Sendable {
 
     /// The stored states of these channels (any incarnation: the caller compares `historyKey`).
     func channelStates(_ channelKeys: [String]) async throws -> [NetworkChannelState]
+
+    /// The channel emptied on every node: its state goes with it (a later incarnation's stays).
+    func releaseChannelState(_ channelKey: String, historyKey: String) async throws
 }

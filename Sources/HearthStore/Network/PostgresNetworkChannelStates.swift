@@ -42,6 +42,11 @@ extension PostgresStore: NetworkChannelStore {
         }
     }
 
+    public func releaseChannelState(_ channelKey: String, historyKey: String) async throws {
+        try await run(
+            "DELETE FROM networkChannelState WHERE channelKey = \(channelKey) AND historyKey = \(historyKey)")
+    }
+
     public func channelStates(_ channelKeys: [String]) async throws -> [NetworkChannelState] {
         try await rows(
             """

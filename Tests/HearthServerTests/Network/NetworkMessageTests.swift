@@ -41,6 +41,11 @@ import Testing
                 modes: ChannelModes(flags: [.noOutside, .topicLock], key: "sesame", limit: 5),
                 lists: [.init(mode: "b", mask: "*!*@bad", setBy: "ann", at: 1_700_000_000.5)])),
         .channel(NetworkChannel(name: "#new", topic: "", topicSetBy: "", modes: ChannelModes(), lists: nil)),
+        .channelState(
+            ann,
+            NetworkChannel(
+                name: "#tea", topic: "Tea", topicSetBy: "ann!ann@h", modes: ChannelModes(flags: [.moderated], key: "k"),
+                lists: [], topicSetAt: 1_700_000_000, prefixes: ["a 7": "ov", "b 2": ""], version: 12)),
         .nodeGone(node: "b", reason: "b was lost"),
     ]
 
