@@ -32,6 +32,13 @@ import Testing
             // Privately the owner gets it.
             try await ava.send("PRIVMSG hearth :!fortune show 1")
             try await ava.expect("· page: \(page)")
+            // The friends' leaderboard is each reader's own page (401 signed out): linked only privately.
+            try await ava.send("PRIVMSG #lobby :!top points friends")
+            let top = try await ava.expect("PRIVMSG #lobby :Top points among your friends:")
+            #expect(!top.contains("/leaderboard"), "\(top)")
+            try await ava.send("PRIVMSG hearth :!top points friends")
+            try await ava.expect(
+                "PRIVMSG ava :Top points among your friends: http://127.0.0.1:\(server.httpPort)/leaderboard?friends=1")
 
             // Shared with a stranger: the cookie, no link (the page refuses them).
             let cal = try await TestClient.user(server, "cal")

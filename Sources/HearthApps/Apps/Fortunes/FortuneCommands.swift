@@ -457,7 +457,10 @@ enum FortuneCommands {
         let rows = try await leaderboard(request.services.store, friendsOf: friendsOnly ? me?.id : nil)
         if rows.isEmpty { return BotResponse(["Nobody has points yet — !fortune to start."]) }
         let title = friendsOnly ? "Top points among your friends" : "Top points"
-        let web = request.services.pageURL(friendsOnly ? "/leaderboard?friends=1" : "/leaderboard").map { " \($0)" }
+        // The friends' page is each reader's own (401 signed out): linked only privately.
+        let linked = !friendsOnly || request.caller.channel == nil
+        let path = friendsOnly ? "/leaderboard?friends=1" : "/leaderboard"
+        let web = linked ? request.services.pageURL(path).map { " \($0)" } : nil
         return BotResponse(
             ["\(request.style.bold(title)):\(web ?? "")"]
                 + rows.enumerated().map { "\($0.offset + 1). \($0.element.name) — \($0.element.points)" })
