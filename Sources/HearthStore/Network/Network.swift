@@ -94,6 +94,12 @@ public protocol NetworkStore: Sendable {
     /// Every claim, for a node rebuilding its view after it lost the bus.
     func networkNicks() async throws -> [NetworkNick]
 
+    /// Frees `node`'s claims that no connection of it holds any more (a release that never
+    /// reached the database): each of its rows whose nick and session are not among `live`,
+    /// returned. Rows of sessions numbered `below` or above are kept: claims made after the
+    /// node took its list of `live` ones.
+    func sweepNicks(node: String, live: [NetworkNick], below: Int) async throws -> [NetworkNick]
+
     /// Logs events and sends them to every node (this one included), in order, as one batch.
     func publish(_ events: [String], from node: String) async throws
 

@@ -127,6 +127,20 @@ extension PostgresStore: NetworkStore {
         try await rows("SELECT nickKey, node, session, accountId FROM networkNick").map(Self.nick)
     }
 
+    public func sweepNicks(node: String, live: [NetworkNick], below: Int) async throws -> [NetworkNick] {
+        let keys = live.map(\.nickKey)
+        let sessions = live.map { Int64($0.session) }
+        return try await rows(
+            """
+            DELETE FROM networkNick n WHERE n.node = \(node) AND n.session < \(Int64(below))
+              AND NOT EXISTS (
+                SELECT 1 FROM unnest(\(keys)::text[], \(sessions)::bigint[]) AS held(nickKey, session)
+                WHERE held.nickKey = n.nickKey AND held.session = n.session)
+            RETURNING nickKey, node, session, accountId
+            """
+        ).map(Self.nick)
+    }
+
     public func publish(_ events: [String], from node: String) async throws {
         guard !events.isEmpty else { return }
         // One statement, one transaction: the batch is logged and announced whole and in order.

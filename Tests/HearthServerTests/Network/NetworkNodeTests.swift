@@ -28,6 +28,7 @@ import Testing
         }
         func releaseChannel(_ channelKey: String, historyKey: String) async throws {}
         func networkNicks() async throws -> [NetworkNick] { [] }
+        func sweepNicks(node: String, live: [NetworkNick], below: Int) async throws -> [NetworkNick] { [] }
         func publish(_ events: [String], from node: String) async throws { published.withLock { $0 += events } }
         func events(from node: String, after id: Int64) async throws -> [NetworkDelivery] { [] }
         func subscribe() -> AsyncThrowingStream<NetworkDelivery, any Error> {
