@@ -84,6 +84,9 @@ public enum Numeric: String, Sendable {
     case noNicknameGiven = "431"
     case erroneousNickname = "432"
     case nicknameInUse = "433"
+    /// ERR_UNAVAILRESOURCE (RFC 2812): the nick can be neither given nor refused now (a
+    /// network's database is not answering); the client may try again.
+    case nickUnavailable = "437"
     case userNotInChannel = "441"
     case notOnChannel = "442"
     case userOnChannel = "443"

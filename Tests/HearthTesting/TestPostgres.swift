@@ -123,7 +123,13 @@ public enum TestPostgres {
 
     /// Runs `body` on a new connection to the test server as its superuser.
     static func asSuperuser<T>(_ body: (PostgresConnection, Logger) async throws -> T) async throws -> T {
-        let admin = try await superuserURL()
+        try await connected(to: try await superuserURL(), body)
+    }
+
+    /// Runs `body` on a new connection to `admin` (a superuser's URL).
+    static func connected<T>(
+        to admin: DatabaseURL, _ body: (PostgresConnection, Logger) async throws -> T
+    ) async throws -> T {
         let logger = Logger(label: "test-postgres")
         let connection = try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.next(),

@@ -2,7 +2,6 @@ import Foundation
 import HearthKit
 import HearthProtocol
 import NIOCore
-import NIOEmbedded
 
 enum ClientMode {
     case undecided, irc, plain
@@ -78,11 +77,12 @@ final class Client: @unchecked Sendable {
     private(set) var remote: RemoteOrigin?
     var isRemote: Bool { remote != nil }
 
-    /// Where users of other nodes "are connected": one channel for them all, never written to.
+    /// Where users of other nodes "are": one of this server's loops and its batcher, shared by
+    /// them all. Nothing is written to them (their node delivers), so neither ever works for them.
     struct RemotePlace {
-        let channel = EmbeddedChannel()
+        let loop: EventLoop
         let batcher: FlushBatcher
-        init() { batcher = FlushBatcher(loop: channel.eventLoop) }
+        init(loop: EventLoop) { (self.loop, batcher) = (loop, FlushBatcher(loop: loop)) }
     }
 
     /// A user of another node, as this node mirrors it.
@@ -90,8 +90,8 @@ final class Client: @unchecked Sendable {
         // Messages forwarded to it carry every tag; its node gives it those its caps ask for.
         let user = ChatUser(host: host, mode: .irc, caps: ["message-tags", "server-time", "account-tag"])
         let client = Client(
-            id: id, socket: .channel(place.channel), eventLoop: place.channel.eventLoop, address: host,
-            batcher: place.batcher, user: user)
+            id: id, socket: .remote(place.loop), eventLoop: place.loop, address: host, batcher: place.batcher,
+            user: user)
         client.remote = origin
         return client
     }
@@ -119,9 +119,13 @@ enum ClientSocket {
     #if os(Linux)
         case epoll(EpollConnection)
     #endif
+    /// A user of another node: its node holds its connection; nothing is sent here, and ending
+    /// its session is that node's (`NetworkMessage.kill`). The loop only answers `closeFuture`.
+    case remote(EventLoop)
 
     func send(_ bytes: ByteBuffer) {
         switch self {
+        case .remote: return
         case .channel(let channel): channel.writeAndFlush(bytes, promise: nil)
         #if os(Linux)
             case .epoll(let connection): connection.send(bytes)
@@ -132,6 +136,7 @@ enum ClientSocket {
     /// Writes `bytes` and closes once they are written.
     func sendThenClose(_ bytes: ByteBuffer) {
         switch self {
+        case .remote: return
         case .channel(let channel): channel.writeAndFlush(bytes).whenComplete { _ in channel.close(promise: nil) }
         #if os(Linux)
             case .epoll(let connection): connection.sendThenClose(bytes)
@@ -141,6 +146,7 @@ enum ClientSocket {
 
     func close() {
         switch self {
+        case .remote: return
         case .channel(let channel): channel.close(promise: nil)
         #if os(Linux)
             case .epoll(let connection): connection.close()
@@ -151,6 +157,7 @@ enum ClientSocket {
     /// The connection's handler, while it is open (on its loop).
     var handler: ConnectionHandler? {
         switch self {
+        case .remote: nil
         case .channel(let channel): try? channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
         #if os(Linux)
             case .epoll(let connection): connection.handler
@@ -160,6 +167,7 @@ enum ClientSocket {
 
     var closeFuture: EventLoopFuture<Void> {
         switch self {
+        case .remote(let loop): loop.makeSucceededVoidFuture()
         case .channel(let channel): channel.closeFuture
         #if os(Linux)
             case .epoll(let connection): connection.closeFuture

@@ -29,8 +29,8 @@ final class Core: Sendable {
     let bot: Bot
     /// This process as a node of a network (nil: it is the whole server).
     let network: NetworkNode?
-    /// The one channel all remote users share (a channel each cost kilobytes per user).
-    let remotePlace = Client.RemotePlace()
+    /// The loop and batcher all remote users share (never used for them: their node delivers).
+    let remotePlace: Client.RemotePlace
     var passwords: PasswordWorker { bot.services.passwords }
     /// Hides users' addresses from each other (nil: `--no-cloak-hosts`); see Cloaking.swift.
     let cloak: HostCloak?
@@ -65,6 +65,7 @@ final class Core: Sendable {
         serverName = config.serverName
         botPrefix = "\(Bot.nick)!\(Bot.nick)@\(config.serverName)"
         self.group = group
+        remotePlace = Client.RemotePlace(loop: group.next())
         self.store = store
         self.bot = bot
         cloak = config.cloakHosts ? HostCloak(secret: bot.services.codes) : nil

@@ -278,12 +278,22 @@ extension Core {
         }
         let text = chat.withLock { state in "Killed (\(state[client].nick) (\(reason)))" }
         for target in targets {
-            withState { _, out in
-                out.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.address) (\(text))"]))
+            if let origin = target.remote {
+                // Its own node ends the session; its QUIT comes back from there, once.
+                network?.publish(.kill(NetworkUser(origin), reason: text))
+            } else {
+                end(target, killed: text)
             }
-            remove(target, reason: text)
-            target.batcher.close(target)
         }
+    }
+
+    /// Ends a connection of this node that an operator killed (here or on another node).
+    func end(_ target: Client, killed text: String) {
+        withState { _, out in
+            out.send(target, IRCMessage(command: "ERROR", params: ["Closing Link: \(target.address) (\(text))"]))
+        }
+        remove(target, reason: text)
+        target.batcher.close(target)
     }
 }
 

@@ -164,15 +164,17 @@ extension Core {
         }
         later(
             client,
-            {
-                let owner = try? await store.account(nameKey: key)
+            { () async -> (Stored<Account>?, NetworkNicks.Answer) in
                 // In a network the nick must be free on every node: the database decides.
-                guard let network, let claim, owner == nil || owner?.id == claim.accountID else {
-                    return (owner, true)
-                }
-                return (owner, (try? await network.store.claimNick(claim)) ?? false)
+                guard let network, let claim else { return ((try? await store.account(nameKey: key)), .claimed) }
+                return await Self.networkClaim(claim, owner: { try await store.account(nameKey: key) }, network)
             }
-        ) { owner, claimed in
+        ) { owner, answer in
+            if answer == .unavailable {
+                self.reply(client, .nickUnavailable, wanted, Self.unavailable)
+                return
+            }
+            let claimed = answer == .claimed
             if let owner, owner.id != self.chat.withLock({ state in state[client].account?.id }) {
                 self.reply(
                     client, .nicknameInUse, wanted,
@@ -189,6 +191,24 @@ extension Core {
             }
             if !renamed && claimed && network != nil { self.releaseNetworkNick(key, session: client.id) }
         }
+    }
+
+    /// 437's text: the network's database did not answer in time (`NetworkNicks.answerWait`).
+    static let unavailable =
+        "Nick is temporarily unavailable: the network's database is not answering; try again in a moment"
+
+    /// The account that reserves a nick, and the network's answer to `claim`, both within
+    /// `NetworkNicks.answerWait` (the database may be away: then nothing is decided).
+    static func networkClaim(
+        _ claim: NetworkNick, owner: @escaping @Sendable () async throws -> Stored<Account>?, _ network: NetworkNode
+    ) async -> (Stored<Account>?, NetworkNicks.Answer) {
+        let deadline = ContinuousClock.now + NetworkNicks.answerWait
+        guard case .success(let owner) = await NetworkNicks.first(before: deadline, owner) else {
+            return (nil, .unavailable)
+        }
+        // A nick an account reserves is not claimed for anyone else.
+        guard owner == nil || owner?.id == claim.accountID else { return (owner, .claimed) }
+        return (owner, await network.nicks.claim(claim, before: deadline))
     }
 
     /// Whether `key` is the nick of `holder`'s account (the nick its devices share).
@@ -293,19 +313,22 @@ extension Core {
                         }
                     }
                 }
-                let owner = try? await store.account(nameKey: key)
                 let effects =
                     login != nil ? ((try? await services.loginEffects(login!.0, tokenHash: login!.1)) ?? []) : []
                 // In a network the nick must be free on every node: the database decides.
-                var claimed = true
+                var (owner, answer): (Stored<Account>?, NetworkNicks.Answer) = (nil, .claimed)
                 if let network {
                     let claim = NetworkNick(
                         nickKey: key, node: network.name, session: session, accountID: login?.0.id ?? loggedIn)
-                    claimed = (try? await network.store.claimNick(claim)) ?? false
+                    (owner, answer) = await Self.networkClaim(
+                        claim, owner: { try await store.account(nameKey: key) }, network)
+                } else {
+                    owner = try? await store.account(nameKey: key)
                 }
-                return (login, passFailed, owner.map { AccountRef(id: $0.id, name: $0.name) }, effects, claimed)
+                return (login, passFailed, owner.map { AccountRef(id: $0.id, name: $0.name) }, effects, answer)
             }
-        ) { (login, passFailed, owner, effects, claimed) in
+        ) { (login, passFailed, owner, effects, answer) in
+            let claimed = answer == .claimed
             if passFailed {
                 self.reply(
                     client, .passwdMismatch, "Password incorrect: that resume token or name:password was not accepted")
@@ -324,6 +347,13 @@ extension Core {
                     let nickKey = state[client].nickKey
                     if state.nicks[nickKey] === client { state.nicks[nickKey] = nil }
                     if claimed { self.releaseNetworkNick(nickKey, session: client.id) }
+                    if answer == .unavailable {
+                        let nick = state[client].nick
+                        out.send(client, self.numeric(state, client, .nickUnavailable, nick, Self.unavailable))
+                        state[client].nickKey = ""
+                        state[client].nick = "*"
+                        return
+                    }
                     let why =
                         reserved
                         ? "Nickname is reserved by a registered account;"

@@ -14,6 +14,9 @@ enum NetworkMessage: Sendable, Equatable {
     case user(NetworkUser, NetworkProfile)
     case nick(NetworkUser, nick: String)
     case quit(NetworkUser, reason: String)
+    /// An operator of another node killed this user: its own node ends the session (and sends
+    /// the QUIT, with `reason`, to everyone).
+    case kill(NetworkUser, reason: String)
     /// With operator status or not, and the channel's history key (its incarnation); nil from a
     /// node that predates it: the receiver starts a history of its own.
     case join(NetworkUser, channel: String, op: Bool, history: String?)
@@ -41,6 +44,7 @@ enum NetworkMessage: Sendable, Equatable {
         case .user: "user"
         case .nick: "nick"
         case .quit: "quit"
+        case .kill: "kill"
         case .join: "join"
         case .part: "part"
         case .message: "message"
@@ -205,7 +209,7 @@ private struct Wire: Codable {
         case .nick(let who, let nick):
             self.init(envelope.message, from, who)
             self.nick = nick
-        case .quit(let who, let reason):
+        case .quit(let who, let reason), .kill(let who, let reason):
             self.init(envelope.message, from, who)
             text = reason
         case .join(let who, let channel, let op, let history):
@@ -254,6 +258,7 @@ private struct Wire: Codable {
         case "nick": return .nick(who, nick: try need(nick, "nick"))
         // Defaults for what the untyped events before version 1 left out.
         case "quit": return .quit(who, reason: text ?? "Quit")
+        case "kill": return .kill(who, reason: try need(text, "text"))
         case "join": return .join(who, channel: try need(target, "target"), op: op ?? false, history: history)
         case "part": return .part(who, channel: try need(target, "target"), line: try ircLine())
         case "message": return .message(who, target: try need(target, "target"), line: try ircLine())

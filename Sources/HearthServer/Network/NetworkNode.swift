@@ -34,7 +34,14 @@ final class NetworkNode: Sendable {
         /// The node (re)joined the bus and asked for everyone's users: it reads the numbered
         /// state of the channels it knows from the database.
         var listening: @Sendable () async -> Void = {}
+        /// This node's users' claims on nicks, for a sweep or a claim made again.
+        var localNicks: @Sendable () -> LocalNicks = { LocalNicks() }
+        /// Users whose nick was taken while this node was out: session → their new nick.
+        var collided: @Sendable ([Int: String]) -> Void = { _ in }
     }
+
+    /// This node's claims on nicks.
+    let nicks: NetworkNicks
 
     /// What the publisher sends: an event, or a channel change the database numbers first.
     enum Outgoing: Sendable {
@@ -68,6 +75,7 @@ final class NetworkNode: Sendable {
         self.serverName = serverName
         self.store = store
         self.logger = logger
+        nicks = NetworkNicks(node: name, store: store, logger: logger)
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (nickWorks, nickWork) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
     }
@@ -268,21 +276,14 @@ final class NetworkNode: Sendable {
     }
 
     /// The others took this node out for lost (it stalled past the timeout) and freed its
-    /// users' nicks: claim them again and announce its users anew.
+    /// users' nicks: claim them again (a user whose nick another took meanwhile is renamed
+    /// first) and announce its users anew.
     private func rejoin() async {
         guard let handlers = handlers.withLock({ $0 }) else { return }
         logger.warning("network: this node had been taken for lost; announcing its users again")
-        for event in handlers.announce() {
-            if case .user(let who, let profile) = event {
-                let claim = NetworkNick(
-                    nickKey: IRCNames.fold(profile.nick), node: name, session: who.session,
-                    accountID: profile.account?.id)
-                if (try? await store.claimNick(claim)) != true {
-                    logger.warning("network: \(profile.nick) was taken meanwhile on another node")
-                }
-            }
-            publish(event)
-        }
+        let renames = await nicks.reclaim(handlers.localNicks().held)
+        if !renames.isEmpty { handlers.collided(renames) }
+        for event in handlers.announce() { publish(event) }
     }
 
     private func listenLoop() async {
@@ -303,6 +304,9 @@ final class NetworkNode: Sendable {
                         publish(.hello(server: serverName))
                         try await resync()
                         await handlers.withLock({ $0 })?.listening()
+                        // Releases lost while the database was away: rows no session holds.
+                        let local = handlers.withLock { $0 }?.localNicks() ?? LocalNicks()
+                        try await nicks.sweep(live: local.held + local.pending, below: local.nextSession)
                         continue
                     }
                     take(delivery)

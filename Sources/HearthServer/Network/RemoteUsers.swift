@@ -16,7 +16,9 @@ extension Core {
                 localUsers: { [unowned self] in self.chat.withLock { state in state.clients.count } },
                 refused: { [unowned self] in self.metrics.networkEventRefused(reason: $0) },
                 ordered: { [unowned self] in self.orderedChange($0, $1) },
-                listening: { [unowned self] in await self.loadChannelStates() }))
+                listening: { [unowned self] in await self.loadChannelStates() },
+                localNicks: { [unowned self] in self.localNicks() },
+                collided: { [unowned self] in self.renameCollided($0) }))
     }
 
     /// Applies one event from another node. Events of one node arrive in the order it sent them.
@@ -25,9 +27,13 @@ extension Core {
             replay(RemoteOrigin(who), line)
             return
         }
+        if case .kill(let who, let reason) = message {
+            if who.node == network?.name { killedElsewhere(session: who.session, reason: reason) }
+            return
+        }
         withState { state, out in
             switch message {
-            case .hello, .announced, .command:
+            case .hello, .announced, .command, .kill:
                 break
             case .effect(let who, let effect):
                 if case .channelMessage(let key, let text) = effect {
@@ -85,6 +91,9 @@ extension Core {
         _ state: inout ChatState, _ message: IRCMessage, from origin: RemoteOrigin, to target: String,
         out: inout Outbox
     ) {
+        // From a user this node does not know (its node was taken out; it quit here): not
+        // delivered. Session 0 is the bot's.
+        guard origin.session == 0 || state.remoteUsers[origin] != nil else { return }
         let key = IRCNames.fold(target)
         // Only clients that speak message-tags can make sense of a TAGMSG.
         let tagsOnly = message.command == "TAGMSG"
@@ -150,9 +159,11 @@ extension Core {
         state[user].registered = true
         state.remoteUsers[origin] = user
         notePeakUsers(&state)
-        if let holder = state.nicks[state[user].nickKey] {
+        if let holder = state.nicks[state[user].nickKey], holder.isRemote || state[holder].registered {
             if Self.sameUser(state, holder, user) { addRemoteDevice(&state, user) }
         } else {
+            // Free, or held by a connection here still registering with it, which has no claim
+            // yet: the database gave it to this user (the other one hears 433).
             state.nicks[state[user].nickKey] = user
             announcePresence(&state, user, online: true, out: &out)
         }
@@ -302,7 +313,7 @@ extension Core {
     /// Frees a connection's network-wide claim on a nick (in the background: nobody waits).
     func releaseNetworkNick(_ key: String, session: Int) {
         guard let network, !key.isEmpty else { return }
-        network.inOrder { try? await network.store.releaseNick(key, node: network.name, session: session) }
+        network.inOrder { await network.nicks.release(key, session: session) }
     }
 
     /// A plain-mode guest's random nick, claimed network-wide in the background (the names
@@ -326,9 +337,7 @@ extension Core {
         let session = client.id
         network.inOrder {
             _ = try? await network.store.claimNick(claim)
-            if oldKey != claim.nickKey {
-                try? await network.store.releaseNick(oldKey, node: network.name, session: session)
-            }
+            if oldKey != claim.nickKey { await network.nicks.release(oldKey, session: session) }
         }
     }
 

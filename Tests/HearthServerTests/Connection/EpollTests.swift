@@ -193,6 +193,7 @@
                     switch socket {
                     case .epoll: #expect(nick == "plainpat")
                     case .channel: #expect(nick == "tlstess")
+                    case .remote: Issue.record("\(nick) is a user of another node")
                     }
                 }
                 #expect(sockets.count == 2)

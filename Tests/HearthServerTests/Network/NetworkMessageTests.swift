@@ -21,6 +21,7 @@ import Testing
             ann, NetworkProfile(nick: "guest", user: "u", host: "h", server: "s", realname: "", account: nil)),
         .nick(ann, nick: "ann2"),
         .quit(ann, reason: "Gone to lunch"),
+        .kill(ann, reason: "Killed (root (spam))"),
         .join(ann, channel: "#tea", op: true, history: "#tea/3"),
         .part(
             ann, channel: "#tea", line: IRCMessage(source: "ann!ann@h", command: "PART", params: ["#tea", "bye now"])),
