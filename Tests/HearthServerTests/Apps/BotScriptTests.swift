@@ -20,7 +20,9 @@ import Testing
         let core = server.server.core
         do {
             try await waitUntil("\(nick) in \(channel)") {
-                core.chat.withLock { state in state.channels[channel]?.order.contains { state[$0].nick == nick } ?? false }
+                core.chat.withLock { state in
+                    state.channels[channel]?.order.contains { state[$0].nick == nick } ?? false
+                }
             }
             return true
         } catch is TimeoutError {

@@ -36,7 +36,8 @@ extension LimitCrossingTests {
             try await sink.expect("PRIVMSG sink :0 x")
             // Every byte read by the server (held, or gone through to sink), or the connection closed.
             let core = server.server.core
-            let client = try #require(core.chat.withLock { state in state.clients.values.first { state[$0].nick == "patient" } })
+            let client = try #require(
+                core.chat.withLock { state in state.clients.values.first { state[$0].nick == "patient" } })
             try await waitUntil("the server to read all the lines") {
                 let held = try await client.eventLoop.submit { client.socket.handler?.heldBytes }.get()
                 let through = 1 + sink.unread().filter { $0.contains("PRIVMSG sink :") }.count
