@@ -30,6 +30,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     var heldBytes = 0
     var waiting = false
     var flood = FloodControl()
+    /// The flood tier as the last line's one read of the chat state found it (nil: read it for
+    /// the next line). Kept so a line takes the chat lock once before its handler, not twice.
+    var floodTier: FloodControl.Tier?
     var sweeper: LoopSweeper?
     var greetTimer: Scheduled<Void>?
     /// The client closed its sending side (`printf … | nc`): answer what it sent, then close.
@@ -188,7 +191,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     private func process(_ line: InboundLine) {
         guard !client.closing else { return }
         if flood.generation != core.configGeneration.load(ordering: .relaxed) { refreshFlood() }
-        if let wait = flood.take(core.floodTier(client)) {
+        if let wait = flood.take(floodTier ?? core.floodTier(client)) {
             core.metrics.floodDelays.increment()
             held.prepend(line)
             heldBytes += line.byteCount
@@ -218,7 +221,10 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                     return
                 }
             }
-            core.handleLine(client, bytes)
+            let route = core.handleLine(client, bytes)
+            // A line sent before registration may complete it, and async work (SASL, the bot's
+            // `!set bot on`) may change the tier: the next line reads it again.
+            floodTier = route.registered && client.pending == nil ? route.tier : nil
         }
         if client.pending == nil { core.finishLabel(client) }
         waitForPending()
@@ -267,11 +273,11 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         client.batcher.close(client)
     }
 
-    func checkTimeouts() {
+    /// `registered` and `mode`: the client's, read by the sweeper for all its connections at once.
+    func checkTimeouts(registered: Bool, mode: ClientMode) {
         guard let client, !client.closing else { return }
         let config = core.config
         let idle = Double((NIODeadline.now() - client.lastInput).nanoseconds) / 1e9
-        let (registered, mode) = core.chat.withLock { state in (state[client].registered, state[client].mode) }
         if !registered {
             if Date().timeIntervalSince(client.connectedAt) > config.registrationTimeout {
                 close(reason: "Registration timed out")

@@ -25,6 +25,12 @@ final class LoopSweeper: @unchecked Sendable {
     }
 
     private func sweep() {
-        for handler in handlers.values { handler.checkTimeouts() }
+        let open = handlers.values.filter { $0.client.map { !$0.closing } ?? false }
+        guard let core = open.first?.core else { return }
+        // One lock for the loop's connections, not one each.
+        let users = core.chat.withLock { state in open.map { (state[$0.client].registered, state[$0.client].mode) } }
+        for (handler, (registered, mode)) in zip(open, users) {
+            handler.checkTimeouts(registered: registered, mode: mode)
+        }
     }
 }

@@ -5,15 +5,21 @@ import NIOCore
 
 extension Core {
     /// Handles one line. Work that must wait (SQL, Argon2id, the bot) goes through `later`,
-    /// and the connection holds further lines until it completes, so order is kept.
-    func handleLine(_ client: Client, _ bytes: ByteBuffer) {
+    /// and the connection holds further lines until it completes, so order is kept. Returns what
+    /// the line was routed by, as read when it started (the connection keeps its flood tier).
+    @discardableResult
+    func handleLine(_ client: Client, _ bytes: ByteBuffer) -> LineRoute {
         // PRIVMSG and NOTICE to one user are relayed from the bytes when nothing more is needed
-        // (its one lock also checks that the sender is a registered IRC-mode user).
-        if bytes.withUnsafeReadableBytes({ relayFast(client, $0) }) { return }
-        var mode = chat.withLock { state in state[client].mode }
+        // (its one lock also checks that the sender is a registered IRC-mode user, and reads the
+        // route when it declines, so a line takes the chat lock once before its handler).
+        var read: LineRoute?
+        if bytes.withUnsafeReadableBytes({ relayFast(client, $0, route: &read) }) { return read! }
+        let route = read ?? chat.withLock { state in state.route(of: client) }
+        var routed = route
+        var mode = route.mode
         if mode == .undecided || (mode == .plain && client.plainLines == 0) {
             let text = String(decoding: bytes.readableBytesView, as: UTF8.self)
-            if text.allSatisfy({ $0 == " " }) { return }
+            if text.allSatisfy({ $0 == " " }) { return route }
             if Self.startsWithIRCCommand(text) {
                 // Also undoes a plain-mode greeting sent to a client that was slow to speak.
                 withState { state, out in
@@ -27,6 +33,8 @@ extension Core {
                     }
                     state[client].mode = .irc
                 }
+                // Undone from plain mode (not registered now), or still unregistered.
+                if mode == .plain { routed.registered = false }
                 mode = .irc
             } else if mode == .undecided {
                 startPlainMode(client)
@@ -36,23 +44,22 @@ extension Core {
         if mode == .plain {
             client.plainLines += 1
             handlePlainLine(client, bytes)
-            return
+            return route
         }
         let message: IRCMessage
         do {
             message = try IRCMessage.parse(bytes.readableBytesView)
         } catch {
-            parseFailed(client, error, raw: bytes)
-            return
+            parseFailed(client, error, raw: bytes, registered: routed.registered)
+            return route
         }
-        handleIRC(client, message)
+        handleIRC(client, message, route: routed)
+        return route
     }
 
     /// Which flood-control budget `client`'s lines draw on.
     func floodTier(_ client: Client) -> FloodControl.Tier {
-        chat.withLock { state in
-            !state[client].registered ? .unregistered : (state[client].isBot ? .bot : .registered)
-        }
+        chat.withLock { state in state.route(of: client).tier }
     }
 
     static func startsWithIRCCommand(_ text: String) -> Bool {
@@ -63,15 +70,13 @@ extension Core {
         return preRegistration.contains(String(first))
     }
 
-    func parseFailed(_ client: Client, _ error: IRCParseError, raw: ByteBuffer) {
+    func parseFailed(_ client: Client, _ error: IRCParseError, raw: ByteBuffer, registered: Bool) {
         if error == .empty { return }
         let lossy = String(decoding: raw.readableBytesView, as: UTF8.self)
         let lenient = try? IRCMessage.parse(lossy)
         // A username or realname in another encoding must not stall registration: it is taken
         // with replacement characters.
-        if error == .invalidUTF8, let lenient, lenient.command == "USER",
-            !chat.withLock({ state in state[client].registered })
-        {
+        if error == .invalidUTF8, let lenient, lenient.command == "USER", !registered {
             handleIRC(client, lenient)
             return
         }
@@ -107,14 +112,16 @@ extension Core {
         return try? IRCMessage.parse(tags + " PING")
     }
 
-    func handleIRC(_ client: Client, _ message: IRCMessage) {
+    /// `route`: what the line was routed by, if read already (nil: read here).
+    func handleIRC(_ client: Client, _ message: IRCMessage, route: LineRoute? = nil) {
         beginLabel(client, message)
         defer { client.capturing = false }
-        if message.tag("batch") != nil && chat.withLock({ state in state[client].registered }) {
+        let route = route ?? chat.withLock { state in state.route(of: client) }
+        if message.tag("batch") != nil && route.registered {
             addToMultiline(client, message)
             return
         }
-        dispatch(client, message)
+        dispatch(client, message, route: route)
     }
 
     /// Runs async work, then `then` back on the client's event loop. The connection holds
@@ -147,5 +154,25 @@ extension Core {
         client.closing = true
         remove(client, reason: text)
         client.batcher.close(client)
+    }
+}
+
+/// What routing a line needs of its sender, read in one lock: its mode, whether it has
+/// registered and is an operator, and the flood tier its next lines draw on.
+struct LineRoute {
+    var mode: ClientMode
+    var registered: Bool
+    var isOper: Bool
+    var isBot: Bool
+
+    var tier: FloodControl.Tier { !registered ? .unregistered : (isBot ? .bot : .registered) }
+}
+
+extension ChatState {
+    func route(of client: Client) -> LineRoute {
+        // Field by field: a copy of the whole user would retain its sets.
+        LineRoute(
+            mode: self[client].mode, registered: self[client].registered, isOper: self[client].isOper,
+            isBot: self[client].isBot)
     }
 }

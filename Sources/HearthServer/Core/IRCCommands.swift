@@ -93,9 +93,9 @@ extension Core {
     static let preRegistration: Set<String> = Set(ircCommands.values.filter(\.beforeRegistration).map(\.name))
 
     /// Looks the command up and applies the shared rules; the handler runs only if all pass.
-    func dispatch(_ client: Client, _ message: IRCMessage) {
+    func dispatch(_ client: Client, _ message: IRCMessage, route: LineRoute) {
         let known = Self.ircCommands[message.command]
-        let (registered, isOper) = chat.withLock { state in (state[client].registered, state[client].isOper) }
+        let (registered, isOper) = (route.registered, route.isOper)
         if !registered && known?.beforeRegistration != true {
             reply(client, .notRegistered, "You have not registered")
             return

@@ -12,8 +12,9 @@ import NIOCore
 /// tags from the client, channels — goes to the full path, which this must match byte for byte.
 extension Core {
     /// Relays `raw` (one line without CR LF) and returns true, or returns false having changed
-    /// nothing (also for a client that is not a registered IRC-mode user).
-    func relayFast(_ client: Client, _ raw: UnsafeRawBufferPointer) -> Bool {
+    /// nothing (also for a client that is not a registered IRC-mode user). `route` is set to the
+    /// sender's route when it took the chat lock, so the full path need not take it again.
+    func relayFast(_ client: Client, _ raw: UnsafeRawBufferPointer, route: inout LineRoute?) -> Bool {
         guard let line = RelayLine.scan(raw) else { return false }
         let target = UnsafeRawBufferPointer(rebasing: raw[line.target])
         // Channels keep the full path: measured, a relay saved nothing beside 10 to 200 deliveries.
@@ -21,46 +22,56 @@ extension Core {
         let key = IRCNames.fold(String(decoding: target, as: UTF8.self))
         if key == Bot.nick || key == "nickserv" { return false }
         let text = UnsafeRawBufferPointer(rebasing: raw[line.text])
-        let delivered = chat.withLock { state -> Int? in
-            guard state[client].registered, state[client].mode == .irc, let recipient = state.nicks[key],
-                state[recipient].registered, recipient !== client, !recipient.isRemote, !state[recipient].isPlain,
-                state.deviceGroups.isEmpty, !state.isBlocked(client, by: recipient),
-                line.command == .notice || state[recipient].away == nil
-            else { return nil }
-            let source = state[client].prefix
-            guard RelayedMessage.fits(source: source, line.command, target: state[recipient].nick, text) else {
-                return nil
-            }
-            state[client].lastMessageAt = Date()
-            let echo = state[client].echoes
-            let senderMask = state[client].tagMask
-            let recipientMask = state[recipient].tagMask
-            let wanted = UserMessageTags.wanted(by: recipientMask, sender: senderMask, echo: echo)
-            // Conversations between two accounts are kept (guests have no lasting identity).
-            let account = state[client].account
-            let kept = account.flatMap { from in state[recipient].account.map { (from.id, $0.id) } }
-            let message = RelayedMessage(
-                tags: UserMessageTags(isBot: state[client].isBot, account: account, wanted: wanted, keep: kept != nil),
-                source: source, command: line.command, target: state[recipient].nick, text: text)
-            let tags = message.tags.mask
-            let variant = UserMessageTags.variant(tags, for: recipientMask)
-            if recipient.eventLoop.inEventLoop {
-                recipient.batcher.write(recipient, message, variant: variant)
-            } else {
-                recipient.batcher.handOver(to: recipient, message, variant: variant)
-            }
-            if let kept, let msgid = message.tags.msgid {
-                recordConversation(
-                    kept, source: source, msgid: msgid, command: line.commandName,
-                    text: String(decoding: text, as: UTF8.self), at: message.tags.now)
-            }
-            guard echo else { return 1 }
-            client.batcher.write(client, message, variant: UserMessageTags.variant(tags, for: senderMask))
-            return 2
+        let (delivered, read) = chat.withLock { state -> (Int?, LineRoute) in
+            let route = state.route(of: client)
+            return (relay(&state, client, route, line, key: key, text: text), route)
         }
+        route = read
         guard let delivered else { return false }
         client.batcher.countRelayed(line.command, deliveries: delivered)
         return true
+    }
+
+    /// The relay itself, under the lock: how many messages it wrote, or nil to decline.
+    private func relay(
+        _ state: inout ChatState, _ client: Client, _ route: LineRoute, _ line: RelayLine, key: String,
+        text: UnsafeRawBufferPointer
+    ) -> Int? {
+        guard route.registered, route.mode == .irc, let recipient = state.nicks[key],
+            state[recipient].registered, recipient !== client, !recipient.isRemote, !state[recipient].isPlain,
+            state.deviceGroups.isEmpty, !state.isBlocked(client, by: recipient),
+            line.command == .notice || state[recipient].away == nil
+        else { return nil }
+        let source = state[client].prefix
+        guard RelayedMessage.fits(source: source, line.command, target: state[recipient].nick, text) else {
+            return nil
+        }
+        state[client].lastMessageAt = Date()
+        let echo = state[client].echoes
+        let senderMask = state[client].tagMask
+        let recipientMask = state[recipient].tagMask
+        let wanted = UserMessageTags.wanted(by: recipientMask, sender: senderMask, echo: echo)
+        // Conversations between two accounts are kept (guests have no lasting identity).
+        let account = state[client].account
+        let kept = account.flatMap { from in state[recipient].account.map { (from.id, $0.id) } }
+        let message = RelayedMessage(
+            tags: UserMessageTags(isBot: state[client].isBot, account: account, wanted: wanted, keep: kept != nil),
+            source: source, command: line.command, target: state[recipient].nick, text: text)
+        let tags = message.tags.mask
+        let variant = UserMessageTags.variant(tags, for: recipientMask)
+        if recipient.eventLoop.inEventLoop {
+            recipient.batcher.write(recipient, message, variant: variant)
+        } else {
+            recipient.batcher.handOver(to: recipient, message, variant: variant)
+        }
+        if let kept, let msgid = message.tags.msgid {
+            recordConversation(
+                kept, source: source, msgid: msgid, command: line.commandName,
+                text: String(decoding: text, as: UTF8.self), at: message.tags.now)
+        }
+        guard echo else { return 1 }
+        client.batcher.write(client, message, variant: UserMessageTags.variant(tags, for: senderMask))
+        return 2
     }
 }
 
