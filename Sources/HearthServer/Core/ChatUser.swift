@@ -99,10 +99,15 @@ struct UserCounts {
     var invisible = 0
     var opers = 0
 
+    /// `(registered, invisible, isOper)` before and after a change. Invisible users and operators
+    /// count only while registered, so clearing `registered` on removal drops them too, and a
+    /// +i or OPER that lands on a connection already removed (a KILL raced it) counts nothing.
     mutating func adjust(from old: (Bool, Bool, Bool), to new: (Bool, Bool, Bool)) {
         if old.0 != new.0 { users += new.0 ? 1 : -1 }
-        if old.1 != new.1 { invisible += new.1 ? 1 : -1 }
-        if old.2 != new.2 { opers += new.2 ? 1 : -1 }
+        let (wasInvisible, isInvisible) = (old.0 && old.1, new.0 && new.1)
+        if wasInvisible != isInvisible { invisible += isInvisible ? 1 : -1 }
+        let (wasOper, isOper) = (old.0 && old.2, new.0 && new.2)
+        if wasOper != isOper { opers += isOper ? 1 : -1 }
     }
 }
 

@@ -14,6 +14,8 @@ extension Core {
 
     func userMode(_ client: Client, _ target: String, _ change: String?) {
         withState { state, out in
+            // Killed meanwhile (from another loop): nothing of it is changed any more.
+            guard state.clients[client.id] != nil else { return }
             guard IRCNames.fold(target) == state[client].nickKey else {
                 if state.nicks[IRCNames.fold(target)] == nil {
                     out.send(client, numeric(state, client, .noSuchNick, target, "No such nick/channel"))

@@ -260,6 +260,8 @@ extension Core {
                 return
             }
             self.withState { state, out in
+                // Killed since the password was checked: it is gone, not an operator.
+                guard state.clients[client.id] != nil else { return }
                 state[client].isOper = true
                 out.send(client, self.numeric(state, client, .youreOper, "You are now an IRC operator"))
                 out.send(client, self.userMessage(state, client, "MODE", [state[client].nick, "+o"]))

@@ -208,4 +208,24 @@ import Testing
         #expect(!state.isBlocked(ann, by: bob))
         #expect(!state.isBlocked(guest, by: ann))
     }
+
+    @Test func aModeOrOperLandingOnARemovedUserCountsNothing() {
+        var state = ChatState()
+        let ann = Self.client(1)
+        state.clients[ann.id] = ann
+        state[ann].registered = true
+        state[ann].invisible = true
+        state[ann].isOper = true
+        #expect((state.counts.users, state.counts.invisible, state.counts.opers) == (1, 1, 1))
+        // Removed (a KILL), as `Core.remove` leaves it...
+        state.clients[ann.id] = nil
+        state[ann].registered = false
+        state[ann].invisible = false
+        state[ann].isOper = false
+        #expect((state.counts.users, state.counts.invisible, state.counts.opers) == (0, 0, 0))
+        // ...then its own MODE +i and OPER, decided before the KILL, land on the stale value.
+        state[ann].invisible = true
+        state[ann].isOper = true
+        #expect((state.counts.users, state.counts.invisible, state.counts.opers) == (0, 0, 0))
+    }
 }
