@@ -30,6 +30,11 @@ public enum Programs {
 
         func append(_ text: String) { printed.withLockedValue { $0 += text } }
 
+        private let closed = NIOLockedValueBox(false)
+        /// Its output has closed: the program has ended.
+        public var ended: Bool { closed.withLockedValue { $0 } }
+        func end() { closed.withLockedValue { $0 = true } }
+
         /// Sends SIGTERM (nothing if it has already ended).
         public func terminate() { try? execution.send(signal: .terminate) }
 
@@ -86,6 +91,7 @@ public enum Programs {
                 for try await chunk in execution.standardOutput {
                     running.append(chunk.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
                 }
+                running.end()
             }()
             let value: Result<T, any Error>
             do { value = .success(try await body(running)) } catch { value = .failure(error) }

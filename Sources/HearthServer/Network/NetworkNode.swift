@@ -147,11 +147,21 @@ final class NetworkNode: Sendable {
         }
     }
 
-    /// Says goodbye (the others quit this node's users at once) and leaves.
+    /// Longest a node's goodbye waits for the database at shutdown. Past it the node exits
+    /// anyway: what it still held is freed by the others once its heartbeat is older than
+    /// `NetworkLimits.nodeTimeout`, or by its own next start (`joinNetwork`).
+    static let goodbyeWait: Duration = .seconds(3)
+
+    /// Says goodbye (the others quit this node's users at once) and leaves, or gives up after
+    /// `goodbyeWait` (the database is away: waiting for it would keep the process from exiting).
     func stop(reason: String) async {
         publish(.nodeGone(node: name, reason: reason))
-        await flushQueue()
-        try? await store.leaveNetwork(node: name)
+        let said = await NetworkNicks.first(before: .now + Self.goodbyeWait) { [self] in
+            await flushQueue()
+            try await store.leaveNetwork(node: name)
+        }
+        if case .success = said { return }
+        logger.warning("network: could not say goodbye within \(Self.goodbyeWait); the others will take this node out")
     }
 
     private func publishLoop() async {

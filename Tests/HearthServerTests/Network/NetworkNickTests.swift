@@ -45,6 +45,20 @@ import Testing
         }
     }
 
+    /// Asks for `nick` on a new connection to `node` until it is given (001), not 433 or 437.
+    static func waitUntilFree(_ nick: String, on node: Node, timeout: Double) async throws {
+        let again = try await TestClient.connect(port: node.port)
+        try await again.send("USER \(nick) 0 * :\(nick)")
+        try await HearthTesting.waitUntil("\(nick) to be free on \(node.name)", timeout: timeout) {
+            try await again.send("NICK \(nick)")
+            let line = try await again.expect("001, 433 or 437") {
+                $0.contains(" 001 ") || $0.contains(" 433 ") || $0.contains(" 437 ")
+            }
+            return line.contains(" 001 ")
+        }
+        await again.close()
+    }
+
     /// Issue 37, failure 1: the winner of a nick race is reachable from every node. Each round,
     /// one unregistered connection per node asks for the same nick at once (in half the rounds
     /// two of them hold it before they send USER, as a client still negotiating does): exactly
@@ -190,20 +204,43 @@ import Testing
                 }
                 try await cluster.resume()
                 // Once the database is back, the nick the leaver held is free on every node.
-                for node in nodes {
-                    let again = try await TestClient.connect(port: node.port)
-                    try await again.send("USER leaver 0 * :leaver")
-                    try await HearthTesting.waitUntil("leaver to be free on \(node.name)", timeout: 30) {
-                        try await again.send("NICK leaver")
-                        let line = try await again.expect("001, 433 or 437") {
-                            $0.contains(" 001 ") || $0.contains(" 433 ") || $0.contains(" 437 ")
-                        }
-                        return line.contains(" 001 ")
-                    }
-                    await again.close()
-                }
+                for node in nodes { try await Self.waitUntilFree("leaver", on: node, timeout: 30) }
                 await newcomer.close()
                 await ann.close()
+            }
+        } catch {
+            await cluster.stop()
+            throw error
+        }
+        await cluster.stop()
+    }
+
+    /// A node given SIGTERM while the database is away exits at once (its goodbye is tried for
+    /// `NetworkNode.goodbyeWait`, never until the database is back, where systemd would SIGKILL
+    /// it); once the database is back, the others take it for lost and its users' nicks are free.
+    @Test func aNodeStoppedWhileTheDatabaseIsAwayExitsAndItsNicksAreFreedLater() async throws {
+        let cluster = try await TestPostgres.Cluster.start()
+        do {
+            let database = try await cluster.freshDatabase("goodbye")
+            let secret = Sodium.randomBytes(CodeHasher.keyBytes)
+            try await NetworkTests.start(["alpha"], database: database, secret: secret, started: []) { nodes in
+                let (_, finished) = try await NetworkTests.serve("beta", database: database, secret: secret) { beta in
+                    let stayer = try await NetworkTests.user("stayer", on: beta)
+                    try await cluster.pause()
+                    beta.process.terminate()
+                    // Far past the goodbye's deadline: a node still running then would run until
+                    // the database is back; it is killed, and its status says so.
+                    do {
+                        try await HearthTesting.waitUntil("beta to exit", timeout: 20) { beta.process.ended }
+                    } catch {
+                        beta.process.kill()
+                    }
+                    await stayer.close()
+                }
+                #expect(finished.status == 0, "\(finished.output.suffix(2000))")
+                try await cluster.resume()
+                // The others take it for lost once its heartbeat is old (15 s after the database is back).
+                try await Self.waitUntilFree("stayer", on: nodes[0], timeout: 60)
             }
         } catch {
             await cluster.stop()

@@ -43,6 +43,15 @@ import Testing
             try await body(started)
             return
         }
+        _ = try await serve(name, database: database, secret: secret) { node in
+            try await start(names.dropFirst(), database: database, secret: secret, started: started + [node], body)
+        }
+    }
+
+    /// Runs one node while `body` runs, then stops it with SIGTERM and says how it ended.
+    static func serve<T: Sendable>(
+        _ name: String, database: String, secret: [UInt8], _ body: (Node) async throws -> T
+    ) async throws -> (T, Programs.Finished) {
         let flags = [
             "--server-name", "\(name).hearth", "--database", database, "--node", name, "--no-flood-control",
             "--oper", "root:\(operatorPassword)",
@@ -52,9 +61,8 @@ import Testing
         FileManager.default.createFile(
             atPath: directory + "/" + CodeHasher.fileName, contents: Data(secret),
             attributes: [.posixPermissions: 0o600])
-        _ = try await Programs.serving(dataDirectory: directory, flags) { running, port in
-            let node = Node(name: name, port: port, process: running, database: database, secret: secret)
-            try await start(names.dropFirst(), database: database, secret: secret, started: started + [node], body)
+        return try await Programs.serving(dataDirectory: directory, flags) { running, port in
+            try await body(Node(name: name, port: port, process: running, database: database, secret: secret))
         }
     }
 
