@@ -85,8 +85,13 @@ extension Core {
         let key = IRCNames.fold(wanted)
         let me = snapshot(client)
         if key == me.nickKey {
-            // Case change only.
-            if wanted != me.nick { withState { state, out in setNick(&state, client, to: wanted, out: &out) } }
+            // Case change only, if the nick is still the one read (another loop may have renamed
+            // it since: a ghosting login, an account renamed): else it would bypass the checks.
+            guard wanted != me.nick else { return }
+            withState { state, out in
+                guard state[client].nickKey == key else { return }
+                setNick(&state, client, to: wanted, out: &out)
+            }
             return
         }
         if !me.registered, waitsForAccount(client, wanted, key) { return }

@@ -64,6 +64,16 @@ import Testing
         }
     }
 
+    @Test func aNickChangedOnlyInCaseIsRenamed() async throws {
+        try await withServer { server in
+            let c = try await TestClient.irc(server, nick: "casey")
+            try await c.send("NICK Casey")
+            try await c.expect(":casey!")
+            try await c.send("WHOIS casey")
+            try await c.expect(" Casey ")
+        }
+    }
+
     @Test func commandsBeforeRegistrationAreRefused() async throws {
         try await withServer { server in
             let c = try await server.connect()
