@@ -68,6 +68,8 @@ final class Client: @unchecked Sendable {
         self.socket = socket
         self.eventLoop = eventLoop
         self.address = address
+        // LUSERS counts follow changes made through a `ChatState`; a user made here is not counted.
+        assert(user.map { !$0.registered && !$0.invisible && !$0.isOper } ?? true, "set these through state[client]")
         shared = user ?? ChatUser(host: host ?? address)
     }
 

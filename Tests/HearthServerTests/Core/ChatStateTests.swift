@@ -18,12 +18,15 @@ import Testing
         if let nick {
             user.nick = nick
             user.nickKey = IRCNames.fold(nick)
-            user.registered = true
         }
         user.account = account
-        return Client(
+        let client = Client(
             id: id, socket: .channel(channel), eventLoop: channel.eventLoop, address: address,
             batcher: FlushBatcher(loop: channel.eventLoop), user: user)
+        // Registered through a state of its own: the tests' states count only what they change.
+        var own = ChatState()
+        if nick != nil { own[client].registered = true }
+        return client
     }
 
     /// `client` holding its nick.
