@@ -1,4 +1,6 @@
 import Foundation
+import HearthAccounts
+import HearthCrypto
 import HearthTesting
 import Testing
 
@@ -183,109 +185,136 @@ import Testing
     /// nicks, and every line a surviving sender had echoed reached every surviving member once,
     /// in order.
     @Test func aChaosOfChangesStopsAndKillsEndsTheSameOnEveryNode() async throws {
-        try await Net.withNodes(["alpha", "beta", "gamma"]) { nodes in
-            let caps = ["echo-message"]
-            var ops: [TestClient] = []
-            var talkers: [TestClient] = []
-            for (index, node) in nodes.enumerated() {
-                let op = try await Net.user("op\(index)", on: node, caps: caps)
-                if index > 0 { try await Net.waitUntil(op, sees: "@op0", in: "#chaos") }
-                try await op.send("JOIN #chaos")
-                try await op.expectNumeric("366")
-                ops.append(op)
-                for n in 0..<2 {
-                    let talker = try await Net.user("t\(index)x\(n)", on: node, caps: caps)
-                    try await talker.send("JOIN #chaos")
-                    try await talker.expectNumeric("366")
-                    talkers.append(talker)
+        try await Net.withNodes(["alpha", "beta", "gamma"]) { nodes in try await Self.chaos(nodes) }
+    }
+
+    /// The same chaos on a PostgreSQL of its own, which is also restarted (`pg_ctl stop -m fast`,
+    /// then started) between the stall and the kill: every node ends the same, no echoed line is
+    /// lost or doubled.
+    @Test func aChaosWithADatabaseRestartEndsTheSameOnEveryNode() async throws {
+        let cluster = try await TestPostgres.Cluster.start()
+        do {
+            let database = try await cluster.freshDatabase("chaos")
+            let secret = Sodium.randomBytes(CodeHasher.keyBytes)
+            let names: ArraySlice = ["alpha", "beta", "gamma"]
+            try await Net.start(names, database: database, secret: secret, started: []) { nodes in
+                try await Self.chaos(nodes) {
+                    try await cluster.pause()
+                    try await cluster.resume()
                 }
             }
-            for op in ops.dropFirst() {
-                try await ops[0].send("MODE #chaos +o \(op === ops[1] ? "op1" : "op2")")
-            }
-            for op in ops { try await op.expect("MODE #chaos +o :op2") }
-            let stop = ContinuousClock.now + .seconds(20)
-            let (opsNow, talkersNow) = (ops, talkers)
-            let changing = Task {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for (index, op) in opsNow.enumerated() {
-                        group.addTask {
-                            var step = 0
-                            while ContinuousClock.now < stop {
-                                step += 1
-                                let change = [
-                                    "MODE #chaos -k+k * k\(index)x\(step)", "MODE #chaos +l \(10 + step)",
-                                    "TOPIC #chaos :op\(index) step \(step)", "MODE #chaos +b b\(index)x\(step)!*@*",
-                                    "MODE #chaos -b b\(index)x\(step - 2)!*@*", "MODE #chaos +v t\((index + 1) % 3)x0",
-                                    "MODE #chaos -v t\((index + 2) % 3)x0", "MODE #chaos \(step % 2 == 0 ? "+" : "-")m",
-                                ][step % 8]
-                                try? await op.send(change)
-                                try await Task.sleep(for: .milliseconds(150))
-                            }
-                        }
-                    }
-                    for talker in talkersNow {
-                        group.addTask {
-                            var seq = 0
-                            while ContinuousClock.now < stop {
-                                seq += 1
-                                try? await talker.send("PRIVMSG #chaos :line \(seq)")
-                                try await Task.sleep(for: .milliseconds(200))
-                            }
-                        }
-                    }
-                    try await group.waitForAll()
-                }
-            }
-            try await Task.sleep(for: .seconds(4))
-            nodes[1].process.send(SIGSTOP)
-            try await Task.sleep(for: .seconds(3))
-            nodes[1].process.send(SIGCONT)
-            try await Task.sleep(for: .seconds(3))
-            nodes[2].process.kill()
-            try await Task.sleep(for: .seconds(2))
-            try await Net.start(["gamma"], database: nodes[0].database, secret: nodes[0].secret, started: []) {
-                again in
-                try await changing.value
-                // And a last race, ops of two nodes at once: it decides the key, limit and topic.
-                let gates = ops.prefix(2).map { _ in AsyncStream<Void>.makeStream() }
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for (index, (op, gate)) in zip(ops.prefix(2), gates).enumerated() {
-                        group.addTask {
-                            for await _ in gate.stream { break }
-                            try await op.send(
-                                "MODE #chaos -k+kl * last\(index) \(50 + index)\r\nTOPIC #chaos :last \(index)")
-                        }
-                    }
-                    for gate in gates { gate.continuation.yield() }
-                    try await group.waitForAll()
-                }
-                let late = try await Net.user("late", on: again[0])
-                try await Net.waitUntil(late, sees: "@op0", in: "#chaos")
-                try await late.send("JOIN #chaos")
-                try await late.expectNumeric("366")
-                var roots: [TestClient] = []
-                for (index, node) in [nodes[0], nodes[1], again[0]].enumerated() {
-                    roots.append(try await Self.oper(on: node, "root\(index)"))
-                }
-                try await Self.expectSameDigest(roots)
-                for client in roots + [late] { await client.close() }
-            }
-            // Lines: every surviving sender's echoed lines reached every surviving member once, in order.
-            let survivors = Array(talkers.prefix(4))
-            let unread = survivors.map { $0.unread() }
-            for (index, _) in survivors.enumerated() {
-                let sender = "t\(index / 2)x\(index % 2)"
-                let acked = Self.lines(from: sender, in: unread[index])
-                #expect(acked.count > 20, "\(sender) was slowed down: \(acked.count)")
-                for (member, lines) in unread.enumerated() where member != index {
-                    let seen = Self.lines(from: sender, in: lines)
-                    #expect(seen == seen.sorted() && Set(seen).count == seen.count, "\(sender): order or doubles")
-                    #expect(Set(acked).isSubset(of: Set(seen)), "\(sender): lost \(Set(acked).subtracting(seen).count)")
-                }
-            }
-            for client in ops.prefix(2) + survivors { await client.close() }
+        } catch {
+            await cluster.stop()
+            throw error
         }
+        await cluster.stop()
+    }
+
+    /// The chaos test's run on `nodes`; `restartDatabase`, when given, runs between the stall
+    /// and the kill.
+    static func chaos(_ nodes: [Net.Node], restartDatabase: (() async throws -> Void)? = nil) async throws {
+        let caps = ["echo-message"]
+        var ops: [TestClient] = []
+        var talkers: [TestClient] = []
+        for (index, node) in nodes.enumerated() {
+            let op = try await Net.user("op\(index)", on: node, caps: caps)
+            if index > 0 { try await Net.waitUntil(op, sees: "@op0", in: "#chaos") }
+            try await op.send("JOIN #chaos")
+            try await op.expectNumeric("366")
+            ops.append(op)
+            for n in 0..<2 {
+                let talker = try await Net.user("t\(index)x\(n)", on: node, caps: caps)
+                try await talker.send("JOIN #chaos")
+                try await talker.expectNumeric("366")
+                talkers.append(talker)
+            }
+        }
+        for op in ops.dropFirst() {
+            try await ops[0].send("MODE #chaos +o \(op === ops[1] ? "op1" : "op2")")
+        }
+        for op in ops { try await op.expect("MODE #chaos +o :op2") }
+        let stop = ContinuousClock.now + .seconds(20)
+        let (opsNow, talkersNow) = (ops, talkers)
+        let changing = Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, op) in opsNow.enumerated() {
+                    group.addTask {
+                        var step = 0
+                        while ContinuousClock.now < stop {
+                            step += 1
+                            let change = [
+                                "MODE #chaos -k+k * k\(index)x\(step)", "MODE #chaos +l \(10 + step)",
+                                "TOPIC #chaos :op\(index) step \(step)", "MODE #chaos +b b\(index)x\(step)!*@*",
+                                "MODE #chaos -b b\(index)x\(step - 2)!*@*", "MODE #chaos +v t\((index + 1) % 3)x0",
+                                "MODE #chaos -v t\((index + 2) % 3)x0", "MODE #chaos \(step % 2 == 0 ? "+" : "-")m",
+                            ][step % 8]
+                            try? await op.send(change)
+                            try await Task.sleep(for: .milliseconds(150))
+                        }
+                    }
+                }
+                for talker in talkersNow {
+                    group.addTask {
+                        var seq = 0
+                        while ContinuousClock.now < stop {
+                            seq += 1
+                            try? await talker.send("PRIVMSG #chaos :line \(seq)")
+                            try await Task.sleep(for: .milliseconds(200))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        try await Task.sleep(for: .seconds(4))
+        nodes[1].process.send(SIGSTOP)
+        try await Task.sleep(for: .seconds(3))
+        nodes[1].process.send(SIGCONT)
+        try await Task.sleep(for: .seconds(3))
+        try await restartDatabase?()
+        nodes[2].process.kill()
+        try await Task.sleep(for: .seconds(2))
+        try await Net.start(["gamma"], database: nodes[0].database, secret: nodes[0].secret, started: []) {
+            again in
+            try await changing.value
+            // And a last race, ops of two nodes at once: it decides the key, limit and topic.
+            let gates = ops.prefix(2).map { _ in AsyncStream<Void>.makeStream() }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, (op, gate)) in zip(ops.prefix(2), gates).enumerated() {
+                    group.addTask {
+                        for await _ in gate.stream { break }
+                        try await op.send(
+                            "MODE #chaos -k+kl * last\(index) \(50 + index)\r\nTOPIC #chaos :last \(index)")
+                    }
+                }
+                for gate in gates { gate.continuation.yield() }
+                try await group.waitForAll()
+            }
+            let late = try await Net.user("late", on: again[0])
+            try await Net.waitUntil(late, sees: "@op0", in: "#chaos")
+            try await late.send("JOIN #chaos")
+            try await late.expectNumeric("366")
+            var roots: [TestClient] = []
+            for (index, node) in [nodes[0], nodes[1], again[0]].enumerated() {
+                roots.append(try await Self.oper(on: node, "root\(index)"))
+            }
+            try await Self.expectSameDigest(roots)
+            for client in roots + [late] { await client.close() }
+        }
+        // Lines: every surviving sender's echoed lines reached every surviving member once, in order.
+        let survivors = Array(talkers.prefix(4))
+        let unread = survivors.map { $0.unread() }
+        for (index, _) in survivors.enumerated() {
+            let sender = "t\(index / 2)x\(index % 2)"
+            let acked = Self.lines(from: sender, in: unread[index])
+            #expect(acked.count > 20, "\(sender) was slowed down: \(acked.count)")
+            for (member, lines) in unread.enumerated() where member != index {
+                let seen = Self.lines(from: sender, in: lines)
+                #expect(seen == seen.sorted() && Set(seen).count == seen.count, "\(sender): order or doubles")
+                #expect(Set(acked).isSubset(of: Set(seen)), "\(sender): lost \(Set(acked).subtracting(seen).count)")
+            }
+        }
+        for client in ops.prefix(2) + survivors { await client.close() }
     }
 
     /// The numbers of `sender`'s "line N" messages to #chaos among `lines`.
