@@ -43,18 +43,7 @@ extension Core {
                 state[other].linesToBotTouched = config.clock.now()
             }
         case .guardedChannel(let guest):
-            let key = IRCNames.fold(guest.name)
-            state.guarded[key] = guest
-            if let channel = state.channels[key] {
-                channel.topic = guest.topic
-                for member in channel.order
-                where !(state[member].account.map { guest.members.contains($0.id) } ?? false) {
-                    leave(
-                        &state, member, channel,
-                        userMessage(state, member, "PART", [channel.name, "No longer in \(guest.owner)"]),
-                        out: &out)
-                }
-            }
+            guardChannel(&state, guest, out: &out)
         case .joinChannels(let id, let names):
             for other in state.clients.values where state[other].account?.id == id && state[other].registered {
                 for name in names { other.eventLoop.execute { self.joinOne(other, name: name, key: nil) } }
@@ -72,32 +61,54 @@ extension Core {
             for key in owned { retireHistory(&state, of: key, keepFor: []) }
             state.blocking[id] = nil
         case .botFlag(let id, let isBot):
-            for other in state.clients.values where state[other].account?.id == id && state[other].isBot != isBot {
-                state[other].isBot = isBot
-                if state[other].mode == .irc && state[other].registered {
-                    out.send(
-                        other,
-                        IRCMessage(
-                            source: state[other].prefix, command: "MODE",
-                            params: [state[other].nick, isBot ? "+B" : "-B"]))
-                }
-            }
+            setBotFlag(&state, accountID: id, isBot, out: &out)
         case .renamed(let id, let newName):
-            for other in state.clients.values where state[other].account?.id == id {
-                let oldKey = IRCNames.fold(state[other].account!.name)
-                state[other].account!.name = newName
-                if state[other].mode == .irc {
-                    out.send(
-                        other,
-                        numeric(
-                            state, other, .loggedIn, state[other].prefix, newName, "You are now logged in as \(newName)"
-                        ))
-                }
-                sendToPeers(
-                    &state, of: other, withCap: "account-notify", userMessage(state, other, "ACCOUNT", [newName]),
-                    out: &out)
-                if state[other].nickKey == oldKey { claimNick(&state, other, newName, out: &out) }
+            renameAccount(&state, accountID: id, to: newName, out: &out)
+        }
+    }
+
+    /// A family's channel: its topic is the family's, and whoever is no longer a member leaves.
+    private func guardChannel(_ state: inout ChatState, _ guest: GuardedChannel, out: inout Outbox) {
+        let key = IRCNames.fold(guest.name)
+        state.guarded[key] = guest
+        guard let channel = state.channels[key] else { return }
+        channel.topic = guest.topic
+        for member in channel.order where !(state[member].account.map { guest.members.contains($0.id) } ?? false) {
+            leave(
+                &state, member, channel,
+                userMessage(state, member, "PART", [channel.name, "No longer in \(guest.owner)"]), out: &out)
+        }
+    }
+
+    /// `!set bot on|off`: every connection of the account changes, and IRC ones see their +B/-B.
+    private func setBotFlag(_ state: inout ChatState, accountID id: Int64, _ isBot: Bool, out: inout Outbox) {
+        for other in state.clients.values where state[other].account?.id == id && state[other].isBot != isBot {
+            state[other].isBot = isBot
+            if state[other].mode == .irc && state[other].registered {
+                out.send(
+                    other,
+                    IRCMessage(
+                        source: state[other].prefix, command: "MODE", params: [state[other].nick, isBot ? "+B" : "-B"]))
             }
+        }
+    }
+
+    /// An account's new name: its connections are told (900, account-notify to peers), and one that
+    /// went by the old name takes the new one.
+    private func renameAccount(_ state: inout ChatState, accountID id: Int64, to newName: String, out: inout Outbox) {
+        for other in state.clients.values where state[other].account?.id == id {
+            let oldKey = IRCNames.fold(state[other].account!.name)
+            state[other].account!.name = newName
+            if state[other].mode == .irc {
+                out.send(
+                    other,
+                    numeric(
+                        state, other, .loggedIn, state[other].prefix, newName, "You are now logged in as \(newName)"))
+            }
+            sendToPeers(
+                &state, of: other, withCap: "account-notify", userMessage(state, other, "ACCOUNT", [newName]), out: &out
+            )
+            if state[other].nickKey == oldKey { claimNick(&state, other, newName, out: &out) }
         }
     }
 }

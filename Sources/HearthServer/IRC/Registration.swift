@@ -297,26 +297,9 @@ extension Core {
         later(
             client,
             {
-                var login: (AccountRef, String?)?
-                var passFailed = false
+                var (login, passFailed): ((AccountRef, String?)?, Bool) = (nil, false)
                 if let pass, loggedIn == nil {
-                    if SecretCodes.looksLikeResumeToken(pass) {
-                        if let (account, hash) = try? await accounts.checkToken(pass, address: address) {
-                            login = (AccountRef(id: account.id, name: account.name), hash)
-                        } else {
-                            passFailed = true
-                        }
-                    } else if let colon = pass.firstIndex(of: ":") {
-                        let name = String(pass[..<colon])
-                        let password = String(pass[pass.index(after: colon)...])
-                        if let account = try? await accounts.checkPassword(
-                            name: name, password: password, address: address)
-                        {
-                            login = (AccountRef(id: account.id, name: account.name), nil)
-                        } else {
-                            passFailed = true
-                        }
-                    }
+                    (login, passFailed) = await Self.passLogin(pass, accounts: accounts, address: address)
                 }
                 let effects =
                     login != nil ? ((try? await services.loginEffects(login!.0, tokenHash: login!.1)) ?? []) : []
@@ -348,31 +331,55 @@ extension Core {
             }
             let reserved = owner != nil && owner?.id != self.chat.withLock({ state in state[client].account?.id })
             if reserved || !sharing || !claimed {
-                self.withState { state, out in
-                    let nickKey = state[client].nickKey
-                    if state.nicks[nickKey] === client { state.nicks[nickKey] = nil }
-                    if claimed { self.releaseNetworkNick(nickKey, session: client.id) }
-                    if answer == .unavailable {
-                        let nick = state[client].nick
-                        out.send(client, self.numeric(state, client, .nickUnavailable, nick, Self.unavailable))
-                        state[client].nickKey = ""
-                        state[client].nick = "*"
-                        return
-                    }
-                    let why =
-                        reserved
-                        ? "Nickname is reserved by a registered account;"
-                            + " log in with SASL or PASS, or choose another nick"
-                        : !claimed
-                            ? "Nickname is already in use"
-                            : "Nickname is already in use (on at most \(Self.maxDevicesPerUser) connections at once)"
-                    out.send(client, self.numeric(state, client, .nicknameInUse, state[client].nick, why))
-                    state[client].nickKey = ""
-                    state[client].nick = "*"
-                }
+                self.refuseNick(client, reserved: reserved, answer: answer)
                 return
             }
             self.completeRegistration(client)
+        }
+    }
+
+    /// A PASS of a resume token or `name:password`: the account it logs in to, or that it failed.
+    private static func passLogin(
+        _ pass: String, accounts: AccountService, address: String
+    ) async -> ((AccountRef, String?)?, Bool) {
+        if SecretCodes.looksLikeResumeToken(pass) {
+            guard let (account, hash) = try? await accounts.checkToken(pass, address: address) else {
+                return (nil, true)
+            }
+            return ((AccountRef(id: account.id, name: account.name), hash), false)
+        }
+        guard let colon = pass.firstIndex(of: ":") else { return (nil, false) }
+        let (name, password) = (String(pass[..<colon]), String(pass[pass.index(after: colon)...]))
+        guard let account = try? await accounts.checkPassword(name: name, password: password, address: address)
+        else { return (nil, true) }
+        return ((AccountRef(id: account.id, name: account.name), nil), false)
+    }
+
+    /// Registration cannot take the nick it asked for: it is reserved, shared too often, taken on
+    /// another node, or the network's database is away. The client stays unregistered, without a nick.
+    private func refuseNick(_ client: Client, reserved: Bool, answer: NetworkNicks.Answer) {
+        let claimed = answer == .claimed
+        withState { state, out in
+            let nickKey = state[client].nickKey
+            if state.nicks[nickKey] === client { state.nicks[nickKey] = nil }
+            if claimed { self.releaseNetworkNick(nickKey, session: client.id) }
+            defer {
+                state[client].nickKey = ""
+                state[client].nick = "*"
+            }
+            if answer == .unavailable {
+                let nick = state[client].nick
+                out.send(client, self.numeric(state, client, .nickUnavailable, nick, Self.unavailable))
+                return
+            }
+            let why =
+                reserved
+                ? "Nickname is reserved by a registered account;"
+                    + " log in with SASL or PASS, or choose another nick"
+                : !claimed
+                    ? "Nickname is already in use"
+                    : "Nickname is already in use (on at most \(Self.maxDevicesPerUser) connections at once)"
+            out.send(client, self.numeric(state, client, .nicknameInUse, state[client].nick, why))
         }
     }
 
