@@ -66,7 +66,8 @@ import Testing
             #expect(!page.body.contains("<script>") && !page.body.contains("<img src=x") && !page.body.contains("<u>"))
             // The tree: as text, and the very picture the command drew (kept, not drawn again).
             #expect(page.body.contains("ann ⚭ bob"))
-            #expect(page.body.contains(#"<img src="\#(tree)" alt="The family tree of "#))
+            #expect(page.body.contains(#"<a href="\#(tree)"><img src="\#(tree)""#))
+            #expect(page.body.contains(#"alt="The family tree of "#))
             let (png, _) = try await Web.fetch(try #require(URL(string: "http://127.0.0.1:\(server.httpPort)\(tree)")))
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
             // Members with their roles; places, with who is not sharing; the same map as `!map family`.
