@@ -12,7 +12,7 @@ extension PostgresStore {
         "registeredChannel", "history", "historyAccess", "readMarker", "image", "uploadTicket", "template", "meme",
         "memeLike", "memeFav", "renderCache", "comment", "fortune", "pointsEvent", "lastLocation", "recipe",
         "recipeDraft", "recipeVote", "recipeSave", "family", "familyMember", "familyLink", "familyInvite",
-        "familyPost", "postLike", "scramCredential", "formerName", "registrationInvite",
+        "familyPost", "postLike", "scramCredential", "formerName", "registrationInvite", "pushSubscription",
     ]
 
     /// What was copied: rows per table, and pictures.
