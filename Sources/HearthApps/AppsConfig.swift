@@ -7,6 +7,8 @@ public struct AppsConfig: Sendable {
     public var builtinFortunes = true
     /// Edamam recipe search keys (and base URL), if any.
     public var edamam: EdamamConfig?
+    /// How long the hot lists are kept while no command runs (`HotLists.lifetime`; tests lengthen it).
+    public var hotListsLifetime = HotLists.lifetime
 
     public init() {}
 }

@@ -44,7 +44,9 @@ public enum BuiltInApps {
                 guardedChannels: { try await FamilyCommands.guardedChannels($0) },
                 reservedChannels: FamilyCommands.reservedChannels, pages: [FamilyPages.family, FamilyPages.photos],
                 actions: FamilyForms.all),
-            BotApp(name: "home", commands: [], pages: [HomePage.page]),
+            BotApp(
+                name: "home", commands: [], services: [HotLists(lifetime: config.hotListsLifetime)],
+                pages: [HomePage.page]),
             BotApp(name: "help", commands: HelpCommands.all),
         ]
     }

@@ -114,20 +114,23 @@ extension SQLiteStore {
     /// blocks, and only from authors whose lists are public or who are the viewer's friends.
     public func recentMemes(for viewer: Int64?, since: Date) async throws -> [MemeRow] {
         try await pool.read { db in
+            // Cached: a signed-in reader's home and /hot read it each time (preparing it was most of its cost).
             let rows = try Row.fetchAll(
-                db,
-                sql: Self.memeSelect + """
-                     WHERE meme.createdAt >= :since
-                      AND (:viewer IS NULL OR meme.accountId NOT IN (
-                        SELECT blockerId FROM block WHERE blockedId = :viewer
-                        UNION SELECT blockedId FROM block WHERE blockerId = :viewer))
-                      AND (meme.accountId = :viewer
-                        OR EXISTS (SELECT 1 FROM setting WHERE setting.accountId = meme.accountId AND key =
-                          'privacy' AND value = 'public')
-                        OR (EXISTS (SELECT 1 FROM follow WHERE followerId = :viewer AND followeeId = meme.accountId)
-                          AND EXISTS (SELECT 1 FROM follow WHERE followerId = meme.accountId AND followeeId = :viewer)))
-                    ORDER BY meme.id DESC LIMIT :limit
-                    """,
+                db.cachedStatement(
+                    sql: Self.memeSelect + """
+                         WHERE meme.createdAt >= :since
+                          AND (:viewer IS NULL OR meme.accountId NOT IN (
+                            SELECT blockerId FROM block WHERE blockedId = :viewer
+                            UNION SELECT blockedId FROM block WHERE blockerId = :viewer))
+                          AND (meme.accountId = :viewer
+                            OR EXISTS (SELECT 1 FROM setting WHERE setting.accountId = meme.accountId AND key =
+                              'privacy' AND value = 'public')
+                            OR (EXISTS (SELECT 1 FROM follow WHERE followerId = :viewer
+                                AND followeeId = meme.accountId)
+                              AND EXISTS (SELECT 1 FROM follow WHERE followerId = meme.accountId
+                                AND followeeId = :viewer)))
+                        ORDER BY meme.id DESC LIMIT :limit
+                        """),
                 arguments: ["since": since, "viewer": viewer, "limit": StoreLimits.hotCandidates])
             return try rows.map(Self.memeRow)
         }

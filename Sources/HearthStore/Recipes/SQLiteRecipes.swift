@@ -159,8 +159,9 @@ extension SQLiteStore {
     /// Recent recipes (for hot and for-you ranking done by the caller).
     public func recentRecipes(limit: Int = StoreLimits.hotCandidates) async throws -> [RecipeRow] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: Self.recipeSelect + " ORDER BY recipe.id DESC LIMIT ?", arguments: [limit]).map(
-                Self.recipeRow)
+            try Row.fetchAll(
+                db.cachedStatement(sql: Self.recipeSelect + " ORDER BY recipe.id DESC LIMIT ?"), arguments: [limit]
+            ).map(Self.recipeRow)
         }
     }
 

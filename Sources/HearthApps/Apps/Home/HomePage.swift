@@ -18,15 +18,15 @@ enum HomePage {
         let now = request.services.clock.now()
         let viewer = request.viewer?.id
         var values: [String: Any] = [:]
-        let memes = try await MemeCommands.hotMemes(store, viewer: viewer, now: now).prefix(memeCount)
+        let memes = try await HotLists.hotMemes(request.services, viewer: viewer, now: now).prefix(memeCount)
         values["memes"] = memes.map { row -> [String: Any] in
             [
                 "id": row.meme.id, "caption": row.meme.caption, "image": MemePages.imagePath(row), "author": row.author,
                 "authorKey": IRCNames.fold(row.author),
             ]
         }
-        let trending = try await RecipeCommands.trending(store, viewer: viewer, now: now).prefix(recipeCount)
-        let recipes = try await RecipePages.items(Array(trending), store, now: now)
+        let trending = try await HotLists.trending(request.services, viewer: viewer, now: now).prefix(recipeCount)
+        let recipes = try await RecipePages.items(Array(trending), request.services, now: now)
         values["recipes"] = recipes
         if let me = request.viewer {
             values["me"] = true

@@ -69,7 +69,7 @@ enum MemePages {
         values["key"] = IRCNames.fold(subject.name)
         if try await store.mayViewLists(of: subject.id, viewer: request.viewer?.id) {
             let cards = try await recipeCards(
-                store, of: subject.id, viewer: request.viewer?.id, now: request.services.clock.now())
+                request.services, of: subject.id, viewer: request.viewer?.id, now: request.services.clock.now())
             // The recipes' own list (`RecipeTemplates.table`), which reads `recipes` inside.
             if !cards.isEmpty { values["recipeList"] = ["recipes": cards] }
             let friends = try await store.people(.friends, of: subject.id, after: nil)
@@ -99,7 +99,7 @@ enum MemePages {
         "/hot", name: "hot", template: MemeTemplates.hot, nav: WebNavLink("Memes", position: 10)
     ) { request in
         let now = Date()
-        let ranked = try await MemeCommands.hotMemes(request.services.store, viewer: request.viewer?.id, now: now)
+        let ranked = try await HotLists.hotMemes(request.services, viewer: request.viewer?.id, now: now)
         let size = StoreLimits.memePageSize
         let slice = ranked.dropFirst((request.page - 1) * size).prefix(size)
         let memes: [[String: Any]] = slice.map {
@@ -115,12 +115,13 @@ enum MemePages {
 
     /// A person's newest recipes as photo cards (left out for a viewer either side blocks,
     /// as `!recipes by` leaves them out).
-    static func recipeCards(_ store: Store, of accountID: Int64, viewer: Int64?, now: Date) async throws
+    static func recipeCards(_ services: BotServices, of accountID: Int64, viewer: Int64?, now: Date) async throws
         -> [[String: Any]]
     {
+        let store = services.store
         if let viewer, try await store.eitherBlocks(viewer, accountID) { return [] }
         let (rows, _) = try await store.recipes(order: .new, author: accountID, page: 1)
-        return try await RecipePages.items(rows, store, now: now)
+        return try await RecipePages.items(rows, services, now: now)
     }
 
     /// Follow and unfollow on a profile: `!follow NAME` / `!unfollow NAME`.

@@ -57,11 +57,11 @@ enum RecipePages {
         "/recipes", name: "recipes", template: RecipeTemplates.trending, nav: WebNavLink("Recipes", position: 20)
     ) { request in
         let now = request.services.clock.now()
-        let hot = try await RecipeCommands.trending(request.services.store, viewer: request.viewer?.id, now: now)
+        let hot = try await HotLists.trending(request.services, viewer: request.viewer?.id, now: now)
         let size = StoreLimits.recipePageSize
         let rows = hot.dropFirst((request.page - 1) * size).prefix(size)
         var values: [String: Any] = [
-            "recipes": try await items(Array(rows), request.services.store, now: now), "maxQuery": maxQuery,
+            "recipes": try await items(Array(rows), request.services, now: now), "maxQuery": maxQuery,
             "paging": WebPaging.links(page: request.page, total: hot.count, size: size),
         ]
         if hot.isEmpty { values["none"] = true }
@@ -93,7 +93,7 @@ enum RecipePages {
         let (rows, total) = try await RecipeCommands.visibleSearch(
             request.services.store, query, viewer: request.viewer?.id, page: request.page)
         values["searched"] = true
-        values["recipes"] = try await items(rows, request.services.store, now: now)
+        values["recipes"] = try await items(rows, request.services, now: now)
         values["found"] = !rows.isEmpty
         values["total"] = total
         values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.recipePageSize)
@@ -128,7 +128,7 @@ enum RecipePages {
         let hidden = try await RecipeCommands.hiddenAuthors(store, viewer: viewer.id)
         let shown = rows.filter { !hidden.contains($0.recipe.accountId) }
         let values: [String: Any] = [
-            "recipes": try await items(shown, store, now: request.services.clock.now()), "total": total,
+            "recipes": try await items(shown, request.services, now: request.services.clock.now()), "total": total,
             "paging": WebPaging.links(page: request.page, total: total, size: StoreLimits.recipePageSize),
         ]
         return WebContent(title: "Saved recipes", summary: "The recipes you keep.", values: values)
@@ -146,13 +146,18 @@ enum RecipePages {
         return values
     }
 
-    /// The cards of a list, with their photos' paths.
-    static func items(_ rows: [RecipeRow], _ store: any Store, now: Date) async throws -> [[String: Any]] {
+    /// The cards of a list, with their photos' paths (kept with the hot lists for a moment: a
+    /// picture's path never changes, and a list shows the same few again and again).
+    static func items(_ rows: [RecipeRow], _ services: BotServices, now: Date) async throws -> [[String: Any]] {
         var cards: [[String: Any]] = []
         for row in rows {
             var photo: String?
-            if let id = row.recipe.photoImageId, let image = try await store.image(id: id) {
-                photo = MediaLibrary.path(id: image.id, format: image.format)
+            if let id = row.recipe.photoImageId {
+                if let shared = services.hotLists {
+                    photo = try await shared.photo(id, services)
+                } else if let image = try await services.store.image(id: id) {
+                    photo = MediaLibrary.path(id: image.id, format: image.format)
+                }
             }
             cards.append(item(row, photo: photo, now: now))
         }
