@@ -112,20 +112,15 @@ enum PostgresMigrations {
                 channelKey TEXT PRIMARY KEY, historyKey TEXT NOT NULL, version BIGINT NOT NULL, state TEXT)
             """
         ),
-        // Full-text search of chat history (`searchHistory`): the PRIVMSG and NOTICE lines' words
-        // ('simple') with their scope as lexemes no text makes — "@" and the target, "@u:<id>" per
-        // account of a conversation — under GIN, so a search is limited to what its reader may read
-        // inside the index. Generated: existing history is indexed here, a deleted line goes with it.
+        // Web Push subscriptions, one per device (endpoint), for the site and draft/webpush.
         (
-            "v17-history-search",
+            "v19-push-subscriptions",
             """
-            ALTER TABLE history ADD COLUMN search TSVECTOR GENERATED ALWAYS AS (
-              CASE WHEN command IN ('PRIVMSG', 'NOTICE') THEN to_tsvector('simple', text)
-                || array_to_tsvector(CASE WHEN target LIKE 'pm:%'
-                  THEN ARRAY['@' || target, '@u:' || split_part(target, ':', 2), '@u:' || split_part(target, ':', 3)]
-                  ELSE ARRAY['@' || target] END)
-              END) STORED;
-            CREATE INDEX history_search ON history USING GIN (search)
+            CREATE TABLE pushSubscription (
+                endpoint TEXT PRIMARY KEY, accountId BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                p256dh TEXT NOT NULL, auth TEXT NOT NULL, source TEXT NOT NULL, kinds TEXT NOT NULL,
+                createdAt TIMESTAMPTZ NOT NULL, expiresAt TIMESTAMPTZ NOT NULL);
+            CREATE INDEX pushSubscription_on_accountId ON pushSubscription(accountId)
             """
         ),
     ]
