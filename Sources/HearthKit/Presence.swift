@@ -7,6 +7,9 @@ public protocol PresenceDirectory: Sendable {
     func sessionUsing(nickKey: String) -> Int?
     /// A live channel as a connection sees it, if the channel exists.
     func channel(nameKey: String, sessionID: Int) -> LiveChannel?
+    /// The history a connection may search (`HistoryStore.searchScope`), with what was said in
+    /// the last moments written first; nil when the connection is gone or the store failed.
+    func searchScope(sessionID: Int) async -> HistoryScope?
 }
 
 /// What the bot may know about a live channel.

@@ -104,7 +104,7 @@ extension IRCMessage {
 
     /// Split on the bytes ';' and '=', never on Characters: "=" followed by a combining
     /// mark is one Character, and would hide where a key ends.
-    static func parseTags(_ text: Substring) -> [IRCTag] {
+    public static func parseTags(_ text: Substring) -> [IRCTag] {
         text.utf8.split(separator: UInt8(ascii: ";")).compactMap { item in
             guard let eq = item.firstIndex(of: UInt8(ascii: "=")) else { return IRCTag(String(Substring(item))) }
             guard eq != item.startIndex else { return nil }  // "=value" names no tag

@@ -19,6 +19,7 @@ public final class BotHarness: Sendable {
     struct NobodyOnline: PresenceDirectory {
         func sessionUsing(nickKey: String) -> Int? { nil }
         func channel(nameKey: String, sessionID: Int) -> LiveChannel? { nil }
+        func searchScope(sessionID: Int) async -> HistoryScope? { nil }
     }
 
     init(apps: AppsConfig, clock: HearthClock) throws {

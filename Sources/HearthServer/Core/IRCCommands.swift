@@ -47,6 +47,9 @@ extension Core {
             IRCCommand("MONITOR", min: 1, usage: "MONITOR + <nick>[,<nick>] | - <nick> | C | L | S") {
                 $0.monitor($1, $2)
             },
+            IRCCommand("SEARCH", min: 1, usage: "SEARCH text=WORDS[;in=TARGET;from=NICK;after=T;before=T;limit=N]") {
+                $0.search($1, $2)
+            },
             IRCCommand("CHATHISTORY", usage: "CHATHISTORY LATEST|BEFORE|AFTER|AROUND|BETWEEN <target> ... <limit>") {
                 $0.chathistory($1, $2)
             },

@@ -12,7 +12,7 @@ extension Core {
         "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "chghost", "draft/chathistory",
         "draft/message-redaction", "draft/multiline", "draft/read-marker", "echo-message", "extended-join",
         "extended-monitor", "invite-notify", "labeled-response", "message-tags", "multi-prefix", "sasl",
-        "server-time", "setname", "standard-replies", "userhost-in-names",
+        "server-time", "setname", "soju.im/search", "standard-replies", "userhost-in-names",
     ]
 
     func capValue(_ cap: String, version: Int) -> String {

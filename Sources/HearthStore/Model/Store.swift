@@ -1,8 +1,9 @@
 /// Everything Hearth stores, as the bot and the server see it: one interface per area, the
 /// same on every engine. `SQLiteStore` (the default, in the data directory) implements it; the
 /// engine is chosen once at start and nobody else learns which one runs.
-public protocol Store: AccountStore, SocialStore, ChannelRegistry, HistoryStore, OfflineMessageStore, ImageStore,
-    MemeStore, CommentStore, FortuneStore, RecipeStore, FamilyStore, RegistrationInviteStore, PushSubscriptionStore
+public protocol Store: AccountStore, SocialStore, ChannelRegistry, HistoryStore, HistorySearchStore,
+    OfflineMessageStore, ImageStore, MemeStore, CommentStore, FortuneStore, RecipeStore, FamilyStore,
+    RegistrationInviteStore, PushSubscriptionStore
 {
     /// The engine and where its data is, for logs ("SQLite in ./data/hearth.sqlite").
     var location: String { get }

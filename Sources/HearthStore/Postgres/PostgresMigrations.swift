@@ -123,6 +123,22 @@ enum PostgresMigrations {
             CREATE INDEX pushSubscription_on_accountId ON pushSubscription(accountId)
             """
         ),
+        // Full-text search of chat history (`searchHistory`): the PRIVMSG and NOTICE lines' words
+        // ('simple') with their scope as lexemes no text makes — "@" and the target, "@u:<id>" per
+        // account of a conversation — under GIN, so a search is limited to what its reader may read
+        // inside the index. Generated: existing history is indexed here, a deleted line goes with it.
+        (
+            "v17-history-search",
+            """
+            ALTER TABLE history ADD COLUMN search TSVECTOR GENERATED ALWAYS AS (
+              CASE WHEN command IN ('PRIVMSG', 'NOTICE') THEN to_tsvector('simple', text)
+                || array_to_tsvector(CASE WHEN target LIKE 'pm:%'
+                  THEN ARRAY['@' || target, '@u:' || split_part(target, ':', 2), '@u:' || split_part(target, ':', 3)]
+                  ELSE ARRAY['@' || target] END)
+              END) STORED;
+            CREATE INDEX history_search ON history USING GIN (search)
+            """
+        ),
     ]
 
     /// Counts a profile shows, kept by triggers: counting an account's 10,000 recipes on every

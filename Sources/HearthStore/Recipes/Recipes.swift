@@ -65,15 +65,9 @@ public struct RecipeMarks: Sendable, Equatable {
     public init(vote: Int, saved: Bool) { (self.vote, self.saved) = (vote, saved) }
 }
 
-/// What to look for in recipes, already checked: terms (all must match), with OR and NOT
-/// between them as typed, and tags. Each engine turns it into its own full-text query; user
-/// text is only ever a value inside it, never syntax.
+/// What to look for in recipes, already checked: the words (a `TextSearch`) and tags.
 public struct RecipeSearch: Sendable, Equatable {
-    public enum Part: Sendable, Equatable {
-        /// A word or a phrase (several words in that order); `prefix` matches any word it starts.
-        case term(String, prefix: Bool)
-        case and, or, not
-    }
+    public typealias Part = TextSearch.Part
 
     public var parts: [Part]
     /// Tags every result has (`cuisine:thai` → "thai").
@@ -83,6 +77,10 @@ public struct RecipeSearch: Sendable, Equatable {
         self.parts = parts
         self.tags = tags
     }
+
+    public var words: TextSearch { TextSearch(parts: parts) }
+    public var fts5Match: String { words.fts5Match }
+    public var tsquery: String { words.tsquery }
 }
 
 /// The recipes part of the store, the same on every engine.

@@ -404,6 +404,39 @@ enum Migrations {
                     CREATE INDEX pushSubscription_on_accountId ON pushSubscription(accountId)
                     """)
         }
+        m.registerMigration("v19-history-search") { db in
+            // Full-text search of chat history (`searchHistory`): an FTS5 index over the PRIVMSG and
+            // NOTICE lines, each with its scope — "c" and its target in hex, "u<id>" per account of a
+            // conversation — so a search is limited to what its reader may read inside the index.
+            // Triggers read the one view, so the scope is written once; a deleted (redacted) line
+            // leaves the index with its row. Existing history is indexed here ('rebuild').
+            try db.execute(
+                sql: """
+                    CREATE VIEW historySearchSource AS SELECT id, text,
+                      'c' || hex(target) || CASE WHEN target LIKE 'pm:%'
+                        THEN ' u' || replace(substr(target, 4), ':', ' u') ELSE '' END AS scope
+                    FROM history WHERE command IN ('PRIVMSG', 'NOTICE');
+                    CREATE VIRTUAL TABLE historySearch USING fts5(
+                      text, scope, content = 'historySearchSource', content_rowid = 'id', tokenize = 'unicode61');
+                    CREATE TRIGGER historySearch_insert AFTER INSERT ON history BEGIN
+                      INSERT INTO historySearch (rowid, text, scope)
+                        SELECT id, text, scope FROM historySearchSource WHERE id = new.id;
+                    END;
+                    CREATE TRIGGER historySearch_delete BEFORE DELETE ON history BEGIN
+                      INSERT INTO historySearch (historySearch, rowid, text, scope)
+                        SELECT 'delete', id, text, scope FROM historySearchSource WHERE id = old.id;
+                    END;
+                    CREATE TRIGGER historySearch_unindex BEFORE UPDATE OF target, text, command ON history BEGIN
+                      INSERT INTO historySearch (historySearch, rowid, text, scope)
+                        SELECT 'delete', id, text, scope FROM historySearchSource WHERE id = old.id;
+                    END;
+                    CREATE TRIGGER historySearch_reindex AFTER UPDATE OF target, text, command ON history BEGIN
+                      INSERT INTO historySearch (rowid, text, scope)
+                        SELECT id, text, scope FROM historySearchSource WHERE id = new.id;
+                    END;
+                    INSERT INTO historySearch (historySearch) VALUES ('rebuild');
+                    """)
+        }
         return m
     }
 }

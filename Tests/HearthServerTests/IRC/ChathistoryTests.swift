@@ -16,7 +16,11 @@ import Testing
 
     /// The lines of one batch reply: messages between BATCH +id and BATCH -id.
     static func batch(_ client: TestClient) async throws -> [String] {
-        let open = try await client.expect("BATCH +")
+        try await batchLines(client, try await client.expect("BATCH +"))
+    }
+
+    /// The lines of the batch `open` (its BATCH +id line) started.
+    static func batchLines(_ client: TestClient, _ open: String) async throws -> [String] {
         let id = String(open.split(separator: " ")[2].dropFirst())
         var lines: [String] = []
         while true {

@@ -519,8 +519,8 @@ enum RecipeCommands {
     }
 
     static let search = BotCommand(
-        "search", group: group, usage: "WORDS [cuisine:X] [diet:X]  ·  user PREFIX",
-        summary: "search recipes (tom* for prefixes, \"quoted phrases\", OR, NOT) or people",
+        "search", group: group, usage: "WORDS [cuisine:X] [diet:X]  ·  user PREFIX  ·  chat WORDS",
+        summary: "search recipes (tom* for prefixes, \"quoted phrases\", OR, NOT), people, or chat you can read",
         example: "!search tomato basil cuisine:italian",
         arity: 1...Int.max
     ) { request in
@@ -531,6 +531,9 @@ enum RecipeCommands {
                 found.names.isEmpty
                     ? ["Nobody's name starts with \(request.words[1])."]
                     : ["People: " + found.names.joined(separator: ", ")])
+        }
+        if request.words[0].lowercased() == "chat" {
+            return try await ChatSearch.reply(request, request.input.text(after: 1))
         }
         let query = try RecipeSearchQuery.parse(request.input.text(after: 0))
         // The best matches only: a search is refined with more words rather than paged.

@@ -1,6 +1,6 @@
-/// A recipe search as an FTS5 expression: every term inside double quotes (a quote in it
+/// A search as an FTS5 expression: every term inside double quotes (a quote in it
 /// doubled, by Unicode scalar, as FTS5 reads bytes), so nothing typed is FTS5 syntax.
-extension RecipeSearch {
+extension TextSearch {
     public var fts5Match: String {
         parts.map { part in
             switch part {

@@ -1,8 +1,8 @@
-/// A recipe search as a PostgreSQL `tsquery` text, for `to_tsquery('simple', …)` as a bound
+/// A search as a PostgreSQL `tsquery` text, for `to_tsquery('simple', …)` as a bound
 /// value: every word a quoted lexeme (a quote or backslash in it escaped), a phrase as words
 /// joined by `<->`, a prefix as `:*` on its last word. Precedence as FTS5 has it: NOT binds
 /// tightest (`a NOT b` is `a & !b`), then AND (also implicit), then OR.
-extension RecipeSearch {
+extension TextSearch {
     public var tsquery: String {
         var groups: [[String]] = [[]]
         var negate = false

@@ -1,0 +1,186 @@
+import Foundation
+import GRDB
+import HearthTesting
+import Logging
+import PostgresNIO
+import Testing
+
+@testable import HearthStore
+
+/// Full-text search of chat history (issue 38), the same on every engine: only the history a
+/// reader may read, redacted and retired lines handled, hostile words harmless.
+@Suite struct HistorySearchStoreTests {
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func line(_ target: String, _ id: String, _ text: String, from nick: String = "ann", account: Int64? = nil)
+        -> HistoryRecord
+    {
+        HistoryRecord(
+            target: target, msgid: id, source: "\(nick)!\(nick)@host", accountID: account, command: "PRIVMSG",
+            text: text, createdAt: start + Double(id.utf8.reduce(0) { ($0 * 31 + Int($1)) % 100_000 }))
+    }
+
+    static func words(_ parts: TextSearch.Part...) -> TextSearch { TextSearch(parts: parts) }
+    static func word(_ text: String, prefix: Bool = false) -> TextSearch { words(.term(text, prefix: prefix)) }
+
+    static func find(_ store: some Store, _ words: TextSearch, _ scope: HistoryScope, limit: Int = 50) async throws
+        -> [String]
+    {
+        try await store.searchHistory(HistorySearch(words: words, scope: scope, limit: limit)).map(\.msgid)
+    }
+
+    @Test(arguments: Engine.allCases)
+    func findsOnlyWhatTheReaderMayRead(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let ann = try await AccountStoreTests.make(store, "ann").id
+            let bob = try await AccountStoreTests.make(store, "bob").id
+            let cy = try await AccountStoreTests.make(store, "cy").id
+            try await store.appendHistory(
+                [
+                    Self.line("#room", "r1", "the pancakes are ready"),
+                    Self.line("#secret", "s1", "pancakes in the secret room"),
+                    Self.line(HistoryRecord.conversation(ann, bob), "d1", "pancakes for two?", account: ann),
+                    Self.line(HistoryRecord.conversation(bob, cy), "d2", "secret pancakes", from: "bob", account: bob),
+                    Self.line("#old abc", "o1", "pancakes of the first incarnation"),
+                    Self.line("#old def", "o2", "pancakes of an incarnation ann missed"),
+                    Self.line("#old xyz", "o3", "pancakes now"),
+                ], access: [HistoryAccess(target: "#old abc", accountID: ann)])
+            let scope = try await store.searchScope(
+                channels: [(key: "#room", current: "#room"), (key: "#old", current: "#old xyz")], accountID: ann)
+            #expect(Set(try await Self.find(store, Self.word("pancakes"), scope)) == ["r1", "d1", "o1", "o3"])
+            // Without an account: the live incarnations of the channels one is in, no conversations.
+            let guest = try await store.searchScope(channels: [(key: "#room", current: "#room")], accountID: nil)
+            #expect(try await Self.find(store, Self.word("pancakes"), guest) == ["r1"])
+            #expect(
+                try await Self.find(store, Self.word("pancakes"), HistoryScope(targets: [], conversationsOf: nil))
+                    .isEmpty)
+            // bob's and cy's conversation is found by them, never by ann.
+            #expect(
+                try await Self.find(store, Self.word("secret"), HistoryScope(targets: [], conversationsOf: cy))
+                    == ["d2"])
+            #expect(try await Self.find(store, Self.word("secret"), scope).isEmpty)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func redactedAndRetiredLinesFollowTheirRow(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let ann = try await AccountStoreTests.make(store, "ann").id
+            try await store.appendHistory([
+                Self.line("#room", "r1", "waffles at noon"), Self.line("#room", "r2", "more waffles"),
+                HistoryRecord(
+                    target: "#room", msgid: "t1", source: "ann!ann@host", command: "TAGMSG", text: "waffles",
+                    createdAt: Self.start),
+            ])
+            let room = HistoryScope(targets: ["#room"], conversationsOf: nil)
+            #expect(try await Self.find(store, Self.word("waffles"), room) == ["r1", "r2"])
+            try await store.deleteHistoryMessage(targets: ["#room"], msgid: "r1")
+            #expect(try await Self.find(store, Self.word("waffles"), room) == ["r2"])
+            // The channel stops being registered: its lines move to an incarnation ann may read.
+            try await store.retireHistory(
+                target: "#room", to: "#room 42", access: [HistoryAccess(target: "#room 42", accountID: ann)])
+            #expect(try await Self.find(store, Self.word("waffles"), room).isEmpty)
+            let kept = try await store.searchScope(channels: [(key: "#room", current: "#room")], accountID: ann)
+            #expect(try await Self.find(store, Self.word("waffles"), kept) == ["r2"])
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func wordsPhrasesPrefixesOperatorsAndBounds(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let lines = [
+                Self.line("#room", "a", "Good morning everyone"),
+                Self.line("#room", "b", "morning coffee", from: "bob"),
+                Self.line("#room", "c", "good night"), Self.line("#room", "d", "Mornings are hard", from: "Bob"),
+            ]
+            try await store.appendHistory(lines)
+            let room = HistoryScope(targets: ["#room"], conversationsOf: nil)
+            #expect(try await Self.find(store, Self.word("MORNING"), room) == ["a", "b"])
+            #expect(try await Self.find(store, Self.word("morn", prefix: true), room) == ["a", "b", "d"])
+            #expect(try await Self.find(store, Self.word("good morning"), room) == ["a"])
+            #expect(
+                try await Self.find(
+                    store, Self.words(.term("good", prefix: false), .not, .term("night", prefix: false)), room) == ["a"]
+            )
+            #expect(
+                try await Self.find(
+                    store, Self.words(.term("coffee", prefix: false), .or, .term("night", prefix: false)), room) == [
+                        "b", "c",
+                    ])
+            #expect(try await Self.find(store, Self.word("morn", prefix: true), room, limit: 2) == ["b", "d"])
+            let fromBob = try await store.searchHistory(
+                HistorySearch(words: Self.word("morn", prefix: true), scope: room, fromNick: "BOB", limit: 10))
+            #expect(fromBob.map(\.msgid) == ["b", "d"])
+            let wildcard = try await store.searchHistory(
+                HistorySearch(words: Self.word("morn", prefix: true), scope: room, fromNick: "b%", limit: 10))
+            #expect(wildcard.isEmpty)
+            let bounded = try await store.searchHistory(
+                HistorySearch(
+                    words: Self.word("morn", prefix: true), scope: room, after: lines[1].createdAt,
+                    before: lines[1].createdAt, limit: 10))
+            #expect(bounded.map(\.msgid) == ["b"])
+        }
+    }
+
+    /// What people type reaches the engine as values only: no syntax error, no crash.
+    @Test(arguments: Engine.allCases)
+    func hostileWordsAreOnlyWords(engine: Engine) async throws {
+        try await engine.withStore { store in
+            try await store.appendHistory([Self.line("#it's", "q", "it's \"quoted\" a:b NEAR(x y) \\ back'slash")])
+            let scope = HistoryScope(targets: ["#it's"], conversationsOf: nil)
+            for text in ["\"", "'", "it's", "NEAR(x", "a:b", "\\", "*", "x)", "-a", "(", "''", "\"\"quoted", "AND"] {
+                _ = try await Self.find(store, Self.word(text), scope)
+                _ = try await Self.find(store, Self.word(text, prefix: true), scope)
+            }
+            #expect(try await Self.find(store, Self.word("quoted"), scope) == ["q"])
+            #expect(try await Self.find(store, Self.word("slash"), scope).count <= 1)
+        }
+    }
+
+    /// The migration indexes the history written before it.
+    @Test(arguments: Engine.allCases)
+    func existingHistoryIsIndexedByTheMigration(engine: Engine) async throws {
+        let insert =
+            "INSERT INTO history (target, msgid, source, command, text, createdAt) VALUES "
+            + "('#room', 'old1', 'ann!a@h', 'PRIVMSG', 'remember the marmalade', '2026-01-01 10:00:00Z')"
+        let room = HistoryScope(targets: ["#room"], conversationsOf: nil)
+        switch engine {
+        case .sqlite:
+            let directory = try TestServer.tempDirectory()
+            let queue = try DatabaseQueue(path: (directory as NSString).appendingPathComponent(SQLiteStore.fileName))
+            let ids = Migrations.migrator.migrations
+            let mine = try #require(ids.firstIndex(of: "v19-history-search"))
+            try Migrations.migrator.migrate(queue, upTo: ids[mine - 1])
+            try await queue.write { db in try db.execute(sql: insert) }
+            try queue.close()
+            let store = try SQLiteStore(dataDirectory: directory)
+            #expect(try await Self.find(store, Self.word("marmalade"), room) == ["old1"])
+        case .postgres:
+            let url = try await TestPostgres.freshDatabase("search")
+            let logger = Logger(label: "search-test")
+            let connection = try await PostgresConnection.connect(
+                configuration: .init(
+                    host: url.host, port: url.port, username: url.user, password: url.password,
+                    database: url.database, tls: .disable),
+                id: 1, logger: logger)
+            func run(_ sql: String) async throws {
+                for statement in PostgresMigrations.statements(sql) {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+            }
+            let mine = try #require(PostgresMigrations.all.firstIndex { $0.0 == "v17-history-search" })
+            try await run(
+                "CREATE TABLE hearth_migrations (identifier TEXT PRIMARY KEY, appliedAt TIMESTAMPTZ NOT NULL)")
+            for (identifier, sql) in PostgresMigrations.all[..<mine] {
+                try await run(sql)
+                try await run("INSERT INTO hearth_migrations VALUES ('\(identifier)', now())")
+            }
+            try await run(insert)
+            try await connection.close()
+            let store = try await PostgresStore.open(url)
+            let found = try? await Self.find(store, Self.word("marmalade"), room)
+            await store.close()
+            #expect(found == ["old1"])
+        }
+    }
+}
