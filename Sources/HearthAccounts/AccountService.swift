@@ -16,6 +16,9 @@ public final class AccountService: Sendable {
     public let tokenLifetime: TimeInterval
     /// Characters a new password needs at least (`--min-password-length`).
     public let minPasswordLength: Int
+    /// New accounts must give an email address (`--registration-email-required`), by `!register`
+    /// and `REGISTER` alike.
+    public let emailRequired: Bool
 
     /// Resume tokens live 30 days.
     public static let defaultTokenLifetime: TimeInterval = 30 * 24 * 3600
@@ -29,9 +32,10 @@ public final class AccountService: Sendable {
         codes: CodeHasher = .ephemeral(),
         registrations: AddressQuota = AddressQuota(limit: AccountService.registrationsPerAddressPerHour, window: 3600),
         tokenLifetime: TimeInterval = AccountService.defaultTokenLifetime,
-        minPasswordLength: Int = PasswordHash.minPasswordLength
+        minPasswordLength: Int = PasswordHash.minPasswordLength, emailRequired: Bool = false
     ) {
         self.minPasswordLength = minPasswordLength
+        self.emailRequired = emailRequired
         self.store = store
         self.passwords = passwords
         self.throttle = throttle
@@ -53,15 +57,28 @@ public final class AccountService: Sendable {
     public static let maxPhoneLength = 32
 
     /// Why a name cannot be an account name, or nil if it can.
-    public static func nameProblem(_ name: String) -> String? {
+    public static func nameProblem(_ name: String) -> String? { nameError(name)?.message }
+
+    /// `nameProblem` with its standard-replies code: a malformed name is `BAD_ACCOUNT_NAME`, a
+    /// reserved one `ACCOUNT_EXISTS` (the server holds it).
+    public static func nameError(_ name: String) -> AccountError? {
         if !IRCNames.isValidNick(name) {
-            return
+            return AccountError(
                 "\"\(name)\" can't be a name: use 1–\(IRCLimits.nickLength) letters, digits or - _ [ ] { } | "
-                + "^, starting with a letter"
+                    + "^, starting with a letter", code: "BAD_ACCOUNT_NAME")
         }
         let key = IRCNames.fold(name)
         if GuestNames.isGuest(key) || reservedNicks.contains(key) || ["root", "admin"].contains(key) {
-            return "the name \(name) is reserved; pick another"
+            return AccountError("the name \(name) is reserved; pick another", code: "ACCOUNT_EXISTS")
+        }
+        return nil
+    }
+
+    /// Why `email` cannot be an account's email address, or nil if it can.
+    public static func emailProblem(_ email: String) -> String? {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.count <= maxEmailLength, parts.count == 2, !parts[0].isEmpty, parts[1].contains(".") else {
+            return "\"\(email)\" doesn't look like an email address"
         }
         return nil
     }
@@ -211,8 +228,12 @@ public final class AccountService: Sendable {
     public func register(name: String, password: String, email: String?, phone: String?) async throws -> (
         Stored<Account>, [String]
     ) {
-        if let problem = Self.nameProblem(name) { throw AccountError(problem) }
-        if let problem = passwordProblem(password) { throw AccountError(problem) }
+        if let error = Self.nameError(name) { throw error }
+        if let problem = passwordProblem(password) { throw AccountError(problem, code: "WEAK_PASSWORD") }
+        if emailRequired, email == nil {
+            throw AccountError("this server needs an email address for a new account", code: "INVALID_EMAIL")
+        }
+        if let problem = email.flatMap(Self.emailProblem) { throw AccountError(problem, code: "INVALID_EMAIL") }
         let recovery = (0..<Self.recoveryCodeCount).map { _ in SecretCodes.code(groups: 3) }
         async let scram = passwords.scramCredentials(password)
         let hash = try await passwords.hash(password)
@@ -223,7 +244,7 @@ public final class AccountService: Sendable {
             try await store.setScramCredentials(accountID: account.id, try await scram)
             return (account, recovery)
         } catch StoreError.nameTaken {
-            throw AccountError("the name \(name) is taken; pick another")
+            throw AccountError("the name \(name) is taken; pick another", code: "ACCOUNT_EXISTS")
         }
     }
 }

@@ -102,6 +102,12 @@ public enum ServeKeys {
             help: "Accounts one address (an IPv6 /64) may register per hour; an invite code skips the limit.",
             check: { v in (1...10_000).contains(v.int ?? 0) ? nil : "1 to 10000" }),
         SettingKey(
+            "register-before-connect", .bool, .bool(true), .restart,
+            help: "IRC clients may make an account with REGISTER before they finish connecting."),
+        SettingKey(
+            "register-email-required", .bool, .bool(false), .restart,
+            help: "A new account needs an email address (REGISTER and !register; Hearth sends no mail)."),
+        SettingKey(
             "cloak-hosts", .bool, .bool(true), .restart,
             help: "Others see a keyed hash of a user's address, not the address (off: a private server)."),
     ]

@@ -51,6 +51,8 @@ public struct ServeSettings: Sendable {
         config.registrationsPerAddress = int("registrations-per-address")
         config.serverPassword = string("server-password")
         config.cloakHosts = bool("cloak-hosts")
+        config.registerBeforeConnect = bool("register-before-connect")
+        config.registerEmailRequired = bool("register-email-required")
         config.floodControl = bool("flood-control")
         config.flood.burst = double("flood-burst")
         config.flood.rate = double("flood-rate")

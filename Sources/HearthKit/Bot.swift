@@ -103,7 +103,7 @@ public final class Bot: Sendable {
             if command.requiresLogin { _ = try request.account() }
             return try await command.handler(request)
         } catch let error as any UserFacingError {
-            let code = error.message.hasPrefix("you need to log in") ? "ACCOUNT_REQUIRED" : "FAILED"
+            let code = error.code ?? (error.message.hasPrefix("you need to log in") ? "ACCOUNT_REQUIRED" : "FAILED")
             return .failed("\(command.name): \(error.message)", command: command.name, code: code)
         } catch {
             services.logger.error("command \(command.name) failed: \(error)")

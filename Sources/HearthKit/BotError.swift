@@ -2,5 +2,7 @@
 /// (Its own file, free of imports, so the grammar fuzzer can compile it alone.)
 public struct BotError: Error, Sendable, Equatable {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// An IRCv3 standard-replies code (`ACCOUNT_EXISTS`) when a protocol command answers with it.
+    public var code: String?
+    public init(_ message: String, code: String? = nil) { (self.message, self.code) = (message, code) }
 }

@@ -77,8 +77,23 @@ public final class BotServices: Sendable {
             .login(account, tokenHash: tokenHash), .blocks(accountID: account.id, blocked: blocked),
             .botFlag(accountID: account.id, isBot: settings["bot"] == "on"),
         ]
+        effects.append(.profile(accountID: account.id, fields: try await profileValues(account.id)))
         for hook in loginHooks.withLock({ $0 }) { effects += try await hook(self, account) }
         return effects
+    }
+
+    /// An account's profile as metadata keys: its fields, its bio, and its picture's address as
+    /// `avatar` unless it set one.
+    public func profileValues(_ accountID: Int64) async throws -> [String: String] {
+        var fields = try await store.profileFields(accountID)
+        guard let account = try await store.account(id: accountID) else { return fields }
+        if !account.bio.isEmpty, ProfileFields.valueProblem(account.bio) == nil { fields["bio"] = account.bio }
+        if fields["avatar"] == nil, let picture = account.avatarImageId, let media,
+            let image = try await store.image(id: picture)
+        {
+            fields["avatar"] = media.url(image)
+        }
+        return fields
     }
 
     /// What the apps do once the store deleted an account (its connections are logged out first).

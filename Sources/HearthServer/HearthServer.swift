@@ -92,7 +92,7 @@ public final class HearthServer: Sendable {
                 limit: config.registrationsPerAddress, window: 3600,
                 // The same rule as the connection limit: loopback is exempt when flood control is off.
                 exempt: { [floodControl = config.floodControl] in !floodControl && Self.isLoopback($0) }),
-            minPasswordLength: config.minPasswordLength)
+            minPasswordLength: config.minPasswordLength, emailRequired: config.registerEmailRequired)
         let services = BotServices(
             store: self.store, accounts: accounts, logger: logger, media: media, clock: config.clock,
             appServices: apps.flatMap(\.services))

@@ -74,6 +74,10 @@ public struct ServerConfig: Sendable {
     /// Threads that decode and draw pictures (libgd), off the event loops.
     public var mediaThreads = 2
     /// Where "now" comes from (tests move it across midnights).
+    /// `REGISTER` works before connection registration ends (`--register-before-connect`).
+    public var registerBeforeConnect = true
+    /// A new account needs an email address (`--register-email-required`).
+    public var registerEmailRequired = false
     public var clock: HearthClock = .system
     /// Days of channel and private history kept; 0 keeps none.
     public var historyDays = 90

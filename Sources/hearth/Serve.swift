@@ -50,6 +50,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: help("min-password-length")) var minPasswordLength: Int?
     @Option(help: help("registrations-per-address")) var registrationsPerAddress: Int?
     @Flag(inversion: .prefixedNo, help: help("cloak-hosts")) var cloakHosts: Bool?
+    @Flag(inversion: .prefixedNo, help: help("register-before-connect")) var registerBeforeConnect: Bool?
+    @Flag(inversion: .prefixedNo, help: help("register-email-required")) var registerEmailRequired: Bool?
     @Flag(inversion: .prefixedNo, help: help("flood-control")) var floodControl: Bool?
     @Option(help: help("flood-burst")) var floodBurst: Double?
     @Option(help: help("flood-rate")) var floodRate: Double?
@@ -108,6 +110,8 @@ struct Serve: AsyncParsableCommand {
         if let cloakHosts { values["cloak-hosts"] = .bool(cloakHosts) }
         if let fortunesOffensive { values["fortunes-offensive"] = .bool(fortunesOffensive) }
         if let metrics { values["metrics"] = .bool(metrics) }
+        if let registerBeforeConnect { values["register-before-connect"] = .bool(registerBeforeConnect) }
+        if let registerEmailRequired { values["register-email-required"] = .bool(registerEmailRequired) }
         if !oper.isEmpty { values["oper"] = .strings(oper) }
         if !proxyFrom.isEmpty { values["proxy-from"] = .strings(proxyFrom) }
         if !httpProxyFrom.isEmpty { values["http-proxy-from"] = .strings(httpProxyFrom) }

@@ -57,13 +57,14 @@ class HearthController(BaseServerController, DirectoryBasedController):
 
     # Declared behaviours turn irctest's "not supported" skips into failures.
     # Not supported: +C, INVITE listing, ELIST filters (ELIST= is empty), non-UTF-8 (UTF8ONLY),
-    # SASL re-authentication (907), metadata.
+    # SASL re-authentication (907).
     optional_behaviors = frozenset(
         (
             OptionalBehaviors.BAN_EXCEPTION_MODE,
             OptionalBehaviors.INVITE_EXCEPTION_MODE,
             OptionalBehaviors.CAP_REQ_MINUS,
             OptionalBehaviors.INVITE_OVERRIDES_LIMIT,
+            OptionalBehaviors.METADATA_BEFORE_CONNECT,
             OptionalBehaviors.MULTI_JOIN,
             OptionalBehaviors.MULTI_NAMES_COMMAND,
             OptionalBehaviors.MULTI_KICK,
@@ -133,6 +134,11 @@ class HearthController(BaseServerController, DirectoryBasedController):
             args += ["--irc-port", str(port)]
         if password is not None:
             args += ["--server-password", password]
+        # draft/account-registration as the test case asks (REGISTER is on by default).
+        if not self.test_config.account_registration_before_connect:
+            args += ["--no-register-before-connect"]
+        if self.test_config.account_registration_requires_email:
+            args += ["--register-email-required"]
         if self.debug_mode:
             args += ["--log-level", "debug"]
 

@@ -62,6 +62,8 @@ extension Core {
             state.blocking[id] = nil
         case .botFlag(let id, let isBot):
             setBotFlag(&state, accountID: id, isBot, out: &out)
+        case .profile(let id, let fields):
+            loadProfile(&state, accountID: id, fields)
         case .renamed(let id, let newName):
             renameAccount(&state, accountID: id, to: newName, out: &out)
         }

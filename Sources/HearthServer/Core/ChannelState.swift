@@ -23,6 +23,8 @@ final class ChannelState {
     /// Its place in the network's order of channel changes (with `--node`; see ChannelSync).
     var ordered = ChannelOrder()
     var invited: Set<String> = []
+    /// Metadata keys (draft/metadata-2), kept while the channel exists.
+    var metadata: [String: String] = [:]
     /// Member id → status; `order` keeps join order for NAMES.
     var members: [Int: MemberStatus] = [:]
     private(set) var order: [Client] = []

@@ -32,6 +32,10 @@ struct ChatUser {
     /// Folded nicks this user MONITORs.
     var monitoring: Set<String> = []
     var lastMessageAt = Date()
+    /// Metadata keys (draft/metadata-2): an account's profile fields, or a guest's own.
+    var metadata: [String: String] = [:]
+    /// Metadata keys this connection subscribed to (METADATA SUB).
+    var metadataSubs: Set<String> = []
     /// A guest's read markers (MARKREAD), folded target → time; an account's are in the store.
     var readMarkers: [String: Date] = [:]
     /// Enabled capabilities.

@@ -24,6 +24,11 @@ final class Client: @unchecked Sendable {
     var capNegotiating = false
     var gotUser = false
     var pass: String?
+    /// The last nick asked for while registering, taken or not (`REGISTER *` names it).
+    var wantedNick: String?
+    /// Changes to its own metadata in the window started then (`Core.metadataChangesPerWindow`).
+    var metadataWindowStart = Date.distantPast
+    var metadataChanges = 0
     /// A plain-mode connection to a private server that has not given its password yet.
     var awaitingServerPassword = false
     var saslBuffer = ""

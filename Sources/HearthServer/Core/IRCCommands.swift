@@ -36,6 +36,15 @@ extension Core {
             IRCCommand("USER", min: 4, early: true, usage: "USER <username> 0 * :<realname>") { $0.user($1, $2) },
             IRCCommand("PASS", min: 1, early: true, usage: "PASS <account>:<password>") { $0.pass($1, $2) },
             IRCCommand("AUTHENTICATE", min: 1, early: true) { $0.authenticate($1, $2) },
+            IRCCommand("REGISTER", min: 3, early: true, usage: "REGISTER <account|*> <email|*> <password>") {
+                $0.register($1, $2)
+            },
+            IRCCommand("VERIFY", min: 2, early: true, usage: "VERIFY <account> <code>") { $0.verify($1, $2) },
+            IRCCommand(
+                "METADATA", min: 2, early: true, usage: "METADATA <target> GET|LIST|SET|CLEAR|SUB|UNSUB|SUBS|SYNC"
+            ) {
+                $0.metadata($1, $2)
+            },
             IRCCommand("PING", early: true) { $0.ping($1, $2) },
             IRCCommand("PONG", early: true) { _, _, _ in },
             IRCCommand("QUIT", early: true) { $0.quit($1, reason: $2.params.first) },

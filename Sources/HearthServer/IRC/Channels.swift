@@ -121,6 +121,7 @@ extension Core {
             sendJoin(state, client, channel, out: &out)
             tellNetwork(joined: client, channel, op: status.op)
             welcome([client] + devices, to: channel, readMarkers: readMarkers, &state, out: &out)
+            metadataAfterJoin(&state, client, channel, out: &out)
             return (channel.name, channel.historyKey)
         }
         if let (joined, historyKey) = joined {

@@ -159,6 +159,7 @@ extension Core {
                     state,
                     client, .whoisIdle, state[target].nick, String(idle),
                     String(Int(target.connectedAt.timeIntervalSince1970)), "seconds idle, signon time"))
+            whoisMetadata(state, client, target, out: &out)
             out.send(client, numeric(state, client, .endOfWhois, state[target].nick, "End of /WHOIS list."))
         }
     }

@@ -9,8 +9,9 @@ import NIOCore
 /// CAP, NICK, USER, PASS, SASL and the welcome burst.
 extension Core {
     static let supportedCaps = [
-        "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "chghost", "draft/chathistory",
-        "draft/message-redaction", "draft/multiline", "draft/read-marker", "echo-message", "extended-join",
+        "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "chghost",
+        "draft/account-registration", "draft/chathistory", "draft/message-redaction", "draft/metadata-2",
+        "draft/metadata-3", "draft/multiline", "draft/read-marker", "echo-message", "extended-join",
         "extended-monitor", "invite-notify", "labeled-response", "message-tags", "multi-prefix", "sasl",
         "server-time", "setname", "soju.im/search", "standard-replies", "userhost-in-names",
     ]
@@ -19,6 +20,8 @@ extension Core {
         guard version >= 302 else { return cap }
         if cap == "sasl" { return "sasl=" + Self.saslMechanisms.joined(separator: ",") }
         if cap == Self.multilineCap { return Self.multilineCapValue }
+        if cap == Self.accountRegistrationCap { return accountRegistrationCapValue }
+        if Self.metadataCaps.contains(cap) { return metadataCapValue(cap) }
         return cap
     }
 
@@ -82,6 +85,7 @@ extension Core {
 
     func nick(_ client: Client, _ message: IRCMessage) {
         guard let wanted = checkNick(client, message.params.first) else { return }
+        client.wantedNick = wanted
         let key = IRCNames.fold(wanted)
         let me = snapshot(client)
         if key == me.nickKey {
@@ -417,6 +421,7 @@ extension Core {
             if !state[client].isPlain && state[client].host != client.address {
                 send(.visibleHost, state[client].host, "is now your displayed host")
             }
+            metadataBurst(&state, client, out: &out)
         }
         logEvent("registered", client)
         deliverKept(client)

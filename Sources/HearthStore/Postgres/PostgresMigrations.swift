@@ -139,6 +139,15 @@ enum PostgresMigrations {
             CREATE INDEX history_search ON history USING GIN (search)
             """
         ),
+        // Profile fields set from IRC clients (draft/metadata-2: display-name, pronouns, …).
+        (
+            "v20-profile-fields",
+            """
+            CREATE TABLE profileField (
+                accountId BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE, key TEXT NOT NULL,
+                value TEXT NOT NULL, PRIMARY KEY (accountId, key))
+            """
+        ),
     ]
 
     /// Counts a profile shows, kept by triggers: counting an account's 10,000 recipes on every

@@ -437,6 +437,15 @@ enum Migrations {
                     INSERT INTO historySearch (historySearch) VALUES ('rebuild');
                     """)
         }
+        m.registerMigration("v22-profile-fields") { db in
+            // Profile fields set from IRC clients (draft/metadata-2: display-name, pronouns, …).
+            try db.execute(
+                sql: """
+                    CREATE TABLE profileField (
+                      accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE, key TEXT NOT NULL,
+                      value TEXT NOT NULL, PRIMARY KEY (accountId, key))
+                    """)
+        }
         return m
     }
 }

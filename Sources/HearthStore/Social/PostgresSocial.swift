@@ -152,6 +152,32 @@ extension PostgresStore: SocialStore {
             """)
     }
 
+    public func profileFields(_ accountID: Int64) async throws -> [String: String] {
+        let pairs = try await rows("SELECT key, value FROM profileField WHERE accountId = \(accountID)")
+            .map { try $0.decode((String, String).self) }
+        return Dictionary(pairs, uniquingKeysWith: { $1 })
+    }
+
+    public func setProfileField(_ accountID: Int64, key: String, value: String?) async throws -> Bool {
+        guard let value else {
+            try await run("DELETE FROM profileField WHERE accountId = \(accountID) AND key = \(key)")
+            return true
+        }
+        return try await transaction { db in
+            // The account's row lock orders two devices adding fields at once.
+            _ = try await db.rows("SELECT id FROM account WHERE id = \(accountID) FOR UPDATE", self.logger)
+            let keys = try await db.rows("SELECT key FROM profileField WHERE accountId = \(accountID)", self.logger)
+                .map { try $0.decode(String.self) }
+            guard ProfileFields.hasRoom(count: keys.count, replacing: keys.contains(key)) else { return false }
+            _ = try await db.rows(
+                """
+                INSERT INTO profileField (accountId, key, value) VALUES (\(accountID), \(key), \(value))
+                ON CONFLICT (accountId, key) DO UPDATE SET value = excluded.value
+                """, self.logger)
+            return true
+        }
+    }
+
     /// Records something a user did, for their followers' feeds.
     static func addActivity(
         _ db: PostgresConnection, accountID: Int64, kind: String, subjectID: Int64?, text: String, now: Date,

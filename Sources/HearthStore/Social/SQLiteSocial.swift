@@ -182,6 +182,39 @@ extension SQLiteStore {
         }
     }
 
+    public func profileFields(_ accountID: Int64) async throws -> [String: String] {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT key, value FROM profileField WHERE accountId = ?", arguments: [accountID])
+            return Dictionary(rows.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { $1 })
+        }
+    }
+
+    public func setProfileField(_ accountID: Int64, key: String, value: String?) async throws -> Bool {
+        try await pool.write { db in
+            guard let value else {
+                try db.execute(
+                    sql: "DELETE FROM profileField WHERE accountId = ? AND key = ?", arguments: [accountID, key])
+                return true
+            }
+            let count =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM profileField WHERE accountId = ?", arguments: [accountID])
+                ?? 0
+            let replacing =
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM profileField WHERE accountId = ? AND key = ?", arguments: [accountID, key])
+                ?? false
+            guard ProfileFields.hasRoom(count: count, replacing: replacing) else { return false }
+            try db.execute(
+                sql:
+                    "INSERT INTO profileField (accountId, key, value) VALUES (?, ?, ?) ON CONFLICT(accountId, key) "
+                    + "DO UPDATE SET value = excluded.value",
+                arguments: [accountID, key, value])
+            return true
+        }
+    }
+
     /// Records something a user did, for their followers' feeds.
     public static func addActivity(
         _ db: Database, accountID: Int64, kind: String, subjectID: Int64?, text: String, now: Date = Date()

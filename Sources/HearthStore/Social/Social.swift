@@ -87,6 +87,13 @@ public protocol SocialStore: Sendable {
 
     func setSetting(_ accountID: Int64, key: String, value: String) async throws
 
+    /// The account's profile fields (`ProfileFields`), key to value.
+    func profileFields(_ accountID: Int64) async throws -> [String: String]
+
+    /// Sets a profile field, or removes it (`value` nil). False, with nothing changed, when it
+    /// would be one field more than `ProfileFields.maxFields`.
+    func setProfileField(_ accountID: Int64, key: String, value: String?) async throws -> Bool
+
     /// Activity of the people `accountID` follows, newest first, keyset-paged by id; `more`
     /// says whether anything older is left (one row past the page is read to know).
     func feed(for accountID: Int64, before: Int64?) async throws -> (items: [ActivityItem], more: Bool)

@@ -22,7 +22,9 @@ enum AccountCommands {
         arity: 2...5, secret: true
     ) { request in
         if let account = request.caller.account {
-            throw BotError("you are already logged in as \(account.name); !logout first to make another account")
+            throw BotError(
+                "you are already logged in as \(account.name); !logout first to make another account",
+                code: "ALREADY_AUTHENTICATED")
         }
         let words = request.words
         let name = words[0]
@@ -34,9 +36,9 @@ enum AccountCommands {
             if FamilyCommands.looksLikeInvite(extra) {
                 invite = extra
             } else if extra.contains("@") {
-                guard extra.count <= AccountService.maxEmailLength, extra.split(separator: "@").count == 2,
-                    extra.split(separator: "@")[1].contains(".")
-                else { throw request.usageError("\"\(extra)\" doesn't look like an email address") }
+                if let problem = AccountService.emailProblem(extra) {
+                    throw BotError(request.usageError(problem).message, code: "INVALID_EMAIL")
+                }
                 email = extra
             } else {
                 let digits = extra.filter(\.isNumber)
@@ -46,25 +48,26 @@ enum AccountCommands {
                 phone = extra
             }
         }
-        if let problem = AccountService.nameProblem(name) { throw BotError(problem) }
+        if let error = AccountService.nameError(name) { throw error }
         if let holder = request.presence.sessionUsing(nickKey: IRCNames.fold(name)),
             holder != request.caller.sessionID
         {
-            throw BotError("someone online is using the nick \(name); pick another name")
+            throw BotError("someone online is using the nick \(name); pick another name", code: "ACCOUNT_EXISTS")
         }
         let services = request.services
         let accounts = services.accounts
         let address = request.caller.address
         // A family's or an operator's invite code lets a household sign up together from one
         // address; without one, an address makes only so many per hour.
-        if let problem = accounts.passwordProblem(password) { throw BotError(problem) }
+        if let problem = accounts.passwordProblem(password) { throw BotError(problem, code: "WEAK_PASSWORD") }
         var pass: RegistrationPass?
         if let invite { pass = try await RegistrationPass.claim(services, code: invite, address: address) }
         if pass == nil, let wait = accounts.registrations.take(address) {
             let minutes = Int((wait / 60).rounded(.up))
             throw BotError(
                 "\(accounts.registrations.limit) accounts were made from your address this hour; "
-                    + "try again in \(minutes) min (or register with an invite code)")
+                    + "try again in \(minutes) min (or register with an invite code)",
+                code: "TEMPORARILY_UNAVAILABLE")
         }
         let account: Stored<Account>
         let codes: [String]
@@ -185,12 +188,12 @@ enum AccountCommands {
     ) { request in
         let ref = try request.account()
         let name = request.words[0]
-        if let problem = AccountService.nameProblem(name) { throw BotError(problem) }
+        if let error = AccountService.nameError(name) { throw error }
         let key = IRCNames.fold(name)
         if let holder = request.presence.sessionUsing(nickKey: key), holder != request.caller.sessionID,
             key != IRCNames.fold(ref.name)
         {
-            throw BotError("someone online is using the nick \(name); pick another name")
+            throw BotError("someone online is using the nick \(name); pick another name", code: "ACCOUNT_EXISTS")
         }
         do {
             try await request.services.store.rename(accountID: ref.id, to: name, nameKey: key)
