@@ -1,4 +1,4 @@
-/// One change to a channel's modes, of the kinds Hearth advertises (`CHANMODES=beI,k,l,imnst`,
+/// One change to a channel's modes, of the kinds Hearth advertises (`CHANMODES=beI,k,l,CMRimnst`,
 /// `PREFIX=(ov)@+`). Parsing and serialising are pure (as Ergo's `ParseChannelModeChanges`):
 /// the server checks rights and applies each change to its channel.
 public enum ModeChange: Sendable, Hashable {
@@ -17,6 +17,12 @@ public enum ModeChange: Sendable, Hashable {
     case member(MemberMode, nick: String, adding: Bool)
 
     public enum Flag: Character, Sendable, CaseIterable {
+        /// No CTCP but ACTION (`/me`) in the channel.
+        case noCTCP = "C"
+        /// Only users logged in to an account may speak.
+        case accountsSpeak = "M"
+        /// Only users logged in to an account may join.
+        case accountsJoin = "R"
         case inviteOnly = "i"
         case moderated = "m"
         case noOutside = "n"

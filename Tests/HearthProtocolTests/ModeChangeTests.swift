@@ -8,7 +8,7 @@ import Testing
 
     @Test func flagsTakeNoParameterAndFollowTheLastSign() {
         #expect(
-            parse("+imnst", "unused") == ModeChange.Flag.allCases.map { .change(.flag($0, on: true)) })
+            parse("+CMRimnst", "unused") == ModeChange.Flag.allCases.map { .change(.flag($0, on: true)) })
         #expect(parse("-n+t") == [.change(.flag(.noOutside, on: false)), .change(.flag(.topicLock, on: true))])
         // A string starts by adding, and a sign alone changes nothing.
         #expect(parse("m") == [.change(.flag(.moderated, on: true))])
@@ -102,7 +102,7 @@ import Testing
         let tokens = ISupport.tokens(network: "n")
         let chanmodes = try #require(tokens.first { $0.hasPrefix("CHANMODES=") }).dropFirst("CHANMODES=".count)
         let types = chanmodes.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        #expect(types == [String(ModeChange.ListMode.allCases.map(\.rawValue)), "k", "l", "imnst"])
+        #expect(types == [String(ModeChange.ListMode.allCases.map(\.rawValue)), "k", "l", "CMRimnst"])
         #expect(Set(types[3]) == Set(ModeChange.Flag.allCases.map(\.rawValue)))
         #expect(tokens.contains("PREFIX=(\(String(ModeChange.MemberMode.allCases.map(\.rawValue))))@+"))
         // Type B and C take a parameter to set (and B one to clear): a letter alone is missing it.

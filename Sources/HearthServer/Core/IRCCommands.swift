@@ -10,17 +10,21 @@ struct IRCCommand: Sendable {
     /// Usable before registration (these also tell an IRC client from an `nc` user).
     let beforeRegistration: Bool
     let operatorOnly: Bool
+    /// Usable before registration by a client that negotiated this cap (draft/pre-away's AWAY).
+    let earlyWith: String?
     /// Shown after "Not enough parameters" when it helps.
     let usage: String?
     let run: @Sendable (Core, Client, IRCMessage) -> Void
 
     init(
-        _ name: String, min minParams: Int = 0, early beforeRegistration: Bool = false, oper operatorOnly: Bool = false,
-        usage: String? = nil, _ run: @escaping @Sendable (Core, Client, IRCMessage) -> Void
+        _ name: String, min minParams: Int = 0, early beforeRegistration: Bool = false, earlyWith: String? = nil,
+        oper operatorOnly: Bool = false, usage: String? = nil,
+        _ run: @escaping @Sendable (Core, Client, IRCMessage) -> Void
     ) {
         self.name = name
         self.minParams = minParams
         self.beforeRegistration = beforeRegistration
+        self.earlyWith = earlyWith
         self.operatorOnly = operatorOnly
         self.usage = usage
         self.run = run
@@ -74,7 +78,9 @@ extension Core {
             IRCCommand("MODE", min: 1, usage: "MODE <channel|nick> [<modes> [<params>]]") { $0.mode($1, $2) },
             IRCCommand("KICK", min: 2, usage: "KICK <channel> <nick> [:<reason>]") { $0.kick($1, $2) },
             IRCCommand("INVITE", min: 2, usage: "INVITE <nick> <channel>") { $0.invite($1, $2) },
-            IRCCommand("AWAY", usage: "AWAY [:<message>]") { $0.away($1, $2) },
+            IRCCommand("AWAY", earlyWith: preAwayCap, usage: "AWAY [:<message>]") { $0.away($1, $2) },
+            IRCCommand("ISUPPORT", earlyWith: extendedISupportCap) { $0.isupport($1, $2) },
+            IRCCommand("KNOCK", min: 1, usage: "KNOCK <channel> [:<message>]") { $0.knock($1, $2) },
             IRCCommand("OPER", min: 2, usage: "OPER <name> <password>") { $0.oper($1, $2) },
             IRCCommand("MOTD") { core, client, _ in core.withState { state, out in core.motd(state, client, out: &out) }
             },
@@ -108,7 +114,7 @@ extension Core {
     func dispatch(_ client: Client, _ message: IRCMessage, route: LineRoute) {
         let known = Self.ircCommands[message.command]
         let (registered, isOper) = (route.registered, route.isOper)
-        if !registered && known?.beforeRegistration != true {
+        if !registered && known?.beforeRegistration != true && !negotiated(client, known?.earlyWith) {
             reply(client, .notRegistered, "You have not registered")
             return
         }
@@ -128,6 +134,12 @@ extension Core {
             return
         }
         command.run(self, client, message)
+    }
+
+    /// Whether `client` negotiated `cap` (nil: no cap lets the command in early).
+    private func negotiated(_ client: Client, _ cap: String?) -> Bool {
+        guard let cap else { return false }
+        return chat.withLock { $0[client].caps.contains(cap) }
     }
 
     func ping(_ client: Client, _ message: IRCMessage) {

@@ -201,7 +201,7 @@ extension Core {
                 let marker = readMarkers?[channel.key] ?? state[client].readMarkers[channel.key]
                 sendReadMarker(client, channel.name, marker, out: &out)
             }
-            sendNames(&state, joiner, channel, out: &out)
+            sendImplicitNames(&state, joiner, channel, out: &out)
         }
     }
 
@@ -513,6 +513,7 @@ extension ChatState {
         if let limit = channel.modes.limit, userCount(channel) >= limit, !invited {
             return (.channelIsFull, "(+l) — it is full")
         }
+        if let refusal = accountJoinRefusal(client, channel, invited: invited) { return refusal }
         return nil
     }
 }

@@ -50,7 +50,7 @@ extension Core {
             tellNetwork(joined: client, channel, op: status.op)
             out.send(client, userMessage(state, client, "JOIN", [channel.name]))
             sendTopic(state, client, channel, out: &out)
-            sendNames(&state, client, channel, out: &out)
+            sendImplicitNames(&state, client, channel, out: &out)
         }
         if state[client].isPlain { state[client].currentChannel = state[client].channels.last }
     }

@@ -139,7 +139,7 @@ extension Core {
                 if !isNotice { out.send(client, numeric(state, client, .noSuchChannel, target, "No such channel")) }
                 return
             }
-            if let refusal = channelRefusal(state, client, channel) {
+            if let refusal = channelRefusal(state, client, channel, text: text) {
                 if !isNotice { out.send(client, numeric(state, client, .cannotSendToChan, channel.name, refusal)) }
                 return
             }
@@ -254,8 +254,10 @@ extension Core {
         tellNetwork(client) { .message($0, target: target, line: relay) }
     }
 
-    /// Why `client` may not speak in `channel` (+n, +m, bans), or nil.
-    func channelRefusal(_ state: ChatState, _ client: Client, _ channel: ChannelState) -> String? {
+    /// Why `client` may not speak in `channel` (+n, +m, +M, bans; +C for `text`), or nil.
+    func channelRefusal(_ state: ChatState, _ client: Client, _ channel: ChannelState, text: String? = nil)
+        -> String?
+    {
         let status = channel.members[client.id]
         let privileged = status?.op == true || status?.voice == true || state[client].isOper
         if status == nil && channel.modes.flags.contains(.noOutside) {
@@ -264,6 +266,7 @@ extension Core {
         if channel.modes.flags.contains(.moderated) && !privileged {
             return "Cannot send to channel (+m) — only voiced users may speak"
         }
+        if let refusal = state.speakRefusal(client, channel, text: text, privileged: privileged) { return refusal }
         if channel.isBanned(state, client) && !privileged { return "Cannot send to channel — you are banned" }
         if channel.isMuted(state, client) && !privileged { return "Cannot send to channel — you are muted" }
         return nil
@@ -280,7 +283,7 @@ extension Core {
                 if !isNotice { out.send(client, numeric(state, client, .noSuchChannel, name, "No such channel")) }
                 return
             }
-            if let refusal = channelRefusal(state, client, channel) {
+            if let refusal = channelRefusal(state, client, channel, text: text) {
                 if !isNotice { out.send(client, numeric(state, client, .cannotSendToChan, channel.name, refusal)) }
                 return
             }

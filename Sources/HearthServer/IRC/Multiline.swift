@@ -178,7 +178,7 @@ extension Core {
                 out.send(client, numeric(state, client, .noSuchChannel, draft.target, "No such channel"))
                 return nil
             }
-            if let refusal = channelRefusal(state, client, channel) {
+            if let refusal = channelRefusal(state, client, channel, text: draft.text) {
                 out.send(client, numeric(state, client, .cannotSendToChan, channel.name, refusal))
                 return nil
             }

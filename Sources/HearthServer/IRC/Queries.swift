@@ -165,14 +165,19 @@ extension Core {
     }
 
     func list(_ client: Client, _ message: IRCMessage) {
-        let wanted = message.params.first.map { Set($0.split(separator: ",").map { IRCNames.fold(String($0)) }) }
+        let filters = ListFilters(message.params.first)
+        let now = Date()
         withState { state, out in
             out.send(client, numeric(state, client, .listStart, "Channel", "Users  Name"))
             for channel in state.channels.values.sorted(by: { $0.key < $1.key }) {
-                if let wanted, !wanted.contains(channel.key) { continue }
                 if state.hidden(channel, from: client) { continue }
+                let topicSet = channel.topic.isEmpty ? nil : channel.topicSetAt
+                let count = state.userCount(channel)
+                let created = channel.createdAt
+                guard filters.admits(name: channel.name, users: count, created: created, topicSet: topicSet, now: now)
+                else { continue }
                 out.send(
-                    client, numeric(state, client, .list, channel.name, String(state.userCount(channel)), channel.topic)
+                    client, numeric(state, client, .list, channel.name, String(count), channel.topic)
                 )
             }
             out.send(client, numeric(state, client, .listEnd, "End of /LIST"))
@@ -206,17 +211,14 @@ extension Core {
         let text = message.params.first.flatMap {
             $0.isEmpty ? nil : IRCMessage.truncate($0, toBytes: IRCLimits.awayLength)
         }
+        if !chat.withLock({ $0[client].registered }) { return awayBeforeRegistration(client, text) }
         tellNetwork(command: IRCMessage(command: "AWAY", params: text.map { [$0] } ?? []), by: client)
         withState { state, out in
             state[client].away = text
             sendToPeers(
                 &state, of: client, withCap: "away-notify", userMessage(state, client, "AWAY", text.map { [$0] } ?? []),
                 out: &out)
-            if text == nil {
-                out.send(client, numeric(state, client, .unaway, "You are no longer marked as being away"))
-            } else {
-                out.send(client, numeric(state, client, .nowAway, "You have been marked as being away"))
-            }
+            sendAwayAnswer(state, client, out: &out)
         }
     }
 

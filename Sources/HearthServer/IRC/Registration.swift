@@ -10,9 +10,10 @@ import NIOCore
 extension Core {
     static let supportedCaps = [
         "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "chghost",
-        "draft/account-registration", "draft/chathistory", "draft/message-redaction", "draft/metadata-2",
-        "draft/metadata-3", "draft/multiline", "draft/read-marker", "echo-message", "extended-join",
-        "extended-monitor", "invite-notify", "labeled-response", "message-tags", "multi-prefix", "sasl",
+        "draft/account-registration", "draft/chathistory", "draft/extended-isupport", "draft/message-redaction",
+        "draft/metadata-2", "draft/metadata-3", "draft/multiline", "draft/pre-away", "draft/read-marker",
+        "echo-message", "extended-join", "extended-monitor", "invite-notify", "labeled-response", "message-tags",
+        "multi-prefix", "no-implicit-names", "sasl",
         "server-time", "setname", "soju.im/search", "standard-replies", "userhost-in-names",
     ]
 
@@ -23,6 +24,23 @@ extension Core {
         if cap == Self.accountRegistrationCap { return accountRegistrationCapValue }
         if Self.metadataCaps.contains(cap) { return metadataCapValue(cap) }
         return cap
+    }
+
+    /// Most bytes of caps in one CAP LS line (the rest of the line is under 60 bytes).
+    static let capBytesPerLine = 400
+
+    /// The caps in lines of at most `capBytesPerLine` bytes.
+    static func capLines(_ caps: [String]) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for cap in caps {
+            if !line.isEmpty && line.utf8.count + 1 + cap.utf8.count > capBytesPerLine {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + cap
+        }
+        return lines + [line]
     }
 
     func cap(_ client: Client, _ message: IRCMessage) {
@@ -39,8 +57,14 @@ extension Core {
             if !registered { client.capNegotiating = true }
             // CAP LS 302 turns cap-notify on implicitly.
             if version >= 302 { _ = chat.withLock { state in state[client].caps.insert("cap-notify") } }
-            let list = Self.supportedCaps.map { capValue($0, version: version) }.joined(separator: " ")
-            withState { _, out in out.send(client, capReply(["LS", list])) }
+            let caps = Self.supportedCaps.map { capValue($0, version: version) }
+            // CAP LS 302 may take several lines (all but the last marked `*`): one would pass 512 bytes.
+            let lines = version >= 302 ? Self.capLines(caps) : [caps.joined(separator: " ")]
+            withState { _, out in
+                for (index, line) in lines.enumerated() {
+                    out.send(client, capReply(index < lines.count - 1 ? ["LS", "*", line] : ["LS", line]))
+                }
+            }
         case "LIST":
             withState { state, out in
                 out.send(client, capReply(["LIST", state[client].caps.sorted().joined(separator: " ")]))
@@ -400,6 +424,10 @@ extension Core {
                 announcePresence(&state, client, online: true, out: &out)
             }
             tellNetwork(state, user: client)
+            // draft/pre-away: an AWAY sent while registering reaches the other nodes now.
+            if let away = state[client].away {
+                tellNetwork(command: IRCMessage(command: "AWAY", params: [away]), by: client)
+            }
             defer { if let holder { attachDevice(&state, client, to: holder, out: &out) } }
             defer {
                 if holder == nil, let account = state[client].account {
@@ -410,12 +438,8 @@ extension Core {
             send(.welcome, "Welcome to the \(config.networkName) IRC network, \(state[client].prefix)")
             send(.yourHost, "Your host is \(serverName), running version \(version)")
             send(.created, "This server was created \(startedAt.formatted(.iso8601))")
-            send(.myInfo, serverName, version, "Biow", "beIiklmnostv", "beIklov")
-            // draft/FILEHOST: where IRC clients may upload pictures themselves.
-            let fileHost = bot.services.media.map { ["draft/FILEHOST=\($0.publicURL)/upload"] } ?? []
-            for line in ISupport.lines(ISupport.tokens(network: config.networkName, extra: fileHost)) {
-                out.send(client, numeric(state, client, .isupport, params: line + ["are supported by this server"]))
-            }
+            send(.myInfo, serverName, version, "Biow", "CMRbeIiklmnostv", "beIklov")
+            sendISupport(state, client, out: &out)
             lusers(&state, client, out: &out)
             motd(state, client, out: &out)
             if !state[client].isPlain && state[client].host != client.address {

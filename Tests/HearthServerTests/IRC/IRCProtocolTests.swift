@@ -31,7 +31,7 @@ import Testing
             try await c.expectNumeric("002")
             try await c.expectNumeric("003")
             let myInfo = try await c.expectNumeric("004")
-            #expect(myInfo == ":test.hearth 004 judy test.hearth hearth-0.9.0 Biow beIiklmnostv :beIklov")
+            #expect(myInfo == ":test.hearth 004 judy test.hearth hearth-0.9.0 Biow CMRbeIiklmnostv :beIklov")
             var tokens: [String] = []
             while true {
                 let line = try await c.expect("005 or 251") { $0.contains(" 005 ") || $0.contains(" 251 ") }
@@ -42,7 +42,7 @@ import Testing
                 tokens += words.map(String.init)
             }
             for required in [
-                "CASEMAPPING=ascii", "CHANMODES=beI,k,l,imnst", "EXCEPTS", "INVEX", "EXTBAN=,am", "WHOX",
+                "CASEMAPPING=ascii", "CHANMODES=beI,k,l,CMRimnst", "EXCEPTS", "INVEX", "EXTBAN=,am", "WHOX",
                 "PREFIX=(ov)@+", "CHANTYPES=#", "NICKLEN=30",
                 "CHANNELLEN=50", "TOPICLEN=390", "UTF8ONLY",
             ] {
