@@ -92,4 +92,31 @@ import Testing
             #expect(abs(kept.timeIntervalSince(later)) < 0.01 && abs(later.timeIntervalSince(now + 10)) < 0.01)
         }
     }
+
+    /// Client-only tags come back as written; redacting a message takes the reactions and edits
+    /// that act on it, not the replies to it (those are messages of their own).
+    @Test(arguments: Engine.allCases)
+    func tagsAndWhatActsOnAMessage(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let at = Date(timeIntervalSince1970: 1_800_000_000)
+            func line(_ msgid: String, _ command: String, ref: String?, tags: String = "") -> HistoryRecord {
+                HistoryRecord(
+                    target: "#room", msgid: msgid, source: "bob!b@h", command: command, text: "t \(msgid)",
+                    createdAt: at, tags: tags, refMsgid: ref)
+            }
+            try await store.appendHistory([
+                line("a", "PRIVMSG", ref: nil),
+                line("react", "TAGMSG", ref: "a", tags: "+draft/react=👍;+draft/reply=a"),
+                line("reply", "PRIVMSG", ref: "a", tags: "+draft/reply=a"),
+                line("edit", "EDIT", ref: "a"),
+                line("other", "TAGMSG", ref: "b", tags: "+draft/react=x;+draft/reply=b"),
+            ])
+            let all = try await store.latestHistory(targets: ["#room"], limit: 10)
+            #expect(all.map(\.msgid) == ["a", "react", "reply", "edit", "other"])
+            #expect(all[1].tags == "+draft/react=👍;+draft/reply=a" && all[1].refMsgid == "a")
+            #expect(all[0].tags == "" && all[0].refMsgid == nil)
+            try await store.deleteHistoryMessage(targets: ["#room"], msgid: "a")
+            #expect(try await store.latestHistory(targets: ["#room"], limit: 10).map(\.msgid) == ["reply", "other"])
+        }
+    }
 }

@@ -25,6 +25,8 @@ final class ChannelState {
     var invited: Set<String> = []
     /// Metadata keys (draft/metadata-2), kept while the channel exists.
     var metadata: [String: String] = [:]
+    /// The last lines said here, for plain mode's quotes and `/react N` (Plain/RecentLines).
+    var recent = RecentLines()
     /// Member id → status; `order` keeps join order for NAMES.
     var members: [Int: MemberStatus] = [:]
     private(set) var order: [Client] = []

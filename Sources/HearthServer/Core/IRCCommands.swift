@@ -67,6 +67,9 @@ extension Core {
                 $0.chathistory($1, $2)
             },
             IRCCommand("REDACT", min: 2, usage: "REDACT <target> <msgid> [:reason]") { $0.redact($1, $2) },
+            IRCCommand("EDIT", min: 1, usage: "@draft/target-msgid=<msgid>;draft/edit-text=<text> EDIT <target>") {
+                $0.edit($1, $2)
+            },
             IRCCommand("MARKREAD", usage: "MARKREAD <target> [timestamp=<time>]") { $0.markread($1, $2) },
             IRCCommand("JOIN", min: 1, usage: "JOIN <channel>[,<channel>] [<key>[,<key>]]") { $0.join($1, $2) },
             IRCCommand("PART", min: 1, usage: "PART <channel>[,<channel>] [:<reason>]") { $0.part($1, $2) },

@@ -206,10 +206,32 @@ extension Core {
         _ state: ChatState, _ client: Client, _ record: HistoryRecord, to target: String, inBatch batch: String?,
         out: inout Outbox
     ) {
-        let stamp = [IRCTag("time", MessageStamp.time(record.createdAt)), IRCTag("msgid", record.msgid)]
         let outer = batch.map { [IRCTag("batch", $0)] } ?? []
-        let pieces = Self.multilinePieces(record.text)
         let source = shownSource(record.source)
+        switch record.command {
+        case "TAGMSG":
+            // A reaction: only for clients that asked for events besides messages (event-playback).
+            guard state[client].caps.contains(KeptTags.eventPlaybackCap) || state[client].isPlain else { return }
+            let stamp = [IRCTag("time", MessageStamp.time(record.createdAt)), IRCTag("msgid", record.msgid)]
+            out.send(
+                client,
+                IRCMessage(
+                    tags: outer + stamp + KeptTags.decode(record.tags), source: source, command: "TAGMSG",
+                    params: [target]))
+            return
+        case "EDIT":
+            out.send(
+                client,
+                editLine(
+                    state, client, source: source, target: target, ref: record.refMsgid ?? "", text: record.text,
+                    msgid: record.msgid, at: record.createdAt, extraTags: outer))
+            return
+        default: break
+        }
+        let stamp =
+            [IRCTag("time", MessageStamp.time(record.createdAt)), IRCTag("msgid", record.msgid)]
+            + KeptTags.decode(record.tags)
+        let pieces = Self.multilinePieces(record.text)
         if pieces.count == 1 {
             out.send(
                 client,

@@ -169,10 +169,17 @@ extension Core {
         ) { records in
             guard !records.isEmpty else { return }
             self.withState { state, out in
-                self.replay(
-                    state,
-                    client, records.map { ($0.source, $0.command, channelName, $0.text, $0.createdAt) },
-                    msgids: records.map(\.msgid), out: &out)
+                for record in records {
+                    // Reactions, replies and edits come as CHATHISTORY gives them (KeptTags).
+                    if record.command == "TAGMSG" || record.command == "EDIT" || !record.tags.isEmpty {
+                        self.sendStored(state, client, record, to: channelName, inBatch: nil, out: &out)
+                    } else {
+                        self.replay(
+                            state, client,
+                            [(record.source, record.command, channelName, record.text, record.createdAt)],
+                            msgids: [record.msgid], out: &out)
+                    }
+                }
             }
         }
     }

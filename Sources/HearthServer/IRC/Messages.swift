@@ -19,30 +19,52 @@ extension Core {
             return
         }
         let tags = Self.clientTags(message)
+        // A reaction is kept in history and shown to plain-mode users as a line (KeptTags).
+        let reaction = KeptTags.isReaction(tags)
+        let msgid = MessageStamp.msgid()
+        let now = MessageStamp.now()
         withState { state, out in
             let relay: IRCMessage
             var recipients: [Client]
+            var kept: String?
             if IRCNames.isChannel(target) {
                 guard let (channel, _) = memberChannel(&state, client, target, out: &out) else { return }
                 if let refusal = channelRefusal(state, client, channel) {
                     out.send(client, numeric(state, client, .cannotSendToChan, channel.name, refusal))
                     return
                 }
-                relay = userMessage(state, client, "TAGMSG", [channel.name], clientTags: tags)
+                relay = userMessage(state, client, "TAGMSG", [channel.name], clientTags: tags, msgid: msgid, at: now)
                 recipients = channel.order.filter { $0 !== client }
+                kept = channel.historyKey
             } else {
                 guard let recipient = state.nicks[IRCNames.fold(target)], state[recipient].registered else {
                     out.send(client, numeric(state, client, .noSuchNick, target, "No such nick/channel"))
                     return
                 }
                 if state.isBlocked(client, by: recipient) { return }
-                relay = userMessage(state, client, "TAGMSG", [state[recipient].nick], clientTags: tags)
+                relay = userMessage(
+                    state, client, "TAGMSG", [state[recipient].nick], clientTags: tags, msgid: msgid, at: now)
                 recipients = state.privateReceivers(from: client, to: recipient)
                 if recipient === client { recipients.append(client) }
+                kept = state[client].account.flatMap { from in
+                    state[recipient].account.map { HistoryRecord.conversation(from.id, $0.id) }
+                }
             }
             if recipients.contains(where: \.isRemote) { forward(client, relay, to: target) }
-            // Only clients that speak message-tags can make sense of a TAGMSG.
-            recipients = recipients.filter { state[$0].caps.contains("message-tags") }
+            if reaction, let kept, historyEnabled {
+                recordHistory(
+                    HistoryRecord(
+                        target: kept, msgid: msgid, source: state[client].prefix, accountID: state[client].account?.id,
+                        command: "TAGMSG", text: "", createdAt: now, kept: KeptTags.kept(tags)))
+            }
+            // Only clients that speak message-tags can make sense of a TAGMSG; plain mode shows a
+            // reaction as a line (PlainRenderer), to its sender too.
+            recipients = recipients.filter {
+                state[$0].caps.contains("message-tags") || (reaction && state[$0].isPlain)
+            }
+            if reaction && state[client].isPlain && !recipients.contains(where: { $0 === client }) {
+                out.send(client, relay)
+            }
             // One sent to oneself arrives as any would; the echo is the labeled reply.
             if recipients.contains(where: { $0 === client }) {
                 recipients.removeAll { $0 === client }
@@ -134,6 +156,7 @@ extension Core {
         let isNotice = command == "NOTICE"
         var botChannel: String?
         var secret = false
+        var mentioned: [(PushNote, String)] = []
         withState { state, out in
             guard let channel = state.channels[key] else {
                 if !isNotice { out.send(client, numeric(state, client, .noSuchChannel, target, "No such channel")) }
@@ -149,7 +172,9 @@ extension Core {
             }
             relayToChannel(&state, client, channel, command: command, text: text, clientTags: clientTags, out: &out)
             if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
+            if !isNotice { mentioned = mentions(state, client, channel, text: text) }
         }
+        for (note, line) in mentioned { push(note, evenIfConnected: true, ircLine: line) }
         if secret {
             if isNotice { return }
             withState { state, out in
@@ -179,20 +204,24 @@ extension Core {
         let echo = state[client].echoes
         // Members on other nodes get every tag; their node picks what each asked for.
         let everyTag: TagMask = channel.remoteCount > 0 ? [.serverTime, .messageTags, .accountTag] : []
-        let wanted = UserMessageTags.wanted(
+        var wanted = UserMessageTags.wanted(
             by: channel.membersByLoop(state).tagMask.union(everyTag), sender: state[client].tagMask, echo: echo)
         let msgid = MessageStamp.msgid()
         let now = MessageStamp.now()
+        let kept = KeptTags.kept(clientTags)
+        // Plain-mode members render a reply from its tags, which they would otherwise not be given.
+        if !kept.isEmpty { wanted.insert(.messageTags) }
         let relay = userMessage(
             state,
             client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted, at: now)
         out.send(state, channel, except: client, relay)
         if channel.remoteCount > 0 { forward(client, relay, to: channel.name) }
+        channel.recent.append(RecentLine(msgid: msgid, nick: state[client].nick, text: text))
         recordHistory(
             HistoryRecord(
                 target: channel.historyKey, msgid: msgid, source: state[client].prefix,
                 accountID: state[client].account?.id,
-                command: command, text: text, createdAt: now))
+                command: command, text: text, createdAt: now, kept: kept))
         if echo { out.send(client, relay) }
     }
 
@@ -229,7 +258,8 @@ extension Core {
         if receivers.reachOtherNodes { forward(client, relay, to: state[recipient].nick) }
         if let kept, let msgid = tags.msgid {
             recordConversation(
-                kept, source: state[client].prefix, msgid: msgid, command: command, text: text, at: tags.now)
+                kept, source: state[client].prefix, msgid: msgid, command: command, text: text, at: tags.now,
+                tags: KeptTags.kept(clientTags))
         }
         if echo { out.send(client, relay) }
         // A plain-mode sender sees what went where.
@@ -241,12 +271,13 @@ extension Core {
 
     /// Keeps a private message between two accounts in their conversation's history. Under the lock.
     func recordConversation(
-        _ pair: (from: Int64, to: Int64), source: String, msgid: String, command: String, text: String, at: Date
+        _ pair: (from: Int64, to: Int64), source: String, msgid: String, command: String, text: String, at: Date,
+        tags: [IRCTag] = []
     ) {
         recordHistory(
             HistoryRecord(
                 target: HistoryRecord.conversation(pair.from, pair.to), msgid: msgid, source: source,
-                accountID: pair.from, command: command, text: text, createdAt: at))
+                accountID: pair.from, command: command, text: text, createdAt: at, kept: tags))
     }
 
     /// Hands a message to the other nodes, whose users are among its recipients.

@@ -186,7 +186,10 @@ struct Outbox {
         }
         let bytes: ByteBuffer
         if state[client].isPlain {
-            guard let text = PlainRenderer.render(item.message, forNickKey: state[client].nickKey) else { return }
+            guard
+                let text = PlainRenderer.render(
+                    item.message, forNickKey: state[client].nickKey, quoting: state.recentLine)
+            else { return }
             local.count += 1
             var buffer = ByteBufferAllocator().buffer(capacity: text.utf8.count + 2)
             buffer.writeString(text)

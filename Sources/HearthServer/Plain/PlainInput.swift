@@ -11,7 +11,9 @@ extension Core {
     static let plainHelp = [
         "Chat: /join #channel [key], /part [#channel], /msg NICK TEXT, /me ACTION, /topic [TEXT],",
         "      /who [#channel], /names, /list, /whois NICK, /away [TEXT], /quit [MESSAGE],",
-        "      /cancel (while the bot collects your lines, e.g. a recipe: they are chat again).",
+        "      /cancel (while the bot collects your lines, e.g. a recipe: they are chat again),",
+        "      /react N|NICK EMOJI and /reply N|NICK TEXT (N: 1 = the channel's latest line, 2 = the one",
+        "      before; a nick: that nick's latest line), e.g. /react 1 👍 or /reply bob sounds good.",
         "      Any other line is chat for your current channel; //text sends a line starting with /.",
     ]
 
@@ -152,7 +154,7 @@ extension Core {
 
     static let slashCommands = [
         "join", "part", "leave", "msg", "query", "me", "topic", "who", "names", "list", "whois", "away", "quit", "exit",
-        "help", "nick", "notice", "cancel",
+        "help", "nick", "notice", "cancel", "react", "reply",
     ]
 
     func plainSlash(_ client: Client, _ line: String) {
@@ -198,6 +200,7 @@ extension Core {
             guard let nick = words.first else { return needs("/whois NICK") }
             run("WHOIS", [nick])
         case "away": run("AWAY", rest.isEmpty ? [] : [rest])
+        case "react", "reply": plainReact(client, words, rest: rest, reply: name == "reply")
         case "cancel":
             // Stops the bot collecting this connection's lines (what it has is kept).
             let was = chat.withLock { state in

@@ -6,9 +6,12 @@ import NIOCore
 /// Turns the IRC messages a connection would receive into plain text lines.
 enum PlainRenderer {
     /// Rendered text without control characters, so nobody can move a terminal's cursor
-    /// or recolour it (mIRC colour codes included). `nickKey`: the receiver's folded nick.
-    static func render(_ message: IRCMessage, forNickKey nickKey: String) -> String? {
-        guard let text = renderRaw(message, forNickKey: nickKey) else { return nil }
+    /// or recolour it (mIRC colour codes included). `nickKey`: the receiver's folded nick;
+    /// `quoting` finds a recent line of a channel by msgid (for reactions, replies and edits).
+    static func render(
+        _ message: IRCMessage, forNickKey nickKey: String, quoting: Quoting = { _, _ in nil }
+    ) -> String? {
+        guard let text = renderRaw(message, forNickKey: nickKey, quoting: quoting) else { return nil }
         guard text.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else { return text }
         // Only the bot's own replies to this connection may carry ANSI styling (`!set color on`).
         let fromBot =
@@ -51,7 +54,9 @@ enum PlainRenderer {
         return String(out)
     }
 
-    static func renderRaw(_ message: IRCMessage, forNickKey nickKey: String) -> String? {
+    static func renderRaw(
+        _ message: IRCMessage, forNickKey nickKey: String, quoting: Quoting = { _, _ in nil }
+    ) -> String? {
         let p = message.params
         let sourceNick = message.source.map { String($0.prefix { $0 != "!" }) } ?? ""
         let isSelf = IRCNames.fold(sourceNick) == nickKey
@@ -65,6 +70,9 @@ enum PlainRenderer {
                 text = String(text.dropFirst(8).dropLast(text.hasSuffix("\u{1}") ? 1 : 0))
                 action = true
             }
+            if let ref = message.tag(KeptTags.reply), !ref.isEmpty {
+                text = replying(to: quoting(p[0], ref), text)
+            }
             if IRCNames.isChannel(p[0]) {
                 return action ? "[\(p[0])] * \(sourceNick) \(text)" : "[\(p[0])] <\(sourceNick)> \(text)"
             }
@@ -73,6 +81,13 @@ enum PlainRenderer {
             if isSelf && IRCNames.fold(p[0]) != nickKey { return "[to \(p[0])] \(text)" }
             if message.command == "NOTICE" { return "-\(sourceNick)- \(text)" }
             return action ? "[pm] * \(sourceNick) \(text)" : "[pm] <\(sourceNick)> \(text)"
+        case "TAGMSG":
+            guard let target = p.first, let emoji = message.tag(KeptTags.react), !emoji.isEmpty else { return nil }
+            let line = message.tag(KeptTags.reply).flatMap { quoting(target, $0) }
+            return where_(target, nickKey) + reacted(isSelf ? "You" : sourceNick, emoji, to: line)
+        case "EDIT":
+            guard let target = p.first, let text = message.tag(Core.editTextTag) else { return nil }
+            return where_(target, nickKey) + "* \(isSelf ? "You" : sourceNick) edited: \(text)"
         case "JOIN":
             return isSelf
                 ? "You joined \(p[0]). Everything you type now goes there (/part to leave)."

@@ -12,10 +12,16 @@ public struct HistoryRecord: Sendable {
     public var command: String
     public var text: String
     public var createdAt: Date
+    /// The sender's client-only tags (`+draft/reply=…;+draft/react=…`) as written on the wire,
+    /// escaped; empty when it had none. The store keeps them as they are.
+    public var tags: String
+    /// The message this one acts on: a reply's or a reaction's `+draft/reply`, an edit's
+    /// target. Reactions and edits of a message go when it is redacted (`HistoryRules`).
+    public var refMsgid: String?
 
     public init(
         target: String, msgid: String, source: String, accountID: Int64? = nil, command: String, text: String,
-        createdAt: Date
+        createdAt: Date, tags: String = "", refMsgid: String? = nil
     ) {
         self.target = target
         self.msgid = msgid
@@ -24,6 +30,8 @@ public struct HistoryRecord: Sendable {
         self.command = command
         self.text = text
         self.createdAt = createdAt
+        self.tags = tags
+        self.refMsgid = refMsgid
     }
 
     public static func conversation(_ a: Int64, _ b: Int64) -> String {
@@ -85,7 +93,8 @@ public protocol HistoryStore: Sendable {
     /// The stored message with this msgid in one of these targets, if any.
     func historyMessage(targets: [String], msgid: String) async throws -> HistoryRecord?
 
-    /// Removes a message from history (message redaction).
+    /// Removes a message from history (message redaction), with the reactions and edits that
+    /// act on it (`HistoryRules.dependentCommands`); replies stay.
     func deleteHistoryMessage(targets: [String], msgid: String) async throws
 
     func readMarker(accountID: Int64, target: String) async throws -> Date?

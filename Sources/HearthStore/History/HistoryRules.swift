@@ -10,4 +10,8 @@ public enum HistoryRules {
     public static func readable(current: String, earlier: [String]) -> [String] {
         [current] + earlier.filter { $0 != current }
     }
+
+    /// Stored lines that only act on the message they refer to (`refMsgid`): a reaction
+    /// (TAGMSG) and an edit. They are redacted with it; a reply is a message of its own and stays.
+    public static let dependentCommands = ["TAGMSG", "EDIT"]
 }

@@ -4,14 +4,14 @@ import PostgresNIO
 /// Channel and conversation history, incarnation grants and read markers on PostgreSQL.
 /// A batch of lines is one INSERT of arrays (`unnest`), however many lines it holds.
 extension PostgresStore: HistoryStore {
-    static let historyColumns = "target, msgid, source, accountId, command, text, createdAt"
+    static let historyColumns = "target, msgid, source, accountId, command, text, createdAt, tags, refMsgid"
 
     static func record(_ row: PostgresRow) throws -> HistoryRecord {
-        let (target, msgid, source, accountID, command, text, createdAt) = try row.decode(
-            (String, String, String, Int64?, String, String, Date).self)
+        let (target, msgid, source, accountID, command, text, createdAt, tags, refMsgid) = try row.decode(
+            (String, String, String, Int64?, String, String, Date, String, String?).self)
         return HistoryRecord(
             target: target, msgid: msgid, source: source, accountID: accountID, command: command, text: text,
-            createdAt: createdAt)
+            createdAt: createdAt, tags: tags, refMsgid: refMsgid)
     }
 
     public func appendHistory(_ records: [HistoryRecord], access: [HistoryAccess]) async throws {
@@ -20,15 +20,17 @@ extension PostgresStore: HistoryStore {
             if !records.isEmpty {
                 // An account id of 0 stands for "no account" (arrays here hold no NULLs). A line said
                 // just before its sender deleted the account is kept without it, as the deletion
-                // does to the lines already written (a failed key lost the whole batch).
+                // does to the lines already written (a failed key lost the whole batch). An empty
+                // refMsgid stands for none, as 0 does for the account.
                 try await db.query(
                     """
-                    INSERT INTO history (target, msgid, source, accountId, command, text, createdAt)
-                    SELECT t, m, s, (SELECT id FROM account WHERE id = a), c, x, d FROM unnest(
+                    INSERT INTO history (target, msgid, source, accountId, command, text, createdAt, tags, refMsgid)
+                    SELECT t, m, s, (SELECT id FROM account WHERE id = a), c, x, d, g, NULLIF(r, '') FROM unnest(
                       \(records.map(\.target))::text[], \(records.map(\.msgid))::text[],
                       \(records.map(\.source))::text[], \(records.map { $0.accountID ?? 0 })::bigint[],
                       \(records.map(\.command))::text[], \(records.map(\.text))::text[],
-                      \(records.map(\.createdAt))::timestamptz[]) AS u(t, m, s, a, c, x, d)
+                      \(records.map(\.createdAt))::timestamptz[], \(records.map(\.tags))::text[],
+                      \(records.map { $0.refMsgid ?? "" })::text[]) AS u(t, m, s, a, c, x, d, g, r)
                     """, logger: self.logger)
             }
             try await Self.grant(db, access, self.logger)
@@ -147,7 +149,11 @@ extension PostgresStore: HistoryStore {
     }
 
     public func deleteHistoryMessage(targets: [String], msgid: String) async throws {
-        try await run("DELETE FROM history WHERE target = ANY(\(targets)) AND msgid = \(msgid)")
+        try await run(
+            """
+            DELETE FROM history WHERE target = ANY(\(targets))
+              AND (msgid = \(msgid) OR (refMsgid = \(msgid) AND command = ANY(\(HistoryRules.dependentCommands))))
+            """)
     }
 
     public func readMarker(accountID: Int64, target: String) async throws -> Date? {

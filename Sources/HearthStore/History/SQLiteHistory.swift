@@ -11,13 +11,13 @@ extension SQLiteStore {
             // as the deletion does to the lines already written (a failed key lost the whole batch).
             let statement = try db.cachedStatement(
                 sql: """
-                    INSERT INTO history (target, msgid, source, accountId, command, text, createdAt)
-                    VALUES (?, ?, ?, (SELECT id FROM account WHERE id = ?), ?, ?, ?)
+                    INSERT INTO history (target, msgid, source, accountId, command, text, createdAt, tags, refMsgid)
+                    VALUES (?, ?, ?, (SELECT id FROM account WHERE id = ?), ?, ?, ?, ?, ?)
                     """)
             for record in records {
                 try statement.execute(arguments: [
                     record.target, record.msgid, record.source, record.accountID, record.command, record.text,
-                    record.createdAt,
+                    record.createdAt, record.tags, record.refMsgid,
                 ])
             }
             let grant = try db.cachedStatement(
@@ -170,12 +170,17 @@ extension SQLiteStore {
         }
     }
 
-    /// Removes a message from history (message redaction).
+    /// Removes a message from history (message redaction), with the reactions and edits that
+    /// act on it; replies stay.
     public func deleteHistoryMessage(targets: [String], msgid: String) async throws {
+        let dependent = HistoryRules.dependentCommands
         try await pool.write { db in
             try db.execute(
-                sql: "DELETE FROM history WHERE target IN \(Self.placeholders(targets.count)) AND msgid = ?",
-                arguments: StatementArguments(targets + [msgid]))
+                sql: """
+                    DELETE FROM history WHERE target IN \(Self.placeholders(targets.count))
+                      AND (msgid = ? OR (refMsgid = ? AND command IN \(Self.placeholders(dependent.count))))
+                    """,
+                arguments: StatementArguments(targets + [msgid, msgid] + dependent))
         }
     }
 }
@@ -208,6 +213,7 @@ extension HistoryRecord {
     init(row: Row) {
         self.init(
             target: row["target"], msgid: row["msgid"], source: row["source"], accountID: row["accountId"],
-            command: row["command"], text: row["text"], createdAt: row["createdAt"])
+            command: row["command"], text: row["text"], createdAt: row["createdAt"], tags: row["tags"],
+            refMsgid: row["refMsgid"])
     }
 }

@@ -148,6 +148,15 @@ enum PostgresMigrations {
                 value TEXT NOT NULL, PRIMARY KEY (accountId, key))
             """
         ),
+        // Client-only tags kept with their message (+draft/react, +draft/reply), and the message a
+        // reaction, reply or edit acts on, so a redaction takes its reactions and edits too.
+        (
+            "v21-history-tags",
+            """
+            ALTER TABLE history ADD COLUMN tags TEXT NOT NULL DEFAULT '', ADD COLUMN refMsgid TEXT;
+            CREATE INDEX history_ref ON history(refMsgid) WHERE refMsgid IS NOT NULL
+            """
+        ),
     ]
 
     /// Counts a profile shows, kept by triggers: counting an account's 10,000 recipes on every

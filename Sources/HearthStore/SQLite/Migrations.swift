@@ -446,6 +446,15 @@ enum Migrations {
                       value TEXT NOT NULL, PRIMARY KEY (accountId, key))
                     """)
         }
+        m.registerMigration("v23-history-tags") { db in
+            // Client-only tags kept with their message (+draft/react, +draft/reply), and the
+            // message a reaction, reply or edit acts on, so a redaction takes its reactions too.
+            try db.alter(table: "history") { t in
+                t.add(column: "tags", .text).notNull().defaults(to: "")
+                t.add(column: "refMsgid", .text)
+            }
+            try db.execute(sql: "CREATE INDEX history_ref ON history(refMsgid) WHERE refMsgid IS NOT NULL")
+        }
         return m
     }
 }

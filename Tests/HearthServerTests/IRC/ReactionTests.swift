@@ -1,0 +1,136 @@
+import Foundation
+import HearthTesting
+import Testing
+
+@testable import HearthServer
+
+/// Reactions (+draft/react), replies (+draft/reply) and edits (draft/message-edit): kept in
+/// history, replayed by CHATHISTORY, shown to plain mode as lines.
+@Suite struct ReactionTests {
+    static let caps =
+        ChathistoryTests.caps + " draft/event-playback draft/message-edit draft/message-redaction echo-message"
+
+    /// Logged in over IRC with `caps`.
+    static func account(_ server: TestServer, _ name: String, caps: String = caps) async throws -> TestClient {
+        try await TestClient.register(server, name, "s3cret-pass")
+        return try await TestClient.irc(
+            server, nick: name, extra: ["CAP LS 302", "CAP REQ :\(caps)", "PASS \(name):s3cret-pass", "CAP END"])
+    }
+
+    static func join(_ channel: String, _ clients: TestClient...) async throws {
+        for client in clients {
+            try await client.send("JOIN \(channel)")
+            try await client.expectNumeric("366")
+        }
+    }
+
+    @Test func aReactionIsKeptAndReplayedOnlyWithEventPlayback() async throws {
+        try await withServer { server in
+            let ava = try await Self.account(server, "ava")
+            let ben = try await Self.account(server, "ben")
+            try await Self.join("#r", ava, ben)
+            try await ava.send("PRIVMSG #r :soup is ready")
+            let id = ChathistoryTests.msgid(try await ben.expect("PRIVMSG #r :soup is ready"))
+            try await ben.send("@+typing=active TAGMSG #r")
+            try await ava.expect("+typing=active")
+            try await ben.send("@+draft/react=👍;+draft/reply=\(id) TAGMSG #r")
+            try await ava.expect("+draft/react=👍;+draft/reply=\(id)")
+            try await ben.send("@+draft/reply=\(id) PRIVMSG #r :agreed")
+            try await ava.expect("PRIVMSG #r :agreed")
+
+            try await ava.send("CHATHISTORY LATEST #r * 10")
+            let lines = try await ChathistoryTests.batch(ava)
+            #expect(lines.count == 3, "\(lines)")  // the +typing TAGMSG is relayed, not kept
+            #expect(lines[1].contains("+draft/react=👍;+draft/reply=\(id)") && lines[1].contains(" TAGMSG #r"))
+            #expect(lines[2].contains("+draft/reply=\(id)") && lines[2].hasSuffix("PRIVMSG #r :agreed"))
+
+            // Without draft/event-playback: the messages, no TAGMSG.
+            let cleo = try await Self.account(server, "cleo", caps: ChathistoryTests.caps)
+            try await Self.join("#r", cleo)
+            try await cleo.send("CHATHISTORY LATEST #r * 10")
+            let plain = try await ChathistoryTests.batch(cleo)
+            #expect(plain.count == 2 && !plain.contains { $0.contains("TAGMSG") }, "\(plain)")
+            #expect(plain[1].contains("+draft/reply=\(id)"))
+        }
+    }
+
+    @Test func plainModeShowsAndSendsReactionsRepliesAndEdits() async throws {
+        try await withServer { server in
+            let ava = try await Self.account(server, "ava")
+            try await Self.join("#r", ava)
+            let dan = try await TestClient.user(server, "dan")
+            try await dan.send("/join #r")
+            try await dan.expect("You joined #r.")
+            try await ava.send("PRIVMSG #r :soup is ready")
+            let id = ChathistoryTests.msgid(try await ava.expect("PRIVMSG #r :soup is ready"))
+            try await dan.expect("[#r] <ava> soup is ready")
+            try await ava.send("@+draft/react=👍;+draft/reply=\(id) TAGMSG #r")
+            try await dan.expect("[#r] * ava reacted 👍 to ava: soup is ready")
+            try await ava.send("@+draft/reply=\(id) PRIVMSG #r :with bread")
+            try await dan.expect("[#r] <ava> ↪ replying to ava: soup is ready — with bread")
+
+            try await dan.send("/react ava 🎉")
+            try await dan.expect("[#r] * You reacted 🎉 to ava: with bread")
+            try await ava.expect("+draft/react=🎉") { $0.hasSuffix(" TAGMSG #r") }
+            try await dan.send("/reply 2 coming")
+            try await ava.expect("+draft/reply=\(id)") { $0.hasSuffix("PRIVMSG #r :coming") }
+            try await dan.send("/react 99 👍")
+            try await dan.expect("error: no recent line 99 in #r")
+
+            try await ava.send("@draft/target-msgid=\(id);draft/edit-text=soup\\sis\\scold EDIT #r")
+            try await dan.expect("[#r] * ava edited: soup is cold")
+            try await ava.send("@+draft/react=👍;+draft/reply=\(id) TAGMSG #r")
+            try await dan.expect("[#r] * ava reacted 👍 to ava: soup is cold")
+        }
+    }
+
+    @Test func onlyTheAuthorEditsWithinTheWindowAndRedactionTakesReactionsAndEdits() async throws {
+        let clock = TestClock(Date().formatted(.iso8601))
+        try await withServer {
+            $0.clock = clock.hearth
+        } run: { server in
+            let ava = try await Self.account(server, "ava")
+            let ben = try await Self.account(server, "ben")
+            let cleo = try await Self.account(server, "cleo", caps: ChathistoryTests.caps)
+            try await Self.join("#r", ava, ben, cleo)
+            let start = Date()
+            try await ava.send("PRIVMSG #r :anex ample")
+            let id = ChathistoryTests.msgid(try await ben.expect("PRIVMSG #r :anex ample"))
+            let sent = Date()
+
+            try await ben.send("@draft/target-msgid=\(id);draft/edit-text=mine\\snow EDIT #r")
+            try await ben.expect("FAIL EDIT EDIT_FORBIDDEN #r \(id) :You may only edit your own messages")
+            // Just inside the window.
+            clock.set((start + Core.editWindow - 1).formatted(.iso8601))
+            try await ava.send("@draft/target-msgid=\(id);draft/edit-text=an\\sexample EDIT #r")
+            let edit = try await ben.expect(" EDIT #r")
+            #expect(edit.contains("draft/target-msgid=\(id)") && edit.contains("draft/edit-text=an\\sexample"))
+            try await cleo.expect("NOTICE #r :ava edited: an example")
+            // Past it.
+            clock.set((sent + Core.editWindow + 2).formatted(.iso8601))
+            try await ava.send("@draft/target-msgid=\(id);draft/edit-text=too\\slate EDIT #r")
+            try await ava.expect("FAIL EDIT EDIT_WINDOW_EXPIRED #r \(id) \(Int(Core.editWindow))")
+            let long = String(repeating: "x", count: Core.editTextMaxBytes + 1)
+            try await ava.send("@draft/target-msgid=\(id);draft/edit-text=\(long) EDIT #r")
+            try await ava.expect("FAIL EDIT INVALID_EDIT #r \(id)")
+
+            try await ben.send("@+draft/react=👍;+draft/reply=\(id) TAGMSG #r")
+            try await ava.expect("+draft/react=👍")
+            try await ben.send("@+draft/reply=\(id) PRIVMSG #r :a reply stays")
+            try await ava.expect("PRIVMSG #r :a reply stays")
+            try await ava.send("CHATHISTORY LATEST #r * 10")
+            let before = try await ChathistoryTests.batch(ava)
+            #expect(before.count == 4, "\(before)")
+            #expect(before[1].contains(" EDIT #r") && before[1].contains("draft/edit-text=an\\sexample"))
+            try await cleo.send("CHATHISTORY LATEST #r * 10")
+            let fallback = try await ChathistoryTests.batch(cleo)
+            #expect(fallback.count == 3 && fallback[1].hasSuffix("NOTICE #r :ava edited: an example"), "\(fallback)")
+
+            try await ava.send("REDACT #r \(id)")
+            try await ava.expect("REDACT #r :\(id)")
+            try await ava.send("CHATHISTORY LATEST #r * 10")
+            let after = try await ChathistoryTests.batch(ava)
+            #expect(after.count == 1 && after[0].hasSuffix("PRIVMSG #r :a reply stays"), "\(after)")
+        }
+    }
+}
