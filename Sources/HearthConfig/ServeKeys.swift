@@ -161,6 +161,14 @@ public enum ServeKeys {
         SettingKey(
             "metrics-token", .string, nil, .live, secret: true,
             help: "Bearer token /metrics asks for; without one, only loopback may read it."),
+        SettingKey(
+            "web-push", .bool, .bool(true), .restart,
+            help: "Push notifications to devices that ask (the site's Web Push and IRC's draft/webpush)."),
+        SettingKey(
+            "push-local-endpoints", .bool, .bool(false), .restart,
+            help:
+                "Push endpoints may be http:// and on loopback or private addresses "
+                + "(tests; not on a public server)."),
     ]
 
     static let apps: [SettingKey] = [

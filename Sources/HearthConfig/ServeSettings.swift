@@ -66,6 +66,8 @@ public struct ServeSettings: Sendable {
         config.metrics = bool("metrics")
         config.metricsPort = settings["metrics-port"]?.int
         config.metricsToken = string("metrics-token")
+        config.webPush = bool("web-push")
+        config.pushLocalEndpoints = bool("push-local-endpoints")
         config.mediaThreads = int("media-threads")
         config.operators = try Operators.load(settings["oper"]?.strings ?? [], dataDirectory: config.dataDirectory)
         if let motd = try Self.motd(file: string("motd-file"), dataDirectory: config.dataDirectory) {

@@ -35,6 +35,8 @@ public enum SessionEffect: Sendable, Equatable, Codable {
     case channelMessage(nameKey: String, text: String)
     /// The account's profile fields (draft/metadata-2 keys), read at login.
     case profile(accountID: Int64, fields: [String: String])
+    /// A push notification to the account's subscribed devices (when it is not connected).
+    case push(PushNote)
     /// The account is deleted: what the server keeps about it goes too.
     case accountGone(accountID: Int64)
 }

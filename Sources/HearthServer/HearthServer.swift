@@ -372,6 +372,7 @@ public final class HearthServer: Sendable {
             await registry.value
             expiry.cancel()
             await core.flushHistory()
+            await core.push?.shutdown()
             try? await core.passwords.shutdown()
             try? await server.media.shutdown()
             await server.store.close()

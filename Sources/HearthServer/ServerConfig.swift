@@ -49,6 +49,11 @@ public struct ServerConfig: Sendable {
     public var metricsPort: Int?
     /// The bearer token `/metrics` asks for; without one only loopback may read it.
     public var metricsToken: String?
+    /// Push notifications to subscribed devices (`--web-push`).
+    public var webPush = true
+    /// Push endpoints may be plain http and on loopback or private addresses (`--push-local-endpoints`):
+    /// the tests' push service stand-in listens on 127.0.0.1.
+    public var pushLocalEndpoints = false
     /// Connections one address may hold at once; loopback is exempt when flood control is off.
     public var maxConnectionsPerAddress = IRCLimits.connectionsPerAddress
     public var motd: [String] = [

@@ -63,6 +63,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: help("ping-interval")) var pingInterval: Double?
     @Option(help: help("page-cache")) var pageCache: Double?
     @Flag(inversion: .prefixedNo, help: help("metrics")) var metrics: Bool?
+    @Flag(inversion: .prefixedNo, help: help("web-push")) var webPush: Bool?
+    @Flag(inversion: .prefixedNo, help: help("push-local-endpoints")) var pushLocalEndpoints: Bool?
     @Option(help: help("metrics-port")) var metricsPort: Int?
     @Option(help: help("metrics-token")) var metricsToken: String?
     @Option(help: help("media-threads")) var mediaThreads: Int?
@@ -110,6 +112,8 @@ struct Serve: AsyncParsableCommand {
         if let cloakHosts { values["cloak-hosts"] = .bool(cloakHosts) }
         if let fortunesOffensive { values["fortunes-offensive"] = .bool(fortunesOffensive) }
         if let metrics { values["metrics"] = .bool(metrics) }
+        if let webPush { values["web-push"] = .bool(webPush) }
+        if let pushLocalEndpoints { values["push-local-endpoints"] = .bool(pushLocalEndpoints) }
         if let registerBeforeConnect { values["register-before-connect"] = .bool(registerBeforeConnect) }
         if let registerEmailRequired { values["register-email-required"] = .bool(registerEmailRequired) }
         if !oper.isEmpty { values["oper"] = .strings(oper) }

@@ -37,6 +37,8 @@ extension Core {
             retireHistory(&state, of: key, keepFor: client.flatMap { state[$0].account }.map { [$0.id] } ?? [])
         case .remind(let id, let at, let text):
             scheduleReminder(accountID: id, at: at, text: text)
+        case .push(let note):
+            push(note)
         case .captureLines(let id, let on):
             for other in state.clients.values where state[other].account?.id == id {
                 state[other].linesToBot = on

@@ -34,6 +34,8 @@ final class Core: Sendable {
     var passwords: PasswordWorker { bot.services.passwords }
     /// Hides users' addresses from each other (nil: `--no-cloak-hosts`); see Cloaking.swift.
     let cloak: HostCloak?
+    /// Push notifications to subscribed devices (nil: `--no-web-push`); see Push/.
+    let push: PushNotifier?
 
     /// Connections, nicks, channels: only inside `chat.withLock` (or `withState`).
     /// Client's fields marked "shared" are also changed only there.
@@ -69,6 +71,8 @@ final class Core: Sendable {
         self.store = store
         self.bot = bot
         cloak = config.cloakHosts ? HostCloak(secret: bot.services.codes) : nil
+        push = config.webPush ? PushNotifier(config: config, store: store, secret: bot.services.codes, group: group,
+            logger: logger) : nil
         self.network = network
         self.logger = logger
     }

@@ -71,6 +71,7 @@ extension Core {
                 $0.edit($1, $2)
             },
             IRCCommand("MARKREAD", usage: "MARKREAD <target> [timestamp=<time>]") { $0.markread($1, $2) },
+            IRCCommand("WEBPUSH", min: 1, usage: "WEBPUSH REGISTER <endpoint> <keys>") { $0.webpush($1, $2) },
             IRCCommand("JOIN", min: 1, usage: "JOIN <channel>[,<channel>] [<key>[,<key>]]") { $0.join($1, $2) },
             IRCCommand("PART", min: 1, usage: "PART <channel>[,<channel>] [:<reason>]") { $0.part($1, $2) },
             IRCCommand("TOPIC", min: 1, usage: "TOPIC <channel> [:<topic>]") { $0.topic($1, $2) },

@@ -27,6 +27,7 @@ extension Core {
         ) { result in
             switch result {
             case .stored:
+                self.pushKeptMessage(from: sender, toKey: IRCNames.fold(target), text: text)
                 self.withState { state, out in
                     self.notice(
                         state,

@@ -13,7 +13,7 @@ extension Core {
         "draft/account-registration", "draft/chathistory", "draft/event-playback", "draft/extended-isupport",
         "draft/message-edit", "draft/message-redaction",
         "draft/metadata-2", "draft/metadata-3", "draft/multiline", "draft/pre-away", "draft/read-marker",
-        "echo-message", "extended-join", "extended-monitor", "invite-notify", "labeled-response", "message-tags",
+        "draft/webpush", "echo-message", "extended-join", "extended-monitor", "invite-notify", "labeled-response", "message-tags",
         "multi-prefix", "no-implicit-names", "sasl",
         "server-time", "setname", "soju.im/search", "standard-replies", "userhost-in-names",
     ]

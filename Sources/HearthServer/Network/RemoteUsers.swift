@@ -367,8 +367,8 @@ extension Core {
                 nickKey: state[client].nickKey, node: network.name, session: client.id,
                 accountID: state[client].account?.id)
             network.inOrder { _ = try? await network.store.claimNick(claim) }
-        case .notify, .remind:
-            return  // told to the account's users already, or kept for this connection
+        case .notify, .remind, .push:
+            return  // told to the account's users already, or kept for this connection (a push: sent from here)
         default:
             guard let client else {
                 return network.publish(.effect(NetworkUser(node: network.name, session: 0), effect))

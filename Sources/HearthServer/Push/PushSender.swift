@@ -1,0 +1,166 @@
+import AsyncHTTPClient
+import Foundation
+import HearthCrypto
+import HearthStore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Delivers push messages to push services (RFC 8030): encrypted (RFC 8291), signed (VAPID,
+/// RFC 8292), a few at a time from a bounded queue, with retries on 429 and 5xx; a 404 or 410
+/// means the subscription is gone, and it is forgotten.
+final class PushSender: Sendable {
+    /// Messages waiting at most; past this new ones are dropped (and logged), not queued.
+    static let maxQueued = 1000
+    /// Deliveries in flight at once.
+    static let maxInFlight = 8
+    /// Tries per message (the first and the retries).
+    static let maxAttempts = 3
+    /// Seconds before the first retry when the push service gives no Retry-After; doubled after.
+    static let firstRetrySeconds = 2.0
+    /// The longest wait before a retry (a longer Retry-After is cut to this).
+    static let maxRetrySeconds = 60.0
+    /// Seconds one request may take, connection included.
+    static let requestSeconds: Int64 = 10
+
+    struct Job: Sendable {
+        var subscription: PushSubscription
+        var payload: [UInt8]
+        /// Seconds the push service keeps the message for an offline device.
+        var ttl: Int
+        /// RFC 8030 §5.3: very-low, low, normal or high.
+        var urgency: String
+    }
+
+    enum Outcome: Equatable {
+        case delivered, gone, refused
+        case retry(after: Double?)
+    }
+
+    let worker: Worker
+    var logger: Logger { worker.logger }
+    private let jobs: AsyncStream<Job>.Continuation
+    private let runner: Task<Void, Never>
+
+    init(
+        vapid: WebPushVAPID, contact: String, store: any Store, allowLocal: Bool, group: any EventLoopGroup,
+        logger: Logger, now: @escaping @Sendable () -> Date
+    ) {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(Self.requestSeconds), read: .seconds(Self.requestSeconds)))
+        configuration.httpVersion = .http1Only
+        let worker = Worker(
+            client: HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration), vapid: vapid,
+            contact: contact, store: store, allowLocal: allowLocal, logger: logger, now: now)
+        self.worker = worker
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Job.self, bufferingPolicy: .bufferingOldest(Self.maxQueued))
+        jobs = continuation
+        runner = Task {
+            await withTaskGroup(of: Void.self) { group in
+                var running = 0
+                for await job in stream {
+                    if running >= Self.maxInFlight {
+                        await group.next()
+                        running -= 1
+                    }
+                    group.addTask { await worker.deliver(job) }
+                    running += 1
+                }
+            }
+        }
+    }
+
+    /// Queues a message; false when the queue is full (it is dropped).
+    @discardableResult
+    func send(_ job: Job) -> Bool {
+        if case .enqueued = jobs.yield(job) { return true }
+        logger.warning("push: queue full, a message to \(job.subscription.endpoint.prefix(60)) was dropped")
+        return false
+    }
+
+    /// Lets queued messages go out, then closes the client.
+    func shutdown() async {
+        jobs.finish()
+        await runner.value
+        try? await worker.client.shutdown()
+    }
+
+    /// One delivery with its retries (no state of its own: many run at once).
+    struct Worker: Sendable {
+        let client: HTTPClient
+        let vapid: WebPushVAPID
+        let contact: String
+        let store: any Store
+        let allowLocal: Bool
+        let logger: Logger
+        let now: @Sendable () -> Date
+
+        func deliver(_ job: Job) async {
+            for attempt in 1...PushSender.maxAttempts {
+                let outcome = await post(job)
+                switch outcome {
+                case .delivered, .refused: return
+                case .gone:
+                    _ = try? await store.removePushSubscription(endpoint: job.subscription.endpoint, accountID: nil)
+                    logger.info("push: subscription gone, removed (\(job.subscription.endpoint.prefix(60)))")
+                    return
+                case .retry(let after):
+                    guard attempt < PushSender.maxAttempts else { return }
+                    let backoff = PushSender.firstRetrySeconds * Double(1 << (attempt - 1))
+                    let wait = min(after ?? backoff, PushSender.maxRetrySeconds)
+                    try? await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
+                }
+            }
+        }
+
+        func post(_ job: Job) async -> Outcome {
+            let endpoint = job.subscription.endpoint
+            guard PushEndpoints.problem(endpoint, allowLocal: allowLocal) == nil, let url = URL(string: endpoint),
+                let host = url.host, await PushEndpoints.resolvesPublicly(host, allowLocal: allowLocal)
+            else {
+                logger.notice("push: endpoint refused (not a public https address): \(endpoint.prefix(60))")
+                return .refused
+            }
+            let body: [UInt8]
+            let authorization: String
+            do {
+                let recipient = try WebPushEncryption.Recipient(
+                    p256dh: job.subscription.p256dh, auth: job.subscription.auth)
+                body = try WebPushEncryption.encrypt(job.payload, for: recipient)
+                authorization = try vapid.authorization(endpoint: url, contact: contact, now: now())
+            } catch {
+                logger.notice("push: cannot encrypt for \(endpoint.prefix(60)): \(error)")
+                return .refused
+            }
+            var request = HTTPClientRequest(url: endpoint)
+            request.method = .POST
+            request.headers.add(name: "TTL", value: String(job.ttl))
+            request.headers.add(name: "Urgency", value: job.urgency)
+            request.headers.add(name: "Content-Encoding", value: "aes128gcm")
+            request.headers.add(name: "Content-Type", value: "application/octet-stream")
+            request.headers.add(name: "Authorization", value: authorization)
+            request.body = .bytes(ByteBuffer(bytes: body))
+            do {
+                let response = try await client.execute(request, timeout: .seconds(PushSender.requestSeconds))
+                _ = try? await response.body.collect(upTo: 4096)
+                return Self.outcome(
+                    status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"))
+            } catch {
+                logger.notice("push: \(endpoint.prefix(60)) failed: \(error)")
+                return .retry(after: nil)
+            }
+        }
+
+        /// What a push service's answer means (RFC 8030 §5, §6.3, §8.4).
+        static func outcome(status: Int, retryAfter: String?) -> Outcome {
+            switch status {
+            case 200..<300: .delivered
+            case 404, 410: .gone
+            case 429, 500..<600: .retry(after: retryAfter.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) })
+            default: .refused
+            }
+        }
+    }
+}
