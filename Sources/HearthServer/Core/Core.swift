@@ -71,8 +71,10 @@ final class Core: Sendable {
         self.store = store
         self.bot = bot
         cloak = config.cloakHosts ? HostCloak(secret: bot.services.codes) : nil
-        push = config.webPush ? PushNotifier(config: config, store: store, secret: bot.services.codes, group: group,
-            logger: logger) : nil
+        push =
+            config.webPush
+            ? PushNotifier(config: config, store: store, secret: bot.services.codes, group: group, logger: logger)
+            : nil
         self.network = network
         self.logger = logger
     }
