@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import HearthStore
+
+/// History writes with tags (issue 38): the store's `appendHistory` fed batches one after another,
+/// as the server's history writer feeds it (one batch per `Core.historyFlushDelay`), every line a
+/// reply (`+draft/reply`) and one in `--reaction-every` a kept reaction (TAGMSG with
+/// `+draft/react`), spread over channels. One JSON line: lines written per second.
+struct HistoryWrite: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history-write", abstract: "History lines with reaction and reply tags written per second.")
+    @Option(help: "sqlite or postgres.") var engine = "sqlite"
+    @Option(help: "SQLite's data directory (made if missing; a fresh one is best).")
+    var dataDir = "/tmp/hearth-history-write-bench"
+    @Option(help: "PostgreSQL URL (postgres://…), for --engine postgres.") var databaseURL: String?
+    @Option(help: "Lines to write.") var lines = 200_000
+    @Option(help: "Lines per batch (20,000 lines/s with a flush every 50 ms is 1,000).") var batch = 1_000
+    @Option(help: "Channels the lines are spread over.") var channels = 20
+    @Option(help: "One line in N is a reaction (TAGMSG).") var reactionEvery = 5
+
+    func run() async throws {
+        let store: any Store
+        if engine == "postgres" {
+            guard let text = databaseURL else { throw ValidationError("--engine postgres needs --database-url") }
+            store = try await PostgresStore.open(try DatabaseURL(parsing: text))
+        } else {
+            try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
+            store = try SQLiteStore(dataDirectory: dataDir)
+        }
+        let run = String(UInt64(Date().timeIntervalSince1970 * 1000), radix: 36)
+        let start = Date()
+        var written = 0
+        var writing: UInt64 = 0
+        while written < lines {
+            let records = (written..<min(lines, written + batch)).map { n in
+                Self.line(n, run: run, channels: channels, reactionEvery: reactionEvery, at: start)
+            }
+            let began = nowNanos()
+            try await store.appendHistory(records)
+            writing += nowNanos() - began
+            written += records.count
+        }
+        await store.close()
+        let seconds = Double(writing) / 1e9
+        var r = Report()
+        r.add("scenario", "history-write")
+        r.add("engine", engine)
+        r.add("lines", written)
+        r.add("batch", batch)
+        r.add("seconds", seconds)
+        r.add("lines_per_s", Double(written) / seconds)
+        print(r.line())
+    }
+
+    /// Line `n`: a reply to the line before it in its channel, or a reaction to it.
+    static func line(_ n: Int, run: String, channels: Int, reactionEvery: Int, at start: Date) -> HistoryRecord {
+        let target = "#bench\(n % channels)"
+        let ref = "\(run)-\(max(0, n - channels))"
+        let reaction = reactionEvery > 0 && n % reactionEvery == 0
+        let tags = reaction ? "+draft/react=👍;+draft/reply=\(ref)" : "+draft/reply=\(ref)"
+        return HistoryRecord(
+            target: target, msgid: "\(run)-\(n)", source: "u\(n % 97)!u@bench",
+            command: reaction ? "TAGMSG" : "PRIVMSG",
+            text: reaction ? "" : "line \(n) about soup, bread and the weather today",
+            createdAt: start + Double(n) / 1000,
+            tags: tags, refMsgid: ref)
+    }
+}
