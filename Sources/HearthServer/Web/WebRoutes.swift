@@ -6,14 +6,13 @@ import HearthKit
 import HearthProtocol
 import HearthStore
 import Hummingbird
-import Mustache
 import NIOCore
 
 /// The web side: every app's pages and forms, sign-in and sign-out, the home page (the site's
 /// files are `AssetRoutes`). Pages are rendered here; what they show comes from the apps (`WebPage`).
 struct WebRoutes {
     let core: Core
-    let library: MustacheLibrary
+    let library: WebTemplates
     let pages: [WebPage]
     let actions: [WebAction]
     let publicURL: @Sendable () -> String
@@ -42,7 +41,7 @@ struct WebRoutes {
         pages = core.bot.apps.flatMap(\.pages)
         actions = core.bot.apps.flatMap(\.actions)
         WebEscaping.register()
-        var library = MustacheLibrary()
+        var library = WebTemplates()
         // The templates are part of the program: one that does not parse is a bug found at start.
         for (name, source) in [
             ("home", WebLayout.home), ("signin", WebLayout.signIn), ("problem", WebLayout.problem),
