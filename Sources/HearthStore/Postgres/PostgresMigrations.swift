@@ -157,6 +157,9 @@ enum PostgresMigrations {
             CREATE INDEX history_ref ON history(refMsgid) WHERE refMsgid IS NOT NULL
             """
         ),
+        // The search index's pending list (GIN's fast update) is read whole by every search: at the
+        // default 4 MB a search over an absent word took 32 ms, with the list cleaned 0.4 ms.
+        ("v22-history-search-pending-list", "ALTER INDEX history_search SET (gin_pending_list_limit = 256)"),
     ]
 
     /// Counts a profile shows, kept by triggers: counting an account's 10,000 recipes on every
