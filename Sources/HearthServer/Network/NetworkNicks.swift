@@ -140,23 +140,7 @@ final class NetworkNicks: Sendable {
     static func first<T: Sendable>(
         before deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () async throws -> T
     ) async -> Result<T, any Error>? {
-        let done = NIOLockedValueBox(false)
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>?, Never>) in
-            @Sendable func finish(_ value: Result<T, any Error>?) {
-                let first = done.withLockedValue { done in
-                    defer { done = true }
-                    return !done
-                }
-                if first { continuation.resume(returning: value) }
-            }
-            Task {
-                do { finish(.success(try await work())) } catch { finish(.failure(error)) }
-            }
-            Task {
-                try? await Task.sleep(until: deadline)
-                finish(nil)
-            }
-        }
+        await Deadline.first(before: deadline, cancelling: false, work)
     }
 }
 

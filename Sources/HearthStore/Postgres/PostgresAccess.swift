@@ -28,21 +28,14 @@ extension PostgresStore {
     /// commands, and the chat lines behind them, for ever.
     public static let defaultOperationTimeout: Duration = .seconds(5)
 
-    /// Runs `body`, or fails with `Failure` ("unavailable") once `operationTimeout` has passed.
+    /// Runs `body`, or fails with `Failure` ("unavailable") once `operationTimeout` has passed,
+    /// even when `body` never notices it was cancelled (`Deadline`).
     func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let (times, timeout) = (queryTimes, operationTimeout)
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await times.time(body) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw Failure(sqlState: nil, message: "the database did not answer within \(timeout)")
-            }
-            return value
+        guard let result = await Deadline.first(before: .now + timeout, { try await times.time(body) }) else {
+            throw Failure(sqlState: nil, message: "the database did not answer within \(timeout)")
         }
+        return try result.get()
     }
 
     /// Runs one query on a pooled connection and collects its rows.
