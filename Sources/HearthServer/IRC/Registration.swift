@@ -325,11 +325,16 @@ extension Core {
         // Hold further lines until this is decided.
         later(
             client,
-            {
-                var (login, passFailed): ((AccountRef, String?)?, Bool) = (nil, false)
+            { () async -> (PassLogin, AccountRef?, [SessionEffect], NetworkNicks.Answer) in
+                // In a network the login answers within `answerWait`, as the nick's claim does (the
+                // database may be away); on one server the store's own timeout bounds it.
+                let deadline = network.map { _ in ContinuousClock.now + NetworkNicks.answerWait }
+                var outcome = PassLogin.none
                 if let pass, loggedIn == nil {
-                    (login, passFailed) = await Self.passLogin(pass, accounts: accounts, address: address)
+                    outcome = await Self.passLogin(pass, accounts: accounts, address: address, before: deadline)
                 }
+                if case .unavailable = outcome { return (outcome, nil, [], NetworkNicks.Answer.unavailable) }
+                let login = outcome.login
                 let effects =
                     login != nil ? ((try? await services.loginEffects(login!.0, tokenHash: login!.1)) ?? []) : []
                 // In a network the nick must be free on every node: the database decides.
@@ -342,16 +347,24 @@ extension Core {
                 } else {
                     owner = try? await store.account(nameKey: key)
                 }
-                return (login, passFailed, owner.map { AccountRef(id: $0.id, name: $0.name) }, effects, answer)
+                return (outcome, owner.map { AccountRef(id: $0.id, name: $0.name) }, effects, answer)
             }
-        ) { (login, passFailed, owner, effects, answer) in
+        ) { (outcome, owner, effects, answer) in
             let claimed = answer == .claimed
-            if passFailed {
+            switch outcome {
+            case .refused:
                 self.reply(
                     client, .passwdMismatch, "Password incorrect: that resume token or name:password was not accepted")
-            }
-            if let (account, hash) = login {
+            case .unavailable:
+                // Neither logged in nor refused: the same PASS is tried again with the next NICK.
+                client.pass = pass.map { login in self.config.serverPassword.map { $0 + ":" + login } ?? login }
+                let fail = ["PASS", "TEMPORARILY_UNAVAILABLE", Self.loginUnavailable]
+                let line = IRCMessage(source: self.serverName, command: "FAIL", params: fail)
+                self.withState { _, out in out.send(client, line) }
+            case .loggedIn(let account, let hash):
                 self.protocolLogin(client, account, tokenHash: hash, effects: effects)
+            case .none:
+                break
             }
             let sharing = self.chat.withLock { state -> Bool in
                 guard let holder = state.nicks[state[client].nickKey], holder !== client else { return true }
@@ -367,21 +380,52 @@ extension Core {
         }
     }
 
-    /// A PASS of a resume token or `name:password`: the account it logs in to, or that it failed.
-    private static func passLogin(
-        _ pass: String, accounts: AccountService, address: String
-    ) async -> ((AccountRef, String?)?, Bool) {
-        if SecretCodes.looksLikeResumeToken(pass) {
-            guard let (account, hash) = try? await accounts.checkToken(pass, address: address) else {
-                return (nil, true)
-            }
-            return ((AccountRef(id: account.id, name: account.name), hash), false)
+    /// What a PASS of a resume token or `name:password` did.
+    enum PassLogin: Sendable {
+        /// Not a login (no `name:` before the password).
+        case none
+        case loggedIn(AccountRef, tokenHash: String?)
+        /// A wrong password or token, or too many tries.
+        case refused
+        /// The database did not answer (in time): nothing was decided.
+        case unavailable
+
+        var login: (AccountRef, String?)? {
+            if case .loggedIn(let account, let hash) = self { return (account, hash) }
+            return nil
         }
-        guard let colon = pass.firstIndex(of: ":") else { return (nil, false) }
-        let (name, password) = (String(pass[..<colon]), String(pass[pass.index(after: colon)...]))
-        guard let account = try? await accounts.checkPassword(name: name, password: password, address: address)
-        else { return (nil, true) }
-        return ((AccountRef(id: account.id, name: account.name), nil), false)
+    }
+
+    /// The FAIL PASS text while the database is away.
+    static let loginUnavailable =
+        "Cannot log in now: the database is not answering; nothing was decided, try again in a moment"
+
+    /// A PASS of a resume token or `name:password`, checked before `deadline` when given. An
+    /// account's refusal is `refused`; the database failing or not answering is `unavailable`.
+    private static func passLogin(
+        _ pass: String, accounts: AccountService, address: String, before deadline: ContinuousClock.Instant?
+    ) async -> PassLogin {
+        let check: @Sendable () async throws -> PassLogin = {
+            if SecretCodes.looksLikeResumeToken(pass) {
+                let (account, hash) = try await accounts.checkToken(pass, address: address)
+                return .loggedIn(AccountRef(id: account.id, name: account.name), tokenHash: hash)
+            }
+            guard let colon = pass.firstIndex(of: ":") else { return .none }
+            let (name, password) = (String(pass[..<colon]), String(pass[pass.index(after: colon)...]))
+            let account = try await accounts.checkPassword(name: name, password: password, address: address)
+            return .loggedIn(AccountRef(id: account.id, name: account.name), tokenHash: nil)
+        }
+        let result: Result<PassLogin, any Error>?
+        if let deadline {
+            result = await NetworkNicks.first(before: deadline, check)
+        } else {
+            do { result = .success(try await check()) } catch { result = .failure(error) }
+        }
+        switch result {
+        case .success(let outcome)?: return outcome
+        case .failure(let error)?: return error is AccountError ? .refused : .unavailable
+        case nil: return .unavailable
+        }
     }
 
     /// Registration cannot take the nick it asked for: it is reserved, shared too often, taken on

@@ -215,6 +215,63 @@ import Testing
         await cluster.stop()
     }
 
+    /// While the database is away, a PASS login is neither granted nor refused: within about
+    /// `NetworkNicks.answerWait` the client hears FAIL PASS TEMPORARILY_UNAVAILABLE and 437 (no
+    /// false "Password incorrect" after the store's 5-second timeout, as before), and the same
+    /// PASS logs in with the next NICK once the database is back. SASL PLAIN answers 904.
+    @Test func aPassLoginWhileTheDatabaseIsAwayAnswersQuicklyAndWorksOnceItIsBack() async throws {
+        let cluster = try await TestPostgres.Cluster.start()
+        do {
+            let database = try await cluster.freshDatabase("login")
+            let secret = Sodium.randomBytes(CodeHasher.keyBytes)
+            try await NetworkTests.start(["alpha"], database: database, secret: secret, started: []) { nodes in
+                let ann = try await NetworkTests.user("ann", on: nodes[0])
+                try await ann.send("PRIVMSG hearth :!register ann s3cret-pass")
+                try await ann.expect("PRIVMSG ann :Welcome")
+                try await ann.send("QUIT")
+                try await ann.expectClosed()
+                try await cluster.pause()
+                let phone = try await TestClient.connect(port: nodes[0].port)
+                let sasl = try await TestClient.connect(port: nodes[0].port)
+                do {
+                    try await phone.send("PASS ann:s3cret-pass\r\nNICK ann\r\nUSER ann 0 * :Ann's phone")
+                    let fail = try await phone.expect("an answer", timeout: 4) {
+                        $0.contains(" ann") || $0.contains("FAIL")
+                    }
+                    #expect(fail.contains("FAIL PASS TEMPORARILY_UNAVAILABLE"), "\(fail)")
+                    try await phone.expect(" 437 ", timeout: 4)
+                    // SASL: a clear failure (after the store's own timeout), never silence.
+                    try await sasl.send("CAP REQ :sasl\r\nAUTHENTICATE PLAIN")
+                    try await sasl.expect("AUTHENTICATE +")
+                    let plain = Data("ann\0ann\0s3cret-pass".utf8).base64EncodedString()
+                    try await sasl.send("AUTHENTICATE \(plain)")
+                    try await sasl.expect(" 904 ", timeout: 10)
+                } catch {
+                    try await cluster.resume()
+                    throw error
+                }
+                try await cluster.resume()
+                // Nothing was decided: the same PASS logs in once the database answers again.
+                var welcomed = false
+                try await HearthTesting.waitUntil("the phone to log in", timeout: 30) {
+                    try await phone.send("NICK ann")
+                    let line = try await phone.expect("an answer") {
+                        $0.contains(" 001 ") || $0.contains(" 437 ") || $0.contains(" 433 ")
+                    }
+                    welcomed = line.contains(" 001 ann ")
+                    return welcomed
+                }
+                try await phone.send("WHOIS ann")
+                try await phone.expect(" 330 ann ann ann ")
+                for client in [phone, sasl] { await client.close() }
+            }
+        } catch {
+            await cluster.stop()
+            throw error
+        }
+        await cluster.stop()
+    }
+
     /// A node given SIGTERM while the database is away exits at once (its goodbye is tried for
     /// `NetworkNode.goodbyeWait`, never until the database is back, where systemd would SIGKILL
     /// it); once the database is back, the others take it for lost and its users' nicks are free.
