@@ -32,3 +32,29 @@ self.addEventListener('fetch', function (event) {
     }));
   }
 });
+
+// Push notifications (the settings page turns them on): the server sends JSON with a title, a
+// text and a link on the site; a click opens that page, here (never another site).
+self.addEventListener('push', function (event) {
+  var note = {};
+  try {
+    note = event.data ? event.data.json() : {};
+  } catch (e) {
+    note = { body: event.data ? event.data.text() : '' };
+  }
+  event.waitUntil(self.registration.showNotification(note.title || 'Hearth', {
+    body: note.body || '', icon: '/static/icon.svg', tag: note.kind || 'hearth', data: { url: note.url || '/' }
+  }));
+});
+
+self.addEventListener('notificationclick', function (event) {
+  event.notification.close();
+  var link = new URL((event.notification.data && event.notification.data.url) || '/', self.location.origin);
+  var target = new URL(link.pathname + link.search, self.location.origin).href;
+  event.waitUntil(self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(function (windows) {
+    for (var i = 0; i < windows.length; i++) {
+      if (windows[i].url === target && 'focus' in windows[i]) return windows[i].focus();
+    }
+    return self.clients.openWindow(target);
+  }));
+});

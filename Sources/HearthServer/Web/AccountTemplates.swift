@@ -104,6 +104,19 @@ enum AccountTemplates {
             <button>Save</button>
           </form>
         </section>
+        {{#vapid}}<section class="card" id="push" data-vapid="{{vapid}}">
+          <h2>Notifications on this device</h2>
+          <p class="push-status">Notifications need this site's app or a browser that supports them.</p>
+          <input type="hidden" name="csrf" value="{{csrf}}">
+          <button type="button" data-push-toggle hidden>Turn on notifications here</button>
+          <fieldset class="push-kinds" hidden><legend>Tell me about</legend>
+            <label><input type="checkbox" name="kind" value="dm" checked> private messages while I am away</label>
+            <label><input type="checkbox" name="kind" value="mention" checked> my name in a channel while away</label>
+            <label><input type="checkbox" name="kind" value="cookie" checked> a new fortune cookie</label>
+            <label><input type="checkbox" name="kind" value="family" checked> posts to my families</label>
+          </fieldset>
+          <script src="{{script.push}}" defer></script>
+        </section>{{/vapid}}
         <section class="card">
           <h2>Password</h2>
           <form method="post" action="/settings/password" class="stack">

@@ -226,6 +226,8 @@ struct WebAccount {
             let store = routes.services.store
             let current = UserSettings(stored: try await store.settings(me.id))
             var values = Self.formValues(["name": me.name])
+            // The settings' push section (push.js) asks the browser with the server's key.
+            values["vapid"] = routes.core.push?.vapid.publicKeyText
             values["settings"] = Setting.all.map { setting -> [String: Any] in
                 var row: [String: Any] = [
                     "key": setting.key, "summary": setting.summary, "value": current[setting.key],

@@ -103,6 +103,7 @@ struct WebRoutes {
         WebPictureRoutes(routes: self).add(to: router)
         if let media = services.media { WebUpload(routes: self, media: media).add(to: router) }
         WebAccount(routes: self).add(to: router)
+        PushRoutes(routes: self).add(to: router)
         InstallRoutes(assets: assets, networkName: core.config.networkName).add(to: router)
     }
 

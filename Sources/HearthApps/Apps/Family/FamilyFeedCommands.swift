@@ -39,8 +39,15 @@ enum FamilyFeedCommands {
         let others = try await request.services.store.familyMemberIDs(family.id).subtracting([me.id])
         return BotResponse(
             ["Posted #\(post.id) to \(Words.possessive(family.name)) feed."],
-            effects: others.sorted().map {
-                .notify(accountID: $0, text: "\(me.name) posted to \(family.name): \(what) — !famfeed")
+            effects: others.sorted().flatMap { id -> [SessionEffect] in
+                [
+                    .notify(accountID: id, text: "\(me.name) posted to \(family.name): \(what) — !famfeed"),
+                    // Members with no connection hear of it on their devices that asked.
+                    .push(
+                        PushNote(
+                            accountID: id, kind: .family, text: "\(me.name) posted to \(family.name): \(what)",
+                            link: "/family/\(family.id)")),
+                ]
             })
     }
 

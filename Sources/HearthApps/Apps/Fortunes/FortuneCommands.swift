@@ -196,10 +196,16 @@ enum FortuneCommands {
     static func reminderEffects(_ services: BotServices, _ account: AccountRef, settings: UserSettings?, at: Date)
         async throws -> [SessionEffect]
     {
+        // Devices that asked for it hear of the cookie when it is ready (the server keeps one
+        // such note per account, and sends it only if the account is not connected then).
+        let push = SessionEffect.push(
+            PushNote(
+                accountID: account.id, kind: .cookie, text: "🥠 A new fortune cookie is ready", link: "/fortunes", at: at
+            ))
         var resolved = settings
         if resolved == nil { resolved = UserSettings(stored: try await services.store.settings(account.id)) }
-        guard resolved!.notify else { return [] }
-        return [.remind(accountID: account.id, at: at, text: "🥠 A new fortune cookie is ready — !fortune")]
+        guard resolved!.notify else { return [push] }
+        return [.remind(accountID: account.id, at: at, text: "🥠 A new fortune cookie is ready — !fortune"), push]
     }
 
     /// On login: the first login of a day of one's life earns a bonus (once per day whatever the
