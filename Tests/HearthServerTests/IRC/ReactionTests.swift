@@ -133,4 +133,20 @@ import Testing
             #expect(after.count == 1 && after[0].hasSuffix("PRIVMSG #r :a reply stays"), "\(after)")
         }
     }
+
+    /// Between two accounts a reaction is kept in their conversation; a guest's is relayed only.
+    @Test func aReactionInAConversationIsKept() async throws {
+        try await withServer { server in
+            let ava = try await Self.account(server, "ava")
+            let ben = try await Self.account(server, "ben")
+            try await ava.send("PRIVMSG ben :lunch?")
+            let id = ChathistoryTests.msgid(try await ben.expect("PRIVMSG ben :lunch?"))
+            try await ben.send("@+draft/react=🍜;+draft/reply=\(id) TAGMSG ava")
+            try await ava.expect("+draft/react=🍜") { $0.hasSuffix(" TAGMSG ava") }
+            try await ava.send("CHATHISTORY LATEST ben * 10")
+            let lines = try await ChathistoryTests.batch(ava)
+            #expect(lines.count == 2 && lines[1].contains("+draft/react=🍜;+draft/reply=\(id)"), "\(lines)")
+            #expect(lines[1].hasSuffix(" TAGMSG ava"))
+        }
+    }
 }
