@@ -29,6 +29,36 @@ public protocol CommentStore: Sendable {
 
     /// Deletes a comment written by `accountID`; returns its kind and target, or nil.
     func deleteComment(id: Int64, by accountID: Int64) async throws -> (kind: String, targetID: Int64)?
+
+    /// A meme and a page of its comments (as `comments` gives them), read together as its page
+    /// shows them; nil when there is no such meme.
+    func memeWithComments(id: Int64, page: Int, viewer: Int64?) async throws -> Commented<MemeRow>?
+
+    /// A recipe and a page of its comments, read together; nil when there is no such recipe.
+    func recipeWithComments(id: Int64, page: Int, viewer: Int64?) async throws -> Commented<RecipeRow>?
+}
+
+/// A thing and one page of its comments.
+public struct Commented<Row: Sendable & Equatable>: Sendable, Equatable {
+    public var row: Row
+    public var comments: [CommentRow]
+    /// Comments in all (every page).
+    public var total: Int
+}
+
+/// One read after the other, where an engine has no cheaper way (SQLite reads both at once).
+extension CommentStore where Self: MemeStore & RecipeStore {
+    public func memeWithComments(id: Int64, page: Int, viewer: Int64?) async throws -> Commented<MemeRow>? {
+        guard let row = try await meme(id: id) else { return nil }
+        let (comments, total) = try await comments(kind: "meme", targetID: id, page: page, viewer: viewer)
+        return Commented(row: row, comments: comments, total: total)
+    }
+
+    public func recipeWithComments(id: Int64, page: Int, viewer: Int64?) async throws -> Commented<RecipeRow>? {
+        guard let row = try await recipe(id: id) else { return nil }
+        let (comments, total) = try await comments(kind: "recipe", targetID: id, page: page, viewer: viewer)
+        return Commented(row: row, comments: comments, total: total)
+    }
 }
 
 extension CommentStore {

@@ -31,31 +31,51 @@ extension SQLiteStore {
     public func comments(kind: String, targetID: Int64, page: Int, viewer: Int64?) async throws -> (
         comments: [CommentRow], total: Int
     ) {
+        try await pool.read { db in try Self.comments(db, kind: kind, targetID: targetID, page: page, viewer: viewer) }
+    }
+
+    public func memeWithComments(id: Int64, page: Int, viewer: Int64?) async throws -> Commented<MemeRow>? {
         try await pool.read { db in
-            let total =
-                try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT COUNT(*) FROM comment WHERE kind = ? AND targetId = ?"),
-                    arguments: [kind, targetID]) ?? 0
-            // Cached statements: every meme and recipe page reads its comments.
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT comment.id, account.name, comment.accountId, comment.text, comment.createdAt
-                        FROM comment JOIN account ON account.id = comment.accountId
-                        WHERE kind = :kind AND targetId = :target
-                          AND (:viewer IS NULL OR comment.accountId NOT IN (
-                            SELECT blockerId FROM block WHERE blockedId = :viewer
-                            UNION SELECT blockedId FROM block WHERE blockerId = :viewer))
-                        ORDER BY comment.id LIMIT :limit OFFSET :offset
-                        """),
-                arguments: [
-                    "kind": kind, "target": targetID, "viewer": viewer, "limit": StoreLimits.commentPageSize,
-                    "offset": (page - 1) * StoreLimits.commentPageSize,
-                ])
-            return (
-                rows.map { CommentRow(id: $0[0], author: $0[1], authorId: $0[2], text: $0[3], createdAt: $0[4]) }, total
-            )
+            guard let row = try Self.meme(db, id: id) else { return nil }
+            let (comments, total) = try Self.comments(db, kind: "meme", targetID: id, page: page, viewer: viewer)
+            return Commented(row: row, comments: comments, total: total)
         }
+    }
+
+    public func recipeWithComments(id: Int64, page: Int, viewer: Int64?) async throws -> Commented<RecipeRow>? {
+        try await pool.read { db in
+            guard let row = try Self.recipe(db, id: id) else { return nil }
+            let (comments, total) = try Self.comments(db, kind: "recipe", targetID: id, page: page, viewer: viewer)
+            return Commented(row: row, comments: comments, total: total)
+        }
+    }
+
+    static func comments(_ db: Database, kind: String, targetID: Int64, page: Int, viewer: Int64?) throws -> (
+        comments: [CommentRow], total: Int
+    ) {
+        let total =
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM comment WHERE kind = ? AND targetId = ?"),
+                arguments: [kind, targetID]) ?? 0
+        // Cached statements: every meme and recipe page reads its comments.
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT comment.id, account.name, comment.accountId, comment.text, comment.createdAt
+                    FROM comment JOIN account ON account.id = comment.accountId
+                    WHERE kind = :kind AND targetId = :target
+                      AND (:viewer IS NULL OR comment.accountId NOT IN (
+                        SELECT blockerId FROM block WHERE blockedId = :viewer
+                        UNION SELECT blockedId FROM block WHERE blockerId = :viewer))
+                    ORDER BY comment.id LIMIT :limit OFFSET :offset
+                    """),
+            arguments: [
+                "kind": kind, "target": targetID, "viewer": viewer, "limit": StoreLimits.commentPageSize,
+                "offset": (page - 1) * StoreLimits.commentPageSize,
+            ])
+        return (
+            rows.map { CommentRow(id: $0[0], author: $0[1], authorId: $0[2], text: $0[3], createdAt: $0[4]) }, total
+        )
     }
 
     /// Before an account goes: its likes, favourites and comments leave others' counts.

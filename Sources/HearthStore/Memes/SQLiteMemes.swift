@@ -23,11 +23,13 @@ extension SQLiteStore {
     }
 
     public func meme(id: Int64) async throws -> MemeRow? {
-        try await pool.read { db in
-            // Cached: a meme's page reads it on every view (compiling it again cost more than running it).
-            try Row.fetchOne(db.cachedStatement(sql: Self.memeSelect + " WHERE meme.id = ?"), arguments: [id])
-                .map(Self.memeRow)
-        }
+        try await pool.read { db in try Self.meme(db, id: id) }
+    }
+
+    static func meme(_ db: Database, id: Int64) throws -> MemeRow? {
+        // Cached: a meme's page reads it on every view (compiling it again cost more than running it).
+        try Row.fetchOne(db.cachedStatement(sql: Self.memeSelect + " WHERE meme.id = ?"), arguments: [id])
+            .map(Self.memeRow)
     }
 
     public func memes(of accountID: Int64, page: Int, pageSize: Int = StoreLimits.memePageSize) async throws -> (

@@ -38,10 +38,12 @@ extension SQLiteStore {
     }
 
     public func recipe(id: Int64) async throws -> RecipeRow? {
-        try await pool.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: Self.recipeSelect + " WHERE recipe.id = ?"), arguments: [id])
-                .map(Self.recipeRow)
-        }
+        try await pool.read { db in try Self.recipe(db, id: id) }
+    }
+
+    static func recipe(_ db: Database, id: Int64) throws -> RecipeRow? {
+        try Row.fetchOne(db.cachedStatement(sql: Self.recipeSelect + " WHERE recipe.id = ?"), arguments: [id])
+            .map(Self.recipeRow)
     }
 
     /// Replaces a recipe's fields if `accountID` wrote it.

@@ -28,9 +28,14 @@ enum MemeCommands {
 
     /// The same rule for the web: nil when there is no such meme for `viewer`.
     static func visibleMeme(_ store: Store, viewer: Int64?, _ id: Int64) async throws -> MemeRow? {
-        guard let row = try await store.meme(id: id) else { return nil }
-        if let viewer, try await store.eitherBlocks(viewer, row.meme.accountId) { return nil }
+        guard let row = try await store.meme(id: id), try await mayView(row, store, viewer: viewer) else { return nil }
         return row
+    }
+
+    /// Whether `viewer` may see a meme that exists: not when either blocks the other.
+    static func mayView(_ row: MemeRow, _ store: Store, viewer: Int64?) async throws -> Bool {
+        guard let viewer else { return true }
+        return try await !store.eitherBlocks(viewer, row.meme.accountId)
     }
 
     /// `!meme SOURCE text | text`, `!meme show ID`, `!meme delete ID`.

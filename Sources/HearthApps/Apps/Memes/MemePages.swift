@@ -12,13 +12,15 @@ enum MemePages {
     static let meme = WebPage("/m/:id", name: "meme", template: MemeTemplates.meme) { request in
         let id = try request.id()
         let store = request.services.store
-        guard let row = try await MemeCommands.visibleMeme(store, viewer: request.viewer?.id, id) else {
+        // The meme and its comments in one read (`MemeCommands.visibleMeme`'s rule, then).
+        guard let read = try await store.memeWithComments(id: id, page: request.page, viewer: request.viewer?.id),
+            try await MemeCommands.mayView(read.row, store, viewer: request.viewer?.id)
+        else {
             throw WebRefusal.notFound("There is no meme #\(id).")
         }
+        let (row, comments, total) = (read.row, read.comments, read.total)
         let m = row.meme
         let now = Date()
-        let (comments, total) = try await store.comments(
-            kind: "meme", targetID: id, page: request.page, viewer: request.viewer?.id)
         var values: [String: Any] = [
             "id": id, "caption": m.caption, "captions": m.caption.split(separator: "|").map { String($0) },
             "source": m.source, "author": row.author, "authorKey": IRCNames.fold(row.author),

@@ -30,9 +30,16 @@ enum RecipeCommands {
 
     /// The same rule for the web: nil when there is no such recipe for `viewer`.
     static func visible(_ store: any Store, viewer: Int64?, _ id: Int64) async throws -> RecipeRow? {
-        guard let row = try await store.recipe(id: id) else { return nil }
-        if let viewer, try await store.eitherBlocks(viewer, row.recipe.accountId) { return nil }
+        guard let row = try await store.recipe(id: id), try await mayView(row, store, viewer: viewer) else {
+            return nil
+        }
         return row
+    }
+
+    /// Whether `viewer` may see a recipe that exists: not when either blocks the other.
+    static func mayView(_ row: RecipeRow, _ store: any Store, viewer: Int64?) async throws -> Bool {
+        guard let viewer else { return true }
+        return try await !store.eitherBlocks(viewer, row.recipe.accountId)
     }
 
     /// Authors left out of `viewer`'s lists and searches: whom they block and who blocks them

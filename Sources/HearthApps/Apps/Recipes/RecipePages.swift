@@ -16,14 +16,16 @@ enum RecipePages {
     static let recipe = WebPage("/r/:id", name: "recipe", template: RecipeTemplates.recipe) { request in
         let id = try request.id()
         let store = request.services.store
-        guard let row = try await RecipeCommands.visible(store, viewer: request.viewer?.id, id) else {
+        // The recipe and its comments in one read (`RecipeCommands.visible`'s rule, then).
+        guard let read = try await store.recipeWithComments(id: id, page: request.page, viewer: request.viewer?.id),
+            try await RecipeCommands.mayView(read.row, store, viewer: request.viewer?.id)
+        else {
             throw WebRefusal.notFound("There is no recipe #\(id).")
         }
+        let (row, comments, total) = (read.row, read.comments, read.total)
         let r = row.recipe
         let now = request.services.clock.now()
         let ingredients = r.ingredients.split(separator: "\n").map(String.init)
-        let (comments, total) = try await store.comments(
-            kind: "recipe", targetID: id, page: request.page, viewer: request.viewer?.id)
         var values: [String: Any] = [
             "id": id, "title": r.title, "author": row.author, "authorKey": IRCNames.fold(row.author),
             "ago": TimeText.ago(from: r.createdAt, to: now),
