@@ -53,7 +53,11 @@ extension Core {
         withState { state, out in
             guard let channel = state.channels[key], !channel.ordered.pending.isEmpty else { return }
             channel.ordered.pending.removeFirst()
-            if let confirmed { adopt(&state, channel, confirmed, by: nil, out: &out) }
+            // The newest numbered state, set again without the change on top: a later one may
+            // have arrived on the bus before this answer (it holds the change, maybe overruled).
+            let held = channel.ordered.confirmed
+            let newest = [confirmed, held].compactMap { $0 }.max { ($0.version ?? 0) < ($1.version ?? 0) }
+            if let newest { adopt(&state, channel, newest, by: nil, again: true, out: &out) }
         }
     }
 
