@@ -1,0 +1,47 @@
+import HearthStore
+import Testing
+
+@testable import HearthServer
+
+/// Which push endpoints the server sends to (SSRF): https on public addresses, unless the
+/// tests' setting allows http and loopback; and what a push service's answer means.
+@Suite struct PushEndpointTests {
+    @Test func onlyPublicAddressesAreFetched() {
+        for address in [
+            "127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
+            "224.0.0.1", "::1", "::", "fc00::1", "fe80::1", "ff02::1", "::ffff:127.0.0.1", "[::1]",
+        ] {
+            #expect(!PushEndpoints.isPublic(address), "\(address)")
+        }
+        for address in ["8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:1.1.1.1"] {
+            #expect(PushEndpoints.isPublic(address), "\(address)")
+        }
+        #expect(!PushEndpoints.isPublic("push.example"), "a name is resolved first, never taken as an address")
+    }
+
+    @Test func anEndpointMustBeHttpsAndNotAPrivateAddress() {
+        #expect(PushEndpoints.problem("https://fcm.googleapis.com/fcm/send/abc", allowLocal: false) == nil)
+        #expect(PushEndpoints.problem("http://push.example/1", allowLocal: false) != nil)
+        #expect(PushEndpoints.problem("https://127.0.0.1/1", allowLocal: false) != nil)
+        #expect(PushEndpoints.problem("https://[::1]:8443/1", allowLocal: false) != nil)
+        #expect(PushEndpoints.problem("https://user:pw@push.example/1", allowLocal: false) != nil)
+        #expect(PushEndpoints.problem("ftp://push.example/1", allowLocal: false) != nil)
+        #expect(PushEndpoints.problem("http://127.0.0.1:9/1", allowLocal: true) == nil, "the tests' stand-in")
+    }
+
+    @Test func anEndpointAtItsLengthAndOnePast() {
+        let base = "https://push.example/"
+        let longest = base + String(repeating: "a", count: PushRules.maxEndpointLength - base.count)
+        #expect(PushEndpoints.problem(longest, allowLocal: false) == nil)
+        #expect(PushEndpoints.problem(longest + "a", allowLocal: false) != nil)
+    }
+
+    @Test func whatAPushServiceAnswerMeans() {
+        typealias W = PushSender.Worker
+        #expect(W.outcome(status: 201, retryAfter: nil) == .delivered)
+        #expect(W.outcome(status: 404, retryAfter: nil) == .gone && W.outcome(status: 410, retryAfter: nil) == .gone)
+        #expect(W.outcome(status: 429, retryAfter: " 7") == .retry(after: 7))
+        #expect(W.outcome(status: 503, retryAfter: nil) == .retry(after: nil))
+        #expect(W.outcome(status: 413, retryAfter: nil) == .refused)
+    }
+}
