@@ -250,7 +250,6 @@ struct Fanout: AsyncParsableCommand {
                 connection.channel.eventLoop.execute { pump(index) }
             }
         }
-        defer { for pacer in pacers { pacer.cancel() } }
         let pairs = Array(zip(connections, meters))
         try await Task.sleep(for: .seconds(common.warmup))
         let span = Span(pids: common.pids)
@@ -267,6 +266,8 @@ struct Fanout: AsyncParsableCommand {
         r.add("deliveries_per_server_cpu_s", cpu.map { Double(deliveries) / max($0, 0.001) })
         r.addRun(seconds: seconds, latencies: latencies, serverCPU: cpu, harnessCPU: harness, rss: rss)
         print(r.line())
+        // Before the loops shut down (a pacer cancelled after that is an error NIO prints).
+        for pacer in pacers { pacer.cancel() }
         await closeAll(connections)
         try await group.shutdownGracefully()
     }
