@@ -98,15 +98,27 @@ extension Core {
         return (authcid, secret)
     }
 
-    /// Checks a PLAIN login off the event loop, then logs in (903) or fails (904).
+    /// Checks a PLAIN login off the event loop, then logs in (903) or fails (904). The secret is
+    /// a password, a resume token or the web chat's one-time ticket (`ChatTickets`).
     private func checkPlain(_ client: Client, authcid: String, secret: String) {
         let services = bot.services
         let accounts = services.accounts
         let address = client.address
+        let tickets = chatTickets
         later(
             client,
             { () -> Result<(AccountRef, String?, [SessionEffect]), BotError> in
                 do {
+                    if ChatTickets.looksLikeTicket(secret) {
+                        // The site's session must still be good: signing out there ends the ticket too.
+                        guard let entry = tickets.redeem(secret, name: authcid),
+                            let account = try await services.store.account(tokenHash: entry.tokenHash),
+                            account.id == entry.account.id
+                        else { return .failure(BotError("the chat's sign-in ticket is used or expired")) }
+                        let ref = AccountRef(id: account.id, name: account.name)
+                        let effects = try await services.loginEffects(ref, tokenHash: entry.tokenHash)
+                        return .success((ref, entry.tokenHash, effects))
+                    }
                     let (account, hash) = try await accounts.checkSecret(
                         name: authcid, secret: secret, address: address)
                     let ref = AccountRef(id: account.id, name: account.name)

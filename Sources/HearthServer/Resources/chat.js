@@ -4,8 +4,15 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const SERVER = '*';  // the server buffer's key: no nick or channel is called that
-  const WANTED = ['server-time', 'echo-message', 'message-tags'];
-  const MAX_LINES = 1000;  // per buffer, so a long session stays light
+  const MENTIONS = '!mentions';  // the two views' keys: no nick or channel starts with '!'
+  const LIST = '!list';
+  const WANTED = ['server-time', 'echo-message', 'message-tags', 'batch', 'draft/chathistory',
+    'draft/read-marker', 'account-tag', 'multi-prefix', 'draft/message-redaction'];
+  const MAX_LINES = 2000;  // per buffer, so a long session stays light
+  const PAGE = 100;  // history lines asked for at once (the server may allow fewer: ISUPPORT CHATHISTORY)
+  const TYPING_EVERY = 3000;  // ms between "+typing=active" while typing (IRCv3 typing spec)
+  const TYPING_SHOWN = 6000;  // ms a typing notice stays without a new one
+  const RECONNECT_TRIES = 5;
   const IMAGE = /\.(png|jpe?g|gif|webp)$/i;
   const LINK = /\bhttps?:\/\/[^\s<>"]+/gi;
 
@@ -15,13 +22,19 @@
   let caps = new Set();
   let offered = [];
   let login = null;  // {account, password} while SASL runs
+  let site = null;  // the site's signed-in account, when the chat signs in with its session
   let nickTries = 0;
   let failure = '';  // why the connection is ending, shown when it has closed
+  let quitting = false;
+  let reconnects = 0;
   let signedIn = '';
   let autojoin = [];
   let current = SERVER;
+  let page = PAGE;
   const buffers = new Map();
   const names = new Map();  // channel -> nicks collected from 353 until 366
+  const batches = new Map();  // open BATCHes: id -> {type, target, lines}
+  const channelList = [];  // LIST's 322 lines until 323
 
   // The log follows new lines (and pictures, and a resized window) while it is at its bottom.
   let stuck = true;
@@ -31,9 +44,11 @@
 
   const fold = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
   const isChannel = (s) => /^[#&]/.test(s);
+  const isView = (key) => key === MENTIONS || key === LIST;
   const nickOf = (source) => source.split('!')[0];
   const remember = (key, value) => { try { localStorage.setItem('hearth.' + key, value); } catch (e) {} };
   const recall = (key) => { try { return localStorage.getItem('hearth.' + key); } catch (e) { return null; } };
+  const stamp = (date) => date.toISOString();
 
   // One IRC line: @tags :source COMMAND params… :trailing
   function parse(line) {
@@ -70,6 +85,13 @@
     else send('JOIN ' + chan + (key ? ' ' + key : ''));
   }
 
+  // Opens a conversation with a nick (and its history).
+  function openQuery(nick) {
+    const b = buffer(nick);
+    show(b.key);
+    return b;
+  }
+
   function send(line) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(line);
   }
@@ -84,14 +106,110 @@
     return node;
   }
 
+  function button(className, text, title, onClick) {
+    const b = el('button', className, text);
+    b.type = 'button';
+    if (title) { b.title = title; b.setAttribute('aria-label', title); }
+    b.addEventListener('click', onClick);
+    return b;
+  }
+
   function nickClass(nick) {
     let hash = 0;
     for (const c of fold(nick)) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
-    return 'nick nick-c' + (hash % 8);
+    return 'nick-c' + (hash % 8);
   }
 
-  // Text with its links as <a>; pictures on this server also shown inline.
-  function richText(text, previews) {
+  // Avatars: the account's profile picture (GET /chat/avatars), else its initial.
+  const avatars = new Map();  // folded name -> path or null
+  const wantedAvatars = new Set();
+  let avatarTimer = 0;
+  function avatar(name) {
+    const key = fold(name);
+    // The initial comes from CSS, so the line's text (and a copy of it) stays the words alone.
+    const span = el('span', 'avatar ' + nickClass(name));
+    span.dataset.initial = name.slice(0, 1).toUpperCase();
+    span.dataset.avatar = key;
+    span.setAttribute('aria-hidden', 'true');
+    if (avatars.get(key)) setAvatar(span, avatars.get(key));
+    else if (!avatars.has(key)) {
+      wantedAvatars.add(key);
+      if (!avatarTimer) avatarTimer = setTimeout(fetchAvatars, 150);
+    }
+    return span;
+  }
+  function setAvatar(span, path) {
+    const img = el('img');
+    img.src = path;
+    img.alt = '';
+    span.textContent = '';
+    span.append(img);
+  }
+  async function fetchAvatars() {
+    avatarTimer = 0;
+    const asked = [...wantedAvatars].slice(0, 50);
+    asked.forEach((k) => { wantedAvatars.delete(k); avatars.set(k, null); });
+    if (wantedAvatars.size) avatarTimer = setTimeout(fetchAvatars, 150);
+    try {
+      const reply = await fetch('/chat/avatars?names=' + encodeURIComponent(asked.join(',')));
+      if (!reply.ok) return;
+      const found = await reply.json();
+      for (const [key, path] of Object.entries(found)) {
+        if (typeof path !== 'string' || !path.startsWith('/i/')) continue;
+        avatars.set(key, path);
+        for (const span of document.querySelectorAll('.avatar')) {
+          if (span.dataset.avatar === key) setAvatar(span, path);
+        }
+      }
+    } catch (e) { /* no pictures then */ }
+  }
+
+  // Links to this site's pages get a card from the page's own og: tags.
+  const cards = new Map();  // url -> promise of {title, description, image} or null
+  function card(url) {
+    if (!cards.has(url)) {
+      cards.set(url, fetch(url, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
+        .then((r) => r.ok && (r.headers.get('Content-Type') || '').startsWith('text/html') ? r.text() : null)
+        .then((html) => {
+          if (!html) return null;
+          const doc = new DOMParser().parseFromString(html, 'text/html');
+          const meta = (p) => (doc.querySelector('meta[property="og:' + p + '"]') || {}).content || '';
+          const title = meta('title');
+          return title ? { title, description: meta('description'), image: meta('image') } : null;
+        })
+        .catch(() => null));
+    }
+    return cards.get(url);
+  }
+  function addCard(line, url) {
+    card(url).then((info) => {
+      if (!info) return;
+      const a = el('a', 'card');
+      a.href = url;
+      if (info.image) {
+        try {
+          const src = new URL(info.image, location.href);
+          if (src.origin === location.origin) {
+            const img = el('img');
+            img.src = src.href;
+            img.alt = '';
+            img.loading = 'lazy';
+            img.addEventListener('load', follow);
+            a.append(img);
+          }
+        } catch (e) { /* no picture */ }
+      }
+      const words = el('span', 'card-text');
+      words.append(el('strong', null, info.title));
+      if (info.description) words.append(el('span', null, info.description));
+      a.append(words);
+      line.append(a);
+      follow();
+    });
+  }
+
+  // Text with its links as <a>; pictures on this server shown inline, its pages as cards.
+  function richText(text, previews, pages) {
     const span = el('span', 'text');
     let last = 0;
     for (const match of text.matchAll(LINK)) {
@@ -107,37 +225,81 @@
       a.target = '_blank';
       span.append(a);
       last = match.index + href.length;
-      // The CSP allows pictures from this origin only.
-      if (url.origin === location.origin && IMAGE.test(url.pathname)) previews.push(url.href);
+      // The CSP allows pictures (and fetches) from this origin only.
+      if (url.origin === location.origin) {
+        if (IMAGE.test(url.pathname)) previews.push(url.href);
+        else if (!url.pathname.startsWith('/upload') && url.pathname !== '/chat') pages.push(url.href);
+      }
     }
     span.append(text.slice(last));
     return span;
   }
 
   function buffer(name) {
-    const key = name === SERVER ? SERVER : fold(name);
+    const key = isView(name) || name === SERVER ? name : fold(name);
     let b = buffers.get(key);
     if (b) return b;
-    b = { key, name, topic: '', members: new Set(), unread: 0, log: el('ol', 'log') };
+    b = {
+      key, name, topic: '', members: new Set(), unread: 0, log: el('ol', 'log'), msgids: new Set(),
+      readAt: null, complete: false, loading: false, typing: new Map(),
+    };
     b.log.hidden = true;
     b.log.dataset.buffer = name;
     $('messages').append(b.log);
+    buffers.set(key, b);
+    b.complete = isView(key) || key === SERVER;  // no history to ask for
+    if (isView(key)) {
+      b.item = $(key === MENTIONS ? 'mentions-view' : 'list-view');
+      return b;
+    }
     b.item = el('li', 'buffer');
-    const open = el('button', 'buffer-name', name === SERVER ? 'Server' : name);
-    open.type = 'button';
-    open.addEventListener('click', () => show(key));
+    b.item.dataset.buffer = name;
+    const open = button('buffer-name', '', null, () => show(key));
+    open.append(el('span', 'label', name === SERVER ? 'Server' : name));
+    b.badge = el('span', 'count');
+    b.badge.hidden = true;
+    open.append(b.badge);
     b.item.append(open);
     if (name !== SERVER) {
-      const close = el('button', 'buffer-close', '×');
-      close.type = 'button';
-      close.title = isChannel(name) ? 'Leave ' + name : 'Close';
-      close.setAttribute('aria-label', close.title);
-      close.addEventListener('click', () => leave(b));
-      b.item.append(close);
+      b.item.append(button('buffer-close', '×', isChannel(name) ? 'Leave ' + name : 'Close', () => leave(b)));
     }
     $('buffers').append(b.item);
-    buffers.set(key, b);
+    // A conversation opened now brings its history along.
+    if (!isChannel(name) && name !== SERVER && registered) latest(b);
     return b;
+  }
+
+  function setUnread(b, count) {
+    b.unread = count;
+    if (!b.badge) return;
+    b.badge.textContent = count > 99 ? '99+' : String(count);
+    b.badge.hidden = count === 0;
+    b.item.classList.toggle('unread', count > 0);
+    if (count === 0) b.item.classList.remove('highlight');
+  }
+
+  // Unread: lines by others after the read marker (or, without one, since this page opened).
+  function countUnread(b) {
+    if (!b.readAt) return;
+    let count = 0;
+    for (const li of b.log.children) {
+      if (li.dataset.counts && li.dataset.time > b.readAt) count += 1;
+    }
+    setUnread(b, count);
+  }
+
+  const visible = () => document.visibilityState === 'visible';
+
+  // Marks the buffer on screen read up to its last line, for this device and the others.
+  function markRead() {
+    const b = buffers.get(current);
+    if (!b || isView(b.key) || b.key === SERVER || !visible() || !stuck) return;
+    const last = [...b.log.children].reverse().find((li) => li.dataset.msgid);
+    const time = last ? last.dataset.time : null;
+    setUnread(b, 0);
+    if (!time || (b.readAt && b.readAt >= time)) return;
+    b.readAt = time;
+    if (caps.has('draft/read-marker')) send('MARKREAD ' + b.name + ' timestamp=' + time);
   }
 
   function show(key) {
@@ -147,18 +309,22 @@
       other.log.hidden = other !== b;
       other.item.classList.toggle('active', other === b);
     }
-    b.unread = 0;
-    b.item.classList.remove('unread', 'highlight');
-    b.item.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    $('title').textContent = b.name === SERVER ? 'Server' : b.name;
+    if (b.item.scrollIntoView) b.item.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const title = { [SERVER]: 'Server', [MENTIONS]: 'Mentions', [LIST]: 'Channels' }[b.key] || b.name;
+    $('title').textContent = title;
     $('topic').textContent = b.topic || (isChannel(b.name) && b.members.size ? b.members.size + ' here' : '');
+    $('compose').hidden = isView(b.key);
+    if (b.key === LIST) send('LIST');
+    if (b.key === MENTIONS) setMentions(0);
+    showTyping();
     stuck = true;
     follow();
-    if (matchMedia('(pointer: fine)').matches) $('input').focus();
+    markRead();
+    if (matchMedia('(pointer: fine)').matches && !isView(b.key)) $('input').focus();
   }
 
   function leave(b) {
-    if (isChannel(b.name) && registered) send('PART ' + b.name);
+    if (isChannel(b.name) && registered && b.joined) send('PART ' + b.name);
     else drop(b);
   }
 
@@ -169,20 +335,25 @@
     if (current === b.key) show(SERVER);
   }
 
-  // Adds a line to a buffer: kind is '', 'notice', 'action', 'event', 'error' or 'self'.
-  function add(name, nick, text, kind, tags) {
-    const b = buffer(name);
-    const when = tags && tags.time ? new Date(tags.time) : new Date();
-    const date = isNaN(when) ? new Date() : when;
-    const line = el('li', 'message' + (kind ? ' ' + kind : ''));
+  // A message's line: kind is '', 'notice', 'action', 'event', 'error' or 'self'.
+  function line(nick, text, kind, tags, date) {
+    const li = el('li', 'message' + (kind ? ' ' + kind : ''));
+    li.dataset.time = stamp(date);
+    if (tags && tags.msgid) li.dataset.msgid = tags.msgid;
     const time = el('time', 'time', date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
-    time.dateTime = date.toISOString();
+    time.dateTime = stamp(date);
     time.title = date.toLocaleString();
-    line.append(time);
+    li.append(time);
     const shown = kind === 'notice' ? '-' + nick + '-' : kind === 'action' ? '* ' + nick : nick;
-    line.append(nick ? el('span', nickClass(nick), shown) : el('span', 'nick'));
+    const who = el('span', 'nick' + (nick ? ' ' + nickClass(nick) : ''));
+    if (nick && kind !== 'event' && kind !== 'error') {
+      who.append(avatar((tags && tags.account) || nick));
+      who.append(button('name', shown, 'Message ' + nick, () => openQuery(nick)));
+    } else who.textContent = shown;
+    li.append(who);
     const previews = [];
-    line.append(richText(plain(text), previews));
+    const pages = [];
+    li.append(richText(plain(text), previews, pages));
     for (const src of previews) {
       const a = el('a', 'preview');
       a.href = src;
@@ -194,23 +365,88 @@
       img.loading = 'lazy';
       img.addEventListener('load', follow);
       a.append(img);
-      line.append(a);
+      li.append(a);
     }
-    const mention = me && kind !== 'self' && kind !== 'event' && nick && fold(nick) !== fold(me)
-      && new RegExp('(^|\\W)' + me.replace(/[^\w]/g, '\\$&') + '(\\W|$)', 'i').test(text);
-    if (mention) line.classList.add('highlight');
-    b.log.append(line);
-    while (b.log.childElementCount > MAX_LINES) b.log.firstElementChild.remove();
-    if (b.key === current) {
-      follow();
-    } else if (kind !== 'event') {
-      b.unread += 1;
-      b.item.classList.add('unread');
-      if (mention || !isChannel(b.name)) b.item.classList.add('highlight');
-    }
+    for (const url of pages.slice(0, 2)) addCard(li, url);
+    return li;
   }
 
-  const note = (text, kind) => add(current, '', text, kind || 'event');
+  function mentions(nick, text, kind) {
+    return me && kind !== 'self' && kind !== 'event' && kind !== 'error' && nick && fold(nick) !== fold(me)
+      && new RegExp('(^|\\W)' + me.replace(/[^\w]/g, '\\$&') + '(\\W|$)', 'i').test(text);
+  }
+
+  let mentionCount = 0;
+  function setMentions(count) {
+    mentionCount = count;
+    $('mentions-count').textContent = String(count);
+    $('mentions-count').hidden = count === 0;
+  }
+
+  // A copy of a line that mentions me, in the Mentions view, leading to where it was said.
+  function addMention(b, li) {
+    const view = buffer(MENTIONS);
+    if (li.dataset.msgid && view.msgids.has(li.dataset.msgid)) return;
+    if (li.dataset.msgid) view.msgids.add(li.dataset.msgid);
+    const copy = li.cloneNode(true);
+    copy.classList.remove('highlight');
+    copy.querySelector('.nick').prepend(button('where', b.name, 'Open ' + b.name, () => show(b.key)));
+    insertSorted(view, copy);
+    // Counted when not seen where it was said.
+    if (current !== MENTIONS && !(b.key === current && visible())) setMentions(mentionCount + 1);
+  }
+
+  function insertSorted(b, li) {
+    const time = li.dataset.time;
+    let next = b.log.lastElementChild;
+    if (next && next.dataset.time <= time) { b.log.append(li); return; }
+    while (next && next.previousElementSibling && next.previousElementSibling.dataset.time > time) {
+      next = next.previousElementSibling;
+    }
+    b.log.insertBefore(li, next);
+  }
+
+  // Adds a line to a buffer; `old` lines (history) go before `old.anchor` (null: at the end) and
+  // are counted by the read marker only.
+  function add(name, nick, text, kind, tags, old) {
+    if (tags && tags.msgid && buffers.has(fold(name)) && buffers.get(fold(name)).msgids.has(tags.msgid)) return;
+    const b = buffer(name);
+    if (tags && tags.msgid) b.msgids.add(tags.msgid);
+    const when = tags && tags.time ? new Date(tags.time) : new Date();
+    const date = isNaN(when) ? new Date() : when;
+    const li = line(nick, text, kind, tags, date);
+    const mention = mentions(nick, text, kind);
+    if (mention) li.classList.add('highlight');
+    const counts = kind !== 'event' && kind !== 'error' && kind !== 'self' && b.key !== SERVER;
+    if (counts) li.dataset.counts = '1';
+    if (old) b.log.insertBefore(li, old.anchor); else b.log.append(li);
+    while (b.log.childElementCount > MAX_LINES) { b.log.firstElementChild.remove(); b.complete = false; }
+    const unseen = !b.readAt || li.dataset.time > b.readAt;
+    if (mention && unseen) addMention(b, li);
+    if (old) return;
+    if (b.key === current && visible()) {
+      follow();
+      markRead();
+    } else if (b.key === current) {
+      follow();
+      if (counts) setUnread(b, b.unread + 1);
+    } else if (counts && unseen) {
+      setUnread(b, b.unread + 1);
+      if (mention || !isChannel(b.name)) b.item.classList.add('highlight');
+    }
+    if (counts && (mention || !isChannel(b.name)) && !visible()) notify(b, nick, text);
+  }
+
+  const note = (text, kind) => add(isView(current) ? SERVER : current, '', text, kind || 'event');
+
+  function notify(b, nick, text) {
+    if (!('Notification' in window) || Notification.permission !== 'granted') return;
+    try {
+      const title = isChannel(b.name) ? nick + ' in ' + b.name : nick;
+      const n = new Notification(title, { body: plain(text), tag: b.key });
+      n.onclick = () => { window.focus(); show(b.key); n.close(); };
+    } catch (e) { /* a phone's browser shows them only from a service worker */ }
+  }
 
   function status(text) { $('status').textContent = text; }
 
@@ -218,6 +454,30 @@
     failure = text;
     status(text);
     send('QUIT');
+  }
+
+  // Asks the site whether its visitor is signed in: then the chat signs in with a one-time ticket.
+  async function ticket() {
+    try {
+      const reply = await fetch('/chat/ticket', { method: 'POST', headers: { 'X-Hearth-Chat': '1' } });
+      const answer = reply.ok ? await reply.json() : {};
+      return answer.account && answer.ticket ? answer : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  async function start() {
+    const pass = await ticket();
+    if (ws) return;  // the form was used meanwhile
+    $('starting').hidden = true;
+    if (!pass) {
+      $('login').hidden = false;
+      return;
+    }
+    site = pass.account;
+    const channels = recall('channels') ?? '#hearth';
+    open(pass.account, { account: pass.account, password: pass.ticket }, channels);
   }
 
   function connect(event) {
@@ -230,14 +490,20 @@
     remember('nick', nick);
     remember('account', account);
     remember('channels', $('channels').value.trim());
-    autojoin = $('channels').value.split(/[\s,]+/).filter(Boolean).map((c) => isChannel(c) ? c : '#' + c);
-    login = account ? { account, password } : null;
+    site = null;
+    open(nick, account ? { account, password } : null, $('channels').value);
+  }
+
+  function open(nick, credentials, channels) {
+    autojoin = channels.split(/[\s,]+/).filter(Boolean).map((c) => isChannel(c) ? c : '#' + c);
+    login = credentials;
     status('Connecting…');
     $('connect').disabled = true;
     me = nick;
     registered = false;
     nickTries = 0;
     failure = '';
+    quitting = false;
     signedIn = '';
     caps = new Set();
     offered = [];
@@ -254,30 +520,51 @@
     socket.onclose = () => { if (socket === ws) closed(); };
   }
 
-  // Back to the form, which says why; a new connection starts with fresh buffers.
+  // Back to the form, which says why; a new connection starts with fresh buffers. A chat signed
+  // in by the site's session tries again by itself, a few times.
   function closed() {
+    const wasRegistered = registered;
     ws = null;
     registered = false;
     $('connect').disabled = false;
+    if (site && !quitting && wasRegistered && reconnects < RECONNECT_TRIES) {
+      reconnects += 1;
+      note('Disconnected; reconnecting…', 'error');
+      setTimeout(() => { if (!ws) start(); }, 1000 * 2 ** reconnects);
+      return;
+    }
     $('client').hidden = true;
+    $('starting').hidden = true;
     $('login').hidden = false;
     status(failure || 'Disconnected.');
   }
 
   function welcome() {
     registered = true;
+    reconnects = 0;
     $('login').hidden = true;
+    $('starting').hidden = true;
     $('client').hidden = false;
+    $('notify').hidden = !('Notification' in window) || Notification.permission !== 'default';
+    $('file').closest('label').hidden = !site;
+    $('camera').closest('label').hidden = !site;
     for (const b of buffers.values()) {  // a fresh start after a reconnect
       b.log.remove();
-      b.item.remove();
+      if (!isView(b.key)) b.item.remove();
     }
     buffers.clear();
+    batches.clear();
+    setMentions(0);
     buffer(SERVER);
     show(SERVER);
     status('');
     $('password').value = '';
     if (autojoin.length) send('JOIN ' + autojoin.join(','));
+    // Conversations of the last week come back (their history with them).
+    if (caps.has('draft/chathistory') && signedIn) {
+      const week = new Date(Date.now() - 7 * 86400000);
+      send('CHATHISTORY TARGETS timestamp=' + stamp(week) + ' timestamp=' + stamp(new Date()) + ' 20');
+    }
   }
 
   function capEnd() { if (!registered) send('CAP END'); }
@@ -290,7 +577,64 @@
     send('AUTHENTICATE ' + (text || '+'));
   }
 
+  // History: the latest page of a buffer, and the page before its oldest line.
+  function latest(b) {
+    if (!caps.has('draft/chathistory') || b.loading) return;
+    b.loading = 'latest';
+    send('CHATHISTORY LATEST ' + b.name + ' * ' + page);
+  }
+  function earlier(b) {
+    if (!caps.has('draft/chathistory') || b.loading || b.complete) return;
+    const oldest = [...b.log.children].find((li) => li.dataset.time);
+    if (!oldest) return latest(b);
+    b.loading = 'before';
+    const ref = oldest.dataset.msgid ? 'msgid=' + oldest.dataset.msgid : 'timestamp=' + oldest.dataset.time;
+    send('CHATHISTORY BEFORE ' + b.name + ' ' + ref + ' ' + page);
+  }
+
+  function historyDone(batch) {
+    const b = buffers.get(fold(batch.target));
+    if (!b) return;
+    const box = $('messages');
+    const fromBottom = box.scrollHeight - box.scrollTop;
+    // Lines of the same millisecond keep the server's order: the page goes in as one block, above
+    // everything (BEFORE) or above the first line newer than its last (LATEST).
+    const lastTime = batch.lines.length ? batch.lines[batch.lines.length - 1].tags.time || '' : '';
+    const anchor = b.loading === 'before' ? b.log.firstElementChild
+      : [...b.log.children].find((li) => li.dataset.time > lastTime) || null;
+    for (const m of batch.lines) {
+      message(m, nickOf(m.source), fold(nickOf(m.source)) === fold(me), { anchor });
+    }
+    b.loading = false;
+    if (batch.lines.length < page) b.complete = true;
+    countUnread(b);
+    if (b.key !== current) return;
+    // Earlier lines go above without moving what is on screen.
+    if (!stuck) box.scrollTop = box.scrollHeight - fromBottom;
+    follow();
+    markRead();
+  }
+
+  function batch(m) {
+    const id = m.params[0].slice(1);
+    if (m.params[0].startsWith('+')) {
+      batches.set(id, { type: m.params[1], target: m.params[2], lines: [] });
+      return;
+    }
+    const done = batches.get(id);
+    batches.delete(id);
+    if (done && done.type === 'chathistory') historyDone(done);
+    if (done && done.type === 'draft/chathistory-targets') {
+      // Conversations come back to the sidebar; channels come back by joining.
+      for (const t of done.lines) {
+        if (t.command === 'CHATHISTORY' && t.params[1] && !isChannel(t.params[1])) buffer(t.params[1]);
+      }
+    }
+  }
+
   function receive(m) {
+    const inBatch = m.tags.batch && batches.get(m.tags.batch);
+    if (inBatch && m.command !== 'BATCH') { inBatch.lines.push(m); return; }
     const p = m.params;
     const from = nickOf(m.source);
     const self = me && fold(from) === fold(me);
@@ -298,16 +642,24 @@
       case 'PING': send('PONG :' + (p[0] || '')); return;
       case 'CAP': return capability(p);
       case 'AUTHENTICATE': if (p[0] === '+' && login) authenticate(); return;
+      case 'BATCH': return batch(m);
       case '001':
         me = p[0];
         welcome();
         add(SERVER, '', p[1] || 'Welcome', 'event', m.tags);
         if (signedIn) add(SERVER, '', signedIn, 'event', m.tags);
         return;
+      case '005':
+        for (const token of p.slice(1, -1)) {
+          const [name, value] = token.split('=');
+          if (name === 'CHATHISTORY' && Number(value) > 0) page = Math.min(PAGE, Number(value));
+        }
+        return;
       case '900': signedIn = p[p.length - 1]; return;
-      case '903': capEnd(); return;
+      case '903': login = null; capEnd(); return;
       case '902': case '904': case '905': case '906': case '908':
         login = null;
+        if (site) site = null;
         fail('Sign-in failed: ' + (p[p.length - 1] || 'wrong account or password'));
         return;
       case '432':
@@ -320,13 +672,32 @@
           fail((p[1] || '') + ': ' + p[p.length - 1]);
         } else note(p.slice(1).join(' '), 'error');
         return;
-      case 'PRIVMSG': case 'NOTICE': return message(m, from, self);
+      case 'PRIVMSG': case 'NOTICE': return message(m, from, self, false);
+      case 'TAGMSG': return tagmsg(m, from, self);
+      case 'MARKREAD': {
+        const b = buffers.get(fold(p[0] || ''));
+        const value = (p[1] || '').replace(/^timestamp=/, '');
+        if (!b || !value || value === '*' || (b.readAt && b.readAt >= value)) return;
+        b.readAt = value;
+        countUnread(b);
+        return;
+      }
+      case 'REDACT': {
+        const b = buffers.get(fold(isChannel(p[0]) || self ? p[0] : from));
+        for (const log of [b && b.log, buffers.has(MENTIONS) && buffers.get(MENTIONS).log]) {
+          const li = log && [...log.children].find((x) => x.dataset.msgid === p[1]);
+          if (li) redacted(li);
+        }
+        return;
+      }
       case 'JOIN': {
         const b = buffer(p[0]);
         b.members.add(fold(from));
         if (self) {
+          const first = !b.joined;
           b.joined = true;
           show(b.key);
+          if (first) latest(b);
         } else add(p[0], '', from + ' joined', 'event', m.tags);
         return;
       }
@@ -354,7 +725,7 @@
         }
         return;
       case 'NICK':
-        if (self) { me = p[0]; add(current, '', 'You are now ' + me, 'event', m.tags); }
+        if (self) { me = p[0]; note('You are now ' + me); }
         for (const b of buffers.values()) {
           if (b.members.delete(fold(from))) {
             b.members.add(fold(p[0]));
@@ -369,9 +740,12 @@
         if (m.command === 'TOPIC') {
           add(chan, '', from + ' set the topic: ' + (topic || '(none)'), 'event', m.tags);
         }
-        if (b.key === current) show(b.key);
+        if (b.key === current) $('topic').textContent = b.topic;
         return;
       }
+      case '321': channelList.length = 0; return;
+      case '322': channelList.push({ name: p[1], users: Number(p[2]) || 0, topic: p[3] || '' }); return;
+      case '323': return showList();
       case '353': {
         const list = names.get(fold(p[2])) || [];
         list.push(...(p[3] || '').split(' ').filter(Boolean).map((n) => n.replace(/^[~&@%+]+/, '')));
@@ -385,19 +759,30 @@
         if (!b) return;
         b.members = new Set(list.map(fold));
         add(b.name, '', 'Here: ' + list.join(', '), 'event', m.tags);
-        if (b.key === current) show(b.key);
+        if (b.key === current) $('topic').textContent = b.topic || b.members.size + ' here';
         return;
       }
       case 'ERROR': failure = failure || p[0] || 'Closed by the server.'; return;
-      case 'FAIL': case 'WARN': case 'NOTE':
+      case 'FAIL': case 'WARN': case 'NOTE': {
+        if (m.command === 'FAIL' && p[0] === 'CHATHISTORY') {
+          for (const b of buffers.values()) { if (b.loading) { b.loading = false; b.complete = true; } }
+        }
         note(p.slice(2).join(' '), m.command === 'NOTE' ? 'event' : 'error');
         return;
+      }
       default:
         if (/^[45]\d\d$/.test(m.command)) note(p.slice(1).join(' '), 'error');
         else if (/^\d\d\d$/.test(m.command) && registered) {
           add(SERVER, '', p.slice(1).join(' '), 'event', m.tags);
         }
     }
+  }
+
+  function redacted(li) {
+    li.classList.add('deleted');
+    li.querySelector('.text').textContent = '(deleted)';
+    for (const extra of li.querySelectorAll('.preview, .card, .actions')) extra.remove();
+    delete li.dataset.counts;
   }
 
   function capability(p) {
@@ -420,8 +805,19 @@
     }
   }
 
-  function message(m, from, self) {
-    const [target, raw = ''] = m.params;
+  // Where a message belongs: its channel, the conversation with the other nick, or the server's.
+  function place(m, from, self) {
+    const target = m.params[0];
+    const fromServer = !m.source || !m.source.includes('!');
+    if (isChannel(target)) return target;
+    if (fromServer) return SERVER;
+    if (self) return target;  // our own message, echoed back (or from history)
+    if (m.command === 'NOTICE' && !buffers.has(fold(from))) return isView(current) ? SERVER : current;
+    return from;
+  }
+
+  function message(m, from, self, old) {
+    const raw = m.params[1] || '';
     const notice = m.command === 'NOTICE';
     const fromServer = !m.source || !m.source.includes('!');
     let text = raw;
@@ -429,19 +825,82 @@
     if (text.startsWith('\x01ACTION ')) { text = text.slice(8).replace(/\x01$/, ''); kind = 'action'; }
     else if (text.startsWith('\x01')) return;  // other CTCP requests go unanswered
     if (self && !kind) kind = 'self';
-    let where;
-    if (isChannel(target)) where = target;
-    else if (fromServer) where = SERVER;
-    else if (self) where = target;  // our own message, echoed back
-    else if (notice && !buffers.has(fold(from))) where = current;
-    else where = from;
     if (!registered) return;  // the server's notices before the welcome
-    add(where, fromServer ? (m.source || 'server') : from, text, kind, m.tags);
+    const where = place(m, from, self);
+    if (!old) stopTyping(where, from);
+    add(where, fromServer ? (m.source || 'server') : from, text, kind, m.tags, old);
+    const b = buffers.get(isChannel(where) ? fold(where) : where === SERVER ? SERVER : fold(where));
+    const li = b && b.log.querySelector('[data-msgid="' + CSS.escape(m.tags.msgid || '') + '"]');
+    if (self && li && m.tags.msgid && caps.has('draft/message-redaction')) {
+      const actions = el('span', 'actions');
+      actions.append(button('delete', 'Delete', 'Delete this message', () => {
+        send('REDACT ' + b.name + ' ' + m.tags.msgid);
+      }));
+      li.append(actions);
+    }
+  }
+
+  // +typing: who is writing in the buffer on screen, shown under its lines.
+  function tagmsg(m, from, self) {
+    const state = m.tags['+typing'];
+    if (!state || self || !registered) return;
+    const target = isChannel(m.params[0]) ? m.params[0] : from;
+    const b = buffers.get(fold(target));
+    if (!b) return;
+    clearTimeout(b.typing.get(from));
+    if (state === 'active') b.typing.set(from, setTimeout(() => stopTyping(target, from), TYPING_SHOWN));
+    else b.typing.delete(from);
+    showTyping();
+  }
+  function stopTyping(target, from) {
+    const b = buffers.get(fold(target));
+    if (!b || !b.typing.has(from)) return;
+    clearTimeout(b.typing.get(from));
+    b.typing.delete(from);
+    showTyping();
+  }
+  function showTyping() {
+    const b = buffers.get(current);
+    const who = b ? [...b.typing.keys()] : [];
+    $('typing').textContent = who.length === 0 ? '' : who.length > 3 ? 'Several people are typing…'
+      : who.join(', ') + (who.length === 1 ? ' is typing…' : ' are typing…');
+  }
+
+  let typingSent = 0;
+  function typing() {
+    const b = buffers.get(current);
+    if (!b || b.key === SERVER || isView(b.key) || !caps.has('message-tags')) return;
+    const text = $('input').value;
+    if (!text || text.startsWith('/')) {
+      if (typingSent) send('@+typing=done TAGMSG ' + b.name);
+      typingSent = 0;
+    } else if (Date.now() - typingSent > TYPING_EVERY) {
+      typingSent = Date.now();
+      send('@+typing=active TAGMSG ' + b.name);
+    }
+  }
+
+  // LIST's answer, in the Channels view: each with its people, topic and a Join button.
+  function showList() {
+    const b = buffer(LIST);
+    b.log.textContent = '';
+    channelList.sort((x, y) => y.users - x.users || x.name.localeCompare(y.name));
+    if (!channelList.length) b.log.append(el('li', 'message event', 'No channels yet: open one with its name.'));
+    for (const c of channelList) {
+      const li = el('li', 'channel-row');
+      const joined = buffers.has(fold(c.name)) && buffers.get(fold(c.name)).joined;
+      li.append(button('join-channel', joined ? 'Open' : 'Join', (joined ? 'Open ' : 'Join ') + c.name,
+        () => joinChannel(c.name)));
+      li.append(el('strong', 'channel-name', c.name));
+      li.append(el('span', 'channel-users', c.users + (c.users === 1 ? ' person' : ' people')));
+      li.append(el('span', 'channel-topic', plain(c.topic)));
+      b.log.append(li);
+    }
   }
 
   function say(text) {
     const b = buffers.get(current);
-    if (!b || b.name === SERVER) {
+    if (!b || b.name === SERVER || isView(b.key)) {
       note('Join a channel or open a conversation first: /join #hearth or /msg NICK TEXT.', 'error');
       return;
     }
@@ -454,8 +913,33 @@
     if (!caps.has('echo-message')) add(target, me, text, action ? 'action' : 'self');
   }
 
+  // Pictures: pasted, dropped or chosen (or taken with the camera) are uploaded for the signed-in
+  // account and their link said where the chat is.
+  async function upload(file) {
+    const b = buffers.get(current);
+    if (!b || b.key === SERVER || isView(b.key)) return note('Open a channel or conversation first.', 'error');
+    if (!site) return note('Sign in on the site to send pictures.', 'error');
+    if (!file.type.startsWith('image/')) return note('Only pictures can be sent.', 'error');
+    note('Uploading ' + (file.name || 'the picture') + '…');
+    try {
+      const reply = await fetch('/chat/upload', {
+        method: 'POST', headers: { 'X-Hearth-Chat': '1', 'Content-Type': file.type }, body: file,
+      });
+      const answer = await reply.json();
+      if (!reply.ok || !answer.url) return note(answer.error || 'The picture was not stored.', 'error');
+      privmsg(b.name, answer.url);
+    } catch (e) {
+      note('The picture was not sent: ' + e.message, 'error');
+    }
+  }
+  function uploadAll(files) {
+    const pictures = [...(files || [])].filter((f) => f.type.startsWith('image/'));
+    for (const f of pictures) upload(f);
+    return pictures.length > 0;
+  }
+
   const HELP = '/join #channel, /part [#channel], /msg NICK TEXT, /me ACTION, /nick NEWNICK, '
-    + '/topic [TEXT], /quit [MESSAGE], /raw LINE. Bot commands start with ! (try !help).';
+    + '/topic [TEXT], /list, /quit [MESSAGE], /raw LINE. Bot commands start with ! (try !help).';
 
   function command(line) {
     const [, name, args = ''] = line.match(/^\/(\S+)\s*(.*)$/) || [];
@@ -481,7 +965,7 @@
         return;
       }
       case 'me':
-        if (!b || b.name === SERVER) return note('Join a channel first.', 'error');
+        if (!b || b.name === SERVER || isView(b.key)) return note('Join a channel first.', 'error');
         if (args) privmsg(b.name, args, true);
         return;
       case 'nick':
@@ -492,7 +976,10 @@
         if (!b || !isChannel(b.name)) return note('Usage: /topic [TEXT] in a channel', 'error');
         send('TOPIC ' + b.name + (args ? ' :' + args : ''));
         return;
+      case 'list':
+        return show(buffer(LIST).key);
       case 'quit': case 'exit':
+        quitting = true;
         send('QUIT :' + (args || 'Leaving'));
         return;
       case 'raw': case 'quote':
@@ -511,17 +998,20 @@
     const text = input.value;
     if (!text.trim()) return;
     input.value = '';
+    typing();
     if (text.startsWith('//')) say(text.slice(1));
     else if (text.startsWith('/')) command(text);
     else say(text);  // !commands too: the bot answers in the channel, or privately in a query
   }
 
+  // The sidebar's box joins a channel ('kitchen' is #kitchen), or opens a conversation with @nick.
   function join(event) {
     event.preventDefault();
     const name = $('join').value.trim();
     if (!name) return;
     $('join').value = '';
-    joinChannel(name);
+    if (name.startsWith('@') && name.length > 1) openQuery(name.slice(1));
+    else joinChannel(name);
   }
 
   document.addEventListener('DOMContentLoaded', () => {
@@ -532,8 +1022,34 @@
     $('login').addEventListener('submit', connect);
     $('compose').addEventListener('submit', submit);
     $('join-form').addEventListener('submit', join);
+    $('mentions-view').addEventListener('click', () => show(buffer(MENTIONS).key));
+    $('list-view').addEventListener('click', () => show(buffer(LIST).key));
+    $('notify').addEventListener('click', () => {
+      Notification.requestPermission().then(() => { $('notify').hidden = Notification.permission !== 'default'; });
+    });
+    $('input').addEventListener('input', typing);
+    $('input').addEventListener('paste', (e) => {
+      if (uploadAll(e.clipboardData && e.clipboardData.files)) e.preventDefault();
+    });
+    for (const id of ['file', 'camera']) {
+      $(id).addEventListener('change', () => { uploadAll($(id).files); $(id).value = ''; });
+    }
+    const main = $('main');
+    main.addEventListener('dragover', (e) => { e.preventDefault(); main.classList.add('dropping'); });
+    main.addEventListener('dragleave', () => main.classList.remove('dropping'));
+    main.addEventListener('drop', (e) => {
+      e.preventDefault();
+      main.classList.remove('dropping');
+      uploadAll(e.dataTransfer && e.dataTransfer.files);
+    });
     const box = $('messages');
-    box.addEventListener('scroll', () => { stuck = box.scrollHeight - box.scrollTop - box.clientHeight < 60; });
+    box.addEventListener('scroll', () => {
+      stuck = box.scrollHeight - box.scrollTop - box.clientHeight < 60;
+      if (box.scrollTop < 200) { const b = buffers.get(current); if (b) earlier(b); }
+      if (stuck) markRead();
+    });
+    document.addEventListener('visibilitychange', markRead);
     new ResizeObserver(follow).observe(box);
+    start();
   });
 })();

@@ -100,6 +100,7 @@ struct WebRoutes {
             }
         }
         WebSignIn(routes: self).add(to: router)
+        ChatRoutes(routes: self).add(to: router)
         WebPictureRoutes(routes: self).add(to: router)
         if let media = services.media { WebUpload(routes: self, media: media).add(to: router) }
         WebAccount(routes: self).add(to: router)
