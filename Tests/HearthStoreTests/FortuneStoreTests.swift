@@ -172,48 +172,8 @@ import Testing
                 }
             }
         }
-        switch engine {
-        case .sqlite:
-            let directory = try TestServer.tempDirectory()
-            let queue = try DatabaseQueue(path: (directory as NSString).appendingPathComponent(SQLiteStore.fileName))
-            let ids = Migrations.migrator.migrations
-            let mine = try #require(ids.firstIndex(of: "v15-local-day-instants"))
-            try Migrations.migrator.migrate(queue, upTo: ids[mine - 1])
-            let statements = rows
-            try await queue.write { db in for sql in statements { try db.execute(sql: sql) } }
-            try queue.close()
-            try await body(try SQLiteStore(dataDirectory: directory))
-        case .postgres:
-            let url = try await TestPostgres.freshDatabase("legacy")
-            let logger = Logger(label: "legacy-test")
-            let connection = try await PostgresConnection.connect(
-                configuration: .init(
-                    host: url.host, port: url.port, username: url.user, password: url.password,
-                    database: url.database, tls: .disable),
-                id: 1, logger: logger)
-            func run(_ sql: String) async throws {
-                for statement in PostgresMigrations.statements(sql) {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-            }
-            let mine = try #require(PostgresMigrations.all.firstIndex { $0.0 == "v12-local-day-instants" })
-            try await run(
-                "CREATE TABLE hearth_migrations (identifier TEXT PRIMARY KEY, appliedAt TIMESTAMPTZ NOT NULL)")
-            for (identifier, sql) in PostgresMigrations.all[..<mine] {
-                try await run(sql)
-                try await run("INSERT INTO hearth_migrations VALUES ('\(identifier)', now())")
-            }
-            for sql in rows { try await run(sql) }
-            try await connection.close()
-            let store = try await PostgresStore.open(url)  // applies v12 and what follows
-            do {
-                try await body(store)
-                await store.close()
-            } catch {
-                await store.close()
-                throw error
-            }
-        }
+        try await MigratedStore.with(
+            engine, before: "v15-local-day-instants", "v12-local-day-instants", rows: rows, body)
     }
 
     static let legacyDays = ["2026-02-27", "2026-02-28", "2026-03-01", "2026-03-03", "2026-03-04"]

@@ -144,42 +144,9 @@ import Testing
             "INSERT INTO history (target, msgid, source, command, text, createdAt) VALUES "
             + "('#room', 'old1', 'ann!a@h', 'PRIVMSG', 'remember the marmalade', '2026-01-01 10:00:00Z')"
         let room = HistoryScope(targets: ["#room"], conversationsOf: nil)
-        switch engine {
-        case .sqlite:
-            let directory = try TestServer.tempDirectory()
-            let queue = try DatabaseQueue(path: (directory as NSString).appendingPathComponent(SQLiteStore.fileName))
-            let ids = Migrations.migrator.migrations
-            let mine = try #require(ids.firstIndex(of: "v19-history-search"))
-            try Migrations.migrator.migrate(queue, upTo: ids[mine - 1])
-            try await queue.write { db in try db.execute(sql: insert) }
-            try queue.close()
-            let store = try SQLiteStore(dataDirectory: directory)
-            #expect(try await Self.find(store, Self.word("marmalade"), room) == ["old1"])
-        case .postgres:
-            let url = try await TestPostgres.freshDatabase("search")
-            let logger = Logger(label: "search-test")
-            let connection = try await PostgresConnection.connect(
-                configuration: .init(
-                    host: url.host, port: url.port, username: url.user, password: url.password,
-                    database: url.database, tls: .disable),
-                id: 1, logger: logger)
-            func run(_ sql: String) async throws {
-                for statement in PostgresMigrations.statements(sql) {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-            }
-            let mine = try #require(PostgresMigrations.all.firstIndex { $0.0 == "v17-history-search" })
-            try await run(
-                "CREATE TABLE hearth_migrations (identifier TEXT PRIMARY KEY, appliedAt TIMESTAMPTZ NOT NULL)")
-            for (identifier, sql) in PostgresMigrations.all[..<mine] {
-                try await run(sql)
-                try await run("INSERT INTO hearth_migrations VALUES ('\(identifier)', now())")
-            }
-            try await run(insert)
-            try await connection.close()
-            let store = try await PostgresStore.open(url)
-            let found = try? await Self.find(store, Self.word("marmalade"), room)
-            await store.close()
+        try await MigratedStore.with(engine, before: "v19-history-search", "v17-history-search", rows: [insert]) {
+            (store: any Store) async throws in
+            let found = try await Self.find(store, Self.word("marmalade"), room)
             #expect(found == ["old1"])
         }
     }
