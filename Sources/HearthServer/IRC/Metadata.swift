@@ -177,7 +177,8 @@ extension Core {
             if let problem = ProfileFields.valueProblem(value) { return ("INVALID_VALUE", [key], problem) }
             let stored = values(state, target)
             if !ProfileFields.hasRoom(count: stored.count, replacing: stored[key] != nil) {
-                return ("LIMIT_REACHED", [name, String(ProfileFields.maxFields)], "Too many keys")
+                let shown = targetName(state, client, target)
+                return ("LIMIT_REACHED", [shown, String(ProfileFields.maxFields)], "Too many keys")
             }
         }
         return nil
@@ -208,7 +209,9 @@ extension Core {
                 return nil
             }
             guard case .user = target else { return .some(nil) }
-            guard self.metadataRateAllows(client, name, key: key, out: &out) else { return nil }
+            guard self.metadataRateAllows(client, self.metadataNick(state, client), key: key, out: &out) else {
+                return nil
+            }
             return .some(state[client].account)
         }
         guard let account else { return }
@@ -251,7 +254,9 @@ extension Core {
             guard let target else { return nil }
             let keys = self.values(state, target).keys.sorted()
             guard case .user = target else { return (keys, nil) }
-            guard self.metadataRateAllows(client, name, key: "*", out: &out) else { return nil }
+            guard self.metadataRateAllows(client, self.metadataNick(state, client), key: "*", out: &out) else {
+                return nil
+            }
             return (keys, state[client].account)
         }
         guard let cleared else { return }

@@ -13,6 +13,11 @@ public enum ProfileFields {
         ("display-name", "name"), ("pronouns", "pronouns"), ("color", "colour"), ("avatar", "avatar"),
     ]
 
+    /// The fields `!profile` and the web show, as (label, value), in `shown`'s order.
+    public static func shownPairs(_ fields: [String: String]) -> [(label: String, value: String)] {
+        shown.compactMap { item in fields[item.key].map { (item.label, $0) } }
+    }
+
     /// Whether `key` may name a field: 1 to `maxKeyLength` of a–z, 0–9, `_ . / -`.
     public static func isValidKey(_ key: String) -> Bool {
         !key.isEmpty && key.utf8.count <= maxKeyLength

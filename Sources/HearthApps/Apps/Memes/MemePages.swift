@@ -63,6 +63,10 @@ enum MemePages {
         if let avatar = subject.avatarImageId, let image = try await store.image(id: avatar) {
             values["avatar"] = MediaLibrary.path(id: image.id, format: image.format)
         }
+        // What the user set from an IRC client (METADATA), as `!profile` shows it.
+        let fields = ProfileFields.shownPairs(try await store.profileFields(subject.id))
+        values["fields"] = fields.map { ["label": $0.label, "value": $0.value] }
+        values["hasFields"] = !fields.isEmpty
         var image = values["avatar"] as? String
         if let viewer = request.viewer {
             values["isSelf"] = viewer.id == subject.id

@@ -47,6 +47,7 @@ enum MemeTemplates {
           {{#avatar}}<img class="avatar" src="{{avatar}}" alt="{{whose}} picture" width="96" height="96">{{/avatar}}
           <div><h1>{{name}}</h1>
             <p class="bio">{{bio}}{{^bio}}<i>No bio yet.</i>{{/bio}}</p>
+            {{#hasFields}}<p class="fields">{{#fields}}<span>{{label}}: {{value}}</span> {{/fields}}</p>{{/hasFields}}
             <p class="meta">joined {{joined}} · {{followers}} · {{following}} following ·
               {{memeCount}} · {{recipes}} · {{points}}</p>
             {{#viewer}}{{^isSelf}}<form method="post" action="/u/{{key}}/follow" class="follow">

@@ -85,6 +85,9 @@ enum SocialCommands {
                 + "follower\(counts.followers == 1 ? "" : "s") · \(counts.following) following\(relation)",
             "bio: " + (subject.bio.isEmpty ? style.dim("(none yet — !bio TEXT)") : subject.bio),
         ]
+        // What the user set from an IRC client (METADATA), as the web's profile shows it.
+        let fields = ProfileFields.shownPairs(try await store.profileFields(subject.id))
+        if !fields.isEmpty { lines.append(fields.map { "\($0.label): \($0.value)" }.joined(separator: " · ")) }
         if let formerly { lines.insert("\(formerly) is now \(subject.name).", at: 0) }
         let context = ProfileContext(
             subject: subject, viewer: viewer, store: store, media: request.services.media, tally: counts)
