@@ -7,7 +7,9 @@
   const MENTIONS = '!mentions';  // the two views' keys: no nick or channel starts with '!'
   const LIST = '!list';
   const WANTED = ['server-time', 'echo-message', 'message-tags', 'batch', 'draft/chathistory',
-    'draft/read-marker', 'account-tag', 'multi-prefix', 'draft/message-redaction'];
+    'draft/read-marker', 'account-tag', 'multi-prefix', 'draft/message-redaction', 'draft/event-playback',
+    'draft/message-edit'];
+  const REACTION = '👍';
   const MAX_LINES = 2000;  // per buffer, so a long session stays light
   const PAGE = 100;  // history lines asked for at once (the server may allow fewer: ISUPPORT CHATHISTORY)
   const TYPING_EVERY = 3000;  // ms between "+typing=active" while typing (IRCv3 typing spec)
@@ -98,6 +100,10 @@
 
   // mIRC formatting (bold, colours, …) is dropped: the page has its own look.
   const plain = (text) => text.replace(/\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x11\x16\x1d\x1e\x1f]/g, '');
+
+  // A tag value on the wire (IRCv3 message-tags escaping).
+  const ESCAPES = { '\\': '\\\\', ';': '\\:', ' ': '\\s', '\r': '\\r', '\n': '\\n' };
+  const tagValue = (v) => v.replace(/[\\; \r\n]/g, (c) => ESCAPES[c]);
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -603,7 +609,10 @@
     const anchor = b.loading === 'before' ? b.log.firstElementChild
       : [...b.log.children].find((li) => li.dataset.time > lastTime) || null;
     for (const m of batch.lines) {
-      message(m, nickOf(m.source), fold(nickOf(m.source)) === fold(me), { anchor });
+      const self = fold(nickOf(m.source)) === fold(me);
+      if (m.command === 'TAGMSG') tagmsg(m, nickOf(m.source), self);
+      else if (m.command === 'EDIT') edited(m, nickOf(m.source), self);
+      else message(m, nickOf(m.source), self, { anchor });
     }
     b.loading = false;
     if (batch.lines.length < page) b.complete = true;
@@ -674,6 +683,7 @@
         return;
       case 'PRIVMSG': case 'NOTICE': return message(m, from, self, false);
       case 'TAGMSG': return tagmsg(m, from, self);
+      case 'EDIT': return edited(m, from, self);
       case 'MARKREAD': {
         const b = buffers.get(fold(p[0] || ''));
         const value = (p[1] || '').replace(/^timestamp=/, '');
@@ -830,23 +840,102 @@
     if (!old) stopTyping(where, from);
     add(where, fromServer ? (m.source || 'server') : from, text, kind, m.tags, old);
     const b = buffers.get(isChannel(where) ? fold(where) : where === SERVER ? SERVER : fold(where));
-    const li = b && b.log.querySelector('[data-msgid="' + CSS.escape(m.tags.msgid || '') + '"]');
-    if (self && li && m.tags.msgid && caps.has('draft/message-redaction')) {
-      const actions = el('span', 'actions');
+    const li = b && m.tags.msgid && lineOf(b, m.tags.msgid);
+    if (!li || fromServer || li.querySelector('.actions')) return;
+    const reply = m.tags['+draft/reply'];
+    if (reply) {
+      const to = lineOf(b, reply);
+      const quote = el('span', 'quote', '↪ ' + (to ? to.dataset.nick + ': ' + excerpt(to) : 'an earlier message'));
+      li.querySelector('.text').prepend(quote);
+    }
+    li.dataset.nick = from;
+    li.dataset.words = plain(text);
+    const actions = el('span', 'actions');
+    if (caps.has('message-tags')) {
+      actions.append(button('react', REACTION, 'React ' + REACTION, () => {
+        send('@+draft/react=' + REACTION + ';+draft/reply=' + m.tags.msgid + ' TAGMSG ' + b.name);
+      }));
+      actions.append(button('reply', 'Reply', 'Reply to ' + from, () => startReply(li, m.tags.msgid)));
+    }
+    if (self && caps.has('draft/message-edit')) {
+      actions.append(button('edit', 'Edit', 'Edit this message', () => startEdit(li, m.tags.msgid)));
+    }
+    if (self && caps.has('draft/message-redaction')) {
       actions.append(button('delete', 'Delete', 'Delete this message', () => {
         send('REDACT ' + b.name + ' ' + m.tags.msgid);
       }));
-      li.append(actions);
+    }
+    li.append(actions);
+  }
+
+  const lineOf = (b, msgid) => [...b.log.children].find((x) => x.dataset.msgid === msgid);
+  const excerpt = (li) => {
+    const words = li.dataset.words || '';
+    return words.length > 40 ? words.slice(0, 40) + '…' : words;
+  };
+
+  // Replying and editing: the input line says which message it is about until sent or cancelled.
+  let pending = null;  // {kind: 'reply'|'edit', msgid, target}
+  function startReply(li, msgid) {
+    pending = { kind: 'reply', msgid, target: current };
+    $('pending-text').textContent = '↪ Replying to ' + li.dataset.nick + ': ' + excerpt(li);
+    $('pending').hidden = false;
+    $('input').focus();
+  }
+  function startEdit(li, msgid) {
+    pending = { kind: 'edit', msgid, target: current };
+    $('pending-text').textContent = 'Editing your message';
+    $('pending').hidden = false;
+    $('input').value = li.dataset.words || '';
+    $('input').focus();
+  }
+  function cancelPending() {
+    pending = null;
+    $('pending').hidden = true;
+  }
+
+  // EDIT (draft/message-edit): the line shows its new words, marked "(edited)".
+  function edited(m, from) {
+    const target = isChannel(m.params[0]) || fold(from) === fold(me) ? m.params[0] : from;
+    const b = buffers.get(fold(target));
+    const li = b && lineOf(b, m.tags['draft/target-msgid'] || '');
+    const text = m.tags['draft/edit-text'];
+    if (!li || text === undefined) return;
+    const span = li.querySelector('.text');
+    const quote = span.querySelector('.quote');
+    span.replaceWith(richText(plain(text), [], []));
+    if (quote) li.querySelector('.text').prepend(quote);
+    li.querySelector('.text').append(el('span', 'edited', ' (edited)'));
+    li.dataset.words = plain(text);
+  }
+
+  // +draft/react: chips under the line, one per emoji with how many reacted.
+  function reacted(b, msgid, emoji, from) {
+    const li = lineOf(b, msgid);
+    if (!li) return;
+    li.reactions = li.reactions || new Map();
+    const who = li.reactions.get(emoji) || new Set();
+    who.add(fold(from));
+    li.reactions.set(emoji, who);
+    let chips = li.querySelector('.reactions');
+    if (!chips) { chips = el('span', 'reactions'); li.insertBefore(chips, li.querySelector('.actions')); }
+    chips.textContent = '';
+    for (const [e, nicks] of li.reactions) {
+      const chip = el('span', 'reaction' + (nicks.has(fold(me)) ? ' mine' : ''), e + ' ' + nicks.size);
+      chip.title = [...nicks].join(', ');
+      chips.append(chip);
     }
   }
 
   // +typing: who is writing in the buffer on screen, shown under its lines.
   function tagmsg(m, from, self) {
     const state = m.tags['+typing'];
-    if (!state || self || !registered) return;
-    const target = isChannel(m.params[0]) ? m.params[0] : from;
+    const target = isChannel(m.params[0]) || self ? m.params[0] : from;
     const b = buffers.get(fold(target));
-    if (!b) return;
+    if (!b || !registered) return;
+    const react = m.tags['+draft/react'];
+    if (react && m.tags['+draft/reply']) reacted(b, m.tags['+draft/reply'], react, from);
+    if (!state || self) return;
     clearTimeout(b.typing.get(from));
     if (state === 'active') b.typing.set(from, setTimeout(() => stopTyping(target, from), TYPING_SHOWN));
     else b.typing.delete(from);
@@ -904,11 +993,18 @@
       note('Join a channel or open a conversation first: /join #hearth or /msg NICK TEXT.', 'error');
       return;
     }
-    privmsg(b.name, text);
+    const about = pending && pending.target === b.key ? pending : null;
+    cancelPending();
+    if (about && about.kind === 'edit') {
+      send('@draft/target-msgid=' + about.msgid + ';draft/edit-text=' + tagValue(text) + ' EDIT ' + b.name);
+      return;
+    }
+    privmsg(b.name, text, false, about ? about.msgid : null);
   }
 
-  function privmsg(target, text, action) {
-    send('PRIVMSG ' + target + ' :' + (action ? '\x01ACTION ' + text + '\x01' : text));
+  function privmsg(target, text, action, replyTo) {
+    const tags = replyTo && caps.has('message-tags') ? '@+draft/reply=' + replyTo + ' ' : '';
+    send(tags + 'PRIVMSG ' + target + ' :' + (action ? '\x01ACTION ' + text + '\x01' : text));
     // Without echo-message the server does not send our own lines back.
     if (!caps.has('echo-message')) add(target, me, text, action ? 'action' : 'self');
   }
@@ -1023,6 +1119,10 @@
     $('compose').addEventListener('submit', submit);
     $('join-form').addEventListener('submit', join);
     $('mentions-view').addEventListener('click', () => show(buffer(MENTIONS).key));
+    $('pending-cancel').addEventListener('click', () => {
+      if (pending && pending.kind === 'edit') $('input').value = '';
+      cancelPending();
+    });
     $('list-view').addEventListener('click', () => show(buffer(LIST).key));
     $('notify').addEventListener('click', () => {
       Notification.requestPermission().then(() => { $('notify').hidden = Notification.permission !== 'default'; });

@@ -223,4 +223,68 @@ import Testing
             }
         }
     }
+
+    /// The line on screen whose words include `words`, as a JavaScript expression.
+    static func line(_ words: String) -> String {
+        "[...document.querySelectorAll('#messages .log:not([hidden]) .message')]"
+            + ".find(m => m.querySelector('.text') && m.querySelector('.text').textContent.includes("
+            + "\(Chromium.literal(words))))"
+    }
+
+    @Test func reactionsRepliesEditsAndDeletesReachAnNcUserAndAnotherBrowserAlsoAfterAReload() async throws {
+        try await withServer { server in
+            let base = "http://127.0.0.1:\(server.httpPort)"
+            try await TestClient.register(server, "ann", "s3cret-pass")
+            let cook = try await TestClient.user(server, "cook")
+            try await cook.send("/join #den")
+            try await cook.expect("You joined #den")
+            try await Chromium.withBrowser { other in
+                try await Chromium.withBrowser { browser in
+                    try await other.navigate(to: base + "/chat")
+                    try await Chat.connect(other, nick: "bea", channels: "#den")
+                    try await other.waitUntil("document.getElementById('title').textContent === '#den'")
+                    try await Self.signedInChat(browser, base, "ann")
+                    try await Self.open(browser, "#den")
+                    try await cook.send("soup is ready")
+                    try await browser.waitUntil("\(Self.line("soup is ready"))")
+
+                    try await browser.evaluate("\(Self.line("soup is ready")).querySelector('.react').click()")
+                    try await cook.expect("* ann reacted 👍 to cook")
+                    try await other.waitUntil(
+                        "\(Self.line("soup is ready"))?.querySelector('.reaction')?.textContent === '👍 1'")
+
+                    try await browser.evaluate("\(Self.line("soup is ready")).querySelector('.reply').click()")
+                    try await Chat.say(browser, "coming!")
+                    try await cook.expect("↪ replying to cook")
+                    try await other.waitUntil(
+                        "\(Self.line("coming!"))?.querySelector('.quote')?.textContent"
+                            + ".includes('cook: soup is ready')")
+
+                    try await browser.waitUntil("\(Self.line("coming!"))?.querySelector('.edit')")
+                    try await browser.evaluate("\(Self.line("coming!")).querySelector('.edit').click()")
+                    try await Chat.say(browser, "on my way; 5 min")
+                    try await cook.expect("ann edited: on my way; 5 min")
+                    try await other.waitUntil("\(Self.line("on my way; 5 min"))?.textContent.includes('(edited)')")
+
+                    try await Chat.say(browser, "oops, wrong channel")
+                    try await browser.waitUntil("\(Self.line("oops, wrong channel"))?.querySelector('.delete')")
+                    try await browser.evaluate("\(Self.line("oops, wrong channel")).querySelector('.delete').click()")
+                    try await other.waitUntil("\(Self.line("(deleted)"))")
+                    try await browser.screenshot(to: Chat.screenshotPath("chat-reactions.png"))
+
+                    // After a reload, history brings the reaction, the reply and the edit back.
+                    try await other.navigate(to: base + "/chat")
+                    try await Chat.connect(other, nick: "bea", channels: "#den")
+                    try await other.waitUntil(
+                        "\(Self.line("soup is ready"))?.querySelector('.reaction')?.textContent === '👍 1' "
+                            + "&& \(Self.line("on my way; 5 min"))?.querySelector('.quote') "
+                            + "&& !\(Self.line("oops, wrong channel"))")
+                    for device in [browser, other] {
+                        let problems = device.problems()
+                        #expect(problems.isEmpty, "\(problems)")
+                    }
+                }
+            }
+        }
+    }
 }
