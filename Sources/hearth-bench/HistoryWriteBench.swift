@@ -9,24 +9,16 @@ import HearthStore
 struct HistoryWrite: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history-write", abstract: "History lines with reaction and reply tags written per second.")
-    @Option(help: "sqlite or postgres.") var engine = "sqlite"
+    @OptionGroup var store: BenchStore
     @Option(help: "SQLite's data directory (made if missing; a fresh one is best).")
     var dataDir = "/tmp/hearth-history-write-bench"
-    @Option(help: "PostgreSQL URL (postgres://…), for --engine postgres.") var databaseURL: String?
     @Option(help: "Lines to write.") var lines = 200_000
     @Option(help: "Lines per batch (20,000 lines/s with a flush every 50 ms is 1,000).") var batch = 1_000
     @Option(help: "Channels the lines are spread over.") var channels = 20
     @Option(help: "One line in N is a reaction (TAGMSG).") var reactionEvery = 5
 
     func run() async throws {
-        let store: any Store
-        if engine == "postgres" {
-            guard let text = databaseURL else { throw ValidationError("--engine postgres needs --database-url") }
-            store = try await PostgresStore.open(try DatabaseURL(parsing: text))
-        } else {
-            try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
-            store = try SQLiteStore(dataDirectory: dataDir)
-        }
+        let store = try await self.store.open(dataDirectory: dataDir)
         let run = String(UInt64(Date().timeIntervalSince1970 * 1000), radix: 36)
         let start = Date()
         var written = 0
@@ -44,7 +36,7 @@ struct HistoryWrite: AsyncParsableCommand {
         let seconds = Double(writing) / 1e9
         var r = Report()
         r.add("scenario", "history-write")
-        r.add("engine", engine)
+        r.add("engine", self.store.engine)
         r.add("lines", written)
         r.add("batch", batch)
         r.add("seconds", seconds)

@@ -11,9 +11,8 @@ struct SearchLoad: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Full-text search of chat history over a filled store: p50/p99 per query kind."
     )
-    @Option(help: "sqlite or postgres.") var engine = "sqlite"
+    @OptionGroup var store: BenchStore
     @Option(help: "SQLite's data directory (made if missing).") var dataDir = "/tmp/hearth-search-bench"
-    @Option(help: "PostgreSQL URL (postgres://…), for --engine postgres.") var databaseURL: String?
     @Option(help: "Lines to write before searching.") var lines = 1_000_000
     @Flag(help: "Search what the store holds already (a previous run's lines).") var skipFill = false
     @Option(help: "Channels the lines are spread over.") var channels = 200
@@ -22,14 +21,7 @@ struct SearchLoad: AsyncParsableCommand {
     @Option(help: "Lines a search returns at most (SEARCH's most is 100).") var limit = 100
 
     func run() async throws {
-        let store: any Store
-        if engine == "postgres" {
-            guard let text = databaseURL else { throw ValidationError("--engine postgres needs --database-url") }
-            store = try await PostgresStore.open(try DatabaseURL(parsing: text))
-        } else {
-            try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
-            store = try SQLiteStore(dataDirectory: dataDir)
-        }
+        let store = try await self.store.open(dataDirectory: dataDir)
         var words = SearchWords(seed: 38)
         if !skipFill {
             let started = nowNanos()
@@ -37,7 +29,7 @@ struct SearchLoad: AsyncParsableCommand {
             let seconds = Double(nowNanos() - started) / 1e9
             var r = Report()
             r.add("scenario", "search-fill")
-            r.add("engine", engine)
+            r.add("engine", self.store.engine)
             r.add("lines", lines)
             r.add("seconds", seconds)
             r.add("lines_per_s", Double(lines) / seconds)
@@ -65,7 +57,7 @@ struct SearchLoad: AsyncParsableCommand {
     private func report(_ kind: String, _ latencies: Latencies, hits: Double?) -> Report {
         var r = Report()
         r.add("scenario", "search")
-        r.add("engine", engine)
+        r.add("engine", self.store.engine)
         r.add("lines", lines)
         r.add("kind", kind)
         r.add("searches", latencies.totalCount)
