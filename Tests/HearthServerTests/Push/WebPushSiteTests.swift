@@ -52,4 +52,38 @@ import Testing
             #expect(try await server.server.store.pushSubscriptions(accountID: ann.id, now: Date()).isEmpty)
         }
     }
+    @Test func aFamilyPostIsPushedToAMemberWithNoConnection() async throws {
+        let service = try await PushServiceStandIn.start()
+        defer { Task { await service.stop() } }
+        try await withServer {
+            $0.pushLocalEndpoints = true
+        } run: { server in
+            let ann = try await TestClient.user(server, "ann")
+            let bob = try await TestClient.user(server, "bob")
+            try await ann.send("!tree new The Rivers")
+            try await ann.expect("You founded The Rivers.")
+            try await ann.send("!tree invite as partner")
+            let code = try FamilyTests.code(in: try await ann.expect("as your partner: "))
+            try await bob.send("!tree join \(code)")
+            try await bob.expect("Welcome to The Rivers")
+            try await bob.send("/quit")
+            try await bob.expect("Bye!")
+            let browser = WebBrowser(server)
+            _ = try await browser.signIn("bob")
+            let device = service.newDevice()
+            let answer = try await browser.post(
+                "/push/subscribe",
+                form: [
+                    "endpoint": service.endpoint(device), "p256dh": device.p256dh, "auth": device.authText,
+                    "kinds": "family",
+                ])
+            #expect(answer.body == #"{"kinds":"family"}"#)
+            try await ann.send("!post hello all")
+            try await ann.expect("Posted #")
+            let got = try #require(await service.next())
+            let note = try JSONDecoder().decode([String: String].self, from: Data(got.text.utf8))
+            #expect(note["kind"] == "family" && note["body"] == "ann posted to The Rivers: “hello all”", "\(note)")
+            #expect(note["url"]?.contains("/family/") == true)
+        }
+    }
 }
