@@ -52,6 +52,7 @@ import Testing
             #expect(try await server.server.store.pushSubscriptions(accountID: ann.id, now: Date()).isEmpty)
         }
     }
+
     @Test func aFamilyPostIsPushedToAMemberWithNoConnection() async throws {
         let service = try await PushServiceStandIn.start()
         defer { Task { await service.stop() } }
