@@ -6,9 +6,10 @@
   const SERVER = '*';  // the server buffer's key: no nick or channel is called that
   const MENTIONS = '!mentions';  // the two views' keys: no nick or channel starts with '!'
   const LIST = '!list';
+  const SEARCH = '!search';
   const WANTED = ['server-time', 'echo-message', 'message-tags', 'batch', 'draft/chathistory',
     'draft/read-marker', 'account-tag', 'multi-prefix', 'draft/message-redaction', 'draft/event-playback',
-    'draft/message-edit'];
+    'draft/message-edit', 'soju.im/search'];
   const REACTION = '👍';
   const MAX_LINES = 2000;  // per buffer, so a long session stays light
   const PAGE = 100;  // history lines asked for at once (the server may allow fewer: ISUPPORT CHATHISTORY)
@@ -46,7 +47,7 @@
 
   const fold = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
   const isChannel = (s) => /^[#&]/.test(s);
-  const isView = (key) => key === MENTIONS || key === LIST;
+  const isView = (key) => key === MENTIONS || key === LIST || key === SEARCH;
   const nickOf = (source) => source.split('!')[0];
   const remember = (key, value) => { try { localStorage.setItem('hearth.' + key, value); } catch (e) {} };
   const recall = (key) => { try { return localStorage.getItem('hearth.' + key); } catch (e) { return null; } };
@@ -255,7 +256,7 @@
     buffers.set(key, b);
     b.complete = isView(key) || key === SERVER;  // no history to ask for
     if (isView(key)) {
-      b.item = $(key === MENTIONS ? 'mentions-view' : 'list-view');
+      b.item = $({ [MENTIONS]: 'mentions-view', [LIST]: 'list-view', [SEARCH]: 'search-form' }[key]);
       return b;
     }
     b.item = el('li', 'buffer');
@@ -316,7 +317,8 @@
       other.item.classList.toggle('active', other === b);
     }
     if (b.item.scrollIntoView) b.item.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    const title = { [SERVER]: 'Server', [MENTIONS]: 'Mentions', [LIST]: 'Channels' }[b.key] || b.name;
+    const title = { [SERVER]: 'Server', [MENTIONS]: 'Mentions', [LIST]: 'Channels', [SEARCH]: 'Search' }[b.key]
+      || b.name;
     $('title').textContent = title;
     $('topic').textContent = b.topic || (isChannel(b.name) && b.members.size ? b.members.size + ' here' : '');
     $('compose').hidden = isView(b.key);
@@ -633,6 +635,7 @@
     const done = batches.get(id);
     batches.delete(id);
     if (done && done.type === 'chathistory') historyDone(done);
+    if (done && done.type === 'soju.im/search') found(done.lines);
     if (done && done.type === 'draft/chathistory-targets') {
       // Conversations come back to the sidebar; channels come back by joining.
       for (const t of done.lines) {
@@ -969,6 +972,35 @@
     }
   }
 
+  // SEARCH (soju.im/search): the history you may read, its matches in the Search view.
+  function search(event) {
+    event.preventDefault();
+    const words = $('search').value.trim();
+    if (!words || !registered) return;
+    if (!caps.has('soju.im/search')) return note('This server does not search history.', 'error');
+    send('SEARCH text=' + tagValue(words));
+    const b = buffer(SEARCH);
+    b.log.textContent = '';
+    b.log.append(el('li', 'message event', 'Searching for ' + words + '…'));
+    show(b.key);
+  }
+  function found(lines) {
+    const b = buffer(SEARCH);
+    b.log.textContent = '';
+    if (!lines.length) b.log.append(el('li', 'message event', 'Nothing found.'));
+    for (const m of lines) {
+      if (m.command !== 'PRIVMSG' && m.command !== 'NOTICE') continue;
+      const from = nickOf(m.source);
+      const where = place(m, from, fold(from) === fold(me));
+      const li = line(from, plain(m.params[1] || ''), '', m.tags, new Date(m.tags.time || Date.now()));
+      li.querySelector('.nick').prepend(button('where', where, 'Open ' + where, () => {
+        if (isChannel(where)) joinChannel(where); else openQuery(where);
+      }));
+      b.log.append(li);
+    }
+    if (current === SEARCH) follow();
+  }
+
   // LIST's answer, in the Channels view: each with its people, topic and a Join button.
   function showList() {
     const b = buffer(LIST);
@@ -1124,6 +1156,7 @@
       cancelPending();
     });
     $('list-view').addEventListener('click', () => show(buffer(LIST).key));
+    $('search-form').addEventListener('submit', search);
     $('notify').addEventListener('click', () => {
       Notification.requestPermission().then(() => { $('notify').hidden = Notification.permission !== 'default'; });
     });

@@ -279,6 +279,19 @@ import Testing
                         "\(Self.line("soup is ready"))?.querySelector('.reaction')?.textContent === '👍 1' "
                             + "&& \(Self.line("on my way; 5 min"))?.querySelector('.quote') "
                             + "&& !\(Self.line("oops, wrong channel"))")
+
+                    // Search finds a line of the channel, not one of a channel ann was never in.
+                    try await cook.send("/join #secret")
+                    try await cook.expect("You joined #secret")
+                    try await cook.send("secret soup recipe")
+                    try await browser.evaluate(
+                        "document.getElementById('search').value = 'soup';"
+                            + "document.getElementById('search-form').requestSubmit()")
+                    try await browser.waitUntil(
+                        "document.getElementById('title').textContent === 'Search' && "
+                            + "\(Chat.shown).some(t => t.includes('#den') && t.includes('soup is ready'))")
+                    #expect(try await browser.evaluate("\(Chat.shown).some(t => t.includes('secret soup'))") == "false")
+                    try await browser.screenshot(to: Chat.screenshotPath("chat-search.png"))
                     for device in [browser, other] {
                         let problems = device.problems()
                         #expect(problems.isEmpty, "\(problems)")
