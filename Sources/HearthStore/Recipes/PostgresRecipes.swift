@@ -210,10 +210,12 @@ extension PostgresStore: RecipeStore {
         var binds = PostgresBindings()
         binds.append(search.tsquery)
         binds.append(search.tags)
-        // An empty query (tags alone) matches every recipe; tags match whole words.
+        // An empty query (tags alone) matches every recipe; tags match whole words. The words are
+        // stemmed and their accents folded as the index's are.
         let filter = """
             FROM recipe JOIN account ON account.id = recipe.accountId,
-              (SELECT CASE WHEN $1 = '' THEN NULL ELSE to_tsquery('simple', $1) END AS q) AS search
+              (SELECT CASE WHEN $1 = '' THEN NULL
+                ELSE to_tsquery('english', \(PostgresMigrations.foldingAccents("$1"))) END AS q) AS search
             WHERE (search.q IS NULL OR recipe.search @@ search.q)
               AND (SELECT bool_and(position(' ' || t || ' ' IN ' ' || recipe.tags || ' ') > 0)
                    FROM unnest($2::text[]) AS t) IS NOT FALSE

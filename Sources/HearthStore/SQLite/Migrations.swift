@@ -455,6 +455,20 @@ enum Migrations {
             }
             try db.execute(sql: "CREATE INDEX history_ref ON history(refMsgid) WHERE refMsgid IS NOT NULL")
         }
+        m.registerMigration("v24-recipe-search-stems-and-accents") { db in
+            // Recipe search finds "noodles" for "noodle" and "crème" for "creme": the index is
+            // rebuilt with the porter stemmer over unicode61 that folds accents.
+            try db.dropFTS5SynchronizationTriggers(forTable: "recipeSearch")
+            try db.drop(table: "recipeSearch")
+            try db.create(virtualTable: "recipeSearch", using: FTS5()) { t in
+                t.synchronize(withTable: "recipe")
+                t.tokenizer = .porter(wrapping: .unicode61(diacritics: .remove))
+                t.column("title")
+                t.column("tags")
+                t.column("ingredients")
+                t.column("steps")
+            }
+        }
         return m
     }
 }

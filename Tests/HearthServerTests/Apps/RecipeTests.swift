@@ -134,6 +134,32 @@ import Testing
         }
     }
 
+    /// "noodle" finds noodles and "creme" crème (stems, accents folded); `!search by NAME` lists
+    /// a person's recipes; one comment is "1 comment".
+    @Test func searchFindsOtherFormsAndAPersonsRecipes() async throws {
+        try await withServer { server in
+            let kit = try await TestClient.user(server, "kit")
+            let noodles = try await Self.post(
+                kit, title: "Sesame noodles", ingredients: ["200 g noodles", "sesame oil"], steps: ["Toss."])
+            let brulee = try await Self.post(
+                kit, title: "Crème brûlée", ingredients: ["cream", "sugar"], steps: ["Bake."])
+            try await kit.send("!search noodle")
+            try await kit.expect("Found 1:")
+            try await kit.expect("#\(noodles)  Sesame noodles  by kit  score 0  0 comments")
+            try await kit.send("!search creme")
+            try await kit.expect("Found 1:")
+            try await kit.expect("#\(brulee)  Crème brûlée")
+            try await kit.send("!comment recipe \(brulee) lovely")
+            try await kit.expect("Comment #1 added to recipe #\(brulee).")
+            try await kit.send("!recipe \(brulee)")
+            try await kit.expect("· 1 comment")
+            try await kit.send("!search by kit")
+            try await kit.expect("Recipes by kit")
+            try await kit.expect("#\(brulee)  Crème brûlée  by kit  score 0  1 comment ")
+            try await kit.expect("#\(noodles)  Sesame noodles")
+        }
+    }
+
     @Test func onlyTheAuthorEditsAndDeletesAndDeletingCleansUp() async throws {
         try await withServer { server in
             let ann = try await TestClient.user(server, "ann")

@@ -211,13 +211,13 @@ import Testing
 
             // In chat, the same counts and the comment.
             try await cook.send("!recipe 1")
-            try await cook.expect("#1 \(Self.title) by cook · score 1 (▲1 ▼0) · 1 comments")
+            try await cook.expect("#1 \(Self.title) by cook · score 1 (▲1 ▼0) · 1 comment")
             try await cook.send("!comments recipe 1")
             try await cook.expect("#1 fan: Lovely <b>soup</b> made it twice")
             // Taking the vote back from the page.
             _ = try await fan.post("/r/1/vote", form: ["vote": "unvote"])
             try await cook.send("!recipe 1")
-            try await cook.expect("score 0 (▲0 ▼0) · 1 comments")
+            try await cook.expect("score 0 (▲0 ▼0) · 1 comment")
         }
     }
 }

@@ -311,7 +311,7 @@ enum RecipeCommands {
         let r = row.recipe
         var lines = [
             "\(request.style.bold("#\(id) \(r.title)")) by \(row.author) · score \(r.score) (▲\(r.ups) ▼\(r.downs)) · "
-                + "\(r.comments) comments"
+                + Words.counted(r.comments, "comment")
                 + (r.tags.isEmpty ? "" : " · \(r.tags)")
         ]
         if let photo = r.photoImageId, let media = request.services.media,
@@ -394,7 +394,7 @@ enum RecipeCommands {
         rows.map { row in
             let r = row.recipe
             return
-                "#\(r.id)  \(r.title)  by \(row.author)  score \(r.score)  \(r.comments) comments"
+                "#\(r.id)  \(r.title)  by \(row.author)  score \(r.score)  \(Words.counted(r.comments, "comment"))"
                 + "\(r.tags.isEmpty ? "" : "  [\(r.tags)]")  \(TimeText.ago(from: r.createdAt, to: now))"
         }
     }
@@ -526,7 +526,7 @@ enum RecipeCommands {
     }
 
     static let search = BotCommand(
-        "search", group: group, usage: "WORDS [cuisine:X] [diet:X]  ·  user PREFIX  ·  chat WORDS",
+        "search", group: group, usage: "WORDS [cuisine:X] [diet:X]  ·  by USER  ·  user PREFIX  ·  chat WORDS",
         summary: "search recipes (tom* for prefixes, \"quoted phrases\", OR, NOT), people, or chat you can read",
         example: "!search tomato basil cuisine:italian",
         arity: 1...Int.max
@@ -541,6 +541,10 @@ enum RecipeCommands {
         }
         if request.words[0].lowercased() == "chat" {
             return try await ChatSearch.reply(request, request.input.text(after: 1))
+        }
+        // A person's recipes: `!search by alice [PAGE]` is `!recipes by alice [PAGE]`.
+        if request.words[0].lowercased() == "by", (2...3).contains(request.words.count) {
+            return try await recipes.handler(request)
         }
         let query = try RecipeSearchQuery.parse(request.input.text(after: 0))
         // The best matches only: a search is refined with more words rather than paged.
