@@ -246,7 +246,12 @@ final class Core: Sendable {
     }
 
     func removeMember(_ state: inout ChatState, _ client: Client, from key: String) {
-        if let emptied = state.removeMember(client, from: key) { forgetNetworkChannel(emptied) }
+        let status = state.channels[key]?.members[client.id]
+        if let emptied = state.removeMember(client, from: key) {
+            forgetNetworkChannel(emptied)
+        } else if let status, let channel = state.channels[key] {
+            tellNetwork(left: client, channel, had: status)
+        }
     }
 
     /// Gives `client` — and the devices sharing its nick — a new nick and tells them and

@@ -14,7 +14,9 @@ extension Core {
     }
 
     /// The channel as the network keeps it, with every member's prefixes. Under the lock.
-    func networkSnapshot(_ state: ChatState, _ channel: ChannelState) -> NetworkChannel {
+    func networkSnapshot(_ state: ChatState, _ channel: ChannelState) -> NetworkChannel { networkSnapshot(channel) }
+
+    private func networkSnapshot(_ channel: ChannelState) -> NetworkChannel {
         var prefixes: [String: String] = [:]
         for member in channel.order {
             guard let status = channel.members[member.id] else { continue }
@@ -44,6 +46,32 @@ extension Core {
             change: ChannelChange(
                 who: NetworkUser(node: network.name, session: client.id), channelKey: channel.key,
                 historyKey: channel.historyKey, name: channel.name, delta: delta, base: after,
+                members: Set(channel.order.map(networkMemberID))))
+    }
+
+    /// A member of this node left `channel` (PART, KICK, QUIT) with `@` or `+`: its prefixes
+    /// leave the ordered state in order, before its next JOIN can be seen, else the next change
+    /// anywhere gave them back to the member rejoining. Under the lock, after the removal.
+    func tellNetwork(left client: Client, _ channel: ChannelState, had status: MemberStatus) {
+        guard status.op || status.voice else { return }
+        tellNetwork(prefix: "", of: client, in: channel)
+    }
+
+    /// A member of this node got `@` on JOIN (it made the channel, or owns it): the ordered
+    /// state says so, so a `""` a PART left there does not take it away. Under the lock.
+    func tellNetwork(joinedAsOperator client: Client, _ channel: ChannelState) {
+        tellNetwork(prefix: "o", of: client, in: channel)
+    }
+
+    private func tellNetwork(prefix letters: String, of client: Client, in channel: ChannelState) {
+        guard let network, !client.isRemote else { return }
+        var delta = ChannelDelta()
+        delta.prefixes[networkMemberID(client)] = letters
+        channel.ordered.pending.append(delta)
+        network.publish(
+            change: ChannelChange(
+                who: NetworkUser(node: network.name, session: client.id), channelKey: channel.key,
+                historyKey: channel.historyKey, name: channel.name, delta: delta, base: networkSnapshot(channel),
                 members: Set(channel.order.map(networkMemberID))))
     }
 

@@ -274,6 +274,7 @@ extension Core {
     /// Tells the other nodes `client` sits in `channel`. Under the lock.
     func tellNetwork(joined client: Client, _ channel: ChannelState, op: Bool) {
         tellNetwork(client) { .join($0, channel: channel.name, op: op, history: channel.historyKey) }
+        if op { tellNetwork(joinedAsOperator: client, channel) }
     }
 
     /// A channel emptied on every node (each node's view empties): the network forgets it, so

@@ -185,6 +185,36 @@ import Testing
         }
     }
 
+    /// A member's `@` leaves the ordered state with the member: one who parts and joins again
+    /// (without `@` on JOIN) does not get it back when the next change is ordered (before, the
+    /// database still held it under the member's name, and every node gave it back).
+    @Test func aMemberWhoPartsAndRejoinsDoesNotGetItsPrefixBack() async throws {
+        try await Net.withNodes(["alpha", "beta"]) { nodes in
+            let ann = try await Net.user("ann", on: nodes[0])
+            try await ann.send("JOIN #p")
+            try await ann.expectNumeric("366")
+            let bob = try await Net.user("bob", on: nodes[1])
+            try await Net.waitUntil(bob, sees: "@ann", in: "#p")
+            try await bob.send("JOIN #p")
+            try await bob.expectNumeric("366")
+            try await ann.expect(":bob!")
+            try await ann.send("MODE #p +o bob")
+            try await bob.expect("MODE #p +o :bob")
+            try await bob.send("PART #p\r\nJOIN #p")
+            try await bob.expectNumeric("366")
+            try await ann.expect(" JOIN ")
+            // A change ordered after the rejoin, and a line after it: both nodes have applied it.
+            try await ann.send("TOPIC #p :after the rejoin\r\nPRIVMSG #p :marker")
+            try await bob.expect("marker")
+            for client in [ann, bob] {
+                try await client.send("NAMES #p")
+                let names = try await client.expectNumeric("353")
+                #expect(names.contains("@ann") && !names.contains("@bob"), "\(names)")
+            }
+            for client in [ann, bob] { await client.close() }
+        }
+    }
+
     /// Three nodes; on each an operator keeps changing #chaos (key, limit, topic, bans, voices)
     /// while users chat; one node is stopped (SIGSTOP) and resumed, another killed (kill -9) and
     /// started again. At the end every node holds the same channels, members, modes, lists and
