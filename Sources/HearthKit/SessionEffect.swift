@@ -33,10 +33,10 @@ public enum SessionEffect: Sendable, Equatable, Codable {
     case joinChannels(accountID: Int64, names: [String])
     /// A line from the bot to a live channel (e.g. `!share`).
     case channelMessage(nameKey: String, text: String)
-    /// The account's profile fields (draft/metadata-2 keys), read at login.
-    case profile(accountID: Int64, fields: [String: String])
     /// A push notification to the account's subscribed devices (when it is not connected).
     case push(PushNote)
+    /// The account's profile fields (draft/metadata-2 keys), read at login.
+    case profile(accountID: Int64, fields: [String: String])
     /// The account is deleted: what the server keeps about it goes too.
     case accountGone(accountID: Int64)
 }

@@ -74,15 +74,15 @@ public struct ServerConfig: Sendable {
     public var minPasswordLength = PasswordHash.minPasswordLength
     /// Accounts one address (an IPv6 /64) may register per hour without an invite code.
     public var registrationsPerAddress = AccountService.registrationsPerAddressPerHour
+    /// `REGISTER` works before connection registration ends (`--register-before-connect`).
+    public var registerBeforeConnect = true
+    /// A new account needs an email address (`--register-email-required`).
+    public var registerEmailRequired = false
     /// The password PASS must give before registration (nil: anyone may connect).
     public var serverPassword: String?
     /// Threads that decode and draw pictures (libgd), off the event loops.
     public var mediaThreads = 2
     /// Where "now" comes from (tests move it across midnights).
-    /// `REGISTER` works before connection registration ends (`--register-before-connect`).
-    public var registerBeforeConnect = true
-    /// A new account needs an email address (`--register-email-required`).
-    public var registerEmailRequired = false
     public var clock: HearthClock = .system
     /// Days of channel and private history kept; 0 keeps none.
     public var historyDays = 90

@@ -110,12 +110,12 @@ struct Serve: AsyncParsableCommand {
         for (key, value) in doubles { if let value { values[key] = .double(value) } }
         if let floodControl { values["flood-control"] = .bool(floodControl) }
         if let cloakHosts { values["cloak-hosts"] = .bool(cloakHosts) }
+        if let registerBeforeConnect { values["register-before-connect"] = .bool(registerBeforeConnect) }
+        if let registerEmailRequired { values["register-email-required"] = .bool(registerEmailRequired) }
         if let fortunesOffensive { values["fortunes-offensive"] = .bool(fortunesOffensive) }
         if let metrics { values["metrics"] = .bool(metrics) }
         if let webPush { values["web-push"] = .bool(webPush) }
         if let pushLocalEndpoints { values["push-local-endpoints"] = .bool(pushLocalEndpoints) }
-        if let registerBeforeConnect { values["register-before-connect"] = .bool(registerBeforeConnect) }
-        if let registerEmailRequired { values["register-email-required"] = .bool(registerEmailRequired) }
         if !oper.isEmpty { values["oper"] = .strings(oper) }
         if !proxyFrom.isEmpty { values["proxy-from"] = .strings(proxyFrom) }
         if !httpProxyFrom.isEmpty { values["http-proxy-from"] = .strings(httpProxyFrom) }

@@ -62,10 +62,10 @@ extension Core {
             state.registered = state.registered.filter { $0.value.ownerId != id }
             for key in owned { retireHistory(&state, of: key, keepFor: []) }
             state.blocking[id] = nil
-        case .botFlag(let id, let isBot):
-            setBotFlag(&state, accountID: id, isBot, out: &out)
         case .profile(let id, let fields):
             loadProfile(&state, accountID: id, fields)
+        case .botFlag(let id, let isBot):
+            setBotFlag(&state, accountID: id, isBot, out: &out)
         case .renamed(let id, let newName):
             renameAccount(&state, accountID: id, to: newName, out: &out)
         }

@@ -11,10 +11,11 @@ extension Core {
     static let supportedCaps = [
         "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "chghost",
         "draft/account-registration", "draft/chathistory", "draft/event-playback", "draft/extended-isupport",
-        "draft/message-edit", "draft/message-redaction",
-        "draft/metadata-2", "draft/metadata-3", "draft/multiline", "draft/pre-away", "draft/read-marker",
-        "draft/webpush", "echo-message", "extended-join", "extended-monitor", "invite-notify", "labeled-response", "message-tags",
-        "multi-prefix", "no-implicit-names", "sasl",
+        "draft/message-edit",
+        "draft/message-redaction", "draft/metadata-2", "draft/metadata-3", "draft/multiline",
+        "draft/pre-away", "draft/read-marker", "draft/webpush", "echo-message", "extended-join",
+        "extended-monitor", "invite-notify", "labeled-response", "message-tags", "multi-prefix",
+        "no-implicit-names", "sasl",
         "server-time", "setname", "soju.im/search", "standard-replies", "userhost-in-names",
     ]
 

@@ -112,17 +112,6 @@ enum PostgresMigrations {
                 channelKey TEXT PRIMARY KEY, historyKey TEXT NOT NULL, version BIGINT NOT NULL, state TEXT)
             """
         ),
-        // Web Push subscriptions, one per device (endpoint), for the site and draft/webpush.
-        (
-            "v19-push-subscriptions",
-            """
-            CREATE TABLE pushSubscription (
-                endpoint TEXT PRIMARY KEY, accountId BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-                p256dh TEXT NOT NULL, auth TEXT NOT NULL, source TEXT NOT NULL, kinds TEXT NOT NULL,
-                createdAt TIMESTAMPTZ NOT NULL, expiresAt TIMESTAMPTZ NOT NULL);
-            CREATE INDEX pushSubscription_on_accountId ON pushSubscription(accountId)
-            """
-        ),
         // Full-text search of chat history (`searchHistory`): the PRIVMSG and NOTICE lines' words
         // ('simple') with their scope as lexemes no text makes — "@" and the target, "@u:<id>" per
         // account of a conversation — under GIN, so a search is limited to what its reader may read
@@ -137,6 +126,17 @@ enum PostgresMigrations {
                   ELSE ARRAY['@' || target] END)
               END) STORED;
             CREATE INDEX history_search ON history USING GIN (search)
+            """
+        ),
+        // Web Push subscriptions, one per device (endpoint), for the site and draft/webpush.
+        (
+            "v19-push-subscriptions",
+            """
+            CREATE TABLE pushSubscription (
+                endpoint TEXT PRIMARY KEY, accountId BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                p256dh TEXT NOT NULL, auth TEXT NOT NULL, source TEXT NOT NULL, kinds TEXT NOT NULL,
+                createdAt TIMESTAMPTZ NOT NULL, expiresAt TIMESTAMPTZ NOT NULL);
+            CREATE INDEX pushSubscription_on_accountId ON pushSubscription(accountId)
             """
         ),
         // Profile fields set from IRC clients (draft/metadata-2: display-name, pronouns, …).

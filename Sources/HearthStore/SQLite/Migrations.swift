@@ -393,17 +393,6 @@ enum Migrations {
                 t.column("createdAt", .datetime).notNull()
             }
         }
-        m.registerMigration("v21-push-subscriptions") { db in
-            // Web Push subscriptions, one per device (endpoint), for the site and draft/webpush.
-            try db.execute(
-                sql: """
-                    CREATE TABLE pushSubscription (
-                      endpoint TEXT PRIMARY KEY, accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-                      p256dh TEXT NOT NULL, auth TEXT NOT NULL, source TEXT NOT NULL, kinds TEXT NOT NULL,
-                      createdAt DATETIME NOT NULL, expiresAt DATETIME NOT NULL);
-                    CREATE INDEX pushSubscription_on_accountId ON pushSubscription(accountId)
-                    """)
-        }
         m.registerMigration("v19-history-search") { db in
             // Full-text search of chat history (`searchHistory`): an FTS5 index over the PRIVMSG and
             // NOTICE lines, each with its scope — "c" and its target in hex, "u<id>" per account of a
@@ -435,6 +424,17 @@ enum Migrations {
                         SELECT id, text, scope FROM historySearchSource WHERE id = new.id;
                     END;
                     INSERT INTO historySearch (historySearch) VALUES ('rebuild');
+                    """)
+        }
+        m.registerMigration("v21-push-subscriptions") { db in
+            // Web Push subscriptions, one per device (endpoint), for the site and draft/webpush.
+            try db.execute(
+                sql: """
+                    CREATE TABLE pushSubscription (
+                      endpoint TEXT PRIMARY KEY, accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                      p256dh TEXT NOT NULL, auth TEXT NOT NULL, source TEXT NOT NULL, kinds TEXT NOT NULL,
+                      createdAt DATETIME NOT NULL, expiresAt DATETIME NOT NULL);
+                    CREATE INDEX pushSubscription_on_accountId ON pushSubscription(accountId)
                     """)
         }
         m.registerMigration("v22-profile-fields") { db in
