@@ -81,6 +81,11 @@ extension Core {
             var audience: [Client]
             var shown = target
             if let channel = state.channels[IRCNames.fold(target)] {
+                // An edit is new text in the channel: the rules for speaking now (bans, +m, +M, +C) apply.
+                if let refusal = channelRefusal(state, client, channel, text: text) {
+                    out.send(client, numeric(state, client, .cannotSendToChan, channel.name, refusal))
+                    return
+                }
                 audience = channel.order
                 shown = channel.name
                 channel.recent.edit(record.msgid, text: text)
@@ -88,6 +93,12 @@ extension Core {
                 // Every connection of either account, as REDACT does.
                 let ids = key.dropFirst(3).split(separator: ":").compactMap { Int64($0) }
                 audience = state.clients.values.filter { state[$0].account.map { ids.contains($0.id) } ?? false }
+                // Someone who blocked the author since is not sent the author's new text.
+                if let blocker = audience.first(where: { state.isBlocked(client, by: $0) }) {
+                    let why = "\(state[blocker].nick) does not accept messages from you"
+                    out.send(client, numeric(state, client, .cannotSendToUser, state[blocker].nick, why))
+                    return
+                }
             }
             if !audience.contains(where: { $0 === client }) { audience.append(client) }
             for receiver in audience {

@@ -134,6 +134,37 @@ import Testing
         }
     }
 
+    /// An edit is new text: someone banned or muted since, or blocked by the other side, cannot
+    /// use it to speak (the review found EDIT passed every rule a PRIVMSG meets).
+    @Test func anEditMeetsTheRulesOfSpeakingNow() async throws {
+        try await withServer { server in
+            let ava = try await Self.account(server, "ava")
+            let ben = try await Self.account(server, "ben")
+            try await Self.join("#r", ben, ava)
+            try await ava.send("PRIVMSG #r :first words")
+            let id = ChathistoryTests.msgid(try await ben.expect("PRIVMSG #r :first words"))
+            try await ben.send("MODE #r +m")
+            try await ava.expect("+m") { $0.contains(" MODE #r ") && $0.contains("+m") }
+            try await ava.send("@draft/target-msgid=\(id);draft/edit-text=still\\shere EDIT #r")
+            try await ava.expectNumeric("404")
+            try await ben.send("MODE #r -m+b ava!*@*")
+            try await ava.expect("+b") { $0.contains(" MODE #r ") && $0.contains("+b") }
+            try await ava.send("@draft/target-msgid=\(id);draft/edit-text=still\\shere EDIT #r")
+            try await ava.expectNumeric("404")
+
+            try await ava.send("PRIVMSG ben :hello")
+            let dm = ChathistoryTests.msgid(try await ben.expect("PRIVMSG ben :hello"))
+            try await ben.send("PRIVMSG hearth :!block ava")
+            try await ben.expect("You blocked ava.")
+            try await ava.send("@draft/target-msgid=\(dm);draft/edit-text=let\\sme\\sin EDIT ben")
+            try await ava.expect("ben does not accept messages from you")
+            // Had any edit gone out, ben would have it before the answer to a PING sent after them.
+            try await ben.send("PING :done")
+            let first = try await ben.expect("PONG") { $0.contains(" EDIT ") || $0.contains("PONG") }
+            #expect(first.contains("PONG"), "\(first)")
+        }
+    }
+
     /// Between two accounts a reaction is kept in their conversation; a guest's is relayed only.
     @Test func aReactionInAConversationIsKept() async throws {
         try await withServer { server in
