@@ -78,10 +78,11 @@ extension Core {
         }
     }
 
-    /// Whether any of the account's connections is here (a linear look: only when a push is due).
+    /// Whether any of the account's connections is here or on another node (a linear look: only
+    /// when a push is due).
     func isConnected(accountID: Int64) -> Bool {
         chat.withLock { state in
-            state.clients.values.contains { state[$0].account?.id == accountID && !$0.isRemote }
+            state.clients.values.contains { state[$0].account?.id == accountID }
         }
     }
 

@@ -109,7 +109,7 @@ final class PushSender: Sendable {
                 case .retry(let after):
                     guard attempt < PushSender.maxAttempts else { return }
                     let backoff = PushSender.firstRetrySeconds * Double(1 << (attempt - 1))
-                    let wait = min(after ?? backoff, PushSender.maxRetrySeconds)
+                    let wait = max(0, min(after ?? backoff, PushSender.maxRetrySeconds))
                     try? await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
                 }
             }
@@ -158,7 +158,10 @@ final class PushSender: Sendable {
             switch status {
             case 200..<300: .delivered
             case 404, 410: .gone
-            case 429, 500..<600: .retry(after: retryAfter.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) })
+            // Retry-After in delay-seconds (RFC 9110 §10.2.3): digits only, so no NaN, infinity or
+            // sign from a hostile service reaches the sleep; a date or anything else means our backoff.
+            case 429, 500..<600:
+                .retry(after: retryAfter.flatMap { UInt32($0.trimmingCharacters(in: .whitespaces)) }.map(Double.init))
             default: .refused
             }
         }

@@ -22,8 +22,9 @@ extension Core {
         }
     }
 
-    /// The away members of `channel` whose nick is a word of `text` (not the speaker), as
-    /// notes with the IRC line; under the lock, only the line's words are looked up.
+    /// The away members of `channel` whose nick is a word of `text` (not the speaker, nor one who
+    /// blocked the speaker), as notes with the IRC line; under the lock, only the line's words
+    /// are looked up.
     func mentions(_ state: ChatState, _ client: Client, _ channel: ChannelState, text: String)
         -> [(PushNote, String)]
     {
@@ -33,7 +34,8 @@ extension Core {
         let words = text.split { !($0.isLetter || $0.isNumber || "[]\\`_^{|}-".contains($0)) }
         for word in words where word.count <= Self.mentionWordLimit {
             guard let member = state.nicks[IRCNames.fold(String(word))], !seen.contains(member.id),
-                channel.members[member.id] != nil, state[member].away != nil, let account = state[member].account
+                channel.members[member.id] != nil, state[member].away != nil, let account = state[member].account,
+                !state.isBlocked(client, by: member)
             else { continue }
             seen.insert(member.id)
             let line = IRCMessage(source: state[client].prefix, command: "PRIVMSG", params: [channel.name, text])

@@ -42,6 +42,10 @@ import Testing
         #expect(W.outcome(status: 404, retryAfter: nil) == .gone && W.outcome(status: 410, retryAfter: nil) == .gone)
         #expect(W.outcome(status: 429, retryAfter: " 7") == .retry(after: 7))
         #expect(W.outcome(status: 503, retryAfter: nil) == .retry(after: nil))
+        // A hostile service's Retry-After never reaches the sleep as NaN, infinity or a sign.
+        for hostile in ["nan", "-inf", "inf", "-1e300", "1e300", "-5", "Wed, 21 Oct 2015 07:28:00 GMT"] {
+            #expect(W.outcome(status: 429, retryAfter: hostile) == .retry(after: nil))
+        }
         #expect(W.outcome(status: 413, retryAfter: nil) == .refused)
     }
 }
