@@ -25,6 +25,11 @@ extension Core {
                 out.send(client, numeric(state, client, .channelOpen, channel.name, "Channel is open, just join it"))
                 return
             }
+            // Someone banned there cannot join when invited either, so they do not bother its operators.
+            if channel.isBanned(state, client) {
+                out.send(client, numeric(state, client, .bannedFromChan, channel.name, "Cannot knock (+b)"))
+                return
+            }
             guard Self.knocks.allow(client, channel.key, now: Date()) else {
                 let why = "Too many KNOCKs (one per channel every \(Int(Self.knockInterval)) seconds)"
                 out.send(client, numeric(state, client, .tooManyKnocks, channel.name, why))
@@ -47,7 +52,7 @@ final class KnockTimes: Sendable {
     private let last = Mutex<[Key: Date]>([:])
 
     struct Key: Hashable {
-        var client: ObjectIdentifier
+        var client: Int  // Client.id: never reused while the server runs (an ObjectIdentifier can be)
         var channel: String
     }
 
@@ -55,7 +60,7 @@ final class KnockTimes: Sendable {
     func allow(_ client: Client, _ channel: String, now: Date) -> Bool {
         last.withLock { last in
             last = last.filter { now.timeIntervalSince($0.value) < Core.knockInterval }
-            let key = Key(client: ObjectIdentifier(client), channel: channel)
+            let key = Key(client: client.id, channel: channel)
             guard last[key] == nil else { return false }
             last[key] = now
             return true

@@ -7,8 +7,15 @@ import HearthProtocol
 /// set (`T<`, `T>`). A channel is listed when it matches a name or mask (if any were given),
 /// no excluded mask, and every number.
 struct ListFilters: Equatable {
+    /// Masks (with `*` or `?`, kept or left out) one LIST may give: each is matched against
+    /// every channel under the chat lock. Plain names are a set and cost nothing per channel.
+    static let maxMasks = 8
+
     var names: [String] = []
     var excluded: [String] = []
+    /// Plain names of `names`, folded: matched by a look-up, not a glob.
+    private var exactNames: Set<String> = []
+    private var maskNames: [String] = []
     var users: [Comparison] = []
     var createdMinutes: [Comparison] = []
     var topicMinutes: [Comparison] = []
@@ -36,7 +43,15 @@ struct ListFilters: Equatable {
                 names.append(item)
             }
         }
+        for name in names {
+            if Self.isMask(name) { maskNames.append(name) } else { exactNames.insert(IRCNames.fold(name)) }
+        }
     }
+
+    /// Whether more masks were given than `maxMasks` (LIST then refuses, listing nothing).
+    var tooManyMasks: Bool { maskNames.count + excluded.filter(Self.isMask).count > Self.maxMasks }
+
+    private static func isMask(_ item: String) -> Bool { item.contains("*") || item.contains("?") }
 
     /// `<N` or `>N` with N a whole number.
     private static func comparison(_ text: String) -> Comparison? {
@@ -49,7 +64,11 @@ struct ListFilters: Equatable {
     /// Whether the channel passes, given its name, users, and when it was made and its topic set
     /// (nil: it has no topic, and a topic filter leaves it out).
     func admits(name: String, users count: Int, created: Date, topicSet: Date?, now: Date) -> Bool {
-        if !names.isEmpty && !names.contains(where: { IRCNames.globMatch($0, name) }) { return false }
+        if !names.isEmpty && !exactNames.contains(IRCNames.fold(name))
+            && !maskNames.contains(where: { IRCNames.globMatch($0, name) })
+        {
+            return false
+        }
         if excluded.contains(where: { IRCNames.globMatch($0, name) }) { return false }
         if !users.allSatisfy({ $0.holds(Double(count)) }) { return false }
         let minutes = { (date: Date) in now.timeIntervalSince(date) / 60 }

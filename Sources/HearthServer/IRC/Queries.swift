@@ -168,6 +168,12 @@ extension Core {
         let filters = ListFilters(message.params.first)
         let now = Date()
         withState { state, out in
+            if filters.tooManyMasks {
+                let why = "At most \(ListFilters.maxMasks) masks in one LIST"
+                let params = ["LIST", "TOO_MANY_MASKS", why]
+                out.send(client, IRCMessage(source: serverName, command: "FAIL", params: params))
+                return
+            }
             out.send(client, numeric(state, client, .listStart, "Channel", "Users  Name"))
             for channel in state.channels.values.sorted(by: { $0.key < $1.key }) {
                 if state.hidden(channel, from: client) { continue }

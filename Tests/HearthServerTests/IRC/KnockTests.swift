@@ -27,6 +27,15 @@ import Testing
             try await op.expect(" 714 kop #door")
             try await visitor.send("KNOCK")
             try await visitor.expect(" 461 kim KNOCK")
+            // Someone banned there does not reach the operators.
+            let banned = try await TestClient.irc(server, nick: "kib")
+            try await op.send("MODE #door +b kib!*@*")
+            try await op.expect("+b") { $0.contains(" MODE #door ") && $0.contains("kib!*@*") }
+            try await banned.send("KNOCK #door :please")
+            try await banned.expect(" 474 kib #door :Cannot knock (+b)")
+            try await op.send("PING :after")
+            let next = try await op.expect("PONG") { $0.contains(" 710 ") || $0.contains("PONG") }
+            #expect(next.contains("PONG"), "\(next)")
         }
     }
 }

@@ -44,6 +44,15 @@ import Testing
             #expect(try await listed(bar, "T<10") == ["#chan1"])
             #expect(try await listed(bar, "#chan2") == ["#chan2"])
             #expect(try await listed(bar, "") == both)
+            #expect(try await listed(bar, "#CHAN1,#nope") == ["#chan1"])
+            // Masks are matched against every channel under the lock: at most maxMasks of them.
+            let masks = (0..<ListFilters.maxMasks).map { "#c*\($0)" }
+            let allowed = (masks + ["!#x*"]).dropFirst().joined(separator: ",")
+            #expect(try await listed(bar, allowed) == ["#chan1", "#chan2"])
+            try await bar.send("LIST " + (masks + ["!#x*"]).joined(separator: ","))
+            try await bar.expect("FAIL LIST TOO_MANY_MASKS :At most \(ListFilters.maxMasks) masks in one LIST")
+            try await bar.send("LIST " + (0...40).map { "#plain\($0)" }.joined(separator: ",") + ",#chan2")
+            try await bar.expect(" 322 lbar #chan2")
         }
     }
 
@@ -60,14 +69,8 @@ import Testing
         #expect(admits("T>30", now, hourAgo))
         #expect(!admits("T<30", now, hourAgo))
         #expect(!admits("T>0", now, nil))
-        #expect(ListFilters("<x,>-1,C<,!") == ListFilters(nil).withNames(["<x", ">-1", "C<", "!"]))
-    }
-}
-
-extension ListFilters {
-    func withNames(_ names: [String]) -> ListFilters {
-        var copy = self
-        copy.names = names
-        return copy
+        let odd = ListFilters("<x,>-1,C<,!")
+        #expect(odd.names == ["<x", ">-1", "C<", "!"] && odd.users.isEmpty && odd.excluded.isEmpty)
+        #expect(odd.createdMinutes.isEmpty && odd.topicMinutes.isEmpty)
     }
 }
