@@ -10,6 +10,9 @@ public enum ChatSearchQuery {
     public static let maxResults = 100
     /// Lines `!search chat` shows in chat: the newest matches.
     public static let botResults = 8
+    /// Letters a `word*` prefix needs: `a*` names most of history's words, and the index reads
+    /// every one of them (a prefix search was the slowest kind over a million lines).
+    public static let minPrefixLetters = 3
     public static let examples = TextSearchQuery.Examples(
         command: "!search chat", phrase: "good morning", pair: ("cake", "pie"))
 
@@ -22,6 +25,9 @@ public enum ChatSearchQuery {
         let words = try TextSearchQuery.parse(text, maxTerms: maxTerms, examples: examples)
         guard !words.parts.isEmpty else {
             throw BotError("search for what? e.g. \(examples.command) \(examples.phrase)")
+        }
+        for case .term(let body, prefix: true) in words.parts where body.count < minPrefixLetters {
+            throw BotError("\(body)* starts too many words — give at least \(minPrefixLetters) letters before the *")
         }
         return words
     }
