@@ -30,6 +30,8 @@ final class PushSender: Sendable {
         var ttl: Int
         /// RFC 8030 §5.3: very-low, low, normal or high.
         var urgency: String
+        /// Which try this is (1 the first).
+        var attempt = 1
     }
 
     enum Outcome: Equatable {
@@ -50,12 +52,13 @@ final class PushSender: Sendable {
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(Self.requestSeconds), read: .seconds(Self.requestSeconds)))
         configuration.httpVersion = .http1Only
-        let worker = Worker(
-            client: HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration), vapid: vapid,
-            contact: contact, store: store, allowLocal: allowLocal, logger: logger, now: now)
-        self.worker = worker
         let (stream, continuation) = AsyncStream.makeStream(
             of: Job.self, bufferingPolicy: .bufferingOldest(Self.maxQueued))
+        let worker = Worker(
+            client: HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration), vapid: vapid,
+            contact: contact, store: store, allowLocal: allowLocal, logger: logger, now: now,
+            requeue: { _ = continuation.yield($0) })
+        self.worker = worker
         jobs = continuation
         runner = Task {
             await withTaskGroup(of: Void.self) { group in
@@ -96,21 +99,27 @@ final class PushSender: Sendable {
         let allowLocal: Bool
         let logger: Logger
         let now: @Sendable () -> Date
+        /// Puts a job back on the queue (a retry, after its wait).
+        let requeue: @Sendable (Job) -> Void
 
+        /// One try; a retry waits outside the delivery slots (a slow or throttling service must not
+        /// hold them for everyone) and goes back through the bounded queue.
         func deliver(_ job: Job) async {
-            for attempt in 1...PushSender.maxAttempts {
-                let outcome = await post(job)
-                switch outcome {
-                case .delivered, .refused: return
-                case .gone:
-                    _ = try? await store.removePushSubscription(endpoint: job.subscription.endpoint, accountID: nil)
-                    logger.info("push: subscription gone, removed (\(job.subscription.endpoint.prefix(60)))")
-                    return
-                case .retry(let after):
-                    guard attempt < PushSender.maxAttempts else { return }
-                    let backoff = PushSender.firstRetrySeconds * Double(1 << (attempt - 1))
-                    let wait = max(0, min(after ?? backoff, PushSender.maxRetrySeconds))
+            switch await post(job) {
+            case .delivered, .refused: return
+            case .gone:
+                _ = try? await store.removePushSubscription(endpoint: job.subscription.endpoint, accountID: nil)
+                logger.info("push: subscription gone, removed (\(job.subscription.endpoint.prefix(60)))")
+            case .retry(let after):
+                guard job.attempt < PushSender.maxAttempts else { return }
+                let backoff = PushSender.firstRetrySeconds * Double(1 << (job.attempt - 1))
+                let wait = max(0, min(after ?? backoff, PushSender.maxRetrySeconds))
+                var next = job
+                next.attempt += 1
+                let requeue = self.requeue
+                Task {
                     try? await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
+                    requeue(next)
                 }
             }
         }
