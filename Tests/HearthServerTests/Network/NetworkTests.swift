@@ -97,6 +97,9 @@ import Testing
             try await copy.send("NICK ann")
             try await copy.send("USER x 0 * :x")
             try await copy.expect(" 433 ")
+            // Alpha hears of bob over the bus a moment after his 001 on beta (MONITOR says when).
+            try await ann.send("MONITOR + bob")
+            try await ann.expect(" 730 ") { $0.contains(" 730 ") && $0.contains(":bob!") }
             // Private messages both ways; WHOIS sees the other node's user.
             try await ann.send("PRIVMSG bob :hello from alpha")
             let line = try await bob.expect("PRIVMSG bob :hello from alpha")
