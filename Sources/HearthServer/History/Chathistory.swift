@@ -153,7 +153,7 @@ extension Core {
                     if let name = names[target] {
                         result.append((name, latest))
                     } else if let account, target.hasPrefix("pm:") {
-                        let ids = target.dropFirst(3).split(separator: ":").compactMap { Int64($0) }
+                        let ids = HistoryRecord.conversationAccounts(target)
                         if let other = ids.first(where: { $0 != account.id }) ?? ids.first,
                             let name = try? await store.account(id: other)?.name
                         {

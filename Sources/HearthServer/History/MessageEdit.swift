@@ -91,7 +91,7 @@ extension Core {
                 channel.recent.edit(record.msgid, text: text)
             } else {
                 // Every connection of either account, as REDACT does.
-                let ids = key.dropFirst(3).split(separator: ":").compactMap { Int64($0) }
+                let ids = HistoryRecord.conversationAccounts(key)
                 audience = state.clients.values.filter { state[$0].account.map { ids.contains($0.id) } ?? false }
                 // Someone who blocked the author since is not sent the author's new text.
                 if let blocker = audience.first(where: { state.isBlocked(client, by: $0) }) {

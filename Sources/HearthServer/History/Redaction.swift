@@ -57,7 +57,7 @@ extension Core {
                     audience = channel.order
                 } else {
                     // Both sides of the conversation: every connection of either account.
-                    let ids = (key ?? "").dropFirst(3).split(separator: ":").compactMap { Int64($0) }
+                    let ids = HistoryRecord.conversationAccounts(key ?? "")
                     audience = state.clients.values.filter { state[$0].account.map { ids.contains($0.id) } ?? false }
                 }
                 if !audience.contains(where: { $0 === client }) { audience.append(client) }

@@ -119,7 +119,7 @@ extension Core {
     private static func conversationNames(_ store: Store, _ records: [HistoryRecord]) async -> [Int64: String] {
         var names: [Int64: String] = [:]
         for record in records where record.target.hasPrefix("pm:") {
-            for id in conversationAccounts(record.target) where names[id] == nil {
+            for id in HistoryRecord.conversationAccounts(record.target) where names[id] == nil {
                 names[id] = (try? await store.account(id: id)?.name) ?? "*"
             }
         }
@@ -135,7 +135,7 @@ extension Core {
                 var shown: String
                 if record.target.hasPrefix("pm:") {
                     // Sent by me: to the other side; sent to me: to my nick (as CHATHISTORY shows it).
-                    let other = Self.conversationAccounts(record.target).first { $0 != me } ?? me
+                    let other = HistoryRecord.conversationAccounts(record.target).first { $0 != me } ?? me
                     let mine = record.accountID != nil && record.accountID == me
                     shown = mine ? other.flatMap { names[$0] } ?? "*" : state[client].nick
                 } else {
@@ -146,10 +146,5 @@ extension Core {
             }
             self.closeBatch(client, batch, out: &out)
         }
-    }
-
-    /// The two account ids of a `pm:<id>:<id>` conversation key.
-    static func conversationAccounts(_ target: String) -> [Int64] {
-        target.dropFirst(3).split(separator: ":").compactMap { Int64($0) }
     }
 }

@@ -38,6 +38,11 @@ public struct HistoryRecord: Sendable {
         "pm:\(min(a, b)):\(max(a, b))"
     }
 
+    /// The two accounts of a `conversation` key ("pm:A:B"); none for a channel's key.
+    public static func conversationAccounts(_ target: some StringProtocol) -> [Int64] {
+        guard target.hasPrefix("pm:") else { return [] }
+        return target.dropFirst(3).split(separator: ":").compactMap { Int64($0) }
+    }
 }
 
 /// An account was in one incarnation of an unregistered channel, so it may read what was

@@ -37,7 +37,7 @@ enum ChatSearch {
             let key = String(record.target.prefix { $0 != " " })  // an earlier incarnation's channel
             return request.presence.channel(nameKey: key, sessionID: request.caller.sessionID)?.name ?? key
         }
-        let ids = record.target.dropFirst(3).split(separator: ":").compactMap { Int64($0) }
+        let ids = HistoryRecord.conversationAccounts(record.target)
         let me = request.caller.account?.id
         guard let other = ids.first(where: { $0 != me }) ?? ids.first,
             let name = try await request.services.store.account(id: other)?.name
