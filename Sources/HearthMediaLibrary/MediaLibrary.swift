@@ -304,7 +304,7 @@ public final class MediaLibrary: Sendable {
         }
     }
 
-    /// A family tree picture, as a PNG.
+    /// A family tree picture, as a PNG at `FamilyTreePicture.defaultScale` (sharp on a phone).
     public func familyTree(
         title: String, people: [FamilyTreePicture.Person], parents: [(parent: Int64, child: Int64)],
         partners: [(Int64, Int64)], ownerID: Int64?
@@ -315,7 +315,8 @@ public final class MediaLibrary: Sendable {
         let id = Self.newID()
         return try await keep {
             let picture = FamilyTreePicture(fonts: fonts).draw(
-                title: title, people: people, parents: parents, partners: partners)
+                title: title, people: people, parents: parents, partners: partners,
+                scale: FamilyTreePicture.defaultScale)
             let png = picture.png(level: 3)
             _ = try self.write(png, id: id, format: .png)
             return (

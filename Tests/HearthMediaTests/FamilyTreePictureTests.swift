@@ -79,4 +79,24 @@ import Testing
             try? Data(image.png(level: 1)).write(to: URL(fileURLWithPath: "\(dir)/family-tree.png"))
         }
     }
+
+    /// At the default scale the picture has twice the pixels of its layout each way (a page
+    /// shows it at half its width), so it stays sharp on a phone's screen.
+    @Test func drawnAtTwiceTheDevicePixelsForPhones() throws {
+        let fonts = try #require(FontSet.installed())
+        let people = [(1, "bob"), (2, "alice"), (3, "cat"), (4, "Rose Smith")].map {
+            FamilyTreePicture.Person(id: Int64($0.0), name: $0.1, note: $0.0 == 4 ? "1931–2019" : nil)
+        }
+        let parents: [(parent: Int64, child: Int64)] = [(1, 3), (2, 3), (4, 2)]
+        let picture = FamilyTreePicture(fonts: fonts)
+        let plain = picture.draw(title: "Smiths", people: people, parents: parents, partners: [(1, 2)])
+        let sharp = picture.draw(
+            title: "Smiths", people: people, parents: parents, partners: [(1, 2)],
+            scale: FamilyTreePicture.defaultScale)
+        #expect(FamilyTreePicture.defaultScale == 2)
+        #expect(sharp.width == 2 * plain.width && sharp.height == 2 * plain.height)
+        if let dir = ProcessInfo.processInfo.environment["HEARTH_RENDER_DIR"] {
+            try? Data(sharp.png(level: 1)).write(to: URL(fileURLWithPath: "\(dir)/family-tree-2x.png"))
+        }
+    }
 }

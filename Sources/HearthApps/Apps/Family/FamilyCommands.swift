@@ -510,7 +510,7 @@ public enum FamilyCommands {
         let parents = links.filter { $0.kind == .parent }.map { ($0.from, $0.to) }
         let partners = links.filter { $0.kind == .partner }.map { ($0.from, $0.to) }
         let key = Sodium.hashSecret(
-            (["family-tree/v1", String(family.id), family.name]
+            (["family-tree/v2", String(family.id), family.name]
                 + people.map { "\($0.id):\($0.name):\($0.note ?? "")" }
                 + parents.map { "p\($0.0)>\($0.1)" } + partners.map { "w\($0.0)-\($0.1)" })
                 .joined(separator: "\u{0}"))

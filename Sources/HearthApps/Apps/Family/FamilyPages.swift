@@ -1,5 +1,6 @@
 import Foundation
 import HearthKit
+import HearthMedia
 import HearthMediaLibrary
 import HearthProtocol
 import HearthStore
@@ -74,6 +75,8 @@ enum FamilyPages {
                 let tree = try await FamilyCommands.treePicture(
                     store, media: media, family, members: members, links: links)
                 values["treeImage"] = MediaLibrary.path(id: tree.id, format: tree.format)
+                // Drawn at FamilyTreePicture.defaultScale device pixels per CSS pixel: sharp on a phone.
+                values["treeWidth"] = tree.width / FamilyTreePicture.defaultScale
             } catch {
                 request.services.logger.warning("family tree picture not drawn: \(error)")  // no fonts: the text
             }

@@ -19,7 +19,7 @@ enum FamilyTemplates {
           <p class="meta">{{memberCount}} people{{#founder}} · founded by {{founder}}{{/founder}} ·
             private channel <code>{{channel}}</code> · only its members see this page</p>
           {{#treeImage}}<figure class="tree-picture"><a href="{{treeImage}}"><img src="{{treeImage}}"
-            alt="The family tree of {{name}}" width="800"></a></figure>{{/treeImage}}
+            alt="The family tree of {{name}}" width="{{treeWidth}}"></a></figure>{{/treeImage}}
           <pre class="tree">{{tree}}</pre>
           <p class="commands">In chat: <code>!tree</code> · <code>!tree image</code> ·
             <code>!tree invite as child</code> · <code>!tree link NAME parent</code></p>
