@@ -44,8 +44,12 @@ let package = Package(
         // Linux's epoll for the plain-TCP IRC listener's own I/O (`--io epoll`).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .systemLibrary(name: "CGD", path: "Sources/CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
+        // FreeType itself, for colour emoji in captions (libgd's text drawing keeps only coverage).
+        .systemLibrary(
+            name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
         .target(name: "HearthProtocol"),
-        .target(name: "HearthMedia", dependencies: ["CGD"], resources: [.copy("MapData")]),
+        .target(name: "HearthMedia", dependencies: ["CGD", "CFreeType"], resources: [.copy("MapData")]),
         .target(
             name: "HearthCrypto",
             dependencies: [

@@ -121,18 +121,27 @@ public struct CaptionLayout: Sendable {
             word = ""
             pendingSpace = false
         }
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace {
+        for character in text {
+            // An emoji is a token of its own, like a CJK character: lines may break on either side.
+            if let emoji = fonts.emoji, emoji.draws(character) {
                 flush()
-                pendingSpace = !tokens.isEmpty
-            } else if fonts.fallback != nil && FontSet.needsFallback(scalar) {
-                // CJK text wraps between any two characters.
-                flush()
-                tokens.append(
-                    Token(text: String(scalar), font: fonts.font(for: scalar), spaceBefore: pendingSpace, width: 0))
+                tokens.append(Token(text: String(character), font: emoji.path, spaceBefore: pendingSpace, width: 0))
                 pendingSpace = false
-            } else {
-                word.unicodeScalars.append(scalar)
+                continue
+            }
+            for scalar in character.unicodeScalars {
+                if scalar.properties.isWhitespace {
+                    flush()
+                    pendingSpace = !tokens.isEmpty
+                } else if fonts.fallback != nil && FontSet.needsFallback(scalar) {
+                    // CJK text wraps between any two characters.
+                    flush()
+                    tokens.append(
+                        Token(text: String(scalar), font: fonts.font(for: scalar), spaceBefore: pendingSpace, width: 0))
+                    pendingSpace = false
+                } else {
+                    word.unicodeScalars.append(scalar)
+                }
             }
         }
         flush()
@@ -149,6 +158,7 @@ public struct CaptionLayout: Sendable {
     static let maxCachedCharacters = 20_000
 
     static func estimatedWidth(_ text: String, font: String) -> Double {
+        if let emoji = EmojiFont.named(font) { return emoji.width(text, size: referenceSize) }
         var missing: [Character] = []
         var total = characterWidths.withLock { cache -> Double in
             let widths = cache[font] ?? [:]
@@ -175,6 +185,7 @@ public struct CaptionLayout: Sendable {
     }
 
     static func measureWidth(_ text: String, font: String, size: Double) -> Double {
+        if let emoji = EmojiFont.named(font) { return emoji.width(text, size: size) }
         let box = GDImage.measure(text, font: font, size: size)
         return Double(box[2] - box[0])
     }

@@ -1,10 +1,13 @@
 import Foundation
 
-/// The caption fonts: a bold condensed face for most text and a fallback for the scripts it
-/// lacks (Chinese, Japanese, Korean). Both come from Debian packages the setup script installs.
+/// The caption fonts: a bold condensed face for most text, a fallback for the scripts it
+/// lacks (Chinese, Japanese, Korean) and colour emoji. All come from Debian packages the setup
+/// script installs.
 public struct FontSet: Sendable {
     public let primary: String
     public let fallback: String?
+    /// Colour emoji (`EmojiFont`), drawn by FreeType rather than libgd.
+    public let emoji: EmojiFont?
 
     public static let primaryCandidates = [
         "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf",
@@ -16,16 +19,19 @@ public struct FontSet: Sendable {
         "/usr/share/fonts/truetype/noto/NotoSansCJK-Bold.ttc",
     ]
 
-    public init(primary: String, fallback: String?) {
+    public init(primary: String, fallback: String?, emoji: EmojiFont? = nil) {
         self.primary = primary
         self.fallback = fallback
+        self.emoji = emoji
     }
 
     /// The installed fonts, or nil when not even the primary one is there.
     public static func installed() -> FontSet? {
         let files = FileManager.default
         guard let primary = primaryCandidates.first(where: { files.fileExists(atPath: $0) }) else { return nil }
-        return FontSet(primary: primary, fallback: fallbackCandidates.first { files.fileExists(atPath: $0) })
+        return FontSet(
+            primary: primary, fallback: fallbackCandidates.first { files.fileExists(atPath: $0) },
+            emoji: EmojiFont.candidates.lazy.filter { files.fileExists(atPath: $0) }.compactMap(EmojiFont.open).first)
     }
 
     /// Characters the primary font has no glyphs for.

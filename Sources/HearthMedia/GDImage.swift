@@ -111,6 +111,22 @@ public final class GDImage: @unchecked Sendable {
         return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
     }
 
+    /// The picture in `format` (JPEG at quality 85); empty when libgd cannot write it.
+    public func encoded(_ format: ImageFormat) -> [UInt8] {
+        switch format {
+        case .jpeg: return jpeg(quality: 85)
+        case .png: return png(level: 3)
+        case .gif: return gif()
+        case .webp: return webp()
+        }
+    }
+
+    /// Whether this libgd writes WebP (Debian's does: libgd3 is built with libwebp).
+    public static let writesWebP: Bool = {
+        let probe = GDImage(width: 2, height: 2)
+        return !probe.webp().isEmpty
+    }()
+
     /// Whether any pixel is not fully opaque.
     public var hasTransparency: Bool {
         for y in 0..<height {

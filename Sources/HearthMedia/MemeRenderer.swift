@@ -14,12 +14,31 @@ public struct CaptionBox: Codable, Sendable, Equatable {
     public var x: Double, y: Double, w: Double, h: Double
     public var align: Align
     public var style: Style
+    /// A face from `CaptionFonts` (nil: the default caption font).
+    public var font: String?
+    /// The letters' colour and the outline's, instead of the style's (an outline colour on a
+    /// `.dark` box gives it an outline).
+    public var color: CaptionColor?
+    public var outline: CaptionColor?
 
-    public init(_ x: Double, _ y: Double, _ w: Double, _ h: Double, align: Align = .middle, style: Style = .outline) {
+    public init(
+        _ x: Double, _ y: Double, _ w: Double, _ h: Double, align: Align = .middle, style: Style = .outline,
+        font: String? = nil, color: CaptionColor? = nil, outline: CaptionColor? = nil
+    ) {
         (self.x, self.y, self.w, self.h) = (x, y, w, h)
         self.align = align
         self.style = style
+        (self.font, self.color, self.outline) = (font, color, outline)
     }
+
+    /// The text's look, for render keys: empty for the style's own look, so older keys still match.
+    public var lookKey: String {
+        guard font != nil || color != nil || outline != nil else { return "" }
+        return ",\(font ?? ""),\(color?.description ?? ""),\(outline?.description ?? "")"
+    }
+
+    var fill: (Int, Int, Int) { color?.tuple ?? (style == .outline ? (255, 255, 255) : (20, 20, 20)) }
+    var outlineFill: (Int, Int, Int)? { outline?.tuple ?? (style == .outline ? (0, 0, 0) : nil) }
 
     /// Top and bottom text over a whole picture (any uploaded image).
     public static let classic = [
@@ -62,11 +81,13 @@ public struct MemeRenderer: Sendable {
             defer { placements.append(placement) }
             guard !trimmed.isEmpty else { continue }
             let maxSize = Double(max(image.width, image.height)) * 0.1 * textScale
-            let outline = box.style == .outline ? max(1, Int((maxSize * 0.06).rounded())) : 0
+            let outlined = box.outlineFill != nil
+            let outline = outlined ? max(1, Int((maxSize * 0.06).rounded())) : 0
             // The outline must stay inside the box too.
             let layout = CaptionLayout.fit(
-                trimmed, width: bw - 2 * outline, height: bh - 2 * outline, maxSize: maxSize, fonts: fonts)
-            let radius = box.style == .outline ? max(1, Int((layout.size * 0.07).rounded())) : 0
+                trimmed, width: bw - 2 * outline, height: bh - 2 * outline, maxSize: maxSize,
+                fonts: CaptionFonts.fontSet(box.font, base: fonts))
+            let radius = outlined ? max(1, Int((layout.size * 0.07).rounded())) : 0
             placement.size = layout.size
             var top: Int
             switch box.align {
@@ -76,7 +97,7 @@ public struct MemeRenderer: Sendable {
             }
             for line in layout.lines {
                 let x = bx + (bw - line.width) / 2
-                drawLine(line, on: image, x: x, top: top, size: layout.size, radius: radius, style: box.style)
+                drawLine(line, on: image, x: x, top: top, size: layout.size, radius: radius, box: box)
                 placement.lines.append(
                     (x - radius, top - radius, line.width + 2 * radius, layout.lineHeight + 2 * radius))
                 top += layout.lineHeight
@@ -86,8 +107,7 @@ public struct MemeRenderer: Sendable {
     }
 
     private func drawLine(
-        _ line: CaptionLayout.Line, on image: GDImage, x: Int, top: Int, size: Double, radius: Int,
-        style: CaptionBox.Style
+        _ line: CaptionLayout.Line, on image: GDImage, x: Int, top: Int, size: Double, radius: Int, box: CaptionBox
     ) {
         let pad = radius + 2
         let lineHeight = CaptionLayout.lineHeight(size)
@@ -99,7 +119,14 @@ public struct MemeRenderer: Sendable {
         // With blending off, gd stores each glyph pixel's coverage in its alpha.
         var pen = pad
         let baseline = pad + CaptionLayout.ascent(size)
+        // Emoji are laid out with the text, in mask coordinates, and drawn in colour at the end.
+        var emoji: [EmojiFont.Patch] = []
         for run in line.runs {
+            if let font = EmojiFont.named(run.font) {
+                emoji += font.patches(run.text, x: pen, baseline: baseline, size: size)
+                pen += Int(font.width(run.text, size: size).rounded())
+                continue
+            }
             let box = mask.text(
                 run.text, font: run.font, size: size, x: pen, y: baseline, color: GDImage.color(255, 255, 255))
             pen += Int(box[2] - box[0])
@@ -114,12 +141,28 @@ public struct MemeRenderer: Sendable {
         }
         let ox = x - pad
         let oy = top - pad
-        if style == .outline {
-            let outline = Self.dilate(coverage, width: maskW, height: maskH, radius: radius)
-            blend(image, outline, maskW, maskH, at: (ox, oy), color: (0, 0, 0))
-            blend(image, coverage, maskW, maskH, at: (ox, oy), color: (255, 255, 255))
-        } else {
-            blend(image, coverage, maskW, maskH, at: (ox, oy), color: (20, 20, 20))
+        if let outlineFill = box.outlineFill {
+            // The outline goes round the emoji too, so they stand out from the picture like the letters.
+            var shapes = coverage
+            for patch in emoji { Self.addAlpha(patch, to: &shapes, width: maskW, height: maskH) }
+            let outline = Self.dilate(shapes, width: maskW, height: maskH, radius: radius)
+            blend(image, outline, maskW, maskH, at: (ox, oy), color: outlineFill)
+        }
+        blend(image, coverage, maskW, maskH, at: (ox, oy), color: box.fill)
+        for var patch in emoji {
+            (patch.x, patch.y) = (patch.x + ox, patch.y + oy)
+            image.composite(patch)
+        }
+    }
+
+    /// Puts an emoji's opacity into a coverage mask (the larger of the two wins).
+    static func addAlpha(_ patch: EmojiFont.Patch, to mask: inout [UInt8], width: Int, height: Int) {
+        for py in 0..<patch.h where (0..<height).contains(patch.y + py) {
+            for px in 0..<patch.w where (0..<width).contains(patch.x + px) {
+                let a = patch.pixels[(py * patch.w + px) * 4 + 3]
+                let i = (patch.y + py) * width + patch.x + px
+                if a > mask[i] { mask[i] = a }
+            }
         }
     }
 

@@ -202,16 +202,19 @@ public final class MediaLibrary: Sendable {
 
     /// A stable key for a render: same picture, boxes, captions and size → same meme.
     public static func renderKey(base: MemeBase, boxes: [CaptionBox], captions: [String], textScale: Double) -> String {
-        let boxText = boxes.map { "\($0.x),\($0.y),\($0.w),\($0.h),\($0.align.rawValue),\($0.style.rawValue)" }.joined(
-            separator: ";")
+        let boxText = boxes.map {
+            "\($0.x),\($0.y),\($0.w),\($0.h),\($0.align.rawValue),\($0.style.rawValue)\($0.lookKey)"
+        }.joined(separator: ";")
         return Sodium.hashSecret(
             "meme/v1\u{0}\(base.cacheKey)\u{0}\(boxText)\u{0}\(textScale)\u{0}\(captions.joined(separator: "\u{0}"))")
     }
 
-    /// Draws a meme and stores it as a JPEG; returns the record, not yet in the database.
-    public func renderMeme(base: MemeBase, boxes: [CaptionBox], captions: [String], textScale: Double) async throws
-        -> ImageRecord
-    {
+    /// Draws a meme and stores it (a JPEG unless `format` says otherwise; `width` and `height`
+    /// scale it to fit, keeping its shape); returns the record, not yet in the database.
+    public func renderMeme(
+        base: MemeBase, boxes: [CaptionBox], captions: [String], textScale: Double, format: ImageFormat = .jpeg,
+        width: Int? = nil, height: Int? = nil
+    ) async throws -> ImageRecord {
         guard let renderer else {
             throw MediaError("memes need the caption fonts (fonts-dejavu-core); ask the operator to run scripts/setup")
         }
@@ -220,15 +223,30 @@ public final class MediaLibrary: Sendable {
         let started = ContinuousClock.now
         defer { renderObserver(.now - started) }
         return try await keep {
-            let picture = try self.drawMeme(renderer, base: base, boxes: boxes, captions: captions, scale: textScale)
-            let jpeg = picture.jpeg(quality: 85)
-            _ = try self.write(jpeg, id: id, format: .jpeg)
+            let drawn = try self.drawMeme(renderer, base: base, boxes: boxes, captions: captions, scale: textScale)
+            let picture = Self.resized(drawn, width: width, height: height)
+            let bytes = picture.encoded(format)
+            guard !bytes.isEmpty else { throw MediaError("this server's libgd cannot write \(format.rawValue)") }
+            _ = try self.write(bytes, id: id, format: format)
             return (
                 ImageRecord(
-                    id: id, ownerId: nil, kind: "meme", format: "jpeg", width: picture.width, height: picture.height,
-                    bytes: jpeg.count), jpeg
+                    id: id, ownerId: nil, kind: "meme", format: format.rawValue, width: picture.width,
+                    height: picture.height, bytes: bytes.count), bytes
             )
         }
+    }
+
+    /// `picture` scaled to `width` (or `height`) keeping its shape, or to fit inside both.
+    static func resized(_ picture: GDImage, width: Int?, height: Int?) -> GDImage {
+        let (w, h) = (Double(picture.width), Double(picture.height))
+        let scale: Double
+        switch (width, height) {
+        case (nil, nil): return picture
+        case (let width?, nil): scale = Double(width) / w
+        case (nil, let height?): scale = Double(height) / h
+        case (let width?, let height?): scale = min(Double(width) / w, Double(height) / h)
+        }
+        return picture.scaled(width: max(1, Int((w * scale).rounded())), height: max(1, Int((h * scale).rounded())))
     }
 
     /// The longest side of a preview: the same layout as the meme at about a third of the

@@ -81,15 +81,48 @@ import Testing
         }
         let grid = GridLayout.draw(tiles)
         #expect(GridLayout.columns(for: 5) == 3)
+        // 3:2 pictures: the full row is as tall as a tile-wide picture is (160), not square; the
+        // last row's wider tiles are a full tile tall.
         #expect(grid.width == GridLayout.gap + 3 * (GridLayout.tileSide + GridLayout.gap))
-        #expect(grid.height == GridLayout.gap + 2 * (GridLayout.tileSide + GridLayout.gap))
-        for (index, colour) in colours.enumerated() {
-            let (x, y) = GridLayout.origin(of: index, count: colours.count)
-            #expect(Self.close(grid.pixel(x + GridLayout.tileSide / 2, y + GridLayout.tileSide / 2), colour))
+        let (gap, side) = (GridLayout.gap, GridLayout.tileSide)
+        #expect(grid.height == gap + side * 2 / 3 + gap + side + gap)
+        let frames = GridLayout.frames(for: tiles.map { ($0.width, $0.height) }).frames
+        for (f, colour) in zip(frames, colours) {
+            #expect(Self.close(grid.pixel(f.x + f.w / 2, f.y + f.h / 2), colour))
         }
-        // The sixth slot is empty background.
-        let (x, y) = GridLayout.origin(of: 5, count: colours.count)
-        #expect(grid.pixel(x + 10, y + 10) & 0xFFFFFF == GDImage.color(24, 24, 28))
+        // The last row's two tiles share its width: no empty slot where a sixth would go.
+        let last = frames[4]
+        #expect(last.x + last.w == grid.width - GridLayout.gap)
+        #expect(Self.close(grid.pixel(last.x + last.w / 2 + 100, last.y + last.h / 2), colours[4]))
+    }
+
+    /// A meme is fitted whole into its tile: its left and right edges (where a caption's
+    /// first and last letters are) and its top and bottom rows are all in the grid.
+    @Test(arguments: [(800, 600), (600, 800), (900, 300)])
+    func gridTilesShowWholePictures(width: Int, height: Int) {
+        let tile = GDImage(width: width, height: height)
+        tile.fill(GDImage.color(0, 0, 255))
+        // Red bands on all four edges, 1/20 of the picture deep.
+        let (bx, by) = (width / 20, height / 20)
+        tile.rect(0, 0, bx, height, GDImage.color(255, 0, 0))
+        tile.rect(width - bx, 0, bx, height, GDImage.color(255, 0, 0))
+        tile.rect(0, 0, width, by, GDImage.color(255, 0, 0))
+        tile.rect(0, height - by, width, by, GDImage.color(255, 0, 0))
+        let grid = GridLayout.draw([tile, tile, tile, tile])
+        let f = GridLayout.frames(for: Array(repeating: (width, height), count: 4)).frames[0]
+        var red = (left: false, right: false, top: false, bottom: false)
+        for y in f.y..<(f.y + f.h) {
+            for x in f.x..<(f.x + f.w) where Self.close(grid.pixel(x, y), GDImage.color(255, 0, 0)) {
+                if x < f.x + f.w / 2 - 20 && y == f.y + f.h / 2 { red.left = true }
+                if x > f.x + f.w / 2 + 20 && y == f.y + f.h / 2 { red.right = true }
+                if y < f.y + f.h / 2 - 20 && x == f.x + f.w / 2 { red.top = true }
+                if y > f.y + f.h / 2 + 20 && x == f.x + f.w / 2 { red.bottom = true }
+            }
+        }
+        #expect(red.left && red.right && red.top && red.bottom, "\(red)")
+        if let dir = ProcessInfo.processInfo.environment["HEARTH_RENDER_DIR"] {
+            try? Data(grid.png()).write(to: URL(fileURLWithPath: "\(dir)/grid-\(width)x\(height).png"))
+        }
     }
 }
 

@@ -220,7 +220,8 @@ import Testing
             let (gridJPEG, _) = try await Web.fetch(try Web.link(in: grid))
             let probe = try ImageProbe.inspect([UInt8](gridJPEG))
             #expect(probe.width == GridLayout.gap + 2 * (GridLayout.tileSide + GridLayout.gap))
-            #expect(probe.height == GridLayout.gap + 2 * (GridLayout.tileSide + GridLayout.gap))
+            // Two 4:3 memes in a row 180 tall, the third across the last row (fitted whole, 240 tall).
+            #expect(probe.height == GridLayout.gap + 180 + GridLayout.gap + GridLayout.tileSide + GridLayout.gap)
             try await dan.send("!hot")
             try await dan.expect("#1  “it compiled | first try”  ♥11 ★1")
 
