@@ -137,6 +137,45 @@ import Testing
         }
     }
 
+    /// A search reads id windows newest first (`HistorySearchWindows`): what lies beyond the
+    /// first window is still found, and the newest lines come first whichever window holds them.
+    @Test(arguments: Engine.allCases)
+    func matchesOlderThanTheFirstWindowAreFound(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let hay = Int(HistorySearchWindows.first) + 10
+            var lines = [Self.line("#room", "oldest", "needle in the hay")]
+            lines += (0..<hay).map { Self.line("#room", "h\($0)", $0 == hay / 2 ? "older needle" : "only hay") }
+            lines.append(Self.line("#room", "newest", "the last needle"))
+            try await store.appendHistory(lines)
+            let room = HistoryScope(targets: ["#room"], conversationsOf: nil)
+            #expect(try await Self.find(store, Self.word("needle"), room) == ["oldest", "h\(hay / 2)", "newest"])
+            #expect(try await Self.find(store, Self.word("needle"), room, limit: 2) == ["h\(hay / 2)", "newest"])
+            // Two hits in the newest ids say a third is near: read backward again (PostgreSQL).
+            let three = try await Self.find(store, Self.word("needle"), room, limit: 3)
+            #expect(three == ["oldest", "h\(hay / 2)", "newest"])
+            #expect(try await Self.find(store, Self.word("needle in"), room) == ["oldest"])
+            #expect(try await Self.find(store, Self.word("absent"), room).isEmpty)
+        }
+    }
+
+    /// PostgreSQL's windows: the newest ids backward first; again backward while the hits so far
+    /// say the rest is near (1.5 times what they predict); else the bitmap down to the first line.
+    @Test func searchWindowsFollowTheHitsAndReachTheFirstLine() {
+        typealias W = HistorySearchWindows
+        #expect(
+            W.next(upTo: 1_000_000, covered: 0, found: 0, need: 100)
+                == W.Window(above: 1_000_000 - W.first, read: .backward))
+        // 60 hits in the first window: 40 more are about 13,000 ids away.
+        let near = W.next(upTo: 980_000, covered: W.first, found: 60, need: 40)
+        #expect(near == W.Window(above: 980_000 - 40 * 3 * W.first / 120, read: .backward))
+        // 5 hits: 95 more are beyond `scanRows`; none: no guess at all. Both read all the rest.
+        #expect(W.next(upTo: 980_000, covered: W.first, found: 5, need: 95) == W.Window(above: nil, read: .bitmap))
+        #expect(W.next(upTo: 980_000, covered: W.first, found: 0, need: 100) == W.Window(above: nil, read: .bitmap))
+        // Near the first line the window has no lower end either.
+        #expect(W.next(upTo: 5, covered: 0, found: 0, need: 10) == W.Window(above: nil, read: .backward))
+        #expect(W.next(upTo: 30_000, covered: W.first, found: 50, need: 50).above == nil)
+    }
+
     /// The migration indexes the history written before it.
     @Test(arguments: Engine.allCases)
     func existingHistoryIsIndexedByTheMigration(engine: Engine) async throws {
@@ -148,6 +187,9 @@ import Testing
             (store: any Store) async throws in
             let found = try await Self.find(store, Self.word("marmalade"), room)
             #expect(found == ["old1"])
+            // SQLite's index of 3-letter prefixes (v28) was rebuilt with the lines there were.
+            #expect(try await Self.find(store, Self.word("mar", prefix: true), room) == ["old1"])
+            #expect(try await Self.find(store, Self.word("marm", prefix: true), room) == ["old1"])
         }
     }
 }

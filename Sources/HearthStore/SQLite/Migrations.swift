@@ -469,6 +469,20 @@ enum Migrations {
                 t.column("steps")
             }
         }
+        m.registerMigration("v28-history-search-prefix-index") { db in
+            // Chat search's `abc*` merged the lines of every word it starts before finding the newest
+            // (55 ms p99 over a million lines): FTS5 keeps 3-letter prefixes as terms of their own now
+            // (ChatSearchQuery.minPrefixLetters), read newest first like a word. v19's triggers name the
+            // table, so they write to the new one; 'rebuild' indexes the history there is.
+            try db.execute(
+                sql: """
+                    DROP TABLE historySearch;
+                    CREATE VIRTUAL TABLE historySearch USING fts5(
+                      text, scope, content = 'historySearchSource', content_rowid = 'id', tokenize = 'unicode61',
+                      prefix = '3');
+                    INSERT INTO historySearch (historySearch) VALUES ('rebuild');
+                    """)
+        }
         return m
     }
 }
