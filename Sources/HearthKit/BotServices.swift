@@ -71,6 +71,7 @@ public final class BotServices: Sendable {
     /// What a login does to the connection: log in, load whom the account blocks, and what
     /// each app adds (e.g. "today's cookie is waiting").
     public func loginEffects(_ account: AccountRef, tokenHash: String?) async throws -> [SessionEffect] {
+        try await refuseBannedAccount(account)
         let blocked = try await store.blockedIDs(by: account.id)
         let settings = UserSettings(stored: try await store.settings(account.id))
         var effects: [SessionEffect] = [

@@ -22,6 +22,8 @@ public enum SessionEffect: Sendable, Equatable, Codable {
     case channelOwned(RegisteredChannel)
     /// A channel's registration was dropped.
     case channelDropped(nameKey: String)
+    /// A registered channel's access list changed: the account gets op or voice on join (nil: nothing).
+    case channelAccess(nameKey: String, accountID: Int64, level: ChannelAccess.Level?)
     /// A notice to the account's connections at a given time (replacing an earlier one).
     case remind(accountID: Int64, at: Date, text: String)
     /// An app is collecting the account's lines (e.g. a recipe being written): its plain-mode

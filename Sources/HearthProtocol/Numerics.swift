@@ -94,6 +94,7 @@ public enum Numeric: String, Sendable {
     case needMoreParams = "461"
     case alreadyRegistered = "462"
     case passwdMismatch = "464"
+    case yourBannedCreep = "465"
     case keySet = "467"
     case channelIsFull = "471"
     case unknownMode = "472"

@@ -332,6 +332,7 @@ public final class HearthServer: Sendable {
         func run() async throws {
             let core = server.core
             try await core.loadRegisteredChannels()
+            try await core.loadServerBans()
             try await core.loadGuardedChannels()
             // In a network: enter it before anyone can connect, and keep up with it until the end.
             try await core.network?.start()

@@ -31,9 +31,15 @@ extension Core {
             state.blocking[id] = blocked.isEmpty ? nil : blocked
         case .channelOwned(let record):
             state.registered[record.nameKey] = record
-            if let channel = state.channels[record.nameKey] { renewHistoryKey(&state, channel) }
+            if let channel = state.channels[record.nameKey] {
+                renewHistoryKey(&state, channel)
+                keepLists(&state, channel)
+            }
         case .channelDropped(let key):
             state.registered[key] = nil
+            forgetKeptLists(&state, nameKey: key)
+        case .channelAccess(let key, let id, let level):
+            state.moderation.access[key, default: [:]][id] = level
             retireHistory(&state, of: key, keepFor: client.flatMap { state[$0].account }.map { [$0.id] } ?? [])
         case .remind(let id, let at, let text):
             scheduleReminder(accountID: id, at: at, text: text)

@@ -39,6 +39,8 @@ struct ChatState {
     var nextID = 1
     /// Registered, invisible and operator users (kept by `self[client]`).
     var counts = UserCounts()
+    /// Server bans, and registered channels' kept lists and access (IRC/ServerBans.swift).
+    var moderation = Moderation()
 }
 
 /// The chat state behind the core's lock. The only way in is `withLock`, whose closure gets

@@ -46,9 +46,9 @@ final class Core: Sendable {
     let historyQueue = Mutex(HistoryQueue())
     /// One pending reminder per account (e.g. "a new cookie is ready"), scheduled, not polled.
     let reminders = NIOLockedValueBox(ReminderTable())
-    /// Topic and mode changes of registered channels, saved in order by one task.
-    let saves: AsyncStream<RegisteredChannel>.Continuation
-    private let savesStream: AsyncStream<RegisteredChannel>
+    /// Topic, mode and list changes of registered channels, saved in order by one task.
+    let saves: AsyncStream<ChannelSave>.Continuation
+    private let savesStream: AsyncStream<ChannelSave>
 
     let loops: LoopLocals
     let group: EventLoopGroup
@@ -64,7 +64,7 @@ final class Core: Sendable {
         loops = LoopLocals(
             groups: [group] + (epoll.map { [$0] } ?? []),
             sweepInterval: .milliseconds(Int64(max(0.05, shortest / 4) * 1000)), metrics: metrics)
-        (savesStream, saves) = AsyncStream.makeStream(of: RegisteredChannel.self)
+        (savesStream, saves) = AsyncStream.makeStream(of: ChannelSave.self)
         configBox = NIOLockedValueBox(ConfigSnapshot(config))
         serverName = config.serverName
         botPrefix = "\(Bot.nick)!\(Bot.nick)@\(config.serverName)"
@@ -85,6 +85,7 @@ final class Core: Sendable {
     func loadRegisteredChannels() async throws {
         let stored = try await store.registeredChannels()
         chat.withLock { state in for record in stored { state.registered[record.nameKey] = record } }
+        try await loadKeptLists()
     }
 
     /// Loads the channels the apps guard and who may be in each.
@@ -102,8 +103,8 @@ final class Core: Sendable {
 
     /// Saves registered channels' changes, in order, until the stream ends.
     func runChannelSaves() async {
-        for await record in savesStream {
-            do { try await store.save(record) } catch { logger.error("saving \(record.name) failed: \(error)") }
+        for await save in savesStream {
+            do { try await save.run(store) } catch { logger.error("saving \(save.nameKey) failed: \(error)") }
         }
     }
 
@@ -115,7 +116,8 @@ final class Core: Sendable {
         record.topicSetAt = channel.topicSetAt
         record.modes = channel.modes
         state.registered[channel.key] = record
-        saves.yield(record)
+        saves.yield(.record(record))
+        keepLists(&state, channel)
     }
 
     /// Names change only with a restart: read without the settings' lock.

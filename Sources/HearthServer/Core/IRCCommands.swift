@@ -108,6 +108,15 @@ extension Core {
             IRCCommand("HELPOP", usage: "HELPOP [<command>]") { $0.help($1, $2) },
             IRCCommand("REHASH", oper: true, usage: "REHASH") { $0.rehash($1, $2) },
             IRCCommand("NETSTATE", oper: true, usage: "NETSTATE [<channel>]") { $0.netstate($1, $2) },
+            IRCCommand("UBAN", min: 1, oper: true, usage: "UBAN ADD|DEL|LIST|INFO [<target>]") { $0.uban($1, $2) },
+            IRCCommand("KLINE", min: 1, oper: true, usage: "KLINE [<duration>] <mask> [:<reason>]") {
+                $0.kline($1, $2)
+            },
+            IRCCommand("DLINE", min: 1, oper: true, usage: "DLINE [<duration>] <address> [:<reason>]") {
+                $0.kline($1, $2)
+            },
+            IRCCommand("UNKLINE", min: 1, oper: true, usage: "UNKLINE <mask>") { $0.unkline($1, $2) },
+            IRCCommand("UNDLINE", min: 1, oper: true, usage: "UNDLINE <address>") { $0.unkline($1, $2) },
         ].map { ($0.name, $0) })
 
     /// Commands an IRC client may send before registration. A first line starting with one

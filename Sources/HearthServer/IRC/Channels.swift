@@ -164,6 +164,7 @@ extension Core {
             channel.topicSetBy = shownSource(record.topicSetBy)
             channel.topicSetAt = record.topicSetAt ?? Date()
             channel.modes = record.modes
+            restoreLists(state, channel)
         }
         return channel
     }
@@ -483,8 +484,11 @@ extension ChatState {
         // Registered channels give ops to their owner only. In a network, the database's word
         // decides who made the channel first (another node's joiner may have made it here
         // meanwhile); otherwise the first joiner.
-        let op = owner.map { $0 == self[client].account?.id } ?? (claim.map(\.created) ?? isNew)
-        return .admitted(MemberStatus(op: op, voice: false, byAccount: byAccount, opByAccount: op && owner != nil))
+        // Its access list may give an account op or voice too.
+        let access = accessLevel(client, in: folded)
+        let op = owner.map { $0 == self[client].account?.id || access == .op } ?? (claim.map(\.created) ?? isNew)
+        return .admitted(
+            MemberStatus(op: op, voice: access == .voice, byAccount: byAccount, opByAccount: op && owner != nil))
     }
 }
 

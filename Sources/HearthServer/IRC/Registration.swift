@@ -458,6 +458,7 @@ extension Core {
     }
 
     func completeRegistration(_ client: Client) {
+        if refuseIfServerBanned(client) { return }
         withState { state, out in
             guard state.clients[client.id] != nil else { return }
             state[client].registered = true

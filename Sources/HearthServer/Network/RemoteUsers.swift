@@ -128,6 +128,8 @@ extension Core {
         case "INVITE" where message.params.count == 2: invite(user, message)
         case "AWAY": away(user, message)
         case "CHGHOST" where message.params.count == 2: chghost(user, message)
+        // The ban is in the store already: read the bans again and end who they match here.
+        case "UBAN", "KLINE", "DLINE", "UNKLINE", "UNDLINE": Task { try? await loadServerBans() }
         default: break
         }
     }

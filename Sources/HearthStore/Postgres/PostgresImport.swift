@@ -13,6 +13,7 @@ extension PostgresStore {
         "memeLike", "memeFav", "renderCache", "comment", "fortune", "pointsEvent", "lastLocation", "recipe",
         "recipeDraft", "recipeVote", "recipeSave", "family", "familyMember", "familyLink", "familyInvite",
         "familyPost", "postLike", "scramCredential", "formerName", "registrationInvite", "pushSubscription",
+        "serverBan", "channelListEntry", "channelAccess", "alwaysOnPresence", "clientCertificate",
     ]
 
     /// What was copied: rows per table, and pictures.

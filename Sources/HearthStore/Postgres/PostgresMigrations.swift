@@ -175,6 +175,24 @@ enum PostgresMigrations {
             CREATE INDEX recipe_search ON recipe USING GIN (search)
             """
         ),
+        // Operators' server bans (UBAN), and what registered channels keep across restarts: their
+        // ban, exception and invite-exception masks and who gets op or voice on join.
+        (
+            "v29-server-bans-and-channel-lists",
+            """
+            CREATE TABLE serverBan (
+                target TEXT PRIMARY KEY, kind TEXT NOT NULL, reason TEXT NOT NULL, setBy TEXT NOT NULL,
+                createdAt TIMESTAMPTZ NOT NULL, expiresAt TIMESTAMPTZ);
+            CREATE TABLE channelListEntry (
+                nameKey TEXT NOT NULL REFERENCES registeredChannel(nameKey) ON DELETE CASCADE,
+                mode TEXT NOT NULL, mask TEXT NOT NULL, setBy TEXT NOT NULL, setAt TIMESTAMPTZ NOT NULL,
+                byOper BOOLEAN NOT NULL DEFAULT FALSE, PRIMARY KEY (nameKey, mode, mask));
+            CREATE TABLE channelAccess (
+                nameKey TEXT NOT NULL REFERENCES registeredChannel(nameKey) ON DELETE CASCADE,
+                accountId BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE, level TEXT NOT NULL,
+                PRIMARY KEY (nameKey, accountId))
+            """
+        ),
     ]
 
     /// `text` with the accents of Latin letters taken off ("crème" is "creme"), for recipe search:

@@ -71,4 +71,54 @@ extension PostgresStore: ChannelRegistry {
                 "UPDATE registeredChannel SET ownerId = \(ownerId) WHERE nameKey = \(nameKey)", logger: self.logger)
         }
     }
+
+    public func channelListEntries() async throws -> [ChannelListEntry] {
+        try await rows(
+            "SELECT nameKey, mode, mask, setBy, setAt, byOper FROM channelListEntry ORDER BY setAt, mask"
+        ).map {
+            let (nameKey, mode, mask, setBy, setAt, byOper) = try $0.decode(
+                (String, String, String, String, Date, Bool).self)
+            return ChannelListEntry(
+                nameKey: nameKey, mode: mode, mask: mask, setBy: setBy, setAt: setAt, byOper: byOper)
+        }
+    }
+
+    public func saveChannelLists(nameKey: String, _ entries: [ChannelListEntry]) async throws {
+        try await transaction { db in
+            // The channel's row held still: a drop meanwhile leaves nothing behind.
+            let kept = try await db.rows(
+                "SELECT 1 FROM registeredChannel WHERE nameKey = \(nameKey) FOR UPDATE", self.logger)
+            try await db.query("DELETE FROM channelListEntry WHERE nameKey = \(nameKey)", logger: self.logger)
+            guard !kept.isEmpty else { return }
+            for entry in entries {
+                try await db.query(
+                    """
+                    INSERT INTO channelListEntry (nameKey, mode, mask, setBy, setAt, byOper)
+                    VALUES (\(nameKey), \(entry.mode), \(entry.mask), \(entry.setBy), \(entry.setAt), \(entry.byOper))
+                    ON CONFLICT DO NOTHING
+                    """, logger: self.logger)
+            }
+        }
+    }
+
+    public func channelAccess() async throws -> [ChannelAccess] {
+        try await rows("SELECT nameKey, accountId, level FROM channelAccess").compactMap {
+            let (nameKey, accountId, level) = try $0.decode((String, Int64, String).self)
+            return ChannelAccess.Level(rawValue: level).map {
+                ChannelAccess(nameKey: nameKey, accountId: accountId, level: $0)
+            }
+        }
+    }
+
+    public func setChannelAccess(nameKey: String, accountId: Int64, level: ChannelAccess.Level?) async throws {
+        guard let level else {
+            try await run("DELETE FROM channelAccess WHERE nameKey = \(nameKey) AND accountId = \(accountId)")
+            return
+        }
+        try await run(
+            """
+            INSERT INTO channelAccess (nameKey, accountId, level) VALUES (\(nameKey), \(accountId), \(level.rawValue))
+            ON CONFLICT (nameKey, accountId) DO UPDATE SET level = EXCLUDED.level
+            """)
+    }
 }

@@ -54,4 +54,56 @@ extension SQLiteStore {
                 sql: "UPDATE registeredChannel SET ownerId = ? WHERE nameKey = ?", arguments: [ownerId, nameKey])
         }
     }
+
+    public func channelListEntries() async throws -> [ChannelListEntry] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT nameKey, mode, mask, setBy, setAt, byOper FROM channelListEntry ORDER BY setAt, mask"
+            ).map { row in
+                ChannelListEntry(
+                    nameKey: row["nameKey"], mode: row["mode"], mask: row["mask"], setBy: row["setBy"],
+                    setAt: row["setAt"], byOper: row["byOper"])
+            }
+        }
+    }
+
+    public func saveChannelLists(nameKey: String, _ entries: [ChannelListEntry]) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM channelListEntry WHERE nameKey = ?", arguments: [nameKey])
+            // A channel dropped meanwhile keeps nothing.
+            guard try RegisteredChannel.exists(db, key: nameKey) else { return }
+            for entry in entries {
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO channelListEntry (nameKey, mode, mask, setBy, setAt, byOper)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [nameKey, entry.mode, entry.mask, entry.setBy, entry.setAt, entry.byOper])
+            }
+        }
+    }
+
+    public func channelAccess() async throws -> [ChannelAccess] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT nameKey, accountId, level FROM channelAccess").compactMap { row in
+                ChannelAccess.Level(rawValue: row["level"]).map {
+                    ChannelAccess(nameKey: row["nameKey"], accountId: row["accountId"], level: $0)
+                }
+            }
+        }
+    }
+
+    public func setChannelAccess(nameKey: String, accountId: Int64, level: ChannelAccess.Level?) async throws {
+        try await pool.write { db in
+            guard let level else {
+                try db.execute(
+                    sql: "DELETE FROM channelAccess WHERE nameKey = ? AND accountId = ?",
+                    arguments: [nameKey, accountId])
+                return
+            }
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO channelAccess (nameKey, accountId, level) VALUES (?, ?, ?)",
+                arguments: [nameKey, accountId, level.rawValue])
+        }
+    }
 }

@@ -483,6 +483,24 @@ enum Migrations {
                     INSERT INTO historySearch (historySearch) VALUES ('rebuild');
                     """)
         }
+        m.registerMigration("v30-server-bans-and-channel-lists") { db in
+            // Operators' server bans (UBAN), and what registered channels keep across restarts:
+            // their ban, exception and invite-exception masks and who gets op or voice on join.
+            try db.execute(
+                sql: """
+                    CREATE TABLE serverBan (
+                      target TEXT PRIMARY KEY, kind TEXT NOT NULL, reason TEXT NOT NULL, setBy TEXT NOT NULL,
+                      createdAt DATETIME NOT NULL, expiresAt DATETIME);
+                    CREATE TABLE channelListEntry (
+                      nameKey TEXT NOT NULL REFERENCES registeredChannel(nameKey) ON DELETE CASCADE,
+                      mode TEXT NOT NULL, mask TEXT NOT NULL, setBy TEXT NOT NULL, setAt DATETIME NOT NULL,
+                      byOper BOOLEAN NOT NULL DEFAULT 0, PRIMARY KEY (nameKey, mode, mask));
+                    CREATE TABLE channelAccess (
+                      nameKey TEXT NOT NULL REFERENCES registeredChannel(nameKey) ON DELETE CASCADE,
+                      accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE, level TEXT NOT NULL,
+                      PRIMARY KEY (nameKey, accountId))
+                    """)
+        }
         return m
     }
 }

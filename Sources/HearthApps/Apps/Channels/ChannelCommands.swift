@@ -3,16 +3,16 @@ import HearthKit
 import HearthProtocol
 import HearthStore
 
-/// `!channel register|info|drop|transfer`: channels with an owner.
+/// `!channel register|info|drop|transfer|access`: channels with an owner.
 enum ChannelCommands {
     static let group = "channels"
     /// Channels one account may own (each keeps a row and its history for good).
     static let maxOwned = 10
 
     static let channel = BotCommand(
-        "channel", group: group, usage: "register|info|drop|transfer #CHANNEL [USER]",
-        summary: "own a channel: its topic and modes survive restarts and you get ops back on join",
-        example: "!channel register #bakers", arity: 2...3
+        "channel", group: group, usage: "register|info|drop|transfer|access #CHANNEL [op|voice|none] [USER]",
+        summary: "own a channel: its topic, modes and lists survive restarts; ops and voices by account",
+        example: "!channel register #bakers", arity: 2...4
     ) { request in
         let action = request.words[0].lowercased()
         let name = request.words[1]
@@ -58,6 +58,8 @@ enum ChannelCommands {
             if !record.topic.isEmpty { lines.append("topic: \(record.topic)") }
             lines.append(live.map { "\($0.members) here now" } ?? "nobody here now")
             return BotResponse(lines)
+        case "access":
+            return try await access(request, name: name, key: key)
         case "drop", "transfer":
             let me = try request.account()
             guard let record = try await store.registeredChannel(nameKey: key) else {
@@ -85,6 +87,43 @@ enum ChannelCommands {
         default:
             throw request.usageError("unknown action \(action)")
         }
+    }
+
+    /// `!channel access #CHANNEL`: who gets op or voice on joining; the owner adds with
+    /// `op|voice USER` and takes away with `none USER`.
+    static func access(_ request: BotRequest, name: String, key: String) async throws -> BotResponse {
+        let store = request.services.store
+        guard let record = try await store.registeredChannel(nameKey: key) else {
+            throw BotError("\(name) is not registered")
+        }
+        guard request.words.count == 4 else {
+            guard request.words.count == 2 else {
+                throw request.usageError("access needs op, voice or none and a user")
+            }
+            let grants = try await store.channelAccess().filter { $0.nameKey == key }
+            var lines: [String] = []
+            for grant in grants {
+                let who = try await store.account(id: grant.accountId)?.name ?? "?"
+                lines.append("\(who): \(grant.level.rawValue)")
+            }
+            return BotResponse(
+                lines.isEmpty ? ["nobody gets op or voice on joining \(record.name) but its owner"] : lines)
+        }
+        let me = try request.account()
+        guard record.ownerId == me.id else { throw BotError("only the owner of \(record.name) can do that") }
+        let word = request.words[2].lowercased()
+        guard word == "none" || ChannelAccess.Level(rawValue: word) != nil else {
+            throw request.usageError("say op, voice or none, not \(request.words[2])")
+        }
+        let level = ChannelAccess.Level(rawValue: word)
+        guard let who = try await store.account(nameKey: IRCNames.fold(request.words[3])) else {
+            throw BotError("nobody is called \(request.words[3])")
+        }
+        try await store.setChannelAccess(nameKey: key, accountId: who.id, level: level)
+        let text =
+            level.map { "\(who.name) gets \($0.rawValue) on joining \(record.name)." }
+            ?? "\(who.name) gets nothing on joining \(record.name) any more."
+        return BotResponse([text], effects: [.channelAccess(nameKey: key, accountID: who.id, level: level)])
     }
 
     static let all = [channel]
