@@ -8,8 +8,10 @@ public struct Setting: Sendable {
     public let defaultValue: String
     public let summary: String
     let check: (@Sendable (String) -> String?)?
+    /// What a free-form value looks like, for `!settings`.
+    var hint = "Area/City"
 
-    public var allowed: String { values?.joined(separator: "|") ?? "Area/City" }
+    public var allowed: String { values?.joined(separator: "|") ?? hint }
 
     /// The normalised value, or an explanation of what is allowed.
     public func validate(_ raw: String) -> Result<String, BotError> {
@@ -46,6 +48,10 @@ public struct Setting: Sendable {
         Setting(
             key: "location", values: ["on", "off"], defaultValue: "off",
             summary: "share where you open fortunes with your family and friends", check: nil),
+        Setting(
+            key: "fortunes", values: nil, defaultValue: "all",
+            summary: "the categories of sayings !fortune draws from (!fortune categories lists them)", check: nil,
+            hint: "all or CATEGORY,CATEGORY"),
         Setting(
             key: "textsize", values: ["small", "normal", "large"], defaultValue: "normal",
             summary: "text size in pictures I draw for you", check: nil),

@@ -187,9 +187,15 @@ public struct WorldMap: Sendable {
         let image = GDImage(width: Self.width, height: Self.height + legendHeight)
         image.fill(GDImage.color(250, 250, 247))
         image.draw(view == .world ? base : drawView(view), x: 0, y: 0, width: Self.width, height: Self.height)
-        // Markers, numbered; the first ones drawn last so they stay on top.
-        for (index, marker) in markers.enumerated().reversed() {
-            let (x, y) = view.project(lat: marker.lat, lon: marker.lon, width: Self.width, height: Self.height)
+        // Markers, numbered, moved apart where they would cover each other (a thin line and a dot
+        // keep the true place); the first ones drawn last so they stay on top.
+        let places = markers.map { view.project(lat: $0.lat, lon: $0.lon, width: Self.width, height: Self.height) }
+        let spots = Self.spread(places)
+        for (place, spot) in zip(places, spots) where place != spot {
+            image.line(place.x, place.y, spot.x, spot.y, Self.coast)
+            image.ellipse(place.x, place.y, 7, 7, Self.marker)
+        }
+        for (index, (x, y)) in spots.enumerated().reversed() {
             image.ellipse(x, y, 22, 22, GDImage.color(255, 255, 255))
             image.ellipse(x, y, 18, 18, Self.marker)
             let number = String(index + 1)
@@ -225,6 +231,39 @@ public struct WorldMap: Sendable {
         return image
     }
 
+    /// Pixels between the centres of two markers that do not overlap (a marker is 22 px wide).
+    static let markerSpacing = 24
+
+    /// Where to draw markers at `points` so that none hides another: a marker within
+    /// `markerSpacing` of an earlier group's first one joins that group, whose first marker stays
+    /// on its place and the others go round it in rings (6 in the first, 12 in the next, …).
+    static func spread(_ points: [(x: Int, y: Int)]) -> [(x: Int, y: Int)] {
+        var groups: [(centre: (x: Int, y: Int), members: [Int])] = []
+        for (index, point) in points.enumerated() {
+            let near = groups.firstIndex { group in
+                let (dx, dy) = (group.centre.x - point.x, group.centre.y - point.y)
+                return dx * dx + dy * dy < markerSpacing * markerSpacing
+            }
+            if let near { groups[near].members.append(index) } else { groups.append((point, [index])) }
+        }
+        var spots = points
+        for group in groups {
+            var (ring, slot, capacity) = (0, 0, 1)
+            for member in group.members {
+                if slot == capacity { (ring, slot, capacity) = (ring + 1, 0, 6 * (ring + 1)) }
+                let radius = Double(ring * markerSpacing)
+                // Rings turned by half a slot each, so neighbouring rings do not line up.
+                let angle = (Double(slot) + Double(ring % 2) / 2) / Double(capacity) * 2 * .pi - .pi / 2
+                spots[member] = (
+                    group.centre.x + Int((radius * cos(angle)).rounded()),
+                    group.centre.y + Int((radius * sin(angle)).rounded())
+                )
+                slot += 1
+            }
+        }
+        return spots
+    }
+
     /// `text`, cut with an ellipsis to fit `width` pixels at 12 px.
     static func fit(_ text: String, width: Int, font fonts: FontSet) -> String {
         func w(_ s: String) -> Int {
@@ -236,34 +275,6 @@ public struct WorldMap: Sendable {
         while !cut.isEmpty && w(cut + "…") > width { cut.removeLast() }
         return cut + "…"
     }
-}
-
-/// Place names → coordinates, offline (Natural Earth populated places and countries).
-public enum Gazetteer {
-    private static let places: [String: (name: String, lat: Double, lon: Double)] = {
-        guard let url = Bundle.module.url(forResource: "cities", withExtension: "txt", subdirectory: "MapData"),
-            let text = try? String(contentsOf: url, encoding: .utf8)
-        else { return [:] }
-        var result: [String: (String, Double, Double)] = [:]
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let parts = line.split(separator: "\t")
-            guard parts.count == 3, let lat = Double(parts[1]), let lon = Double(parts[2]) else { continue }
-            let key = normalize(String(parts[0]))
-            if result[key] == nil { result[key] = (String(parts[0]), lat, lon) }
-        }
-        return result
-    }()
-
-    static func normalize(_ name: String) -> String {
-        name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).trimmingCharacters(
-            in: .whitespaces)
-    }
-
-    public static func lookup(_ name: String) -> (name: String, lat: Double, lon: Double)? {
-        places[normalize(name.replacingOccurrences(of: "_", with: " "))]
-    }
-
-    public static var count: Int { places.count }
 }
 
 /// Great-circle distance in kilometres.

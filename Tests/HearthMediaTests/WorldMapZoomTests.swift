@@ -78,4 +78,45 @@ import Testing
             try Data(pacific.png(level: 1)).write(to: URL(fileURLWithPath: "\(dir)/map-zoomed-pacific.png"))
         }
     }
+
+    /// Markers at one place (or a few pixels apart) go round the first one instead of under it.
+    @Test func markersThatWouldCoverEachOtherAreSpreadApart() throws {
+        let spacing = WorldMap.markerSpacing
+        func apart(_ spots: [(x: Int, y: Int)]) -> Bool {
+            for i in spots.indices {
+                for j in spots.indices where j > i {
+                    let (dx, dy) = (spots[i].x - spots[j].x, spots[i].y - spots[j].y)
+                    if dx * dx + dy * dy < (spacing - 2) * (spacing - 2) { return false }
+                }
+            }
+            return true
+        }
+        let far = [(x: 100, y: 100), (x: 300, y: 100)]
+        #expect(WorldMap.spread(far).map(\.x) == [100, 300])  // nothing to move
+        for count in [2, 7, 19, 40] {
+            let same = [(x: Int, y: Int)](repeating: (500, 250), count: count)
+            let spots = WorldMap.spread(same)
+            #expect(spots[0] == (500, 250) && apart(spots), "\(count) markers")
+        }
+        let close = [(x: 500, y: 250), (x: 505, y: 252), (x: 700, y: 300), (x: 498, y: 247)]
+        let spots = WorldMap.spread(close)
+        #expect(spots[0] == (500, 250) && spots[2] == (700, 300) && apart(spots))
+
+        // Drawn: marker 2 (Versailles, beside Paris) has its own red disc away from Paris's.
+        let fonts = try #require(FontSet.installed())
+        let map = try #require(WorldMap(fonts: fonts))
+        let markers = [
+            Self.paris, WorldMap.Marker(lat: 48.80, lon: 2.13, label: "Versailles"),
+            WorldMap.Marker(lat: 48.86, lon: 2.34, label: "Paris again"), Self.london,
+        ]
+        let view = Viewport.around(markers)
+        let image = map.render(title: "Around Paris", markers: markers)
+        let placed = WorldMap.spread(
+            markers.map { view.project(lat: $0.lat, lon: $0.lon, width: WorldMap.width, height: WorldMap.height) })
+        #expect(apart(placed))
+        for spot in placed { #expect(image.pixel(spot.x + 6, spot.y) == WorldMap.marker) }
+        if let dir = ProcessInfo.processInfo.environment["HEARTH_RENDER_DIR"] {
+            try Data(image.png(level: 1)).write(to: URL(fileURLWithPath: "\(dir)/map-spread-paris.png"))
+        }
+    }
 }

@@ -180,7 +180,7 @@ import Testing
             let sol = try await TestClient.user(server, "sol")
             for (bad, answer) in [
                 ("@91,0", "is off the globe"), ("@12,abc", "is not a place"),
-                ("@Atlantis", "I don't know a place called Atlantis"),
+                ("@Narnia", "I don't know a place called Narnia"),
                 ("tomorrow", "Give a place as @LAT,LON or @City"),
             ] {
                 try await sol.send("!fortune \(bad)")

@@ -143,12 +143,12 @@ extension LimitCrossingTests {
         }
     }
 
-    /// Place names (cut to maxPlaceLength), fortunePageSize, and leaderboardSize.
+    /// Place names (cut to PlaceInput.maxNameLength), fortunePageSize, and leaderboardSize.
     @Test func fortunePlacesPagesAndLeaderboardAtTheirLimitsAndOnePast() async throws {
         let clock = TestClock("2026-07-01T09:00:00Z")
         try await stopping(try await FortuneTests.start(clock)) { server in
             let sol = try await TestClient.user(server, "sol")
-            let place = String(repeating: "p", count: FortuneCommands.maxPlaceLength)
+            let place = String(repeating: "p", count: PlaceInput.maxNameLength)
             try await sol.send("!fortune @48.85,2.35 \(place)")
             #expect(try await sol.expect("opened in \(place)").contains("opened in \(place)"))
             clock.set("2026-07-02T09:00:00Z")

@@ -30,7 +30,7 @@ enum LocationCommands {
             guard request.settings?["location"] == "on" else {
                 throw BotError("location sharing is off — !loc on first (then your family sees your last place)")
             }
-            let place = try FortuneCommands.place("@" + request.input.text(after: 0))
+            let place = try PlaceInput.parse("@" + request.input.text(after: 0))
             try await store.shareLocation(
                 accountID: me.id,
                 SharedLocation(lat: place.lat, lon: place.lon, label: place.name, at: request.services.clock.now()))

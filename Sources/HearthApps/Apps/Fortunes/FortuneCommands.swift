@@ -17,7 +17,6 @@ enum FortuneCommands {
     static let loginBonus = 2
     static let luckyNumberCount = 6
     static let luckyNumberRange = 1...49
-    static let maxPlaceLength = 60
     static let leaderboardSize = 10
 
     static func days(_ request: BotRequest) -> LocalDays {
@@ -34,34 +33,6 @@ enum FortuneCommands {
             numbers.insert(luckyNumberRange.lowerBound + Int(Sodium.randomUniform(span)))
         }
         return numbers.sorted()
-    }
-
-    /// A place from `@LAT,LON [name]` or `@Place Name`, or an explanation.
-    static func place(_ text: String) throws -> (lat: Double, lon: Double, name: String?) {
-        let body = text.dropFirst()  // "@"
-        let words = body.split(separator: " ", maxSplits: 1).map(String.init)
-        let head = words.first ?? ""
-        let parts = head.split(separator: ",", omittingEmptySubsequences: false)
-        if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) {
-            guard (-90...90).contains(lat), (-180...180).contains(lon) else {
-                throw BotError(
-                    "\(head) is off the globe: latitude goes from -90 to 90 and longitude from -180 to 180 — e.g. "
-                        + "@48.85,2.35 Paris"
-                )
-            }
-            let name = words.count > 1 ? String(words[1].prefix(maxPlaceLength)) : nil
-            return (lat, lon, name)
-        }
-        if parts.count == 2 || head.contains(where: { $0.isNumber }) && head.contains(",") {
-            throw BotError(
-                "\"\(head)\" is not a place: use @LAT,LON with numbers, e.g. @48.85,2.35 Paris, or a city like @Paris")
-        }
-        let name = String(body).trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { throw BotError("where? Use @LAT,LON (e.g. @48.85,2.35) or a city (e.g. @Paris)") }
-        guard let found = Gazetteer.lookup(name) else {
-            throw BotError("I don't know a place called \(name) — give coordinates instead, e.g. @48.85,2.35 \(name)")
-        }
-        return (found.lat, found.lon, found.name)
     }
 
     static func formatDay(_ day: String) -> String {
@@ -118,14 +89,16 @@ enum FortuneCommands {
     // MARK: !fortune
 
     static let fortune = BotCommand(
-        "fortune", group: group, usage: "[@LAT,LON [PLACE] | @CITY]  ·  show ID  ·  map [USER]  ·  stats",
-        summary: "open today's fortune cookie (where you are, if you say)",
-        example: "!fortune @48.85,2.35 Paris", arity: 0...Int.max, requiresLogin: true
+        "fortune", group: group,
+        usage: "[CATEGORY] [@LAT,LON [PLACE] | @CITY]  ·  show ID  ·  map [USER]  ·  stats  ·  categories",
+        summary: "open today's fortune cookie (from a category, where you are, if you say)",
+        example: "!fortune science @Lyon", arity: 0...Int.max, requiresLogin: true
     ) { request in
         switch request.words.first?.lowercased() {
         case "show": return try await show(request)
         case "map": return try await map(request)
         case "stats": return try await stats(request)
+        case "categories": return try FortuneCategories.list(request)
         default: return try await open(request)
         }
     }
@@ -135,12 +108,21 @@ enum FortuneCommands {
         let store = request.services.store
         let days = days(request)
         let now = now(request)
+        let catalogue = try FortuneCategories.catalogue(request)
+        // `!fortune CATEGORY [@PLACE]`: a category first, then the place.
+        var category: String?
         if let first = request.words.first, !first.hasPrefix("@") {
-            throw request.usageError("\(first)? Give a place as @LAT,LON or @City")
+            category = try FortuneCategories.named(first, in: catalogue)
         }
+        let placeWord = category == nil ? 0 : 1
         var where_: (lat: Double, lon: Double, name: String?)?
-        if request.words.first?.hasPrefix("@") == true {
-            where_ = try place(request.input.text(after: 0))
+        var placeNote: String?
+        if request.words.count > placeWord {
+            guard request.words[placeWord].hasPrefix("@") else {
+                throw request.usageError("\(request.words[placeWord])? Give a place as @LAT,LON or @City")
+            }
+            let place = try PlaceInput.parse(request.input.text(after: placeWord))
+            (where_, placeNote) = ((place.lat, place.lon, place.name), place.note)
         }
         let last = try await store.lastFortune(accountID: me.id)
         guard case .give(let today, let continues) = OncePerDay.decide(last: last?.localDay, now: now, in: days)
@@ -150,16 +132,16 @@ enum FortuneCommands {
         {
             where_ = (last.lat, last.lon, last.label)
         }
-        guard let catalogue = request.services.fortunes, !catalogue.sayings.isEmpty else {
-            throw BotError("the fortune catalogue is empty on this server")
-        }
-        // No repeats until the whole catalogue has been seen.
+        // From the category asked for, else those the reader chose; no repeats until all of them
+        // have been seen.
+        let chosen = FortuneCategories.chosen(request.settings?[FortuneCategories.settingKey], in: catalogue)
+        let pool = catalogue.sayings(in: category.map { [$0] } ?? chosen)
         var (round, seen) = try await store.fortuneRound(accountID: me.id)
-        var unseen = catalogue.sayings.filter { !seen.contains($0.key) }
+        var unseen = pool.filter { !seen.contains($0.key) }
         if unseen.isEmpty {
             round += 1
             seen = []
-            unseen = catalogue.sayings
+            unseen = pool
         }
         let saying = unseen[Int(Sodium.randomUniform(UInt32(unseen.count)))]
         let streak = continues ? (last?.streak ?? 0) + 1 : 1
@@ -175,11 +157,13 @@ enum FortuneCommands {
         // In a channel everyone reads it: whose fortune it is, not "Your".
         let whose = request.caller.channel == nil ? "Your" : Words.possessive(me.name)
         var lines = [
-            "🥠 \(style.bold("\(whose) fortune for \(formatDay(today.day))")): “\(opened.text)”",
+            "🥠 \(style.bold("\(whose) fortune for \(formatDay(today.day))")) (\(saying.category)):"
+                + " “\(opened.text)”",
             "Lucky numbers: \(opened.numbers) · +\(opened.points) points"
                 + (streak > 1 ? " (\(streak)-day streak, +\(bonus) bonus)" : "")
                 + (opened.place.map { " · opened in \($0)" } ?? ""),
         ]
+        if let placeNote { lines.append(style.dim(placeNote)) }
         lines.append(
             style.dim(
                 nextCookieLine(request, next: days.following(today))
@@ -322,12 +306,26 @@ enum FortuneCommands {
         return ref
     }
 
-    /// The map's markers: the cookies opened at a place.
+    /// The map's markers: one per place cookies were opened at (a place named alike within about
+    /// a kilometre is the same), in the order first visited.
     static func mapMarkers(_ fortunes: [Stored<FortuneRecord>]) -> [WorldMap.Marker] {
-        fortunes.compactMap { f in
-            guard let lat = f.lat, let lon = f.lon else { return nil }
-            return WorldMap.Marker(
-                lat: lat, lon: lon, label: "\(f.day) \(f.place ?? String(format: "%.2f,%.2f", lat, lon))")
+        var places: [(key: String, lat: Double, lon: Double, name: String, days: [String])] = []
+        for f in fortunes {
+            guard let lat = f.lat, let lon = f.lon else { continue }
+            let name = f.place ?? String(format: "%.2f,%.2f", lat, lon)
+            let key = String(format: "%.2f,%.2f,", lat, lon) + name
+            if let i = places.firstIndex(where: { $0.key == key }) {
+                places[i].days.append(f.day)
+            } else {
+                places.append((key, lat, lon, name, [f.day]))
+            }
+        }
+        return places.map { place in
+            let label =
+                place.days.count == 1
+                ? "\(place.days[0]) \(place.name)"
+                : "\(place.name) · \(place.days.count) cookies, \(place.days[0]) – \(place.days.last!)"
+            return WorldMap.Marker(lat: place.lat, lon: place.lon, label: label)
         }
     }
 
@@ -343,10 +341,10 @@ enum FortuneCommands {
         }
     }
 
-    /// A render-cache key for a world map of these markers (v2: zoomed to them).
+    /// A render-cache key for a world map of these markers (v3: zoomed to them, spread apart).
     static func worldMapKey(_ kind: String, _ owner: Int64, _ title: String, _ markers: [WorldMap.Marker]) -> String {
         let points = markers.map { "\($0.lat),\($0.lon),\($0.label)" }
-        return Sodium.hashSecret(([kind + "/v2", String(owner), title] + points).joined(separator: "\u{0}"))
+        return Sodium.hashSecret(([kind + "/v3", String(owner), title] + points).joined(separator: "\u{0}"))
     }
 
     /// A picture drawn from data (a map, a tree) once per `key`: a repeat is the stored one.

@@ -254,7 +254,12 @@ enum SocialCommands {
             throw BotError(
                 "there is no setting \"\(request.words[0])\"\(suggestion) (settings: \(keys.joined(separator: ", ")))")
         }
-        switch setting.validate(request.words[1]) {
+        // The fortune categories are the server's catalogue's, which only the app knows.
+        let checked =
+            setting.key == FortuneCategories.settingKey
+            ? FortuneCategories.validate(request.words[1], in: request.services.fortunes)
+            : setting.validate(request.words[1])
+        switch checked {
         case .failure(let error): throw error
         case .success(let value):
             // The first zone someone sets places the days they were given before (see setFirstZone).
