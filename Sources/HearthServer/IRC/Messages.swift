@@ -156,7 +156,7 @@ extension Core {
         let isNotice = command == "NOTICE"
         var botChannel: String?
         var secret = false
-        var mentioned: [(PushNote, String)] = []
+        var mentioned: [(PushNote, String, String)] = []
         withState { state, out in
             guard let channel = state.channels[key] else {
                 if !isNotice { out.send(client, numeric(state, client, .noSuchChannel, target, "No such channel")) }
@@ -174,7 +174,7 @@ extension Core {
             if !isNotice && text.drop(while: { $0 == " " }).hasPrefix("!") { botChannel = channel.key }
             if !isNotice { mentioned = mentions(state, client, channel, text: text) }
         }
-        for (note, line) in mentioned { push(note, evenIfConnected: true, ircLine: line) }
+        for (note, line, place) in mentioned { pushMention(note, in: place, ircLine: line) }
         if secret {
             if isNotice { return }
             withState { state, out in

@@ -23,13 +23,13 @@ extension Core {
     }
 
     /// The away members of `channel` whose nick is a word of `text` (not the speaker, nor one who
-    /// blocked the speaker), as notes with the IRC line; under the lock, only the line's words
-    /// are looked up.
+    /// blocked the speaker), as notes with the IRC line and the channel's name; under the lock,
+    /// only the line's words are looked up.
     func mentions(_ state: ChatState, _ client: Client, _ channel: ChannelState, text: String)
-        -> [(PushNote, String)]
+        -> [(PushNote, String, String)]
     {
         guard push != nil else { return [] }
-        var found: [(PushNote, String)] = []
+        var found: [(PushNote, String, String)] = []
         var seen: Set<Int> = [client.id]
         let words = text.split { !($0.isLetter || $0.isNumber || "[]\\`_^{|}-".contains($0)) }
         for word in words where word.count <= Self.mentionWordLimit {
@@ -45,7 +45,7 @@ extension Core {
                         accountID: account.id, kind: .mention,
                         text: "\(state[client].nick) in \(channel.name): \(text)",
                         link: "/chat"),
-                    line.serialized()
+                    line.serialized(), channel.name
                 ))
         }
         return found

@@ -39,6 +39,8 @@ final class PushServiceStandIn: Sendable {
 
     let port: Int
     let group: ServiceGroup
+    /// The time VAPID tokens are checked at: the test's clock when the server runs on one.
+    let now: @Sendable () -> Date
     let devices = Mutex<[String: Device]>([:])
     /// Statuses to answer, per device, before the default 201.
     let script = Mutex<[String: [Int]]>([:])
@@ -48,8 +50,8 @@ final class PushServiceStandIn: Sendable {
     private let inbox = Mutex<(items: [Received], waiter: (Int, CheckedContinuation<Received?, Never>)?, count: Int)>(
         ([], nil, 0))
 
-    private init(port: Int, group: ServiceGroup) {
-        (self.port, self.group) = (port, group)
+    private init(port: Int, group: ServiceGroup, now: @escaping @Sendable () -> Date) {
+        (self.port, self.group, self.now) = (port, group, now)
     }
 
     func endpoint(_ device: Device) -> String { "http://127.0.0.1:\(port)/push/\(device.id)" }
@@ -100,7 +102,7 @@ final class PushServiceStandIn: Sendable {
 
     func stop() async { await group.triggerGracefulShutdown() }
 
-    static func start() async throws -> PushServiceStandIn {
+    static func start(now: @escaping @Sendable () -> Date = { Date() }) async throws -> PushServiceStandIn {
         let router = Router()
         let holder = Mutex<PushServiceStandIn?>(nil)
         router.post("/push/:id") { request, context -> Response in
@@ -118,7 +120,7 @@ final class PushServiceStandIn: Sendable {
         let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "push-stand-in")))
         Task { try await group.run() }
         for _ in 0..<500 where port.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(10)) }
-        let service = PushServiceStandIn(port: try #require(port.withLock { $0 }), group: group)
+        let service = PushServiceStandIn(port: try #require(port.withLock { $0 }), group: group, now: now)
         holder.withLock { $0 = service }
         return service
     }
@@ -131,7 +133,7 @@ final class PushServiceStandIn: Sendable {
         guard let device = devices.withLock({ $0[id] }) else { return Response(status: .notFound) }
         guard
             let key = WebPushVAPID.verify(
-                authorization: header("Authorization") ?? "", audience: "http://127.0.0.1:\(port)", now: Date())
+                authorization: header("Authorization") ?? "", audience: "http://127.0.0.1:\(port)", now: now())
         else { return refuse("VAPID token not valid") }
         guard header("Content-Encoding") == "aes128gcm" else { return refuse("not aes128gcm") }
         guard header("TTL").flatMap(Int.init) != nil else { return refuse("no TTL") }

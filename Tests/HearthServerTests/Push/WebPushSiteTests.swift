@@ -7,6 +7,20 @@ import Testing
 /// The site's side of push: the settings section, subscribing a device with the session and
 /// CSRF token, per-kind switches, and the JSON a device's service worker is sent.
 @Suite struct WebPushSiteTests {
+    /// A new device of the stand-in subscribed on the site for `kinds`, with the site's answer.
+    static func subscribe(_ browser: WebBrowser, _ service: PushServiceStandIn, kinds: String) async throws
+        -> (PushServiceStandIn.Device, String)
+    {
+        let device = service.newDevice()
+        let answer = try await browser.post(
+            "/push/subscribe",
+            form: [
+                "endpoint": service.endpoint(device), "p256dh": device.p256dh, "auth": device.authText,
+                "kinds": kinds,
+            ])
+        return (device, answer.body)
+    }
+
     @Test func aDeviceSubscribedOnTheSiteGetsTheKindsItSwitchedOn() async throws {
         let service = try await PushServiceStandIn.start()
         defer { Task { await service.stop() } }
@@ -71,14 +85,7 @@ import Testing
             try await bob.expect("Bye!")
             let browser = WebBrowser(server)
             _ = try await browser.signIn("bob")
-            let device = service.newDevice()
-            let answer = try await browser.post(
-                "/push/subscribe",
-                form: [
-                    "endpoint": service.endpoint(device), "p256dh": device.p256dh, "auth": device.authText,
-                    "kinds": "family",
-                ])
-            #expect(answer.body == #"{"kinds":"family"}"#)
+            #expect(try await Self.subscribe(browser, service, kinds: "family").1 == #"{"kinds":"family"}"#)
             try await ann.send("!post hello all")
             try await ann.expect("Posted #")
             let got = try #require(await service.next())
