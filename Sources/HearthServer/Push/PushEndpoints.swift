@@ -5,6 +5,7 @@ import NIOPosix
 /// Which push endpoints Hearth sends to. A subscription names any URL its owner likes, so
 /// without these rules the server would fetch internal addresses for them (SSRF): only https,
 /// and only hosts that resolve to public addresses, unless `--push-local-endpoints` (tests).
+/// The host is checked when the endpoint is given and resolved again for each delivery.
 enum PushEndpoints {
     /// Why an endpoint is refused when it is given, or nil.
     static func problem(_ endpoint: String, allowLocal: Bool) -> String? {
@@ -19,12 +20,16 @@ enum PushEndpoints {
         return nil
     }
 
-    /// The host's addresses are all public (or `allowLocal`): checked before each push, since a
-    /// name may resolve elsewhere later. False when it does not resolve.
-    static func resolvesPublicly(_ host: String, allowLocal: Bool) async -> Bool {
-        if allowLocal { return true }
-        let addresses = (try? await NIOThreadPool.singleton.runIfActive { resolve(host) }) ?? []
-        return !addresses.isEmpty && addresses.allSatisfy(isPublic)
+    /// The address to connect to for `host`, resolved once per delivery: nil when it does not
+    /// resolve or, unless `allowLocal`, when any of its addresses is not public. The sender
+    /// connects to this very address, so a name that answers differently a moment later (DNS
+    /// rebinding) cannot lead it to a private one.
+    static func vettedAddress(_ host: String, allowLocal: Bool) async -> String? {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if isAddressLiteral(bare) { return allowLocal || isPublic(bare) ? bare : nil }
+        let addresses = (try? await NIOThreadPool.singleton.runIfActive { resolve(bare) }) ?? []
+        guard let first = addresses.first, allowLocal || addresses.allSatisfy(isPublic) else { return nil }
+        return first
     }
 
     static func isAddressLiteral(_ host: String) -> Bool {
@@ -34,7 +39,9 @@ enum PushEndpoints {
         return inet_pton(AF_INET, bare, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1
     }
 
-    /// Not loopback, private, link-local, carrier-grade NAT, multicast, unspecified or reserved.
+    /// Not loopback, private, link-local, carrier-grade NAT, multicast, unspecified, documentation
+    /// or reserved; an IPv6 address that carries an IPv4 one (mapped, compatible, NAT64, 6to4)
+    /// is judged by the IPv4 one, since that is where the packets end up.
     static func isPublic(_ address: String) -> Bool {
         let bare = address.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         var v4 = in_addr()
@@ -44,19 +51,28 @@ enum PushEndpoints {
         var v6 = in6_addr()
         guard inet_pton(AF_INET6, bare, &v6) == 1 else { return false }
         let b = withUnsafeBytes(of: v6) { Array($0) }
-        if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xff && b[11] == 0xff { return isPublicV4(Array(b[12...])) }
-        if b[0..<15].allSatisfy({ $0 == 0 }) { return false }  // :: and ::1
+        // ::ffff:0:0/96 mapped, 64:ff9b::/96 NAT64 (RFC 6052): the IPv4 address inside decides.
+        let mapped: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]
+        let nat64: [UInt8] = [0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0]
+        if b[0..<12] == mapped[...] || b[0..<12] == nat64[...] { return isPublicV4(Array(b[12...])) }
+        if b[0] == 0x20 && b[1] == 0x02 { return isPublicV4(Array(b[2..<6])) }  // 2002::/16, 6to4
+        if b[0..<12].allSatisfy({ $0 == 0 }) { return false }  // ::, ::1 and the old IPv4-compatible
+        if b[0..<6] == [0, 0x64, 0xff, 0x9b, 0, 1] { return false }  // 64:ff9b:1::/48, local NAT64
+        if b[0] == 0x01 && b[1..<8].allSatisfy({ $0 == 0 }) { return false }  // 100::/64, discard
+        if b[0..<4] == [0x20, 0x01, 0x0d, 0xb8] { return false }  // 2001:db8::/32, documentation
         if b[0] & 0xfe == 0xfc { return false }  // fc00::/7, unique local
-        if b[0] == 0xfe && b[1] & 0xc0 == 0x80 { return false }  // fe80::/10, link-local
+        if b[0] == 0xfe && b[1] & 0x80 == 0x80 { return false }  // fe80::/10 link-local, fec0::/10 site-local
         if b[0] == 0xff { return false }  // multicast
         return true
     }
 
     static func isPublicV4(_ b: [UInt8]) -> Bool {
-        switch (b[0], b[1]) {
-        case (0, _), (10, _), (127, _), (169, 254), (192, 168): false
-        case (172, 16...31), (100, 64...127): false
-        case (224...255, _): false
+        switch (b[0], b[1], b[2]) {
+        case (0, _, _), (10, _, _), (127, _, _), (169, 254, _), (192, 168, _): false
+        case (172, 16...31, _), (100, 64...127, _): false
+        // IETF protocol assignments, documentation, benchmarking.
+        case (192, 0, 0), (192, 0, 2), (198, 51, 100), (203, 0, 113), (198, 18...19, _): false
+        case (224...255, _, _): false  // multicast, reserved, broadcast
         default: true
         }
     }
@@ -80,7 +96,7 @@ enum PushEndpoints {
                 entry.pointee.ai_addr, entry.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST)
                 == 0
             {
-                found.append(String(cString: text))
+                found.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             }
             cursor = entry.pointee.ai_next
         }

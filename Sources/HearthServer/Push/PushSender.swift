@@ -48,15 +48,11 @@ final class PushSender: Sendable {
         vapid: WebPushVAPID, contact: String, store: any Store, allowLocal: Bool, group: any EventLoopGroup,
         logger: Logger, now: @escaping @Sendable () -> Date
     ) {
-        var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(Self.requestSeconds), read: .seconds(Self.requestSeconds)))
-        configuration.httpVersion = .http1Only
         let (stream, continuation) = AsyncStream.makeStream(
             of: Job.self, bufferingPolicy: .bufferingOldest(Self.maxQueued))
         let worker = Worker(
-            client: HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration), vapid: vapid,
-            contact: contact, store: store, allowLocal: allowLocal, logger: logger, now: now,
+            group: group, vapid: vapid, contact: contact, store: store, allowLocal: allowLocal, logger: logger,
+            now: now,
             requeue: { _ = continuation.yield($0) })
         self.worker = worker
         jobs = continuation
@@ -83,16 +79,15 @@ final class PushSender: Sendable {
         return false
     }
 
-    /// Lets queued messages go out, then closes the client.
+    /// Lets queued messages go out.
     func shutdown() async {
         jobs.finish()
         await runner.value
-        try? await worker.client.shutdown()
     }
 
     /// One delivery with its retries (no state of its own: many run at once).
     struct Worker: Sendable {
-        let client: HTTPClient
+        let group: any EventLoopGroup
         let vapid: WebPushVAPID
         let contact: String
         let store: any Store
@@ -127,7 +122,7 @@ final class PushSender: Sendable {
         func post(_ job: Job) async -> Outcome {
             let endpoint = job.subscription.endpoint
             guard PushEndpoints.problem(endpoint, allowLocal: allowLocal) == nil, let url = URL(string: endpoint),
-                let host = url.host, await PushEndpoints.resolvesPublicly(host, allowLocal: allowLocal)
+                let host = url.host, let address = await PushEndpoints.vettedAddress(host, allowLocal: allowLocal)
             else {
                 logger.notice("push: endpoint refused (not a public https address): \(endpoint.prefix(60))")
                 return .refused
@@ -151,15 +146,36 @@ final class PushSender: Sendable {
             request.headers.add(name: "Content-Type", value: "application/octet-stream")
             request.headers.add(name: "Authorization", value: authorization)
             request.body = .bytes(ByteBuffer(bytes: body))
+            let client = Self.client(group, connectingTo: address, for: host)
+            let outcome: Outcome
             do {
                 let response = try await client.execute(request, timeout: .seconds(PushSender.requestSeconds))
                 _ = try? await response.body.collect(upTo: 4096)
-                return Self.outcome(
+                outcome = Self.outcome(
                     status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"))
             } catch {
                 logger.notice("push: \(endpoint.prefix(60)) failed: \(error)")
-                return .retry(after: nil)
+                outcome = .retry(after: nil)
             }
+            try? await client.shutdown()
+            return outcome
+        }
+
+        /// A client for one delivery that connects to the vetted `address` whatever `host`
+        /// resolves to by then, while TLS still names and checks `host` (one client per delivery:
+        /// a shared one's pool would connect by name). No redirects: they could lead anywhere.
+        static func client(_ group: any EventLoopGroup, connectingTo address: String, for host: String) -> HTTPClient {
+            HTTPClient(
+                eventLoopGroupProvider: .shared(group), configuration: configuration(connectingTo: address, for: host))
+        }
+
+        static func configuration(connectingTo address: String, for host: String) -> HTTPClient.Configuration {
+            var configuration = HTTPClient.Configuration(
+                redirectConfiguration: .disallow,
+                timeout: .init(connect: .seconds(PushSender.requestSeconds), read: .seconds(PushSender.requestSeconds)))
+            configuration.httpVersion = .http1Only
+            if !PushEndpoints.isAddressLiteral(host) { configuration.dnsOverride = [host: address] }
+            return configuration
         }
 
         /// What a push service's answer means (RFC 8030 §5, §6.3, §8.4).
