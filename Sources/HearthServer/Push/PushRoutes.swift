@@ -21,7 +21,7 @@ struct PushRoutes {
 
     /// The signed-in viewer and the form's fields after the CSRF check and the form limit.
     func form(_ request: Request) async throws -> (Int64, [String: String]) {
-        guard routes.core.push != nil else { throw WebForms.Refused(Self.json(.notFound, error: "push is off")) }
+        guard routes.core.push != nil else { throw WebForms.Refused(WebJSON.error(.notFound, "push is off")) }
         let fields: [String: String]
         switch await WebForms.fields(request) {
         case .failure(let refused): throw refused
@@ -29,7 +29,7 @@ struct PushRoutes {
         }
         guard WebSignIn.csrfMatches(request, fields) else { throw WebForms.expired }
         guard let viewer = await routes.viewer(request) else {
-            throw WebForms.Refused(Self.json(.unauthorized, error: "sign in first"))
+            throw WebForms.Refused(WebJSON.error(.unauthorized, "sign in first"))
         }
         if let refused = routes.formLimited(viewer.0) { throw refused }
         return (viewer.0.id, fields)
@@ -40,11 +40,11 @@ struct PushRoutes {
         let endpoint = fields["endpoint"] ?? ""
         let allowLocal = routes.core.push?.allowLocal ?? false
         if let problem = PushEndpoints.problem(endpoint, allowLocal: allowLocal) {
-            return Self.json(.badRequest, error: problem)
+            return WebJSON.error(.badRequest, problem)
         }
         guard let p256dh = fields["p256dh"], let auth = fields["auth"],
             (try? WebPushEncryption.Recipient(p256dh: p256dh, auth: auth)) != nil
-        else { return Self.json(.badRequest, error: "not a P-256 key and a 16-byte auth secret") }
+        else { return WebJSON.error(.badRequest, "not a P-256 key and a 16-byte auth secret") }
         let store = routes.services.store
         let now = routes.core.config.clock.now()
         let held = try await store.pushSubscriptions(accountID: account, now: now).first { $0.endpoint == endpoint }
@@ -54,26 +54,15 @@ struct PushRoutes {
             accountId: account, endpoint: endpoint, p256dh: p256dh, auth: auth, source: .web, kinds: kinds,
             createdAt: held?.createdAt ?? now, expiresAt: PushRules.expiry(from: now))
         guard try await store.savePushSubscription(subscription, now: now) else {
-            return Self.json(.conflict, error: "you have \(PushRules.maxPerAccount) devices with notifications already")
+            return WebJSON.error(.conflict, "you have \(PushRules.maxPerAccount) devices with notifications already")
         }
-        return Self.json(.ok, ["kinds": PushKind.text(kinds)])
+        return WebJSON.response(.ok, ["kinds": PushKind.text(kinds)])
     }
 
     func unsubscribe(_ request: Request) async throws -> Response {
         let (account, fields) = try await form(request)
         let removed = try await routes.services.store.removePushSubscription(
             endpoint: fields["endpoint"] ?? "", accountID: account)
-        return Self.json(.ok, ["removed": removed ? "yes" : "no"])
-    }
-
-    static func json(_ status: HTTPResponse.Status, error: String) -> Response { json(status, ["error": error]) }
-
-    static func json(_ status: HTTPResponse.Status, _ fields: [String: String]) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let body = (try? encoder.encode(fields)) ?? Data("{}".utf8)
-        return Response(
-            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return WebJSON.response(.ok, ["removed": removed ? "yes" : "no"])
     }
 }

@@ -23,14 +23,6 @@ struct ChatRoutes {
         router.get("/chat/avatars") { request, _ in try await avatars(request) }
     }
 
-    static func json(_ status: HTTPResponse.Status, _ value: [String: String?]) -> Response {
-        let object = value.mapValues { $0.map { $0 as Any } ?? NSNull() }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return Response(
-            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
     /// Sent by the chat's script on this site: its header, and no other site named as the origin.
     static func fromTheChat(_ request: Request) -> Bool {
         guard request.headers[header] == "1" else { return false }
@@ -42,32 +34,32 @@ struct ChatRoutes {
     /// `POST /chat/ticket`: `{"account": NAME, "ticket": T}` for the signed-in session,
     /// `{"account": null}` signed out (the page then shows its own form); 403 from anywhere but the chat.
     func ticket(_ request: Request) async throws -> Response {
-        guard Self.fromTheChat(request) else { return Self.json(.forbidden, ["error": "not from the chat"]) }
+        guard Self.fromTheChat(request) else { return WebJSON.error(.forbidden, "not from the chat") }
         // Not an error signed out (a failed fetch would be one in the browser's console).
-        guard let (account, hash) = await routes.viewer(request) else { return Self.json(.ok, ["account": nil]) }
+        guard let (account, hash) = await routes.viewer(request) else { return WebJSON.response(.ok, ["account": nil]) }
         guard let ticket = routes.core.chatTickets.issue(for: account, tokenHash: hash) else {
-            return Self.json(.serviceUnavailable, ["error": "too many sign-ins at once; try again soon"])
+            return WebJSON.error(.serviceUnavailable, "too many sign-ins at once; try again soon")
         }
-        return Self.json(.ok, ["account": account.name, "ticket": ticket])
+        return WebJSON.response(.ok, ["account": account.name, "ticket": ticket])
     }
 
     /// `POST /chat/upload`: the picture (the request's body) kept for the signed-in session's
     /// account, answered with its address for the chat to post.
     func upload(_ request: Request) async throws -> Response {
-        guard Self.fromTheChat(request) else { return Self.json(.forbidden, ["error": "not from the chat"]) }
+        guard Self.fromTheChat(request) else { return WebJSON.error(.forbidden, "not from the chat") }
         guard let media = routes.services.media else {
-            return Self.json(.notFound, ["error": "this server keeps no pictures"])
+            return WebJSON.error(.notFound, "this server keeps no pictures")
         }
         guard let (account, _) = await routes.viewer(request) else {
-            return Self.json(.unauthorized, ["error": "sign in to upload pictures"])
+            return WebJSON.error(.unauthorized, "sign in to upload pictures")
         }
         guard routes.shared.uploads.allow(account.id) else {
-            return Self.json(.tooManyRequests, ["error": WebUpload.tooMany])
+            return WebJSON.error(.tooManyRequests, WebUpload.tooMany)
         }
         let files = MediaRoutes(core: routes.core, media: media)
         switch try await files.keep(try await files.uploadedBytes(request), accountID: account.id, ticket: nil) {
-        case .success(let image): return Self.json(.created, ["url": media.url(image)])
-        case .failure(let refused): return Self.json(refused.status, ["error": refused.text])
+        case .success(let image): return WebJSON.response(.created, ["url": media.url(image)])
+        case .failure(let refused): return WebJSON.error(refused.status, refused.text)
         }
     }
 
@@ -75,7 +67,7 @@ struct ChatRoutes {
     func avatars(_ request: Request) async throws -> Response {
         let asked = (request.uri.queryParameters["names"].map(String.init) ?? "").split(separator: ",")
         guard asked.count <= Self.maxAvatarNames else {
-            return Self.json(.badRequest, ["error": "at most \(Self.maxAvatarNames) names"])
+            return WebJSON.error(.badRequest, "at most \(Self.maxAvatarNames) names")
         }
         var found: [String: String?] = [:]
         for name in Set(asked.map(String.init)) where IRCNames.fold(name).utf8.count <= WebLimits.maxNameLength {
@@ -85,6 +77,6 @@ struct ChatRoutes {
             else { continue }
             found[name] = MediaLibrary.path(id: image.id, format: image.format)
         }
-        return Self.json(.ok, found)
+        return WebJSON.response(.ok, found)
     }
 }
