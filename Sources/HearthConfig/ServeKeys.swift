@@ -29,6 +29,12 @@ public enum ServeKeys {
             help: "TLS certificate chain (PEM); scripts/make-cert makes a self-signed one. A reload reads it again."),
         SettingKey("tls-key", .string, nil, .live, help: "TLS private key (PEM)."),
         SettingKey(
+            "sts-duration", .int, .int(2_592_000), .restart,
+            help:
+                "With TLS: seconds clients keep to TLS once told (IRCv3 sts; the plain port names tls-port). "
+                + "0 tells them to forget it.",
+            check: notNegative),
+        SettingKey(
             "proxy-from", .strings, .strings([]), .restart,
             help: "Load balancers (HAProxy send-proxy) whose IRC connections start with a PROXY header."),
         SettingKey(

@@ -26,6 +26,7 @@ public struct ServeSettings: Sendable {
         config.httpsPort = int("https-port")
         config.tlsCertificatePath = string("tls-cert")
         config.tlsKeyPath = string("tls-key")
+        config.stsDuration = int("sts-duration")
         if (config.tlsCertificatePath == nil) != (config.tlsKeyPath == nil) {
             throw Settings.Problems(list: ["tls-cert and tls-key go together"])
         }

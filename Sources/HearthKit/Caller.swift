@@ -22,11 +22,14 @@ public struct Caller: Sendable {
     public var isIRC: Bool
     /// The channel the command was said in; nil for a private command.
     public var channel: String?
+    /// SHA-256 of the connection's TLS client certificate (hex), if it gave one.
+    public var certificateFingerprint: String?
 
     public init(
         sessionID: Int, nick: String, account: AccountRef? = nil, tokenHash: String? = nil, address: String,
-        isIRC: Bool, channel: String? = nil
+        isIRC: Bool, channel: String? = nil, certificateFingerprint: String? = nil
     ) {
+        self.certificateFingerprint = certificateFingerprint
         self.sessionID = sessionID
         self.nick = nick
         self.account = account

@@ -276,7 +276,10 @@ public final class HearthServer: Sendable {
                     // plain text before any TLS; the connection's handler comes once they have.
                     let proxied = proxies.contains(peer)
                     if proxied { try pipeline.addHandler(ProxyHeaderHandler(core: core)) }
-                    if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+                    if let tls {
+                        let verify = Self.acceptingClientCertificate(channel, core)
+                        try pipeline.addHandler(NIOSSLServerHandler(context: tls, customVerificationCallback: verify))
+                    }
                     if !proxied { try pipeline.addHandler(ConnectionHandler(core: core)) }
                 }
             }
@@ -345,13 +348,14 @@ public final class HearthServer: Sendable {
             // TLS (port 6697 by default) when a certificate and key are given.
             var tlsChannel: Channel?
             if let configuration = try server.tlsConfiguration() {
-                let context = try NIOSSLContext(configuration: configuration)
+                let context = try NIOSSLContext(configuration: HearthServer.askingForClientCertificates(configuration))
                 tlsChannel = try await server.bootstrap(tls: context).bind(
                     host: server.config.host, port: server.config.tlsPort
                 ).get()
                 core.logger.info(
                     "IRC over TLS listening on \(server.config.host):\(tlsChannel?.localAddress?.port ?? 0)")
             }
+            core.tlsListeningPort.store(tlsChannel?.localAddress?.port ?? 0, ordering: .relaxed)
             server.readyTLS.set(tlsChannel?.localAddress?.port ?? 0)
             let registry = Task { await core.runChannelSaves() }
             let expiry = Task { await core.runHistoryExpiry() }

@@ -15,6 +15,8 @@ public struct ServerConfig: Sendable {
     public var tlsPort = 6697
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?
+    /// Seconds a client that saw the TLS port keeps to it (IRCv3 sts), advertised when TLS is on.
+    public var stsDuration = 2_592_000
     /// The web side over TLS (pages, sign-in with Secure cookies, IRC over WebSocket as wss://),
     /// with the same certificate, when one is given.
     public var httpsPort = 8443

@@ -16,6 +16,8 @@ struct ChatUser {
     private(set) var prefix = ""
     var account: AccountRef?
     var tokenHash: String?
+    /// SHA-256 of the TLS client certificate (hex), when it came with one (SASL EXTERNAL, `!cert add`).
+    var certificateFingerprint: String?
     var away: String?
     /// Operators, invisible and registered users are counted as these change (`ChatState.counts`).
     var isOper = false
@@ -129,6 +131,7 @@ extension ChatState {
         let user = self[client]
         return Caller(
             sessionID: client.id, nick: user.nick, account: user.account, tokenHash: user.tokenHash,
-            address: client.address, isIRC: user.mode != .plain, channel: channel)
+            address: client.address, isIRC: user.mode != .plain, channel: channel,
+            certificateFingerprint: user.certificateFingerprint)
     }
 }

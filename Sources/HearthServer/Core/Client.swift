@@ -35,6 +35,8 @@ final class Client: @unchecked Sendable {
     var saslInProgress = false
     /// The SCRAM-SHA-256 exchange under way, if that is the mechanism chosen.
     var scram: ScramState?
+    /// SASL EXTERNAL was chosen: the next AUTHENTICATE logs in by the TLS client certificate.
+    var saslExternal = false
 
     // Owned by the connection's event loop: timeouts, labeled-response, multiline, input order.
     var pingOutstanding = false

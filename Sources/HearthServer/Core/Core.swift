@@ -18,6 +18,8 @@ final class Core: Sendable {
     private let configBox: NIOLockedValueBox<ConfigSnapshot>
     /// Moves at each reload, so per-connection copies of settings (flood control) refresh.
     let configGeneration = Atomic<Int>(0)
+    /// The IRC-over-TLS port once it listens (0: TLS is off), named by the `sts` cap.
+    let tlsListeningPort = Atomic<Int>(0)
     /// REHASH from this operator: the server reads its configuration again and tells them
     /// how it went (nothing listens when it was started without a file).
     let rehashHook = Hook<Client>()

@@ -59,7 +59,7 @@ extension Core {
             if !registered { client.capNegotiating = true }
             // CAP LS 302 turns cap-notify on implicitly.
             if version >= 302 { _ = chat.withLock { state in state[client].caps.insert("cap-notify") } }
-            let caps = Self.supportedCaps.map { capValue($0, version: version) }
+            let caps = Self.supportedCaps.map { capValue($0, version: version) } + stsCap(client, version: version)
             // CAP LS 302 may take several lines (all but the last marked `*`): one would pass 512 bytes.
             let lines = version >= 302 ? Self.capLines(caps) : [caps.joined(separator: " ")]
             withState { _, out in

@@ -21,7 +21,7 @@ extension Core {
     static let saslChunk = 400
     /// Longest SASL payload accepted (base64), enough for a 600+ byte password.
     static let maxSASLBytes = 4096
-    static let saslMechanisms = ["PLAIN", Scram.mechanism]
+    static let saslMechanisms = ["PLAIN", Scram.mechanism, externalMechanism]
 
     func authenticate(_ client: Client, _ message: IRCMessage) {
         let data = message.params[0]
@@ -29,6 +29,7 @@ extension Core {
         if !client.saslInProgress { return startSASL(client, mechanism: data.uppercased()) }
         guard let payload = bufferSASL(client, data) else { return }
         if let step = client.scram { return scram(client, step, payload) }
+        if client.saslExternal { return external(client, authzid: payload) }
         guard let (authcid, secret) = Self.parsePlain(payload) else {
             client.saslInProgress = false
             reply(client, .saslFail, "SASL authentication failed: malformed PLAIN message")
@@ -58,6 +59,7 @@ extension Core {
             return
         }
         client.scram = mechanism == Scram.mechanism ? .clientFirst : nil
+        client.saslExternal = mechanism == Self.externalMechanism
         client.saslInProgress = true
         client.saslBuffer = ""
         withState { _, out in out.send(client, IRCMessage(command: "AUTHENTICATE", params: ["+"])) }

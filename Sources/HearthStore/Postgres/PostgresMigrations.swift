@@ -175,6 +175,16 @@ enum PostgresMigrations {
             CREATE INDEX recipe_search ON recipe USING GIN (search)
             """
         ),
+        // SHA-256 fingerprints of TLS client certificates an account logs in with (SASL EXTERNAL).
+        (
+            "v26-client-certificates",
+            """
+            CREATE TABLE clientCertificate (
+                fingerprint TEXT PRIMARY KEY, accountId BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                createdAt TIMESTAMPTZ NOT NULL);
+            CREATE INDEX clientCertificate_on_accountId ON clientCertificate(accountId)
+            """
+        ),
         // Operators' server bans (UBAN), and what registered channels keep across restarts: their
         // ban, exception and invite-exception masks and who gets op or voice on join.
         (

@@ -469,6 +469,16 @@ enum Migrations {
                 t.column("steps")
             }
         }
+        m.registerMigration("v27-client-certificates") { db in
+            // SHA-256 fingerprints of TLS client certificates an account logs in with (SASL EXTERNAL).
+            try db.execute(
+                sql: """
+                    CREATE TABLE clientCertificate (
+                      fingerprint TEXT PRIMARY KEY, accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                      createdAt DATETIME NOT NULL);
+                    CREATE INDEX clientCertificate_on_accountId ON clientCertificate(accountId)
+                    """)
+        }
         m.registerMigration("v28-history-search-prefix-index") { db in
             // Chat search's `abc*` merged the lines of every word it starts before finding the newest
             // (55 ms p99 over a million lines): FTS5 keeps 3-letter prefixes as terms of their own now

@@ -5,7 +5,8 @@ import HearthKit
 import HearthProtocol
 import HearthStore
 
-/// `!register`, `!login`, `!logout`, `!whoami`, `!passwd`, `!rename`, `!recover`, `!resume`, `!account`.
+/// `!register`, `!login`, `!logout`, `!whoami`, `!passwd`, `!rename`, `!recover`, `!resume`, `!account`
+/// (and `!cert`, CertificateCommands.swift).
 enum AccountCommands {
     static let group = "accounts"
 
@@ -264,5 +265,5 @@ enum AccountCommands {
                 + (await request.services.deletionEffects(ref, deletion)))
     }
 
-    static let all = [register, login, resume, logout, whoami, passwd, rename, recover, account]
+    static let all = [register, login, resume, logout, whoami, passwd, rename, recover, account, cert]
 }

@@ -1,0 +1,36 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore: ChannelRenameStore {
+    public func renameChannel(from oldKey: String, to newKey: String, name: String) async throws {
+        try await transaction { db in
+            guard oldKey != newKey else {
+                try await db.query(
+                    "UPDATE registeredChannel SET name = \(name) WHERE nameKey = \(oldKey)", logger: self.logger)
+                return
+            }
+            // The new row first, so the kept lists can point at it before the old one goes.
+            let copied = try await db.query(
+                """
+                INSERT INTO registeredChannel
+                  (nameKey, name, ownerId, topic, topicSetBy, topicSetAt, flags, channelKey, userLimit, createdAt)
+                SELECT \(newKey), \(name), ownerId, topic, topicSetBy, topicSetAt, flags, channelKey, userLimit,
+                  createdAt
+                FROM registeredChannel WHERE nameKey = \(oldKey) RETURNING 1
+                """, logger: self.logger
+            ).collect()
+            if !copied.isEmpty {
+                for table in ChannelRenameRules.registeredChildren {
+                    try await db.query(
+                        "UPDATE \(unescaped: table) SET nameKey = \(newKey) WHERE nameKey = \(oldKey)",
+                        logger: self.logger)
+                }
+                try await db.query("DELETE FROM registeredChannel WHERE nameKey = \(oldKey)", logger: self.logger)
+            }
+            try await db.query("UPDATE history SET target = \(newKey) WHERE target = \(oldKey)", logger: self.logger)
+            try await db.query("DELETE FROM readMarker WHERE target = \(newKey)", logger: self.logger)
+            try await db.query(
+                "UPDATE readMarker SET target = \(newKey) WHERE target = \(oldKey)", logger: self.logger)
+        }
+    }
+}
