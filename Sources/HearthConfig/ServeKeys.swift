@@ -116,6 +116,11 @@ public enum ServeKeys {
         SettingKey(
             "cloak-hosts", .bool, .bool(true), .restart,
             help: "Others see a keyed hash of a user's address, not the address (off: a private server)."),
+        SettingKey(
+            "always-on", .bool, .bool(false), .restart,
+            help:
+                "Accounts stay in their channels, marked away, while none of their devices is connected "
+                + "(each may !set always-on on, off or default)."),
     ]
 
     static let limits: [SettingKey] = [

@@ -52,6 +52,7 @@ public struct ServeSettings: Sendable {
         config.registrationsPerAddress = int("registrations-per-address")
         config.serverPassword = string("server-password")
         config.cloakHosts = bool("cloak-hosts")
+        config.alwaysOn = bool("always-on")
         config.registerBeforeConnect = bool("register-before-connect")
         config.registerEmailRequired = bool("register-email-required")
         config.floodControl = bool("flood-control")

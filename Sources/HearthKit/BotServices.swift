@@ -77,6 +77,7 @@ public final class BotServices: Sendable {
         var effects: [SessionEffect] = [
             .login(account, tokenHash: tokenHash), .blocks(accountID: account.id, blocked: blocked),
             .botFlag(accountID: account.id, isBot: settings["bot"] == "on"),
+            .alwaysOn(accountID: account.id, choice: AlwaysOnRules.choice(settings[AlwaysOnRules.settingKey])),
         ]
         effects.append(.profile(accountID: account.id, fields: try await profileValues(account.id)))
         for hook in loginHooks.withLock({ $0 }) { effects += try await hook(self, account) }

@@ -41,4 +41,6 @@ public enum SessionEffect: Sendable, Equatable, Codable {
     case profile(accountID: Int64, fields: [String: String])
     /// The account is deleted: what the server keeps about it goes too.
     case accountGone(accountID: Int64)
+    /// `!set always-on` or a login: the account's own choice (nil: the operator's default).
+    case alwaysOn(accountID: Int64, choice: Bool?)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HearthStore
 
 /// Every user setting: its values, default and what it does. `!settings` and `!set` read
 /// this table; nothing else lists settings.
@@ -60,6 +61,12 @@ public struct Setting: Sendable {
             summary: "who may see your fortunes and memes lists", check: nil),
         Setting(
             key: "bot", values: ["on", "off"], defaultValue: "off", summary: "marks this account as a bot", check: nil),
+        Setting(
+            key: AlwaysOnRules.settingKey, values: ["on", "off", AlwaysOnRules.defaultValue],
+            defaultValue: AlwaysOnRules.defaultValue,
+            summary: "stay in your channels, marked away, while no device is connected; each device gets what it "
+                + "missed when it is back (default: the server's choice)",
+            check: nil),
         Setting(
             key: "gallery", values: ["memes", "uploads"], defaultValue: "memes",
             summary: "what your web gallery shows besides your memes: nothing more, or your uploaded pictures too",

@@ -341,6 +341,7 @@ public final class HearthServer: Sendable {
             try await core.network?.start()
             let networkRun = core.network.map { network in Task { await network.run() } }
             await core.network?.waitUntilSynced(limit: .seconds(5))
+            try await core.loadAlwaysOn()
             let plain = try await server.listenPlain()
             server.readyIRC.set(plain.port)
             core.logger.info(

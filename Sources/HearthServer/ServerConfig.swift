@@ -39,6 +39,8 @@ public struct ServerConfig: Sendable {
     public var operators: [String: String] = [:]
     /// Others see a user's host as a keyed hash of its address (`HostCloak`), not the address.
     public var cloakHosts = true
+    /// Accounts that chose nothing stay present while no device is connected (see IRC/AlwaysOn.swift).
+    public var alwaysOn = false
     /// When false, connections from loopback addresses skip flood control (load tests).
     public var floodControl = true
     /// Flood control's token buckets, per kind of connection.

@@ -50,6 +50,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: help("min-password-length")) var minPasswordLength: Int?
     @Option(help: help("registrations-per-address")) var registrationsPerAddress: Int?
     @Flag(inversion: .prefixedNo, help: help("cloak-hosts")) var cloakHosts: Bool?
+    @Flag(inversion: .prefixedNo, help: help("always-on")) var alwaysOn: Bool?
     @Flag(inversion: .prefixedNo, help: help("register-before-connect")) var registerBeforeConnect: Bool?
     @Flag(inversion: .prefixedNo, help: help("register-email-required")) var registerEmailRequired: Bool?
     @Flag(inversion: .prefixedNo, help: help("flood-control")) var floodControl: Bool?
@@ -110,6 +111,7 @@ struct Serve: AsyncParsableCommand {
         for (key, value) in doubles { if let value { values[key] = .double(value) } }
         if let floodControl { values["flood-control"] = .bool(floodControl) }
         if let cloakHosts { values["cloak-hosts"] = .bool(cloakHosts) }
+        if let alwaysOn { values["always-on"] = .bool(alwaysOn) }
         if let registerBeforeConnect { values["register-before-connect"] = .bool(registerBeforeConnect) }
         if let registerEmailRequired { values["register-email-required"] = .bool(registerEmailRequired) }
         if let fortunesOffensive { values["fortunes-offensive"] = .bool(fortunesOffensive) }

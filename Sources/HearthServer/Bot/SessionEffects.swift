@@ -20,6 +20,7 @@ extension Core {
         case .logout:
             if let client { logOut(&state, client, note: nil, out: &out) }
         case .logoutEverywhere(let id, let keep):
+            if keep == nil { standInQuits(&state, accountID: id, reason: "Logged out", out: &out) }
             for other in state.clients.values where state[other].account?.id == id && other.id != keep {
                 logOut(
                     &state, other, note: other === client ? nil : "You were logged out from another connection.",
@@ -64,6 +65,7 @@ extension Core {
                     target: channel.historyKey, msgid: MessageStamp.msgid(), source: botPrefix, command: "PRIVMSG",
                     text: text, createdAt: Date()))
         case .accountGone(let id):
+            standInQuits(&state, accountID: id, reason: "Account deleted", out: &out)
             let owned = state.registered.filter { $0.value.ownerId == id }.keys
             state.registered = state.registered.filter { $0.value.ownerId != id }
             for key in owned { retireHistory(&state, of: key, keepFor: []) }
@@ -72,6 +74,8 @@ extension Core {
             loadProfile(&state, accountID: id, fields)
         case .botFlag(let id, let isBot):
             setBotFlag(&state, accountID: id, isBot, out: &out)
+        case .alwaysOn(let id, let choice):
+            setAlwaysOn(&state, accountID: id, choice: choice, out: &out)
         case .renamed(let id, let newName):
             renameAccount(&state, accountID: id, to: newName, out: &out)
         }

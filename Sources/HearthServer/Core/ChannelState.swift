@@ -75,7 +75,7 @@ final class ChannelState {
         if let partition { return partition }
         var irc: [ObjectIdentifier: LoopMembers] = [:]
         var plain: [Client] = []
-        for member in order where !member.isRemote {
+        for member in order where !member.hasNoConnection {
             if state[member].isPlain {
                 plain.append(member)
             } else {

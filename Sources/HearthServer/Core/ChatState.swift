@@ -39,6 +39,8 @@ struct ChatState {
     var nextID = 1
     /// Registered, invisible and operator users (kept by `self[client]`).
     var counts = UserCounts()
+    /// Always-on accounts' choices and stand-ins (IRC/AlwaysOn.swift).
+    var alwaysOn = AlwaysOnTable()
     /// Server bans, and registered channels' kept lists and access (IRC/ServerBans.swift).
     var moderation = Moderation()
 }

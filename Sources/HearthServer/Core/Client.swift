@@ -26,6 +26,8 @@ final class Client: @unchecked Sendable {
     var pass: String?
     /// The last nick asked for while registering, taken or not (`REGISTER *` names it).
     var wantedNick: String?
+    /// The device named at login (`alice@phone`; "" the default), for always-on replay.
+    var device = ""
     /// Changes to its own metadata in the window started then (`Core.metadataChangesPerWindow`).
     var metadataWindowStart = Date.distantPast
     var metadataChanges = 0

@@ -227,12 +227,14 @@ final class Core: Sendable {
         withState { state, out in
             guard state.clients.removeValue(forKey: client.id) != nil else { return }
             state.forgetAddress(client)
-            // A device leaving while others stay: the user is still here.
-            if state[client].registered {
+            noteDeviceLeft(state, client)
+            // A device leaving while others stay, or an always-on account's last: the user is still here.
+            let kept = state.otherDevices(of: client).isEmpty && keepPresent(&state, client, out: &out)
+            if state[client].registered && !kept {
                 tellNetwork(client) { .quit($0, reason: reason) }
                 releaseNetworkNick(state[client].nickKey, session: client.id)
             }
-            if !detachDevice(&state, client, tell: false, out: &out) && state[client].registered {
+            if !detachDevice(&state, client, tell: false, out: &out) && state[client].registered && !kept {
                 rememberNick(&state, client)
                 let quit = userMessage(state, client, "QUIT", [reason])
                 out.send(state.peers(of: client), quit)

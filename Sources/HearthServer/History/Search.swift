@@ -116,7 +116,7 @@ extension Core {
         command: "SEARCH text=", phrase: "good morning", pair: ("cake", "pie"))
 
     /// The accounts' names of the conversations among `records`, by id.
-    private static func conversationNames(_ store: Store, _ records: [HistoryRecord]) async -> [Int64: String] {
+    static func conversationNames(_ store: Store, _ records: [HistoryRecord]) async -> [Int64: String] {
         var names: [Int64: String] = [:]
         for record in records where record.target.hasPrefix("pm:") {
             for id in HistoryRecord.conversationAccounts(record.target) where names[id] == nil {
@@ -129,22 +129,31 @@ extension Core {
     /// Found lines in a `soju.im/search` batch, each to the channel or nick it was said to.
     private func sendFound(_ client: Client, _ records: [HistoryRecord], _ names: [Int64: String]) {
         withState { state, out in
-            let me = state[client].account?.id
-            let batch = self.openBatch(state, client, type: Self.searchCap, params: [], out: &out)
-            for record in records {
-                var shown: String
-                if record.target.hasPrefix("pm:") {
-                    // Sent by me: to the other side; sent to me: to my nick (as CHATHISTORY shows it).
-                    let other = HistoryRecord.conversationAccounts(record.target).first { $0 != me } ?? me
-                    let mine = record.accountID != nil && record.accountID == me
-                    shown = mine ? other.flatMap { names[$0] } ?? "*" : state[client].nick
-                } else {
-                    let key = String(record.target.prefix { $0 != " " })  // an incarnation's channel
-                    shown = state.channels[key]?.name ?? key
-                }
-                self.sendStored(state, client, record, to: shown, inBatch: batch, out: &out)
-            }
-            self.closeBatch(client, batch, out: &out)
+            self.sendHistory(state, client, records, names, batchType: Self.searchCap, out: &out)
         }
+    }
+
+    /// Stored lines, each to the channel or nick it was said to (`names`: the conversations'
+    /// accounts), in a batch of `batchType` for clients with batches (nil: none).
+    func sendHistory(
+        _ state: ChatState, _ client: Client, _ records: [HistoryRecord], _ names: [Int64: String],
+        batchType: String?, out: inout Outbox
+    ) {
+        let me = state[client].account?.id
+        let batch = batchType.flatMap { self.openBatch(state, client, type: $0, params: [], out: &out) }
+        for record in records {
+            var shown: String
+            if record.target.hasPrefix("pm:") {
+                // Sent by me: to the other side; sent to me: to my nick (as CHATHISTORY shows it).
+                let other = HistoryRecord.conversationAccounts(record.target).first { $0 != me } ?? me
+                let mine = record.accountID != nil && record.accountID == me
+                shown = mine ? other.flatMap { names[$0] } ?? "*" : state[client].nick
+            } else {
+                let key = String(record.target.prefix { $0 != " " })  // an incarnation's channel
+                shown = state.channels[key]?.name ?? key
+            }
+            self.sendStored(state, client, record, to: shown, inBatch: batch, out: &out)
+        }
+        self.closeBatch(client, batch, out: &out)
     }
 }

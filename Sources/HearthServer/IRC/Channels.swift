@@ -150,7 +150,7 @@ extension Core {
 
     /// A channel made by its first joiner (not yet in the state); a registered one comes back
     /// as it was left.
-    private func newChannel(_ state: inout ChatState, name: String, folded: String, claim: ChannelClaim?)
+    func newChannel(_ state: inout ChatState, name: String, folded: String, claim: ChannelClaim?)
         -> ChannelState
     {
         let channel = ChannelState(name: name, historyKey: claim?.historyKey ?? state.historyKey(forNew: folded))

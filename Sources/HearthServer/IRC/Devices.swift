@@ -36,12 +36,15 @@ extension Core {
             renamedInNetwork(state, client, from: IRCNames.fold(oldNick))
         }
         let count = state.connections(nickKey: state[holder].nickKey).count
-        notice(
-            state,
-            client,
-            "You are \(state[holder].nick) on \(count) connections now: each sees your messages and everything sent "
-                + "to \(state[holder].nick).",
-            out: &out)
+        // An always-on account's stand-in is no device: the one coming back takes its place.
+        if !holder.isStandIn {
+            notice(
+                state,
+                client,
+                "You are \(state[holder].nick) on \(count) connections now: each sees your messages and "
+                    + "everything sent to \(state[holder].nick).",
+                out: &out)
+        }
         for key in state[holder].channels {
             guard let channel = state.channels[key], let status = channel.members[holder.id] else { continue }
             channel.add(client, status)
@@ -53,6 +56,7 @@ extension Core {
             sendImplicitNames(&state, client, channel, out: &out)
         }
         if state[client].isPlain { state[client].currentChannel = state[client].channels.last }
+        if holder.isStandIn { dismissStandIn(&state, holder, for: client, out: &out) }
     }
 
     /// Whether `a` and `b` are devices of one logged-in user.

@@ -38,7 +38,7 @@ extension Core {
         text: UnsafeRawBufferPointer
     ) -> Int? {
         guard route.registered, route.mode == .irc, let recipient = state.nicks[key],
-            state[recipient].registered, recipient !== client, !recipient.isRemote, !state[recipient].isPlain,
+            state[recipient].registered, recipient !== client, !recipient.hasNoConnection, !state[recipient].isPlain,
             state.deviceGroups.isEmpty, !state.isBlocked(client, by: recipient),
             line.command == .notice || state[recipient].away == nil
         else { return nil }

@@ -52,6 +52,7 @@ extension Core {
 
     /// Delivers the messages kept while the account was offline, with their original time.
     func deliverKept(_ client: Client) {
+        replayMissed(client)
         guard let account = chat.withLock({ state in state[client].account }) else { return }
         let store = self.store
         later(client, { (try? await store.takeOfflineMessages(for: account.id)) ?? [] }) { messages in

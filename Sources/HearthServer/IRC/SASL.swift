@@ -102,7 +102,14 @@ extension Core {
 
     /// Checks a PLAIN login off the event loop, then logs in (903) or fails (904). The secret is
     /// a password, a resume token or the web chat's one-time ticket (`ChatTickets`).
-    private func checkPlain(_ client: Client, authcid: String, secret: String) {
+    private func checkPlain(_ client: Client, authcid login: String, secret: String) {
+        // `alice@phone`: alice's phone, which gets what it missed by itself (IRC/AlwaysOnReplay.swift).
+        guard let (authcid, device) = Self.deviceLogin(login) else {
+            client.saslInProgress = false
+            reply(client, .saslFail, "SASL authentication failed: \(Self.deviceNameRule)")
+            return tryCompleteRegistration(client)
+        }
+        client.device = device
         let services = bot.services
         let accounts = services.accounts
         let address = client.address

@@ -176,8 +176,8 @@ struct Outbox {
     }
 
     private func deliver(_ item: Item, to client: Client, _ state: ChatState, local: inout LocalWrites) {
-        // A user of another node is written to by that node.
-        if client.isRemote { return }
+        // A user of another node is written to by that node; a stand-in has nobody to write to.
+        if client.hasNoConnection { return }
         // Replies to a labeled command are collected and sent together at its end.
         if item.labeled && client.eventLoop.inEventLoop && client.capturing {
             client.labeledReplies.append(item.message)

@@ -203,6 +203,16 @@ enum PostgresMigrations {
                 PRIMARY KEY (nameKey, accountId))
             """
         ),
+        // Always-on accounts kept present while none of their devices is connected.
+        (
+            "v31-always-on-presence",
+            """
+            CREATE TABLE alwaysOnPresence (
+                accountId BIGINT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+                nick TEXT NOT NULL, userName TEXT NOT NULL, host TEXT NOT NULL, realname TEXT NOT NULL,
+                channels TEXT NOT NULL, since TIMESTAMPTZ NOT NULL)
+            """
+        ),
     ]
 
     /// `text` with the accents of Latin letters taken off ("crème" is "creme"), for recipe search:

@@ -511,6 +511,17 @@ enum Migrations {
                       PRIMARY KEY (nameKey, accountId))
                     """)
         }
+        m.registerMigration("v32-always-on-presence") { db in
+            // Always-on accounts kept present while none of their devices is connected, restored
+            // at start (where each device got to is a read marker).
+            try db.execute(
+                sql: """
+                    CREATE TABLE alwaysOnPresence (
+                      accountId INTEGER PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+                      nick TEXT NOT NULL, userName TEXT NOT NULL, host TEXT NOT NULL, realname TEXT NOT NULL,
+                      channels TEXT NOT NULL, since DATETIME NOT NULL)
+                    """)
+        }
         return m
     }
 }

@@ -266,8 +266,11 @@ enum SocialCommands {
             let store = request.services.store
             let firstZone = setting.key == "tz" ? try await store.setFirstZone(accountID: me.id, zone: value) : false
             if !firstZone { try await store.setSetting(me.id, key: setting.key, value: value) }
-            let effects: [SessionEffect] =
+            var effects: [SessionEffect] =
                 setting.key == "bot" ? [.botFlag(accountID: me.id, isBot: value == "on")] : []
+            if setting.key == AlwaysOnRules.settingKey {
+                effects.append(.alwaysOn(accountID: me.id, choice: AlwaysOnRules.choice(value)))
+            }
             return BotResponse(["\(setting.key) is now \(value) — \(setting.summary)."], effects: effects)
         }
     }
