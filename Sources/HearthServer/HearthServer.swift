@@ -57,7 +57,10 @@ public final class HearthServer: Sendable {
     ) throws {
         Sodium.ensureReady()
         assets = try WebAssets.loaded.get()
-        web = WebShared(pageCacheSeconds: config.pageCacheSeconds)
+        // Per-address limits spare loopback when flood control is off, as the connection limit does.
+        web = WebShared(
+            pageCacheSeconds: config.pageCacheSeconds,
+            exempt: { [floodControl = config.floodControl] in !floodControl && Self.isLoopback($0) })
         self.config = config
         self.reloader = reloader
         group = config.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? .singleton
@@ -180,6 +183,7 @@ public final class HearthServer: Sendable {
         router.add(middleware: HTTPMetrics(metrics: core.metrics))
         let core = self.core
         MediaRoutes(core: core, media: media).add(to: router)
+        MemeURLRoutes(core: core, media: media, shared: web).add(to: router)
         // Cookies are Secure on the HTTPS port, and everywhere when the public address is https.
         let overTLS = tls != nil
         WebRoutes(

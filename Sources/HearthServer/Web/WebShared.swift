@@ -1,4 +1,5 @@
 import Foundation
+import HearthAccounts
 import NIOCore
 import Synchronization
 
@@ -17,8 +18,14 @@ final class WebShared: Sendable {
     let previews = WindowLimit(count: WebLimits.previewsPerMinute, window: .seconds(60))
     let pictures = PictureCache(entries: WebLimits.previewCacheEntries, bytes: WebLimits.previewCacheBytes)
     let pages: WebPageCache
+    /// memegen-style URLs (`MemeURLRoutes`): new drawings per address, and the last pictures drawn.
+    let memeURLRenders: AddressQuota
+    let memeURLPictures = PictureCache(entries: MemeURLRoutes.cacheEntries, bytes: MemeURLRoutes.cacheBytes)
 
-    init(pageCacheSeconds: Double) { pages = WebPageCache(seconds: pageCacheSeconds) }
+    init(pageCacheSeconds: Double, exempt: @escaping @Sendable (String) -> Bool = { _ in false }) {
+        pages = WebPageCache(seconds: pageCacheSeconds)
+        memeURLRenders = AddressQuota(limit: MemeURLRoutes.rendersPerMinute, window: 60, exempt: exempt)
+    }
 }
 
 /// A token bucket per account (the chat's `FloodControl`, keyed by account): a burst at once,
