@@ -188,7 +188,9 @@ public enum ServeKeys {
             check: { v in (1...16).contains(v.int ?? 0) ? nil : "1 to 16" }),
         SettingKey(
             "fortunes", .string, nil, .restart,
-            help: "A directory of strfile fortune databases to add (e.g. /usr/share/games/fortunes)."),
+            help:
+                "A folder of strfile fortune files to add (e.g. /usr/share/games/fortunes): each file, and each "
+                + "folder in it, is a category (!fortune science)."),
         SettingKey("fortunes-offensive", .bool, .bool(false), .restart, help: "Include its off/ folder too."),
         SettingKey("edamam-app-id", .string, nil, .restart, help: "Edamam Recipe Search app id, for !edamam."),
         SettingKey("edamam-app-key", .string, nil, .restart, secret: true, help: "Edamam Recipe Search app key."),

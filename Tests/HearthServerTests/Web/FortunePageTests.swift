@@ -191,6 +191,10 @@ import Testing
             page = try await browser.get("/fortunes")
             #expect(page.body.contains("opened in Paris") || page.body.contains("<td>Paris</td><td>1</td>"))
             #expect(!page.body.contains(#"<form method="post" action="/fortunes""#))
+            // The map page counts down too (issue 40).
+            #expect(
+                page.body.contains(
+                    #"Next cookie in <time class="left" datetime="2026-07-02T00:00:00Z">15h</time>"#))
             // A second time the same day: nothing new, and the card again.
             clock.set("2026-07-01T22:30:00Z")
             let again = try await browser.post("/fortunes", form: [:])

@@ -230,10 +230,16 @@ enum FortuneCommands {
         let owner = try await request.services.store.account(id: f.accountId)
         var link = ""
         if let owner { link = try await pageLink(request, owner: owner.id, nameKey: owner.nameKey) }
-        return BotResponse([
-            describe(f, style: request.style) + " · \(owner?.name ?? "someone") · +\(f.points) points" + link,
-            request.style.dim("!share fortune \(id) #channel|user"),
-        ])
+        var lines = [describe(f, style: request.style) + " · \(owner?.name ?? "someone") · +\(f.points) points" + link]
+        // The caller's latest cookie: when the next one comes.
+        if f.accountId == request.caller.account?.id,
+            try await request.services.store.lastFortune(accountID: f.accountId)?.id == f.id,
+            case .wait(let next) = OncePerDay.decide(last: f.localDay, now: now(request), in: days(request))
+        {
+            lines.append(nextCookieLine(request, next: next))
+        }
+        lines.append(request.style.dim("!share fortune \(id) #channel|user"))
+        return BotResponse(lines)
     }
 
     /// A fortune the caller may see: their own, or one of someone whose lists they may see.

@@ -34,14 +34,7 @@ enum FortunePages {
         }
         if let opened { values["today"] = cookie(opened) }
         values["canOpen"] = own && opened == nil
-        // Time left until the next cookie, in their zone (a script may tick it down).
-        let now = request.services.clock.now()
-        if opened != nil, case .wait(let next) = OncePerDay.decide(last: last?.localDay, now: now, in: days) {
-            values["next"] = [
-                "left": LocalDays.countdown(from: now, to: next.start), "at": TimeText.iso8601(next.start),
-                "zone": days.name,
-            ]
-        }
+        if opened != nil, let next = countdown(last, days, request) { values["next"] = next }
         let all = try await store.allFortunes(of: subject.id)
         if let image = await mapImage(request, of: AccountRef(id: subject.id, name: subject.name), all) {
             values["image"] = image
@@ -55,6 +48,17 @@ enum FortunePages {
             summary: opened.map { "“\($0.text)” — lucky numbers \($0.numbers)" }
                 ?? "\(subject.name) has not opened today's cookie yet.",
             values: values)
+    }
+
+    /// Time left until the next cookie after `last`, in its owner's zone (a script ticks it
+    /// down), or nil when one may be opened now.
+    static func countdown(_ last: Stored<FortuneRecord>?, _ days: LocalDays, _ request: WebRequest) -> [String: Any]? {
+        let now = request.services.clock.now()
+        guard case .wait(let next) = OncePerDay.decide(last: last?.localDay, now: now, in: days) else { return nil }
+        return [
+            "left": LocalDays.countdown(from: now, to: next.start), "at": TimeText.iso8601(next.start),
+            "zone": days.name,
+        ]
     }
 
     static func cookie(_ f: Stored<FortuneRecord>) -> [String: Any] {
@@ -87,6 +91,7 @@ enum FortunePages {
             "name": viewer.name, "whose": Words.possessive(viewer.name), "nameKey": IRCNames.fold(viewer.name),
             "cookies": Words.counted(all.count, "cookie"), "canOpen": canOpen,
         ]
+        if let next = countdown(all.last, days, request) { values["next"] = next }
         // One row per place: how many cookies were opened there, first and last day.
         var places: [(name: String, count: Int, first: String, last: String)] = []
         for f in all {

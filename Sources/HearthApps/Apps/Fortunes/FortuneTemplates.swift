@@ -1,6 +1,11 @@
 /// The fortunes app's page templates (Mustache, HTML-escaped by default). The site's layout
 /// wraps them; `viewer` (the signed-in name) and `csrf` (every form's token) come from it.
 enum FortuneTemplates {
+    /// The time left until the next cookie (a script ticks it down).
+    static let countdown = """
+        {{#next}}<p class="countdown">Next cookie in <time class="left" datetime="{{at}}">{{left}}</time>
+          <span class="meta">(midnight, {{zone}})</span></p>{{/next}}
+        """
     /// The form that opens today's cookie (the `!fortune` command), optionally at a place.
     static let openForm = """
         <form method="post" action="/fortunes" class="cookie closed">
@@ -26,8 +31,7 @@ enum FortuneTemplates {
               +{{points}} points</p>
           </article>
           {{/today}}
-          {{#next}}<p class="countdown">Next cookie in <time class="left" datetime="{{at}}">{{left}}</time>
-            <span class="meta">(midnight, {{zone}})</span></p>{{/next}}
+          \(countdown)
           {{^today}}{{^canOpen}}<p class="empty">{{name}} has not opened today's cookie yet.</p>{{/canOpen}}{{/today}}
           {{#canOpen}}
           \(openForm)
@@ -60,6 +64,7 @@ enum FortuneTemplates {
           {{#canOpen}}
           \(openForm)
           {{/canOpen}}
+          \(countdown)
           {{#image}}<figure><img src="{{image}}" alt="Where {{name}} opened fortune cookies" width="800">
             </figure>{{/image}}
           {{#hasPlaces}}
@@ -71,6 +76,7 @@ enum FortuneTemplates {
           {{^places}}<p class="empty">No cookies with a place yet — open one with a city or coordinates
             (in chat: <code>!fortune @Paris</code>, or <code>!set location on</code>).</p>{{/places}}
         </section>
+        <script src="{{script.countdown}}" defer></script>
         """
 
     static let leaderboard = """
