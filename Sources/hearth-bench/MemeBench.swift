@@ -63,6 +63,7 @@ struct Render: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Time one cold meme render (template cached, captions new) to JPEG.")
     @Option(help: "Memes to render.") var count = 200
+    @Flag(help: "Put colour emoji in the captions (a different pair each meme, from 40).") var emoji = false
 
     func run() async throws {
         guard let fonts = FontSet.installed() else {
@@ -76,19 +77,23 @@ struct Render: AsyncParsableCommand {
         for n in 0..<count {
             let start = nowNanos()
             let image = base.clone()
+            let (a, b) = emoji ? (Self.emoji[n % 40], Self.emoji[(n * 7 + 3) % 40]) : ("", "")
             renderer.caption(
                 image, boxes: template.boxes,
-                captions: ["meme number \(n) with a caption", "and a bottom line \(n * 7)"])
+                captions: ["meme number \(n) with a caption \(a)", "and a bottom line \(n * 7) \(b)"])
             bytes += image.jpeg(quality: 85).count
             times.append(Double(nowNanos() - start) / 1e6)
         }
         times.sort()
         func pct(_ p: Double) -> Double { times[min(times.count - 1, Int(Double(times.count) * p / 100))] }
         let line: [String: Any] = [
-            "scenario": "render", "server": "hearth", "count": count, "width": base.width, "height": base.height,
+            "scenario": emoji ? "render-emoji" : "render", "server": "hearth", "count": count, "width": base.width,
+            "height": base.height,
             "p50_ms": pct(50), "p99_ms": pct(99), "memes_per_core_s": 1000 / pct(50), "avg_jpeg_bytes": bytes / count,
         ]
         let data = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
     }
+
+    static let emoji = Array("😀😂🥲😍🤔😎😭😡👍👎🙏👏🔥💯🎉🍪🍕🍺☕🚀🐱🐶🦄🌈⭐🌙💡📈📉💻🐛✅❌⚠️🏆🎂🥳🤯🫠🙈").map(String.init)
 }
