@@ -105,6 +105,11 @@ public struct MemeURL: Sendable, Equatable {
         "q": "?", "a": "&", "p": "%", "h": "#", "s": "/", "b": "\\", "l": "<", "g": ">", "n": " ",
     ]
 
+    /// What `escape` writes for each character that needs it: the tilde escapes read backwards.
+    static let escapes: [Character: String] = tildeEscapes.filter { $0.key != "n" }.reduce(
+        into: ["_": "__", "-": "--", " ": "_", "\"": "''"]
+    ) { $0[Character($1.value)] = "~\($1.key)" }
+
     /// memegen's escapes: `_` and `-` a space, `__` an underscore, `--` a dash, `''` a double
     /// quote, `~q ~a ~p ~h ~s ~b ~l ~g` for `? & % # / \ < >` (and `~n`, a new line, a space here).
     public static func unescape(_ segment: String) -> String {
@@ -133,24 +138,7 @@ public struct MemeURL: Sendable, Equatable {
     /// The escaped form of `text`, for the example URLs `/templates` lists.
     public static func escape(_ text: String) -> String {
         guard !text.isEmpty else { return "_" }
-        var out = ""
-        for c in text {
-            switch c {
-            case "_": out += "__"
-            case "-": out += "--"
-            case " ": out += "_"
-            case "\"": out += "''"
-            case "?": out += "~q"
-            case "&": out += "~a"
-            case "%": out += "~p"
-            case "#": out += "~h"
-            case "/": out += "~s"
-            case "\\": out += "~b"
-            case "<": out += "~l"
-            case ">": out += "~g"
-            default: out.append(c)
-            }
-        }
+        let out = text.map { Self.escapes[$0] ?? String($0) }.joined()
         return out.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? out
     }
 
