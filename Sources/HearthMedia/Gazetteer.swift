@@ -160,18 +160,31 @@ public enum Gazetteer {
     public static func countryName(_ code: String) -> String? { data.countryNames[code] }
 
     /// Names spelt about like `key` (a folded name), to suggest: the towns' and Natural Earth's,
-    /// folded, each with its most populous place. Only names within `slack` letters of its length.
+    /// folded, each with its most populous place. Only names within `slack` letters of its length
+    /// that start with its first or second letter.
     public static func names(near key: String, slack: Int = 2) -> [(key: String, place: Place)] {
         let data = data
         var result: [(key: String, place: Place)] = []
         let length = key.count
-        for (name, places) in data.byName where abs(name.count - length) <= slack {
+        // A slip is seldom in the first letter: only names that start alike (or with the first
+        // two letters swapped) are weighed, a tenth of them or less.
+        let starts = Set([key.first, key.dropFirst().first].compactMap { $0 })
+        func near(_ name: String) -> Bool {
+            abs(name.count - length) <= slack && name.first.map { starts.contains($0) } == true
+        }
+        for (name, places) in data.byName where near(name) {
             result.append((name, data.places[Int(places[0])]))
         }
-        for (name, place) in data.naturalEarth where abs(name.count - length) <= slack && data.byName[name] == nil {
+        for (name, place) in data.naturalEarth where near(name) && data.byName[name] == nil {
             result.append((name, place))
         }
         return result
+    }
+
+    /// Reads the towns now, off the caller's thread (about a second in a debug build), so the
+    /// first place asked for does not wait for them.
+    public static func warmUp() {
+        Task.detached(priority: .background) { _ = data.places.count }
     }
 
     public static var count: Int { data.places.count }

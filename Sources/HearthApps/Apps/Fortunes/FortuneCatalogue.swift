@@ -1,6 +1,7 @@
 import Foundation
 import HearthCrypto
 import HearthKit
+import HearthMedia
 
 /// The sayings cookies are made of, in categories: Hearth's own (one strfile file per category
 /// in Fortunes/: luck, wisdom, science, …) and the strfile fortune files an operator points at
@@ -153,7 +154,8 @@ public struct FortuneCatalogue: Sendable {
     }
 
     public static func load(directory: String?, offensive: Bool = false, builtin: Bool = true) -> FortuneCatalogue {
-        FortuneCatalogue(
+        Gazetteer.warmUp()  // where cookies are opened, read while the server starts
+        return FortuneCatalogue(
             sources: (builtin ? builtinSources() : [])
                 + (directory.map { sources(inDirectory: $0, offensive: offensive) } ?? []))
     }
