@@ -42,6 +42,8 @@ public enum Numeric: String, Sendable {
     case whoisBot = "335"
     /// The real user@host and address of a cloaked user (to itself and operators).
     case whoisActually = "338"
+    case inviteList = "336"
+    case endOfInviteList = "337"
     case inviting = "341"
     case invexList = "346"
     case endOfInvexList = "347"

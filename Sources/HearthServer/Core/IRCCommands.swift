@@ -81,7 +81,7 @@ extension Core {
             IRCCommand("LIST", usage: "LIST [<channel>[,<channel>]]") { $0.list($1, $2) },
             IRCCommand("MODE", min: 1, usage: "MODE <channel|nick> [<modes> [<params>]]") { $0.mode($1, $2) },
             IRCCommand("KICK", min: 2, usage: "KICK <channel> <nick> [:<reason>]") { $0.kick($1, $2) },
-            IRCCommand("INVITE", min: 2, usage: "INVITE <nick> <channel>") { $0.invite($1, $2) },
+            IRCCommand("INVITE", usage: "INVITE [<nick> <channel>]") { $0.inviteOrList($1, $2) },
             IRCCommand("AWAY", earlyWith: preAwayCap, usage: "AWAY [:<message>]") { $0.away($1, $2) },
             IRCCommand("ISUPPORT", earlyWith: extendedISupportCap) { $0.isupport($1, $2) },
             IRCCommand("KNOCK", min: 1, usage: "KNOCK <channel> [:<message>]") { $0.knock($1, $2) },
