@@ -7,7 +7,8 @@ import NIOCore
 /// A channel and its members. Reached only through `ChatState.channels`, so it is read and
 /// changed inside the chat lock (a class so fan-out copies no member lists).
 final class ChannelState {
-    let key: String
+    /// The folded name; changes only with the name (`rename(to:)`, RENAME).
+    private(set) var key: String
     var name: String
     /// Where its messages are kept: the folded name for a registered or family channel,
     /// which lives on; "<folded name> <random id>" for this incarnation of any other.
@@ -97,6 +98,12 @@ final class ChannelState {
         self.name = name
         self.key = IRCNames.fold(name)
         self.historyKey = historyKey ?? key
+    }
+
+    /// RENAME: the channel's new name (the caller moves it in `ChatState.channels`).
+    func rename(to name: String) {
+        self.name = name
+        key = IRCNames.fold(name)
     }
 
     func isBanned(_ state: ChatState, _ client: Client) -> Bool { lists.bans(state.identity(client)) }

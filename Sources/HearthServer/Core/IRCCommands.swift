@@ -84,6 +84,7 @@ extension Core {
             IRCCommand("INVITE", usage: "INVITE [<nick> <channel>]") { $0.inviteOrList($1, $2) },
             IRCCommand("AWAY", earlyWith: preAwayCap, usage: "AWAY [:<message>]") { $0.away($1, $2) },
             IRCCommand("ISUPPORT", earlyWith: extendedISupportCap) { $0.isupport($1, $2) },
+            IRCCommand("RENAME", min: 2, usage: "RENAME <channel> <new name> [:<reason>]") { $0.rename($1, $2) },
             IRCCommand("KNOCK", min: 1, usage: "KNOCK <channel> [:<message>]") { $0.knock($1, $2) },
             IRCCommand("OPER", min: 2, usage: "OPER <name> <password>") { $0.oper($1, $2) },
             IRCCommand("MOTD") { core, client, _ in core.withState { state, out in core.motd(state, client, out: &out) }

@@ -10,8 +10,8 @@ import NIOCore
 extension Core {
     static let supportedCaps = [
         "account-notify", "account-tag", "away-notify", "batch", "cap-notify", "chghost",
-        "draft/account-registration", "draft/chathistory", "draft/event-playback", "draft/extended-isupport",
-        "draft/message-edit",
+        "draft/account-registration", "draft/channel-rename", "draft/chathistory", "draft/event-playback",
+        "draft/extended-isupport", "draft/message-edit",
         "draft/message-redaction", "draft/metadata-2", "draft/metadata-3", "draft/multiline",
         "draft/pre-away", "draft/read-marker", "draft/webpush", "echo-message", "extended-join",
         "extended-monitor", "invite-notify", "labeled-response", "message-tags", "multi-prefix",
