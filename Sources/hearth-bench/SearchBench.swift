@@ -14,7 +14,8 @@ struct SearchLoad: AsyncParsableCommand {
     @OptionGroup var store: BenchStore
     @Option(help: "SQLite's data directory (made if missing).") var dataDir = "/tmp/hearth-search-bench"
     @Option(help: "Lines to write before searching.") var lines = 1_000_000
-    @Flag(help: "Search what the store holds already (a previous run's lines).") var skipFill = false
+    @Flag(help: "Search what the store holds already (a previous run's lines, the same searches).")
+    var skipFill = false
     @Option(help: "Channels the lines are spread over.") var channels = 200
     @Option(help: "Channels the searcher is in.") var joined = 20
     @Option(help: "Searches of each kind.") var queries = 300
@@ -23,7 +24,10 @@ struct SearchLoad: AsyncParsableCommand {
     func run() async throws {
         let store = try await self.store.open(dataDirectory: dataDir)
         var words = SearchWords(seed: 38)
-        if !skipFill {
+        if skipFill {
+            // The same searches as the run that filled the store: draw its lines without writing them.
+            try await fill(nil, &words)
+        } else {
             let started = nowNanos()
             try await fill(store, &words)
             let seconds = Double(nowNanos() - started) / 1e9
@@ -70,7 +74,7 @@ struct SearchLoad: AsyncParsableCommand {
 
     /// Batches of 10,000 lines, as the history writer would write them over time: most to
     /// channels, one in ten to a conversation (one in fifty of those involves account 1).
-    private func fill(_ store: any Store, _ words: inout SearchWords) async throws {
+    private func fill(_ store: (any Store)?, _ words: inout SearchWords) async throws {
         let start = Date(timeIntervalSince1970: 1_780_000_000)
         var written = 0
         while written < lines {
@@ -90,7 +94,7 @@ struct SearchLoad: AsyncParsableCommand {
                         target: target, msgid: "b\(n)", source: "u\(n % 997)!u@bench", command: "PRIVMSG",
                         text: words.line(), createdAt: start + Double(n) * 0.5))
             }
-            try await store.appendHistory(batch)
+            try await store?.appendHistory(batch)
             written += count
         }
     }

@@ -37,7 +37,9 @@ extension PostgresStore {
             "ts_match_vq(search, $1::tsquery)",
         ]
         binds.append(upTo)
-        conditions.append("id <= $\(binds.count)")
+        // A bitmap reads all the rest: only the words' index may serve it (`id + 0` is no key range),
+        // or a planner without statistics yet (a fresh table) took the key's bitmap of every row.
+        conditions.append("\(window.read == .bitmap ? "id + 0" : "id") <= $\(binds.count)")
         if let above = window.above {
             binds.append(above)
             conditions.append("id > $\(binds.count)")
