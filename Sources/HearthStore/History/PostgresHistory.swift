@@ -127,13 +127,15 @@ extension PostgresStore: HistoryStore {
         -> [(target: String, latest: Date)]
     {
         guard !channels.isEmpty || accountID != nil else { return [] }
-        // -1 matches no conversation when the caller has no account. Times are compared to the
+        // -1 matches no conversation when the caller has no account. Older lines cannot be a
+        // qualifying latest, so skipping them lets the time index bound the scan. Times are compared to the
         // millisecond clients see (the time tag truncates; a bound, sent as microseconds, is rounded).
         let me = accountID ?? -1
         return try await rows(
             """
             SELECT target, MAX(createdAt) AS latest FROM history
             WHERE (target = ANY(\(channels)) OR target LIKE \("pm:\(me):%") OR target LIKE \("pm:%:\(me)"))
+              AND createdAt > \(min(from, to))
             GROUP BY target
             HAVING floor(extract(epoch FROM MAX(createdAt)) * 1000) > round(extract(epoch FROM \(min(from, to))) * 1000)
                AND floor(extract(epoch FROM MAX(createdAt)) * 1000) < round(extract(epoch FROM \(max(from, to))) * 1000)

@@ -145,12 +145,13 @@ extension SQLiteStore {
                 arguments += ["pm:\(accountID):%", "pm:%:\(accountID)"]
             }
             guard !clauses.isEmpty else { return [] }
-            arguments += [min(from, to), max(from, to), limit]
+            // Older lines cannot be a qualifying latest: skipping them lets the time index bound the scan.
+            arguments += [min(from, to), min(from, to), max(from, to), limit]
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT target, MAX(createdAt) AS latest FROM history
-                    WHERE (\(clauses.joined(separator: " OR ")))
+                    WHERE (\(clauses.joined(separator: " OR "))) AND createdAt > ?
                     GROUP BY target HAVING latest > ? AND latest < ?
                     ORDER BY latest LIMIT ?
                     """, arguments: StatementArguments(arguments))
