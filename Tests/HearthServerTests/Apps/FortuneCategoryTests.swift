@@ -70,4 +70,25 @@ import Testing
             try await ivy.expect("fortunes is now all")
         }
     }
+
+    /// The page's form offers the categories and opens the cookie from the one chosen.
+    @Test func theWebFormOpensACookieFromACategory() async throws {
+        let clock = TestClock("2026-07-01T09:00:00Z")
+        try await stopping(try await Self.start(clock)) { server in
+            _ = try await TestClient.user(server, "ora")
+            let browser = WebBrowser(server)
+            try await browser.signIn("ora")
+            var page = try await browser.get("/fortunes")
+            #expect(page.body.contains("<option>science</option>") && page.body.contains("<option>poems</option>"))
+            let refused = try await browser.post("/fortunes", form: ["category": "science @Lyon"])
+            #expect(refused.status == 303)
+            page = try await browser.get("/fortunes")
+            #expect(page.body.contains("there is no fortune category"))
+            let opened = try await browser.post("/fortunes", form: ["category": "science", "place": "Lyon"])
+            #expect(opened.status == 303 && opened.location == "/fortunes/ora")
+            page = try await browser.get("/fortunes/ora")
+            let saying = try #require(page.body.firstMatch(of: /<blockquote class="saying">“(.*?)”/)?.1)
+            #expect(Self.science.contains(String(saying)) && page.body.contains("opened in Lyon"))
+        }
+    }
 }

@@ -34,6 +34,7 @@ enum FortunePages {
         }
         if let opened { values["today"] = cookie(opened) }
         values["canOpen"] = own && opened == nil
+        values["categories"] = request.services.fortunes?.categories ?? []
         if opened != nil, let next = countdown(last, days, request) { values["next"] = next }
         let all = try await store.allFortunes(of: subject.id)
         if let image = await mapImage(request, of: AccountRef(id: subject.id, name: subject.name), all) {
@@ -92,6 +93,7 @@ enum FortunePages {
             "cookies": Words.counted(all.count, "cookie"), "canOpen": canOpen,
         ]
         if let next = countdown(all.last, days, request) { values["next"] = next }
+        values["categories"] = request.services.fortunes?.categories ?? []
         // One row per place: how many cookies were opened there, first and last day.
         var places: [(name: String, count: Int, first: String, last: String)] = []
         for f in all {
@@ -164,8 +166,13 @@ enum FortunePages {
                 command: { _, form in
                     let place = (form["place"] ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
                         .trimmingCharacters(in: .whitespaces)
-                    guard !place.isEmpty else { return "!fortune" }
-                    return "!fortune @" + (place.hasPrefix("@") ? String(place.dropFirst()) : place)
+                    // A category is one word of its letters; anything else is sent as a word the
+                    // command refuses, never as more words.
+                    let chosen = (form["category"] ?? "").lowercased()
+                    let word = chosen.allSatisfy(FortuneCatalogue.categoryLetters.contains) ? chosen : "?"
+                    let category = chosen.isEmpty ? "" : " " + word
+                    guard !place.isEmpty else { return "!fortune" + category }
+                    return "!fortune\(category) @" + (place.hasPrefix("@") ? String(place.dropFirst()) : place)
                 }, back: { _ in "/fortunes" }))
     ]
 

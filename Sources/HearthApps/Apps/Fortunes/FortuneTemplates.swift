@@ -14,6 +14,9 @@ enum FortuneTemplates {
           <p>Today's cookie is waiting.</p>
           <label>Where are you? (optional: a city, or LAT,LON and a name)
             <input name="place" maxlength="80" placeholder="Paris or 48.85,2.35 Paris"></label>
+          <label>From (optional)
+            <select name="category"><option value="">your categories</option>
+              {{#categories}}<option>{{.}}</option>{{/categories}}</select></label>
           <button>Crack it open</button></form>
         """
 
