@@ -42,8 +42,6 @@ final class Core: Sendable {
     /// Connections, nicks, channels: only inside `chat.withLock` (or `withState`).
     /// Client's fields marked "shared" are also changed only there.
     let chat = LockedChat()
-    /// The web chat's one-time SASL tickets (`POST /chat/ticket`).
-    let chatTickets = ChatTickets()
     /// History waiting to be written (see HistoryLog.swift).
     let historyQueue = Mutex(HistoryQueue())
     /// One pending reminder per account (e.g. "a new cookie is ready"), scheduled, not polled.

@@ -113,16 +113,15 @@ extension Core {
         let services = bot.services
         let accounts = services.accounts
         let address = client.address
-        let tickets = chatTickets
         later(
             client,
             { () -> Result<(AccountRef, String?, [SessionEffect]), BotError> in
                 do {
                     if ChatTickets.looksLikeTicket(secret) {
                         // The site's session must still be good: signing out there ends the ticket too.
-                        guard let entry = tickets.redeem(secret, name: authcid),
+                        guard let entry = try await ChatTickets.redeem(services.store, secret),
                             let account = try await services.store.account(tokenHash: entry.tokenHash),
-                            account.id == entry.account.id
+                            account.id == entry.accountId, IRCNames.fold(account.name) == IRCNames.fold(authcid)
                         else { return .failure(BotError("the chat's sign-in ticket is used or expired")) }
                         let ref = AccountRef(id: account.id, name: account.name)
                         let effects = try await services.loginEffects(ref, tokenHash: entry.tokenHash)

@@ -37,7 +37,7 @@ struct ChatRoutes {
         guard Self.fromTheChat(request) else { return WebJSON.error(.forbidden, "not from the chat") }
         // Not an error signed out (a failed fetch would be one in the browser's console).
         guard let (account, hash) = await routes.viewer(request) else { return WebJSON.response(.ok, ["account": nil]) }
-        guard let ticket = routes.core.chatTickets.issue(for: account, tokenHash: hash) else {
+        guard let ticket = try await ChatTickets.issue(routes.services.store, for: account, tokenHash: hash) else {
             return WebJSON.error(.serviceUnavailable, "too many sign-ins at once; try again soon")
         }
         return WebJSON.response(.ok, ["account": account.name, "ticket": ticket])

@@ -1,55 +1,42 @@
 import Foundation
 import HearthCrypto
 import HearthKit
-import HearthProtocol
-import Synchronization
+import HearthStore
 
 /// One-time sign-in tickets for the web chat. The site's session is an HttpOnly cookie the chat's
 /// script cannot read, so the page asks `POST /chat/ticket` for a ticket and sends it over SASL
 /// PLAIN as the account's password. A ticket works once, for its account only, within `lifetime`;
-/// it carries the session's resume-token hash, so the chat's login is that session's.
-final class ChatTickets: Sendable {
+/// it carries the session's resume-token hash, so the chat's login is that session's. Tickets
+/// are kept in the store (by hash), not in this process: behind a balancer the WebSocket may
+/// reach another node than the one that gave the ticket.
+enum ChatTickets {
     /// Seconds a ticket stays good: the page uses it at once, on a WebSocket opened right after.
     static let lifetime: TimeInterval = 60
     /// Most tickets waiting at once (all accounts); past it, expired ones are dropped, then none issued.
     static let maxOutstanding = 10_000
     static let prefix = "hct_"
 
-    struct Entry: Sendable {
-        let account: AccountRef
-        let tokenHash: String
-        let expires: Date
-    }
-
-    /// Keyed by the ticket's hash: the secret itself is kept nowhere.
-    private let entries = Mutex<[String: Entry]>([:])
-
     static func looksLikeTicket(_ text: String) -> Bool {
         text.hasPrefix(prefix) && text.utf8.count == prefix.utf8.count + 32
     }
 
     /// A new ticket for the session's account, or nil while `maxOutstanding` are waiting.
-    func issue(for account: AccountRef, tokenHash: String, now: Date = Date()) -> String? {
-        let ticket = Self.prefix + Sodium.hex(Sodium.randomBytes(16))
-        let entry = Entry(account: account, tokenHash: tokenHash, expires: now.addingTimeInterval(Self.lifetime))
-        return entries.withLock { entries in
-            if entries.count >= Self.maxOutstanding { entries = entries.filter { $0.value.expires > now } }
-            guard entries.count < Self.maxOutstanding else { return nil }
-            entries[Sodium.hashSecret(ticket)] = entry
-            return ticket
-        }
+    static func issue(_ store: any ChatTicketStore, for account: AccountRef, tokenHash: String, now: Date = Date())
+        async throws -> String?
+    {
+        let ticket = prefix + Sodium.hex(Sodium.randomBytes(16))
+        let kept = ChatTicket(
+            hash: Sodium.hashSecret(ticket), accountId: account.id, tokenHash: tokenHash,
+            expiresAt: now.addingTimeInterval(lifetime))
+        return try await store.saveChatTicket(kept, now: now, maxWaiting: maxOutstanding) ? ticket : nil
     }
 
-    /// The ticket's entry if it is unexpired and for the account `name`; used up either way, so a
-    /// ticket never gets a second try.
-    func redeem(_ ticket: String, name: String, now: Date = Date()) -> Entry? {
-        guard Self.looksLikeTicket(ticket) else { return nil }
-        let entry = entries.withLock { $0.removeValue(forKey: Sodium.hashSecret(ticket)) }
-        guard let entry, entry.expires > now, IRCNames.fold(entry.account.name) == IRCNames.fold(name) else {
-            return nil
-        }
-        return entry
+    /// The ticket if it is unexpired; used up either way, so a ticket never gets a second try
+    /// (whose it is, the caller checks against the session it names).
+    static func redeem(_ store: any ChatTicketStore, _ ticket: String, now: Date = Date()) async throws
+        -> ChatTicket?
+    {
+        guard looksLikeTicket(ticket) else { return nil }
+        return try await store.takeChatTicket(hash: Sodium.hashSecret(ticket), now: now)
     }
-
-    var waiting: Int { entries.withLock { $0.count } }
 }

@@ -3,7 +3,8 @@
 /// engine is chosen once at start and nobody else learns which one runs.
 public protocol Store: AccountStore, SocialStore, ChannelRegistry, HistoryStore, HistorySearchStore,
     OfflineMessageStore, ImageStore, MemeStore, CommentStore, FortuneStore, RecipeStore, FamilyStore,
-    RegistrationInviteStore, PushSubscriptionStore, ServerBanStore, AlwaysOnStore, CertificateStore, ChannelRenameStore
+    RegistrationInviteStore, PushSubscriptionStore, ServerBanStore, AlwaysOnStore, CertificateStore, ChannelRenameStore,
+    ChatTicketStore
 {
     /// The engine and where its data is, for logs ("SQLite in ./data/hearth.sqlite").
     var location: String { get }

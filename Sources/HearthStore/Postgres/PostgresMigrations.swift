@@ -213,6 +213,16 @@ enum PostgresMigrations {
                 channels TEXT NOT NULL, since TIMESTAMPTZ NOT NULL)
             """
         ),
+        // The web chat's one-time sign-in tickets (by hash), kept where every node reads them.
+        (
+            "v30-chat-tickets",
+            """
+            CREATE TABLE chatTicket (
+                hash TEXT PRIMARY KEY, accountId BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                tokenHash TEXT NOT NULL, expiresAt TIMESTAMPTZ NOT NULL);
+            CREATE INDEX chatTicket_on_expiresAt ON chatTicket(expiresAt)
+            """
+        ),
     ]
 
     /// `text` with the accents of Latin letters taken off ("crème" is "creme"), for recipe search:

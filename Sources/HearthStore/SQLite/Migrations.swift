@@ -522,6 +522,16 @@ enum Migrations {
                       channels TEXT NOT NULL, since DATETIME NOT NULL)
                     """)
         }
+        m.registerMigration("v31-chat-tickets") { db in
+            // The web chat's one-time sign-in tickets (by hash), kept where every process reads them.
+            try db.execute(
+                sql: """
+                    CREATE TABLE chatTicket (
+                      hash TEXT PRIMARY KEY, accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                      tokenHash TEXT NOT NULL, expiresAt DATETIME NOT NULL);
+                    CREATE INDEX chatTicket_on_expiresAt ON chatTicket(expiresAt)
+                    """)
+        }
         return m
     }
 }

@@ -8,37 +8,25 @@ import Testing
 /// The web chat signs in with the site's session: `POST /chat/ticket` gives a one-time ticket
 /// that SASL PLAIN takes as the password, once, for its account, within `ChatTickets.lifetime`.
 @Suite struct ChatSignInTests {
-    static let ann = AccountRef(id: 7, name: "Ann")
-
-    @Test func aTicketWorksOnceForItsAccountWithinItsLifetime() {
-        let tickets = ChatTickets()
-        let now = Date()
-        let ticket = tickets.issue(for: Self.ann, tokenHash: "h", now: now)!
-        #expect(ChatTickets.looksLikeTicket(ticket) && !ticket.contains("h\u{0}"))
-        #expect(tickets.redeem(ticket, name: "ann", now: now)?.account == Self.ann)
-        #expect(tickets.redeem(ticket, name: "ann", now: now) == nil)  // used
-
-        let other = tickets.issue(for: Self.ann, tokenHash: "h", now: now)!
-        #expect(tickets.redeem(other, name: "bob", now: now) == nil)
-        #expect(tickets.redeem(other, name: "ann", now: now) == nil)  // a wrong try used it up
-
-        let late = tickets.issue(for: Self.ann, tokenHash: "h", now: now)!
-        #expect(tickets.redeem(late, name: "ann", now: now.addingTimeInterval(ChatTickets.lifetime)) == nil)
-        let inTime = tickets.issue(for: Self.ann, tokenHash: "h", now: now)!
-        #expect(tickets.redeem(inTime, name: "ann", now: now.addingTimeInterval(ChatTickets.lifetime - 1)) != nil)
-        #expect(tickets.redeem("hct_" + String(repeating: "0", count: 32), name: "ann") == nil)
-        #expect(tickets.waiting == 0)
-    }
-
-    @Test func atMostMaxOutstandingTicketsWaitAndExpiredOnesMakeRoom() {
-        let tickets = ChatTickets()
-        let now = Date()
-        for _ in 0..<ChatTickets.maxOutstanding { _ = tickets.issue(for: Self.ann, tokenHash: "h", now: now) }
-        #expect(tickets.waiting == ChatTickets.maxOutstanding)
-        #expect(tickets.issue(for: Self.ann, tokenHash: "h", now: now) == nil)
-        let later = now.addingTimeInterval(ChatTickets.lifetime)
-        #expect(tickets.issue(for: Self.ann, tokenHash: "h", now: later) != nil)
-        #expect(tickets.waiting == 1)
+    @Test func aTicketWorksOnceForItsAccountWithinItsLifetime() async throws {
+        try await withServer { server in
+            let store = server.server.store
+            let ann = try await store.createAccount(
+                name: "Ann", nameKey: "ann", passwordHash: "x", email: nil, phone: nil, recoveryHashes: [])
+            let me = AccountRef(id: ann.id, name: "Ann")
+            // Whole seconds: the store keeps milliseconds.
+            let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+            let ticket = try #require(try await ChatTickets.issue(store, for: me, tokenHash: "h", now: now))
+            #expect(ChatTickets.looksLikeTicket(ticket) && !ticket.contains("h\u{0}"))
+            #expect(try await ChatTickets.redeem(store, ticket, now: now)?.accountId == ann.id)
+            #expect(try await ChatTickets.redeem(store, ticket, now: now) == nil)  // used
+            let late = try #require(try await ChatTickets.issue(store, for: me, tokenHash: "h", now: now))
+            #expect(try await ChatTickets.redeem(store, late, now: now.addingTimeInterval(ChatTickets.lifetime)) == nil)
+            let inTime = try #require(try await ChatTickets.issue(store, for: me, tokenHash: "h", now: now))
+            let almost = now.addingTimeInterval(ChatTickets.lifetime - 1)
+            #expect(try await ChatTickets.redeem(store, inTime, now: almost) != nil)
+            #expect(try await ChatTickets.redeem(store, "hct_" + String(repeating: "0", count: 32)) == nil)
+        }
     }
 
     static func ticket(_ web: WebBrowser, headers: [String: String] = ["X-Hearth-Chat": "1"]) async throws
@@ -50,7 +38,11 @@ import Testing
     }
 
     static func sasl(_ server: TestServer, nick: String, _ name: String, _ secret: String) async throws -> TestClient {
-        let c = try await server.connect()
+        try await sasl(port: server.ircPort, nick: nick, name, secret)
+    }
+
+    static func sasl(port: Int, nick: String, _ name: String, _ secret: String) async throws -> TestClient {
+        let c = try await TestClient.connect(port: port)
         try await c.send("CAP REQ :sasl")
         try await c.send("NICK \(nick)")
         try await c.send("USER web 0 * :Web")
