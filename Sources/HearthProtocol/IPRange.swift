@@ -14,7 +14,7 @@ public struct IPRange: Sendable, Equatable, CustomStringConvertible {
         let isV4 = !parts[0].contains(":")
         var bits = address.count * 8
         if parts.count == 2 {
-            guard let given = Int(parts[1]), parts[1].allSatisfy(\.isASCII), given >= 0,
+            guard Self.isDigits(parts[1]), let given = Int(parts[1]), given >= 0,
                 given <= (isV4 ? 32 : 128)
             else { return nil }
             bits = isV4 ? given + 96 : given
@@ -53,11 +53,16 @@ public struct IPRange: Sendable, Equatable, CustomStringConvertible {
         return bits == 128 ? address : "\(address)/\(bits)"
     }
 
+    /// ASCII digits only (`Int` and `UInt8` also take a sign).
+    private static func isDigits(_ text: Substring) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
     /// Sixteen bytes for an IPv4 (mapped) or IPv6 address, or nil.
     private static func bytes(_ text: String) -> [UInt8]? {
         if !text.contains(":") {
             let octets = text.split(separator: ".", omittingEmptySubsequences: false)
-            guard octets.count == 4, octets.allSatisfy({ $0.count <= 3 && $0.allSatisfy(\.isASCII) }) else {
+            guard octets.count == 4, octets.allSatisfy({ $0.count <= 3 && isDigits($0) }) else {
                 return nil
             }
             let values = octets.compactMap { UInt8($0) }
