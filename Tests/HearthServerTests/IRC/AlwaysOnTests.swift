@@ -121,6 +121,31 @@ import Testing
         }
     }
 
+    @Test func aReplayStopsAtItsLimitAndSaysSo() async throws {
+        try await withServer { server in
+            try await TestClient.register(server, "ann", "s3cret-pass")
+            let laptop = try await Self.device(server, nick: "ann", login: "ann@laptop")
+            try await laptop.send("PRIVMSG hearth :set always-on on")
+            try await laptop.expect("always-on is now on")
+            try await laptop.send("JOIN #den")
+            try await laptop.expectNumeric("366")
+            let bob = try await Self.watcher(server)
+            await laptop.close()
+            try await bob.expect(" AWAY :")
+            let limit = Core.maxReplayedLines
+            for n in 1...limit + 1 { try await bob.send("PRIVMSG #den :line \(n)") }
+            try await bob.send("PING done")
+            try await bob.expect("PONG")
+            let back = try await Self.device(server, nick: "ann", login: "ann@laptop")
+            try await back.expect(
+                "While you were away: \(limit) lines (the last \(limit); CHATHISTORY has earlier ones)")
+            let first = try await back.expect(" PRIVMSG #den :line ")
+            #expect(first.hasSuffix(" :line 2"), "the oldest beyond the limit is left out: \(first)")
+            try await back.expect(" PRIVMSG #den :line \(limit + 1)")
+            try await back.expect("End of what you missed.")
+        }
+    }
+
     @Test func theOperatorsDefaultKeepsAccountsThatChoseNothing() async throws {
         try await withServer {
             $0.alwaysOn = true
