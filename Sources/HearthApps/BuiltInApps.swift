@@ -38,7 +38,8 @@ public enum BuiltInApps {
             BotApp(
                 name: "family",
                 commands: FamilyPrivacy.keptInFamily(
-                    FamilyCommands.all + LocationCommands.all + FamilyFeedCommands.all),
+                    FamilyCommands.all + FamilyPeopleCommands.all + LocationCommands.all
+                        + FamilyFeedCommands.all),
                 onLogin: { try await FamilyCommands.onLogin($0, $1) },
                 onAccountDeleted: { try await FamilyCommands.onAccountDeleted($0, $1, $2) },
                 guardedChannels: { try await FamilyCommands.guardedChannels($0) },

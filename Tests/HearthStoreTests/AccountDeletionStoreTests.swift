@@ -46,7 +46,14 @@ import Testing
             #expect(try await store.family(id: family.id)?.founderId == dan.id)
             #expect(try await store.familyRole(family.id, accountID: dan.id) == .founder)
             #expect(try await store.familyMemberIDs(family.id) == [dan.id, eve.id])
-            #expect(try await store.familyLinks(family.id) == [FamilyLink(from: dan.id, to: eve.id, kind: .sibling)])
+            // Cat stays eve's parent in the tree, as a person who is not a user: the tie is eve's too.
+            let catNow = try #require(try await store.familyPeople(family.id).first { $0.name == "cat" })
+            #expect(catNow.accountId == nil)
+            #expect(
+                Set(try await store.familyLinks(family.id)) == [
+                    FamilyLink(from: dan.id, to: eve.id, kind: .sibling),
+                    FamilyLink(from: catNow.treeID, to: eve.id, kind: .parent),
+                ])
             let (posts, total) = try await store.familyPosts(family.id, page: 1)
             #expect(total == 1 && posts.map(\.0.id) == [evePost.id])
             #expect(posts.first?.0.likes == 1 && posts.first?.0.comments == 0)

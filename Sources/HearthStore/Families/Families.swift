@@ -23,13 +23,19 @@ public struct FamilyMember: Sendable, Equatable {
     }
 }
 
-/// A relationship inside a family (see `FamilyLinkKind`).
+/// A relationship inside a family (see `FamilyLinkKind`) between members (account ids) or
+/// people who are not users (`FamilyPerson.treeID`, negative).
 public struct FamilyLink: Sendable, Equatable, Hashable {
     public var from: Int64
     public var to: Int64
     public var kind: FamilyLinkKind
+    /// For partners: when and where they married (a date as `FamilyPersonRules.date` reads).
+    public var date: String?
+    public var place: String?
 
-    public init(from: Int64, to: Int64, kind: FamilyLinkKind) { (self.from, self.to, self.kind) = (from, to, kind) }
+    public init(from: Int64, to: Int64, kind: FamilyLinkKind, date: String? = nil, place: String? = nil) {
+        (self.from, self.to, self.kind, self.date, self.place) = (from, to, kind, date, place)
+    }
 }
 
 /// An open invite. No part of the code is kept in the clear (a hint would shrink the
@@ -113,9 +119,28 @@ public protocol FamilyStore: Sendable {
 
     func familyLinks(_ familyID: Int64) async throws -> [FamilyLink]
 
-    /// Adds a relationship between two members. Parents may not form a cycle, and nobody is
-    /// linked to themselves.
-    func link(_ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind) async throws
+    /// Adds a relationship between two of the family's people (members, or people who are not
+    /// users). Parents may not form a cycle, and nobody is linked to themselves. A partner link
+    /// given again takes the new marriage date and place.
+    func link(_ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind, date: String?, place: String?)
+        async throws
+
+    /// Adds a person (unless the family holds `FamilyPersonRules.maxPeople`): one who is not a
+    /// user, or with `accountId` a member's own facts (one such row per member).
+    func addFamilyPerson(_ person: FamilyPerson) async throws -> FamilyPerson
+
+    /// The family's people, claimed ones included, by number.
+    func familyPeople(_ familyID: Int64) async throws -> [FamilyPerson]
+
+    /// Writes a person's name, dates, places and claimant.
+    func updateFamilyPerson(_ person: FamilyPerson) async throws
+
+    /// Removes a person who is not a user, with their links; false when there is none.
+    func removeFamilyPerson(id: Int64, familyID: Int64) async throws -> Bool
+
+    /// The member becomes the person: the person's links move to the account (each checked
+    /// again: a link between the two is refused, `selfLink`); `FamilyPersonError` otherwise.
+    func claimFamilyPerson(id: Int64, familyID: Int64, accountID: Int64) async throws
 
     func addFamilyInvite(_ invite: FamilyInvite, now: Date) async throws -> Int64
 
@@ -206,6 +231,10 @@ extension FamilyStore {
         FamilyRecord
     > {
         try await foundFamily(name: name, founderID: founderID, parentFamilyID: nil, maxFounded: maxFounded, now: now)
+    }
+
+    public func link(_ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind) async throws {
+        try await link(familyID, from: from, to: to, kind: kind, date: nil, place: nil)
     }
 
     public func addFamilyInvite(_ invite: FamilyInvite) async throws -> Int64 {

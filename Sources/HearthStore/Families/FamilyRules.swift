@@ -15,7 +15,8 @@ public enum FamilyRules {
     /// (`ancestorsOfFrom`: `from` and its parents up the family's tree, read for parent links
     /// only). Partner and sibling are symmetric, stored with from < to.
     public static func link(
-        from: Int64, to: Int64, kind: FamilyLinkKind, members: Set<Int64>, ancestorsOfFrom: Set<Int64>
+        from: Int64, to: Int64, kind: FamilyLinkKind, members: Set<Int64>, ancestorsOfFrom: Set<Int64>,
+        date: String? = nil, place: String? = nil
     ) throws -> FamilyLink {
         guard from != to else { throw FamilyError.selfLink }
         guard members.contains(from), members.contains(to) else { throw FamilyError.notMember }
@@ -23,7 +24,9 @@ public enum FamilyRules {
         case .parent:
             if ancestorsOfFrom.contains(to) { throw FamilyError.wouldCycle }
             return FamilyLink(from: from, to: to, kind: .parent)
-        case .partner, .sibling:
+        case .partner:
+            return FamilyLink(from: min(from, to), to: max(from, to), kind: kind, date: date, place: place)
+        case .sibling:
             return FamilyLink(from: min(from, to), to: max(from, to), kind: kind)
         }
     }

@@ -89,22 +89,37 @@ extension PostgresStore: FamilyStore {
     }
 
     public func familyLinks(_ familyID: Int64) async throws -> [FamilyLink] {
-        try await rows("SELECT fromId, toId, kind FROM familyLink WHERE familyId = \(familyID)").compactMap { row in
-            let (from, to, kind) = try row.decode((Int64, Int64, String).self)
-            return FamilyLinkKind(rawValue: kind).map { FamilyLink(from: from, to: to, kind: $0) }
-        }
+        try await rows(Self.linksQuery(familyID)).compactMap(Self.link)
     }
 
-    public func link(_ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind) async throws {
-        try await transaction { db in try await Self.link(db, familyID, from: from, to: to, kind: kind, self.logger) }
+    static func linksQuery(_ familyID: Int64) -> PostgresQuery {
+        "SELECT fromId, toId, kind, eventDate, eventPlace FROM familyLink WHERE familyId = \(familyID)"
+    }
+
+    static func link(_ row: PostgresRow) throws -> FamilyLink? {
+        let (from, to, kind, date, place) = try row.decode((Int64, Int64, String, String?, String?).self)
+        return FamilyLinkKind(rawValue: kind).map { FamilyLink(from: from, to: to, kind: $0, date: date, place: place) }
+    }
+
+    public func link(
+        _ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind, date: String?, place: String?
+    ) async throws {
+        try await transaction { db in
+            try await Self.link(db, familyID, from: from, to: to, kind: kind, date: date, place: place, self.logger)
+        }
     }
 
     /// Reads what `FamilyRules.link` decides on and stores the link it returns (in a transaction).
     static func link(
-        _ db: PostgresConnection, _ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind, _ logger: Logger
+        _ db: PostgresConnection, _ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind,
+        date: String? = nil, place: String? = nil, _ logger: Logger
     ) async throws {
         let members = try await db.ids(
-            "SELECT accountId FROM familyMember WHERE familyId = \(familyID) AND accountId IN (\(from), \(to))", logger)
+            """
+            SELECT accountId FROM familyMember WHERE familyId = \(familyID) AND accountId IN (\(from), \(to))
+            UNION SELECT -id FROM familyPerson WHERE familyId = \(familyID) AND accountId IS NULL
+              AND -id IN (\(from), \(to))
+            """, logger)
         var ancestors: Set<Int64> = []
         if kind == .parent {
             // The family's links are changed one at a time, so two new links cannot make a cycle together.
@@ -116,11 +131,15 @@ extension PostgresStore: FamilyStore {
                 SELECT id FROM up
                 """, logger)
         }
-        let link = try FamilyRules.link(from: from, to: to, kind: kind, members: members, ancestorsOfFrom: ancestors)
+        let link = try FamilyRules.link(
+            from: from, to: to, kind: kind, members: members, ancestorsOfFrom: ancestors, date: date, place: place)
         try await db.query(
             """
-            INSERT INTO familyLink (familyId, fromId, toId, kind)
-            VALUES (\(familyID), \(link.from), \(link.to), \(link.kind.rawValue)) ON CONFLICT DO NOTHING
+            INSERT INTO familyLink AS l (familyId, fromId, toId, kind, eventDate, eventPlace)
+            VALUES (\(familyID), \(link.from), \(link.to), \(link.kind.rawValue), \(link.date), \(link.place))
+            ON CONFLICT (familyId, fromId, toId, kind) DO UPDATE SET
+              eventDate = COALESCE(excluded.eventDate, l.eventDate),
+              eventPlace = COALESCE(excluded.eventPlace, l.eventPlace)
             """, logger: logger)
     }
 
@@ -247,10 +266,7 @@ extension PostgresStore: FamilyStore {
             try await db.query(
                 "DELETE FROM familyMember WHERE familyId = \(familyID) AND accountId = \(accountID)",
                 logger: self.logger)
-            try await db.query(
-                """
-                DELETE FROM familyLink WHERE familyId = \(familyID) AND (fromId = \(accountID) OR toId = \(accountID))
-                """, logger: self.logger)
+            try await Self.detach(db, familyID, accountID: accountID, self.logger)
         }
     }
 
@@ -279,6 +295,7 @@ extension PostgresStore: FamilyStore {
             } else if departure.removed {
                 try await db.query("DELETE FROM family WHERE id = \(id)", logger: logger)
             }
+            if !departure.removed { try await detach(db, id, accountID: accountID, logger) }
             departures.append(departure)
         }
         return departures

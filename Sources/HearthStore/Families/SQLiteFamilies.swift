@@ -63,25 +63,41 @@ extension SQLiteStore {
 
     public func familyLinks(_ familyID: Int64) async throws -> [FamilyLink] {
         try await pool.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT fromId, toId, kind FROM familyLink WHERE familyId = ?", arguments: [familyID]
-            )
-            .map { FamilyLink(from: $0[0], to: $0[1], kind: $0[2]) }
+            try Self.links(db, familyID)
         }
     }
 
-    /// Adds a relationship between two members. Parents may not form a cycle, and nobody is
-    /// linked to themselves.
-    public func link(_ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind) async throws {
-        try await pool.write { db in try Self.link(db, familyID, from: from, to: to, kind: kind) }
+    static func links(_ db: Database, _ familyID: Int64) throws -> [FamilyLink] {
+        try Row.fetchAll(
+            db, sql: "SELECT fromId, toId, kind, eventDate, eventPlace FROM familyLink WHERE familyId = ?",
+            arguments: [familyID]
+        )
+        .map { FamilyLink(from: $0[0], to: $0[1], kind: $0[2], date: $0[3], place: $0[4]) }
+    }
+
+    /// Adds a relationship between two of the family's people. Parents may not form a cycle,
+    /// and nobody is linked to themselves.
+    public func link(
+        _ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind, date: String?, place: String?
+    ) async throws {
+        try await pool.write { db in
+            try Self.link(db, familyID, from: from, to: to, kind: kind, date: date, place: place)
+        }
     }
 
     /// Reads what `FamilyRules.link` decides on and stores the link it returns (in a transaction:
     /// SQLite has one writer, so nothing changes the family's links in between).
-    static func link(_ db: Database, _ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind) throws {
+    static func link(
+        _ db: Database, _ familyID: Int64, from: Int64, to: Int64, kind: FamilyLinkKind, date: String? = nil,
+        place: String? = nil
+    ) throws {
         let members = try Int64.fetchSet(
-            db, sql: "SELECT accountId FROM familyMember WHERE familyId = ? AND accountId IN (?, ?)",
-            arguments: [familyID, from, to])
+            db,
+            sql: """
+                SELECT accountId FROM familyMember WHERE familyId = :family AND accountId IN (:from, :to)
+                UNION SELECT -id FROM familyPerson WHERE familyId = :family AND accountId IS NULL
+                  AND -id IN (:from, :to)
+                """, arguments: ["family": familyID, "from": from, "to": to])
         let ancestors =
             kind != .parent
             ? []
@@ -92,10 +108,15 @@ extension SQLiteStore {
                       WHERE l.familyId = ? AND l.kind = 'parent')
                     SELECT id FROM up
                     """, arguments: [from, familyID])
-        let link = try FamilyRules.link(from: from, to: to, kind: kind, members: members, ancestorsOfFrom: ancestors)
+        let link = try FamilyRules.link(
+            from: from, to: to, kind: kind, members: members, ancestorsOfFrom: ancestors, date: date, place: place)
         try db.execute(
-            sql: "INSERT OR IGNORE INTO familyLink (familyId, fromId, toId, kind) VALUES (?, ?, ?, ?)",
-            arguments: [familyID, link.from, link.to, link.kind])
+            sql: """
+                INSERT INTO familyLink (familyId, fromId, toId, kind, eventDate, eventPlace) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT DO UPDATE SET eventDate = COALESCE(excluded.eventDate, eventDate),
+                  eventPlace = COALESCE(excluded.eventPlace, eventPlace)
+                """,
+            arguments: [familyID, link.from, link.to, link.kind, link.date, link.place])
     }
 
     // MARK: invites
@@ -227,9 +248,7 @@ extension SQLiteStore {
                     arguments: [familyID, accountID]))
             try db.execute(
                 sql: "DELETE FROM familyMember WHERE familyId = ? AND accountId = ?", arguments: [familyID, accountID])
-            try db.execute(
-                sql: "DELETE FROM familyLink WHERE familyId = ? AND (fromId = ? OR toId = ?)",
-                arguments: [familyID, accountID, accountID])
+            try Self.detach(db, familyID, accountID: accountID)
         }
     }
 
@@ -256,6 +275,7 @@ extension SQLiteStore {
             } else if departure.removed {
                 try db.execute(sql: "DELETE FROM family WHERE id = ?", arguments: [familyID])
             }
+            if !departure.removed { try Self.detach(db, familyID, accountID: accountID) }
             return departure
         }
     }

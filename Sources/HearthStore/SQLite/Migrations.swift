@@ -493,6 +493,35 @@ enum Migrations {
                     INSERT INTO historySearch (historySearch) VALUES ('rebuild');
                     """)
         }
+        m.registerMigration("v29-family-people-who-are-not-users") { db in
+            // People in a family's tree who are not users (ancestors, the dead, young children):
+            // links name them as minus their number, so a link's ends are no longer all accounts
+            // (their rows are rewritten when a member leaves the tree, `detach`). Partners keep
+            // their marriage's date and place. SQLite changes a key only by rebuilding the table.
+            try db.execute(
+                sql: """
+                    CREATE TABLE familyLink_new (
+                      familyId INTEGER NOT NULL REFERENCES family(id) ON DELETE CASCADE,
+                      fromId INTEGER NOT NULL, toId INTEGER NOT NULL, kind TEXT NOT NULL,
+                      eventDate TEXT, eventPlace TEXT,
+                      PRIMARY KEY (familyId, fromId, toId, kind)) WITHOUT ROWID;
+                    INSERT INTO familyLink_new (familyId, fromId, toId, kind)
+                      SELECT familyId, fromId, toId, kind FROM familyLink;
+                    DROP TABLE familyLink;
+                    ALTER TABLE familyLink_new RENAME TO familyLink;
+                    CREATE TABLE familyPerson (
+                      id INTEGER PRIMARY KEY AUTOINCREMENT,
+                      familyId INTEGER NOT NULL REFERENCES family(id) ON DELETE CASCADE,
+                      name TEXT NOT NULL, sex TEXT, born TEXT, bornPlace TEXT, died TEXT, diedPlace TEXT,
+                      accountId INTEGER REFERENCES account(id) ON DELETE SET NULL,
+                      claimantId INTEGER REFERENCES account(id) ON DELETE SET NULL,
+                      addedBy INTEGER REFERENCES account(id) ON DELETE SET NULL,
+                      createdAt DATETIME NOT NULL);
+                    CREATE INDEX familyPerson_family ON familyPerson(familyId);
+                    CREATE UNIQUE INDEX familyPerson_account ON familyPerson(familyId, accountId)
+                      WHERE accountId IS NOT NULL;
+                    """)
+        }
         m.registerMigration("v30-server-bans-and-channel-lists") { db in
             // Operators' server bans (UBAN), and what registered channels keep across restarts:
             // their ban, exception and invite-exception masks and who gets op or voice on join.

@@ -206,7 +206,7 @@ import Testing
             try await kai.expect("Comment #1 added to post #1.")
             try await jo.send("!famfeed")
             try await jo.expect("#2 kai: 📅 2026-12-24 dinner at grandma's")
-            try await jo.expect("#1 jo: the garden is in bloom · ♥1 · 1 comments")
+            try await jo.expect("#1 jo: the garden is in bloom · ♥1 · 1 comment ·")
 
             // An outsider sees none of it, through any command.
             for command in ["!famfeed", "!like post 1", "!comments post 1", "!comment post 1 hi"] {

@@ -557,7 +557,7 @@ import Testing
             try await Self.tell(owner, "!channel info #owned", "#owned — owner owner")
             try await Self.tell(owner, "!images", "Your pictures (1):")
             try await Self.tell(owner, "!meme show 1", "“hush top | hush bottom”")
-            try await owner.expect("♥ 0 likes · ★ 0 favourites · 1 comments")
+            try await owner.expect("♥ 0 likes · ★ 0 favourites · 1 comment")
             try await Self.tell(owner, "!whoami", "You are owner, logged in as owner")
             let (_, picture) = try await Web.fetch(fixture.pictureURL)
             #expect(picture.statusCode == 200)

@@ -72,7 +72,7 @@ import Testing
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
             // Members with their roles; places, with who is not sharing; the same map as `!map family`.
             #expect(page.body.contains(#"<td><a href="/u/ann">ann</a></td><td>founder</td>"#))
-            #expect(page.body.contains(#"<td><a href="/u/bob">bob</a></td><td></td>"#))
+            #expect(page.body.contains(#"<td><a href="/u/bob">bob</a></td><td>member</td>"#))
             #expect(page.body.contains("<td>bob</td>\n    <td><span class=\"empty\">not sharing</span></td>"))
             #expect(page.body.contains(#"<img src="\#(map)""#))
             #expect(page.body.contains("Feed (2)") && page.body.contains("#2") && page.body.contains("♥ 0"))

@@ -128,7 +128,7 @@ import Testing
             #expect(try await bob.get("/m/1").body.contains("♥ 0 likes"))
             // In chat, the same counts.
             try await alice.send("!meme show 1")
-            try await alice.expect("♥ 0 likes · ★ 1 favourites · 2 comments")
+            try await alice.expect("♥ 0 likes · ★ 1 favourite · 2 comments")
         }
     }
 }

@@ -170,7 +170,8 @@ public enum FamilyCommands {
         "tree", group: group,
         usage:
             "[image · families · use FAMILY · new NAME · invite [as parent|child|partner|sibling] · invites · revoke "
-            + "CODE · join CODE · members · link USER RELATION · leave · remove USER · independent [NAME]]",
+            + "CODE · join CODE · members · link WHO RELATION [of WHO] [married DATE [in PLACE]] · how WHO WHO · "
+            + "leave · remove USER · independent [NAME]]",
         summary: "your family tree: found one, invite people with codes, link them, leave home",
         example: "!tree invite as child", arity: 0...Int.max, secretSubcommands: ["join", "revoke"]
     ) { request in
@@ -184,6 +185,7 @@ public enum FamilyCommands {
         case "join": return try await join(request)
         case "members": return try await members(request)
         case "link": return try await link(request)
+        case "how": return try await how(request)
         case "leave": return try await leave(request)
         case "remove": return try await remove(request)
         case "independent": return try await independent(request)
@@ -361,22 +363,21 @@ public enum FamilyCommands {
     /// The family as a text tree, then the households connected to it by someone leaving home
     /// (what `!tree` shows under the family's name, and the web page too).
     static func treeLines(_ store: Store, _ family: Stored<FamilyRecord>, style: Style) async throws -> [String] {
-        var lines = FamilyTreeText.render(
-            members: try await store.familyMembers(family.id), links: try await store.familyLinks(family.id))
+        func render(_ family: Stored<FamilyRecord>) async throws -> [String] {
+            let tree = try await FamilyTree.read(store, family)
+            return FamilyTreeText.render(tree.nodes, links: tree.links)
+        }
+        var lines = try await render(family)
         // Households connected by someone leaving home.
         if let parentID = family.parentFamilyId, let parent = try await store.family(id: parentID) {
             let founder = try await store.account(id: family.founderId)?.name ?? "?"
             lines.append(style.dim("\(founder) left home from \(parent.name):"))
-            lines += FamilyTreeText.render(
-                members: try await store.familyMembers(parentID), links: try await store.familyLinks(parentID)
-            ).map { "   " + $0 }
+            lines += try await render(parent).map { "   " + $0 }
         }
         for child in try await store.childFamilies(of: family.id) {
             let founder = try await store.account(id: child.founderId)?.name ?? "?"
             lines.append(style.dim("\(Words.possessive(founder)) own household, \(child.name):"))
-            lines += FamilyTreeText.render(
-                members: try await store.familyMembers(child.id), links: try await store.familyLinks(child.id)
-            ).map { "   " + $0 }
+            lines += try await render(child).map { "   " + $0 }
         }
         return lines
     }
@@ -391,27 +392,84 @@ public enum FamilyCommands {
         ])
     }
 
+    /// `!tree link WHO RELATION [of WHO] [married DATE [in PLACE]]`: WHO is the RELATION of the
+    /// second (the caller when not said), e.g. `!tree link bob child` (bob is my child),
+    /// `!tree link #3 parent of alice`, `!tree link bob partner of #4 married 1955 in Lyon`.
     static func link(_ request: BotRequest) async throws -> BotResponse {
         let (me, family) = try await current(request)
-        guard request.words.count == 3, let relation = FamilyRelation(rawValue: request.words[2].lowercased()) else {
-            throw request.usageError(
-                "link USER parent|child|partner|sibling — e.g. !tree link bob child (bob is your child)")
+        let words = Array(request.words.dropFirst())
+        let usage =
+            "link WHO parent|child|partner|sibling [of WHO] [married DATE [in PLACE]] — e.g. !tree link bob child "
+            + "(bob is your child), !tree link #3 parent of alice"
+        guard words.count >= 2, let relation = FamilyRelation(rawValue: words[1].lowercased()) else {
+            throw request.usageError(usage)
         }
-        let other = try await member(request, family, request.words[1])
+        var rest = words.dropFirst(2)
+        var second: String?
+        if rest.first?.lowercased() == "of" {
+            guard rest.count >= 2 else { throw request.usageError(usage) }
+            second = rest.dropFirst().first
+            rest = rest.dropFirst(2)
+        }
+        var (date, place): (String?, String?) = (nil, nil)
+        if rest.first?.lowercased() == "married" {
+            guard relation == .partner else { throw BotError("only partners marry") }
+            let facts = try FamilyPeopleCommands.facts(["born"] + rest.dropFirst(), leadingName: false).get()
+            (date, place) = (facts.born, facts.bornPlace)
+            rest = []
+        }
+        guard rest.isEmpty else { throw request.usageError(usage) }
+        let tree = try await FamilyTree.read(request.services.store, family)
+        let one = try tree.resolve(words[0], me: me.id, familyName: family.name)
+        let other = try second.map { try tree.resolve($0, me: me.id, familyName: family.name) } ?? me.id
         let store = request.services.store
         do {
             switch relation {
-            case .parent: try await store.link(family.id, from: other.accountId, to: me.id, kind: .parent)
-            case .child: try await store.link(family.id, from: me.id, to: other.accountId, kind: .parent)
-            case .partner: try await store.link(family.id, from: me.id, to: other.accountId, kind: .partner)
-            case .sibling: try await store.link(family.id, from: me.id, to: other.accountId, kind: .sibling)
+            case .parent: try await store.link(family.id, from: one, to: other, kind: .parent, date: nil, place: nil)
+            case .child: try await store.link(family.id, from: other, to: one, kind: .parent, date: nil, place: nil)
+            case .partner:
+                try await store.link(family.id, from: one, to: other, kind: .partner, date: date, place: place)
+            case .sibling: try await store.link(family.id, from: one, to: other, kind: .sibling, date: nil, place: nil)
             }
         } catch FamilyError.selfLink {
-            throw BotError("you can't be your own \(relation.rawValue)")
+            throw BotError("\(second == nil ? "you can't be your" : "nobody is their") own \(relation.rawValue)")
         } catch FamilyError.wouldCycle {
             throw BotError("that would make someone their own ancestor")
+        } catch FamilyError.notMember {
+            throw BotError("a member who is a person already is linked by their name")
         }
-        return BotResponse(["\(other.name) is now your \(relation.rawValue) in \(family.name)."])
+        let whose = second == nil ? "your" : Words.possessive(tree.name(other))
+        let married =
+            relation == .partner
+            ? tree.marriage(FamilyLink(from: 0, to: 0, kind: .partner, date: date, place: place)) : ""
+        return BotResponse(["\(tree.name(one)) is now \(whose) \(relation.rawValue)\(married) in \(family.name)."])
+    }
+
+    /// `!tree how A B`: how B is related to A ("eve is alice's daughter-in-law"), with the common
+    /// ancestors of a blood relation, or the partner an in-law or step-relation goes through.
+    static func how(_ request: BotRequest) async throws -> BotResponse {
+        let (me, family) = try await current(request)
+        guard request.words.count == 3 else {
+            throw request.usageError("how WHO WHO — e.g. !tree how alice eve")
+        }
+        let tree = try await FamilyTree.read(request.services.store, family)
+        let a = try tree.resolve(request.words[1], me: me.id, familyName: family.name)
+        let b = try tree.resolve(request.words[2], me: me.id, familyName: family.name)
+        guard a != b else { return BotResponse(["That is one person."]) }
+        guard let relation = FamilyKinship.relation(of: b, to: a, links: tree.links, sex: tree.sex) else {
+            return BotResponse([
+                "\(tree.name(a)) and \(tree.name(b)) are not related in \(Words.possessive(family.name)) tree."
+            ])
+        }
+        var line = "\(tree.name(b)) is \(Words.possessive(tree.name(a))) \(relation.term)"
+        if let through = relation.through { line += ", through \(tree.name(through))" }
+        // Common ancestors other than the two (a grandmother is her grandchild's own ancestor).
+        let ancestors = relation.commonAncestors.filter { $0 != a && $0 != b }
+        if !ancestors.isEmpty {
+            let names = ancestors.map(tree.name)
+            line += " — common ancestor\(names.count == 1 ? "" : "s"): " + names.joined(separator: " and ")
+        }
+        return BotResponse([line + "."])
     }
 
     static func leave(_ request: BotRequest) async throws -> BotResponse {
@@ -489,23 +547,25 @@ public enum FamilyCommands {
         let (_, family) = try await current(request)
         let store = request.services.store
         let media = try PictureCommands.media(request)
-        let members = try await store.familyMembers(family.id)
-        let picture = try await treePicture(
-            store, media: media, family, members: members, links: try await store.familyLinks(family.id))
+        let tree = try await FamilyTree.read(store, family)
+        let picture = try await treePicture(store, media: media, family, tree: tree)
         return BotResponse([
-            "\(request.style.bold(family.name)) as a picture (\(members.count) people): \(media.url(picture))"
+            "\(request.style.bold(family.name)) as a picture (\(tree.nodes.count) people): \(media.url(picture))"
                 + pageLink(request, family)
         ])
     }
 
     /// The family tree as a picture, drawn once per tree (names, roles, links) and kept: `!tree
     /// image` and the family's web page show the same one. The founder owns it.
-    static func treePicture(
-        _ store: Store, media: MediaLibrary, _ family: Stored<FamilyRecord>, members: [FamilyMember],
-        links: [FamilyLink]
-    ) async throws -> ImageRecord {
-        let people = members.map {
-            FamilyTreePicture.Person(id: $0.accountId, name: $0.name, note: $0.role == .member ? nil : $0.role.rawValue)
+    static func treePicture(_ store: Store, media: MediaLibrary, _ family: Stored<FamilyRecord>, tree: FamilyTree)
+        async throws -> ImageRecord
+    {
+        let links = tree.links
+        let roles = Dictionary(tree.members.map { ($0.accountId, $0.role) }, uniquingKeysWith: { a, _ in a })
+        let people = tree.nodes.map { node in
+            let role = roles[node.id].flatMap { $0 == .member ? nil : $0.rawValue }
+            return FamilyTreePicture.Person(
+                id: node.id, name: tree.name(node.id), note: role ?? FamilyPeopleCommands.years(tree.facts(node.id)))
         }
         let parents = links.filter { $0.kind == .parent }.map { ($0.from, $0.to) }
         let partners = links.filter { $0.kind == .partner }.map { ($0.from, $0.to) }

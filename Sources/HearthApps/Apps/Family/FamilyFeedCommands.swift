@@ -111,7 +111,10 @@ enum FamilyFeedCommands {
                 line += " \(media.url(record))"
             }
             lines.append(
-                line + " · ♥\(post.likes) · \(post.comments) comments · \(TimeText.ago(from: post.createdAt, to: now))")
+                line
+                    + " · ♥\(post.likes) · \(Words.counted(post.comments, "comment")) · "
+                    + TimeText.ago(from: post.createdAt, to: now)
+            )
         }
         lines += Paging.footer(
             request, page: page, total: total, size: StoreLimits.familyPostPageSize, command: "!famfeed")

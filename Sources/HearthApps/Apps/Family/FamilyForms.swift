@@ -84,5 +84,22 @@ enum FamilyForms {
             return line(form["place"]).map { "!loc " + $0 }
         }, back: { p in back(p) + "#places" })
 
-    static let all: [WebAction] = [post, event, like, comment, place]
+    /// `!person add #family-N "NAME" [sex f|m] [born DATE [in PLACE]] [died DATE [in PLACE]]`: someone in
+    /// the tree who is not a user (the dates from date or year fields, as typed).
+    static let person = WebAction(
+        "/family/:id/person",
+        command: { p, form in
+            guard let family = target(p), let name = line(form["name"])?.replacingOccurrences(of: "\"", with: "")
+            else { return nil }
+            var words = ["!person add", family, "\"\(name)\""]
+            if let sex = form["sex"], ["f", "m"].contains(sex) { words += ["sex", sex] }
+            for event in ["born", "died"] {
+                guard let date = line(form[event]), !date.contains(" ") else { continue }
+                words += [event, date]
+                if let place = line(form[event + "Place"]) { words += ["in", place] }
+            }
+            return words.joined(separator: " ")
+        }, back: { p in back(p) + "#people" })
+
+    static let all: [WebAction] = [post, event, like, comment, place, person]
 }

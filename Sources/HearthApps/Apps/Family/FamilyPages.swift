@@ -16,7 +16,6 @@ enum FamilyPages {
         let store = request.services.store
         let now = request.services.clock.now()
         let members = try await store.familyMembers(family.id)
-        let links = try await store.familyLinks(family.id)
         var values: [String: Any] = [
             "id": family.id, "name": family.name, "channel": FamilyCommands.channelName(family.id),
             "tree": try await FamilyCommands.treeLines(store, family, style: .plain).joined(separator: "\n"),
@@ -25,12 +24,25 @@ enum FamilyPages {
                     "name": member.name, "nameKey": IRCNames.fold(member.name),
                     "joined": member.joinedAt.formatted(.iso8601.year().month().day()),
                 ]
-                if member.role != .member { row["role"] = member.role.rawValue }
+                row["role"] = member.role.rawValue
                 return row
             },
             "memberCount": members.count,
         ]
         if let founder = try await store.account(id: family.founderId) { values["founder"] = founder.name }
+        // People who are not users, and the households that left home from this family (a link
+        // where the viewer is in them too: a household's page is its members').
+        values["people"] = try await store.familyPeople(family.id).filter { $0.accountId == nil }.map {
+            ["number": $0.id, "text": FamilyPeopleCommands.describe($0)] as [String: Any]
+        }
+        var households: [[String: Any]] = []
+        for household in try await store.childFamilies(of: family.id) {
+            var row: [String: Any] = ["id": household.id, "name": household.name]
+            if try await FamilyCommands.isMember(store, viewer: viewer.id, of: household.id) { row["linked"] = true }
+            if let founder = try await store.account(id: household.founderId) { row["founder"] = founder.name }
+            households.append(row)
+        }
+        values["households"] = households
         values["families"] = try await switcher(store, viewer: viewer.id, current: family.id)
         values["maxPost"] = FamilyFeedCommands.maxPost
         values["maxComment"] = CommentCommands.maxCommentLength
@@ -45,7 +57,8 @@ enum FamilyPages {
             var row: [String: Any] = [
                 "id": post.id, "family": family.id, "author": author, "authorKey": IRCNames.fold(author),
                 "text": post.text,
-                "likes": post.likes, "comments": post.comments, "ago": TimeText.ago(from: post.createdAt, to: now),
+                "likes": post.likes, "commentsText": Words.counted(post.comments, "comment"),
+                "ago": TimeText.ago(from: post.createdAt, to: now),
             ]
             // A pressed Like button undoes it, as a recipe's vote does.
             if liked.contains(post.id) { row["liked"] = true }
@@ -73,7 +86,7 @@ enum FamilyPages {
         if let media = request.services.media {
             do {
                 let tree = try await FamilyCommands.treePicture(
-                    store, media: media, family, members: members, links: links)
+                    store, media: media, family, tree: try await FamilyTree.read(store, family))
                 values["treeImage"] = MediaLibrary.path(id: tree.id, format: tree.format)
                 // Drawn at FamilyTreePicture.defaultScale device pixels per CSS pixel: sharp on a phone.
                 values["treeWidth"] = tree.width / FamilyTreePicture.defaultScale

@@ -31,6 +31,26 @@ enum FamilyTemplates {
           {{#members}}<tr><td><a href="/u/{{nameKey}}">{{name}}</a></td><td>{{role}}</td><td>{{joined}}</td></tr>
           {{/members}}
           </tbody></table>
+          {{#households}}<p class="household">🏠 {{#linked}}<a href="/family/{{id}}">{{name}}</a>{{/linked}}
+            {{^linked}}<b>{{name}}</b>{{/linked}}{{#founder}} — {{founder}} left home{{/founder}}</p>
+          {{/households}}
+        </section>
+        <section class="people" id="people">
+          <h2>People who are not users</h2>
+          <ul>{{#people}}<li>#{{number}} {{text}}</li>{{/people}}</ul>
+          <form method="post" action="/family/{{id}}/person" class="person-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="text" name="name" required maxlength="80" placeholder="Name" aria-label="Name">
+            <select name="sex" aria-label="Sex"><option value="">sex?</option><option value="f">f</option>
+              <option value="m">m</option></select>
+            <input type="text" name="born" placeholder="born: 1931 or 1931-05-02" aria-label="Born">
+            <input type="text" name="bornPlace" maxlength="80" placeholder="in" aria-label="Place of birth">
+            <input type="text" name="died" placeholder="died" aria-label="Died">
+            <input type="text" name="diedPlace" maxlength="80" placeholder="in" aria-label="Place of death">
+            <button>Add to the tree</button></form>
+          <p class="commands">In chat: <code>!person add "Rose Smith" born 1931 in Lyon died 2019</code> ·
+            <code>!tree link #1 parent of NAME</code> · <code>!tree how NAME NAME</code> ·
+            <code>!person claim N</code></p>
         </section>
         <section class="feed">
           <h2>Feed ({{postCount}})</h2>
@@ -58,7 +78,7 @@ enum FamilyTemplates {
             <p class="meta">#{{id}} <a href="/u/{{authorKey}}">{{author}}</a> <span class="ago">{{ago}}</span></p>
             <p>{{#event}}📅 <b>{{event}}</b> {{/event}}<span class="text">{{text}}</span></p>
             {{#image}}<figure><img src="{{image}}" alt="{{author}}'s picture" loading="lazy"></figure>{{/image}}
-            <p class="meta">♥ {{likes}} · {{comments}} comments · <code>!like post {{id}}</code> ·
+            <p class="meta">♥ {{likes}} · {{commentsText}} · <code>!like post {{id}}</code> ·
               <code>!comment post {{id}} TEXT</code></p>
             <form method="post" action="/family/{{family}}/p/{{id}}/like" class="like-form">
               <input type="hidden" name="csrf" value="{{csrf}}">{{#liked}}<input type="hidden" name="undo" value="1">

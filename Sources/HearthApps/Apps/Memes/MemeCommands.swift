@@ -103,7 +103,8 @@ enum MemeCommands {
         return BotResponse([
             "\(request.style.bold("meme #\(id)")) by \(row.author), \(TimeText.ago(from: m.createdAt, to: Date())) "
                 + "from \(m.source): “\(m.caption)”",
-            "♥ \(m.likes) likes · ★ \(m.favs) favourites · \(m.comments) comments"
+            "♥ \(Words.counted(m.likes, "like")) · ★ \(Words.counted(m.favs, "favourite")) · "
+                + Words.counted(m.comments, "comment")
                 + (mine.isEmpty ? "" : " (\(mine.joined(separator: ", ")))")
                 + " · \(media.url(id: m.imageId, format: row.format))"
                 + request.pageLink("/m/\(id)"),
