@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HearthAccounts
+import HearthCrypto
 import HearthKit
 import HearthMedia
 import HearthMediaLibrary
@@ -10,8 +11,8 @@ import NIOCore
 
 /// memegen's URL API, so its clients and chat bots work against Hearth: `/images/TEMPLATE/top/bottom.EXT`
 /// (`MemeURL`) draws a meme on a built-in or operator template, and `/templates` lists them as
-/// JSON with example URLs. A picture is kept by content (the render cache memes use, and the
-/// last ones in memory): asking again costs no drawing. New drawings are limited per address.
+/// JSON with example URLs. A picture is kept by content (the render cache memes use) and the last
+/// ones in memory by URL: asking again costs no drawing. New drawings are limited per address.
 struct MemeURLRoutes {
     let core: Core
     let media: MediaLibrary
@@ -60,6 +61,9 @@ struct MemeURLRoutes {
     }
 
     func image(_ request: Request, _ context: HearthRequestContext) async throws -> Response {
+        // The same URL again is answered from memory before any parsing or database read.
+        let uriKey = "uri " + request.uri.description
+        if let kept = shared.memeURLPictures.get(uriKey) { return Self.answer(kept, etag: uriKey) }
         let path = String(request.uri.path.dropFirst("/images/".count))
         let url: MemeURL
         do {
@@ -84,16 +88,13 @@ struct MemeURLRoutes {
             + ".\(url.format.rawValue).\(url.width ?? 0)x\(url.height ?? 0)"
         let contentType = url.format.imageFormat.mimeType
         func answer(_ bytes: [UInt8]) -> Response {
-            let headers: HTTPFields = [
-                .contentType: contentType, .cacheControl: "public, max-age=86400", .eTag: "\"\(key.prefix(32))\"",
-            ]
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            let picture = WebPicture.Drawn(bytes: bytes, contentType: contentType)
+            shared.memeURLPictures.put(uriKey, picture)
+            return Self.answer(picture, etag: uriKey)
         }
-        if let kept = shared.memeURLPictures.get(key) { return answer(kept.bytes) }
         if let stored = try await core.store.cachedRender(key: key),
             let bytes = try await media.read(id: stored.id, ext: url.format.imageFormat.fileExtension)
         {
-            shared.memeURLPictures.put(key, .init(bytes: bytes, contentType: contentType))
             return answer(bytes)
         }
         if let wait = shared.memeURLRenders.take(context.client(request, core.config.httpProxies)) {
@@ -109,8 +110,15 @@ struct MemeURLRoutes {
         guard let bytes = try await media.read(id: image.id, ext: url.format.imageFormat.fileExtension) else {
             return MediaRoutes.text(.internalServerError, "The picture was drawn but could not be read back.")
         }
-        shared.memeURLPictures.put(key, .init(bytes: bytes, contentType: contentType))
         return answer(bytes)
+    }
+
+    static func answer(_ picture: WebPicture.Drawn, etag: String) -> Response {
+        let headers: HTTPFields = [
+            .contentType: picture.contentType, .cacheControl: "public, max-age=86400",
+            .eTag: "\"\(Sodium.hashSecret(etag).prefix(32))\"",
+        ]
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.bytes)))
     }
 
     /// memegen's template objects: id, name, lines, blank and example URLs, keywords.
