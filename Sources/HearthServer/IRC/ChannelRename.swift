@@ -46,11 +46,18 @@ extension Core {
         }
         guard moved else { return }
         let store = self.store
-        Task {
-            await self.flushHistory()  // lines said under the old name move too
-            do { try await store.renameChannel(from: oldKey, to: newKey, name: newName) } catch {
-                self.logger.error("renaming \(oldKey) to \(newKey) in the store failed: \(error)")
+        // The renamer's next line waits for the store (a CHATHISTORY right after reads the moved lines).
+        later(
+            client,
+            { () -> String? in
+                await self.flushHistory()  // lines said under the old name move too
+                do { try await store.renameChannel(from: oldKey, to: newKey, name: newName) } catch {
+                    return "\(error)"
+                }
+                return nil
             }
+        ) { failure in
+            if let failure { self.logger.error("renaming \(oldKey) to \(newKey) in the store failed: \(failure)") }
         }
     }
 
