@@ -209,15 +209,18 @@ extension Core {
         let outer = batch.map { [IRCTag("batch", $0)] } ?? []
         let source = shownSource(record.source)
         switch record.command {
-        case "TAGMSG":
-            // A reaction: only for clients that asked for events besides messages (event-playback).
-            guard state[client].caps.contains(KeptTags.eventPlaybackCap) || state[client].isPlain else { return }
+        case "TAGMSG", "TOPIC":
+            // Events: only for clients that asked for them besides messages (event-playback); plain
+            // mode shows a reaction as a line.
+            let tags = KeptTags.decode(record.tags)
+            let plainReaction = state[client].isPlain && KeptTags.isReaction(tags)
+            guard state[client].caps.contains(KeptTags.eventPlaybackCap) || plainReaction else { return }
             let stamp = [IRCTag("time", MessageStamp.time(record.createdAt)), IRCTag("msgid", record.msgid)]
             out.send(
                 client,
                 IRCMessage(
-                    tags: outer + stamp + KeptTags.decode(record.tags), source: source, command: "TAGMSG",
-                    params: [target]))
+                    tags: outer + stamp + tags, source: source, command: record.command,
+                    params: record.command == "TOPIC" ? [target, record.text] : [target]))
             return
         case "EDIT":
             out.send(

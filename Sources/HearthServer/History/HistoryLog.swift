@@ -169,7 +169,9 @@ extension Core {
         ) { records in
             guard !records.isEmpty else { return }
             self.withState { state, out in
-                for record in records {
+                // A topic kept as an event is not sent outside a batch: a client would take it as
+                // the channel's topic now.
+                for record in records where record.command != "TOPIC" {
                     // Reactions, replies and edits come as CHATHISTORY gives them (KeptTags).
                     if record.command == "TAGMSG" || record.command == "EDIT" || !record.tags.isEmpty {
                         self.sendStored(state, client, record, to: channelName, inBatch: nil, out: &out)

@@ -8,7 +8,7 @@ import HearthStore
 enum KeptTags {
     static let react = "+draft/react"
     static let reply = "+draft/reply"
-    /// CAP that asks for TAGMSG (reactions) in CHATHISTORY batches (IRCv3 chathistory's
+    /// CAP that asks for events (TAGMSG, TOPIC) in CHATHISTORY batches (IRCv3 chathistory's
     /// `draft/event-playback`); without it a client gets the messages only.
     static let eventPlaybackCap = "draft/event-playback"
 
@@ -38,6 +38,16 @@ enum KeptTags {
     /// Whether a TAGMSG with these tags is a reaction, which history keeps.
     static func isReaction(_ tags: [IRCTag]) -> Bool {
         tags.contains { $0.key == react && !($0.value ?? "").isEmpty }
+    }
+
+    /// A client asking history to keep a TAGMSG whatever its tags (as Ergo's `+draft/persist`).
+    static let persist = "+draft/persist"
+
+    /// The tags history keeps of a TAGMSG: a reaction's or reply's, or all its client tags
+    /// when the sender asked for it to persist. Nil when it is not kept.
+    static func keptTagmsg(_ tags: [IRCTag]) -> [IRCTag]? {
+        if tags.contains(where: { $0.key == persist }) { return tags }
+        return isReaction(tags) ? kept(tags) : nil
     }
 }
 

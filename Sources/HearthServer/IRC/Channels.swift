@@ -356,9 +356,19 @@ extension Core {
             let before = beforeChange(state, channel)
             channel.topic = IRCMessage.truncate(message.params[1], toBytes: IRCLimits.topicLength)
             channel.topicSetBy = state[client].prefix
-            channel.topicSetAt = Date()
-            let change = userMessage(state, client, "TOPIC", [channel.name, channel.topic])
+            let msgid = MessageStamp.msgid()
+            let now = MessageStamp.now()
+            channel.topicSetAt = now
+            let change = userMessage(state, client, "TOPIC", [channel.name, channel.topic], msgid: msgid, at: now)
             out.send(state, channel, change)
+            // Kept as an event (CHATHISTORY replays it to clients with draft/event-playback), by
+            // the node its setter is on.
+            if !client.isRemote {
+                recordHistory(
+                    HistoryRecord(
+                        target: channel.historyKey, msgid: msgid, source: state[client].prefix,
+                        accountID: state[client].account?.id, command: "TOPIC", text: channel.topic, createdAt: now))
+            }
             tellNetwork(state, changed: channel, from: before, by: client)
             persistIfRegistered(&state, channel)
         }

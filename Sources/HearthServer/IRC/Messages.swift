@@ -51,11 +51,11 @@ extension Core {
                 }
             }
             if recipients.contains(where: \.isRemote) { forward(client, relay, to: target) }
-            if reaction, let kept, historyEnabled {
+            if let keptTags = KeptTags.keptTagmsg(tags), let kept, historyEnabled {
                 recordHistory(
                     HistoryRecord(
                         target: kept, msgid: msgid, source: state[client].prefix, accountID: state[client].account?.id,
-                        command: "TAGMSG", text: "", createdAt: now, kept: KeptTags.kept(tags)))
+                        command: "TAGMSG", text: "", createdAt: now, kept: keptTags))
             }
             // Only clients that speak message-tags can make sense of a TAGMSG; plain mode shows a
             // reaction as a line (PlainRenderer), to its sender too.

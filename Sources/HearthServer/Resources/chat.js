@@ -614,7 +614,10 @@
       const self = fold(nickOf(m.source)) === fold(me);
       if (m.command === 'TAGMSG') tagmsg(m, nickOf(m.source), self);
       else if (m.command === 'EDIT') edited(m, nickOf(m.source), self);
-      else message(m, nickOf(m.source), self, { anchor });
+      else if (m.command === 'TOPIC') {
+        // An old topic change, shown where it happened; the channel's topic now is not changed.
+        add(b.name, '', nickOf(m.source) + ' set the topic: ' + (m.params[1] || '(none)'), 'event', m.tags, { anchor });
+      } else message(m, nickOf(m.source), self, { anchor });
     }
     b.loading = false;
     if (batch.lines.length < page) b.complete = true;

@@ -54,6 +54,49 @@ import Testing
         }
     }
 
+    /// draft/event-playback: topic changes are kept and come back in order with the messages, as
+    /// does a TAGMSG its sender asked to persist; a client without the cap gets neither, and a
+    /// joiner's backlog never carries an old topic.
+    @Test func topicsAndPersistedTagmsgsComeBackOnlyWithEventPlayback() async throws {
+        try await withServer { server in
+            let ava = try await Self.account(server, "ava")
+            try await Self.join("#t", ava)
+            try await ava.send("TOPIC #t :soup at six")
+            let topic = try await ava.expect("TOPIC #t :soup at six")
+            #expect(topic.contains("msgid="), "\(topic)")
+            try await ava.send("PRIVMSG #t :bring bowls")
+            try await ava.expect("PRIVMSG #t :bring bowls")
+            try await ava.send("@+client-only-tag-test=success;+draft/persist TAGMSG #t")
+            try await ava.expect("+client-only-tag-test=success") { $0.hasSuffix(" TAGMSG #t") }
+            try await ava.send("@+client-only-tag-test=gone TAGMSG #t")  // not asked to persist
+            try await ava.expect("+client-only-tag-test=gone") { $0.hasSuffix(" TAGMSG #t") }
+            try await ava.send("TOPIC #t :soup at seven")
+            try await ava.expect("TOPIC #t :soup at seven")
+
+            try await ava.send("CHATHISTORY LATEST #t * 10")
+            let lines = try await ChathistoryTests.batch(ava)
+            #expect(lines.count == 4, "\(lines)")
+            #expect(lines.first?.hasSuffix("TOPIC #t :soup at six") == true, "\(lines)")
+            #expect(lines.count == 4 && lines[1].hasSuffix("PRIVMSG #t :bring bowls"), "\(lines)")
+            #expect(lines.count == 4 && lines[2].contains("+client-only-tag-test=success"), "\(lines)")
+            #expect(lines.last?.hasSuffix("TOPIC #t :soup at seven") == true, "\(lines)")
+            #expect(ChathistoryTests.msgid(lines[0]) == ChathistoryTests.msgid(topic))
+
+            // A joiner's backlog has the message and no old topic (it would be taken as today's).
+            let cleo = try await Self.account(server, "cleo", caps: ChathistoryTests.caps)
+            try await cleo.send("JOIN #t")
+            let first = try await cleo.expect("the backlog") {
+                $0.contains(" TOPIC #t :soup at six") || $0.contains("PRIVMSG #t :bring bowls")
+            }
+            #expect(first.hasSuffix("PRIVMSG #t :bring bowls"), "\(first)")
+            try await cleo.send("PING :after")
+            try await cleo.expectNoLine(containing: " TOPIC #t ", before: "PONG")
+            try await cleo.send("CHATHISTORY LATEST #t * 10")
+            let plain = try await ChathistoryTests.batch(cleo)
+            #expect(plain.count == 1 && plain[0].hasSuffix("PRIVMSG #t :bring bowls"), "\(plain)")
+        }
+    }
+
     @Test func plainModeShowsAndSendsReactionsRepliesAndEdits() async throws {
         try await withServer { server in
             let ava = try await Self.account(server, "ava")
