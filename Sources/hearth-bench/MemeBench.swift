@@ -95,5 +95,5 @@ struct Render: AsyncParsableCommand {
         print(String(decoding: data, as: UTF8.self))
     }
 
-    static let emoji = Array("😀😂🥲😍🤔😎😭😡👍👎🙏👏🔥💯🎉🍪🍕🍺☕🚀🐱🐶🦄🌈⭐🌙💡📈📉💻🐛✅❌⚠️🏆🎂🥳🤯🫠🙈").map(String.init)
+    static let emoji = Array("😀😂🥲😍🤔😎😭😡👍👎🙏👏🔥💯🎉🍪🍕🍺☕🚀" + "🐱🐶🦄🌈⭐🌙💡📈📉💻🐛✅❌⚠️🏆🎂🥳🤯🫠🙈").map(String.init)
 }
