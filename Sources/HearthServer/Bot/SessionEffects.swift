@@ -39,9 +39,9 @@ extension Core {
         case .channelDropped(let key):
             state.registered[key] = nil
             forgetKeptLists(&state, nameKey: key)
+            retireHistory(&state, of: key, keepFor: client.flatMap { state[$0].account }.map { [$0.id] } ?? [])
         case .channelAccess(let key, let id, let level):
             state.moderation.access[key, default: [:]][id] = level
-            retireHistory(&state, of: key, keepFor: client.flatMap { state[$0].account }.map { [$0.id] } ?? [])
         case .remind(let id, let at, let text):
             scheduleReminder(accountID: id, at: at, text: text)
         case .push(let note):
