@@ -382,6 +382,7 @@ public final class HearthServer: Sendable {
             await registry.value
             expiry.cancel()
             await core.flushHistory()
+            await core.presenceWrites.drain()  // the stand-ins of accounts still connected at the stop
             await core.push?.shutdown()
             try? await core.passwords.shutdown()
             try? await server.media.shutdown()

@@ -44,6 +44,8 @@ final class Core: Sendable {
     let chat = LockedChat()
     /// History waiting to be written (see HistoryLog.swift).
     let historyQueue = Mutex(HistoryQueue())
+    /// Always-on presences being written, in order; awaited before the store closes.
+    let presenceWrites = OrderedWrites()
     /// One pending reminder per account (e.g. "a new cookie is ready"), scheduled, not polled.
     let reminders = NIOLockedValueBox(ReminderTable())
     /// Topic, mode and list changes of registered channels, saved in order by one task.

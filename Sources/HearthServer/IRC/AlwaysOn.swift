@@ -2,6 +2,7 @@ import Foundation
 import HearthKit
 import HearthProtocol
 import HearthStore
+import Synchronization
 
 /// Always-on accounts (Ergo's bouncer feature): when the last device of such an account leaves,
 /// a stand-in takes its place — a `Client` with no connection, marked away — so the user stays
@@ -18,6 +19,24 @@ struct AlwaysOnTable {
     func isOn(_ accountID: Int64, default operatorDefault: Bool) -> Bool {
         choices[accountID] ?? operatorDefault
     }
+}
+
+/// Writes that must land in the order they were made (a presence kept, then dropped), each
+/// after the one before; `drain` waits for the last, so shutdown closes the store only after.
+final class OrderedWrites: Sendable {
+    private let last = Mutex<Task<Void, Never>?>(nil)
+
+    func add(_ write: @escaping @Sendable () async -> Void) {
+        last.withLock { previous in
+            let before = previous
+            previous = Task {
+                await before?.value
+                await write()
+            }
+        }
+    }
+
+    func drain() async { await last.withLock { $0 }?.value }
 }
 
 extension Client {
@@ -70,7 +89,7 @@ extension Core {
             channels: state[standIn].channels.compactMap { state.channels[$0]?.name }, since: Date())
         let store = self.store
         let logger = self.logger
-        Task {
+        presenceWrites.add {
             do { try await store.keepAlwaysOnPresence(presence) } catch {
                 logger.error("keeping \(account.name)'s always-on presence failed: \(error)")
             }
@@ -137,7 +156,7 @@ extension Core {
         guard !isAlwaysOn(state, accountID) else { return }
         standInQuits(&state, accountID: accountID, reason: "Always-on turned off", out: &out)
         let store = self.store
-        Task { try? await store.dropAlwaysOnPresence(accountID: accountID) }
+        presenceWrites.add { try? await store.dropAlwaysOnPresence(accountID: accountID) }
     }
 
     /// A device of an always-on account left: where it got to, for its replay when it is back.

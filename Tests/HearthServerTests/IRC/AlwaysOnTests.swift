@@ -191,4 +191,27 @@ import Testing
             try await back.expect("PRIVMSG #den :said after the restart")
         }
     }
+
+    /// A device still connected when the server stops: its stand-in is written before the store
+    /// closes, so the account is in its channel after the restart.
+    @Test func anAccountConnectedAtTheStopIsBackAfterTheRestart() async throws {
+        let dir = TestServer.tempDirectory()
+        var server = try await TestServer.start(dataDirectory: dir)
+        try await TestClient.register(server, "ann", "s3cret-pass")
+        let laptop = try await Self.device(server, nick: "ann", login: "ann@laptop")
+        try await laptop.send("PRIVMSG hearth :set always-on on")
+        try await laptop.expect("always-on is now on")
+        try await laptop.send("JOIN #den")
+        try await laptop.expectNumeric("366")
+        await server.stop()
+        await laptop.close()
+
+        try await withServer(dataDirectory: dir) { restarted in
+            server = restarted
+            let bob = try await Self.watcher(server)
+            try await bob.send("NAMES #den")
+            let names = try await bob.expectNumeric("353")
+            #expect(names.contains("ann"), "ann is in #den after the restart: \(names)")
+        }
+    }
 }
