@@ -28,6 +28,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: help("https-port")) var httpsPort: Int?
     @Option(help: help("tls-cert")) var tlsCert: String?
     @Option(help: help("tls-key")) var tlsKey: String?
+    @Option(help: help("sts-duration")) var stsDuration: Int?
     @Option(help: ArgumentHelp(text("proxy-from"), valueName: "address")) var proxyFrom: [String] = []
     @Option(help: ArgumentHelp(text("http-proxy-from"), valueName: "address")) var httpProxyFrom: [String] = []
     @Option(help: help("http-proxy-header")) var httpProxyHeader: String?
@@ -95,6 +96,7 @@ struct Serve: AsyncParsableCommand {
         for (key, value) in strings { if let value { values[key] = .string(value) } }
         let ints: [(String, Int?)] = [
             ("irc-port", ircPort), ("http-port", httpPort), ("tls-port", tlsPort), ("https-port", httpsPort),
+            ("sts-duration", stsDuration),
             ("threads", threads), ("database-pool", databasePool), ("history-days", historyDays),
             ("join-backlog", joinBacklog), ("min-password-length", minPasswordLength),
             ("registrations-per-address", registrationsPerAddress),
