@@ -222,16 +222,6 @@ enum PostgresMigrations {
                 PRIMARY KEY (nameKey, accountId))
             """
         ),
-        // Always-on accounts kept present while none of their devices is connected.
-        (
-            "v31-always-on-presence",
-            """
-            CREATE TABLE alwaysOnPresence (
-                accountId BIGINT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
-                nick TEXT NOT NULL, userName TEXT NOT NULL, host TEXT NOT NULL, realname TEXT NOT NULL,
-                channels TEXT NOT NULL, since TIMESTAMPTZ NOT NULL)
-            """
-        ),
         // The web chat's one-time sign-in tickets (by hash), kept where every node reads them.
         (
             "v30-chat-tickets",
@@ -240,6 +230,16 @@ enum PostgresMigrations {
                 hash TEXT PRIMARY KEY, accountId BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
                 tokenHash TEXT NOT NULL, expiresAt TIMESTAMPTZ NOT NULL);
             CREATE INDEX chatTicket_on_expiresAt ON chatTicket(expiresAt)
+            """
+        ),
+        // Always-on accounts kept present while none of their devices is connected.
+        (
+            "v31-always-on-presence",
+            """
+            CREATE TABLE alwaysOnPresence (
+                accountId BIGINT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+                nick TEXT NOT NULL, userName TEXT NOT NULL, host TEXT NOT NULL, realname TEXT NOT NULL,
+                channels TEXT NOT NULL, since TIMESTAMPTZ NOT NULL)
             """
         ),
     ]

@@ -540,6 +540,16 @@ enum Migrations {
                       PRIMARY KEY (nameKey, accountId))
                     """)
         }
+        m.registerMigration("v31-chat-tickets") { db in
+            // The web chat's one-time sign-in tickets (by hash), kept where every process reads them.
+            try db.execute(
+                sql: """
+                    CREATE TABLE chatTicket (
+                      hash TEXT PRIMARY KEY, accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                      tokenHash TEXT NOT NULL, expiresAt DATETIME NOT NULL);
+                    CREATE INDEX chatTicket_on_expiresAt ON chatTicket(expiresAt)
+                    """)
+        }
         m.registerMigration("v32-always-on-presence") { db in
             // Always-on accounts kept present while none of their devices is connected, restored
             // at start (where each device got to is a read marker).
@@ -549,16 +559,6 @@ enum Migrations {
                       accountId INTEGER PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
                       nick TEXT NOT NULL, userName TEXT NOT NULL, host TEXT NOT NULL, realname TEXT NOT NULL,
                       channels TEXT NOT NULL, since DATETIME NOT NULL)
-                    """)
-        }
-        m.registerMigration("v31-chat-tickets") { db in
-            // The web chat's one-time sign-in tickets (by hash), kept where every process reads them.
-            try db.execute(
-                sql: """
-                    CREATE TABLE chatTicket (
-                      hash TEXT PRIMARY KEY, accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-                      tokenHash TEXT NOT NULL, expiresAt DATETIME NOT NULL);
-                    CREATE INDEX chatTicket_on_expiresAt ON chatTicket(expiresAt)
                     """)
         }
         return m
