@@ -68,7 +68,10 @@ extension Core {
             standInQuits(&state, accountID: id, reason: "Account deleted", out: &out)
             let owned = state.registered.filter { $0.value.ownerId == id }.keys
             state.registered = state.registered.filter { $0.value.ownerId != id }
-            for key in owned { retireHistory(&state, of: key, keepFor: []) }
+            for key in owned {
+                forgetKeptLists(&state, nameKey: key)  // the next owner of the name inherits no grants
+                retireHistory(&state, of: key, keepFor: [])
+            }
             state.blocking[id] = nil
         case .profile(let id, let fields):
             loadProfile(&state, accountID: id, fields)

@@ -54,4 +54,33 @@ import Testing
         try await eve.expect(" 474 eve #bakers")
         await server.stop()
     }
+
+    /// An owner who deletes their account takes the channel's grants with it: whoever registers the
+    /// name next starts with no access list.
+    @Test func aDeletedOwnersGrantsDoNotPassToTheNextOwner() async throws {
+        try await withServer { server in
+            for name in ["uma", "vic", "xan"] { try await TestClient.register(server, name, "s3cret-pass") }
+            let uma = try await TestClient.irc(server, nick: "uma", extra: ["PASS uma:s3cret-pass"])
+            try await uma.send("JOIN #bakers")
+            try await uma.expectNumeric("366")
+            try await uma.send("PRIVMSG hearth :channel register #bakers")
+            try await uma.expect("#bakers is yours now")
+            try await uma.send("PRIVMSG hearth :channel access #bakers op vic")
+            try await uma.expect("vic gets op on joining #bakers.")
+            try await uma.send("PART #bakers")
+            try await uma.expect("PART")
+            try await uma.send("PRIVMSG hearth :!account delete s3cret-pass")
+            try await uma.expect("are deleted. Goodbye!")
+
+            let xan = try await TestClient.irc(server, nick: "xan", extra: ["PASS xan:s3cret-pass"])
+            try await xan.send("JOIN #bakers")
+            try await xan.expectNumeric("366")
+            try await xan.send("PRIVMSG hearth :channel register #bakers")
+            try await xan.expect("#bakers is yours now")
+            let vic = try await TestClient.irc(server, nick: "vic", extra: ["PASS vic:s3cret-pass"])
+            try await vic.send("JOIN #bakers")
+            try await vic.expect(" 353 vic = #bakers :@xan vic")
+        }
+    }
 }
+
