@@ -66,7 +66,8 @@ extension Core {
     /// (nothing done) when the account is not always-on.
     func keepPresent(_ state: inout ChatState, _ client: Client, out: inout Outbox) -> Bool {
         guard let account = state[client].account, !client.hasNoConnection, state[client].registered,
-            isAlwaysOn(state, account.id), state.alwaysOn.standIns[account.id] == nil
+            isAlwaysOn(state, account.id), state.alwaysOn.standIns[account.id] == nil,
+            state.serverBan(on: client, now: config.clock.now()) == nil  // a banned user leaves for good
         else { return false }
         let standIn = makeStandIn(&state, id: client.id, like: state[client])
         state.alwaysOn.standIns[account.id] = standIn
@@ -190,6 +191,11 @@ extension Core {
                 )
                 user.account = AccountRef(id: presence.accountID, name: entry.accountName)
                 let standIn = makeStandIn(&state, id: state.newClientID(), like: user)
+                // Banned from the server since it was kept: it does not come back.
+                if state.serverBan(on: standIn, now: config.clock.now()) != nil {
+                    dropped.append(presence.accountID)
+                    continue
+                }
                 state.alwaysOn.standIns[presence.accountID] = standIn
                 state.nicks[key] = standIn
                 renamedInNetwork(state, standIn, from: "", tell: false)
@@ -210,6 +216,8 @@ extension Core {
         guard IRCNames.isValidChannel(name), state.guarded[folded] == nil else { return }
         let existing = state.channels[folded]
         let channel = existing ?? newChannel(&state, name: name, folded: folded, claim: nil)
+        // Banned from the channel while away (a registered channel keeps its bans): not put back.
+        if channel.isBanned(state, standIn) { return }
         if existing == nil { state.channels[folded] = channel }
         let owner = state.registered[folded].map { $0.ownerId == state[standIn].account?.id } ?? false
         channel.add(standIn, MemberStatus(op: owner, opByAccount: owner))

@@ -101,6 +101,15 @@ extension Core {
             }
         }
         for (client, ban) in banned { endBanned(client, ban) }
+        // Always-on stand-ins a ban matches quit too, and are not kept for the next start.
+        let store = self.store
+        withState { state, out in
+            for (id, standIn) in state.alwaysOn.standIns {
+                guard let ban = state.serverBan(on: standIn, now: now) else { continue }
+                standInQuits(&state, accountID: id, reason: "Banned: \(ban.reason)", out: &out)
+                presenceWrites.add { try? await store.dropAlwaysOnPresence(accountID: id) }
+            }
+        }
     }
 
     private func endBanned(_ client: Client, _ ban: ServerBan) {

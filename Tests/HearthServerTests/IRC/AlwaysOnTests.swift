@@ -214,4 +214,38 @@ import Testing
             #expect(names.contains("ann"), "ann is in #den after the restart: \(names)")
         }
     }
+
+    /// A server ban ends an always-on account for good: no stand-in for a device banned while
+    /// connected, and a stand-in already away quits.
+    @Test func aServerBanLeavesNoStandIn() async throws {
+        try await withServer(configure: ChghostTests.opers) { server in
+            try await TestClient.register(server, "ann", "s3cret-pass")
+            try await TestClient.register(server, "cal", "s3cret-pass")
+            let bob = try await Self.watcher(server)
+            let oper = try await ServerBanTests.oper(server)
+            // cal is away (a stand-in) when the ban comes.
+            let cal = try await Self.device(server, nick: "cal", login: "cal")
+            try await cal.send("PRIVMSG hearth :set always-on on")
+            try await cal.expect("always-on is now on")
+            try await cal.send("JOIN #den")
+            try await cal.expectNumeric("366")
+            await cal.close()
+            try await bob.expect("cal!") { $0.contains(" AWAY :") }
+            try await oper.send("UBAN ADD cal spam")
+            try await bob.expect("QUIT") { $0.hasPrefix(":cal!") && $0.contains(" QUIT ") }
+            // ann is connected when the ban comes.
+            let ann = try await Self.device(server, nick: "ann", login: "ann")
+            try await ann.send("PRIVMSG hearth :set always-on on")
+            try await ann.expect("always-on is now on")
+            try await ann.send("JOIN #den")
+            try await ann.expectNumeric("366")
+            try await oper.send("UBAN ADD ann spam")
+            let gone = try await bob.expect("ann leaving") { $0.hasPrefix(":ann!") && !$0.contains(" JOIN ") }
+            #expect(gone.contains(" QUIT "), "\(gone)")
+            try await bob.send("NAMES #den")
+            let names = try await bob.expectNumeric("353")
+            #expect(!names.contains("ann") && !names.contains("cal"), "\(names)")
+        }
+    }
 }
+
