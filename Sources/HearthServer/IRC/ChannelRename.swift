@@ -31,6 +31,13 @@ extension Core {
                 out.send(client, numeric(state, client, .chanOPrivsNeeded, channel.name, "You're not channel operator"))
                 return false
             }
+            // A registered channel's name (with its history and lists) is its owner's to move.
+            if let record = state.registered[oldKey], record.ownerId != state[client].account?.id,
+                !state[client].isOper
+            {
+                fail(state, "CANNOT_RENAME", "Only the channel's owner can rename a registered channel", &out)
+                return false
+            }
             if let why = Self.renameRefusal(state, from: oldKey, to: newName, reserved: bot.reservation(for: newKey)) {
                 fail(state, why.code, why.text, &out)
                 return false

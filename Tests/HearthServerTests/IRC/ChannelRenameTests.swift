@@ -68,6 +68,18 @@ import Testing
         try await uma.send("MODE #bakers +m")
         try await uma.expect("MODE #bakers :+m")
         try await uma.send("PRIVMSG #bakers :said before the rename")
+        // An operator who is not the owner cannot move a registered channel's name.
+        try await TestClient.register(server, "vic", "s3cret-pass")
+        let vic = try await TestClient.irc(
+            server, nick: "vic",
+            extra: ["CAP LS 302", "CAP REQ :draft/channel-rename", "PASS vic:s3cret-pass", "CAP END"])
+        try await vic.send("JOIN #bakers")
+        try await vic.expectNumeric("366")
+        try await uma.send("MODE #bakers +o vic")
+        try await vic.expect("MODE #bakers +o :vic")
+        try await vic.send("RENAME #bakers #mine :taking it")
+        try await vic.expect("FAIL RENAME CANNOT_RENAME ")
+        await vic.close()
         try await uma.send("RENAME #bakers #bread :a better name")
         try await uma.expect("RENAME #bakers #bread :a better name")
         try await uma.send("CHATHISTORY LATEST #bread * 10")
