@@ -59,6 +59,8 @@ extension Core {
             targets: targets, after: .time(since), before: nil, limit: maxReplayedLines + 1, newestFirst: true)
         let more = records.count > maxReplayedLines
         if more { records.removeFirst() }
+        // Outside a batch an old topic would be taken for today's (as in the join backlog).
+        records.removeAll { $0.command == "TOPIC" }
         return (records, more, await conversationNames(store, records))
     }
 }
