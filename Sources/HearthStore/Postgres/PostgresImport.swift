@@ -11,9 +11,10 @@ extension PostgresStore {
         "account", "resumeToken", "recoveryCode", "follow", "block", "setting", "activity", "offlineMessage",
         "registeredChannel", "history", "historyAccess", "readMarker", "image", "uploadTicket", "template", "meme",
         "memeLike", "memeFav", "renderCache", "comment", "fortune", "pointsEvent", "lastLocation", "recipe",
-        "recipeDraft", "recipeVote", "recipeSave", "family", "familyMember", "familyLink", "familyInvite",
+        "recipeDraft", "recipeVote", "recipeSave", "family", "familyMember", "familyPerson", "familyLink", "familyInvite",
         "familyPost", "postLike", "scramCredential", "formerName", "registrationInvite", "pushSubscription",
         "serverBan", "channelListEntry", "channelAccess", "alwaysOnPresence", "clientCertificate",
+        "profileField",
     ]
 
     /// What was copied: rows per table, and pictures.
