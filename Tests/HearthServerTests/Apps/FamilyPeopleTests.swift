@@ -107,6 +107,11 @@ import Testing
             try await ken.send("!person claim 1")
             try await ken.expect("You asked to be Rose Smith")
             try await bob.expect("ken asks to be Rose Smith (#1)")
+            // A second claim does not take the first one's place, and a member's facts are theirs.
+            try await cat.send("!person claim 1")
+            try await cat.expect("someone else has asked to be #1 already")
+            try await cat.send("!person 5 died 2024")
+            try await cat.expect("#5 is a member: only they, the founder or an admin can change their facts")
             try await bob.send("!person approve 1")
             try await bob.expect("ken is another person of Smiths already")
         }

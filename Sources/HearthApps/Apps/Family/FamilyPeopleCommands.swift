@@ -178,8 +178,14 @@ enum FamilyPeopleCommands {
     }
 
     static func edit(_ request: BotRequest, _ number: Int64) async throws -> BotResponse {
-        let (_, family) = try await FamilyCommands.current(request)
+        let (me, family) = try await FamilyCommands.current(request)
         var person = try await find(request, family, number)
+        // A member's own facts are theirs (or the founder's and admins') to change.
+        if let owner = person.accountId, owner != me.id,
+            !consents(try await request.services.store.familyRole(family.id, accountID: me.id))
+        {
+            throw BotError("#\(number) is a member: only they, the founder or an admin can change their facts")
+        }
         let facts = try facts(Array(request.words.dropFirst()), leadingName: false).get()
         facts.apply(to: &person)
         try await request.services.store.updateFamilyPerson(person)
@@ -231,6 +237,9 @@ enum FamilyPeopleCommands {
         }
         var person = try await find(request, family, number)
         if person.accountId != nil { throw BotError("#\(number) is someone's account already") }
+        if let other = person.claimantId, other != me.id {
+            throw BotError("someone else has asked to be #\(number) already; the founder or an admin decides first")
+        }
         let store = request.services.store
         let role = try await store.familyRole(family.id, accountID: me.id)
         if consents(role) { return try await give(request, family, person, to: me.id, name: me.name) }
