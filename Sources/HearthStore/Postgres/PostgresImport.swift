@@ -11,9 +11,9 @@ extension PostgresStore {
         "account", "resumeToken", "recoveryCode", "follow", "block", "setting", "activity", "offlineMessage",
         "registeredChannel", "history", "historyAccess", "readMarker", "image", "uploadTicket", "template", "meme",
         "memeLike", "memeFav", "renderCache", "comment", "fortune", "pointsEvent", "lastLocation", "recipe",
-        "recipeDraft", "recipeVote", "recipeSave", "family", "familyMember", "familyPerson", "familyLink", "familyInvite",
-        "familyPost", "postLike", "scramCredential", "formerName", "registrationInvite", "pushSubscription",
-        "serverBan", "channelListEntry", "channelAccess", "alwaysOnPresence", "clientCertificate",
+        "recipeDraft", "recipeVote", "recipeSave", "family", "familyMember", "familyPerson", "familyLink",
+        "familyInvite", "familyPost", "postLike", "scramCredential", "formerName", "registrationInvite",
+        "pushSubscription", "serverBan", "channelListEntry", "channelAccess", "alwaysOnPresence", "clientCertificate",
         "profileField",
     ]
 
