@@ -106,6 +106,7 @@ final class Core: Sendable {
     /// Saves registered channels' changes, in order, until the stream ends.
     func runChannelSaves() async {
         for await save in savesStream {
+            if case .rename = save { await flushHistory() }  // lines said under the old name move too
             do { try await save.run(store) } catch { logger.error("saving \(save.nameKey) failed: \(error)") }
         }
     }

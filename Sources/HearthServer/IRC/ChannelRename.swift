@@ -18,6 +18,7 @@ extension Core {
                 client,
                 IRCMessage(source: serverName, command: "FAIL", params: ["RENAME", code, oldName, newName, text]))
         }
+        let (stored, done) = AsyncStream<Never>.makeStream()
         let moved = withState { state, out -> Bool in
             guard let channel = state.channels[oldKey] else {
                 out.send(client, numeric(state, client, .noSuchChannel, oldName, "No such channel"))
@@ -48,24 +49,13 @@ extension Core {
             }
             let oldShown = channel.name
             move(&state, channel, to: newName)
+            saves.yield(.rename(from: oldKey, to: newKey, name: newName, done: done))
             tellRenamed(&state, client, channel, from: oldShown, reason: reason, caseOnly: oldKey == newKey, out: &out)
             return true
         }
-        guard moved else { return }
-        let store = self.store
+        guard moved else { return done.finish() }
         // The renamer's next line waits for the store (a CHATHISTORY right after reads the moved lines).
-        later(
-            client,
-            { () -> String? in
-                await self.flushHistory()  // lines said under the old name move too
-                do { try await store.renameChannel(from: oldKey, to: newKey, name: newName) } catch {
-                    return "\(error)"
-                }
-                return nil
-            }
-        ) { failure in
-            if let failure { self.logger.error("renaming \(oldKey) to \(newKey) in the store failed: \(failure)") }
-        }
+        later(client, { for await _ in stored {} }) {}
     }
 
     /// Why `oldKey` may not become `newName` (a FAIL RENAME code and text); nil when it may.

@@ -7,11 +7,16 @@ import HearthStore
 enum ChannelSave: Sendable {
     case record(RegisteredChannel)
     case lists(nameKey: String, [ChannelListEntry])
+    /// RENAME: the channel's record, lists and history move to the new name, in order with the
+    /// saves before and after it (a TOPIC right after the RENAME is saved under the new name).
+    /// `done` finishes when it has been tried.
+    case rename(from: String, to: String, name: String, done: AsyncStream<Never>.Continuation)
 
     var nameKey: String {
         switch self {
         case .record(let record): record.nameKey
         case .lists(let nameKey, _): nameKey
+        case .rename(_, let to, _, _): to
         }
     }
 
@@ -19,6 +24,9 @@ enum ChannelSave: Sendable {
         switch self {
         case .record(let record): try await store.save(record)
         case .lists(let nameKey, let entries): try await store.saveChannelLists(nameKey: nameKey, entries)
+        case .rename(let from, let to, let name, let done):
+            defer { done.finish() }
+            try await store.renameChannel(from: from, to: to, name: name)
         }
     }
 }

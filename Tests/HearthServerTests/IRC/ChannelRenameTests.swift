@@ -81,7 +81,10 @@ import Testing
         try await vic.expect("FAIL RENAME CANNOT_RENAME ")
         await vic.close()
         try await uma.send("RENAME #bakers #bread :a better name")
+        // A topic set at once is saved under the new name, after the move.
+        try await uma.send("TOPIC #bread :Rye on Tuesdays")
         try await uma.expect("RENAME #bakers #bread :a better name")
+        try await uma.expect("TOPIC #bread :Rye on Tuesdays")
         try await uma.send("CHATHISTORY LATEST #bread * 10")
         try await uma.expect("PRIVMSG #bread :said before the rename")
         try await uma.send("PRIVMSG hearth :channel info #bread")
@@ -98,7 +101,7 @@ import Testing
                 "CAP END",
             ])
         try await uma2.send("JOIN #bread")
-        try await uma2.expect(" 332 uma #bread :Rye on Mondays")
+        try await uma2.expect(" 332 uma #bread :Rye on Tuesdays")
         try await uma2.expect(" 353 uma = #bread :@uma")
         try await uma2.send("MODE #bread")
         try await uma2.expect(" 324 uma #bread :+mnt")
