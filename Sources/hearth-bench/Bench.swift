@@ -409,31 +409,37 @@ func driveBotClients(
         let meter = Meter()
         meters.append((connection, meter))
         try await connection.channel.eventLoop.submit {
-            var sentAt = nowNanos()
-            var due = sentAt
+            let sentAt = SentAt(nowNanos())
+            var due = sentAt.value
             connection.onLine = { connection, line in
                 guard line.starts(with: ":hearth!".utf8), let success = outcome(line) else { return }
-                if success { meter.record(nowNanos() - sentAt) }
+                if success { meter.record(nowNanos() - sentAt.value) }
                 let now = nowNanos()
                 guard let interval else {
-                    sentAt = now
+                    sentAt.value = now
                     connection.send("PRIVMSG hearth :\(command(connection))\r\n")
                     return
                 }
                 // The next slot; when the server fell behind, the next command goes at once.
                 due = max(due + interval, now)
                 connection.channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(due - now))) {
-                    sentAt = nowNanos()
+                    sentAt.value = nowNanos()
                     connection.send("PRIVMSG hearth :\(command(connection))\r\n")
                     connection.flush()
                 }
             }
-            sentAt = nowNanos()
+            sentAt.value = nowNanos()
             connection.send("PRIVMSG hearth :\(command(connection))\r\n")
             connection.flush()
         }.get()
     }
     return meters
+}
+
+/// When a client's command went out; read and written only on its connection's event loop.
+final class SentAt: @unchecked Sendable {
+    var value: UInt64
+    init(_ value: UInt64) { self.value = value }
 }
 
 struct BotLoad: AsyncParsableCommand {
