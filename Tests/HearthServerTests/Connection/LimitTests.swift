@@ -92,7 +92,9 @@ import Testing
             $0.httpIdleTimeout = 0.5
         } run: { server in
             let stalled = try await TestClient.connect(port: server.httpPort)
-            try await stalled.send("GET /health HTTP/1.1")  // and never the rest
+            // And never the rest. On a starved machine the idle timeout may close it before this
+            // line is written, which is what the test waits for anyway.
+            try? await stalled.send("GET /health HTTP/1.1")
             try await stalled.expectClosed()
             // The server still serves. (A few tries: on a starved machine a request may itself
             // wait past the 0.5 s idle timeout and be closed unanswered, as it should.)
