@@ -24,6 +24,18 @@ import Testing
         return c
     }
 
+    /// A device of `nick`'s account that turns always-on on and joins #den.
+    static func alwaysOnInDen(
+        _ server: TestServer, nick: String, login: String, caps: [String] = []
+    ) async throws -> TestClient {
+        let device = try await device(server, nick: nick, login: login, caps: caps)
+        try await device.send("PRIVMSG hearth :set always-on on")
+        try await device.expect("always-on is now on")
+        try await device.send("JOIN #den")
+        try await device.expectNumeric("366")
+        return device
+    }
+
     /// bob, a guest in #den with away-notify, watching ann.
     static func watcher(_ server: TestServer) async throws -> TestClient {
         let bob = try await TestClient.irc(
@@ -37,11 +49,7 @@ import Testing
         try await withServer { server in
             try await TestClient.register(server, "ann", "s3cret-pass")
             try await TestClient.register(server, "cat", "s3cret-pass")
-            let laptop = try await Self.device(server, nick: "ann", login: "ann@laptop", caps: ["server-time"])
-            try await laptop.send("PRIVMSG hearth :set always-on on")
-            try await laptop.expect("always-on is now on")
-            try await laptop.send("JOIN #den")
-            try await laptop.expectNumeric("366")
+            let laptop = try await Self.alwaysOnInDen(server, nick: "ann", login: "ann@laptop", caps: ["server-time"])
             let bob = try await Self.watcher(server)
             try await laptop.expect("JOIN #den")
             let cat = try await DeviceTests.laptop(server, "cat")
@@ -124,11 +132,7 @@ import Testing
     @Test func aReplayStopsAtItsLimitAndSaysSo() async throws {
         try await withServer { server in
             try await TestClient.register(server, "ann", "s3cret-pass")
-            let laptop = try await Self.device(server, nick: "ann", login: "ann@laptop")
-            try await laptop.send("PRIVMSG hearth :set always-on on")
-            try await laptop.expect("always-on is now on")
-            try await laptop.send("JOIN #den")
-            try await laptop.expectNumeric("366")
+            let laptop = try await Self.alwaysOnInDen(server, nick: "ann", login: "ann@laptop")
             let bob = try await Self.watcher(server)
             await laptop.close()
             try await bob.expect(" AWAY :")
@@ -165,11 +169,7 @@ import Testing
         let dir = TestServer.tempDirectory()
         var server = try await TestServer.start(dataDirectory: dir)
         try await TestClient.register(server, "ann", "s3cret-pass")
-        let laptop = try await Self.device(server, nick: "ann", login: "ann@laptop")
-        try await laptop.send("PRIVMSG hearth :set always-on on")
-        try await laptop.expect("always-on is now on")
-        try await laptop.send("JOIN #den")
-        try await laptop.expectNumeric("366")
+        let laptop = try await Self.alwaysOnInDen(server, nick: "ann", login: "ann@laptop")
         let bob = try await Self.watcher(server)
         await laptop.close()
         try await bob.expect(" AWAY :")
@@ -198,11 +198,7 @@ import Testing
         let dir = TestServer.tempDirectory()
         var server = try await TestServer.start(dataDirectory: dir)
         try await TestClient.register(server, "ann", "s3cret-pass")
-        let laptop = try await Self.device(server, nick: "ann", login: "ann@laptop")
-        try await laptop.send("PRIVMSG hearth :set always-on on")
-        try await laptop.expect("always-on is now on")
-        try await laptop.send("JOIN #den")
-        try await laptop.expectNumeric("366")
+        let laptop = try await Self.alwaysOnInDen(server, nick: "ann", login: "ann@laptop")
         await server.stop()
         await laptop.close()
 
@@ -224,21 +220,13 @@ import Testing
             let bob = try await Self.watcher(server)
             let oper = try await ServerBanTests.oper(server)
             // cal is away (a stand-in) when the ban comes.
-            let cal = try await Self.device(server, nick: "cal", login: "cal")
-            try await cal.send("PRIVMSG hearth :set always-on on")
-            try await cal.expect("always-on is now on")
-            try await cal.send("JOIN #den")
-            try await cal.expectNumeric("366")
+            let cal = try await Self.alwaysOnInDen(server, nick: "cal", login: "cal")
             await cal.close()
             try await bob.expect("cal!") { $0.contains(" AWAY :") }
             try await oper.send("UBAN ADD cal spam")
             try await bob.expect("QUIT") { $0.hasPrefix(":cal!") && $0.contains(" QUIT ") }
             // ann is connected when the ban comes.
-            let ann = try await Self.device(server, nick: "ann", login: "ann")
-            try await ann.send("PRIVMSG hearth :set always-on on")
-            try await ann.expect("always-on is now on")
-            try await ann.send("JOIN #den")
-            try await ann.expectNumeric("366")
+            let ann = try await Self.alwaysOnInDen(server, nick: "ann", login: "ann")
             try await oper.send("UBAN ADD ann spam")
             let gone = try await bob.expect("ann leaving") { $0.hasPrefix(":ann!") && !$0.contains(" JOIN ") }
             #expect(gone.contains(" QUIT "), "\(gone)")
