@@ -74,10 +74,14 @@ public final class MediaLibrary: Sendable {
     /// Writes a new file (to a temporary name first, so a reader never sees half of it).
     func write(_ bytes: [UInt8], id: String, format: ImageFormat) throws -> URL {
         let target = fileURL(id: id, format: format.rawValue)
-        let temporary = directory.appendingPathComponent(".\(id).tmp")
+        // A name of its own: two requests may draw the same shared picture at once.
+        let temporary = directory.appendingPathComponent(".\(id).\(UInt64.random(in: 0...UInt64.max)).tmp")
         try Data(bytes).write(to: temporary)
-        if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
-        try FileManager.default.moveItem(at: temporary, to: target)
+        // rename(2) replaces the target in one step, so a reader sees the old file or the new one.
+        guard rename(temporary.path, target.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw MediaError("could not keep the picture \(id): \(String(cString: strerror(errno)))")
+        }
         return target
     }
 
@@ -287,6 +291,19 @@ public final class MediaLibrary: Sendable {
         let picture = source.clone()
         renderer.caption(picture, boxes: boxes, captions: captions, textScale: scale)
         return picture
+    }
+
+    /// The previews of `templates`, in order; the missing ones are drawn side by side on the
+    /// pool (a fresh server's maker page needs all of them at once).
+    public func templatePreviews(_ templates: [BuiltinTemplate]) async throws -> [String] {
+        try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for (index, template) in templates.enumerated() {
+                group.addTask { (index, try await self.templatePreview(template)) }
+            }
+            var links = [String](repeating: "", count: templates.count)
+            for try await (index, link) in group { links[index] = link }
+            return links
+        }
     }
 
     /// A built-in template's preview (drawn with its example captions on first use).

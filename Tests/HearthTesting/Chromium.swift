@@ -153,7 +153,7 @@ public final class Chromium: Sendable {
     }
 
     /// Opens `url` and waits until its document has loaded.
-    public func navigate(to url: String, timeout: Double = 15) async throws {
+    public func navigate(to url: String, timeout: Double = 30) async throws {
         // Marks the old document, so the wait below cannot mistake it for the new one.
         _ = try await evaluate("window.__hearthOldPage = true")
         let result = try await connection.call("Page.navigate", ["url": url])

@@ -207,7 +207,7 @@ import Testing
             try await browser.evaluate("window.__hearthOldPage = true; { \(action) } true")
             try await browser.waitUntil(
                 "!window.__hearthOldPage && document.readyState === 'complete' "
-                    + "&& location.pathname === \(Chromium.literal(path))", timeout: 15)
+                    + "&& location.pathname === \(Chromium.literal(path))", timeout: 30)
             try await fit(width: Self.desktop.width, mobile: false)
         }
 

@@ -46,8 +46,8 @@ enum MemeMaker {
         let typed = request.form.isEmpty ? request.query : request.form
         let source = source(typed)
         var templates: [[String: Any]] = []
-        for template in BuiltinTemplate.all where PictureCommands.matches(template, word) {
-            let preview = try await media.templatePreview(template)
+        let shown = BuiltinTemplate.all.filter { PictureCommands.matches($0, word) }
+        for (template, preview) in zip(shown, try await media.templatePreviews(shown)) {
             templates.append([
                 "name": template.name, "summary": template.summary, "selected": template.name == source,
                 "keywords": ([template.name, template.summary] + template.keywords).joined(separator: " ").lowercased(),

@@ -97,8 +97,7 @@ enum PictureCommands {
         let word = request.words.first?.lowercased()
         let builtins = BuiltinTemplate.all.filter { matches($0, word) }
         var lines: [String] = []
-        for template in builtins {
-            let link = try await media.templatePreview(template)
+        for (template, link) in zip(builtins, try await media.templatePreviews(builtins)) {
             lines.append(
                 "\(request.style.bold(template.name)) (\(template.boxes.count) texts) — \(template.summary) · \(link)")
         }
