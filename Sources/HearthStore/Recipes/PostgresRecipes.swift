@@ -12,7 +12,7 @@ extension PostgresStore: RecipeStore {
         SELECT \(qualified(recipeColumns, "recipe")), account.name
         FROM recipe JOIN account ON account.id = recipe.accountId
         """
-    static let draftColumns = "accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt"
+    static let draftColumns = "accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt, source"
 
     static func recipeRecord(_ row: PostgresRow) throws -> Stored<RecipeRecord> {
         let (
@@ -34,12 +34,13 @@ extension PostgresStore: RecipeStore {
     public func recipeDraft(accountID: Int64) async throws -> RecipeDraft? {
         try await rows("SELECT \(unescaped: Self.draftColumns) FROM recipeDraft WHERE accountId = \(accountID)")
             .first.map { row in
-                let (accountId, stage, title, ingredients, steps, photo, tags, updatedAt) = try row.decode(
-                    (Int64, String, String, String, String, String?, String, Date).self)
+                let (accountId, stage, title, ingredients, steps, photo, tags, updatedAt, source) = try row.decode(
+                    (Int64, String, String, String, String, String?, String, Date, String?).self)
                 var draft = RecipeDraft(accountId: accountId, now: updatedAt)
                 draft.stage = RecipeDraft.Stage(rawValue: stage) ?? .title
                 (draft.title, draft.ingredients, draft.steps, draft.photoImageId, draft.tags) =
                     (title, ingredients, steps, photo, tags)
+                draft.source = source
                 return draft
             }
     }
@@ -49,10 +50,10 @@ extension PostgresStore: RecipeStore {
             """
             INSERT INTO recipeDraft (\(unescaped: Self.draftColumns))
             VALUES (\(draft.accountId), \(draft.stage.rawValue), \(draft.title), \(draft.ingredients), \(draft.steps),
-              \(draft.photoImageId), \(draft.tags), \(draft.updatedAt))
+              \(draft.photoImageId), \(draft.tags), \(draft.updatedAt), \(draft.source))
             ON CONFLICT (accountId) DO UPDATE SET stage = excluded.stage, title = excluded.title,
               ingredients = excluded.ingredients, steps = excluded.steps, photoImageId = excluded.photoImageId,
-              tags = excluded.tags, updatedAt = excluded.updatedAt
+              tags = excluded.tags, updatedAt = excluded.updatedAt, source = excluded.source
             """)
     }
 

@@ -40,6 +40,8 @@ public struct RecipeDraft: Codable, Sendable, Equatable {
     public var photoImageId: String?
     public var tags: String
     public var updatedAt: Date
+    /// The page an imported draft came from (nil: written here).
+    public var source: String?
 
     public init(accountId: Int64, now: Date = Date()) {
         (self.accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt) = (

@@ -561,6 +561,21 @@ enum Migrations {
                       channels TEXT NOT NULL, since DATETIME NOT NULL)
                     """)
         }
+        m.registerMigration("v33-user-sayings-and-imported-draft-source") { db in
+            // Sayings users write for their friends' cookies, some proposed to (and approved for)
+            // the public pool; and the page an imported recipe draft came from.
+            try db.execute(
+                sql: """
+                    CREATE TABLE saying (
+                      id INTEGER PRIMARY KEY AUTOINCREMENT,
+                      accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                      text TEXT NOT NULL, status TEXT NOT NULL, createdAt DATETIME NOT NULL,
+                      decidedAt DATETIME, decidedBy INTEGER REFERENCES account(id) ON DELETE SET NULL);
+                    CREATE INDEX saying_on_accountId ON saying(accountId, id);
+                    CREATE INDEX saying_on_status ON saying(status, id);
+                    ALTER TABLE recipeDraft ADD COLUMN source TEXT
+                    """)
+        }
         return m
     }
 }
