@@ -21,6 +21,8 @@ public struct ImageRecord: Codable, Sendable, Equatable {
 }
 
 /// A user's (or, with no owner, a global) template: a picture and its caption boxes as JSON.
+/// Imported ones (`hearth templates import`) also keep their pack's title, keywords, example
+/// captions and where the picture came from.
 public struct TemplateRecord: Codable, Sendable {
     public var ownerId: Int64?
     public var name: String
@@ -28,11 +30,19 @@ public struct TemplateRecord: Codable, Sendable {
     public var imageId: String
     public var boxes: String
     public var createdAt: Date
+    public var title: String?
+    public var keywords: [String]
+    public var source: String?
+    public var example: [String]
 
-    public init(ownerId: Int64?, name: String, imageId: String, boxes: String, createdAt: Date = Date()) {
+    public init(
+        ownerId: Int64?, name: String, imageId: String, boxes: String, createdAt: Date = Date(), title: String? = nil,
+        keywords: [String] = [], source: String? = nil, example: [String] = []
+    ) {
         (self.ownerId, self.name, self.nameKey, self.imageId, self.boxes, self.createdAt) = (
             ownerId, name, name.lowercased(), imageId, boxes, createdAt
         )
+        (self.title, self.keywords, self.source, self.example) = (title, keywords, source, example)
     }
 }
 

@@ -5,7 +5,8 @@ import PostgresNIO
 extension PostgresStore: ImageStore {
     static let imageColumns = "id, ownerId, kind, format, width, height, bytes, createdAt"
     static let imageColumnsQualified = qualified(imageColumns, "image")
-    static let templateColumns = "id, ownerId, name, nameKey, imageId, boxes, createdAt"
+    static let templateColumns =
+        "id, ownerId, name, nameKey, imageId, boxes, createdAt, title, keywords, source, example"
 
     /// "a, b" → "table.a, table.b", for joins.
     static func qualified(_ columns: String, _ table: String) -> String {
@@ -101,9 +102,11 @@ extension PostgresStore: ImageStore {
     }
 
     static func template(_ row: PostgresRow) throws -> Stored<TemplateRecord> {
-        let (id, owner, name, nameKey, imageId, boxes, createdAt) = try row.decode(
-            (Int64, Int64?, String, String, String, String, Date).self)
-        var record = TemplateRecord(ownerId: owner, name: name, imageId: imageId, boxes: boxes, createdAt: createdAt)
+        let (id, owner, name, nameKey, imageId, boxes, createdAt, title, keywords, source, example) =
+            try row.decode((Int64, Int64?, String, String, String, String, Date, String?, String, String?, String).self)
+        var record = TemplateRecord(
+            ownerId: owner, name: name, imageId: imageId, boxes: boxes, createdAt: createdAt, title: title,
+            keywords: Self.decodeWords(keywords), source: source, example: Self.decodeWords(example))
         record.nameKey = nameKey
         return Stored(id: id, record)
     }
@@ -112,15 +115,25 @@ extension PostgresStore: ImageStore {
         do {
             return try await rows(
                 """
-                INSERT INTO template (ownerId, name, nameKey, imageId, boxes, createdAt)
+                INSERT INTO template (ownerId, name, nameKey, imageId, boxes, createdAt, title, keywords, source, example)
                 VALUES (\(template.ownerId), \(template.name), \(template.nameKey), \(template.imageId),
-                  \(template.boxes), \(template.createdAt))
+                  \(template.boxes), \(template.createdAt), \(template.title), \(Self.encodeWords(template.keywords)),
+                  \(template.source), \(Self.encodeWords(template.example)))
                 RETURNING \(unescaped: Self.templateColumns)
                 """
             ).map(Self.template)[0]
         } catch  where Self.isUniqueViolation(error) {
             throw StoreError.nameTaken
         }
+    }
+
+    /// Keywords and examples as JSON arrays, as GRDB keeps them on SQLite (`hearth migrate` copies the text).
+    static func encodeWords(_ words: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(words)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    static func decodeWords(_ json: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
     }
 
     public func templates(for accountID: Int64?) async throws -> [Stored<TemplateRecord>] {

@@ -257,6 +257,20 @@ enum PostgresMigrations {
             ALTER TABLE recipeDraft ADD COLUMN source TEXT
             """
         ),
+        // What an imported template pack says of each template (keywords and example as JSON
+        // arrays, as on SQLite); and one global template per name (NULL owners never clashed).
+        (
+            "v33-template-pack-details-and-unique-global-names",
+            """
+            ALTER TABLE template ADD COLUMN title TEXT;
+            ALTER TABLE template ADD COLUMN keywords TEXT NOT NULL DEFAULT '[]';
+            ALTER TABLE template ADD COLUMN source TEXT;
+            ALTER TABLE template ADD COLUMN example TEXT NOT NULL DEFAULT '[]';
+            DELETE FROM template WHERE ownerId IS NULL
+              AND id NOT IN (SELECT MIN(id) FROM template WHERE ownerId IS NULL GROUP BY nameKey);
+            CREATE UNIQUE INDEX template_global_name ON template(nameKey) WHERE ownerId IS NULL
+            """
+        ),
     ]
 
     /// `text` with the accents of Latin letters taken off ("crème" is "creme"), for recipe search:

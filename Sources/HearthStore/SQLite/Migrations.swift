@@ -576,6 +576,21 @@ enum Migrations {
                     ALTER TABLE recipeDraft ADD COLUMN source TEXT
                     """)
         }
+        m.registerMigration("v34-template-pack-details-and-unique-global-names") { db in
+            // What an imported template pack says of each template; and one global template per
+            // name (NULL owners never clashed in template_owner_name, so a second one could slip in:
+            // the later copies were never the one found by name, and go).
+            try db.execute(
+                sql: """
+                    ALTER TABLE template ADD COLUMN title TEXT;
+                    ALTER TABLE template ADD COLUMN keywords TEXT NOT NULL DEFAULT '[]';
+                    ALTER TABLE template ADD COLUMN source TEXT;
+                    ALTER TABLE template ADD COLUMN example TEXT NOT NULL DEFAULT '[]';
+                    DELETE FROM template WHERE ownerId IS NULL
+                      AND id NOT IN (SELECT MIN(id) FROM template WHERE ownerId IS NULL GROUP BY nameKey);
+                    CREATE UNIQUE INDEX template_global_name ON template(nameKey) WHERE ownerId IS NULL
+                    """)
+        }
         return m
     }
 }
