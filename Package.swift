@@ -97,6 +97,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                // memegen's template packs (config.yml) for `hearth templates import`.
+                .product(name: "Yams", package: "Yams"),
             ], resources: [.copy("Fortunes")]),
         .target(
             name: "HearthServer",

@@ -111,7 +111,36 @@ struct HashPassword: AsyncParsableCommand {
 
 struct Template: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage global meme templates (works while the server runs).", subcommands: [Add.self])
+        commandName: "templates", abstract: "Manage global meme templates (works while the server runs).",
+        subcommands: [Add.self, Import.self], aliases: ["template"])
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a memegen-style template pack: one folder per template (config.yml + default.jpg|png|gif).")
+        @Argument(help: "The folder holding the template folders (memegen's templates/).") var directory: String
+        @Option(help: "Where the database and media live.") var dataDir = "./data"
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let store = try await database.open(dataDirectory: dataDir, logger: Logger(label: "hearth"))
+            defer { Task { await store.close() } }
+            let media = try MediaLibrary(
+                directory: URL(fileURLWithPath: dataDir).appendingPathComponent("media"), publicURL: "", threads: 1,
+                shared: store.sharedPictures)
+            defer { Task { try? await media.shutdown() } }
+            let report: TemplatePackImport.Report
+            do {
+                report = try await TemplatePackImport.run(
+                    URL(fileURLWithPath: directory), store: store, media: media)
+            } catch let problem as TemplatePack.Problem {
+                throw ValidationError(problem.description)
+            }
+            for (folder, reason) in report.skipped { print("skipped \(folder): \(reason)") }
+            print(
+                "imported \(report.imported.count) templates, skipped \(report.skipped.count)"
+                    + (report.imported.isEmpty ? "" : "; use one: !meme \(report.imported[0]) top text | bottom text"))
+        }
+    }
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
