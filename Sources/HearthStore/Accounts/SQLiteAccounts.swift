@@ -27,7 +27,11 @@ extension SQLiteStore {
     }
 
     public func account(nameKey: String) async throws -> Stored<Account>? {
-        try await pool.read { db in try Stored<Account>.filter(Column("nameKey") == nameKey).fetchOne(db) }
+        // Every connection's registration asks this: a cached statement, not SQL built each time.
+        try await pool.read { db in
+            try Stored<Account>.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM account WHERE nameKey = ?"), arguments: [nameKey])
+        }
     }
 
     public func account(id: Int64) async throws -> Stored<Account>? {
