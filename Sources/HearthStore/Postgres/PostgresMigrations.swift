@@ -271,6 +271,14 @@ enum PostgresMigrations {
             CREATE UNIQUE INDEX template_global_name ON template(nameKey) WHERE ownerId IS NULL
             """
         ),
+        // How many a recipe (and a draft) feeds, so its amounts can be scaled for more or fewer.
+        (
+            "v35-recipe-servings",
+            """
+            ALTER TABLE recipe ADD COLUMN servings BIGINT;
+            ALTER TABLE recipeDraft ADD COLUMN servings BIGINT
+            """
+        ),
     ]
 
     /// `text` with the accents of Latin letters taken off ("crème" is "creme"), for recipe search:

@@ -7,40 +7,43 @@ import PostgresNIO
 extension PostgresStore: RecipeStore {
     static let recipeColumns =
         "id, accountId, title, ingredients, steps, photoImageId, tags, source, ups, downs, comments, createdAt, "
-        + "updatedAt"
+        + "updatedAt, servings"
     static let recipeSelect = """
         SELECT \(qualified(recipeColumns, "recipe")), account.name
         FROM recipe JOIN account ON account.id = recipe.accountId
         """
-    static let draftColumns = "accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt, source"
+    static let draftColumns = "accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt, source, servings"
 
     static func recipeRecord(_ row: PostgresRow) throws -> Stored<RecipeRecord> {
         let (
-            id, accountId, title, ingredients, steps, photo, tags, source, ups, downs, comments, createdAt, updatedAt
+            id, accountId, title, ingredients, steps, photo, tags, source, ups, downs, comments, createdAt, updatedAt,
+            servings
         ) =
             try row.decode(
-                (Int64, Int64, String, String, String, String?, String, String?, Int64, Int64, Int64, Date, Date).self)
+                (Int64, Int64, String, String, String, String?, String, String?, Int64, Int64, Int64, Date, Date, Int64?)
+                    .self)
         var recipe = RecipeRecord(
             accountId: accountId, title: title, ingredients: ingredients, steps: steps, photoImageId: photo, tags: tags,
             source: source, now: createdAt)
         (recipe.ups, recipe.downs, recipe.comments, recipe.updatedAt) = (Int(ups), Int(downs), Int(comments), updatedAt)
+        recipe.servings = servings.map(Int.init)
         return Stored(id: id, recipe)
     }
 
     static func recipeRow(_ row: PostgresRow) throws -> RecipeRow {
-        RecipeRow(recipe: try recipeRecord(row), author: try row.makeRandomAccess()[13].decode(String.self))
+        RecipeRow(recipe: try recipeRecord(row), author: try row.makeRandomAccess()[14].decode(String.self))
     }
 
     public func recipeDraft(accountID: Int64) async throws -> RecipeDraft? {
         try await rows("SELECT \(unescaped: Self.draftColumns) FROM recipeDraft WHERE accountId = \(accountID)")
             .first.map { row in
-                let (accountId, stage, title, ingredients, steps, photo, tags, updatedAt, source) = try row.decode(
-                    (Int64, String, String, String, String, String?, String, Date, String?).self)
+                let (accountId, stage, title, ingredients, steps, photo, tags, updatedAt, source, servings) =
+                    try row.decode((Int64, String, String, String, String, String?, String, Date, String?, Int64?).self)
                 var draft = RecipeDraft(accountId: accountId, now: updatedAt)
                 draft.stage = RecipeDraft.Stage(rawValue: stage) ?? .title
                 (draft.title, draft.ingredients, draft.steps, draft.photoImageId, draft.tags) =
                     (title, ingredients, steps, photo, tags)
-                draft.source = source
+                (draft.source, draft.servings) = (source, servings.map(Int.init))
                 return draft
             }
     }
@@ -50,10 +53,12 @@ extension PostgresStore: RecipeStore {
             """
             INSERT INTO recipeDraft (\(unescaped: Self.draftColumns))
             VALUES (\(draft.accountId), \(draft.stage.rawValue), \(draft.title), \(draft.ingredients), \(draft.steps),
-              \(draft.photoImageId), \(draft.tags), \(draft.updatedAt), \(draft.source))
+              \(draft.photoImageId), \(draft.tags), \(draft.updatedAt), \(draft.source),
+              \(draft.servings.map(Int64.init)))
             ON CONFLICT (accountId) DO UPDATE SET stage = excluded.stage, title = excluded.title,
               ingredients = excluded.ingredients, steps = excluded.steps, photoImageId = excluded.photoImageId,
-              tags = excluded.tags, updatedAt = excluded.updatedAt, source = excluded.source
+              tags = excluded.tags, updatedAt = excluded.updatedAt, source = excluded.source,
+              servings = excluded.servings
             """)
     }
 
@@ -69,10 +74,10 @@ extension PostgresStore: RecipeStore {
                 try await db.rows(
                     """
                     INSERT INTO recipe (accountId, title, ingredients, steps, photoImageId, tags, source, ups, downs,
-                      comments, createdAt, updatedAt)
+                      comments, createdAt, updatedAt, servings)
                     VALUES (\(recipe.accountId), \(recipe.title), \(recipe.ingredients), \(recipe.steps),
                       \(recipe.photoImageId), \(recipe.tags), \(recipe.source), 0, 0, 0, \(recipe.createdAt),
-                      \(recipe.updatedAt))
+                      \(recipe.updatedAt), \(recipe.servings.map(Int64.init)))
                     RETURNING \(unescaped: Self.recipeColumns)
                     """, self.logger)[0])
             if fromDraft {
@@ -96,7 +101,7 @@ extension PostgresStore: RecipeStore {
                 """
                 UPDATE recipe SET title = \(recipe.title), ingredients = \(recipe.ingredients), steps = \(recipe.steps),
                   photoImageId = \(recipe.photoImageId), tags = \(recipe.tags), source = \(recipe.source),
-                  updatedAt = \(Date())
+                  servings = \(recipe.servings.map(Int64.init)), updatedAt = \(Date())
                 WHERE id = \(recipe.id) AND accountId = \(accountID) RETURNING 1
                 """)).isEmpty
     }

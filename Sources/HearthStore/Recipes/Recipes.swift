@@ -10,6 +10,8 @@ public struct RecipeRecord: Codable, Sendable, Equatable {
     /// Lower-case words (cuisines and diets), space-separated.
     public var tags: String
     public var source: String?
+    /// How many it feeds (nil: not said); the amounts are for this many.
+    public var servings: Int?
     public var ups = 0
     public var downs = 0
     public var comments = 0
@@ -42,6 +44,8 @@ public struct RecipeDraft: Codable, Sendable, Equatable {
     public var updatedAt: Date
     /// The page an imported draft came from (nil: written here).
     public var source: String?
+    /// How many it feeds, when the writer said ("serves 4" among the ingredients).
+    public var servings: Int?
 
     public init(accountId: Int64, now: Date = Date()) {
         (self.accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt) = (

@@ -591,6 +591,14 @@ enum Migrations {
                     CREATE UNIQUE INDEX template_global_name ON template(nameKey) WHERE ownerId IS NULL
                     """)
         }
+        m.registerMigration("v36-recipe-servings") { db in
+            // How many a recipe (and a draft) feeds, so its amounts can be scaled for more or fewer.
+            try db.execute(
+                sql: """
+                    ALTER TABLE recipe ADD COLUMN servings INTEGER;
+                    ALTER TABLE recipeDraft ADD COLUMN servings INTEGER
+                    """)
+        }
         return m
     }
 }

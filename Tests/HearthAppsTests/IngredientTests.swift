@@ -1,0 +1,122 @@
+import Testing
+
+@testable import HearthApps
+
+/// Ingredient lines as people write them (from real recipes), read into amount, unit and food,
+/// then scaled and converted the way `!recipe N for M` and `!set units` show them.
+@Suite struct IngredientTests {
+    /// (line, low, high, unit, food)
+    static let lines: [(String, Double?, Double?, String?, String)] = [
+        ("2 cups flour", 2, nil, "cup", "flour"),
+        ("1½ tbsp olive oil", 1.5, nil, "tbsp", "olive oil"),
+        ("1 ½ tbsp olive oil", 1.5, nil, "tbsp", "olive oil"),
+        ("1/2 tsp salt", 0.5, nil, "tsp", "salt"),
+        ("1 1/2 cups milk", 1.5, nil, "cup", "milk"),
+        ("200 g butter", 200, nil, "g", "butter"),
+        ("200g butter", 200, nil, "g", "butter"),
+        ("3 large eggs", 3, nil, nil, "large eggs"),
+        ("salt to taste", nil, nil, nil, "salt to taste"),
+        ("2-3 cloves garlic", 2, 3, "clove", "garlic"),
+        ("2 – 3 cloves garlic, crushed", 2, 3, "clove", "garlic, crushed"),
+        ("2 to 3 tbsp honey", 2, 3, "tbsp", "honey"),
+        ("¾ cup sugar", 0.75, nil, "cup", "sugar"),
+        ("⅓ cup cream", 1.0 / 3, nil, "cup", "cream"),
+        ("1.5 kg potatoes", 1.5, nil, "kg", "potatoes"),
+        ("0,5 l stock", 0.5, nil, "l", "stock"),
+        ("500ml whole milk", 500, nil, "ml", "whole milk"),
+        ("1 Tbsp. soy sauce", 1, nil, "tbsp", "soy sauce"),
+        ("2 T butter", 2, nil, "tbsp", "butter"),
+        ("1 t vanilla", 1, nil, "tsp", "vanilla"),
+        ("8 oz cream cheese", 8, nil, "oz", "cream cheese"),
+        ("1 lb ground beef", 1, nil, "lb", "ground beef"),
+        ("4 fl oz rum", 4, nil, "fl oz", "rum"),
+        ("a pinch of salt", 1, nil, "pinch", "salt"),
+        ("1 can (400 g) chickpeas", 1, nil, "can", "(400 g) chickpeas"),
+        ("- 2 onions", 2, nil, nil, "onions"),
+        ("Juice of 1 lemon", nil, nil, nil, "Juice of 1 lemon"),
+        ("1 tablespoon of cinnamon", 1, nil, "tbsp", "cinnamon"),
+        ("3 tomatoes", 3, nil, nil, "tomatoes"),
+    ]
+
+    @Test(arguments: lines.indices) func readsRealLines(_ index: Int) {
+        let (line, low, high, unit, food) = Self.lines[index]
+        let read = Ingredient(line)
+        #expect(read.text == line)
+        #expect(read.low.map { ($0 * 1000).rounded() } == low.map { ($0 * 1000).rounded() }, "\(line)")
+        #expect(read.high == high, "\(line)")
+        #expect(read.unit?.singular == unit, "\(line)")
+        #expect(read.food == food, "\(line)")
+    }
+
+    @Test func theLineAsWrittenWhenNothingChanges() {
+        for line in ["1½ tbsp olive oil", "salt to taste", "2-3 cloves garlic", "200g butter"] {
+            #expect(Ingredient(line).shown(times: 1, in: nil) == line)
+            #expect(Ingredient(line).shown(times: 1, in: .neither) == line)
+        }
+        // Already in the reader's system: unchanged too.
+        #expect(Ingredient("200g butter").shown(times: 1, in: .metric) == "200g butter")
+        #expect(Ingredient("2 cups flour").shown(times: 1, in: .imperial) == "2 cups flour")
+        #expect(Ingredient("salt to taste").shown(times: 3, in: .metric) == "salt to taste")
+    }
+
+    @Test func scalesWithKitchenFractionsAndMetricRounding() {
+        func scaled(_ line: String, _ factor: Double) -> String { Ingredient(line).shown(times: factor, in: nil) }
+        #expect(scaled("2 cups flour", 1.5) == "3 cups flour")
+        #expect(scaled("1 cup milk", 0.5) == "½ cup milk")
+        #expect(scaled("1½ tbsp olive oil", 2) == "3 tbsp olive oil")
+        #expect(scaled("1/2 tsp salt", 6 / 4) == "¾ tsp salt")
+        #expect(scaled("1 tsp salt", 3) == "1 tbsp salt")
+        #expect(scaled("3 large eggs", 2) == "6 large eggs")
+        #expect(scaled("3 large eggs", 0.5) == "1½ large eggs")
+        #expect(scaled("2-3 cloves garlic", 2) == "4–6 cloves garlic")
+        #expect(scaled("1 clove garlic", 0.5) == "½ clove garlic")
+        #expect(scaled("200 g butter", 1.5) == "300 g butter")
+        #expect(scaled("200 g butter", 1 / 3) == "67 g butter")
+        #expect(scaled("750 g flour", 2) == "1.5 kg flour")
+        #expect(scaled("1.5 kg potatoes", 0.25) == "375 g potatoes")
+        #expect(scaled("333 ml stock", 1) == "333 ml stock")
+        #expect(scaled("333 ml stock", 1.1) == "365 ml stock")
+        #expect(scaled("1 cup sugar", 1.0 / 3) == "⅓ cup sugar")
+        #expect(scaled("2 cups sugar", 1.0 / 3) == "⅔ cup sugar")
+        #expect(scaled("salt to taste", 2) == "salt to taste")
+        #expect(scaled("24 cookies", 1.25) == "30 cookies")
+    }
+
+    @Test func convertsBetweenSystems() {
+        func shown(_ line: String, _ system: IngredientUnit.System) -> String {
+            Ingredient(line).shown(times: 1, in: system)
+        }
+        #expect(shown("2 cups flour", .metric) == "475 ml flour")
+        #expect(shown("1 tbsp soy sauce", .metric) == "15 ml soy sauce")
+        #expect(shown("8 oz cream cheese", .metric) == "225 g cream cheese")
+        #expect(shown("2 lb potatoes", .metric) == "905 g potatoes")
+        #expect(shown("3 lb potatoes", .metric) == "1.4 kg potatoes")
+        #expect(shown("200 g butter", .imperial) == "7 oz butter")
+        #expect(shown("1 kg flour", .imperial) == "2¼ lb flour")
+        #expect(shown("250 ml milk", .imperial) == "1 cup milk")
+        #expect(shown("5 ml vanilla", .imperial) == "1 tsp vanilla")
+        #expect(shown("30 ml oil", .imperial) == "2 tbsp oil")
+        #expect(shown("2-3 cloves garlic", .metric) == "2-3 cloves garlic")
+        #expect(Ingredient("1 cup milk").shown(times: 2, in: .metric) == "475 ml milk")
+        #expect(Ingredient("1 l stock").shown(times: 2, in: .imperial) == "8½ cups stock")
+    }
+
+    @Test func ovenTemperaturesInSteps() {
+        #expect(RecipeUnits.step("Bake at 180 °C for 20 minutes.", in: .imperial) == "Bake at 350 °F for 20 minutes.")
+        #expect(RecipeUnits.step("Heat the oven to 350F.", in: .metric) == "Heat the oven to 180 °C.")
+        #expect(RecipeUnits.step("Roast at 425 degrees F", in: .metric) == "Roast at 220 °C")
+        #expect(RecipeUnits.step("200C, then 180C", in: .imperial) == "400 °F, then 350 °F")
+        #expect(RecipeUnits.step("Heat the oven to 350F.", in: nil) == "Heat the oven to 350F.")
+        #expect(RecipeUnits.step("Heat to 180 °C.", in: .metric) == "Heat to 180 °C.")
+        #expect(RecipeUnits.step("Add 2 C of stock; chill at 4C.", in: .imperial) == "Add 2 C of stock; chill at 4C.")
+    }
+
+    @Test func foodKeysMerge() {
+        #expect(Ingredient("3 large eggs, beaten").key == "egg")
+        #expect(Ingredient("2 eggs").key == "egg")
+        #expect(Ingredient("salt to taste").key == "salt")
+        #expect(Ingredient("1 can (400 g) chickpeas").key == "chickpea")
+        #expect(Ingredient("4 tomatoes").key == "tomato")
+        #expect(Ingredient("2 cups fresh berries").key == "berry")
+    }
+}
