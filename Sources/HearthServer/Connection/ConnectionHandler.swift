@@ -43,16 +43,17 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     /// The client's address as a trusted load balancer reported it (PROXY protocol), if so.
     let reportedAddress: String?
 
-    /// A WebSocket connection: IRC from the start (no plain mode), framed by the bridge.
-    let webSocket: Bool
+    /// A WebSocket connection (IRC from the start, no plain mode): how its lines are framed.
+    let framing: WebSocketFraming?
+    var webSocket: Bool { framing != nil }
 
     /// How the connection came (for the metrics); set when it begins.
     private var transport: ServerMetrics.Transport?
 
-    init(core: Core, address: String? = nil, webSocket: Bool = false) {
+    init(core: Core, address: String? = nil, webSocket framing: WebSocketFraming? = nil) {
         self.core = core
         self.reportedAddress = address
-        self.webSocket = webSocket
+        self.framing = framing
     }
 
     /// Added after a PROXY header or a WebSocket upgrade, to a connection that is already up.
@@ -78,7 +79,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         let locals = core.loops.locals(for: eventLoop)
         client = Client(
             id: core.newClientID(), socket: socket, eventLoop: eventLoop, address: address,
-            host: core.shownHost(for: address), batcher: locals.batcher)
+            host: core.shownHost(for: address), batcher: locals.batcher, framing: framing)
         sweeper = locals.sweeper
         self.transport = transport
         core.metrics.connectionsOpened[transport]?.increment()
@@ -90,7 +91,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             let refusal =
                 "ERROR :Closing Link: \(address) (Too many connections from your address: the limit is \(limit))\r\n"
             client.closing = true
-            socket.sendThenClose(ByteBuffer(string: refusal))
+            let bytes = ByteBuffer(string: refusal)
+            socket.sendThenClose(framing?.framed(bytes) ?? bytes)
             return
         }
         let client = self.client!

@@ -65,14 +65,17 @@ final class Client: @unchecked Sendable {
     /// This connection's loop's flush batcher, and whether it is queued there.
     let batcher: FlushBatcher
     var flushPending = false
-    /// Bytes written this tick, not yet handed to the socket.
+    /// Bytes written this tick, not yet handed to the socket (WebSocket frames for a WebSocket client).
     var output = ByteBuffer()
+    /// How lines are framed in `output`: nil for raw IRC lines (TCP, TLS).
+    let framing: WebSocketFraming?
 
     init(
         id: Int, socket: ClientSocket, eventLoop: EventLoop, address: String, host: String? = nil,
-        batcher: FlushBatcher, user: ChatUser? = nil
+        batcher: FlushBatcher, user: ChatUser? = nil, framing: WebSocketFraming? = nil
     ) {
         self.batcher = batcher
+        self.framing = framing
         self.id = id
         self.socket = socket
         self.eventLoop = eventLoop

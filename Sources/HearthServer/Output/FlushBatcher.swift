@@ -85,7 +85,11 @@ final class FlushBatcher: @unchecked Sendable {
                 delivery.write()
             case .line(let client, let length):
                 var line = spare.bytes.readSlice(length: length)!
-                client.output.writeBuffer(&line)
+                if let framing = client.framing {
+                    framing.append(lines: line, to: &client.output)
+                } else {
+                    client.output.writeBuffer(&line)
+                }
                 queueFlush(client)
             }
         }
@@ -100,16 +104,29 @@ final class FlushBatcher: @unchecked Sendable {
 
     /// Appends `bytes` to the connection's output; it is written at the end of this tick.
     func write(_ client: Client, _ bytes: ByteBuffer) {
-        var bytes = bytes
-        client.output.writeBuffer(&bytes)
+        if let framing = client.framing {
+            framing.append(lines: bytes, to: &client.output)
+        } else {
+            var bytes = bytes
+            client.output.writeBuffer(&bytes)
+        }
         queueFlush(client)
     }
 
     /// Writes a relayed message with the tags `variant` into the connection's output.
     func write(_ client: Client, _ message: RelayedMessage, variant: TagMask) {
-        message.write(into: &client.output, variant: variant)
+        if let framing = client.framing {
+            scratch.clear()
+            message.write(into: &scratch, variant: variant)
+            framing.append(lines: scratch, to: &client.output)
+        } else {
+            message.write(into: &client.output, variant: variant)
+        }
         queueFlush(client)
     }
+
+    /// Where a relayed line for a WebSocket client is written before it is framed.
+    private var scratch = ByteBuffer()
 
     /// The connection's output is written at the end of this tick.
     private func queueFlush(_ client: Client) {

@@ -59,12 +59,13 @@ struct HTTPWithWebSocket: HTTPChannelHandler {
                             NIOWebSocketFrameAggregator(
                                 minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: WebSocketIRC.maxFragments,
                                 maxAccumulatedFrameSize: WebSocketIRC.maxMessageBytes))
-                        try pipeline.addHandler(WebSocketLineBridge(binary: chosen == "binary.ircv3.net"))
+                        try pipeline.addHandler(WebSocketLineBridge())
                         // Behind a listed reverse proxy, the visitor it names (one rule for all of HTTP).
                         let peer = HearthServer.peerAddress(channel.remoteAddress) ?? "unknown"
                         let proxies = core.config.httpProxies
                         let address = proxies.client(peer: peer, values: head.headers[proxies.header.rawValue])
-                        try pipeline.addHandler(ConnectionHandler(core: core, address: address, webSocket: true))
+                        let framing: WebSocketFraming = chosen == "binary.ircv3.net" ? .binary : .text
+                        try pipeline.addHandler(ConnectionHandler(core: core, address: address, webSocket: framing))
                         return Upgrade.irc(channel)
                     }
                 })

@@ -23,18 +23,16 @@ enum WebSocketIRC {
 }
 
 /// Between WebSocket frames and the IRC connection: each message in is one line (a CRLF is
-/// added, so the connection's line framer, limits and flood control apply unchanged); each
-/// line out is one message, as text or binary frames as negotiated. Pings are answered.
+/// added, so the connection's line framer, limits and flood control apply unchanged); what the
+/// connection writes is already framed (`WebSocketFraming`, as its lines were appended) and
+/// passes straight to the socket. Pings are answered.
 final class WebSocketLineBridge: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = WebSocketFrame
 
-    let binary: Bool
     private var closing = false
-
-    init(binary: Bool) { self.binary = binary }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
@@ -54,10 +52,9 @@ final class WebSocketLineBridge: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// The frame encoder's context: lines are framed here, all of a write into one buffer, and
-    /// written past the encoder (which would take two buffers and an allocation per line).
+    /// The frame encoder's context: the connection's frames are written past it (it takes one
+    /// `WebSocketFrame` at a time, two buffers and an allocation per line).
     private var encoder: ChannelHandlerContext?
-    private var out = ByteBuffer()
 
     func handlerAdded(context: ChannelHandlerContext) {
         encoder = try? context.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
@@ -65,43 +62,13 @@ final class WebSocketLineBridge: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) { encoder = nil }
 
-    /// Lines leave as written (often several in one buffer): one unmasked frame each.
+    /// The connection's output: frames already, as many as a tick wrote.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let buffer = unwrapOutboundIn(data)
-        let view = buffer.readableBytesView
-        // The same memory serves every write once the socket has taken the last one (as the
-        // connection's output buffer does); a buffer still queued is copied, not overwritten.
-        if out.capacity > FlushBatcher.keptOutputCapacity * 8 { out = ByteBuffer() } else { out.clear() }
-        out.reserveCapacity(buffer.readableBytes + 64)
-        let opcode: UInt8 = 0x80 | (binary ? 0x2 : 0x1)  // FIN and the negotiated data opcode
-        var start = view.startIndex
-        while start < view.endIndex {
-            let newline = view[start...].firstIndex(of: UInt8(ascii: "\n"))
-            var end = newline ?? view.endIndex
-            if newline != nil, end > start, view[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            Self.writeFrame(opcode: opcode, payload: view[start..<end], into: &out)
-            start = newline.map { $0 + 1 } ?? view.endIndex
-        }
         guard let encoder else {  // the upgrade adds the encoder before this handler: not expected
             promise?.fail(ChannelError.ioOnClosedChannel)
             return context.close(promise: nil)
         }
-        encoder.write(NIOAny(out), promise: promise)
-    }
-
-    /// RFC 6455 §5.2: FIN and opcode, then the length in 7, 16 or 64 bits; servers do not mask.
-    static func writeFrame(opcode: UInt8, payload: ByteBufferView, into out: inout ByteBuffer) {
-        out.writeInteger(opcode)
-        switch payload.count {
-        case ..<126: out.writeInteger(UInt8(payload.count))
-        case ..<65536:
-            out.writeInteger(UInt8(126))
-            out.writeInteger(UInt16(payload.count))
-        default:
-            out.writeInteger(UInt8(127))
-            out.writeInteger(UInt64(payload.count))
-        }
-        out.writeBytes(payload)
+        encoder.write(data, promise: promise)
     }
 
     /// A message past the limits (`WebSocketIRC.maxMessageBytes`, `maxFragments`) or broken

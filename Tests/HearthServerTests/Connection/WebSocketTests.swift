@@ -142,4 +142,47 @@ import Testing
             try await irc.sync()
         }
     }
+
+    /// Lines are framed as they are written: a channel line to members on text and binary
+    /// connections, past the 7-bit frame length; a relayed message; each arrives whole, once.
+    @Test func channelAndRelayedLinesArriveAsOneFrameEach() async throws {
+        try await withServer { server in
+            let irc = try await TestClient.irc(server, nick: "nonweb")
+            let (text, _) = try await TestClient.connectWebSocket(port: server.httpPort)
+            let (binary, session) = try await TestClient.connectWebSocket(
+                port: server.httpPort, subprotocols: ["binary.ircv3.net"])
+            try await Self.register(text, "webtext")
+            try await Self.register(binary, "webbin")
+            for client in [irc, text, binary] {
+                try await client.send("JOIN #den")
+                try await client.expect(" 366 ")
+            }
+            let long = String(repeating: "z", count: WebSocketFraming.maxTinyLength + 10)
+            try await irc.send("PRIVMSG #den :\(long)")
+            try await text.expect(":nonweb!~nonweb@\(server.localHost) PRIVMSG #den :\(long)")
+            try await binary.expect(":nonweb!~nonweb@\(server.localHost) PRIVMSG #den :\(long)")
+            try await irc.send("PRIVMSG webbin :just you")
+            try await binary.expect(":nonweb!~nonweb@\(server.localHost) PRIVMSG webbin :just you")
+            try await text.send("PRIVMSG webbin :from text")
+            try await binary.expect(":webtext!~webtext@\(server.localHost) PRIVMSG webbin :from text")
+            #expect(session.opcodes.withLockedValue { $0 }.allSatisfy { $0 == .binary })
+            try await binary.sync()
+            #expect(binary.unread().isEmpty, "\(binary.unread())")
+        }
+    }
+
+    /// A connection refused before it is a client (too many from one address) gets its ERROR
+    /// as a frame, as every later line would be.
+    @Test func aRefusedConnectionIsToldInAFrame() async throws {
+        try await withServer {
+            $0.floodControl = true  // loopback is exempt otherwise
+            $0.maxConnectionsPerAddress = 1
+        } run: { server in
+            let (first, _) = try await TestClient.connectWebSocket(port: server.httpPort)
+            try await Self.register(first, "first")
+            let (second, _) = try await TestClient.connectWebSocket(port: server.httpPort)
+            try await second.expect("ERROR :Closing Link: 127.0.0.1 (Too many connections from your address")
+            try await second.expectClosed()
+        }
+    }
 }
