@@ -7,6 +7,9 @@ public struct AppsConfig: Sendable {
     public var builtinFortunes = true
     /// Edamam recipe search keys (and base URL), if any.
     public var edamam: EdamamConfig?
+    /// Pages fetched for users (recipe imports) may be on loopback, private or link-local
+    /// addresses (`--fetch-local-addresses`; tests).
+    public var fetchLocalAddresses = false
     /// How long the hot lists are kept while no command runs (`HotLists.lifetime`; tests lengthen it).
     public var hotListsLifetime = HotLists.lifetime
 

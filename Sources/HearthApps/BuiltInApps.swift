@@ -30,7 +30,8 @@ public enum BuiltInApps {
                 profileLine: { try await RecipeCommands.profileLine($0) },
                 onLogin: { try await RecipeCommands.onLogin($0, $1) },
                 continuation: { await RecipeCommands.continueDraft(bot: $0, caller: $1, presence: $2, line: $3) },
-                services: config.edamam.map { [EdamamClient(config: $0)] } ?? [],
+                services: [PageFetcher(allowLocal: config.fetchLocalAddresses)]
+                    + (config.edamam.map { [EdamamClient(config: $0)] } ?? []),
                 pages: [
                     RecipePages.recipe, RecipePages.trending, RecipePages.search, RecipePages.saved,
                     RecipeEditorPages.new, RecipeEditorPages.edit,
@@ -58,4 +59,6 @@ extension BotServices {
     var fortunes: FortuneCatalogue? { service(FortuneCatalogue.self) }
     /// Edamam recipe search, when the operator configured keys.
     var edamam: EdamamClient? { service(EdamamClient.self) }
+    /// Fetches pages users name (recipe imports), under the outbound guard.
+    var pageFetcher: PageFetcher? { service(PageFetcher.self) }
 }

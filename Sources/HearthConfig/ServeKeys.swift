@@ -194,6 +194,11 @@ public enum ServeKeys {
         SettingKey("fortunes-offensive", .bool, .bool(false), .restart, help: "Include its off/ folder too."),
         SettingKey("edamam-app-id", .string, nil, .restart, help: "Edamam Recipe Search app id, for !edamam."),
         SettingKey("edamam-app-key", .string, nil, .restart, secret: true, help: "Edamam Recipe Search app key."),
+        SettingKey(
+            "fetch-local-addresses", .bool, .bool(false), .restart,
+            help:
+                "Pages fetched for users (!recipe import) may be on loopback, private or link-local addresses "
+                + "(tests; not on a public server)."),
     ]
 
     static let operations: [SettingKey] = [

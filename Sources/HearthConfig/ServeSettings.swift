@@ -79,6 +79,7 @@ public struct ServeSettings: Sendable {
         apps = AppsConfig()
         apps.fortunesDirectory = string("fortunes")
         apps.fortunesOffensive = bool("fortunes-offensive")
+        apps.fetchLocalAddresses = bool("fetch-local-addresses")
         // Edamam's own variable names still work (they came first).
         if let id = string("edamam-app-id") ?? environment["EDAMAM_APP_ID"],
             let key = string("edamam-app-key") ?? environment["EDAMAM_APP_KEY"]

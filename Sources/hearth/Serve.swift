@@ -72,6 +72,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: help("media-threads")) var mediaThreads: Int?
     @Option(help: help("fortunes")) var fortunes: String?
     @Flag(inversion: .prefixedNo, help: help("fortunes-offensive")) var fortunesOffensive: Bool?
+    @Flag(inversion: .prefixedNo, help: help("fetch-local-addresses")) var fetchLocalAddresses: Bool?
     @Option(help: ArgumentHelp(text("edamam-app-id") + " Also EDAMAM_APP_ID.")) var edamamAppId: String?
     @Option(help: ArgumentHelp(text("edamam-app-key") + " Also EDAMAM_APP_KEY.")) var edamamAppKey: String?
     @Option(help: help("log-level")) var logLevel: String?
@@ -117,6 +118,7 @@ struct Serve: AsyncParsableCommand {
         if let registerBeforeConnect { values["register-before-connect"] = .bool(registerBeforeConnect) }
         if let registerEmailRequired { values["register-email-required"] = .bool(registerEmailRequired) }
         if let fortunesOffensive { values["fortunes-offensive"] = .bool(fortunesOffensive) }
+        if let fetchLocalAddresses { values["fetch-local-addresses"] = .bool(fetchLocalAddresses) }
         if let metrics { values["metrics"] = .bool(metrics) }
         if let webPush { values["web-push"] = .bool(webPush) }
         if let pushLocalEndpoints { values["push-local-endpoints"] = .bool(pushLocalEndpoints) }

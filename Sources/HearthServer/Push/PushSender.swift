@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HearthCrypto
+import HearthKit
 import HearthStore
 import Logging
 import NIOCore
@@ -122,7 +123,7 @@ final class PushSender: Sendable {
         func post(_ job: Job) async -> Outcome {
             let endpoint = job.subscription.endpoint
             guard PushEndpoints.problem(endpoint, allowLocal: allowLocal) == nil, let url = URL(string: endpoint),
-                let host = url.host, let address = await PushEndpoints.vettedAddress(host, allowLocal: allowLocal)
+                let host = url.host, let address = await OutboundAddress.vettedAddress(host, allowLocal: allowLocal)
             else {
                 logger.notice("push: endpoint refused (not a public https address): \(endpoint.prefix(60))")
                 return .refused
@@ -174,7 +175,7 @@ final class PushSender: Sendable {
                 redirectConfiguration: .disallow,
                 timeout: .init(connect: .seconds(PushSender.requestSeconds), read: .seconds(PushSender.requestSeconds)))
             configuration.httpVersion = .http1Only
-            if !PushEndpoints.isAddressLiteral(host) { configuration.dnsOverride = [host: address] }
+            if !OutboundAddress.isAddressLiteral(host) { configuration.dnsOverride = [host: address] }
             return configuration
         }
 

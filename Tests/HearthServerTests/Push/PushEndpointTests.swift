@@ -1,3 +1,4 @@
+import HearthKit
 import HearthStore
 import Testing
 
@@ -11,12 +12,12 @@ import Testing
             "127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
             "224.0.0.1", "::1", "::", "fc00::1", "fe80::1", "ff02::1", "::ffff:127.0.0.1", "[::1]",
         ] {
-            #expect(!PushEndpoints.isPublic(address), "\(address)")
+            #expect(!OutboundAddress.isPublic(address), "\(address)")
         }
         for address in ["8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:1.1.1.1"] {
-            #expect(PushEndpoints.isPublic(address), "\(address)")
+            #expect(OutboundAddress.isPublic(address), "\(address)")
         }
-        #expect(!PushEndpoints.isPublic("push.example"), "a name is resolved first, never taken as an address")
+        #expect(!OutboundAddress.isPublic("push.example"), "a name is resolved first, never taken as an address")
     }
 
     @Test func anIPv6AddressCarryingAPrivateIPv4OneIsNotPublic() {
@@ -25,27 +26,27 @@ import Testing
             "::ffff:100.64.0.1", "2002:c0a8:101::1", "2002:7f00:1::1", "::10.0.0.1", "::127.0.0.1",
             "64:ff9b:1::8.8.8.8", "fd12:3456::1", "fec0::1", "fe80::1%1", "2001:db8::1", "100::1",
         ] {
-            #expect(!PushEndpoints.isPublic(address), "\(address)")
+            #expect(!OutboundAddress.isPublic(address), "\(address)")
         }
         for address in ["64:ff9b::8.8.8.8", "::ffff:8.8.4.4", "2002:808:808::1", "2001:4860:4860::8888"] {
-            #expect(PushEndpoints.isPublic(address), "\(address)")
+            #expect(OutboundAddress.isPublic(address), "\(address)")
         }
         for address in ["192.0.0.8", "192.0.2.1", "198.51.100.7", "203.0.113.9", "198.18.0.1", "255.255.255.255"] {
-            #expect(!PushEndpoints.isPublic(address), "\(address): documentation, benchmarking or reserved")
+            #expect(!OutboundAddress.isPublic(address), "\(address): documentation, benchmarking or reserved")
         }
     }
 
     @Test func theSenderConnectsToTheAddressItVetted() async {
         // An address literal is its own answer; a private one only with push-local-endpoints.
-        #expect(await PushEndpoints.vettedAddress("8.8.8.8", allowLocal: false) == "8.8.8.8")
+        #expect(await OutboundAddress.vettedAddress("8.8.8.8", allowLocal: false) == "8.8.8.8")
         #expect(
-            await PushEndpoints.vettedAddress("[2001:4860:4860::8888]", allowLocal: false) == "2001:4860:4860::8888")
-        #expect(await PushEndpoints.vettedAddress("127.0.0.1", allowLocal: false) == nil)
-        #expect(await PushEndpoints.vettedAddress("[64:ff9b::a00:1]", allowLocal: false) == nil)
-        #expect(await PushEndpoints.vettedAddress("127.0.0.1", allowLocal: true) == "127.0.0.1")
+            await OutboundAddress.vettedAddress("[2001:4860:4860::8888]", allowLocal: false) == "2001:4860:4860::8888")
+        #expect(await OutboundAddress.vettedAddress("127.0.0.1", allowLocal: false) == nil)
+        #expect(await OutboundAddress.vettedAddress("[64:ff9b::a00:1]", allowLocal: false) == nil)
+        #expect(await OutboundAddress.vettedAddress("127.0.0.1", allowLocal: true) == "127.0.0.1")
         // A name that resolves to loopback is refused, and would be reached only at what was vetted.
-        #expect(await PushEndpoints.vettedAddress("localhost", allowLocal: false) == nil)
-        let local = await PushEndpoints.vettedAddress("localhost", allowLocal: true)
+        #expect(await OutboundAddress.vettedAddress("localhost", allowLocal: false) == nil)
+        let local = await OutboundAddress.vettedAddress("localhost", allowLocal: true)
         #expect(local == "127.0.0.1" || local == "::1")
         let pinned = PushSender.Worker.configuration(connectingTo: "192.0.2.1", for: "push.example")
         #expect(pinned.dnsOverride == ["push.example": "192.0.2.1"])

@@ -217,13 +217,14 @@ enum RecipeCommands {
     }
 
     static let recipe = BotCommand(
-        "recipe", group: group, usage: "new · post · cancel · ID · edit ID FIELD VALUE · delete ID",
+        "recipe", group: group, usage: "new · import URL · post · cancel · ID · edit ID FIELD VALUE · delete ID",
         summary: "write a recipe step by step, publish it, show one, or change yours", example: "!recipe new",
         arity: 1...Int.max
     ) { request in
         let word = request.words[0].lowercased()
         switch word {
         case "new": return try await new(request)
+        case "import": return try await RecipeImport.run(request)
         case "post": return try await post(request)
         case "cancel": return try await cancel(request)
         case "edit": return try await edit(request)
@@ -245,7 +246,10 @@ enum RecipeCommands {
         let me = try request.account()
         let store = request.services.store
         if !request.input.block.isEmpty {
-            return try await publish(request, me, try await block(request, me), fromDraft: false)
+            // The web form shows an imported draft to review: what it sends is that draft, changed.
+            var draft = try await block(request, me)
+            draft.source = try await store.recipeDraft(accountID: me.id)?.source
+            return try await publish(request, me, draft, fromDraft: draft.source != nil)
         }
         if let draft = try await store.recipeDraft(accountID: me.id) {
             let what = draft.title.isEmpty ? "an untitled draft" : "your draft “\(draft.title)”"
@@ -286,7 +290,8 @@ enum RecipeCommands {
         let recipe = try await request.services.store.addRecipe(
             RecipeRecord(
                 accountId: me.id, title: draft.title, ingredients: draft.ingredients, steps: draft.steps,
-                photoImageId: draft.photoImageId, tags: draft.tags, now: request.services.clock.now()),
+                photoImageId: draft.photoImageId, tags: draft.tags, source: draft.source,
+                now: request.services.clock.now()),
             fromDraft: fromDraft, feedText: "posted recipe \(FeedText.idMark) “\(draft.title)”")
         var response = BotResponse(
             [

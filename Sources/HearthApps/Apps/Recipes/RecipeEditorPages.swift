@@ -16,7 +16,17 @@ enum RecipeEditorPages {
         values["heading"] = "Write a recipe"
         values["button"] = "Publish"
         values["back"] = "/recipes/new"
-        try await photo(request, viewer, current: nil, into: &values)
+        values["importable"] = true
+        // An imported draft comes here to be reviewed: its fields, and the page it came from.
+        let imported = try await request.services.store.recipeDraft(accountID: viewer.id).flatMap {
+            $0.source == nil ? nil : $0
+        }
+        if let imported {
+            (values["title"], values["ingredients"], values["steps"]) =
+                (imported.title, imported.ingredients, imported.steps)
+            (values["tags"], values["importedFrom"]) = (imported.tags, imported.source)
+        }
+        try await photo(request, viewer, current: imported?.photoImageId, into: &values)
         typed(request, into: &values)
         return WebContent(title: "Write a recipe", summary: "Share a recipe on Hearth.", values: values)
     }
@@ -75,6 +85,8 @@ enum RecipeEditorPages {
         if request.form["nophoto"] != nil { (values["photo"], values["photoID"]) = (nil, nil) }
     }
 
+    static func text(_ value: String?) -> String { (value ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
+
     /// The block a form stands for: the title, the ingredients and `.`, the steps and `.`, the
     /// photo (or `-`) and the tags (or `-`) — each list one item a line, blank lines left out.
     static func block(_ form: [String: String]) -> String {
@@ -105,12 +117,19 @@ enum RecipeEditorPages {
             back: { p in RecipePages.recipeID(p).map { "/r/\($0)/edit" } ?? "/recipes" })
         change.isLong = true
         change.formPage = edit
+        var fetch = WebAction(
+            "/recipes/import",
+            command: { _, form in
+                let url = text(form["url"])
+                return url.isEmpty || url.contains(where: \.isWhitespace) ? nil : "!recipe import \(url)"
+            }, back: { _ in "/recipes/new" })
+        fetch.formPage = new
         let save = WebAction(
             "/r/:id/save",
             command: { p, form in
                 guard let id = RecipePages.recipeID(p) else { return nil }
                 return form["saved"] == "0" ? "!unsave \(id)" : "!save \(id)"
             }, back: RecipePages.back)
-        return [write, change, save]
+        return [write, change, save, fetch]
     }()
 }

@@ -123,6 +123,12 @@ enum RecipeTemplates {
         <section class="editor">
           <h1>{{heading}}</h1>
           {{#problem}}<p class="problem" role="alert">{{problem}}</p>{{/problem}}
+          {{#importable}}<form method="post" action="/recipes/import" class="card import-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label>Import from a recipe page <input name="url" type="url" required
+              placeholder="https://example.com/tomato-soup"></label>
+            <button>Import</button></form>{{/importable}}
+          {{#importedFrom}}<p class="meta">Imported from {{importedFrom}} — check it, then publish.</p>{{/importedFrom}}
           <form method="post" action="/pictures" enctype="multipart/form-data" class="card photo-form">
             <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="next" value="{{action}}">
             {{#photo}}<img src="{{photo}}" alt="The recipe's photo" width="320">{{/photo}}
