@@ -139,6 +139,9 @@ public final class AccountService: Sendable {
     public struct ScramChallenge: Sendable {
         public let accountID: Int64?
         public let credentials: ScramCredentials
+        /// The folded account name the proof is throttled under (not the SCRAM user name,
+        /// which may name a device: `alice@phone`).
+        let nameKey: String
     }
 
     public func scramChallenge(name: String) async throws -> ScramChallenge {
@@ -146,14 +149,15 @@ public final class AccountService: Sendable {
         if let account = try await store.account(nameKey: key),
             let credentials = try await store.scramCredentials(accountID: account.id)
         {
-            return ScramChallenge(accountID: account.id, credentials: credentials)
+            return ScramChallenge(accountID: account.id, credentials: credentials, nameKey: key)
         }
         let salt = Array(Scram.sha256(Array(codes.hash("scram-salt \(key)").utf8)).prefix(Scram.saltBytes))
         return ScramChallenge(
             accountID: nil,
             credentials: ScramCredentials(
                 salt: salt, iterations: passwords.cost.scramIterations, storedKey: Sodium.randomBytes(32),
-                serverKey: Sodium.randomBytes(32)))
+                serverKey: Sodium.randomBytes(32)),
+            nameKey: key)
     }
 
     /// Checks the client's proof, throttled like a password; returns the account and the
@@ -161,8 +165,7 @@ public final class AccountService: Sendable {
     public func scramFinish(
         _ exchange: Scram.ServerExchange, challenge: ScramChallenge, clientFinal: String, address: String
     ) async throws -> (Stored<Account>, serverFinal: String) {
-        let key = IRCNames.fold(exchange.clientFirst.username)
-        let attempt = try await Self.start(throttle, accountKey: key, address: address)
+        let attempt = try await Self.start(throttle, accountKey: challenge.nameKey, address: address)
         var verdict: Bool?
         defer { throttle.finish(attempt, success: verdict) }
         let credentials = challenge.credentials

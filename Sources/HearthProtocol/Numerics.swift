@@ -69,6 +69,7 @@ public enum Numeric: String, Sendable {
     case time = "391"
     /// The host others see for you (a cloak).
     case visibleHost = "396"
+    case unknownError = "400"
     case noSuchNick = "401"
     case noSuchServer = "402"
     case noSuchChannel = "403"

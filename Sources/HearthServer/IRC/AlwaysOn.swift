@@ -61,6 +61,38 @@ extension Core {
         state.alwaysOn.isOn(accountID, default: config.alwaysOn)
     }
 
+    /// Ergo's rule: an always-on account's nick is its name, so each device that logs in finds
+    /// the one presence (another nick would split it in two once the last device left).
+    static let alwaysOnNickRule = "You must use your account name as your nickname while your account is always-on"
+
+    /// The nick an account's always-on presence goes by: its stand-in's (kept from before the
+    /// rule, or when the name was taken), else the account's name.
+    static func presenceNick(_ state: ChatState, _ account: AccountRef) -> String {
+        state.alwaysOn.standIns[account.id].map { state[$0].nick } ?? account.name
+    }
+
+    /// A device of an always-on account logging in under another nick takes the presence's, as
+    /// Ergo does, and so joins it rather than becoming a second user. Before the welcome the nick
+    /// is only noted: `completeRegistration` attaches it to whoever holds it.
+    func takePresenceNick(_ state: inout ChatState, _ client: Client, _ account: AccountRef, out: inout Outbox) {
+        guard isAlwaysOn(state, account.id) else { return }
+        let nick = Self.presenceNick(state, account)
+        let key = IRCNames.fold(nick)
+        guard state[client].nickKey != key else { return }
+        if state[client].registered { return claimNick(&state, client, nick, out: &out) }
+        if state.nicks[state[client].nickKey] === client { state.nicks[state[client].nickKey] = nil }
+        (state[client].nick, state[client].nickKey) = (nick, key)
+        if state.nicks[key] == nil { state.nicks[key] = client }
+    }
+
+    /// Whether `client`'s account is always-on and `key` is not its name.
+    func mustKeepAccountNick(_ client: Client, _ key: String) -> Bool {
+        chat.withLock { state in
+            guard let account = state[client].account, isAlwaysOn(state, account.id) else { return false }
+            return IRCNames.fold(account.name) != key
+        }
+    }
+
     /// `client`, the last connection of an always-on account, is leaving: a stand-in with its id
     /// takes its nick and channel places, and peers see it go away instead of quitting. False
     /// (nothing done) when the account is not always-on.
@@ -153,11 +185,24 @@ extension Core {
     /// `!set always-on`, or a login telling the account's choice. Turned off with no device
     /// connected, the stand-in quits and the store forgets it.
     func setAlwaysOn(_ state: inout ChatState, accountID: Int64, choice: Bool?, out: inout Outbox) {
+        let wasOn = isAlwaysOn(state, accountID)
         state.alwaysOn.choices[accountID] = choice
-        guard !isAlwaysOn(state, accountID) else { return }
+        if isAlwaysOn(state, accountID) {
+            if !wasOn { takeAccountNick(&state, accountID: accountID, out: &out) }
+            return
+        }
         standInQuits(&state, accountID: accountID, reason: "Always-on turned off", out: &out)
         let store = self.store
         presenceWrites.add { try? await store.dropAlwaysOnPresence(accountID: accountID) }
+    }
+
+    /// Always-on turned on: the account's connections under another nick take its name
+    /// (`alwaysOnNickRule`).
+    private func takeAccountNick(_ state: inout ChatState, accountID: Int64, out: inout Outbox) {
+        for other in state.clients.values where state[other].registered {
+            guard let account = state[other].account, account.id == accountID else { continue }
+            claimNick(&state, other, account.name, out: &out)
+        }
     }
 
     /// A device of an always-on account left: where it got to, for its replay when it is back.

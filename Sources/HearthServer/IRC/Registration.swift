@@ -124,6 +124,10 @@ extension Core {
             }
             return
         }
+        if me.registered, mustKeepAccountNick(client, key) {
+            reply(client, .unknownError, "NICK", Self.alwaysOnNickRule)
+            return
+        }
         if !me.registered, waitsForAccount(client, wanted, key) { return }
         if attachAsDevice(client, key) { return }
         if let problem = nickTaken(key, by: client) {
@@ -369,8 +373,9 @@ extension Core {
             }
             let sharing = self.chat.withLock { state -> Bool in
                 guard let holder = state.nicks[state[client].nickKey], holder !== client else { return true }
+                // The account's name, or the nick its always-on presence kept (`takePresenceNick`).
                 return state.canShareNick(client, with: holder)
-                    && Self.isAccountNick(state, state[client].nickKey, of: holder)
+                    && (Self.isAccountNick(state, state[client].nickKey, of: holder) || holder.isStandIn)
             }
             let reserved = owner != nil && owner?.id != self.chat.withLock({ state in state[client].account?.id })
             if reserved || !sharing || !claimed {
@@ -519,6 +524,7 @@ extension Core {
                 if case .login = effect { continue }
                 apply(&state, effect, for: client, out: &out)
             }
+            takePresenceNick(&state, client, account, out: &out)
             return state[client].registered
         }
         // Before registration, completeRegistration delivers them after the welcome.

@@ -181,7 +181,12 @@ extension Core {
             if let authzid = first.authzid, IRCNames.fold(authzid) != IRCNames.fold(first.username) {
                 return self.scramFailed(client, "authzid differs from the user name")
             }
-            later(client, { try? await accounts.scramChallenge(name: first.username) }) { challenge in
+            // `alice@phone` names a device, as with PLAIN; the proof still covers the whole name.
+            guard let (name, device) = Self.deviceLogin(first.username) else {
+                return self.scramFailed(client, Self.deviceNameRule)
+            }
+            client.device = device
+            later(client, { try? await accounts.scramChallenge(name: name) }) { challenge in
                 guard let challenge else { return self.scramFailed(client, "internal error") }
                 let exchange = Scram.ServerExchange(
                     clientFirst: first, salt: challenge.credentials.salt,

@@ -26,7 +26,9 @@ extension Core {
         for key in state[client].channels {
             if let channel = state.channels[key] { grantHistory(state, client, channel) }
         }
-        claimNick(&state, client, account.name, out: &out)
+        // An always-on presence kept under another nick (from before the rule, or when the name was
+        // taken): the device joins it there rather than becoming a second user.
+        claimNick(&state, client, Self.presenceNick(state, account), out: &out)
     }
 
     /// Gives a logged-in connection its account's nick; a guest squatting on it moves aside.
