@@ -126,6 +126,11 @@ public enum MediaLimits {
     public static let storedSide = 2048
     /// Memes are rendered with this long side at most.
     public static let memeSide = 800
+    /// Most frames an animated GIF may have.
+    public static let maxGIFFrames = 300
+    /// Most pixels an animated GIF's frames may cover together (frames × screen width × height):
+    /// each is unpacked and drawn whole, so this bounds the work and memory of one upload or meme.
+    public static let maxAnimationPixels = 25_000_000
     /// Longest caption part, in bytes.
     public static let maxCaptionBytes = 200
 }

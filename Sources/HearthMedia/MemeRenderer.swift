@@ -3,7 +3,9 @@ import Foundation
 
 /// Where a caption goes on a picture, in fractions of its width and height.
 public struct CaptionBox: Codable, Sendable, Equatable {
-    public enum Align: String, Codable, Sendable { case top, middle, bottom }
+    public enum Align: String, Codable, Sendable, CaseIterable { case top, middle, bottom }
+    /// Where lines sit across the box.
+    public enum TextAlign: String, Codable, Sendable, CaseIterable { case left, center, right }
     public enum Style: String, Codable, Sendable {
         /// White letters with a black outline: the classic meme look.
         case outline
@@ -20,21 +22,24 @@ public struct CaptionBox: Codable, Sendable, Equatable {
     /// `.dark` box gives it an outline).
     public var color: CaptionColor?
     public var outline: CaptionColor?
+    /// Across the box (nil: centred; optional so boxes saved before it still decode).
+    public var textAlign: TextAlign?
 
     public init(
         _ x: Double, _ y: Double, _ w: Double, _ h: Double, align: Align = .middle, style: Style = .outline,
-        font: String? = nil, color: CaptionColor? = nil, outline: CaptionColor? = nil
+        font: String? = nil, color: CaptionColor? = nil, outline: CaptionColor? = nil, textAlign: TextAlign? = nil
     ) {
         (self.x, self.y, self.w, self.h) = (x, y, w, h)
         self.align = align
         self.style = style
-        (self.font, self.color, self.outline) = (font, color, outline)
+        (self.font, self.color, self.outline, self.textAlign) = (font, color, outline, textAlign)
     }
 
     /// The text's look, for render keys: empty for the style's own look, so older keys still match.
     public var lookKey: String {
-        guard font != nil || color != nil || outline != nil else { return "" }
-        return ",\(font ?? ""),\(color?.description ?? ""),\(outline?.description ?? "")"
+        guard font != nil || color != nil || outline != nil || textAlign != nil else { return "" }
+        let across = textAlign.map { ",\($0.rawValue)" } ?? ""
+        return ",\(font ?? ""),\(color?.description ?? ""),\(outline?.description ?? "")" + across
     }
 
     var fill: (Int, Int, Int) { color?.tuple ?? (style == .outline ? (255, 255, 255) : (20, 20, 20)) }
@@ -69,18 +74,31 @@ public struct MemeRenderer: Sendable {
     public func caption(
         _ image: GDImage, boxes: [CaptionBox], captions: [String], textScale: Double = 1, uppercase: Bool = true
     ) -> [Placement] {
-        var placements: [Placement] = []
+        let overlay = overlay(
+            width: image.width, height: image.height, boxes: boxes, captions: captions, textScale: textScale,
+            uppercase: uppercase)
+        overlay.draw(on: image)
+        return overlay.placements
+    }
+
+    /// The captions for a picture of this size, laid out and drawn into masks once, to be put on
+    /// any number of pictures that size (every frame of an animation).
+    public func overlay(
+        width: Int, height: Int, boxes: [CaptionBox], captions: [String], textScale: Double = 1,
+        uppercase: Bool = true
+    ) -> CaptionOverlay {
+        var overlay = CaptionOverlay()
         for (box, raw) in zip(boxes, captions) {
             let text = uppercase ? raw.uppercased() : raw
             let trimmed = text.trimmingCharacters(in: .whitespaces)
-            let bx = Int(box.x * Double(image.width))
-            let by = Int(box.y * Double(image.height))
-            let bw = Int(box.w * Double(image.width))
-            let bh = Int(box.h * Double(image.height))
+            let bx = Int(box.x * Double(width))
+            let by = Int(box.y * Double(height))
+            let bw = Int(box.w * Double(width))
+            let bh = Int(box.h * Double(height))
             var placement = Placement(box: (bx, by, bw, bh), lines: [], size: 0)
-            defer { placements.append(placement) }
+            defer { overlay.placements.append(placement) }
             guard !trimmed.isEmpty else { continue }
-            let maxSize = Double(max(image.width, image.height)) * 0.1 * textScale
+            let maxSize = Double(max(width, height)) * 0.1 * textScale
             let outlined = box.outlineFill != nil
             let outline = outlined ? max(1, Int((maxSize * 0.06).rounded())) : 0
             // The outline must stay inside the box too.
@@ -96,19 +114,25 @@ public struct MemeRenderer: Sendable {
             case .middle: top = by + (bh - layout.height) / 2
             }
             for line in layout.lines {
-                let x = bx + (bw - line.width) / 2
-                drawLine(line, on: image, x: x, top: top, size: layout.size, radius: radius, box: box)
+                let x: Int
+                switch box.textAlign ?? .center {
+                case .left: x = bx + radius
+                case .center: x = bx + (bw - line.width) / 2
+                case .right: x = bx + bw - radius - line.width
+                }
+                overlay.layers += layers(line, x: x, top: top, size: layout.size, radius: radius, box: box)
                 placement.lines.append(
                     (x - radius, top - radius, line.width + 2 * radius, layout.lineHeight + 2 * radius))
                 top += layout.lineHeight
             }
         }
-        return placements
+        return overlay
     }
 
-    private func drawLine(
-        _ line: CaptionLayout.Line, on image: GDImage, x: Int, top: Int, size: Double, radius: Int, box: CaptionBox
-    ) {
+    /// One line drawn into a coverage mask (and its outline's), plus its emoji in colour.
+    private func layers(
+        _ line: CaptionLayout.Line, x: Int, top: Int, size: Double, radius: Int, box: CaptionBox
+    ) -> [CaptionOverlay.Layer] {
         let pad = radius + 2
         let lineHeight = CaptionLayout.lineHeight(size)
         let maskW = line.width + 2 * pad
@@ -139,20 +163,21 @@ public struct MemeRenderer: Sendable {
                 coverage[y * maskW + x] = UInt8((127 - alpha) * 255 / 127)
             }
         }
-        let ox = x - pad
-        let oy = top - pad
+        let origin = (x: x - pad, y: top - pad)
+        var layers: [CaptionOverlay.Layer] = []
         if let outlineFill = box.outlineFill {
             // The outline goes round the emoji too, so they stand out from the picture like the letters.
             var shapes = coverage
             for patch in emoji { Self.addAlpha(patch, to: &shapes, width: maskW, height: maskH) }
             let outline = Self.dilate(shapes, width: maskW, height: maskH, radius: radius)
-            blend(image, outline, maskW, maskH, at: (ox, oy), color: outlineFill)
+            layers.append(.mask(outline, width: maskW, height: maskH, origin: origin, color: outlineFill))
         }
-        blend(image, coverage, maskW, maskH, at: (ox, oy), color: box.fill)
+        layers.append(.mask(coverage, width: maskW, height: maskH, origin: origin, color: box.fill))
         for var patch in emoji {
-            (patch.x, patch.y) = (patch.x + ox, patch.y + oy)
-            image.composite(patch)
+            (patch.x, patch.y) = (patch.x + origin.x, patch.y + origin.y)
+            layers.append(.emoji(patch))
         }
+        return layers
     }
 
     /// Puts an emoji's opacity into a coverage mask (the larger of the two wins).
@@ -207,29 +232,5 @@ public struct MemeRenderer: Sendable {
             }
         }
         return result
-    }
-
-    /// Paints `color` over the image where `coverage` says, clipped to the image.
-    private func blend(
-        _ image: GDImage, _ coverage: [UInt8], _ w: Int, _ h: Int, at origin: (x: Int, y: Int), color: (Int, Int, Int)
-    ) {
-        coverage.withUnsafeBufferPointer { coverage in
-            for my in 0..<h {
-                let iy = origin.y + my
-                guard iy >= 0 && iy < image.height else { continue }
-                let row = image.ptr.pointee.tpixels[iy]!
-                for mx in 0..<w {
-                    let a = Int(coverage[my * w + mx])
-                    guard a > 0 else { continue }
-                    let ix = origin.x + mx
-                    guard ix >= 0 && ix < image.width else { continue }
-                    let p = Int(row[ix])
-                    let r = ((p >> 16) & 0xFF) * (255 - a) / 255 + color.0 * a / 255
-                    let g = ((p >> 8) & 0xFF) * (255 - a) / 255 + color.1 * a / 255
-                    let b = (p & 0xFF) * (255 - a) / 255 + color.2 * a / 255
-                    row[ix] = Int32(p & 0x7F00_0000 | r << 16 | g << 8 | b)
-                }
-            }
-        }
     }
 }

@@ -132,16 +132,18 @@ public final class MediaLibrary: Sendable {
     public enum UploadError: Error, CustomStringConvertible {
         case invalid(ImageProbe.Problem)
         case undecodable
+        case animation(GIFDecoder.Problem)
         public var description: String {
             switch self {
             case .invalid(let problem): return problem.description
+            case .animation(let problem): return problem.description
             case .undecodable: return "the image could not be decoded (damaged or an unsupported variant)"
             }
         }
     }
 
-    /// Checks an upload by its content, decodes it (GIF: first frame), scales it to the
-    /// stored size and re-encodes it — which drops all metadata (EXIF, GPS). Writes the file
+    /// Checks an upload by its content, decodes it (an animated GIF: every frame), scales it to
+    /// the stored size and re-encodes it — which drops all metadata (EXIF, GPS). Writes the file
     /// and returns its record, not yet in the database.
     /// `square`: a profile picture, cut to its largest square (see `GDImage.squared`).
     public func ingest(_ bytes: [UInt8], ownerID: Int64?, square: Double? = nil) async throws -> ImageRecord {
@@ -149,6 +151,14 @@ public final class MediaLibrary: Sendable {
         do { probe = try ImageProbe.inspect(bytes) } catch { throw UploadError.invalid(error) }
         let id = Self.newID()
         return try await keep {
+            if square == nil, let animated = try Self.animatedUpload(bytes, probe: probe) {
+                _ = try self.write(animated.bytes, id: id, format: .gif)
+                return (
+                    ImageRecord(
+                        id: id, ownerId: ownerID, kind: "upload", format: ImageFormat.gif.rawValue,
+                        width: animated.width, height: animated.height, bytes: animated.bytes.count), animated.bytes
+                )
+            }
             guard let image = probe.reencode(bytes, square: square) else { throw UploadError.undecodable }
             _ = try self.write(image.bytes, id: id, format: image.format)
             return (
@@ -227,6 +237,17 @@ public final class MediaLibrary: Sendable {
         let started = ContinuousClock.now
         defer { renderObserver(.now - started) }
         return try await keep {
+            if case .stored(let stored) = base, let animation = self.animation(stored) {
+                // Every frame captioned; an animation stays a GIF whatever format was asked for.
+                let meme = try self.animatedMeme(
+                    renderer, animation, boxes: boxes, captions: captions, scale: textScale)
+                _ = try self.write(meme.bytes, id: id, format: .gif)
+                return (
+                    ImageRecord(
+                        id: id, ownerId: nil, kind: "meme", format: ImageFormat.gif.rawValue, width: meme.width,
+                        height: meme.height, bytes: meme.bytes.count), meme.bytes
+                )
+            }
             let drawn = try self.drawMeme(renderer, base: base, boxes: boxes, captions: captions, scale: textScale)
             let picture = Self.resized(drawn, width: width, height: height)
             let bytes = picture.encoded(format)

@@ -68,6 +68,20 @@ public enum Web {
         image.rect(w / 4, h / 4, w / 2, h / 2, GDImage.color(250, 250, 250))
         return Data(image.png())
     }
+
+    /// The colours of `sampleGIF`'s frames, in turn.
+    public static let gifColours = [(200, 30, 30), (30, 160, 60), (40, 60, 200), (120, 40, 160)]
+
+    /// An animated GIF of solid frames (`gifColours` in turn), each shown `frame + 4` hundredths.
+    public static func sampleGIF(frames: Int = 8, _ w: Int = 200, _ h: Int = 150) -> Data {
+        let pictures = (0..<frames).map { i in
+            let picture = GDImage(width: w, height: h)
+            let (r, g, b) = gifColours[i % gifColours.count]
+            picture.fill(GDImage.color(r, g, b))
+            return picture
+        }
+        return Data(AnimatedGIF.encode(pictures, delays: (0..<frames).map { $0 + 4 }))
+    }
 }
 
 /// A blocking TCP exchange with a local server: send everything, read until it closes.

@@ -1,0 +1,116 @@
+import CGD
+
+/// An animation drawn again frame by frame: each frame as a viewer shows it (the earlier
+/// frames under it, as their disposal left them), changed by the caller, and written with
+/// libgd's animated-GIF writer keeping each frame's delay and disposal and the loop count.
+public enum AnimatedGIF {
+    /// Every frame whole, fitted to `maxSide`, handed to `draw` (with its index) and written.
+    /// Empty when libgd could not write it.
+    public static func redraw(_ gif: GIFDecoder, maxSide: Int, draw: (GDImage, Int) -> Void) -> [UInt8] {
+        var writer = Writer(loops: gif.loops)
+        forEachScreen(gif) { screen, frame, index in
+            // `fitted` returns the same image when it fits: draw on a copy, the screen goes on.
+            let picture =
+                screen.width > maxSide || screen.height > maxSide
+                ? screen.fitted(maxSide: maxSide)
+                : screen.clone()
+            draw(picture, index)
+            writer.add(picture, delay: frame.delay, disposal: frame.disposal)
+        }
+        return writer.finish()
+    }
+
+    /// Whole pictures of one size as an animation (`delays` in hundredths of a second, one a frame).
+    public static func encode(_ frames: [GDImage], delays: [Int], disposal: Int = 1, loops: Int? = 0) -> [UInt8] {
+        var writer = Writer(loops: loops)
+        for (picture, delay) in zip(frames, delays) { writer.add(picture, delay: delay, disposal: disposal) }
+        return writer.finish()
+    }
+
+    /// The logical screen after each frame: frames drawn in turn, clipped to the screen, with
+    /// the previous frame's area cleared (disposal 2) or put back as it was (3) first.
+    public static func forEachScreen(_ gif: GIFDecoder, _ body: (GDImage, GIFDecoder.Frame, Int) -> Void) {
+        let screen = GDImage(width: gif.width, height: gif.height)
+        gdImageAlphaBlending(screen.ptr, 0)
+        screen.ptr.pointee.saveAlphaFlag = 1
+        let clear = GDImage.color(0, 0, 0, alpha: 127)
+        screen.fill(clear)
+        var previous: (frame: GIFDecoder.Frame, saved: GDImage?)?
+        for (index, frame) in gif.frames.enumerated() {
+            if let (last, saved) = previous {
+                if last.disposal == 2 { screen.rect(last.x, last.y, last.width, last.height, clear) }
+                if last.disposal == 3, let saved {
+                    gdImageCopy(screen.ptr, saved.ptr, 0, 0, 0, 0, saved.w32, saved.h32)
+                }
+            }
+            let saved = frame.disposal == 3 ? screen.clone() : nil
+            paint(frame, on: screen)
+            body(screen, frame, index)
+            previous = (frame, saved)
+        }
+    }
+
+    static func paint(_ frame: GIFDecoder.Frame, on screen: GDImage) {
+        let palette = frame.palette.map { Int32(bitPattern: $0) }
+        frame.indices.withUnsafeBufferPointer { indices in
+            for row in 0..<frame.height {
+                let y = frame.y + row
+                guard y < screen.height else { break }
+                let line = screen.ptr.pointee.tpixels[y]!
+                for column in 0..<min(frame.width, screen.width - frame.x) {
+                    let index = Int(indices[row * frame.width + column])
+                    guard index != frame.transparent, index < palette.count else { continue }
+                    line[frame.x + column] = palette[index]
+                }
+            }
+        }
+    }
+
+    /// libgd's animated-GIF writer; each frame brings its own colour table (made from its pixels).
+    struct Writer {
+        let loops: Int?
+        var bytes: [UInt8] = []
+        var started = false
+        var failed = false
+
+        init(loops: Int?) { self.loops = loops }
+
+        mutating func add(_ picture: GDImage, delay: Int, disposal: Int) {
+            guard !failed, let palette = gdImageCreatePaletteFromTrueColor(picture.ptr, 0, 256) else {
+                failed = true
+                return
+            }
+            defer { gdImageDestroy(palette) }
+            var size: Int32 = 0
+            if !started {
+                started = true
+                // No global colour table; -1: no loop block (the animation plays once).
+                append(gdImageGifAnimBeginPtr(palette, &size, 0, Int32(loops ?? -1)), size)
+            }
+            append(
+                gdImageGifAnimAddPtr(palette, &size, 1, 0, 0, Int32(delay), Int32(min(max(disposal, 0), 3)), nil),
+                size)
+        }
+
+        mutating func append(_ data: UnsafeMutableRawPointer?, _ size: Int32) {
+            guard let data else {
+                failed = true
+                return
+            }
+            defer { gdFree(data) }
+            bytes += UnsafeRawBufferPointer(start: data, count: Int(size))
+        }
+
+        mutating func finish() -> [UInt8] {
+            guard started, !failed else { return [] }
+            var size: Int32 = 0
+            append(gdImageGifAnimEndPtr(&size), size)
+            return failed ? [] : bytes
+        }
+    }
+}
+
+extension GDImage {
+    var w32: Int32 { Int32(width) }
+    var h32: Int32 { Int32(height) }
+}
