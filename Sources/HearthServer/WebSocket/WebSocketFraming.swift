@@ -46,20 +46,27 @@ struct WebSocketFraming: Sendable, Equatable {
         }
     }
 
-    /// Appends one frame carrying `payload`.
+    /// Appends one frame carrying `payload`: header and payload stored in one reservation (a
+    /// `writeInteger` per header byte costs more than the copy of a chat line).
     func append(frame payload: UnsafeRawBufferPointer, to out: inout ByteBuffer) {
-        out.reserveCapacity(minimumWritableBytes: payload.count + 10)
-        out.writeInteger(first)
-        switch payload.count {
-        case ...Self.maxTinyLength:
-            out.writeInteger(UInt8(payload.count))
-        case ...Self.maxShortLength:
-            out.writeInteger(UInt8(126))
-            out.writeInteger(UInt16(payload.count))
-        default:
-            out.writeInteger(UInt8(127))
-            out.writeInteger(UInt64(payload.count))
+        let count = payload.count
+        let header = count <= Self.maxTinyLength ? 2 : count <= Self.maxShortLength ? 4 : 10
+        out.writeWithUnsafeMutableBytes(minimumWritableBytes: header + count) { space in
+            space[0] = first
+            switch header {
+            case 2:
+                space[1] = UInt8(count)
+            case 4:
+                space[1] = 126
+                space.storeBytes(of: UInt16(count).bigEndian, toByteOffset: 2, as: UInt16.self)
+            default:
+                space[1] = 127
+                space.storeBytes(of: UInt64(count).bigEndian, toByteOffset: 2, as: UInt64.self)
+            }
+            if let source = payload.baseAddress, count > 0 {
+                (space.baseAddress! + header).copyMemory(from: source, byteCount: count)
+            }
+            return header + count
         }
-        out.writeBytes(payload)
     }
 }
