@@ -7,8 +7,8 @@ enum BenchTransport {
 }
 
 /// The front of a WebSocket bench connection: sends the HTTP upgrade, holds the IRC lines
-/// written meanwhile, and once the server answers 101 puts `FrameLines`
-/// in its place, so `BenchConnection` above reads and writes lines as over TCP.
+/// written meanwhile, and once the server answers 101 puts `FrameLines` in its place for what
+/// `BenchConnection` writes, and has it read frames.
 final class WebSocketHandshake: ChannelDuplexHandler, RemovableChannelHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -46,6 +46,7 @@ final class WebSocketHandshake: ChannelDuplexHandler, RemovableChannelHandler, @
         let rest = received
         do {
             let pipeline = context.pipeline.syncOperations
+            try pipeline.handler(type: BenchConnection.self).webSocket = true
             let lines = FrameLines()
             try pipeline.addHandler(lines, position: .after(self))
             upgraded = true
@@ -61,45 +62,11 @@ final class WebSocketHandshake: ChannelDuplexHandler, RemovableChannelHandler, @
     }
 }
 
-/// Frames in become CRLF lines, parsed by hand from the bytes (the harness must stay cheaper
-/// than the server it measures); written lines (several per buffer) become masked messages.
-final class FrameLines: ChannelDuplexHandler, @unchecked Sendable {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
+/// Written lines (several per buffer) become masked messages; frames in are read by
+/// `BenchConnection` itself.
+final class FrameLines: ChannelOutboundHandler, @unchecked Sendable {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
-    private var pending = ByteBuffer()
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var bytes = unwrapInboundIn(data)
-        pending.writeBuffer(&bytes)
-        var lines = context.channel.allocator.buffer(capacity: pending.readableBytes)
-        while pending.readableBytes >= 2 {
-            let start = pending.readerIndex
-            let first = pending.getInteger(at: start, as: UInt8.self)!
-            var length = Int(pending.getInteger(at: start + 1, as: UInt8.self)! & 0x7f)
-            var header = 2
-            if length == 126 {
-                guard let long = pending.getInteger(at: start + 2, as: UInt16.self) else { break }
-                (length, header) = (Int(long), 4)
-            } else if length == 127 {
-                guard let long = pending.getInteger(at: start + 2, as: UInt64.self) else { break }
-                (length, header) = (Int(long), 10)
-            }
-            guard pending.readableBytes >= header + length else { break }
-            pending.moveReaderIndex(forwardBy: header)
-            var payload = pending.readSlice(length: length)!
-            switch first & 0x0f {
-            case 0x1, 0x2:
-                lines.writeBuffer(&payload)
-                lines.writeStaticString("\r\n")
-            case 0x8: context.close(promise: nil)
-            default: break
-            }
-        }
-        pending.discardReadBytes()
-        if lines.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(lines)) }
-    }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let buffer = unwrapOutboundIn(data)
