@@ -20,6 +20,43 @@ public enum AnimatedGIF {
         return writer.finish()
     }
 
+    /// An animation drawn again: its bytes and the frames' size.
+    public struct Redrawn: Sendable {
+        public let bytes: [UInt8]
+        public let width: Int
+        public let height: Int
+    }
+
+    /// The frames of `bytes` fitted to `maxSide`; `prepare` is asked once, with the frames'
+    /// size, for what to do to every frame. Nil when libgd could not write the result.
+    public static func redraw(
+        _ bytes: [UInt8], maxSide: Int, prepare: (_ width: Int, _ height: Int) -> (GDImage) -> Void
+    ) throws(GIFDecoder.Problem) -> Redrawn? {
+        let gif = try GIFDecoder(bytes)
+        var size = (width: 0, height: 0)
+        var change: ((GDImage) -> Void)?
+        let out = redraw(gif, maxSide: maxSide) { picture, _ in
+            if change == nil {
+                size = (picture.width, picture.height)
+                change = prepare(picture.width, picture.height)
+            }
+            change?(picture)
+        }
+        return out.isEmpty ? nil : Redrawn(bytes: out, width: size.width, height: size.height)
+    }
+
+    /// A meme on every frame: the captions laid out once (`MemeRenderer.overlay`), drawn on each.
+    public static func captioned(
+        _ bytes: [UInt8], renderer: MemeRenderer, boxes: [CaptionBox], captions: [String], textScale: Double,
+        maxSide: Int = MediaLimits.memeSide
+    ) throws(GIFDecoder.Problem) -> Redrawn? {
+        try redraw(bytes, maxSide: maxSide) { width, height in
+            let overlay = renderer.overlay(
+                width: width, height: height, boxes: boxes, captions: captions, textScale: textScale)
+            return { overlay.draw(on: $0) }
+        }
+    }
+
     /// Whole pictures of one size as an animation (`delays` in hundredths of a second, one a frame).
     public static func encode(_ frames: [GDImage], delays: [Int], disposal: Int = 1, loops: Int? = 0) -> [UInt8] {
         var writer = Writer(loops: loops)

@@ -11,7 +11,7 @@ struct HearthBench: AsyncParsableCommand {
         abstract: "Load generator for Hearth and any RFC 1459/2812 IRC server. Each scenario prints one JSON line.",
         subcommands: [
             Connect.self, Fanout.self, Direct.self, BotLoad.self, Login.self, MemeLoad.self, Render.self, Floor.self,
-            ChatOnly.self, Converge.self, SearchLoad.self, HistoryWrite.self, AlwaysOnLoad.self,
+            ChatOnly.self, Converge.self, SearchLoad.self, HistoryWrite.self, AlwaysOnLoad.self, GIFRender.self,
         ])
 }
 
