@@ -536,7 +536,9 @@ extension Core {
         let users = state.counts.users
         let invisible = state.counts.invisible
         let local = users - state.remoteUsers.count
-        let unknown = state.clients.count - local
+        // Always-on stand-ins are users here but no connection: not counted as clients.
+        let connected = local - state.alwaysOn.standIns.count
+        let unknown = state.clients.count - connected
         notePeakUsers(&state)
         let servers = 1 + Set(state.remoteUsers.keys.map(\.node)).count
         func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(state, client, n, params: params)) }
@@ -545,7 +547,7 @@ extension Core {
         send(.luserOp, String(state.counts.opers), "operator(s) online")
         send(.luserUnknown, String(unknown), "unknown connection(s)")
         send(.luserChannels, String(state.channels.count), "channels formed")
-        send(.luserMe, "I have \(local) clients and \(servers - 1) servers")
+        send(.luserMe, "I have \(connected) clients and \(servers - 1) servers")
         let (localPeak, globalPeak) = state.peakUsers
         send(.localUsers, String(local), String(localPeak), "Current local users \(local), max \(localPeak)")
         send(.globalUsers, String(users), String(globalPeak), "Current global users \(users), max \(globalPeak)")

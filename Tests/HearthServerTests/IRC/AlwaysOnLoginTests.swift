@@ -35,6 +35,9 @@ import Testing
 
             // Only what it missed, and as ann's own device: bob sees no second ann.
             let back = try await Self.scramDevice(server, nick: "someone", login: "ann@phone")
+            // The stand-in is a user but no connection: LUSERS counts no unknown one (it said -1).
+            #expect(try await back.expectNumeric("253").contains(" 0 :unknown connection(s)"))
+            #expect(try await back.expectNumeric("255").contains("I have 2 clients"))
             try await back.expect("JOIN #den")
             try await back.expect("While you were away: 1 line")
             try await back.expect("PRIVMSG #den :for the phone")
