@@ -1,6 +1,10 @@
 /// The meme formats Hearth ships. Each picture is drawn with libgd by `TemplateArt` (made
-/// for Hearth, no third-party images); the caption boxes are data, here.
+/// for Hearth, no third-party images); the caption boxes are data, here and in the files of
+/// `diagrams` and `scenes`.
 public struct BuiltinTemplate: Sendable {
+    /// The licence of every picture drawn here: they are Hearth's own code.
+    public static let drawnForHearth = "drawn for Hearth by its code; same licence as Hearth"
+
     public let name: String
     public let summary: String
     /// Words `!templates WORD` finds it by.
@@ -10,6 +14,8 @@ public struct BuiltinTemplate: Sendable {
     public let boxes: [CaptionBox]
     public let example: [String]
     let draw: @Sendable (GDImage) -> Void
+    /// Where the picture comes from and under which terms.
+    public var licence = drawnForHearth
 
     public func picture() -> GDImage {
         let image = GDImage(width: width, height: height)
@@ -17,7 +23,9 @@ public struct BuiltinTemplate: Sendable {
         return image
     }
 
-    public static let all: [BuiltinTemplate] = [
+    public static let all: [BuiltinTemplate] = originals + diagrams + scenes
+
+    static let originals: [BuiltinTemplate] = [
         BuiltinTemplate(
             name: "sunset", summary: "a captioned photo: top and bottom text over a landscape",
             keywords: ["photo", "classic", "landscape"], width: 800, height: 600, boxes: CaptionBox.classic,

@@ -38,6 +38,7 @@ struct MemeURLRoutes {
         var boxes: [CaptionBox]
         var example: [String]
         var keywords: [String]
+        var source: String? = nil
     }
 
     /// The built-in templates, then the operator's (`hearth template add`), by id.
@@ -51,11 +52,14 @@ struct MemeURLRoutes {
             guard let image = try await core.store.image(id: stored.imageId) else { continue }
             let boxes =
                 (try? JSONDecoder().decode([CaptionBox].self, from: Data(stored.boxes.utf8))) ?? CaptionBox.classic
+            let example =
+                stored.example.count == boxes.count
+                ? stored.example
+                : boxes.count == 2 ? ["top text", "bottom text"] : boxes.indices.map { "text \($0 + 1)" }
             all.append(
                 Template(
-                    id: stored.nameKey, name: stored.name, base: .stored(image), boxes: boxes,
-                    example: boxes.count == 2 ? ["top text", "bottom text"] : boxes.indices.map { "text \($0 + 1)" },
-                    keywords: []))
+                    id: stored.nameKey, name: stored.title ?? stored.name, base: .stored(image), boxes: boxes,
+                    example: example, keywords: stored.keywords, source: stored.source))
         }
         return all
     }
@@ -135,7 +139,8 @@ struct MemeURLRoutes {
                 "id": t.id, "name": t.name, "lines": t.boxes.count, "overlays": 0, "styles": [String](),
                 "blank": "\(base)/images/\(t.id).png",
                 "example": ["text": t.example, "url": "\(base)/images/\(t.id)/\(text).png"],
-                "source": NSNull(), "keywords": t.keywords, "_self": "\(base)/templates/\(t.id)",
+                "source": t.source.map { $0 as Any } ?? NSNull(), "keywords": t.keywords,
+                "_self": "\(base)/templates/\(t.id)",
             ]
         }
         let json = try JSONSerialization.data(

@@ -115,7 +115,8 @@ extension PostgresStore: ImageStore {
         do {
             return try await rows(
                 """
-                INSERT INTO template (ownerId, name, nameKey, imageId, boxes, createdAt, title, keywords, source, example)
+                INSERT INTO template
+                  (ownerId, name, nameKey, imageId, boxes, createdAt, title, keywords, source, example)
                 VALUES (\(template.ownerId), \(template.name), \(template.nameKey), \(template.imageId),
                   \(template.boxes), \(template.createdAt), \(template.title), \(Self.encodeWords(template.keywords)),
                   \(template.source), \(Self.encodeWords(template.example)))

@@ -54,9 +54,7 @@ enum MemeMaker {
                 "image": URL(string: preview)?.path ?? preview,
             ])
         }
-        let own = try await store.templates(for: me.id).filter {
-            word.isEmpty || $0.nameKey.contains(word.lowercased())
-        }
+        let own = try await store.templates(for: me.id).filter { PictureCommands.matches($0.value, word) }
         let (uploads, _) = try await store.uploads(of: me.id, page: 1)
         var values: [String: Any] = [
             "q": word, "templates": templates, "noMatch": templates.isEmpty && own.isEmpty,

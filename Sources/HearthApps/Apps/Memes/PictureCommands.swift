@@ -89,6 +89,13 @@ enum PictureCommands {
             || template.summary.lowercased().contains(word)
     }
 
+    /// A stored template matches by its name, title (an imported pack's) or keywords.
+    static func matches(_ template: TemplateRecord, _ word: String?) -> Bool {
+        guard let word = word?.lowercased(), !word.isEmpty else { return true }
+        return template.nameKey.contains(word) || (template.title?.lowercased().contains(word) ?? false)
+            || template.keywords.contains { $0.lowercased().contains(word) }
+    }
+
     static let templates = BotCommand(
         "templates", group: group, usage: "[WORD]", summary: "meme templates with preview links (those matching WORD)",
         example: "!templates brain", arity: 0...1
@@ -101,13 +108,15 @@ enum PictureCommands {
             lines.append(
                 "\(request.style.bold(template.name)) (\(template.boxes.count) texts) — \(template.summary) · \(link)")
         }
-        let own = try await request.services.store.templates(for: request.caller.account?.id).filter { t in
-            word.map { t.nameKey.contains($0) } ?? true
+        let own = try await request.services.store.templates(for: request.caller.account?.id).filter {
+            matches($0.value, word)
         }
         for template in own {
             let whose = template.ownerId == nil ? "everyone's" : "yours"
+            let title = template.title.map { " — \($0)" } ?? ""
             lines.append(
-                "\(request.style.bold(template.name)) (\(whose)) · \(media.url(id: template.imageId, format: "jpeg"))")
+                "\(request.style.bold(template.name)) (\(whose))\(title) · "
+                    + media.url(id: template.imageId, format: "jpeg"))
         }
         if lines.isEmpty { return BotResponse(["No template matches \"\(word ?? "")\" — !templates lists them all."]) }
         lines.append(
