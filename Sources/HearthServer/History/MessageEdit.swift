@@ -113,7 +113,20 @@ extension Core {
                 HistoryRecord(
                     target: key, msgid: msgid, source: state[client].prefix, accountID: state[client].account?.id,
                     command: "EDIT", text: text, createdAt: now, refMsgid: record.msgid))
+            let line = editLine(
+                source: state[client].prefix, target: shown, ref: record.msgid, text: text, msgid: msgid, at: now)
+            tellNetwork(client) { .edit($0, history: key, line: line) }
         }
+    }
+
+    /// An edit as clients with the cap read it.
+    private func editLine(
+        source: String, target: String, ref: String, text: String, msgid: String, at: Date, extraTags: [IRCTag] = []
+    ) -> IRCMessage {
+        let stamp = [IRCTag("time", MessageStamp.time(at)), IRCTag("msgid", msgid)]
+        return IRCMessage(
+            tags: extraTags + stamp + [IRCTag(Self.editTargetTag, ref), IRCTag(Self.editTextTag, text)],
+            source: source, command: "EDIT", params: [target])
     }
 
     /// An edit as `receiver` reads it: EDIT with the cap (and plain mode, which renders it), an
@@ -122,14 +135,19 @@ extension Core {
         _ state: ChatState, _ receiver: Client, source: String, target: String, ref: String, text: String,
         msgid: String, at: Date, extraTags: [IRCTag] = []
     ) -> IRCMessage {
-        let stamp = [IRCTag("time", MessageStamp.time(at)), IRCTag("msgid", msgid)]
-        if state[receiver].isPlain || state[receiver].caps.contains(Self.editCap) {
-            return IRCMessage(
-                tags: extraTags + stamp + [IRCTag(Self.editTargetTag, ref), IRCTag(Self.editTextTag, text)],
-                source: source, command: "EDIT", params: [target])
-        }
-        let nick = String(source.prefix { $0 != "!" })
+        editLine(
+            state, receiver,
+            editLine(source: source, target: target, ref: ref, text: text, msgid: msgid, at: at, extraTags: extraTags))
+    }
+
+    /// `edit` (an EDIT line as clients with the cap read it, from here or another node) as
+    /// `receiver` reads it.
+    func editLine(_ state: ChatState, _ receiver: Client, _ edit: IRCMessage) -> IRCMessage {
+        if state[receiver].isPlain || state[receiver].caps.contains(Self.editCap) { return edit }
+        let nick = String((edit.source ?? "").prefix { $0 != "!" })
+        let text = edit.tag(Self.editTextTag) ?? ""
         return IRCMessage(
-            tags: extraTags + stamp, source: serverName, command: "NOTICE", params: [target, "\(nick) edited: \(text)"])
+            tags: edit.tags.filter { $0.key != Self.editTargetTag && $0.key != Self.editTextTag },
+            source: serverName, command: "NOTICE", params: [edit.params.first ?? "", "\(nick) edited: \(text)"])
     }
 }

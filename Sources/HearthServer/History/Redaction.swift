@@ -63,6 +63,7 @@ extension Core {
                 if !audience.contains(where: { $0 === client }) { audience.append(client) }
                 let interested = audience.filter { state[$0].caps.contains(Self.redactionCap) }
                 if !interested.isEmpty { out.send(interested, redaction) }
+                self.tellNetwork(client) { .redact($0, history: key ?? "", line: redaction) }
             }
         }
     }

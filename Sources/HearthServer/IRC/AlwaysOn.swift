@@ -116,17 +116,7 @@ extension Core {
         let told = state.peers(of: standIn).filter { state[$0].caps.contains("away-notify") }
         if !told.isEmpty { out.send(told, away) }
         tellNetwork(command: IRCMessage(command: "AWAY", params: [Self.alwaysOnAway]), by: standIn)
-        let presence = AlwaysOnPresence(
-            accountID: account.id, nick: state[standIn].nick, user: state[standIn].user, host: state[standIn].host,
-            realname: state[standIn].realname,
-            channels: state[standIn].channels.compactMap { state.channels[$0]?.name }, since: Date())
-        let store = self.store
-        let logger = self.logger
-        presenceWrites.add {
-            do { try await store.keepAlwaysOnPresence(presence) } catch {
-                logger.error("keeping \(account.name)'s always-on presence failed: \(error)")
-            }
-        }
+        savePresence(state, standIn)
         return true
     }
 
@@ -164,6 +154,8 @@ extension Core {
         if state[client].away == nil {
             sendToPeers(
                 &state, of: client, withCap: "away-notify", userMessage(state, client, "AWAY", []), out: &out)
+            // Other nodes' members see the user back too (they saw the stand-in go away).
+            tellNetwork(command: IRCMessage(command: "AWAY", params: []), by: client)
         }
     }
 

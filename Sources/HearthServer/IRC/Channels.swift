@@ -257,6 +257,8 @@ extension Core {
                 state[device].currentChannel = state[device].channels.last
             }
         }
+        // A stand-in KICKed: a restart must not bring it back in.
+        if client.isStandIn { savePresence(state, client) }
     }
 
     /// `end`: false when NAMES asked for several channels (one 366 closes them all).

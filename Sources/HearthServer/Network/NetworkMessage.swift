@@ -24,6 +24,13 @@ enum NetworkMessage: Sendable, Equatable {
     case part(NetworkUser, channel: String, line: IRCMessage)
     /// A message (tags included) to a channel or nick; the bot's are from session 0.
     case message(NetworkUser, target: String, line: IRCMessage)
+    /// An EDIT (draft/message-edit) the user's node accepted and kept in `history` (a channel's,
+    /// or a conversation's, which names who else sees it): `line` as a client with the capability
+    /// reads it, its target as the author named it. Each node shows it to its own clients.
+    case edit(NetworkUser, history: String, line: IRCMessage)
+    /// A REDACT the user's node carried out (the row is gone from the shared history): `line` as
+    /// clients with draft/message-redaction read it; `history` as for `edit`.
+    case redact(NetworkUser, history: String, line: IRCMessage)
     /// A command the user's node accepted (MODE, TOPIC, INVITE, AWAY or CHGHOST, as applied).
     case command(NetworkUser, line: IRCMessage)
     /// A bot answer's effect that other nodes apply too.
@@ -48,6 +55,8 @@ enum NetworkMessage: Sendable, Equatable {
         case .join: "join"
         case .part: "part"
         case .message: "message"
+        case .edit: "edit"
+        case .redact: "redact"
         case .command: "command"
         case .effect: "effect"
         case .channel: "channel"
@@ -221,6 +230,9 @@ private struct Wire: Codable {
         case .message(let who, let to, let message):
             self.init(envelope.message, from, who)
             (target, line) = (to, message.serialized())
+        case .edit(let who, let history, let message), .redact(let who, let history, let message):
+            self.init(envelope.message, from, who)
+            (self.history, line) = (history, message.serialized())
         case .command(let who, let message):
             self.init(envelope.message, from, who)
             line = message.serialized()
@@ -262,6 +274,8 @@ private struct Wire: Codable {
         case "join": return .join(who, channel: try need(target, "target"), op: op ?? false, history: history)
         case "part": return .part(who, channel: try need(target, "target"), line: try ircLine())
         case "message": return .message(who, target: try need(target, "target"), line: try ircLine())
+        case "edit": return .edit(who, history: try need(history, "history"), line: try ircLine())
+        case "redact": return .redact(who, history: try need(history, "history"), line: try ircLine())
         case "command": return .command(who, line: try ircLine())
         case "effect":
             let json = Data(try need(line, "line").utf8)

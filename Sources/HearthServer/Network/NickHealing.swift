@@ -10,7 +10,7 @@ extension Core {
         guard let network else { return LocalNicks() }
         return chat.withLock { state in
             var nicks = LocalNicks(nextSession: state.nextID)
-            for client in state.clients.values where !client.isRemote && !state[client].nickKey.isEmpty {
+            for client in state.localUsers where !client.isRemote && !state[client].nickKey.isEmpty {
                 let claim = NetworkNick(
                     nickKey: state[client].nickKey, node: network.name, session: client.id,
                     accountID: state[client].account?.id)

@@ -62,7 +62,8 @@ extension Core {
                 joinRemote(&state, user, name, op: op, history: history, out: &out)
             case .part(let who, let name, let part):
                 // A PART, or a KICK (which may be of a user of this node).
-                let here = who.node == network?.name ? state.clients[who.session] : nil
+                let here =
+                    who.node == network?.name ? state.clients[who.session] ?? standIn(state, session: who.session) : nil
                 guard let user = state.remoteUsers[RemoteOrigin(who)] ?? here else { return }
                 let key = IRCNames.fold(name)
                 guard let channel = state.channels[key], channel.members[user.id] != nil else { return }
@@ -71,8 +72,13 @@ extension Core {
                     removeMember(&state, member, from: key)
                     state[member].channels.removeAll { $0 == key }
                 }
+                if user.isStandIn { savePresence(state, user) }
             case .message(let who, let target, let message):
                 deliverRemote(&state, message, from: RemoteOrigin(who), to: target, out: &out)
+            case .edit(let who, let history, let line):
+                showRemoteEdit(&state, line, from: RemoteOrigin(who), history: history, out: &out)
+            case .redact(let who, let history, let line):
+                showRemoteRedaction(&state, line, from: RemoteOrigin(who), history: history, out: &out)
             case .channel(let snapshot):
                 announced(&state, snapshot, out: &out)
             case .channelState(let who, let snapshot):
@@ -257,9 +263,13 @@ extension Core {
     func announcements(node: String) -> [NetworkMessage] {
         chat.withLock { state in
             var messages: [NetworkMessage] = []
-            for client in state.clients.values where state[client].registered && !client.isRemote {
+            for client in state.localUsers where state[client].registered && !client.isRemote {
                 let who = NetworkUser(node: node, session: client.id)
                 messages.append(.user(who, networkProfile(state, client)))
+                // Away too (a stand-in always is): WHO and WHOIS there say so.
+                if let away = state[client].away {
+                    messages.append(.command(who, line: IRCMessage(command: "AWAY", params: [away])))
+                }
                 for key in state[client].channels {
                     guard let channel = state.channels[key] else { continue }
                     let op = channel.members[client.id]?.op ?? false

@@ -11,7 +11,12 @@ import Testing
     static func device(
         _ server: TestServer, nick: String, login: String, caps: [String] = []
     ) async throws -> TestClient {
-        let c = try await server.connect()
+        try await device(port: server.ircPort, nick: nick, login: login, caps: caps)
+    }
+
+    /// The same on the server (or node) listening on `port`.
+    static func device(port: Int, nick: String, login: String, caps: [String] = []) async throws -> TestClient {
+        let c = try await TestClient.connect(port: port)
         try await c.send("CAP REQ :\((["sasl"] + caps).joined(separator: " "))")
         try await c.send("NICK \(nick)")
         try await c.send("USER \(nick) 0 * :\(nick)")
@@ -28,7 +33,11 @@ import Testing
     static func alwaysOnInDen(
         _ server: TestServer, nick: String, login: String, caps: [String] = []
     ) async throws -> TestClient {
-        let device = try await device(server, nick: nick, login: login, caps: caps)
+        try await alwaysOnInDen(port: server.ircPort, nick: nick, login: login, caps: caps)
+    }
+
+    static func alwaysOnInDen(port: Int, nick: String, login: String, caps: [String] = []) async throws -> TestClient {
+        let device = try await device(port: port, nick: nick, login: login, caps: caps)
         try await device.send("PRIVMSG hearth :set always-on on")
         try await device.expect("always-on is now on")
         try await device.send("JOIN #den")

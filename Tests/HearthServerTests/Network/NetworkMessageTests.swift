@@ -33,6 +33,16 @@ import Testing
         .message(
             NetworkUser(node: "a", session: 0), target: "bob",
             line: IRCMessage(source: "hearth!bot@h", command: "NOTICE", params: ["bob", "an upload arrived"])),
+        .edit(
+            ann, history: "pm:7:9",
+            line: IRCMessage(
+                tags: [
+                    IRCTag("msgid", "m2"), IRCTag("draft/target-msgid", "m1"), IRCTag("draft/edit-text", "hi; all"),
+                ],
+                source: "ann!ann@h", command: "EDIT", params: ["bob"])),
+        .redact(
+            ann, history: "#tea/3",
+            line: IRCMessage(source: "ann!ann@h", command: "REDACT", params: ["#tea", "m1", "typo"])),
         .command(ann, line: IRCMessage(command: "MODE", params: ["#tea", "+o-v", "bob", "cy"])),
         .effect(ann, .joinChannels(accountID: 42, names: ["#a", "#b"])),
         .effect(ann, .remind(accountID: 42, at: Date(timeIntervalSince1970: 1_800_000_000), text: "tea")),
