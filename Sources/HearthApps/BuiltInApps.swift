@@ -26,7 +26,7 @@ public enum BuiltInApps {
                 pages: [FortunePages.person, FortunePages.map, FortunePages.leaderboard],
                 actions: FortunePages.actions),
             BotApp(
-                name: "recipes", commands: RecipeCommands.all,
+                name: "recipes", commands: RecipeCommands.all + MealPlanCommands.all,
                 profileLine: { try await RecipeCommands.profileLine($0) },
                 onLogin: { try await RecipeCommands.onLogin($0, $1) },
                 continuation: { await RecipeCommands.continueDraft(bot: $0, caller: $1, presence: $2, line: $3) },
@@ -34,8 +34,8 @@ public enum BuiltInApps {
                     + (config.edamam.map { [EdamamClient(config: $0)] } ?? []),
                 pages: [
                     RecipePages.recipe, RecipePages.trending, RecipePages.search, RecipePages.saved,
-                    RecipeEditorPages.new, RecipeEditorPages.edit,
-                ], actions: RecipePages.actions + RecipeEditorPages.actions),
+                    RecipeEditorPages.new, RecipeEditorPages.edit, MealPlanPages.shop,
+                ], actions: RecipePages.actions + RecipeEditorPages.actions + MealPlanPages.actions),
             BotApp(
                 name: "family",
                 commands: FamilyPrivacy.keptInFamily(

@@ -68,6 +68,9 @@ public struct Setting: Sendable {
                 + "missed when it is back (default: the server's choice)",
             check: nil),
         Setting(
+            key: "units", values: ["written", "metric", "imperial"], defaultValue: "written",
+            summary: "recipe amounts and oven temperatures as each recipe writes them, or converted", check: nil),
+        Setting(
             key: "gallery", values: ["memes", "uploads"], defaultValue: "memes",
             summary: "what your web gallery shows besides your memes: nothing more, or your uploaded pictures too",
             check: nil),

@@ -4,7 +4,7 @@
 public protocol Store: AccountStore, SocialStore, ChannelRegistry, HistoryStore, HistorySearchStore,
     OfflineMessageStore, ImageStore, MemeStore, CommentStore, FortuneStore, RecipeStore, FamilyStore,
     RegistrationInviteStore, PushSubscriptionStore, ServerBanStore, AlwaysOnStore, CertificateStore, ChannelRenameStore,
-    ChatTicketStore, SayingStore
+    ChatTicketStore, SayingStore, MealPlanStore
 {
     /// The engine and where its data is, for logs ("SQLite in ./data/hearth.sqlite").
     var location: String { get }

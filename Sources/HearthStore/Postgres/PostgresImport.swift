@@ -15,6 +15,7 @@ extension PostgresStore {
         "familyInvite", "familyPost", "postLike", "scramCredential", "formerName", "registrationInvite",
         "pushSubscription", "serverBan", "channelListEntry", "channelAccess", "alwaysOnPresence", "clientCertificate",
         "profileField",
+        "mealPlan", "shopItem",
     ]
 
     /// What was copied: rows per table, and pictures.

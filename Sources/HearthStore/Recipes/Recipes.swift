@@ -21,10 +21,11 @@ public struct RecipeRecord: Codable, Sendable, Equatable {
     public init(
         accountId: Int64, title: String, ingredients: String, steps: String, photoImageId: String?, tags: String,
         source: String? = nil,
-        now: Date = Date()
+        now: Date = Date(), servings: Int? = nil
     ) {
         (self.accountId, self.title, self.ingredients, self.steps, self.photoImageId, self.tags, self.source) =
             (accountId, title, ingredients, steps, photoImageId, tags, source)
+        self.servings = servings
         (createdAt, updatedAt) = (now, now)
     }
 

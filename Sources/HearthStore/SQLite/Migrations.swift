@@ -599,6 +599,25 @@ enum Migrations {
                     ALTER TABLE recipeDraft ADD COLUMN servings INTEGER
                     """)
         }
+        m.registerMigration("v37-meal-plan-and-shopping-list") { db in
+            // A family's (or a person's) week of planned recipes and the shopping list built from it,
+            // filed under the household's key; a family, account or recipe that goes takes its rows.
+            try db.execute(
+                sql: """
+                    CREATE TABLE mealPlan (
+                      owner TEXT NOT NULL, familyId INTEGER REFERENCES family(id) ON DELETE CASCADE,
+                      accountId INTEGER REFERENCES account(id) ON DELETE CASCADE, day INTEGER NOT NULL,
+                      recipeId INTEGER NOT NULL REFERENCES recipe(id) ON DELETE CASCADE,
+                      PRIMARY KEY (owner, day, recipeId));
+                    CREATE INDEX mealPlan_recipe ON mealPlan(recipeId);
+                    CREATE TABLE shopItem (
+                      id INTEGER PRIMARY KEY AUTOINCREMENT, owner TEXT NOT NULL,
+                      familyId INTEGER REFERENCES family(id) ON DELETE CASCADE,
+                      accountId INTEGER REFERENCES account(id) ON DELETE CASCADE,
+                      planKey TEXT, text TEXT NOT NULL, ticked BOOLEAN NOT NULL DEFAULT 0, createdAt DATETIME NOT NULL);
+                    CREATE INDEX shopItem_owner ON shopItem(owner, id)
+                    """)
+        }
         return m
     }
 }

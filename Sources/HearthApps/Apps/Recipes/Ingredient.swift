@@ -24,8 +24,9 @@ struct Ingredient: Sendable, Equatable {
         guard let (low, afterLow) = Self.number(rest) else {
             // "a pinch of salt": "a" is one when a unit follows.
             let words = rest.split(separator: " ", maxSplits: 2)
-            if words.count == 3, ["a", "an"].contains(words[0].lowercased()), let unit = IngredientUnit.named(
-                String(words[1]))
+            if words.count == 3, ["a", "an"].contains(words[0].lowercased()),
+                let unit = IngredientUnit.named(
+                    String(words[1]))
             {
                 (self.low, self.unit) = (1, unit)
                 food = Self.dropOf(words[2])
@@ -139,13 +140,15 @@ struct Ingredient: Sendable, Equatable {
     /// Metric amounts to the precision a scale or jug gives.
     static func metric(_ value: Double) -> String {
         let rounded =
-            value >= 100 ? (value / 5).rounded() * 5
+            value >= 100
+            ? (value / 5).rounded() * 5
             : value >= 10 ? value.rounded() : value >= 1 ? (value * 10).rounded() / 10 : (value * 100).rounded() / 100
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
     static let kitchenFractions: [(Double, String)] = [
-        (0, ""), (1 / 8, "⅛"), (1 / 4, "¼"), (1 / 3, "⅓"), (1 / 2, "½"), (2 / 3, "⅔"), (3 / 4, "¾"), (7 / 8, "⅞"), (1, ""),
+        (0, ""), (1 / 8, "⅛"), (1 / 4, "¼"), (1 / 3, "⅓"), (1 / 2, "½"), (2 / 3, "⅔"), (3 / 4, "¾"), (7 / 8, "⅞"),
+        (1, ""),
     ]
 
     /// "1½", "⅓", "12": the nearest kitchen fraction (whole numbers from 20 up); never "0".

@@ -82,7 +82,9 @@ enum RecipeCommands {
     static func prompt(_ stage: RecipeDraft.Stage, _ draft: RecipeDraft) -> String {
         switch stage {
         case .title: return "What is the recipe called? (one line)"
-        case .ingredients: return "Ingredients, one per line; a line with just \(end) ends them."
+        case .ingredients:
+            return "Ingredients, one per line (a line “serves 4” says how many it feeds); a line with just \(end) "
+                + "ends them."
         case .steps: return "Steps, one per line; a line with just \(end) ends them."
         case .photo: return "A photo? Give a picture id from !upload (or - for none)."
         case .tags: return "Cuisine and diet tags, e.g. italian vegetarian (or - for none)."
@@ -160,6 +162,8 @@ enum RecipeCommands {
             if line == end {
                 guard !draft.ingredients.isEmpty else { throw BotError("add at least one ingredient first") }
                 draft.stage = .steps
+            } else if let servings = try RecipeServings.said(line) {
+                draft.servings = servings
             } else {
                 guard draft.ingredientLines.count < maxIngredients else {
                     throw BotError("a recipe may have \(maxIngredients) ingredients; end them with \(end)")
@@ -237,6 +241,9 @@ enum RecipeCommands {
             }
             return BotResponse(["Recipe #\(id) is deleted, with its votes, comments and saves."])
         default:
+            if request.words.count == 3, request.words[1].lowercased() == "for" {
+                return try await show(request, try id(request, word), for: request.words[2])
+            }
             guard request.words.count == 1 else { throw request.usageError() }
             return try await show(request, try id(request, word))
         }
@@ -291,7 +298,7 @@ enum RecipeCommands {
             RecipeRecord(
                 accountId: me.id, title: draft.title, ingredients: draft.ingredients, steps: draft.steps,
                 photoImageId: draft.photoImageId, tags: draft.tags, source: draft.source,
-                now: request.services.clock.now()),
+                now: request.services.clock.now(), servings: draft.servings),
             fromDraft: fromDraft, feedText: "posted recipe \(FeedText.idMark) “\(draft.title)”")
         var response = BotResponse(
             [
@@ -311,12 +318,19 @@ enum RecipeCommands {
         return BotResponse(["Draft dropped."], effects: [writing(me, false)])
     }
 
-    static func show(_ request: BotRequest, _ id: Int64) async throws -> BotResponse {
+    static func show(_ request: BotRequest, _ id: Int64, for servingsWord: String? = nil) async throws -> BotResponse {
         let row = try await visible(request, id)
         let r = row.recipe
+        let servings = try servingsWord.map { try RecipeServings.wanted(request, r, $0) }
+        var mine = ""
+        if let me = request.caller.account {
+            let marks = try await request.services.store.recipeMarks(id, by: me.id)
+            let vote = marks.vote > 0 ? " · you voted ▲" : marks.vote < 0 ? " · you voted ▼" : ""
+            mine = vote + (marks.saved ? " · saved" : "")
+        }
         var lines = [
             "\(request.style.bold("#\(id) \(r.title)")) by \(row.author) · score \(r.score) (▲\(r.ups) ▼\(r.downs)) · "
-                + Words.counted(r.comments, "comment")
+                + Words.counted(r.comments, "comment") + mine
                 + (r.tags.isEmpty ? "" : " · \(r.tags)")
         ]
         if let photo = r.photoImageId, let media = request.services.media,
@@ -326,17 +340,19 @@ enum RecipeCommands {
         }
         if let source = r.source { lines.append("source: \(source)") }
         if let page = request.services.pageURL("/r/\(id)") { lines.append("page: \(page)") }
-        lines.append(request.style.bold("Ingredients:"))
-        lines += r.ingredients.split(separator: "\n").map { "• \($0)" }
+        let shown = RecipeServings.shown(r.value, servings: servings, in: RecipeServings.system(request.settings))
+        let heading = RecipeServings.heading(r.value, servings: servings).map { " (\($0))" } ?? ""
+        lines.append(request.style.bold("Ingredients") + heading + ":")
+        lines += shown.ingredients.map { "• \($0)" }
         lines.append(request.style.bold("Steps:"))
-        lines += r.steps.split(separator: "\n").enumerated().map { "\($0.offset + 1). \($0.element)" }
+        lines += shown.steps.enumerated().map { "\($0.offset + 1). \($0.element)" }
         lines.append(
             request.style.dim(
                 "!up \(id) · !down \(id) · !save \(id) · !comment recipe \(id) TEXT · !comments recipe \(id)"))
         return BotResponse(lines)
     }
 
-    static let fields = ["title", "ingredients", "steps", "photo", "tags"]
+    static let fields = ["title", "ingredients", "steps", "photo", "tags", "servings"]
 
     /// `!recipe edit ID FIELD VALUE`; ingredients and steps take `;`-separated lines.
     static func edit(_ request: BotRequest) async throws -> BotResponse {
@@ -373,6 +389,9 @@ enum RecipeCommands {
         case "steps": recipe.steps = try lines(value, max: maxSteps)
         case "photo":
             recipe.photoImageId = value == "-" ? nil : try await PictureCommands.ownUpload(request, me, value).id
+        case "servings":
+            guard let count = Int(value) else { throw request.usageError("servings is a number, e.g. 4") }
+            recipe.servings = try RecipeServings.checked(count)
         default: recipe.tags = try tags(value)
         }
         _ = try await request.services.store.updateRecipe(recipe, by: me.id)
@@ -388,7 +407,7 @@ enum RecipeCommands {
         }
         let draft = try await block(request, me)
         (recipe.title, recipe.ingredients, recipe.steps) = (draft.title, draft.ingredients, draft.steps)
-        (recipe.photoImageId, recipe.tags) = (draft.photoImageId, draft.tags)
+        (recipe.photoImageId, recipe.tags, recipe.servings) = (draft.photoImageId, draft.tags, draft.servings)
         _ = try await request.services.store.updateRecipe(recipe, by: me.id)
         var response = BotResponse(["Recipe #\(id) “\(draft.title)” is updated."])
         response.madePage = "/r/\(id)"

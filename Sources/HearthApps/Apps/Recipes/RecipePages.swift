@@ -26,17 +26,29 @@ enum RecipePages {
         let r = row.recipe
         let now = request.services.clock.now()
         let ingredients = r.ingredients.split(separator: "\n").map(String.init)
+        // `?serves=6` scales it (as `!recipe ID for 6`), in the reader's units (`!set units`).
+        var settings: UserSettings?
+        if let viewer = request.viewer { settings = UserSettings(stored: try await store.settings(viewer.id)) }
+        let asked = request.query["serves"].flatMap { Int($0) }
+        let wanted = r.servings != nil && (1...RecipeServings.maxServings).contains(asked ?? 0) ? asked : nil
+        let shown = RecipeServings.shown(r.value, servings: wanted, in: RecipeServings.system(settings))
         var values: [String: Any] = [
             "id": id, "title": r.title, "author": row.author, "authorKey": IRCNames.fold(row.author),
             "ago": TimeText.ago(from: r.createdAt, to: now),
             "created": TimeText.iso8601(r.createdAt),
             "score": r.score, "ups": r.ups, "downs": r.downs, "commentsText": WebText.counted(r.comments, "comment"),
-            "ingredients": ingredients, "steps": r.steps.split(separator: "\n").map(String.init),
+            "ingredients": shown.ingredients, "steps": shown.steps,
             "tags": tagLinks(r.tags), "hasTags": !r.tags.isEmpty,
             "comments": WebPartials.comments(comments, now: now),
             "maxComment": CommentCommands.maxCommentLength,
         ]
         if let source = r.source { values["source"] = source }
+        if let written = r.servings {
+            values["servings"] = [
+                "id": id, "shown": wanted ?? written, "max": RecipeServings.maxServings,
+                "heading": RecipeServings.heading(r.value, servings: wanted) ?? "",
+            ]
+        }
         if let viewer = request.viewer {
             let marks = try await store.recipeMarks(id, by: viewer.id)
             values["marks"] = buttons(marks)

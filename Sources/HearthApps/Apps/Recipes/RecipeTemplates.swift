@@ -26,6 +26,10 @@ enum RecipeTemplates {
           {{#voted}}<p class="meta">Press your vote again to take it back.</p>{{/voted}}
           {{/viewer}}
           <section class="card"><h2>Ingredients</h2>
+            {{#servings}}<form method="get" action="/r/{{id}}" class="servings">
+              <label>Servings <input type="number" name="serves" min="1" max="{{max}}" value="{{shown}}"
+                inputmode="numeric"></label> <button>Scale</button> <span class="meta">{{heading}}</span></form>
+            {{/servings}}
             <ul class="ingredients">{{#ingredients}}<li>{{.}}</li>{{/ingredients}}</ul></section>
           <section class="card"><h2>Steps</h2>
             <ol class="steps">{{#steps}}<li>{{.}}</li>{{/steps}}</ol></section>

@@ -1,0 +1,236 @@
+import Foundation
+import HearthKit
+import HearthStore
+
+/// The family's week of meals (`!plan`), the shopping list built from it (`!shop`), and what
+/// can be cooked from what is on hand (`!cook with …`). A person in no family has their own.
+enum MealPlanCommands {
+    /// Meals one day of the plan may hold.
+    static let maxMealsPerDay = 3
+    /// Lines a shopping list may hold (built and added by hand together).
+    static let maxShopItems = 100
+    /// The longest line added by hand.
+    static let maxShopItemLength = 100
+    /// Foods `!cook with` takes at once.
+    static let maxOnHand = 30
+    /// The share of a recipe's ingredients that must be on hand for `!cook with` to list it.
+    static let cookShare = 2.0 / 3.0
+    /// Recipes `!cook with` lists.
+    static let maxCookResults = 10
+
+    static let days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    static let dayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+    /// "sat", "Saturday", "SAT." → 5.
+    static func day(_ request: BotRequest, _ word: String) throws -> Int {
+        let prefix = word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".")).prefix(3)
+        guard let day = days.firstIndex(of: String(prefix)) else {
+            throw request.usageError("\(word) is not a day: mon, tue, wed, thu, fri, sat or sun")
+        }
+        return day
+    }
+
+    /// Whose plan: the caller's current family (`FamilyCommands.current`), else their own.
+    static func household(_ request: BotRequest) async throws -> (Household, String) {
+        let me = try request.account()
+        if try await request.services.store.families(of: me.id).isEmpty { return (.person(me.id), "your") }
+        let (_, family) = try await FamilyCommands.current(request)
+        return (.family(family.id), Words.possessive(family.name))
+    }
+
+    /// The same for the web, where no channel is said in: the chosen family, else the newest.
+    static func household(_ store: any Store, accountID: Int64) async throws -> (Household, String) {
+        let families = try await store.families(of: accountID)
+        guard let newest = families.first else { return (.person(accountID), "Your") }
+        let choice = try await store.settings(accountID)[FamilyCommands.choiceKey].flatMap { Int64($0) }
+        let family = families.first { $0.id == choice } ?? newest
+        return (.family(family.id), Words.possessive(family.name))
+    }
+
+    static let plan = BotCommand(
+        "plan", group: RecipeCommands.group, usage: "[DAY RECIPE]  ·  clear DAY",
+        summary: "your family's meals for the week (a person in no family has their own)",
+        example: "!plan sat 12", arity: 0...2, requiresLogin: true
+    ) { request in
+        let (household, whose) = try await household(request)
+        let store = request.services.store
+        let words = request.words
+        if words.count == 2, words[0].lowercased() == "clear" {
+            let day = try day(request, words[1])
+            let removed = try await store.clearPlanDay(household, day: day)
+            try await rebuildList(request.services, household, system: RecipeServings.system(request.settings))
+            return BotResponse([
+                removed == 0 ? "\(dayNames[day]) had nothing planned." : "\(dayNames[day]) is clear again."
+            ])
+        }
+        if words.count == 2 {
+            let day = try day(request, words[0])
+            let id = try RecipeCommands.id(request, words[1])
+            let row = try await RecipeCommands.visible(request, id)
+            guard try await store.planMeal(household, day: day, recipeID: id, maxPerDay: maxMealsPerDay) else {
+                throw BotError(
+                    "\(dayNames[day]) already has that recipe or \(maxMealsPerDay) meals — !plan clear "
+                        + "\(days[day]) empties it")
+            }
+            try await rebuildList(request.services, household, system: RecipeServings.system(request.settings))
+            return BotResponse([
+                "\(dayNames[day]): #\(id) \(row.recipe.title) is on \(whose) plan — !shop for the list."
+                    + request.pageLink("/shop")
+            ])
+        }
+        guard words.isEmpty else { throw request.usageError() }
+        let meals = try await store.mealPlan(household)
+        if meals.isEmpty { return BotResponse(["Nothing planned yet — !plan sat 12 puts recipe 12 on Saturday."]) }
+        var lines = ["\(request.style.bold(whose.prefix(1).uppercased() + whose.dropFirst() + " week")):"]
+        for day in days.indices {
+            let planned = meals.filter { $0.day == day }.map { "#\($0.recipeID) \($0.title)" }
+            if !planned.isEmpty { lines.append("\(dayNames[day]): " + planned.joined(separator: " · ")) }
+        }
+        return BotResponse(lines)
+    }
+
+    /// The lines built from the plan: every planned recipe's ingredients, merged by food and
+    /// unit (volumes with volumes, weights with weights), in `system` or the recipes' own units.
+    static func plannedItems(_ store: any Store, _ household: Household, system: IngredientUnit.System?)
+        async throws -> [(key: String, text: String)]
+    {
+        var order: [String] = []
+        var merged: [String: (total: Double?, unit: IngredientUnit?, food: String, system: IngredientUnit.System)] = [:]
+        for meal in try await store.mealPlan(household) {
+            guard let recipe = try await store.recipe(id: meal.recipeID)?.recipe else { continue }
+            for line in recipe.ingredients.split(separator: "\n") {
+                let item = Ingredient(String(line))
+                guard !item.key.isEmpty else { continue }
+                let measure = item.unit?.measure
+                let key = "\(item.key)|\(measure.map { "\($0)" } ?? "")|\(measure == .count ? item.unit!.singular : "")"
+                let amount = item.low.map { $0 * (measure == .count ? 1 : item.unit?.base ?? 1) }
+                if var known = merged[key] {
+                    known.total = known.total.map { total in amount.map { total + $0 } ?? total } ?? amount
+                    merged[key] = known
+                } else {
+                    order.append(key)
+                    let base: IngredientUnit? =
+                        switch measure {
+                        case .volume: .ml
+                        case .weight: .gram
+                        default: item.unit
+                        }
+                    merged[key] = (amount, base, item.food, system ?? item.unit?.system ?? .metric)
+                }
+            }
+        }
+        return order.map { key in
+            let item = merged[key]!
+            guard let total = item.total else { return (key, item.food) }
+            let (amount, unit) = Ingredient.amount(total, item.unit, in: item.system)
+            return (key, amount + (unit.map { " " + $0.written(as: amount) } ?? "") + " " + item.food)
+        }
+    }
+
+    static func rebuildList(_ services: BotServices, _ household: Household, system: IngredientUnit.System?)
+        async throws
+    {
+        let items = try await plannedItems(services.store, household, system: system)
+        try await services.store.setPlannedShopItems(
+            household, Array(items.prefix(maxShopItems)), now: services.clock.now())
+    }
+
+    static let shop = BotCommand(
+        "shop", group: RecipeCommands.group, usage: "[add ITEM  ·  tick N  ·  untick N  ·  clear]",
+        summary: "the shopping list built from the plan; anyone in the family ticks items off",
+        example: "!shop tick 3", arity: 0...Int.max, requiresLogin: true
+    ) { request in
+        let (household, whose) = try await household(request)
+        let store = request.services.store
+        let word = request.words.first?.lowercased()
+        switch word {
+        case "add":
+            let text = request.input.text(after: 1).trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { throw request.usageError("add what? e.g. !shop add coffee") }
+            guard text.count <= maxShopItemLength else {
+                throw BotError("an item may have \(maxShopItemLength) characters; that one has \(text.count)")
+            }
+            guard
+                try await store.addShopItem(household, text: text, max: maxShopItems, now: request.services.clock.now())
+            else { throw BotError("the list has \(maxShopItems) items already — !shop clear takes ticked ones off") }
+            return BotResponse(["Added to \(whose) list: \(text)."])
+        case "tick", "untick":
+            guard request.words.count == 2, let n = Int(request.words[1]) else {
+                throw request.usageError("\(word!) which? e.g. !shop \(word!) 3")
+            }
+            let items = try await store.shopItems(household)
+            guard items.indices.contains(n - 1) else {
+                throw BotError("there is no item \(n) — the list has \(Words.counted(items.count, "item"))")
+            }
+            let item = items[n - 1]
+            _ = try await store.tickShopItem(household, id: item.id, ticked: word == "tick")
+            return BotResponse([word == "tick" ? "✓ \(item.text)" : "Back on the list: \(item.text)"])
+        case "clear":
+            let removed = try await store.clearTickedShopItems(household)
+            return BotResponse(["Took \(Words.counted(removed, "ticked item")) off the list."])
+        case nil:
+            try await rebuildList(request.services, household, system: RecipeServings.system(request.settings))
+            let items = try await store.shopItems(household)
+            if items.isEmpty {
+                return BotResponse(["The list is empty — !plan sat 12 plans a meal, !shop add ITEM adds a thing."])
+            }
+            let left = items.filter { !$0.ticked }.count
+            return BotResponse(
+                ["\(request.style.bold(whose.prefix(1).uppercased() + whose.dropFirst() + " list")) (\(left) to get):"]
+                    + items.enumerated().map { "\($0.offset + 1). \($0.element.ticked ? "✓" : "☐") \($0.element.text)" }
+                    + [request.style.dim("!shop tick N · !shop add ITEM") + request.pageLink("/shop")])
+        default:
+            throw request.usageError()
+        }
+    }
+
+    /// Foods nobody counts as missing.
+    static let pantry: Set<String> = ["salt", "pepper", "water", "black pepper"]
+
+    /// Whether `food` (an ingredient's key) is one of `onHand` (keys): all of an on-hand food's
+    /// words are among the ingredient's ("egg" is "large egg"; "olive oil" is not "oil"'s only match).
+    static func have(_ food: String, _ onHand: [Set<Substring>]) -> Bool {
+        let words = Set(food.split(separator: " "))
+        return pantry.contains(food) || onHand.contains { !$0.isEmpty && $0.isSubset(of: words) }
+    }
+
+    static let cook = BotCommand(
+        "cook", group: RecipeCommands.group, usage: "with FOOD, FOOD, …",
+        summary: "recipes you can mostly make with what you have", example: "!cook with eggs, flour, milk",
+        arity: 2...Int.max
+    ) { request in
+        guard request.words[0].lowercased() == "with" else { throw request.usageError() }
+        let foods = request.input.text(after: 1).split { $0 == "," || $0 == ";" }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !foods.isEmpty else { throw request.usageError("with what? e.g. !cook with eggs, flour") }
+        guard foods.count <= maxOnHand else { throw BotError("give up to \(maxOnHand) foods; that was \(foods.count)") }
+        let onHand = foods.map { Set(Ingredient("1 " + $0).key.split(separator: " ")) }
+        let rows = try await RecipeCommands.trending(
+            request.services.store, viewer: request.caller.account?.id, now: request.services.clock.now())
+        var found: [(row: RecipeRow, have: Int, missing: [String])] = []
+        for row in rows {
+            let items = row.recipe.ingredients.split(separator: "\n").map { Ingredient(String($0)) }
+                .filter { !$0.key.isEmpty }
+            guard !items.isEmpty else { continue }
+            let missing = items.filter { !have($0.key, onHand) }
+            let share = Double(items.count - missing.count) / Double(items.count)
+            if share >= cookShare { found.append((row, items.count - missing.count, missing.map(\.food))) }
+        }
+        found.sort { ($0.missing.count, -$0.have) < ($1.missing.count, -$1.have) }
+        if found.isEmpty { return BotResponse(["Nothing I know is mostly made of that — try more foods."]) }
+        return BotResponse(
+            ["\(request.style.bold("You can make")):"]
+                + found.prefix(maxCookResults).map { item in
+                    let r = item.row.recipe
+                    let missing =
+                        item.missing.isEmpty
+                        ? "you have everything"
+                        : "missing "
+                            + item.missing.joined(
+                                separator: ", ")
+                    return "#\(r.id) \(r.title) by \(item.row.author) — \(missing)"
+                })
+    }
+
+    static let all: [BotCommand] = [plan, shop, cook]
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Whose meal plan and shopping list: a family's (every member shares it), or one person's
+/// when they are in no family.
+public struct Household: Sendable, Hashable {
+    public let familyID: Int64?
+    public let accountID: Int64?
+
+    public static func family(_ id: Int64) -> Household { Household(familyID: id, accountID: nil) }
+    public static func person(_ id: Int64) -> Household { Household(familyID: nil, accountID: id) }
+
+    /// The key both engines file the rows under ("f12", "a5").
+    public var key: String { familyID.map { "f\($0)" } ?? "a\(accountID ?? 0)" }
+}
+
+/// A recipe put on a day of the week's plan (0 is Monday).
+public struct PlannedMeal: Sendable, Equatable {
+    public var day: Int
+    public var recipeID: Int64
+    public var title: String
+    public init(day: Int, recipeID: Int64, title: String) {
+        (self.day, self.recipeID, self.title) = (day, recipeID, title)
+    }
+}
+
+/// A line of the shopping list: built from the plan (`planKey` says which food and unit it
+/// merges) or added by hand (no key); ticked once someone has it.
+public struct ShopItem: Sendable, Equatable {
+    public var id: Int64
+    public var text: String
+    public var planKey: String?
+    public var ticked: Bool
+    public init(id: Int64, text: String, planKey: String?, ticked: Bool) {
+        (self.id, self.text, self.planKey, self.ticked) = (id, text, planKey, ticked)
+    }
+}
+
+/// The meal plan and shopping list part of the store, the same on every engine.
+public protocol MealPlanStore: Sendable {
+    /// The week's plan, by day then in the order meals were planned.
+    func mealPlan(_ household: Household) async throws -> [PlannedMeal]
+
+    /// Puts a recipe on a day: false when the day already has `maxPerDay` meals (or has this one).
+    func planMeal(_ household: Household, day: Int, recipeID: Int64, maxPerDay: Int) async throws -> Bool
+
+    /// Empties a day; how many meals it had.
+    func clearPlanDay(_ household: Household, day: Int) async throws -> Int
+
+    /// The list, oldest line first.
+    func shopItems(_ household: Household) async throws -> [ShopItem]
+
+    /// Makes the lines built from the plan these (planKey, text): a key already listed keeps
+    /// its line and its tick, a key no longer planned goes; lines added by hand stay.
+    func setPlannedShopItems(_ household: Household, _ items: [(key: String, text: String)], now: Date) async throws
+
+    /// Adds a line by hand: false when the list has `max` lines already.
+    func addShopItem(_ household: Household, text: String, max: Int, now: Date) async throws -> Bool
+
+    /// Ticks or unticks a line of this household's list: false when it has no such line.
+    func tickShopItem(_ household: Household, id: Int64, ticked: Bool) async throws -> Bool
+
+    /// Takes the ticked lines added by hand off the list; how many went.
+    func clearTickedShopItems(_ household: Household) async throws -> Int
+}

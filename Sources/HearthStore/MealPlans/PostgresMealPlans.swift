@@ -1,0 +1,106 @@
+import Foundation
+import PostgresNIO
+
+/// The meal plan and shopping list on PostgreSQL. A plan's day is counted and added to in one
+/// transaction under a lock on the household's key, so two members cannot overfill a day.
+extension PostgresStore: MealPlanStore {
+    public func mealPlan(_ household: Household) async throws -> [PlannedMeal] {
+        try await rows(
+            """
+            SELECT mealPlan.day, mealPlan.recipeId, recipe.title FROM mealPlan
+            JOIN recipe ON recipe.id = mealPlan.recipeId WHERE mealPlan.owner = \(household.key)
+            ORDER BY mealPlan.day, mealPlan.seq
+            """
+        ).map { row in
+            let (day, recipeID, title) = try row.decode((Int64, Int64, String).self)
+            return PlannedMeal(day: Int(day), recipeID: recipeID, title: title)
+        }
+    }
+
+    public func planMeal(_ household: Household, day: Int, recipeID: Int64, maxPerDay: Int) async throws -> Bool {
+        try await transaction { db in
+            try await db.query(
+                "SELECT pg_advisory_xact_lock(hashtext(\("mealPlan/" + household.key)))", logger: self.logger)
+            let count = try await db.rows(
+                "SELECT COUNT(*) FROM mealPlan WHERE owner = \(household.key) AND day = \(Int64(day))", self.logger)[0]
+                .decode(Int64.self)
+            guard count < maxPerDay else { return false }
+            return
+                !(try await db.rows(
+                    """
+                    INSERT INTO mealPlan (owner, familyId, accountId, day, recipeId)
+                    VALUES (\(household.key), \(household.familyID), \(household.accountID), \(Int64(day)), \(recipeID))
+                    ON CONFLICT DO NOTHING RETURNING 1
+                    """, self.logger)).isEmpty
+        }
+    }
+
+    public func clearPlanDay(_ household: Household, day: Int) async throws -> Int {
+        try await rows("DELETE FROM mealPlan WHERE owner = \(household.key) AND day = \(Int64(day)) RETURNING 1").count
+    }
+
+    public func shopItems(_ household: Household) async throws -> [ShopItem] {
+        try await rows("SELECT id, text, planKey, ticked FROM shopItem WHERE owner = \(household.key) ORDER BY id")
+            .map { row in
+                let (id, text, key, ticked) = try row.decode((Int64, String, String?, Bool).self)
+                return ShopItem(id: id, text: text, planKey: key, ticked: ticked)
+            }
+    }
+
+    public func setPlannedShopItems(_ household: Household, _ items: [(key: String, text: String)], now: Date)
+        async throws
+    {
+        let keys = items.map(\.key)
+        let texts = items.map(\.text)
+        try await transaction { db in
+            try await db.query(
+                "SELECT pg_advisory_xact_lock(hashtext(\("shopItem/" + household.key)))", logger: self.logger)
+            try await db.query(
+                """
+                DELETE FROM shopItem WHERE owner = \(household.key) AND planKey IS NOT NULL
+                  AND NOT (planKey = ANY(\(keys)))
+                """, logger: self.logger)
+            try await db.query(
+                """
+                UPDATE shopItem SET text = item.text FROM unnest(\(keys)::text[], \(texts)::text[]) AS item(key, text)
+                WHERE shopItem.owner = \(household.key) AND shopItem.planKey = item.key
+                """, logger: self.logger)
+            try await db.query(
+                """
+                INSERT INTO shopItem (owner, familyId, accountId, planKey, text, ticked, createdAt)
+                SELECT \(household.key), \(household.familyID), \(household.accountID), item.key, item.text, false,
+                  \(now)
+                FROM unnest(\(keys)::text[], \(texts)::text[]) WITH ORDINALITY AS item(key, text, n)
+                WHERE NOT EXISTS (SELECT 1 FROM shopItem WHERE owner = \(household.key) AND planKey = item.key)
+                ORDER BY item.n
+                """, logger: self.logger)
+        }
+    }
+
+    public func addShopItem(_ household: Household, text: String, max: Int, now: Date) async throws -> Bool {
+        try await transaction { db in
+            try await db.query(
+                "SELECT pg_advisory_xact_lock(hashtext(\("shopItem/" + household.key)))", logger: self.logger)
+            let count = try await db.rows(
+                "SELECT COUNT(*) FROM shopItem WHERE owner = \(household.key)", self.logger)[0].decode(Int64.self)
+            guard count < max else { return false }
+            try await db.query(
+                """
+                INSERT INTO shopItem (owner, familyId, accountId, planKey, text, ticked, createdAt)
+                VALUES (\(household.key), \(household.familyID), \(household.accountID), NULL, \(text), false, \(now))
+                """, logger: self.logger)
+            return true
+        }
+    }
+
+    public func tickShopItem(_ household: Household, id: Int64, ticked: Bool) async throws -> Bool {
+        !(try await rows(
+            "UPDATE shopItem SET ticked = \(ticked) WHERE owner = \(household.key) AND id = \(id) RETURNING 1")).isEmpty
+    }
+
+    public func clearTickedShopItems(_ household: Household) async throws -> Int {
+        try await rows(
+            "DELETE FROM shopItem WHERE owner = \(household.key) AND ticked AND planKey IS NULL RETURNING 1"
+        ).count
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+
+/// The meal plan and shopping list on SQLite.
+extension SQLiteStore: MealPlanStore {
+    public func mealPlan(_ household: Household) async throws -> [PlannedMeal] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT mealPlan.day, mealPlan.recipeId, recipe.title FROM mealPlan
+                    JOIN recipe ON recipe.id = mealPlan.recipeId WHERE mealPlan.owner = ?
+                    ORDER BY mealPlan.day, mealPlan.rowid
+                    """, arguments: [household.key]
+            ).map { PlannedMeal(day: $0[0], recipeID: $0[1], title: $0[2]) }
+        }
+    }
+
+    public func planMeal(_ household: Household, day: Int, recipeID: Int64, maxPerDay: Int) async throws -> Bool {
+        try await pool.write { db in
+            let count =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM mealPlan WHERE owner = ? AND day = ?",
+                    arguments: [household.key, day])
+                ?? 0
+            guard count < maxPerDay else { return false }
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO mealPlan (owner, familyId, accountId, day, recipeId) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [household.key, household.familyID, household.accountID, day, recipeID])
+            return db.changesCount == 1
+        }
+    }
+
+    public func clearPlanDay(_ household: Household, day: Int) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM mealPlan WHERE owner = ? AND day = ?", arguments: [household.key, day])
+            return db.changesCount
+        }
+    }
+
+    public func shopItems(_ household: Household) async throws -> [ShopItem] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, text, planKey, ticked FROM shopItem WHERE owner = ? ORDER BY id",
+                arguments: [household.key]
+            ).map { ShopItem(id: $0[0], text: $0[1], planKey: $0[2], ticked: $0[3]) }
+        }
+    }
+
+    public func setPlannedShopItems(_ household: Household, _ items: [(key: String, text: String)], now: Date)
+        async throws
+    {
+        try await pool.write { db in
+            let keys = Set(items.map(\.key))
+            let listed = try Row.fetchAll(
+                db, sql: "SELECT id, planKey FROM shopItem WHERE owner = ? AND planKey IS NOT NULL",
+                arguments: [household.key])
+            var have: Set<String> = []
+            for row in listed {
+                let key: String = row[1]
+                if keys.contains(key) {
+                    have.insert(key)
+                } else {
+                    try db.execute(sql: "DELETE FROM shopItem WHERE id = ?", arguments: [row[0] as Int64])
+                }
+            }
+            for item in items {
+                if have.contains(item.key) {
+                    try db.execute(
+                        sql: "UPDATE shopItem SET text = ? WHERE owner = ? AND planKey = ?",
+                        arguments: [item.text, household.key, item.key])
+                } else {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO shopItem (owner, familyId, accountId, planKey, text, ticked, createdAt)
+                            VALUES (?, ?, ?, ?, ?, 0, ?)
+                            """,
+                        arguments: [household.key, household.familyID, household.accountID, item.key, item.text, now])
+                }
+            }
+        }
+    }
+
+    public func addShopItem(_ household: Household, text: String, max: Int, now: Date) async throws -> Bool {
+        try await pool.write { db in
+            let count =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM shopItem WHERE owner = ?", arguments: [household.key])
+                ?? 0
+            guard count < max else { return false }
+            try db.execute(
+                sql: """
+                    INSERT INTO shopItem (owner, familyId, accountId, planKey, text, ticked, createdAt)
+                    VALUES (?, ?, ?, NULL, ?, 0, ?)
+                    """, arguments: [household.key, household.familyID, household.accountID, text, now])
+            return true
+        }
+    }
+
+    public func tickShopItem(_ household: Household, id: Int64, ticked: Bool) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE shopItem SET ticked = ? WHERE owner = ? AND id = ?",
+                arguments: [ticked, household.key, id])
+            return db.changesCount == 1
+        }
+    }
+
+    public func clearTickedShopItems(_ household: Household) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM shopItem WHERE owner = ? AND ticked AND planKey IS NULL", arguments: [household.key])
+            return db.changesCount
+        }
+    }
+}

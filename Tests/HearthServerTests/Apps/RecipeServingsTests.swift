@@ -1,0 +1,89 @@
+import Foundation
+import HearthTesting
+import Testing
+
+/// Servings and units over TCP: a recipe says how many it feeds while it is written, `!recipe N
+/// for M` scales it, `!set units` converts it, and a reader sees their own vote.
+@Suite struct RecipeServingsTests {
+    @Test func servingsScaleAndUnits() async throws {
+        try await withServer { server in
+            let ann = try await TestClient.user(server, "ann")
+            let id = try await RecipeTests.post(
+                ann, title: "Pancakes",
+                ingredients: [
+                    "Serves 4", "2 cups flour", "1½ tbsp sugar", "3 large eggs", "200 g butter", "salt to taste",
+                ],
+                steps: ["Heat the oven to 350F.", "Mix and bake."])
+            try await ann.send("!recipe \(id)")
+            try await ann.expect("Ingredients (serves 4):")
+            try await ann.expect("• 2 cups flour")
+            try await ann.expect("• 1½ tbsp sugar")
+
+            try await ann.send("!recipe \(id) for 6")
+            try await ann.expect("Ingredients (for 6; the recipe serves 4):")
+            try await ann.expect("• 3 cups flour")
+            try await ann.expect("• 2¼ tbsp sugar")
+            try await ann.expect("• 4½ large eggs")
+            try await ann.expect("• 300 g butter")
+            try await ann.expect("• salt to taste")
+            try await ann.expect("1. Heat the oven to 350F.")
+
+            try await ann.send("!set units metric")
+            try await ann.expect("units is now metric")
+            try await ann.send("!recipe \(id) for 2")
+            try await ann.expect("• 235 ml flour")
+            try await ann.expect("• 11 ml sugar")
+            try await ann.expect("• 1½ large eggs")
+            try await ann.expect("• 100 g butter")
+            try await ann.expect("1. Heat the oven to 180 °C.")
+            try await ann.send("!set units imperial")
+            try await ann.send("!recipe \(id)")
+            try await ann.expect("• 7 oz butter")
+
+            // Bad numbers change nothing and say why; the limit is crossed by one.
+            try await ann.send("!recipe \(id) for 101")
+            try await ann.expect("servings are 1 to 100")
+            try await ann.send("!recipe \(id) for 100")
+            try await ann.expect("for 100; the recipe serves 4")
+            try await ann.send("!recipe \(id) for many")
+            try await ann.expect("many is not a number of servings")
+            try await ann.send("!recipe edit \(id) servings 0")
+            try await ann.expect("servings are 1 to 100")
+            try await ann.send("!recipe edit \(id) servings 2")
+            try await ann.expect("servings updated")
+            try await ann.send("!recipe \(id) for 4")
+            try await ann.expect("• 4 cups flour")
+
+            // The page shows the servings with a form that scales them (a GET: no token needed).
+            let web = WebBrowser(server)
+            let page = try await web.get("/r/\(id)")
+            #expect(page.body.contains("name=\"serves\" min=\"1\" max=\"100\" value=\"2\""))
+            #expect(page.body.contains("<li>2 cups flour</li>"))
+            let scaled = try await web.get("/r/\(id)?serves=3")
+            #expect(scaled.body.contains("<li>3 cups flour</li>"))
+            #expect(scaled.body.contains("for 3; the recipe serves 2"))
+            #expect(scaled.body.contains("value=\"3\""))
+            // Out of range or not a number: as written.
+            for bad in ["0", "101", "x"] {
+                #expect(try await web.get("/r/\(id)?serves=\(bad)").body.contains("<li>2 cups flour</li>"))
+            }
+
+            // A recipe that never said its servings cannot be scaled; its writer is told how.
+            let plain = try await RecipeTests.post(ann, title: "Tea", ingredients: ["1 tsp tea"], steps: ["Brew."])
+            try await ann.send("!recipe \(plain) for 2")
+            try await ann.expect("does not say how many it serves")
+
+            // Your own vote shows on the recipe.
+            let bob = try await TestClient.user(server, "bob")
+            try await bob.send("!up \(id)")
+            try await bob.expect("You voted recipe #\(id) up")
+            try await bob.send("!save \(id)")
+            try await bob.expect("saved")
+            try await bob.send("!recipe \(id)")
+            try await bob.expect("score 1 (▲1 ▼0) · 0 comments · you voted ▲ · saved")
+            try await ann.send("!recipe \(id)")
+            let own = try await ann.expect("score 1 (▲1 ▼0)")
+            #expect(!own.contains("you voted"))
+        }
+    }
+}
