@@ -8,7 +8,9 @@ import Testing
 /// everyone's templates (chat, /templates and the URL API), bad ones are named with the reason.
 @Suite struct TemplatePackTests {
     /// A memegen `text:` entry (the keys memegen writes, angle and timing included).
-    static func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double, color: String = "white") -> String {
+    static func box(
+        _ x: Double, _ y: Double, _ w: Double, _ h: Double, color: String = "white", align: String = "center"
+    ) -> String {
         """
           - style: upper
             color: \(color)
@@ -18,7 +20,7 @@ import Testing
             angle: 0.0
             scale_x: \(w)
             scale_y: \(h)
-            align: center
+            align: \(align)
             start: 0.0
             stop: 1.0
 
@@ -39,7 +41,7 @@ import Testing
           - approve
           -
         text:
-        \(box(0.5, 0.0, 0.5, 0.5))\(box(0.5, 0.5, 0.5, 0.5, color: "black"))
+        \(box(0.5, 0.0, 0.5, 0.5))\(box(0.5, 0.5, 0.5, 0.5, color: "black", align: "left"))
         example:
           - left on unread
           - left on read
@@ -139,7 +141,8 @@ import Testing
         let pack = URL(fileURLWithPath: TestServer.tempDirectory())
         try Self.folder(pack, "big", config: Self.drake, picture: Data(count: TemplatePack.maxPictureBytes))
         let entry = try TemplatePack.read(pack.appendingPathComponent("big")) { _ in nil }
-        #expect(entry.boxes.count == 2 && entry.boxes[1].style == .dark)
+        #expect(entry.boxes.count == 2 && entry.boxes[1].style == .dark && entry.boxes[1].textAlign == .left)
+        #expect(entry.boxes[0] == CaptionBox(0.5, 0, 0.5, 0.5), "white, centred, thick: the default look")
         try Self.folder(pack, "big", config: Self.drake, picture: Data(count: TemplatePack.maxPictureBytes + 1))
         #expect {
             _ = try TemplatePack.read(pack.appendingPathComponent("big")) { _ in nil }

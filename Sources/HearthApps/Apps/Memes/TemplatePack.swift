@@ -6,7 +6,8 @@ import Yams
 /// named for its id, holding a `config.yml` (name, source, keywords, example and a `text:` list of
 /// boxes) and a `default.jpg|png|gif|webp` background. A box's `anchor_x`/`anchor_y` is its top
 /// left corner and `scale_x`/`scale_y` its size, as fractions of the picture — Hearth's own
-/// `CaptionBox` measures. What Hearth does not draw (angle, per-box letter case, timing) is left out.
+/// `CaptionBox` measures; `align` is the text's alignment across the box. What Hearth does not draw
+/// (angle, per-box letter case, timing, overlays) is left out, and an unknown colour or font is the default.
 public enum TemplatePack {
     /// Most template folders one import reads (memegen has about 210).
     public static let maxTemplates = 1000
@@ -140,6 +141,7 @@ public enum TemplatePack {
             var anchor_y: Double? = nil
             var scale_x: Double? = nil
             var scale_y: Double? = nil
+            var align: String? = nil
 
             /// The box, moved and cut to lie inside the picture (a few of memegen's reach a little
             /// past an edge); nil when nothing of it is left inside.
@@ -158,7 +160,8 @@ public enum TemplatePack {
                 return CaptionBox(
                     left, top, right - left, bottom - top, style: dark ? .dark : .outline,
                     font: font.flatMap(CaptionFonts.resolve).flatMap { $0 == "default" ? nil : $0 },
-                    color: fill == CaptionColor(255, 255, 255) ? nil : fill)
+                    color: fill == CaptionColor(255, 255, 255) ? nil : fill,
+                    textAlign: align.flatMap { $0 == "center" ? nil : CaptionBox.TextAlign(rawValue: $0) })
             }
         }
     }
