@@ -13,6 +13,8 @@ public final class WebSocketSession: Sendable {
     public let opcodes = NIOLockedValueBox<[WebSocketOpcode]>([])
     /// Close frames received: their status codes.
     public let closeCodes = NIOLockedValueBox<[UInt16]>([])
+    /// Pong frames received: their payloads.
+    public let pongs = NIOLockedValueBox<[String]>([])
     /// Send data frames as binary instead of text.
     public let sendsBinary = NIOLockedValueBox(false)
 }
@@ -148,6 +150,8 @@ extension TestClient {
                     session.closeCodes.withLockedValue { $0.append(code) }
                 }
                 context.close(promise: nil)
+            case .pong:
+                session.pongs.withLockedValue { $0.append(String(buffer: frame.unmaskedData)) }
             default:
                 break
             }

@@ -185,4 +185,20 @@ import Testing
             try await second.expectClosed()
         }
     }
+
+    /// A ping is answered with its payload between the connection's frames, and a close is
+    /// answered with 1000 (normal closure) and the connection closed.
+    @Test func pingsAreAnsweredAndACloseIsReturned() async throws {
+        try await withServer { server in
+            let (web, session) = try await TestClient.connectWebSocket(port: server.httpPort)
+            try await Self.register(web, "pinger")
+            try await web.sendFrames([(.ping, true, "are you there")])
+            try await web.send("PING :after")
+            try await web.expect("PONG")
+            #expect(session.pongs.withLockedValue { $0 } == ["are you there"])
+            try await web.sendFrames([(.connectionClose, true, "")])
+            try await web.expectClosed()
+            #expect(session.closeCodes.withLockedValue { $0 } == [1000])
+        }
+    }
 }
