@@ -40,7 +40,9 @@ enum MemeCommands {
 
     /// `!meme SOURCE text | text`, `!meme show ID`, `!meme delete ID`.
     static let meme = BotCommand(
-        "meme", group: group, usage: "TEMPLATE|IMAGE top text | bottom text  ·  show ID  ·  delete ID",
+        "meme", group: group,
+        usage: "TEMPLATE|IMAGE top text | bottom text  ·  IMAGE \"top\" \"bottom\" --box x,y,w,h --font F --color C"
+            + " --outline C|none --align left|center|right --valign top|middle|bottom  ·  show ID  ·  delete ID",
         summary: "make a meme from a template or your picture (more | parts for templates with more texts)",
         example: "!meme sunset when the build is green | on the first try", arity: 1...Int.max
     ) { request in
@@ -62,10 +64,11 @@ enum MemeCommands {
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw request.usageError("what should it say? Separate the texts with |")
         }
+        let (captions, options) =
+            MemeBoxOptions.used(in: text) ? try MemeBoxOptions.parse(text) : (try MemeDraft.captions(text), [])
         let draft = try await MemeDraft.make(
-            source: sourceWord, captions: try MemeDraft.captions(text), for: me, store: store,
-            settings: request.settings)
-        let (base, boxes, captions, scale) = (draft.base, draft.boxes, draft.captions, draft.scale)
+            source: sourceWord, captions: captions, options: options, for: me, store: store, settings: request.settings)
+        let (base, boxes, scale) = (draft.base, draft.boxes, draft.scale)
         let key = MediaLibrary.renderKey(base: base, boxes: boxes, captions: captions, textScale: scale)
         let image: ImageRecord
         if let cached = try await store.cachedRender(key: key) {

@@ -17,6 +17,11 @@ struct MemeDraft {
         let captions = text.split(separator: "|", omittingEmptySubsequences: false).map {
             $0.trimmingCharacters(in: .whitespaces)
         }
+        return try checked(captions)
+    }
+
+    /// `captions`, or the error that names the first over `MediaLimits.maxCaptionBytes`.
+    static func checked(_ captions: [String]) throws -> [String] {
         if let long = captions.first(where: { $0.utf8.count > MediaLimits.maxCaptionBytes }) {
             throw BotError(
                 "\"\(long.prefix(20))…\" is too long: a text may have \(MediaLimits.maxCaptionBytes) bytes")
@@ -27,15 +32,20 @@ struct MemeDraft {
     /// The draft for `source` (a built-in template, one of the person's or a global template,
     /// or one of their uploads by id prefix), or the error `!meme` answers.
     static func make(
-        source: String, captions: [String], for me: AccountRef, store: Store, settings: UserSettings?
+        source: String, captions: [String], options: [MemeBoxOptions] = [], for me: AccountRef, store: Store,
+        settings: UserSettings?
     ) async throws -> MemeDraft {
-        var (base, boxes) = try await picture(source, for: me, store: store)
-        if captions.count > boxes.count {
-            throw BotError(
-                "\(source) has \(Words.counted(boxes.count, "text")); you gave \(captions.count)"
-                    + " — separate them with |")
+        let (base, own) = try await picture(source, for: me, store: store)
+        // Each text in its own box, changed by its options; a text past the picture's boxes needs a --box.
+        let boxes = try captions.indices.map { i in
+            let options = i < options.count ? options[i] : MemeBoxOptions()
+            guard let box = options.applied(to: i < own.count ? own[i] : nil) else {
+                throw BotError(
+                    "\(source) has \(Words.counted(own.count, "text")); you gave \(captions.count)"
+                        + " — separate them with |, or place the others with --box x,y,w,h")
+            }
+            return box
         }
-        boxes = Array(boxes.prefix(captions.count))
         let scale = MemeCommands.textScales[settings?["textsize"] ?? "normal"] ?? 1
         return MemeDraft(base: base, boxes: boxes, captions: captions, scale: scale)
     }
