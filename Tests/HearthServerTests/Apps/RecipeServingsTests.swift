@@ -86,4 +86,17 @@ import Testing
             #expect(!own.contains("you voted"))
         }
     }
+
+    /// Counts read as English: "1 ingredient, 1 step", not "1 ingredients, 1 steps".
+    @Test func oneIngredientAndOneStepAreSingular() async throws {
+        try await withServer { server in
+            let ann = try await TestClient.user(server, "ann")
+            try await ann.send("!recipe new")
+            try await ann.expect("What is the recipe called?")
+            for line in ["Tea", "1 tsp tea", ".", "Brew.", ".", "-", "-"] { try await ann.send(line) }
+            try await ann.expect("“Tea” is ready (1 ingredient, 1 step)")
+            try await ann.send("!recipe new")
+            try await ann.expect("You have your draft “Tea” (1 ingredient, 1 step)")
+        }
+    }
 }

@@ -90,9 +90,13 @@ enum RecipeCommands {
         case .tags: return "Cuisine and diet tags, e.g. italian vegetarian (or - for none)."
         case .ready:
             return
-                "“\(draft.title)” is ready (\(draft.ingredientLines.count) ingredients, \(draft.stepLines.count) "
-                + "steps): !recipe post to publish it, !recipe cancel to drop it."
+                "“\(draft.title)” is ready (\(parts(draft))): !recipe post to publish it, !recipe cancel to drop it."
         }
+    }
+
+    /// "1 ingredient, 2 steps": how far a draft has got.
+    static func parts(_ draft: RecipeDraft) -> String {
+        Words.counted(draft.ingredientLines.count, "ingredient") + ", " + Words.counted(draft.stepLines.count, "step")
     }
 
     static func writing(_ me: AccountRef, _ on: Bool) -> SessionEffect { .captureLines(accountID: me.id, on: on) }
@@ -262,7 +266,7 @@ enum RecipeCommands {
             let what = draft.title.isEmpty ? "an untitled draft" : "your draft “\(draft.title)”"
             return BotResponse(
                 [
-                    "You have \(what) (\(draft.ingredientLines.count) ingredients, \(draft.stepLines.count) steps) — "
+                    "You have \(what) (\(parts(draft))) — "
                         + "let's continue. \(prompt(draft.stage, draft))"
                 ],
                 effects: draft.stage == .ready ? [] : [writing(me, true)])
