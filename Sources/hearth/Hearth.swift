@@ -114,6 +114,13 @@ struct Template: AsyncParsableCommand {
         commandName: "templates", abstract: "Manage global meme templates (works while the server runs).",
         subcommands: [Add.self, Import.self], aliases: ["template"])
 
+    /// The data directory's pictures, for a command run beside the server.
+    static func media(_ dataDir: String, _ store: any Store) throws -> MediaLibrary {
+        try MediaLibrary(
+            directory: URL(fileURLWithPath: dataDir).appendingPathComponent("media"), publicURL: "", threads: 1,
+            shared: store.sharedPictures)
+    }
+
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a memegen-style template pack: one folder per template (config.yml + default.jpg|png|gif).")
@@ -124,9 +131,7 @@ struct Template: AsyncParsableCommand {
         func run() async throws {
             let store = try await database.open(dataDirectory: dataDir, logger: Logger(label: "hearth"))
             defer { Task { await store.close() } }
-            let media = try MediaLibrary(
-                directory: URL(fileURLWithPath: dataDir).appendingPathComponent("media"), publicURL: "", threads: 1,
-                shared: store.sharedPictures)
+            let media = try Template.media(dataDir, store)
             defer { Task { try? await media.shutdown() } }
             let report: TemplatePackImport.Report
             do {
@@ -157,9 +162,7 @@ struct Template: AsyncParsableCommand {
             }
             let store = try await database.open(dataDirectory: dataDir, logger: Logger(label: "hearth"))
             defer { Task { await store.close() } }
-            let media = try MediaLibrary(
-                directory: URL(fileURLWithPath: dataDir).appendingPathComponent("media"), publicURL: "", threads: 1,
-                shared: store.sharedPictures)
+            let media = try Template.media(dataDir, store)
             defer { Task { try? await media.shutdown() } }
             let image: ImageRecord
             do { image = try await media.ingest([UInt8](bytes), ownerID: nil) } catch {
