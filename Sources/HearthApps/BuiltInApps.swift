@@ -24,7 +24,7 @@ public enum BuiltInApps {
                         builtin: config.builtinFortunes)
                 ],
                 pages: [FortunePages.person, FortunePages.map, FortunePages.leaderboard],
-                actions: FortunePages.actions),
+                actions: FortunePages.actions + SayingPages.actions),
             BotApp(
                 name: "recipes", commands: RecipeCommands.all + MealPlanCommands.all,
                 profileLine: { try await RecipeCommands.profileLine($0) },

@@ -24,11 +24,14 @@ public struct Caller: Sendable {
     public var channel: String?
     /// SHA-256 of the connection's TLS client certificate (hex), if it gave one.
     public var certificateFingerprint: String?
+    /// The connection is a server operator's (IRC `OPER`): it moderates what users propose.
+    public var isOper = false
 
     public init(
         sessionID: Int, nick: String, account: AccountRef? = nil, tokenHash: String? = nil, address: String,
-        isIRC: Bool, channel: String? = nil, certificateFingerprint: String? = nil
+        isIRC: Bool, channel: String? = nil, certificateFingerprint: String? = nil, isOper: Bool = false
     ) {
+        self.isOper = isOper
         self.certificateFingerprint = certificateFingerprint
         self.sessionID = sessionID
         self.nick = nick

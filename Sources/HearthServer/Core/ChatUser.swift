@@ -132,6 +132,6 @@ extension ChatState {
         return Caller(
             sessionID: client.id, nick: user.nick, account: user.account, tokenHash: user.tokenHash,
             address: client.address, isIRC: user.mode != .plain, channel: channel,
-            certificateFingerprint: user.certificateFingerprint)
+            certificateFingerprint: user.certificateFingerprint, isOper: user.isOper)
     }
 }

@@ -11,7 +11,9 @@ import Testing
 
     /// A fortunes folder as an operator keeps it: strfile files (with their .dat indexes) and a
     /// folder of them.
-    static func start(_ clock: TestClock) async throws -> TestServer {
+    static func start(_ clock: TestClock, configure: (inout TestConfig) -> Void = { _ in }) async throws
+        -> TestServer
+    {
         let directory = TestServer.tempDirectory()
         func write(_ sayings: [String], _ path: String) throws {
             try (sayings.joined(separator: "\n%\n") + "\n%\n").write(
@@ -27,6 +29,7 @@ import Testing
             config.clock = clock.hearth
             config.apps.fortunesDirectory = directory
             config.apps.builtinFortunes = false
+            configure(&config)
         }
     }
 
@@ -39,7 +42,9 @@ import Testing
         try await stopping(try await Self.start(clock)) { server in
             let ivy = try await TestClient.user(server, "ivy")
             try await ivy.send("!fortune categories")
-            try await ivy.expect("Fortune categories: poems (3) · science (3) · wisdom (2)")
+            // Users' sayings are categories too (none written yet).
+            try await ivy.expect(
+                "Fortune categories: by-friends (0) · community (0) · poems (3) · science (3) · wisdom (2)")
             try await ivy.expect("yours: all")
             try await ivy.send("!fortune scince")
             try await ivy.expect("there is no fortune category \"scince\" — did you mean science?")

@@ -18,21 +18,27 @@ enum FortuneCategories {
         return catalogue
     }
 
+    /// The catalogue's categories and those of users' sayings (`SayingCommands.categories`).
+    static func names(_ catalogue: FortuneCatalogue) -> [String] {
+        Array(Set(catalogue.categories + SayingCommands.categories)).sorted()
+    }
+
     /// The category `word` names, or an error naming the near ones and the list.
     static func named(_ word: String, in catalogue: FortuneCatalogue) throws -> String {
         let name = word.lowercased()
-        if catalogue.categories.contains(name) { return name }
-        let near = Suggest.closest(to: name, in: catalogue.categories)
+        let names = names(catalogue)
+        if names.contains(name) { return name }
+        let near = Suggest.closest(to: name, in: names)
         let guess = near.isEmpty ? "" : " — did you mean \(near.joined(separator: " or "))?"
         throw BotError(
             "there is no fortune category \"\(word)\"\(guess) Categories: "
-                + "\(catalogue.categories.joined(separator: ", ")). Give a place as @LAT,LON or @City")
+                + "\(names.joined(separator: ", ")). Give a place as @LAT,LON or @City")
     }
 
     /// The categories the `fortunes` setting names that this server has (nil: all of them).
     static func chosen(_ setting: String?, in catalogue: FortuneCatalogue) -> Set<String>? {
         guard let setting, setting != all else { return nil }
-        let known = Set(setting.split(separator: ",").map(String.init)).intersection(catalogue.categories)
+        let known = Set(setting.split(separator: ",").map(String.init)).intersection(names(catalogue))
         return known.isEmpty ? nil : known  // an operator may have taken a category away
     }
 
@@ -62,11 +68,18 @@ enum FortuneCategories {
     }
 
     /// `!fortune categories`: each with how many sayings it has, and the reader's choice.
-    static func list(_ request: BotRequest) throws -> BotResponse {
+    static func list(_ request: BotRequest) async throws -> BotResponse {
+        let me = try request.account()
         let catalogue = try catalogue(request)
         let mine = chosen(request.settings?[settingKey], in: catalogue)
-        let rows = catalogue.categories.map { name in
-            "\(mine?.contains(name) == true ? "*" : "")\(name) (\(catalogue.count(in: name)))"
+        let store = request.services.store
+        let users = [
+            SayingCommands.friendsCategory: try await store.friendSayings(of: me.id, limit: SayingCommands.friendsPool)
+                .count,
+            SayingCommands.communityCategory: try await store.sayingCount(status: .approved),
+        ]
+        let rows = names(catalogue).map { name in
+            "\(mine?.contains(name) == true ? "*" : "")\(name) (\(users[name] ?? catalogue.count(in: name)))"
         }
         let choice = mine.map { "yours: \($0.sorted().joined(separator: ","))" } ?? "yours: all"
         return BotResponse([

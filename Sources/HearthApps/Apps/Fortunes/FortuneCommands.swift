@@ -98,7 +98,7 @@ enum FortuneCommands {
         case "show": return try await show(request)
         case "map": return try await map(request)
         case "stats": return try await stats(request)
-        case "categories": return try FortuneCategories.list(request)
+        case "categories": return try await FortuneCategories.list(request)
         default: return try await open(request)
         }
     }
@@ -135,7 +135,17 @@ enum FortuneCommands {
         // From the category asked for, else those the reader chose; no repeats until all of them
         // have been seen.
         let chosen = FortuneCategories.chosen(request.settings?[FortuneCategories.settingKey], in: catalogue)
-        let pool = catalogue.sayings(in: category.map { [$0] } ?? chosen)
+        var pool = try await SayingCommands.pool(
+            request, me, wanted: category.map { [$0] } ?? chosen, catalogue: catalogue)
+        if pool.isEmpty, category == nil {  // the chosen ones hold nothing yet (no friend wrote one): all
+            pool = try await SayingCommands.pool(request, me, wanted: nil, catalogue: catalogue)
+        }
+        guard !pool.isEmpty else {
+            throw BotError(
+                category == SayingCommands.friendsCategory
+                    ? "none of your friends (mutual follows) has written a saying yet — !saying add TEXT writes one"
+                    : "there are no sayings in \(category ?? "the catalogue") yet — !fortune categories lists them")
+        }
         var (round, seen) = try await store.fortuneRound(accountID: me.id)
         var unseen = pool.filter { !seen.contains($0.key) }
         if unseen.isEmpty {
@@ -482,7 +492,7 @@ enum FortuneCommands {
         try await store.topPoints(limit: leaderboardSize, friendsOf: friendsOf)
     }
 
-    static let all: [BotCommand] = [fortune, fortunes, points, top]
+    static let all: [BotCommand] = [fortune, fortunes, points, top] + SayingCommands.all
 
     static func profileLine(_ context: ProfileContext) async throws -> String? {
         let tally = context.tally

@@ -34,7 +34,7 @@ enum FortunePages {
         }
         if let opened { values["today"] = cookie(opened) }
         values["canOpen"] = own && opened == nil
-        values["categories"] = request.services.fortunes?.categories ?? []
+        values["categories"] = request.services.fortunes.map(FortuneCategories.names) ?? []
         if opened != nil, let next = countdown(last, days, request) { values["next"] = next }
         let all = try await store.allFortunes(of: subject.id)
         if let image = await mapImage(request, of: AccountRef(id: subject.id, name: subject.name), all) {
@@ -93,7 +93,7 @@ enum FortunePages {
             "cookies": Words.counted(all.count, "cookie"), "canOpen": canOpen,
         ]
         if let next = countdown(all.last, days, request) { values["next"] = next }
-        values["categories"] = request.services.fortunes?.categories ?? []
+        values["categories"] = request.services.fortunes.map(FortuneCategories.names) ?? []
         // One row per place: how many cookies were opened there, first and last day.
         var places: [(name: String, count: Int, first: String, last: String)] = []
         for f in all {
@@ -108,6 +108,7 @@ enum FortunePages {
         values["places"] = places.map { ["place": $0.name, "count": $0.count, "first": $0.first, "last": $0.last] }
         values["located"] = places.reduce(0) { $0 + $1.count }
         values["hasPlaces"] = !places.isEmpty
+        values.merge(try await SayingPages.values(store, viewer)) { $1 }
         let image = await mapImage(request, of: viewer, all)
         if let image { values["image"] = image }
         return WebContent(

@@ -79,6 +79,7 @@ enum FortuneTemplates {
           {{^places}}<p class="empty">No cookies with a place yet — open one with a city or coordinates
             (in chat: <code>!fortune @Paris</code>, or <code>!set location on</code>).</p>{{/places}}
         </section>
+        \(SayingPages.template)
         <script src="{{script.countdown}}" defer></script>
         """
 
