@@ -10,13 +10,15 @@ import Testing
         var server = try await TestServer.start(dataDirectory: dir)
         try await TestClient.register(server, "ann", "s3cret-pass")
         // bob makes #den (its operator); ann joins it and #tea, then her device leaves.
-        let bob = try await TestClient.irc(server, nick: "bob")
+        let bob = try await TestClient.irc(
+            server, nick: "bob", extra: ["CAP LS 302", "CAP REQ :away-notify", "CAP END"])
         try await bob.send("JOIN #den")
         try await bob.expectNumeric("366")
         let laptop = try await AlwaysOnTests.alwaysOnInDen(server, nick: "ann", login: "ann@laptop")
         try await laptop.send("JOIN #tea")
         try await laptop.expectNumeric("366")
         await laptop.close()
+        try await bob.expect(":ann!") { $0.contains(" AWAY :") }
         try await bob.send("KICK #den ann :not now")
         try await bob.expect(" KICK #den ann :not now")
         try await bob.send("NAMES #den")
