@@ -12,7 +12,8 @@ extension PostgresStore: RecipeStore {
         SELECT \(qualified(recipeColumns, "recipe")), account.name
         FROM recipe JOIN account ON account.id = recipe.accountId
         """
-    static let draftColumns = "accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt, source, servings"
+    static let draftColumns =
+        "accountId, stage, title, ingredients, steps, photoImageId, tags, updatedAt, source, servings"
 
     static func recipeRecord(_ row: PostgresRow) throws -> Stored<RecipeRecord> {
         let (
