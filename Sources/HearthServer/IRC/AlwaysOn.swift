@@ -85,11 +85,11 @@ extension Core {
         if state.nicks[key] == nil { state.nicks[key] = client }
     }
 
-    /// Whether `client`'s account is always-on and `key` is not its name.
+    /// Whether `client`'s account is always-on and `key` is neither its name nor its presence's nick.
     func mustKeepAccountNick(_ client: Client, _ key: String) -> Bool {
         chat.withLock { state in
             guard let account = state[client].account, isAlwaysOn(state, account.id) else { return false }
-            return IRCNames.fold(account.name) != key
+            return IRCNames.fold(account.name) != key && IRCNames.fold(Self.presenceNick(state, account)) != key
         }
     }
 

@@ -17,13 +17,18 @@ extension Core {
         Scram.sha256(der).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// AUTHENTICATE after EXTERNAL: `+` (or an authzid naming the same account) logs in as the
-    /// account that added this connection's certificate (903), else 904.
+    /// AUTHENTICATE after EXTERNAL: `+` (or an authzid naming the same account, with or without a
+    /// device) logs in as the account that added this connection's certificate (903), else 904.
     func external(_ client: Client, authzid payload: String) {
         client.saslExternal = false
         let authzid = payload.isEmpty ? "" : Data(base64Encoded: payload).flatMap { String(data: $0, encoding: .utf8) }
         let fingerprint = chat.withLock { state in state[client].certificateFingerprint }
-        guard let authzid else { return externalFailed(client, "malformed EXTERNAL message") }
+        guard let login = authzid else { return externalFailed(client, "malformed EXTERNAL message") }
+        // `alice@phone` (or `@phone`) names the device, as in a PLAIN or SCRAM login.
+        guard let (authzid, device) = Self.deviceLogin(login) else {
+            return externalFailed(client, Self.deviceNameRule)
+        }
+        client.device = device
         guard let fingerprint else {
             return externalFailed(client, "no client certificate (connect over TLS with one)")
         }

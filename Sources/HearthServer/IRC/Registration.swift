@@ -124,8 +124,9 @@ extension Core {
             }
             return
         }
-        if me.registered, mustKeepAccountNick(client, key) {
-            reply(client, .unknownError, "NICK", Self.alwaysOnNickRule)
+        if mustKeepAccountNick(client, key) {
+            // Before the welcome the presence's nick simply stays, as Ergo replaces it too.
+            if me.registered { reply(client, .unknownError, "NICK", Self.alwaysOnNickRule) }
             return
         }
         if !me.registered, waitsForAccount(client, wanted, key) { return }

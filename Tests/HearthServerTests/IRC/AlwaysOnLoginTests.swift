@@ -53,6 +53,43 @@ import Testing
         }
     }
 
+    /// SASL EXTERNAL's authzid may name the device too (`ann@tablet`, or `@tablet`).
+    @Test func anExternalLoginNamesADeviceThatGetsWhatItMissed() async throws {
+        let (started, port) = try await TLSTests.tlsServer()
+        try await stopping(started) { server async throws in
+            let (withCertificate, fingerprint) = try await SaslExternalTests.clientCertificate()
+            try await TestClient.register(server, "ann", "s3cret-pass")
+            let laptop = try await AlwaysOnTests.alwaysOnInDen(server, nick: "ann", login: "ann@laptop")
+            try await laptop.send("PRIVMSG hearth :!cert add \(fingerprint)")
+            try await laptop.expect("Added \(fingerprint)")
+            let bob = try await AlwaysOnTests.watcher(server)
+
+            func tablet(_ authzid: String) async throws -> TestClient {
+                let c = try await TestClient.connectTLS(port: port, configure: withCertificate)
+                let named = Data(authzid.utf8).base64EncodedString()
+                #expect(try await SaslExternalTests.external(c, authzid: named).contains(" 903 "))
+                try await c.send("NICK tab")
+                try await c.send("USER tab 0 * :Tab")
+                try await c.send("CAP END")
+                try await c.expectNumeric("001")
+                return c
+            }
+            let first = try await tablet("ann@tablet")
+            try await first.expect("JOIN #den")
+            await first.close()
+            await laptop.close()
+            try await bob.expect(" AWAY :")
+            try await bob.send("PRIVMSG #den :for the tablet")
+            let back = try await tablet("@tablet")
+            try await back.expect("While you were away: 1 line")
+            try await back.expect("PRIVMSG #den :for the tablet")
+
+            let bad = try await TestClient.connectTLS(port: port, configure: withCertificate)
+            let long = Data("ann@\(String(repeating: "t", count: 33))".utf8).base64EncodedString()
+            #expect(try await SaslExternalTests.external(bad, authzid: long).contains("a device's name (after @)"))
+        }
+    }
+
     @Test func anAlwaysOnAccountKeepsItsNameAsItsNick() async throws {
         try await withServer { server in
             try await TestClient.register(server, "ann", "s3cret-pass")
