@@ -99,4 +99,20 @@ import Testing
             try await ann.expect("You have your draft “Tea” (1 ingredient, 1 step)")
         }
     }
+
+    /// Chat's recipe lists link each recipe's photo, as meme lists link their pictures.
+    @Test func recipeListsLinkTheirPhotos() async throws {
+        try await withServer { server in
+            let (cook, _) = try await RecipePageTests.cookPostsARecipe(server, photo: true)
+            let photo = "http://127.0.0.1:\(server.httpPort)/i/"
+            for command in ["!recipes new", "!recipes hot", "!recipes by cook", "!search tomatoes"] {
+                try await cook.send(command)
+                let line = try await cook.expect("#1  Tomato soup")
+                #expect(line.contains(photo), "\(command): \(line)")
+            }
+            try await cook.send("!save 1")
+            try await cook.send("!saved")
+            #expect(try await cook.expect("#1  Tomato soup").contains(photo))
+        }
+    }
 }

@@ -418,13 +418,26 @@ enum RecipeCommands {
         return response
     }
 
-    static func table(_ rows: [RecipeRow], now: Date) -> [String] {
+    static func table(_ rows: [RecipeRow], now: Date, photos: [Int64: String] = [:]) -> [String] {
         rows.map { row in
             let r = row.recipe
             return
                 "#\(r.id)  \(r.title)  by \(row.author)  score \(r.score)  \(Words.counted(r.comments, "comment"))"
                 + "\(r.tags.isEmpty ? "" : "  [\(r.tags)]")  \(TimeText.ago(from: r.createdAt, to: now))"
+                + (photos[r.id].map { "  \($0)" } ?? "")
         }
+    }
+
+    /// A list's photos as links, by recipe (as meme lists link their pictures).
+    static func photos(_ request: BotRequest, _ rows: [RecipeRow]) async throws -> [Int64: String] {
+        guard let media = request.services.media else { return [:] }
+        var links: [Int64: String] = [:]
+        for row in rows {
+            if let id = row.recipe.photoImageId, let image = try await request.services.store.image(id: id) {
+                links[row.recipe.id] = media.url(image)
+            }
+        }
+        return links
     }
 
     /// Score decayed by age: a day-old vote counts about a third of a new one.
@@ -494,7 +507,7 @@ enum RecipeCommands {
         if total == 0 { return BotResponse(["No recipes yet — write one: !recipe new"]) }
         if rows.isEmpty { return BotResponse(["There is no page \(page)."]) }
         return BotResponse(
-            ["\(request.style.bold(title)):"] + table(rows, now: now)
+            ["\(request.style.bold(title)):"] + table(rows, now: now, photos: try await photos(request, rows))
                 + Paging.footer(
                     request, page: page, total: total, size: StoreLimits.recipePageSize,
                     command: "!recipes \(kind)\(author.map { " \($0.name)" } ?? "")"))
@@ -549,7 +562,8 @@ enum RecipeCommands {
         let (rows, total) = try await request.services.store.recipes(order: .new, savedBy: me.id, page: page)
         if total == 0 { return BotResponse(["Nothing saved yet — !save ID on a recipe you like."]) }
         return BotResponse(
-            ["\(request.style.bold("Saved recipes")) (\(total)):"] + table(rows, now: request.services.clock.now())
+            ["\(request.style.bold("Saved recipes")) (\(total)):"]
+                + table(rows, now: request.services.clock.now(), photos: try await photos(request, rows))
                 + Paging.footer(request, page: page, total: total, size: StoreLimits.recipePageSize, command: "!saved"))
     }
 
@@ -583,7 +597,8 @@ enum RecipeCommands {
             total > rows.count
             ? [request.style.dim("showing the best \(rows.count) — add words to narrow it down")] : []
         return BotResponse(
-            ["\(request.style.bold("Found \(total)")):"] + table(rows, now: request.services.clock.now()) + more)
+            ["\(request.style.bold("Found \(total)")):"]
+                + table(rows, now: request.services.clock.now(), photos: try await photos(request, rows)) + more)
     }
 
     static let prefs = BotCommand(
