@@ -80,14 +80,15 @@ extension PostgresStore: SayingStore {
     ) async throws -> Bool {
         let states = from.map(\.rawValue).sorted()
         let decided = decidedBy != nil
-        return !(try await rows(
-            """
-            UPDATE saying SET status = \(status.rawValue),
-              decidedAt = CASE WHEN \(decided) THEN \(now) ELSE decidedAt END,
-              decidedBy = CASE WHEN \(decided) THEN \(decidedBy) ELSE decidedBy END
-            WHERE id = \(id) AND status = ANY(\(states)) AND (\(author == nil) OR accountId = \(author ?? -1))
-            RETURNING 1
-            """)).isEmpty
+        return
+            !(try await rows(
+                """
+                UPDATE saying SET status = \(status.rawValue),
+                  decidedAt = CASE WHEN \(decided) THEN \(now) ELSE decidedAt END,
+                  decidedBy = CASE WHEN \(decided) THEN \(decidedBy) ELSE decidedBy END
+                WHERE id = \(id) AND status = ANY(\(states)) AND (\(author == nil) OR accountId = \(author ?? -1))
+                RETURNING 1
+                """)).isEmpty
     }
 
     public func deleteSaying(id: Int64, by accountID: Int64) async throws -> Bool {

@@ -6,7 +6,8 @@ extension SayingRecord: FetchableRecord, PersistableRecord {
 }
 
 extension SQLiteStore: SayingStore {
-    static let sayingWithAuthor = "SELECT saying.*, account.name AS author FROM saying JOIN account ON account.id = saying.accountId"
+    static let sayingWithAuthor =
+        "SELECT saying.*, account.name AS author FROM saying JOIN account ON account.id = saying.accountId"
 
     static func sayingRow(_ row: Row) throws -> SayingRow {
         SayingRow(saying: try Stored<SayingRecord>(row: row), author: row["author"])
@@ -15,7 +16,8 @@ extension SQLiteStore: SayingStore {
     public func addSaying(_ saying: SayingRecord, maxPerAccount: Int) async throws -> Stored<SayingRecord>? {
         try await pool.write { db in
             let count =
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM saying WHERE accountId = ?", arguments: [saying.accountId])
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM saying WHERE accountId = ?", arguments: [saying.accountId])
                 ?? 0
             guard count < maxPerAccount else { return nil }
             return try saying.insertStored(db)
@@ -24,7 +26,8 @@ extension SQLiteStore: SayingStore {
 
     public func saying(id: Int64) async throws -> SayingRow? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "\(Self.sayingWithAuthor) WHERE saying.id = ?", arguments: [id]).map(Self.sayingRow)
+            try Row.fetchOne(db, sql: "\(Self.sayingWithAuthor) WHERE saying.id = ?", arguments: [id]).map(
+                Self.sayingRow)
         }
     }
 
