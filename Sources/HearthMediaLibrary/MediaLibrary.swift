@@ -314,34 +314,6 @@ public final class MediaLibrary: Sendable {
         return picture
     }
 
-    /// The previews of `templates`, in order; the missing ones are drawn side by side on the
-    /// pool (a fresh server's maker page needs all of them at once).
-    public func templatePreviews(_ templates: [BuiltinTemplate]) async throws -> [String] {
-        try await withThrowingTaskGroup(of: (Int, String).self) { group in
-            for (index, template) in templates.enumerated() {
-                group.addTask { (index, try await self.templatePreview(template)) }
-            }
-            var links = [String](repeating: "", count: templates.count)
-            for try await (index, link) in group { links[index] = link }
-            return links
-        }
-    }
-
-    /// A built-in template's preview (drawn with its example captions on first use).
-    public func templatePreview(_ template: BuiltinTemplate) async throws -> String {
-        // Public pictures: the id is derived from the name, so it is the same across restarts.
-        let id = String(Sodium.hashSecret("template-preview/v1/\(template.name)").prefix(32))
-        let file = fileURL(id: id, format: "png")
-        if !FileManager.default.fileExists(atPath: file.path), let renderer {
-            try await run {
-                let picture = template.picture()
-                renderer.caption(picture, boxes: template.boxes, captions: template.example)
-                _ = try self.write(picture.fitted(maxSide: 480).png(level: 3), id: id, format: .png)
-            }
-        }
-        return url(id: id, format: "png")
-    }
-
     /// The world map with numbered markers and a legend, as a PNG.
     public func worldMap(title: String, markers: [WorldMap.Marker], ownerID: Int64?) async throws -> ImageRecord {
         guard let world = worldMapBase else {

@@ -42,6 +42,9 @@ struct MediaRoutes {
     func image(_ request: Request, _ context: HearthRequestContext) async throws -> Response {
         let file = context.parameters.get("file") ?? ""
         let parts = file.split(separator: ".", maxSplits: 1)
+        if parts.count == 2, parts[1] == "png", let template = media.previewTemplate(id: String(parts[0])) {
+            try await media.drawTemplatePreview(template)  // a built-in's preview is drawn when first asked for
+        }
         guard parts.count == 2, let bytes = try await media.read(id: String(parts[0]), ext: String(parts[1])) else {
             return Self.text(.notFound, "No such picture.")
         }

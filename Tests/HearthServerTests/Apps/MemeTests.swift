@@ -264,6 +264,26 @@ import Testing
         }
     }
 
+    /// `!templates` and the maker link the built-ins' previews without drawing them; each is
+    /// drawn when first asked for, and an unknown picture is still not found.
+    @Test func aTemplatesPreviewIsDrawnWhenFirstAskedFor() async throws {
+        try await withServer { server in
+            let hal = try await TestClient.user(server, "hal")
+            try await hal.send("!templates sunset")
+            let link = try Web.link(in: try await hal.expect("sunset"))
+            #expect(Self.mediaFiles(server).isEmpty)
+            let (png, response) = try await Web.fetch(link)
+            #expect(response.statusCode == 200)
+            #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+            #expect(Self.mediaFiles(server) == [link.lastPathComponent])
+            let (_, again) = try await Web.fetch(link)
+            #expect(again.statusCode == 200)
+            let unknown = link.deletingLastPathComponent()
+                .appendingPathComponent(String(repeating: "a", count: 32) + ".png")
+            #expect(try await Web.fetch(unknown).1.statusCode == 404)
+        }
+    }
+
     @Test func templatesOfUsersAndOperators() async throws {
         try await withServer { server in
             // An operator adds a global template from the shell while the server runs.

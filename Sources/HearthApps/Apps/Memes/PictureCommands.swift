@@ -104,7 +104,8 @@ enum PictureCommands {
         let word = request.words.first?.lowercased()
         let builtins = BuiltinTemplate.all.filter { matches($0, word) }
         var lines: [String] = []
-        for (template, link) in zip(builtins, try await media.templatePreviews(builtins)) {
+        for template in builtins {
+            let link = media.templatePreviewURL(template)
             lines.append(
                 "\(request.style.bold(template.name)) (\(template.boxes.count) texts) — \(template.summary) · \(link)")
         }
