@@ -40,12 +40,14 @@ public enum BuiltInApps {
                 name: "family",
                 commands: FamilyPrivacy.keptInFamily(
                     FamilyCommands.all + FamilyPeopleCommands.all + LocationCommands.all
-                        + FamilyFeedCommands.all),
+                        + FamilyFeedCommands.all + FamilyFileCommands.all),
                 onLogin: { try await FamilyCommands.onLogin($0, $1) },
                 onAccountDeleted: { try await FamilyCommands.onAccountDeleted($0, $1, $2) },
+                onTick: { try await FamilyDays.announce($0) },
                 guardedChannels: { try await FamilyCommands.guardedChannels($0) },
-                reservedChannels: FamilyCommands.reservedChannels, pages: [FamilyPages.family, FamilyPages.photos],
-                actions: FamilyForms.all),
+                reservedChannels: FamilyCommands.reservedChannels, services: [FamilyDays.CheckedDays()],
+                pages: [FamilyPages.family, FamilyPages.photos], actions: FamilyForms.all,
+                pictures: [FamilyPages.gedcom]),
             BotApp(
                 name: "home", commands: [], services: [HotLists(lifetime: config.hotListsLifetime)],
                 pages: [HomePage.page]),

@@ -35,6 +35,21 @@ public final class Bot: Sendable {
         return all
     }
 
+    /// How often the server asks the apps what time passing makes them do (`BotApp.onTick`).
+    public static let tickInterval: Duration = .seconds(60)
+
+    /// What time passing makes the apps do now; an app that fails is logged and skipped.
+    public func tick() async -> [SessionEffect] {
+        var all: [SessionEffect] = []
+        for app in apps {
+            guard let tick = app.onTick else { continue }
+            do { all += try await tick(services) } catch {
+                services.logger.warning("\(app.name): tick failed: \(error)")
+            }
+        }
+        return all
+    }
+
     /// The app reservation a folded channel name falls under, if any.
     public func reservation(for foldedName: String) -> ReservedChannels? {
         apps.lazy.compactMap(\.reservedChannels).first { foldedName.hasPrefix($0.prefix) }

@@ -6,6 +6,9 @@ import HearthStore
 /// Adding an app means adding one value to the list the executable gives `Bot` (`BuiltInApps.builtIn`).
 /// An app's answer to a private line that is not a command (nil: not for this app).
 public typealias LineContinuation = @Sendable (Bot, Caller, any PresenceDirectory, String) async -> BotResponse?
+/// What time passing makes an app do (a birthday announced on its day), asked when the server
+/// starts and every `Bot.tickInterval`; effects with no connection, like a web form's.
+public typealias TickHook = @Sendable (BotServices) async throws -> [SessionEffect]
 
 public struct BotApp: Sendable {
     public var name: String
@@ -16,6 +19,8 @@ public struct BotApp: Sendable {
     public var onLogin: LoginHook?
     /// Effects once an account is deleted (e.g. a family channel's members, its new founder told).
     public var onAccountDeleted: AccountDeletionHook?
+    /// Effects of time passing (see `TickHook`).
+    public var onTick: TickHook?
     /// A line said privately that is not a command but continues what the app is doing with
     /// the caller (a recipe being written); nil when it does not.
     public var continuation: LineContinuation?
@@ -33,7 +38,7 @@ public struct BotApp: Sendable {
     public init(
         name: String, commands: [BotCommand],
         profileLine: (@Sendable (ProfileContext) async throws -> String?)? = nil,
-        onLogin: LoginHook? = nil, onAccountDeleted: AccountDeletionHook? = nil,
+        onLogin: LoginHook? = nil, onAccountDeleted: AccountDeletionHook? = nil, onTick: TickHook? = nil,
         continuation: LineContinuation? = nil,
         guardedChannels: (@Sendable (BotServices) async throws -> [GuardedChannel])? = nil,
         reservedChannels: ReservedChannels? = nil, services: [any Sendable] = [], pages: [WebPage] = [],
@@ -48,6 +53,7 @@ public struct BotApp: Sendable {
         self.reservedChannels = reservedChannels
         self.onLogin = onLogin
         self.onAccountDeleted = onAccountDeleted
+        self.onTick = onTick
         self.name = name
         self.commands = commands
         self.profileLine = profileLine

@@ -364,6 +364,7 @@ public final class HearthServer: Sendable {
             server.readyTLS.set(tlsChannel?.localAddress?.port ?? 0)
             let registry = Task { await core.runChannelSaves() }
             let expiry = Task { await core.runHistoryExpiry() }
+            let ticks = Task { await core.runAppTicks() }
             try? await gracefulShutdown()
             // The other nodes quit this node's users at once, instead of after the heartbeat timeout.
             await core.network?.stop(reason: "\(server.config.node ?? "") shut down")
@@ -381,6 +382,8 @@ public final class HearthServer: Sendable {
             core.saves.finish()
             await registry.value
             expiry.cancel()
+            ticks.cancel()
+            await ticks.value  // no tick reaches the store after it closes
             await core.flushHistory()
             await core.presenceWrites.drain()  // the stand-ins of accounts still connected at the stop
             await core.push?.shutdown()

@@ -191,6 +191,15 @@ public protocol FamilyStore: Sendable {
 
     /// The family's newest posts with a picture, at most `limit`, with their authors' names.
     func familyPicturePosts(_ familyID: Int64, limit: Int) async throws -> [(Stored<FamilyPost>, String)]
+
+    /// Records that the family's `day` (YYYY-MM-DD, in its time zone) was announced: true for
+    /// the first to record it, false ever after (on any node, after any restart).
+    func claimFamilyDay(_ familyID: Int64, day: String, now: Date) async throws -> Bool
+
+    /// Posts of the family on this month and day (`MM-DD`) of an earlier year than `year`: events
+    /// dated so, and posts written then (by the UTC day), oldest first, at most `limit`.
+    func familyPostsOnThisDay(_ familyID: Int64, monthDay: String, year: Int, limit: Int) async throws
+        -> [(Stored<FamilyPost>, String)]
 }
 
 extension FamilyStore {

@@ -12,9 +12,9 @@ extension PostgresStore {
         "registeredChannel", "history", "historyAccess", "readMarker", "image", "uploadTicket", "template", "meme",
         "memeLike", "memeFav", "renderCache", "comment", "fortune", "pointsEvent", "lastLocation", "recipe",
         "recipeDraft", "recipeVote", "recipeSave", "family", "familyMember", "familyPerson", "familyLink",
-        "familyInvite", "familyPost", "postLike", "scramCredential", "formerName", "registrationInvite",
-        "pushSubscription", "serverBan", "channelListEntry", "channelAccess", "alwaysOnPresence", "clientCertificate",
-        "profileField",
+        "familyInvite", "familyPost", "postLike", "familyAnnouncement", "scramCredential", "formerName",
+        "registrationInvite", "pushSubscription", "serverBan", "channelListEntry", "channelAccess", "alwaysOnPresence",
+        "clientCertificate", "profileField",
         "mealPlan", "shopItem",
     ]
 

@@ -297,6 +297,16 @@ enum PostgresMigrations {
             CREATE INDEX shopItem_owner ON shopItem(owner, id)
             """
         ),
+        // The days whose birthdays and anniversaries a family was told of: once per day, whichever
+        // node or restart gets there first.
+        (
+            "v37-family-announcements",
+            """
+            CREATE TABLE familyAnnouncement (
+                familyId BIGINT NOT NULL REFERENCES family(id) ON DELETE CASCADE,
+                day TEXT NOT NULL, announcedAt TIMESTAMPTZ NOT NULL, PRIMARY KEY (familyId, day))
+            """
+        ),
     ]
 
     /// `text` with the accents of Latin letters taken off ("crème" is "creme"), for recipe search:

@@ -618,6 +618,16 @@ enum Migrations {
                     CREATE INDEX shopItem_owner ON shopItem(owner, id)
                     """)
         }
+        m.registerMigration("v38-family-announcements") { db in
+            // The days whose birthdays and anniversaries a family was told of: once per day,
+            // whichever node or restart gets there first.
+            try db.execute(
+                sql: """
+                    CREATE TABLE familyAnnouncement (
+                      familyId INTEGER NOT NULL REFERENCES family(id) ON DELETE CASCADE,
+                      day TEXT NOT NULL, announcedAt DATETIME NOT NULL, PRIMARY KEY (familyId, day))
+                    """)
+        }
         return m
     }
 }

@@ -77,11 +77,12 @@ public enum FamilyCommands {
         return effects
     }
 
-    /// On login: into every family channel.
+    /// On login: into every family channel; and today's birthdays there, if not announced yet.
     static func onLogin(_ services: BotServices, _ account: AccountRef) async throws -> [SessionEffect] {
         let families = try await services.store.families(of: account.id)
-        return families.isEmpty
-            ? [] : [.joinChannels(accountID: account.id, names: families.map { channelName($0.id) })]
+        if families.isEmpty { return [] }
+        return [.joinChannels(accountID: account.id, names: families.map { channelName($0.id) })]
+            + (try await FamilyDays.announce(services, only: families))
     }
 
     static func familyNameProblem(_ name: String) -> String? {

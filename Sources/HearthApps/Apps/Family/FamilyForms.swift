@@ -101,5 +101,19 @@ enum FamilyForms {
             return words.joined(separator: " ")
         }, back: { p in back(p) + "#people" })
 
-    static let all: [WebAction] = [post, event, like, comment, place, person]
+    /// `!family import #family-N` with the file's lines (pasted, or read from the chosen file by
+    /// family-import.js): the command's block.
+    static let gedcom: WebAction = {
+        var action = WebAction(
+            "/family/:id/import",
+            command: { p, form in
+                guard let family = target(p), let text = form["gedcom"], !text.isEmpty else { return nil }
+                let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+                return "!family import \(family)\n" + lines
+            }, back: { p in back(p) + "#import" })
+        action.isLong = true
+        return action
+    }()
+
+    static let all: [WebAction] = [post, event, like, comment, place, person, gedcom]
 }

@@ -48,6 +48,14 @@ enum FamilyPages {
         values["maxComment"] = CommentCommands.maxCommentLength
         values["sharing"] = try await store.settings(viewer.id)["location"] == "on"
         if let picture = FamilyForms.picture(request.query) { values["picture"] = picture }
+        let role = members.first { $0.accountId == viewer.id }?.role
+        if role == .founder || role == .admin { values["canImport"] = true }
+        values["export"] = FamilyFileCommands.exportPath(family, at: now)
+        values["maxImport"] = FamilyGEDCOM.maxImportBytes
+        let day = try await FamilyDays.zone(store, family).day(now)
+        values["today"] = FamilyDays.spoken(String(day.suffix(5)))
+        values["onThisDay"] = try await FamilyDays.onThisDay(
+            store, family, monthDay: String(day.suffix(5)), year: Int(day.prefix(4)) ?? 0)
 
         // The feed, newest first, paged as `!famfeed` pages it.
         let (posts, total) = try await store.familyPosts(family.id, page: request.page)
@@ -159,4 +167,14 @@ enum FamilyPages {
 
     /// The most pictures the gallery shows (the newest).
     static let maxGallery = 200
+
+    /// The family's tree as a GEDCOM file (`!family export`), for its members.
+    static let gedcom = WebPicture("/family/:id/tree.ged") { request in
+        let (_, family) = try await membersOnly(
+            request, signIn: "A family's tree is for its members: sign in to download it.",
+            refused: "Only the members of a family download its tree.")
+        let text = try await FamilyFileCommands.file(
+            request.services.store, family, now: request.services.clock.now())
+        return WebPicture.Drawn(bytes: Array(text.utf8), contentType: "text/plain; charset=utf-8")
+    }
 }

@@ -52,6 +52,27 @@ enum FamilyTemplates {
             <code>!tree link #1 parent of NAME</code> · <code>!tree how NAME NAME</code> ·
             <code>!person claim N</code></p>
         </section>
+        <section class="on-this-day" id="today">
+          <h2>On this day, {{today}}</h2>
+          <ul>{{#onThisDay}}<li>{{.}}</li>{{/onThisDay}}</ul>
+          {{^onThisDay}}<p class="empty">Nothing yet on this day in earlier years.</p>{{/onThisDay}}
+          <p class="commands">In chat: <code>!family today</code> · birthdays and anniversaries are
+            announced in <code>{{channel}}</code> on the day</p>
+        </section>
+        <section class="gedcom" id="import">
+          <h2>GEDCOM</h2>
+          <p><a href="{{export}}" download="tree.ged">Download the tree as a GEDCOM file</a> (for Gramps,
+            webtrees and other genealogy programs) · in chat: <code>!family export</code></p>
+          {{#canImport}}
+          <form method="post" action="/family/{{id}}/import" class="import-form" data-read-file>
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label>A .ged file (UTF-8, at most {{maxImport}} bytes)
+              <input type="file" accept=".ged,text/plain" hidden></label>
+            <textarea name="gedcom" required rows="6" placeholder="0 HEAD …" aria-label="GEDCOM text"></textarea>
+            <button>Import into the tree</button></form>
+          <p class="meta">People already in the tree (the same name and birth date) are not added again.</p>
+          {{/canImport}}
+        </section>
         <section class="feed">
           <h2>Feed ({{postCount}})</h2>
           <div class="card family-compose">

@@ -1,0 +1,137 @@
+import Foundation
+import HearthKit
+import HearthStore
+
+/// `!family export|import|today`: the tree as a GEDCOM file to take to other genealogy
+/// programs (Gramps, webtrees) and back, and what happened on this day in earlier years.
+enum FamilyFileCommands {
+    static let family = BotCommand(
+        "family", group: FamilyCommands.group, usage: "export · import · today",
+        summary: "your family tree as a GEDCOM file (export, import) and what happened on this day",
+        example: "!family today", arity: 0...Int.max, requiresLogin: true
+    ) { request in
+        // The web's forms name the family by its channel: `!family import #family-12`.
+        switch request.words.first?.lowercased() {
+        case "export": return try await export(request)
+        case "import": return try await importFile(request)
+        case "today", nil: return try await FamilyDays.today(request)
+        case let other?: throw request.usageError("\(other) is not a !family command")
+        }
+    }
+
+    static let all: [BotCommand] = [family]
+
+    /// The family a subcommand names by its channel after the subcommand, else the current one.
+    static func target(_ request: BotRequest) async throws -> (AccountRef, Stored<FamilyRecord>) {
+        guard request.words.count > 1, let id = FamilyCommands.familyID(channel: request.words[1]) else {
+            return try await FamilyCommands.current(request)
+        }
+        let me = try request.account()
+        guard let family = try await FamilyCommands.visibleFamily(request.services.store, viewer: me.id, id) else {
+            throw BotError("you are not in \(request.words[1]) — !tree families lists yours")
+        }
+        return (me, family)
+    }
+
+    /// The file's address (a new one each time, so no copy kept along the way is an old tree).
+    static func exportPath(_ family: Stored<FamilyRecord>, at now: Date) -> String {
+        "/family/\(family.id)/tree.ged?at=\(Int(now.timeIntervalSince1970))"
+    }
+
+    static func export(_ request: BotRequest) async throws -> BotResponse {
+        let (_, family) = try await target(request)
+        let tree = try await FamilyTree.read(request.services.store, family)
+        let now = request.services.clock.now()
+        guard let url = request.services.pageURL(exportPath(family, at: now)) else {
+            throw BotError("this server has no web pages to download the file from")
+        }
+        // Said in another channel, the answer is private (`FamilyPrivacy`): the link is the family's.
+        return BotResponse([
+            "\(family.name) as a GEDCOM file (\(tree.nodes.count) people, for Gramps, webtrees and others): \(url)"
+        ])
+    }
+
+    /// The file, for `tree.ged`: members only (the page's rule).
+    static func file(_ store: Store, _ family: Stored<FamilyRecord>, now: Date) async throws -> String {
+        let tree = try await FamilyTree.read(store, family)
+        let founder = try await store.account(id: family.founderId)?.name ?? family.name
+        return FamilyGEDCOM.export(tree, familyName: family.name, submitter: founder, now: now)
+    }
+
+    static func importFile(_ request: BotRequest) async throws -> BotResponse {
+        let (me, family) = try await target(request)
+        let store = request.services.store
+        let role = try await store.familyRole(family.id, accountID: me.id)
+        guard role == .founder || role == .admin else {
+            throw BotError("only the founder or an admin of \(family.name) imports a file")
+        }
+        guard !request.input.block.isEmpty else {
+            let link = request.services.pageURL("/family/\(family.id)#import").map { ": \($0)" } ?? ""
+            return BotResponse([
+                "Chat carries no files: upload the .ged file on \(Words.possessive(family.name)) page\(link)"
+            ])
+        }
+        let text = request.input.block.joined(separator: "\n")
+        let plan: FamilyGEDCOM.Plan
+        do { plan = try FamilyGEDCOM.plan(Array(text.utf8)) } catch { throw BotError("not imported: " + error.message) }
+        return BotResponse([try await apply(plan, store, family, by: me.id, now: request.services.clock.now())])
+    }
+
+    /// Adds the plan's people (those not in the tree already: the same name and birth date)
+    /// and their ties; a tie the tree refuses (one making someone their own ancestor) is
+    /// counted, not kept. Nothing is written when the family would hold too many people.
+    static func apply(
+        _ plan: FamilyGEDCOM.Plan, _ store: Store, _ family: Stored<FamilyRecord>, by accountID: Int64, now: Date
+    ) async throws -> String {
+        let tree = try await FamilyTree.read(store, family)
+        func key(_ name: String, _ born: String?) -> String { name.lowercased() + "\u{0}" + (born ?? "") }
+        var existing: [String: Int64] = [:]
+        for member in tree.members { existing[key(member.name, tree.facts(member.accountId)?.born)] = member.accountId }
+        for person in tree.unclaimed { existing[key(person.name, person.born)] = person.treeID }
+        var ids: [String: Int64] = [:]
+        var fresh: [FamilyGEDCOM.Plan.Person] = []
+        for person in plan.people {
+            if let id = existing[key(person.name, person.born)] { ids[person.xref] = id } else { fresh.append(person) }
+        }
+        let count = tree.people.count
+        guard count + fresh.count <= FamilyPersonRules.maxPeople else {
+            throw BotError(
+                "not imported: \(family.name) holds \(count) people and the file adds \(fresh.count); "
+                    + "a family holds at most \(FamilyPersonRules.maxPeople)")
+        }
+        for person in fresh {
+            let added = try await store.addFamilyPerson(
+                FamilyPerson(
+                    familyId: family.id, name: person.name, sex: person.sex, born: person.born,
+                    bornPlace: person.bornPlace, died: person.died, diedPlace: person.diedPlace, addedBy: accountID,
+                    createdAt: now))
+            ids[person.xref] = added.treeID
+        }
+        var had = Set(tree.links.map { [$0.from, $0.to, $0.kind == .parent ? 0 : 1] })
+        var (added, refused) = (0, 0)
+        for tie in plan.ties {
+            guard let from = ids[tie.from], let to = ids[tie.to], from != to else { continue }
+            let symmetric = tie.kind != .parent
+            let ends = symmetric ? [min(from, to), max(from, to)] : [from, to]
+            do {
+                try await store.link(family.id, from: from, to: to, kind: tie.kind, date: tie.date, place: tie.place)
+                if had.insert(ends + [symmetric ? 1 : 0]).inserted { added += 1 }
+            } catch FamilyError.wouldCycle {
+                refused += 1
+            }
+        }
+        var parts = [
+            "Imported into \(family.name): \(Words.counted(fresh.count, "person", plural: "people")) added, "
+                + "\(plan.people.count - fresh.count) already in the tree, \(Words.counted(added, "tie")) added"
+        ]
+        if refused > 0 { parts.append("\(refused) refused (someone would be their own ancestor)") }
+        if plan.approximated > 0 {
+            parts.append(
+                "\(Words.counted(plan.approximated, "date")) approximated (ABT, BEF, BET …: the first date kept)")
+        }
+        if plan.droppedDates > 0 { parts.append("\(Words.counted(plan.droppedDates, "date")) not kept") }
+        if plan.shortened > 0 { parts.append("\(plan.shortened) names or places shortened") }
+        if let ignored = plan.ignoredText { parts.append(ignored) }
+        return parts.joined(separator: "; ") + "."
+    }
+}
