@@ -96,3 +96,33 @@ import Testing
         }
     }
 }
+
+/// The maker's "Place and style" fields: the same options as chat, in the preview and the post.
+@Suite struct MemeMakerBoxTests {
+    @Test func placedTextsFromTheMakerForm() async throws {
+        try await withServer { server in
+            let dee = try await TestClient.user(server, "dee")
+            let short = try await MemeBoxTests.upload(dee)
+            let browser = WebBrowser(server)
+            try await browser.signIn("dee")
+            let editor = try await browser.get("/make?picture=\(short)")
+            #expect(editor.body.contains("name=\"x1\"") && editor.body.contains("name=\"align2\""))
+            let fields = ["x1": "2", "y1": "2", "w1": "46", "h1": "30", "color1": "red", "outline1": "none"]
+            var query = "source=\(short)&text1=hello"
+            for (name, value) in fields.sorted(by: { $0.key < $1.key }) { query += "&\(name)=\(value)" }
+            #expect(try await browser.get("/make/preview?\(query)").status == 200)
+            #expect(
+                try await browser.get("/make/preview?" + query.replacingOccurrences(of: "w1=46", with: "w1=99")).status
+                    == 400)
+            let made = try await browser.post(
+                "/make", form: ["picture": short, "text1": "hello"].merging(fields) { a, _ in a })
+            #expect(made.location == "/m/1")
+            try await dee.send("!meme show 1")
+            let link = try Web.link(in: try await dee.expect("http"))
+            let (jpeg, _) = try await Web.fetch(link)
+            let picture = try #require(GDImage.decode([UInt8](jpeg), format: .jpeg))
+            #expect(MemeBoxTests.count(picture, (255, 0, 0), x: 6..<154, y: 4..<76) > 50)
+            #expect(MemeBoxTests.count(picture, (255, 0, 0), x: 160..<320, y: 0..<240) == 0)
+        }
+    }
+}

@@ -100,10 +100,14 @@ enum MemeMaker {
         let store = request.services.store
         let (_, boxes) = try await MemeDraft.picture(source, for: me, store: store)
         let texts = (1...maxFields).map { caption(request.query["text\($0)"]) }
-        let captions = try MemeDraft.captions(texts.prefix(boxes.count).joined(separator: "|"))
+        var captions = try MemeDraft.captions(texts.prefix(boxes.count).joined(separator: "|"))
+        var options: [MemeBoxOptions] = []
+        if let placed = placedTexts(request.query) {
+            (captions, options) = try MemeBoxOptions.parse(placed)
+        }
         let settings = UserSettings(stored: try await store.settings(me.id))
         let draft = try await MemeDraft.make(
-            source: source, captions: captions, for: me, store: store, settings: settings)
+            source: source, captions: captions, options: options, for: me, store: store, settings: settings)
         let bytes = try await media.previewMeme(
             base: draft.base, boxes: draft.boxes, captions: draft.captions, textScale: draft.scale)
         return WebPicture.Drawn(bytes: bytes, contentType: "image/jpeg")
@@ -116,6 +120,7 @@ enum MemeMaker {
             "/make",
             command: { _, form in
                 guard let source = source(form) else { return nil }
+                if let placed = placedTexts(form) { return "!meme \(source) " + placed }
                 return "!meme \(source) " + captions(form).joined(separator: " | ")
             }, back: { _ in "/make" })
         action.formPage = page

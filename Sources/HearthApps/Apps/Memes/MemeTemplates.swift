@@ -103,6 +103,19 @@ enum MemeTemplates {
             <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="source" value="{{source}}">
             {{#fields}}<label>{{label}} <input name="text{{n}}" value="{{value}}" maxlength="{{maxCaption}}"
               autocomplete="off" enterkeyhint="done"></label>
+            <details class="box-options"><summary>Place and style</summary>
+              <div class="box-grid">
+                <label>Left % <input type="number" name="x{{n}}" min="0" max="95" inputmode="numeric"></label>
+                <label>Top % <input type="number" name="y{{n}}" min="0" max="95" inputmode="numeric"></label>
+                <label>Width % <input type="number" name="w{{n}}" min="5" max="100" inputmode="numeric"></label>
+                <label>Height % <input type="number" name="h{{n}}" min="5" max="100" inputmode="numeric"></label>
+                <label>Font <select name="font{{n}}"><option value="">Default</option><option>sans</option>
+                  <option>serif</option><option>mono</option></select></label>
+                <label>Colour <input name="color{{n}}" placeholder="white" autocomplete="off"></label>
+                <label>Outline <input name="outline{{n}}" placeholder="black, none" autocomplete="off"></label>
+                <label>Align <select name="align{{n}}"><option value="">Centre</option><option>left</option>
+                  <option>right</option></select></label>
+              </div></details>
             {{/fields}}
             <p class="status" data-preview-status role="status"></p>
             <div class="row"><button>Post meme</button> <a href="/make">Pick another picture</a></div>
