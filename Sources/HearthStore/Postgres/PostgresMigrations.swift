@@ -279,6 +279,7 @@ enum PostgresMigrations {
             ALTER TABLE recipeDraft ADD COLUMN servings BIGINT
             """
         ),
+        // A family's (or a person's) week of planned recipes and the shopping list built from it,
         // filed under the household's key; a family, account or recipe that goes takes its rows.
         (
             "v36-meal-plan-and-shopping-list",
