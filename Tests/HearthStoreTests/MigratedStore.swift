@@ -17,7 +17,7 @@ enum MigratedStore {
     ) async throws {
         switch engine {
         case .sqlite:
-            let directory = try TestServer.tempDirectory()
+            let directory = TestServer.tempDirectory()
             let queue = try DatabaseQueue(path: (directory as NSString).appendingPathComponent(SQLiteStore.fileName))
             let ids = Migrations.migrator.migrations
             let mine = try #require(ids.firstIndex(of: sqlite))

@@ -21,8 +21,10 @@ extension PostgresStore: RecipeStore {
             servings
         ) =
             try row.decode(
-                (Int64, Int64, String, String, String, String?, String, String?, Int64, Int64, Int64, Date, Date, Int64?)
-                    .self)
+                (
+                    Int64, Int64, String, String, String, String?, String, String?, Int64, Int64, Int64, Date, Date,
+                    Int64?
+                ).self)
         var recipe = RecipeRecord(
             accountId: accountId, title: title, ingredients: ingredients, steps: steps, photoImageId: photo, tags: tags,
             source: source, now: createdAt)

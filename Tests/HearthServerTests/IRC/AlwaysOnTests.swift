@@ -235,7 +235,7 @@ import Testing
             try await oper.send("UBAN ADD cal spam")
             try await bob.expect("QUIT") { $0.hasPrefix(":cal!") && $0.contains(" QUIT ") }
             // ann is connected when the ban comes.
-            let ann = try await Self.alwaysOnInDen(server, nick: "ann", login: "ann")
+            _ = try await Self.alwaysOnInDen(server, nick: "ann", login: "ann")
             try await oper.send("UBAN ADD ann spam")
             let gone = try await bob.expect("ann leaving") { $0.hasPrefix(":ann!") && !$0.contains(" JOIN ") }
             #expect(gone.contains(" QUIT "), "\(gone)")
