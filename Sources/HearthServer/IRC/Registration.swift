@@ -125,8 +125,10 @@ extension Core {
             return
         }
         if mustKeepAccountNick(client, key) {
-            // Before the welcome the presence's nick simply stays, as Ergo replaces it too.
-            if me.registered { reply(client, .unknownError, "NICK", Self.alwaysOnNickRule) }
+            // Before the welcome a client holding the presence's nick simply keeps it, as Ergo
+            // replaces it too; one left without a nick (refused one) must hear why, or it waits forever.
+            let keepsPresenceNick = !me.registered && !me.nickKey.isEmpty && !mustKeepAccountNick(client, me.nickKey)
+            if !keepsPresenceNick { reply(client, .unknownError, "NICK", Self.alwaysOnNickRule) }
             return
         }
         if !me.registered, waitsForAccount(client, wanted, key) { return }
