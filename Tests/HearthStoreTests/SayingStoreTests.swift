@@ -53,4 +53,28 @@ import Testing
             #expect(try await store.saying(id: first.id) == nil)
         }
     }
+
+    /// The moderators' queue keeps its limit when many proposals arrive at once: the count is
+    /// taken in the move's own transaction (counted first and moved after, all of them passed).
+    @Test(arguments: Engine.allCases)
+    func concurrentProposalsStopAtTheQueueLimit(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let ann = try await AccountStoreTests.make(store, "ann").id
+            var ids: [Int64] = []
+            for n in 0..<8 {
+                let record = SayingRecord(accountId: ann, text: "Saying \(n).", now: Self.now)
+                ids.append(try #require(try await store.addSaying(record, maxPerAccount: 10)).id)
+            }
+            let answers = try await withThrowingTaskGroup(of: SayingProposal.self) { group in
+                for id in ids {
+                    group.addTask { try await store.proposeSaying(id: id, author: ann, maxProposed: 3) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.filter { $0 == .proposed }.count == 3)
+            #expect(answers.filter { $0 == .queueFull }.count == 5)
+            #expect(try await store.sayingCount(status: .proposed) == 3)
+            #expect(try await store.proposeSaying(id: ids[0], author: ann, maxProposed: 10) == .notMovable)
+        }
+    }
 }

@@ -91,6 +91,23 @@ extension PostgresStore: SayingStore {
                 """)).isEmpty
     }
 
+    public func proposeSaying(id: Int64, author: Int64, maxProposed: Int) async throws -> SayingProposal {
+        let (proposed, friends) = (SayingRecord.Status.proposed.rawValue, SayingRecord.Status.friends.rawValue)
+        return try await transaction { db in
+            // One proposal at a time, so the count below stays true until the update commits.
+            try await db.query("SELECT pg_advisory_xact_lock(hashtext('saying/proposed'))", logger: self.logger)
+            let waiting = try await db.rows(
+                "SELECT COUNT(*) FROM saying WHERE status = \(proposed)", self.logger)[0].decode(Int64.self)
+            guard waiting < maxProposed else { return .queueFull }
+            let moved = try await db.rows(
+                """
+                UPDATE saying SET status = \(proposed)
+                WHERE id = \(id) AND accountId = \(author) AND status = \(friends) RETURNING 1
+                """, self.logger)
+            return moved.isEmpty ? .notMovable : .proposed
+        }
+    }
+
     public func deleteSaying(id: Int64, by accountID: Int64) async throws -> Bool {
         !(try await rows("DELETE FROM saying WHERE id = \(id) AND accountId = \(accountID) RETURNING 1")).isEmpty
     }

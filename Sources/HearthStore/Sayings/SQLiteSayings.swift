@@ -90,6 +90,22 @@ extension SQLiteStore: SayingStore {
         }
     }
 
+    public func proposeSaying(id: Int64, author: Int64, maxProposed: Int) async throws -> SayingProposal {
+        try await pool.write { db in
+            let waiting =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM saying WHERE status = ?",
+                    arguments: [SayingRecord.Status.proposed.rawValue]) ?? 0
+            guard waiting < maxProposed else { return .queueFull }
+            try db.execute(
+                sql: "UPDATE saying SET status = ? WHERE id = ? AND accountId = ? AND status = ?",
+                arguments: [
+                    SayingRecord.Status.proposed.rawValue, id, author, SayingRecord.Status.friends.rawValue,
+                ])
+            return db.changesCount > 0 ? .proposed : .notMovable
+        }
+    }
+
     public func deleteSaying(id: Int64, by accountID: Int64) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM saying WHERE id = ? AND accountId = ?", arguments: [id, accountID])

@@ -57,6 +57,19 @@ public protocol SayingStore: Sendable {
         decidedBy: Int64?, now: Date
     ) async throws -> Bool
 
+    /// Offers the author's friends-only saying to the moderators, unless `maxProposed` wait already:
+    /// counted in the same transaction as the move, so concurrent proposals cannot pass the limit.
+    func proposeSaying(id: Int64, author: Int64, maxProposed: Int) async throws -> SayingProposal
+
     /// Deletes a saying its author wrote.
     func deleteSaying(id: Int64, by accountID: Int64) async throws -> Bool
+}
+
+/// What `proposeSaying` did.
+public enum SayingProposal: Sendable, Equatable {
+    case proposed
+    /// The moderators' queue is full; nothing changed.
+    case queueFull
+    /// Not the author's, or not friends-only (any more).
+    case notMovable
 }

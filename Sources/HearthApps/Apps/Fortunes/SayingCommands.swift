@@ -89,14 +89,12 @@ enum SayingCommands {
         case .approved: throw BotError("saying #\(row.saying.id) is in everyone's cookies already")
         case .friends: break
         }
-        guard try await store.sayingCount(status: .proposed) < maxQueue else {
+        switch try await store.proposeSaying(id: row.saying.id, author: me.id, maxProposed: maxQueue) {
+        case .proposed: break
+        case .queueFull:
             throw BotError("the moderators have \(maxQueue) sayings to read already; propose it again later")
+        case .notMovable: throw BotError("saying #\(row.saying.id) changed meanwhile; !saying list shows it")
         }
-        guard
-            try await store.moveSaying(
-                id: row.saying.id, from: [.friends], to: .proposed, author: me.id, decidedBy: nil,
-                now: request.services.clock.now())
-        else { throw BotError("saying #\(row.saying.id) changed meanwhile; !saying list shows it") }
         return BotResponse([
             "Saying #\(row.saying.id) is proposed; a moderator will read it. Your friends' cookies keep it meanwhile."
         ])
