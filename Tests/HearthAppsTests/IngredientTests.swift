@@ -119,4 +119,21 @@ import Testing
         #expect(Ingredient("4 tomatoes").key == "tomato")
         #expect(Ingredient("2 cups fresh berries").key == "berry")
     }
+
+    /// An amount past `Ingredient.maxAmount` is no amount: the line is kept as written, never
+    /// scaled or converted; and no amount, however large, traps when it is written out.
+    @Test func hugeAmountsAreKeptAsWritten() {
+        let huge = Ingredient("100000000000000000000 eggs")
+        #expect(huge.low == nil && huge.unit == nil)
+        #expect(huge.food == "100000000000000000000 eggs")
+        #expect(huge.shown(times: 2, in: .imperial) == "100000000000000000000 eggs")
+        #expect(Ingredient("\(Int(Ingredient.maxAmount) + 1) g flour").low == nil)
+        #expect(Ingredient("\(Int(Ingredient.maxAmount)) g flour").low == Ingredient.maxAmount)
+        #expect(Ingredient("2-\(Int(Ingredient.maxAmount) * 10) g flour").high == nil)
+        for value in [Double.infinity, -Double.infinity, .nan, 1e300, 9.3e18] {
+            _ = Ingredient.fraction(value)
+            _ = Ingredient.metric(value)
+        }
+        #expect(Ingredient.fraction(1e300) == Ingredient.tooMuch)
+    }
 }

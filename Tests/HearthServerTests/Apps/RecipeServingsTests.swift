@@ -115,4 +115,28 @@ import Testing
             #expect(try await cook.expect("#1  Tomato soup").contains(photo))
         }
     }
+
+    /// An amount too large to be one (past `Ingredient.maxAmount`) is shown as written when the
+    /// recipe is scaled, converted or put on the shopping list, on the page and in chat.
+    @Test func aHugeAmountIsShownAsWritten() async throws {
+        try await withServer { server in
+            let ann = try await TestClient.user(server, "ann")
+            let id = try await RecipeTests.post(
+                ann, title: "Big omelette", ingredients: ["Serves 1", "100000000000000000000 eggs", "1 cup milk"],
+                steps: ["Whisk; fry."])
+            let page = try await WebBrowser(server).get("/r/\(id)?serves=2")
+            #expect(page.body.contains("<li>100000000000000000000 eggs</li>"))
+            try await ann.send("!recipe \(id) for 2")
+            try await ann.expect("• 100000000000000000000 eggs")
+            try await ann.expect("• 2 cups milk")
+            try await ann.send("!set units imperial")
+            try await ann.expect("units is now imperial")
+            try await ann.send("!recipe \(id) for 2")
+            try await ann.expect("• 100000000000000000000 eggs")
+            try await ann.send("!plan mon \(id)")
+            try await ann.expect("Monday: #\(id)")
+            try await ann.send("!shop")
+            try await ann.expect("☐ 100000000000000000000 eggs")
+        }
+    }
 }

@@ -11,6 +11,12 @@ struct Ingredient: Sendable, Equatable {
     var unit: IngredientUnit?
     var food: String
 
+    /// The largest amount a line may give; a line past it is kept as written, with no amount.
+    static let maxAmount = 1_000_000.0
+    /// What an amount too large to write as a whole number is shown as (it can only come from
+    /// scaling and converting amounts within `maxAmount`, but never traps).
+    static let tooMuch = "lots of"
+
     static let fractions: [Character: Double] = [
         "½": 1 / 2, "⅓": 1 / 3, "⅔": 2 / 3, "¼": 1 / 4, "¾": 3 / 4, "⅕": 1 / 5, "⅖": 2 / 5, "⅗": 3 / 5, "⅘": 4 / 5,
         "⅙": 1 / 6, "⅚": 5 / 6, "⅛": 1 / 8, "⅜": 3 / 8, "⅝": 5 / 8, "⅞": 7 / 8,
@@ -33,12 +39,18 @@ struct Ingredient: Sendable, Equatable {
             }
             return
         }
+        // Past the limit it is not an amount anyone cooks with: the line stays as written.
+        guard low <= Self.maxAmount else { return }
         self.low = low
         rest = afterLow
         // A range: "2-3", "2 – 3", "2 to 3".
         let trimmed = rest.drop { $0 == " " }
         for dash in ["-", "–", "—", "to "] where trimmed.hasPrefix(dash) {
             if let (high, afterHigh) = Self.number(trimmed.dropFirst(dash.count).drop { $0 == " " }), high > low {
+                guard high <= Self.maxAmount else {
+                    self.low = nil
+                    return
+                }
                 self.high = high
                 rest = afterHigh
             }
@@ -143,7 +155,7 @@ struct Ingredient: Sendable, Equatable {
             value >= 100
             ? (value / 5).rounded() * 5
             : value >= 10 ? value.rounded() : value >= 1 ? (value * 10).rounded() / 10 : (value * 100).rounded() / 100
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return rounded == rounded.rounded() ? whole(rounded) : String(rounded)
     }
 
     static let kitchenFractions: [(Double, String)] = [
@@ -153,13 +165,18 @@ struct Ingredient: Sendable, Equatable {
 
     /// "1½", "⅓", "12": the nearest kitchen fraction (whole numbers from 20 up); never "0".
     static func fraction(_ value: Double) -> String {
-        if value >= 20 { return String(Int(value.rounded())) }
+        guard value < 20 else { return whole(value.rounded()) }
         var whole = value.rounded(.down)
         let part = value - whole
         var (_, mark) = kitchenFractions.min { abs($0.0 - part) < abs($1.0 - part) }!
         if abs(1 - part) < abs(part - 7 / 8) { (whole, mark) = (whole + 1, "") }
         if whole == 0 && mark.isEmpty { return "⅛" }
-        return (whole > 0 ? String(Int(whole)) : "") + mark
+        return (whole > 0 ? Self.whole(whole) : "") + mark
+    }
+
+    /// A whole number as text; `tooMuch` for one no Int holds (infinite, not a number, huge).
+    static func whole(_ value: Double) -> String {
+        abs(value) < 1e15 ? String(Int(value)) : tooMuch
     }
 
     /// The food, for merging and matching: lower-case, singular, without sizes, notes or "to taste"
