@@ -102,6 +102,22 @@ import Testing
             try await ann.expect("Added to your list: thing 98.")
             try await ann.send("!shop add one too many")
             try await ann.expect("the list has 100 items already")
+            // Planning more food keeps the list within its limit and says what was left out.
+            let apples = try await RecipeTests.post(
+                ann, title: "Apples", ingredients: ["2 apples", "1 pear"], steps: ["Slice."])
+            try await ann.send("!plan tue \(apples)")
+            try await ann.expect("2 planned items left out: the list holds 100")
+            try await ann.send("!shop")
+            try await ann.expect("(100 to get)")
+            try await ann.expect("2 planned items left out: the list holds 100")
+
+            // A number that is not an item's says so (no overflow on the smallest Int).
+            for bad in ["-9223372036854775808", "0", "-1"] {
+                try await ann.send("!shop tick \(bad)")
+                try await ann.expect("tick which? e.g. !shop tick 3")
+                try await ann.send("!shop untick \(bad)")
+                try await ann.expect("untick which? e.g. !shop untick 3")
+            }
         }
     }
 

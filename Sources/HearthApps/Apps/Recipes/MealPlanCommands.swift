@@ -58,7 +58,8 @@ enum MealPlanCommands {
         if words.count == 2, words[0].lowercased() == "clear" {
             let day = try day(request, words[1])
             let removed = try await store.clearPlanDay(household, day: day)
-            try await rebuildList(request.services, household, system: RecipeServings.system(request.settings))
+            _ = try await rebuildList(
+                request.services, household, system: RecipeServings.system(request.settings))
             return BotResponse([
                 removed == 0 ? "\(dayNames[day]) had nothing planned." : "\(dayNames[day]) is clear again."
             ])
@@ -72,11 +73,13 @@ enum MealPlanCommands {
                     "\(dayNames[day]) already has that recipe or \(maxMealsPerDay) meals — !plan clear "
                         + "\(days[day]) empties it")
             }
-            try await rebuildList(request.services, household, system: RecipeServings.system(request.settings))
-            return BotResponse([
-                "\(dayNames[day]): #\(id) \(row.recipe.title) is on \(whose) plan — !shop for the list."
-                    + request.pageLink("/shop")
-            ])
+            let left = try await rebuildList(
+                request.services, household, system: RecipeServings.system(request.settings))
+            return BotResponse(
+                [
+                    "\(dayNames[day]): #\(id) \(row.recipe.title) is on \(whose) plan — !shop for the list."
+                        + request.pageLink("/shop")
+                ] + leftOut(left))
         }
         guard words.isEmpty else { throw request.usageError() }
         let meals = try await store.mealPlan(household)
@@ -127,12 +130,25 @@ enum MealPlanCommands {
         }
     }
 
+    /// Rebuilds the planned lines within `maxShopItems` beside those added by hand; how many
+    /// planned lines did not fit.
     static func rebuildList(_ services: BotServices, _ household: Household, system: IngredientUnit.System?)
-        async throws
+        async throws -> Int
     {
         let items = try await plannedItems(services.store, household, system: system)
-        try await services.store.setPlannedShopItems(
-            household, Array(items.prefix(maxShopItems)), now: services.clock.now())
+        let byHand = try await services.store.shopItems(household).filter { $0.planKey == nil }.count
+        let room = max(0, maxShopItems - byHand)
+        try await services.store.setPlannedShopItems(household, Array(items.prefix(room)), now: services.clock.now())
+        return max(0, items.count - room)
+    }
+
+    /// The line that says planned food did not fit on the list, or none.
+    static func leftOut(_ count: Int) -> [String] {
+        guard count > 0 else { return [] }
+        return [
+            "\(Words.counted(count, "planned item")) left out: the list holds \(maxShopItems) "
+                + "(!shop clear takes ticked ones off)"
+        ]
     }
 
     static let shop = BotCommand(
@@ -155,7 +171,7 @@ enum MealPlanCommands {
             else { throw BotError("the list has \(maxShopItems) items already — !shop clear takes ticked ones off") }
             return BotResponse(["Added to \(whose) list: \(text)."])
         case "tick", "untick":
-            guard request.words.count == 2, let n = Int(request.words[1]) else {
+            guard request.words.count == 2, let n = Int(request.words[1]), n > 0 else {
                 throw request.usageError("\(word!) which? e.g. !shop \(word!) 3")
             }
             let items = try await store.shopItems(household)
@@ -169,7 +185,8 @@ enum MealPlanCommands {
             let removed = try await store.clearTickedShopItems(household)
             return BotResponse(["Took \(Words.counted(removed, "ticked item")) off the list."])
         case nil:
-            try await rebuildList(request.services, household, system: RecipeServings.system(request.settings))
+            let omitted = try await rebuildList(
+                request.services, household, system: RecipeServings.system(request.settings))
             let items = try await store.shopItems(household)
             if items.isEmpty {
                 return BotResponse(["The list is empty — !plan sat 12 plans a meal, !shop add ITEM adds a thing."])
@@ -178,6 +195,7 @@ enum MealPlanCommands {
             return BotResponse(
                 ["\(request.style.bold(whose.prefix(1).uppercased() + whose.dropFirst() + " list")) (\(left) to get):"]
                     + items.enumerated().map { "\($0.offset + 1). \($0.element.ticked ? "✓" : "☐") \($0.element.text)" }
+                    + leftOut(omitted)
                     + [request.style.dim("!shop tick N · !shop add ITEM") + request.pageLink("/shop")])
         default:
             throw request.usageError()

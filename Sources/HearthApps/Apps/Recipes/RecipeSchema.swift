@@ -113,11 +113,11 @@ struct RecipeSchema: Equatable {
         }
     }
 
-    /// ISO 8601 durations as people say them ("PT1H20M" → "1 h 20 min"); other text as it is.
+    /// ISO 8601 durations as people say them ("PT1H20M" → "1 h 20 min"); other text as it is,
+    /// and so is a duration with too many digits to count in minutes without overflow.
     static func duration(_ text: String) -> String {
-        guard
-            let found = matches(#"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$"#, in: text.uppercased()).first
-        else { return text }
+        let pattern = #"^P(?:(\d{1,5})D)?(?:T(?:(\d{1,6})H)?(?:(\d{1,8})M)?(?:(\d{1,9})S)?)?$"#
+        guard let found = matches(pattern, in: text.uppercased()).first else { return text }
         var minutes = (Int(found[1]) ?? 0) * 24 * 60 + (Int(found[2]) ?? 0) * 60 + (Int(found[3]) ?? 0)
         if minutes == 0, let seconds = Int(found[4]), seconds > 0 { minutes = 1 }
         let (hours, rest) = (minutes / 60, minutes % 60)

@@ -1,0 +1,14 @@
+import Testing
+
+@testable import HearthApps
+
+/// What a page's schema.org recipe says, read in-process: hostile values (durations too long to
+/// count, facts too long to show) are cut or kept as text, never trapped on.
+@Suite struct RecipeSchemaTests {
+    @Test func durationsTooLongToCountStayText() {
+        #expect(RecipeSchema.duration("PT1H20M") == "1 h 20 min")
+        #expect(RecipeSchema.duration("P2D") == "48 h")
+        #expect(RecipeSchema.duration("P9999999999999999D") == "P9999999999999999D")
+        #expect(RecipeSchema.duration("PT9223372036854775807H") == "PT9223372036854775807H")
+    }
+}
