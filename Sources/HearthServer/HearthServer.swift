@@ -59,7 +59,7 @@ public final class HearthServer: Sendable {
         assets = try WebAssets.loaded.get()
         // Per-address limits spare loopback when flood control is off, as the connection limit does.
         web = WebShared(
-            pageCacheSeconds: config.pageCacheSeconds,
+            pageCacheSeconds: config.pageCacheSeconds, clock: config.clock,
             exempt: { [floodControl = config.floodControl] in !floodControl && Self.isLoopback($0) })
         self.config = config
         self.reloader = reloader

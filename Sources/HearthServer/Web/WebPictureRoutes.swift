@@ -1,4 +1,5 @@
 import Foundation
+import HearthAccounts
 import HTTPTypes
 import HearthKit
 import Hummingbird
@@ -61,23 +62,29 @@ struct WebPictureRoutes {
     }
 }
 
-/// At most `count` events per key in a window that starts with the key's first event.
+/// At most `count` events per key in a window that starts with the key's first event, on the
+/// server's clock (a test's clock stands still, so a slow machine cannot end a window early).
 final class WindowLimit: Sendable {
     let count: Int
-    let window: Duration
-    private let windows = Mutex<[Int64: (start: ContinuousClock.Instant, used: Int)]>([:])
+    let window: TimeInterval
+    let clock: HearthClock
+    private let windows = Mutex<[Int64: (start: Date, used: Int)]>([:])
     /// Keys kept before the ended windows are swept out.
     static let sweepAt = 10_000
 
-    init(count: Int, window: Duration) { (self.count, self.window) = (count, window) }
+    init(count: Int, window: Duration, clock: HearthClock = .system) {
+        (self.count, self.window, self.clock) = (count, TimeInterval(window.components.seconds), clock)
+    }
 
     /// Counts one event for `key`: false when its window is full.
     func allow(_ key: Int64) -> Bool {
-        let now = ContinuousClock.now
+        let now = clock.now()
         return windows.withLock { windows in
-            if windows.count >= Self.sweepAt { windows = windows.filter { now - $0.value.start < window } }
+            if windows.count >= Self.sweepAt {
+                windows = windows.filter { now.timeIntervalSince($0.value.start) < window }
+            }
             var entry = windows[key] ?? (now, 0)
-            if now - entry.start >= window { entry = (now, 0) }
+            if now.timeIntervalSince(entry.start) >= window { entry = (now, 0) }
             guard entry.used < count else { return false }
             entry.used += 1
             windows[key] = entry

@@ -14,15 +14,20 @@ extension WebLimits {
 /// made once by the server so a second listener does not double an allowance.
 final class WebShared: Sendable {
     let forms = FormLimit(burst: WebLimits.formBurst, rate: WebLimits.formsPerSecond)
-    let uploads = WindowLimit(count: WebLimits.uploadsPerHour, window: .seconds(3600))
-    let previews = WindowLimit(count: WebLimits.previewsPerMinute, window: .seconds(60))
+    let uploads: WindowLimit
+    let previews: WindowLimit
     let pictures = PictureCache(entries: WebLimits.previewCacheEntries, bytes: WebLimits.previewCacheBytes)
     let pages: WebPageCache
     /// memegen-style URLs (`MemeURLRoutes`): new drawings per address, and the last pictures drawn.
     let memeURLRenders: AddressQuota
     let memeURLPictures = PictureCache(entries: MemeURLRoutes.cacheEntries, bytes: MemeURLRoutes.cacheBytes)
 
-    init(pageCacheSeconds: Double, exempt: @escaping @Sendable (String) -> Bool = { _ in false }) {
+    init(
+        pageCacheSeconds: Double, clock: HearthClock = .system,
+        exempt: @escaping @Sendable (String) -> Bool = { _ in false }
+    ) {
+        uploads = WindowLimit(count: WebLimits.uploadsPerHour, window: .seconds(3600), clock: clock)
+        previews = WindowLimit(count: WebLimits.previewsPerMinute, window: .seconds(60), clock: clock)
         pages = WebPageCache(seconds: pageCacheSeconds)
         memeURLRenders = AddressQuota(limit: MemeURLRoutes.rendersPerMinute, window: 60, exempt: exempt)
     }

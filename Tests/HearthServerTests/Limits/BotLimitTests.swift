@@ -39,12 +39,14 @@ extension LimitCrossingTests {
             try await ama.send(longLine)
             for i in 2...RecipeCommands.maxIngredients { try await ama.send("ingredient \(i)") }
             try await ama.send("one ingredient too many")
-            try await ama.expect("a recipe may have \(RecipeCommands.maxIngredients) ingredients; end them with .")
+            // A burst of lines: a loaded machine answers slowly, so wait for the answer longer.
+            try await ama.expect(
+                "a recipe may have \(RecipeCommands.maxIngredients) ingredients; end them with .", timeout: 120)
             try await ama.send(".")
             try await ama.expect("Steps, one per line")
             for i in 1...RecipeCommands.maxSteps { try await ama.send("step \(i)") }
             try await ama.send("one step too many")
-            try await ama.expect("a recipe may have \(RecipeCommands.maxSteps) steps; end them with .")
+            try await ama.expect("a recipe may have \(RecipeCommands.maxSteps) steps; end them with .", timeout: 120)
             try await ama.send(".")
             try await ama.expect("A photo?")
             try await ama.send("-")

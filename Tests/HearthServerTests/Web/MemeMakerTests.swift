@@ -80,7 +80,9 @@ import Testing
     }
 
     @Test func previewsArePerAccountAndLimited() async throws {
-        try await withServer { server in
+        // The test's clock stands still: the window cannot end while a slow machine sends 121 requests.
+        let clock = TestClock("2026-03-02T10:00:00Z")
+        try await withServer(configure: { $0.clock = clock.hearth }) { server in
             _ = try await TestClient.user(server, "alice")
             _ = try await TestClient.user(server, "bob")
             let alice = WebBrowser(server)
@@ -109,8 +111,13 @@ import Testing
         #expect(cache.get("a") == nil && cache.get("c") == nil && cache.get("d") != nil)
         cache.put("e", picture(11))  // larger than the cache: not kept
         #expect(cache.get("e") == nil)
-        let limit = WindowLimit(count: 2, window: .seconds(60))
+        let clock = TestClock("2026-03-02T10:00:00Z")
+        let limit = WindowLimit(count: 2, window: .seconds(60), clock: clock.hearth)
         #expect(limit.allow(1) && limit.allow(1) && !limit.allow(1) && limit.allow(2))
+        clock.set("2026-03-02T10:00:59Z")
+        #expect(!limit.allow(1))
+        clock.set("2026-03-02T10:01:00Z")  // the window ended
+        #expect(limit.allow(1))
     }
 
     /// A multipart body as a browser sends the maker's upload form.
