@@ -116,6 +116,7 @@ import Testing
             try await ida.send("!recipe 1")
             try await ida.expect("photo: http")
             try await ida.expect("source: \(base)/jsonld · makes 4 servings · prep 15 min · cook 1 h 5 min")
+            try await ida.expect("Ingredients (serves 4):")  // the page's yield
             try await ida.expect("• 4 ripe tomatoes")
             try await ida.expect("2. Add the tomatoes; simmer 20 minutes.")
         }
@@ -198,6 +199,7 @@ import Testing
             #expect(page.body.contains(#"value="Weeknight Tomato &amp; Basil Soup""#))
             #expect(page.body.contains("4 ripe tomatoes\n1 onion, chopped\na handful of basil"))
             #expect(page.body.contains("Imported from \(base)/jsonld"))
+            #expect(page.body.contains(#"<input type="hidden" name="imported" value="1">"#))
             let photo = try #require(
                 page.body.firstMatch(of: /<input type="hidden" name="photo" value="([0-9a-f]+)">/)?.1)
 
@@ -205,13 +207,33 @@ import Testing
                 "/recipes/new",
                 form: [
                     "title": "Tomato soup", "ingredients": "4 ripe tomatoes", "steps": "Simmer.", "tags": "",
-                    "photo": String(photo),
+                    "photo": String(photo), "imported": "1",
                 ])
             #expect(posted.status == 303 && posted.location == "/r/1")
             page = try await browser.get("/r/1")
             #expect(page.body.contains("\(base)/jsonld"))
+            #expect(page.body.contains(#"name="serves" min="1" max="100" value="4""#))  // the page's yield
             let again = try await browser.get("/recipes/new")
             #expect(!again.body.contains("Imported from"))  // the draft was used up
+        }
+    }
+
+    /// A form that is not the imported draft (opened before the import, say) is a recipe of its
+    /// own: it cites no page, and the imported draft stays to be reviewed.
+    @Test func anUnrelatedFormIsNotCreditedToTheImportedPage() async throws {
+        try await Self.withSite { base, server in
+            _ = try await TestClient.user(server, "web")
+            let browser = WebBrowser(server)
+            try await browser.signIn("web")
+            let imported = try await browser.post("/recipes/import", form: ["url": "\(base)/jsonld"])
+            #expect(imported.status == 303)
+            let posted = try await browser.post(
+                "/recipes/new", form: ["title": "Toast", "ingredients": "1 slice bread", "steps": "Toast.", "tags": ""])
+            #expect(posted.status == 303 && posted.location == "/r/1")
+            let page = try await browser.get("/r/1")
+            #expect(page.body.contains("Toast") && !page.body.contains("\(base)/jsonld"))
+            let draft = try await browser.get("/recipes/new")
+            #expect(draft.body.contains("Imported from \(base)/jsonld"))
         }
     }
 }

@@ -257,9 +257,15 @@ enum RecipeCommands {
         let me = try request.account()
         let store = request.services.store
         if !request.input.block.isEmpty {
-            // The web form shows an imported draft to review: what it sends is that draft, changed.
+            // The web form says `imported` when it shows the imported draft to review: what it sends
+            // is that draft, changed, citing its page. Any other form is a recipe of its own.
             var draft = try await block(request, me)
-            draft.source = try await store.recipeDraft(accountID: me.id)?.source
+            if request.words.dropFirst().first?.lowercased() == "imported",
+                let imported = try await store.recipeDraft(accountID: me.id)
+            {
+                draft.source = imported.source
+                draft.servings = draft.servings ?? imported.servings
+            }
             return try await publish(request, me, draft, fromDraft: draft.source != nil)
         }
         if let draft = try await store.recipeDraft(accountID: me.id) {

@@ -108,7 +108,9 @@ enum RecipeEditorPages {
 
     static let actions: [WebAction] = {
         var write = WebAction(
-            "/recipes/new", command: { _, form in "!recipe new\n" + block(form) }, back: { _ in "/recipes/new" })
+            "/recipes/new",
+            command: { _, form in "!recipe new" + (form["imported"] == "1" ? " imported" : "") + "\n" + block(form) },
+            back: { _ in "/recipes/new" })
         write.isLong = true
         write.formPage = new
         var change = WebAction(

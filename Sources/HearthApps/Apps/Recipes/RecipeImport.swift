@@ -7,6 +7,13 @@ import HearthStore
 /// caller's draft, to review and post (or change on the web) — never published unseen.
 enum RecipeImport {
     static let accept = "text/html,application/xhtml+xml,application/ld+json;q=0.9,*/*;q=0.5"
+    /// The longest source line an import writes (the page's address and its facts).
+    static let maxSource = 300
+
+    /// `line` within `limit` characters, an ellipsis marking a cut.
+    static func cut(_ line: String, _ limit: Int) -> String {
+        line.count <= limit ? line : String(line.prefix(limit - 1)) + "…"
+    }
 
     static func run(_ request: BotRequest) async throws -> BotResponse {
         let me = try request.account()
@@ -32,7 +39,8 @@ enum RecipeImport {
         var notes: [String] = []
         let photo = await self.photo(found, page: page, fetcher, request, me, notes: &notes)
         var draft = try await draft(found, photo: photo, request, me, notes: &notes)
-        draft.source = ([page.url.absoluteString] + [found.facts].compactMap { $0 }).joined(separator: " · ")
+        draft.source = cut(
+            ([page.url.absoluteString] + [found.facts].compactMap { $0 }).joined(separator: " · "), maxSource)
         try await store.saveRecipeDraft(draft)
         let style = request.style
         let counts = [
@@ -59,9 +67,6 @@ enum RecipeImport {
     static func draft(
         _ found: RecipeSchema, photo: String?, _ request: BotRequest, _ me: AccountRef, notes: inout [String]
     ) async throws -> RecipeDraft {
-        func cut(_ line: String, _ limit: Int) -> String {
-            line.count <= limit ? line : String(line.prefix(limit - 1)) + "…"
-        }
         let ingredients = found.ingredients.prefix(RecipeCommands.maxIngredients)
         let steps = found.steps.prefix(RecipeCommands.maxSteps)
         if ingredients.count < found.ingredients.count || steps.count < found.steps.count {
@@ -75,6 +80,10 @@ enum RecipeImport {
             + [photo ?? "-", "-"]
         var draft = RecipeDraft(accountId: me.id, now: request.services.clock.now())
         for line in lines { try await RecipeCommands.take(line, into: &draft, request, me) }
+        // "4 servings", "serves 6", "4": the servings, read as a typed "serves" line would be.
+        if let yield = found.yield {
+            draft.servings = (try? RecipeServings.said(yield) ?? RecipeServings.said("serves " + yield)) ?? nil
+        }
         return draft
     }
 
@@ -93,7 +102,12 @@ enum RecipeImport {
             let picture = try await fetcher.fetch(
                 url.absoluteString, accept: "image/*", maxBytes: MediaLimits.maxUploadBytes)
             let image = try await media.ingest(picture.body, ownerID: me.id)
-            guard try await request.services.store.addUpload(image, tokenHash: nil) else { return nil }
+            // Not kept (over the quota, or the store failed): the file goes too.
+            guard (try? await request.services.store.addUpload(image, tokenHash: nil)) == true else {
+                media.delete(ids: [image.id])
+                notes.append("No photo: it could not be kept; add one with !upload.")
+                return nil
+            }
             return image.id
         } catch let error as BotError {
             notes.append("No photo: \(error.message).")

@@ -28,12 +28,15 @@ struct RecipeSchema: Equatable {
         return fromMicrodata(html)
     }
 
+    /// The longest a fact (yield, a time) is shown; a page may say anything there.
+    static let maxFact = 60
+
     /// "4 servings · prep 15 min · cook 30 min · total 45 min", or nil when the page gave none.
     var facts: String? {
         let parts = [
             yield.map { "makes \($0)" }, prepTime.map { "prep \($0)" }, cookTime.map { "cook \($0)" },
             totalTime.map { "total \($0)" },
-        ].compactMap { $0 }
+        ].compactMap { $0 }.map { RecipeImport.cut($0, Self.maxFact) }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 

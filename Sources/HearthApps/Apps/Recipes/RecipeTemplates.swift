@@ -141,6 +141,7 @@ enum RecipeTemplates {
             <button>Upload the photo</button></form>
           <form method="post" action="{{action}}" class="card recipe-form">
             <input type="hidden" name="csrf" value="{{csrf}}">
+            {{#importedFrom}}<input type="hidden" name="imported" value="1">{{/importedFrom}}
             {{#photoID}}<input type="hidden" name="photo" value="{{photoID}}">
             <label class="check"><input type="checkbox" name="nophoto" value="1"> No photo</label>{{/photoID}}
             <label>Title <input name="title" value="{{title}}" maxlength="{{maxTitle}}" required
