@@ -75,7 +75,7 @@ public enum AnimatedGIF {
         var previous: (frame: GIFDecoder.Frame, saved: GDImage?)?
         for (index, frame) in gif.frames.enumerated() {
             if let (last, saved) = previous {
-                if last.disposal == 2 { screen.rect(last.x, last.y, last.width, last.height, clear) }
+                if last.disposal == 2 { Self.clear(last, on: screen, with: clear) }
                 if last.disposal == 3, let saved {
                     gdImageCopy(screen.ptr, saved.ptr, 0, 0, 0, 0, saved.w32, saved.h32)
                 }
@@ -87,20 +87,42 @@ public enum AnimatedGIF {
         }
     }
 
+    /// Draws the part of `frame` on the screen (viewers clip a frame placed partly or wholly off it).
     static func paint(_ frame: GIFDecoder.Frame, on screen: GDImage) {
+        let (need, overflow) = frame.width.multipliedReportingOverflow(by: frame.height)
+        guard !overflow, need >= 0, frame.indices.count >= need else { return }
+        let columns = onScreen(frame.x, frame.width, screen.width)
+        let rows = onScreen(frame.y, frame.height, screen.height)
         let palette = frame.palette.map { Int32(bitPattern: $0) }
         frame.indices.withUnsafeBufferPointer { indices in
-            for row in 0..<frame.height {
-                let y = frame.y + row
-                guard y < screen.height else { break }
-                let line = screen.ptr.pointee.tpixels[y]!
-                for column in 0..<min(frame.width, screen.width - frame.x) {
+            for row in rows {
+                let line = screen.ptr.pointee.tpixels[frame.y + row]!
+                for column in columns {
                     let index = Int(indices[row * frame.width + column])
                     guard index != frame.transparent, index < palette.count else { continue }
                     line[frame.x + column] = palette[index]
                 }
             }
         }
+    }
+
+    /// Clears the part of `frame` on the screen (disposal 2).
+    static func clear(_ frame: GIFDecoder.Frame, on screen: GDImage, with colour: Int32) {
+        let columns = onScreen(frame.x, frame.width, screen.width)
+        let rows = onScreen(frame.y, frame.height, screen.height)
+        guard !columns.isEmpty, !rows.isEmpty else { return }
+        screen.rect(frame.x + columns.lowerBound, frame.y + rows.lowerBound, columns.count, rows.count, colour)
+    }
+
+    /// The cells (counted from the frame's `start`) of a run of `length` that fall inside
+    /// `0..<screen`; empty when none do. Clamped first so no sum can overflow.
+    static func onScreen(_ start: Int, _ length: Int, _ screen: Int) -> Range<Int> {
+        let limit = 1 << 40
+        let start = min(max(start, -limit), limit)
+        let length = min(max(length, 0), limit)
+        let first = max(0, -start)
+        let last = min(length, screen - start)
+        return first..<max(first, last)
     }
 
     /// libgd's animated-GIF writer; each frame brings its own colour table (made from its pixels).

@@ -62,6 +62,8 @@ public struct GIFDecoder: Sendable {
         reader.position = 6
         width = try reader.le16()
         height = try reader.le16()
+        // libgd cannot make a screen with no pixels to draw the frames on.
+        guard width > 0, height > 0 else { throw .damaged }
         let flags = try reader.byte()
         reader.position += 2  // background index, aspect ratio
         let global = flags & 0x80 != 0 ? try reader.palette(flags) : []
@@ -71,6 +73,7 @@ public struct GIFDecoder: Sendable {
         while true {
             switch try reader.byte() {
             case 0x3B:  // trailer
+                guard !frames.isEmpty else { throw .damaged }  // no picture at all
                 self.loops = loops
                 self.frames = frames
                 return
@@ -101,11 +104,13 @@ public struct GIFDecoder: Sendable {
                 if unpack && pixels > MediaLimits.maxAnimationPixels {
                     throw .tooManyPixels(frames: frames.count + 1, width: width, height: height)
                 }
-                // A frame larger than the screen is refused; one placed partly off it is clipped when drawn.
+                // A frame larger than the screen is refused; one placed partly or wholly off it is clipped when drawn.
                 guard !palette.isEmpty, w <= width, h <= height else { throw .damaged }
                 var indices: [UInt8] = []
                 if unpack {
-                    indices = try Self.lzw(data, minCodeSize: minCodeSize, count: w * h)
+                    indices = try Self.lzw(
+                        data, minCodeSize: minCodeSize, count: w * h, colours: palette.count,
+                        transparent: control.transparent)
                     if local & 0x40 != 0 { indices = Self.deinterlaced(indices, width: w, height: h) }
                 }
                 frames.append(
@@ -155,8 +160,13 @@ public struct GIFDecoder: Sendable {
         }
     }
 
-    /// GIF's variable-width LZW. Pixels the data does not reach stay 0; data past `count` is ignored.
-    static func lzw(_ data: [UInt8], minCodeSize: Int, count: Int) throws(Problem) -> [UInt8] {
+    /// GIF's variable-width LZW. Pixels the data does not reach stay 0 (viewers draw a frame whose
+    /// data stops early); data past `count` is ignored. Damaged: a code size outside 1…11 (codes
+    /// grow to 12 bits), a code the table does not hold yet, or a pixel with no colour in a table
+    /// of `colours` (unless it is the `transparent` one).
+    static func lzw(
+        _ data: [UInt8], minCodeSize: Int, count: Int, colours: Int = 256, transparent: Int? = nil
+    ) throws(Problem) -> [UInt8] {
         guard (1...11).contains(minCodeSize) else { throw .damaged }
         var out = [UInt8](repeating: 0, count: count)
         let clear = 1 << minCodeSize
@@ -192,7 +202,7 @@ public struct GIFDecoder: Sendable {
                 var depth = 0
                 var walk = code
                 if previous < 0 {
-                    guard code < clear, code < 256 else { throw .damaged }
+                    guard code < clear else { throw .damaged }
                 } else if code == next {
                     // The string just being defined: the previous one plus its own first byte.
                     stack[0] = first[previous]
@@ -206,7 +216,9 @@ public struct GIFDecoder: Sendable {
                     depth += 1
                     walk = Int(prefix[walk])
                 }
-                stack[depth] = UInt8(truncatingIfNeeded: walk)
+                // Every pixel written is some code's root, checked here when that code came.
+                guard walk < colours || walk == transparent, walk < 256 else { throw .damaged }
+                stack[depth] = UInt8(walk)
                 depth += 1
                 while depth > 0 && written < count {
                     depth -= 1
@@ -215,7 +227,7 @@ public struct GIFDecoder: Sendable {
                 }
                 if previous >= 0 && next < 4096 {
                     prefix[next] = UInt16(previous)
-                    suffix[next] = UInt8(truncatingIfNeeded: walk)
+                    suffix[next] = UInt8(walk)
                     first[next] = first[previous]
                     next += 1
                     if next == 1 << codeSize && codeSize < 12 { codeSize += 1 }

@@ -66,4 +66,24 @@ import Testing
             #expect(kept.statusCode == 201)
         }
     }
+
+    @Test func aGIFWithAFramePlacedOffThePictureIsKeptAndMemedNotFatal() async throws {
+        // 16×16 with two 1×1 black frames, the second at x = 100: it used to trap the server.
+        let frame = { (x: UInt8) -> [UInt8] in
+            [0x21, 0xF9, 4, 0, 5, 0, 0, 0, 0x2C, x, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0]
+        }
+        let gif =
+            Array("GIF89a".utf8) + [16, 0, 16, 0, 0x81, 0, 0] + [0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255]
+            + frame(0) + frame(100) + [0x3B]
+        try await withServer { server in
+            let cy = try await TestClient.user(server, "cy")
+            let url = try await MemeTests.uploadLink(cy)
+            let (reply, uploaded) = try await Web.fetch(url, method: "PUT", body: Data(gif))
+            #expect(uploaded.statusCode == 201, "\(String(decoding: reply, as: UTF8.self))")
+            let short = String(try await cy.expect("Your picture ").split(separator: " ")[2])
+            try await cy.send("!meme \(short) off | the edge")
+            let (bytes, _) = try await Web.fetch(try Web.link(in: try await cy.expect("meme #1 by cy: http")))
+            #expect(try GIFDecoder([UInt8](bytes)).frames.count == 2)
+        }
+    }
 }
