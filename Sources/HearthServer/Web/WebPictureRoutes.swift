@@ -1,6 +1,6 @@
 import Foundation
-import HearthAccounts
 import HTTPTypes
+import HearthAccounts
 import HearthKit
 import Hummingbird
 import NIOCore
