@@ -102,7 +102,8 @@ extension Core {
             }
             if !audience.contains(where: { $0 === client }) { audience.append(client) }
             for receiver in audience {
-                let to = IRCNames.isChannel(shown) || receiver === client ? shown : state[client].nick
+                let to =
+                    IRCNames.isChannel(shown) ? shown : privateEditTarget(state, receiver, author: client, to: shown)
                 out.send(
                     receiver,
                     editLine(
@@ -117,6 +118,14 @@ extension Core {
                 source: state[client].prefix, target: shown, ref: record.msgid, text: text, msgid: msgid, at: now)
             tellNetwork(client) { .edit($0, history: key, line: line) }
         }
+    }
+
+    /// Whom an edit in a private conversation is shown as addressed to for `receiver`, on every node:
+    /// the author's own devices see whom it was to (so they file it under that conversation), the
+    /// other side sees who sent it.
+    func privateEditTarget(_ state: ChatState, _ receiver: Client, author: Client, to target: String) -> String {
+        let mine = state[receiver].account.map { $0.id == state[author].account?.id } ?? (receiver === author)
+        return mine ? target : state[author].nick
     }
 
     /// An edit as clients with the cap read it.

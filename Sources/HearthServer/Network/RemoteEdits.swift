@@ -20,9 +20,8 @@ extension Core {
             return
         }
         for receiver in conversationAudience(state, history) where !state.isBlocked(author, by: receiver) {
-            // The author's own devices see whom it was to; the other side sees who sent it.
             var shown = line
-            if state[receiver].account?.id != state[author].account?.id { shown.params = [state[author].nick] }
+            shown.params = [privateEditTarget(state, receiver, author: author, to: target)]
             out.send(receiver, editLine(state, receiver, shown))
         }
     }

@@ -223,4 +223,33 @@ import Testing
             #expect(lines[1].hasSuffix(" TAGMSG ava"))
         }
     }
+
+    /// A private edit reaches the author's other device addressed to the other side, as it does
+    /// from another node (it said the author's own nick here, so the edit was filed under no conversation).
+    @Test func aPrivateEditShowsTheAuthorsOtherDevicesWhomItWasTo() async throws {
+        try await withServer { server in
+            let ava = try await Self.account(server, "ava")
+            // A connection of ava's with a nick of its own: one over the device limit keeps one.
+            for _ in 1..<Core.maxDevicesPerUser {
+                let extra = ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ava:s3cret-pass", "CAP END"]
+                _ = try await TestClient.irc(server, nick: "ava", extra: extra)
+            }
+            let phone = try await server.connect()
+            for line in ["CAP LS 302", "CAP REQ :\(Self.caps)", "PASS ava:s3cret-pass", "NICK ava", "USER a 0 * :a"] {
+                try await phone.send(line)
+            }
+            try await phone.send("CAP END")
+            try await phone.expectNumeric("433")
+            try await phone.send("NICK ava_phone")
+            try await phone.expectNumeric("001")
+            let ben = try await Self.account(server, "ben")
+            try await ava.send("PRIVMSG ben :helo")
+            let id = ChathistoryTests.msgid(try await ben.expect("PRIVMSG ben :helo"))
+            try await ava.send("@draft/target-msgid=\(id);draft/edit-text=hello EDIT ben")
+            #expect(try await ben.expect("draft/edit-text=hello").hasSuffix(" EDIT ava"))
+            #expect(try await ava.expect("draft/edit-text=hello").hasSuffix(" EDIT ben"))
+            let mine = try await phone.expect("draft/edit-text=hello")
+            #expect(mine.hasSuffix(" EDIT ben"), "\(mine)")
+        }
+    }
 }
