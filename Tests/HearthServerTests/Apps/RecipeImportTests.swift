@@ -1,4 +1,5 @@
 import Foundation
+import HearthKit
 import HearthTesting
 import Hummingbird
 import Logging
@@ -69,6 +70,18 @@ import Testing
         router.get("/loop") { _, _ in redirect("/loop") }
         router.get("/to-file") { _, _ in redirect("file:///etc/passwd") }
         router.get("/huge") { _, _ in html(String(repeating: "x", count: PageFetcher.maxBytes + 1)) }
+        // Headers at once, then a byte every 100 ms for a minute: the fetch's deadline must cover the body.
+        router.get("/trickle") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/html"],
+                body: ResponseBody { writer in
+                    for _ in 0..<600 {
+                        try await writer.write(ByteBuffer(string: "x"))
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
         router.get("/photo.png") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "image/png"],
@@ -159,6 +172,19 @@ import Testing
                 "Kept the first \(RecipeCommands.maxIngredients) ingredients and \(RecipeCommands.maxSteps) steps"
                     + " of \(RecipeCommands.maxIngredients + 1) and 2.")
         }
+    }
+
+    /// A page whose headers come at once and whose body trickles is cut off at the fetch's
+    /// deadline (the HTTP client's own deadline ends with the headers).
+    @Test func aTricklingPageIsCutOffAtTheDeadline() async throws {
+        let (base, site) = try await Self.site()
+        defer { Task { await site.triggerGracefulShutdown() } }
+        let fetcher = PageFetcher(allowLocal: true, timeout: .milliseconds(800))
+        await #expect(throws: BotError("127.0.0.1 could not be fetched (it took over 800 ms)")) {
+            _ = try await fetcher.fetch(base + "/trickle", accept: "text/html")
+        }
+        // The same fetcher still reads a page that comes in time.
+        #expect(try await fetcher.fetch(base + "/jsonld", accept: "text/html").body.count > 100)
     }
 
     @Test func byDefaultLoopbackAndPrivateAddressesAreRefused() async throws {

@@ -13,10 +13,14 @@ public struct PageFetcher: Sendable {
     public static let maxBytes = 2 * 1024 * 1024
     public static let maxRedirects = 5
     public static let maxURLLength = 2000
-    /// For the whole fetch, redirects included.
+    /// For the whole fetch, redirects and the body included.
     public static let timeout: TimeAmount = .seconds(15)
+    /// `timeout`, unless a test wants a shorter one.
+    public let timeout: TimeAmount
 
-    public init(allowLocal: Bool) { self.allowLocal = allowLocal }
+    public init(allowLocal: Bool, timeout: TimeAmount = PageFetcher.timeout) {
+        (self.allowLocal, self.timeout) = (allowLocal, timeout)
+    }
 
     public struct Page: Sendable {
         /// Where the page was found, after redirects.
@@ -36,7 +40,7 @@ public struct PageFetcher: Sendable {
 
     public func fetch(_ text: String, accept: String, maxBytes: Int = PageFetcher.maxBytes) async throws -> Page {
         var url = try Self.checked(text)
-        let deadline = NIODeadline.now() + Self.timeout
+        let deadline = NIODeadline.now() + timeout
         for hop in 0...Self.maxRedirects {
             let host = url.host!
             guard let address = await OutboundAddress.vettedAddress(host, allowLocal: allowLocal) else {
@@ -44,7 +48,7 @@ public struct PageFetcher: Sendable {
                     "\(host) is not a public address (or does not resolve); Hearth fetches public pages only")
             }
             let client = HTTPClient(
-                eventLoopGroupProvider: .singleton, configuration: Self.configuration(connectingTo: address, for: host))
+                eventLoopGroupProvider: .singleton, configuration: Self.configuration(connectingTo: address, for: host, timeout: timeout))
             do {
                 var request = HTTPClientRequest(url: url.absoluteString)
                 request.headers.add(name: "User-Agent", value: "Hearth (recipe import)")
@@ -66,10 +70,7 @@ public struct PageFetcher: Sendable {
                 if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > maxBytes {
                     throw Self.tooBig(maxBytes)
                 }
-                let body: ByteBuffer
-                do { body = try await response.body.collect(upTo: maxBytes) } catch is NIOTooManyBytesError {
-                    throw Self.tooBig(maxBytes)
-                }
+                let body = try await Self.collect(response.body, upTo: maxBytes, before: deadline)
                 try? await client.shutdown()
                 return Page(
                     url: url, body: Array(body.readableBytesView),
@@ -79,7 +80,7 @@ public struct PageFetcher: Sendable {
                 throw error
             } catch {
                 try? await client.shutdown()
-                throw BotError("\(host) could not be fetched (\(Self.reason(error)))")
+                throw BotError("\(host) could not be fetched (\(Self.reason(error, timeout)))")
             }
         }
         throw BotError("the page redirected more than \(Self.maxRedirects) times")
@@ -87,17 +88,47 @@ public struct PageFetcher: Sendable {
 
     static func tooBig(_ limit: Int) -> BotError { BotError("the page is over \(limit / 1024 / 1024) MiB") }
 
-    static func reason(_ error: any Error) -> String {
+    static func reason(_ error: any Error, _ timeout: TimeAmount) -> String {
         if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout {
-            return "it took over \(timeout.nanoseconds / 1_000_000_000) s"
+            return tookTooLong(timeout)
         }
         return "\(type(of: error))"
     }
 
+    static func tookTooLong(_ timeout: TimeAmount) -> String {
+        let milliseconds = timeout.nanoseconds / 1_000_000
+        return milliseconds < 1000 ? "it took over \(milliseconds) ms" : "it took over \(milliseconds / 1000) s"
+    }
+
+    /// The body, up to `maxBytes`, by `deadline`: the client's own deadline ends when the headers
+    /// arrive, so a page trickling a byte at a time would otherwise hold the import for days.
+    static func collect(
+        _ body: HTTPClientResponse.Body, upTo maxBytes: Int, before deadline: NIODeadline
+    ) async throws -> ByteBuffer {
+        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask {
+                var buffer = ByteBuffer()
+                for try await chunk in body {
+                    guard buffer.readableBytes + chunk.readableBytes <= maxBytes else { throw tooBig(maxBytes) }
+                    buffer.writeImmutableBuffer(chunk)
+                }
+                return buffer
+            }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(0, (deadline - NIODeadline.now()).nanoseconds)))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let buffer = first else { throw HTTPClientError.deadlineExceeded }
+            return buffer
+        }
+    }
+
     /// Connects to the vetted `address` whatever `host` resolves to by then (no DNS rebinding),
     /// while TLS still names and checks `host`; redirects are followed by `fetch`, vetted again.
-    static func configuration(connectingTo address: String, for host: String) -> HTTPClient.Configuration {
-        let seconds = timeout
+    static func configuration(
+        connectingTo address: String, for host: String, timeout seconds: TimeAmount
+    ) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow, timeout: .init(connect: seconds, read: seconds))
         configuration.httpVersion = .http1Only
