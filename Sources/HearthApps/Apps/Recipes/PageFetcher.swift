@@ -48,7 +48,8 @@ public struct PageFetcher: Sendable {
                     "\(host) is not a public address (or does not resolve); Hearth fetches public pages only")
             }
             let client = HTTPClient(
-                eventLoopGroupProvider: .singleton, configuration: Self.configuration(connectingTo: address, for: host, timeout: timeout))
+                eventLoopGroupProvider: .singleton,
+                configuration: Self.configuration(connectingTo: address, for: host, timeout: timeout))
             do {
                 var request = HTTPClientRequest(url: url.absoluteString)
                 request.headers.add(name: "User-Agent", value: "Hearth (recipe import)")
