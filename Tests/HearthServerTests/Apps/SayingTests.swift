@@ -46,6 +46,15 @@ import Testing
             try await bob.send("!fortune by-friends")
             try await bob.expect(
                 "Your fortune for Wednesday 1 July (by-friends): “Early birds share their worms. — ann”")
+            // Written for friends: its reader reads it, anyone else (and a channel) only that it was one.
+            try await bob.send("!fortunes")
+            try await bob.expect("“Early birds share their worms. —…”")
+            try await ann.send("!fortunes bob")
+            try await ann.expect("“a saying a friend wrote, for")
+            try await bob.send("/join #tea")
+            try await bob.expect("You joined #tea.")
+            try await bob.send("!fortune")  // said in #tea, where everyone reads the answer
+            try await bob.expect("You opened today's cookie already: “a saying a friend wrote, for its reader only”")
             // Not a friend: an explicit ask finds none; the cookie of all the others has none of ann's.
             try await cat.send("!fortune by-friends")
             try await cat.expect("none of your friends (mutual follows) has written a saying yet")

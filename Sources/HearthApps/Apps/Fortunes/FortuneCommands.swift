@@ -65,7 +65,7 @@ enum FortuneCommands {
         let today = zone.day(now)
         let first =
             last.day == today
-            ? "You opened today's cookie already: “\(last.text)” — lucky numbers \(last.numbers)."
+            ? "You opened today's cookie already: “\(text(last, for: request))” — lucky numbers \(last.numbers)."
             : "Your last cookie was for \(formatDay(last.day)), and \(formatDay(today)) here (\(zone.name)) overlaps"
                 + " that day — one cookie per day of your life, whatever your time zone."
         var response = BotResponse([first])  // a cookie opened meanwhile by another device
@@ -81,9 +81,23 @@ enum FortuneCommands {
         request.caller.account.map { "/fortunes/\(IRCNames.fold($0.name))" }
     }
 
-    static func describe(_ f: Stored<FortuneRecord>, style: Style) -> String {
+    static func describe(_ f: Stored<FortuneRecord>, style: Style, for request: BotRequest) -> String {
         let place = f.place.map { " · \($0)" } ?? (f.lat != nil ? String(format: " · %.2f,%.2f", f.lat!, f.lon!) : "")
-        return "\(style.bold("#\(f.id)")) \(formatDay(f.day))\(place): “\(f.text)” — lucky numbers \(f.numbers)"
+        let shown = text(f, for: request)
+        return "\(style.bold("#\(f.id)")) \(formatDay(f.day))\(place): “\(shown)” — lucky numbers \(f.numbers)"
+    }
+
+    /// A cookie's text as `viewer` may read it: a friend's saying was written for friends, so
+    /// anyone but its reader (and everyone in a channel) learns only that it was one.
+    static func text(_ f: Stored<FortuneRecord>, viewer: Int64?, inChannel: Bool = false) -> String {
+        guard f.sayingKey.hasPrefix(SayingCommands.friendKeyPrefix), inChannel || viewer != f.accountId else {
+            return f.text
+        }
+        return "a saying a friend wrote, for its reader only"
+    }
+
+    static func text(_ f: Stored<FortuneRecord>, for request: BotRequest) -> String {
+        text(f, viewer: request.caller.account?.id, inChannel: request.caller.channel != nil)
     }
 
     // MARK: !fortune
@@ -134,6 +148,10 @@ enum FortuneCommands {
         }
         // From the category asked for, else those the reader chose; no repeats until all of them
         // have been seen.
+        if category == SayingCommands.friendsCategory, request.caller.channel != nil {
+            throw BotError(
+                "friends' sayings are for you alone: open that cookie in private (/msg the bot) or on the web")
+        }
         let chosen = FortuneCategories.chosen(request.settings?[FortuneCategories.settingKey], in: catalogue)
         var pool = try await SayingCommands.pool(
             request, me, wanted: category.map { [$0] } ?? chosen, catalogue: catalogue)
@@ -168,7 +186,7 @@ enum FortuneCommands {
         let whose = request.caller.channel == nil ? "Your" : Words.possessive(me.name)
         var lines = [
             "🥠 \(style.bold("\(whose) fortune for \(formatDay(today.day))")) (\(saying.category)):"
-                + " “\(opened.text)”",
+                + " “\(text(opened, for: request))”",
             "Lucky numbers: \(opened.numbers) · +\(opened.points) points"
                 + (streak > 1 ? " (\(streak)-day streak, +\(bonus) bonus)" : "")
                 + (opened.place.map { " · opened in \($0)" } ?? ""),
@@ -240,7 +258,10 @@ enum FortuneCommands {
         let owner = try await request.services.store.account(id: f.accountId)
         var link = ""
         if let owner { link = try await pageLink(request, owner: owner.id, nameKey: owner.nameKey) }
-        var lines = [describe(f, style: request.style) + " · \(owner?.name ?? "someone") · +\(f.points) points" + link]
+        var lines = [
+            describe(f, style: request.style, for: request) + " · \(owner?.name ?? "someone")"
+                + " · +\(f.points) points" + link
+        ]
         // The caller's latest cookie: when the next one comes.
         if f.accountId == request.caller.account?.id,
             try await request.services.store.lastFortune(accountID: f.accountId)?.id == f.id,
@@ -442,9 +463,10 @@ enum FortuneCommands {
         let web = url.map { " \($0)" } ?? ""
         var lines = ["\(request.style.bold("\(Words.possessive(who.name)) cookies")) (\(total)):\(web)"]
         lines += rows.map { f in
-            let words = f.text.split(separator: " ").prefix(6).joined(separator: " ")
+            let shown = text(f, for: request).split(separator: " ")
+            let words = shown.prefix(6).joined(separator: " ")
             let place = f.place ?? (f.lat != nil ? String(format: "%.2f,%.2f", f.lat!, f.lon!) : "—")
-            return "#\(f.id)  \(f.day)  \(place)  “\(words)\(f.text.split(separator: " ").count > 6 ? "…" : "")”"
+            return "#\(f.id)  \(f.day)  \(place)  “\(words)\(shown.count > 6 ? "…" : "")”"
         }
         lines += Paging.footer(
             request, page: page, total: total, size: StoreLimits.fortunePageSize, command: "!fortunes \(who.name)")

@@ -32,7 +32,8 @@ enum FortunePages {
         if case .wait = OncePerDay.decide(last: last?.localDay, now: request.services.clock.now(), in: days) {
             opened = last
         }
-        if let opened { values["today"] = cookie(opened) }
+        let viewer = request.viewer?.id
+        if let opened { values["today"] = cookie(opened, viewer: viewer) }
         values["canOpen"] = own && opened == nil
         values["categories"] = request.services.fortunes.map(FortuneCategories.names) ?? []
         if opened != nil, let next = countdown(last, days, request) { values["next"] = next }
@@ -41,12 +42,12 @@ enum FortunePages {
             values["image"] = image
         }
         let (rows, total) = try await store.fortunes(of: subject.id, page: request.page)
-        values["cookies"] = rows.map(cookie)
+        values["cookies"] = rows.map { cookie($0, viewer: viewer) }
         (values["total"], values["hasCookies"]) = (total, !rows.isEmpty)
         values["paging"] = WebPaging.links(page: request.page, total: total, size: StoreLimits.fortunePageSize)
         return WebContent(
             title: "\(Words.possessive(subject.name)) fortune cookie",
-            summary: opened.map { "“\($0.text)” — lucky numbers \($0.numbers)" }
+            summary: opened.map { "“\(FortuneCommands.text($0, viewer: viewer))” — lucky numbers \($0.numbers)" }
                 ?? "\(subject.name) has not opened today's cookie yet.",
             values: values)
     }
@@ -62,9 +63,10 @@ enum FortunePages {
         ]
     }
 
-    static func cookie(_ f: Stored<FortuneRecord>) -> [String: Any] {
+    static func cookie(_ f: Stored<FortuneRecord>, viewer: Int64?) -> [String: Any] {
         var values: [String: Any] = [
-            "id": f.id, "day": f.day, "date": FortuneCommands.formatDay(f.day), "text": f.text,
+            "id": f.id, "day": f.day, "date": FortuneCommands.formatDay(f.day),
+            "text": FortuneCommands.text(f, viewer: viewer),
             "numbers": f.numbers.split(separator: " ").map(String.init), "points": f.points,
         ]
         if let place = placeName(f) { values["place"] = place }

@@ -18,6 +18,8 @@ enum SayingCommands {
     static let friendsCategory = "by-friends"
     static let communityCategory = "community"
     static let categories = [communityCategory, friendsCategory]
+    /// A friend's saying in a cookie: written for friends, so only the cookie's reader reads it.
+    static let friendKeyPrefix = "friend-saying/"
 
     static let saying = BotCommand(
         "saying", group: FortuneCommands.group,
@@ -177,18 +179,20 @@ enum SayingCommands {
         }
         let store = request.services.store
         var seen: Set<Int64> = []
-        func add(_ rows: [SayingRow], _ category: String) {
+        func add(_ rows: [SayingRow], _ category: String, prefix: String) {
             for row in rows where seen.insert(row.saying.id).inserted {
                 pool.append(
                     FortuneCatalogue.Saying(
-                        key: "saying/\(row.saying.id)", text: "\(row.saying.text) — \(row.author)", category: category))
+                        key: prefix + "\(row.saying.id)", text: "\(row.saying.text) — \(row.author)",
+                        category: category))
             }
         }
-        if wanted?.contains(friendsCategory) ?? true {
-            add(try await store.friendSayings(of: me.id, limit: friendsPool), friendsCategory)
+        // Opened in a channel, a cookie is read by everyone there: no friends-only saying in it.
+        if wanted?.contains(friendsCategory) ?? true, request.caller.channel == nil {
+            add(try await store.friendSayings(of: me.id, limit: friendsPool), friendsCategory, prefix: friendKeyPrefix)
         }
         if wanted?.contains(communityCategory) ?? true {
-            add(try await store.sayings(status: .approved, limit: communityPool), communityCategory)
+            add(try await store.sayings(status: .approved, limit: communityPool), communityCategory, prefix: "saying/")
         }
         return pool
     }
