@@ -56,6 +56,21 @@ import Testing
         "name: Busy\ntext:\n" + (0..<count).map { box(0, Double($0) / 10, 1, 0.1) }.joined()
     }
 
+    /// Two folders that name one template ("twin" and "Twin"): the second is skipped with the
+    /// reason and leaves no picture behind.
+    @Test func aFolderTheStoreRefusesLeavesNoPicture() async throws {
+        try await withServer { server in
+            let pack = URL(fileURLWithPath: server.dataDirectory).appendingPathComponent("pack")
+            try Self.folder(pack, "twin", config: Self.drake)
+            try Self.folder(pack, "Twin", config: Self.drake, picture: Web.samplePNG(300, 200))
+            let run = try await LimitCrossingTests.hearth([
+                "templates", "import", pack.path, "--data-dir", server.dataDirectory,
+            ])
+            #expect(run.status == 0 && run.output.contains("there is a global template called twin already"), "\(run)")
+            #expect(MemeTests.mediaFiles(server).count == 1)
+        }
+    }
+
     @Test func aMemegenPackBecomesEveryonesTemplates() async throws {
         try await withServer { server in
             let pack = URL(fileURLWithPath: server.dataDirectory).appendingPathComponent("pack")

@@ -38,16 +38,24 @@ public enum TemplatePackImport {
         do { image = try await media.ingest([UInt8](bytes), ownerID: nil) } catch {
             throw TemplatePack.Problem("its picture \(entry.picture.lastPathComponent): \(error)")
         }
-        _ = try await store.addUpload(image, tokenHash: nil)
-        let boxes = String(decoding: try JSONEncoder().encode(entry.boxes), as: UTF8.self)
+        // Whatever goes wrong after the picture is kept takes the picture with it: no file is left
+        // that no template uses, and the folder is reported as skipped, the rest still imported.
         do {
+            guard try await store.addUpload(image, tokenHash: nil) else {
+                throw TemplatePack.Problem("its picture could not be kept")
+            }
+            let boxes = String(decoding: try JSONEncoder().encode(entry.boxes), as: UTF8.self)
             _ = try await store.addTemplate(
                 TemplateRecord(
                     ownerId: nil, name: entry.name, imageId: image.id, boxes: boxes, title: entry.title,
                     keywords: entry.keywords, source: entry.source, example: entry.example))
-        } catch StoreError.nameTaken {
+        } catch {
             media.delete(ids: [image.id])
-            throw TemplatePack.Problem("there is a global template called \(entry.name) already")
+            switch error {
+            case let problem as TemplatePack.Problem: throw problem
+            case StoreError.nameTaken: throw TemplatePack.Problem("there is a global template called \(entry.name) already")
+            default: throw TemplatePack.Problem("the store refused it: \(error)")
+            }
         }
     }
 }
