@@ -53,7 +53,8 @@ public enum TemplatePackImport {
             media.delete(ids: [image.id])
             switch error {
             case let problem as TemplatePack.Problem: throw problem
-            case StoreError.nameTaken: throw TemplatePack.Problem("there is a global template called \(entry.name) already")
+            case StoreError.nameTaken:
+                throw TemplatePack.Problem("there is a global template called \(entry.name) already")
             default: throw TemplatePack.Problem("the store refused it: \(error)")
             }
         }
