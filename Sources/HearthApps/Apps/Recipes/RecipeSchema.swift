@@ -17,8 +17,8 @@ struct RecipeSchema: Equatable {
 
     /// The recipe in `html`, JSON-LD first; nil when the page describes none.
     static func read(_ html: String) -> RecipeSchema? {
-        for block in matches(#"<script[^>]*application/ld\+json[^>]*>(.*?)</script>"#, in: html) {
-            guard let data = block[1].data(using: .utf8),
+        for block in jsonLDBlocks(html) {
+            guard let data = block.data(using: .utf8),
                 let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
                 let object = recipeObject(json)
             else { continue }
@@ -41,6 +41,23 @@ struct RecipeSchema: Equatable {
     }
 
     // MARK: JSON-LD
+
+    /// The text of each `<script type="application/ld+json">`, found by plain searches from one
+    /// tag to its close (a regex was quadratic on a page of unclosed `<script`s).
+    static func jsonLDBlocks(_ html: String) -> [String] {
+        let page = HTMLBytes(html)
+        var blocks: [String] = []
+        var at = 0
+        while let open = page.find("<script", from: at), let tagEnd = page.firstIndex(of: HTMLBytes.close, from: open) {
+            // No close: no later script has one either.
+            guard let close = page.find("</script", from: tagEnd + 1) else { break }
+            if page.find("application/ld+json", from: open, before: tagEnd) != nil {
+                blocks.append(page.text(tagEnd + 1..<close))
+            }
+            at = close + 1
+        }
+        return blocks
+    }
 
     static func isRecipe(_ object: [String: Any]) -> Bool {
         let types: [String] =
@@ -133,24 +150,30 @@ struct RecipeSchema: Equatable {
 
     // MARK: microdata
 
+    /// The most item properties read from a page; real recipes have far fewer.
+    static let maxProperties = 1000
+    /// How far from its `itemprop` a tag's `<` and `>` are looked for.
+    static let maxTagBytes = 4096
+    /// How far past its start tag an element's close tag is looked for.
+    static let maxElementBytes = 64 * 1024
+    /// The most elements whose contents are read (each a search of up to `maxElementBytes`).
+    static let maxContentsRead = 200
+
     /// The `itemprop`s after the element whose `itemtype` is a Recipe.
     static func fromMicrodata(_ html: String) -> RecipeSchema? {
         guard
             let start = html.range(of: #"itemtype\s*=\s*["'][^"']*schema\.org/Recipe["']"#, options: .regularExpression)
         else { return nil }
-        let rest = String(html[start.lowerBound...])
+        let page = HTMLBytes(html[start.lowerBound...])
         var recipe = RecipeSchema()
-        let tags = #"<([a-zA-Z][a-zA-Z0-9]*)([^>]*?\bitemprop\s*=\s*["']([^"']+)["'][^>]*)>"#
-        let regex = try! NSRegularExpression(pattern: tags, options: [.caseInsensitive])
-        let text = rest as NSString
-        for match in regex.matches(in: rest, range: NSRange(location: 0, length: text.length)) {
-            let tag = text.substring(with: match.range(at: 1)).lowercased()
-            let attributes = text.substring(with: match.range(at: 2))
-            let after = match.range.location + match.range.length
+        var contentsRead = 0
+        var ingredientsRead = 0
+        for element in page.itemProperties(limit: maxProperties, window: maxTagBytes) {
+            let (tag, attributes) = (element.tag, element.attributes)
             func inner() -> String {
-                let tail = text.substring(from: after)
-                guard let close = tail.range(of: "</\(tag)", options: .caseInsensitive) else { return "" }
-                return String(tail[..<close.lowerBound])
+                guard contentsRead < maxContentsRead else { return "" }
+                contentsRead += 1
+                return page.contents(of: tag, from: element.contentStart, within: maxElementBytes) ?? ""
             }
             func value() -> String? {
                 let given =
@@ -161,17 +184,21 @@ struct RecipeSchema: Equatable {
                 let plain = HTMLText.plain(given ?? inner())
                 return plain.isEmpty ? nil : plain
             }
-            for property in text.substring(with: match.range(at: 3)).split(separator: " ") {
+            for property in element.names.split(separator: " ") {
                 switch property {
                 case "name" where recipe.title.isEmpty: recipe.title = value() ?? ""
                 case "image" where recipe.image == nil:
                     recipe.image =
                         attribute("src", in: attributes) ?? attribute("content", in: attributes)
                         ?? attribute("href", in: attributes)
-                case "recipeIngredient", "ingredients": value().map { recipe.ingredients.append($0) }
-                case "recipeInstructions":
+                case "recipeIngredient", "ingredients":
+                    // Past the limit an import keeps, more is of no use (and each costs a search).
+                    guard ingredientsRead <= RecipeCommands.maxIngredients else { break }
+                    ingredientsRead += 1
+                    value().map { recipe.ingredients.append($0) }
+                case "recipeInstructions" where recipe.steps.count <= RecipeCommands.maxSteps:
                     let html = attribute("content", in: attributes) ?? inner()
-                    let items = matches(#"<li[^>]*>(.*?)</li>"#, in: html).map { HTMLText.plain($0[1]) }
+                    let items = HTMLBytes(html).listItems().map { HTMLText.plain($0) }
                     recipe.steps += items.isEmpty ? steps(html) : items.filter { !$0.isEmpty }
                 case "recipeYield" where recipe.yield == nil: recipe.yield = value()
                 case "prepTime" where recipe.prepTime == nil: recipe.prepTime = value().map(duration)
@@ -210,18 +237,60 @@ struct RecipeSchema: Equatable {
 enum HTMLText {
     /// `keepingLines`: block ends (`<br>`, `</p>`, `</li>`) and line breaks stay line breaks.
     static func plain(_ html: String, keepingLines: Bool = false) -> String {
-        var text = html
-        if keepingLines {
-            text = text.replacingOccurrences(
-                of: #"<br\s*/?>|</p>|</li>|</div>"#, with: "\n", options: [.regularExpression, .caseInsensitive])
-        }
-        text = text.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+        var bytes = HTMLBytes(html)
+        if keepingLines { bytes = HTMLBytes(bytes: lineBreaks(bytes)) }
+        var text = String(decoding: tagsToSpaces(bytes), as: UTF8.self)
         text = decodeEntities(text)
         func collapsed(_ line: some StringProtocol) -> String {
             line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         }
         guard keepingLines else { return collapsed(text) }
         return text.split(whereSeparator: \.isNewline).map(collapsed).filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+
+    /// `<br>`, `<br/>`, `</p>`, `</li>`, `</div>` (any case) made line breaks, in one pass.
+    static func lineBreaks(_ page: HTMLBytes) -> [UInt8] {
+        let ends = ["</p>", "</li>", "</div>"].map { Array($0.utf8) }
+        var out: [UInt8] = []
+        out.reserveCapacity(page.count)
+        var at = 0
+        while at < page.count {
+            if page.bytes[at] == HTMLBytes.open, let end = lineBreakEnd(page, at: at, ends: ends) {
+                out.append(UInt8(ascii: "\n"))
+                at = end
+            } else {
+                out.append(page.bytes[at])
+                at += 1
+            }
+        }
+        return out
+    }
+
+    /// Past a line-breaking tag at `index` (`<br\s*/?>` or one of `ends`), nil when there is none.
+    static func lineBreakEnd(_ page: HTMLBytes, at index: Int, ends: [[UInt8]]) -> Int? {
+        if page.has(Array("<br".utf8), at: index) {
+            var at = index + 3
+            while at < page.count, HTMLBytes.isSpace(page.bytes[at]) { at += 1 }
+            if at < page.count, page.bytes[at] == UInt8(ascii: "/") { at += 1 }
+            if at < page.count, page.bytes[at] == HTMLBytes.close { return at + 1 }
+        }
+        return ends.first { page.has($0, at: index) }.map { index + $0.count }
+    }
+
+    /// Each `<…>` (to the first `>`) made a space, in one pass; a `<` with no `>` after it stays.
+    static func tagsToSpaces(_ page: HTMLBytes) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(page.count)
+        var at = 0
+        while let open = page.firstIndex(of: HTMLBytes.open, from: at),
+            let close = page.firstIndex(of: HTMLBytes.close, from: open + 1)
+        {
+            out += page.bytes[at..<open]
+            out.append(UInt8(ascii: " "))
+            at = close + 1
+        }
+        out += page.bytes[at...]
+        return out
     }
 
     static let named: [String: String] = [
