@@ -166,7 +166,7 @@ import Testing
             try await browser.emulate(width: width, height: minimum, mobile: mobile)
             let height = Int(try await browser.evaluate("document.documentElement.scrollHeight")) ?? minimum
             try await browser.emulate(width: width, height: min(max(height, minimum), 4000), mobile: mobile)
-            try await browser.waitUntil(Self.picturesLoaded, timeout: 10)
+            try await browser.waitUntil(Self.picturesLoaded, timeout: 30)
         }
 
         func text(_ selector: String) async throws -> String {
