@@ -23,6 +23,15 @@ extension MediaLibrary {
     /// The built-in template whose preview has `id`, if any.
     public func previewTemplate(id: String) -> BuiltinTemplate? { Self.previewTemplates[id] }
 
+    /// Draws the missing previews of `templates` side by side on the pool (the maker shows them
+    /// all at once: its page waits for them, so the browser finds every picture there).
+    public func drawTemplatePreviews(_ templates: [BuiltinTemplate]) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for template in templates { group.addTask { try await self.drawTemplatePreview(template) } }
+            try await group.waitForAll()
+        }
+    }
+
     /// Draws `template`'s preview with its example captions unless it is on disk already.
     public func drawTemplatePreview(_ template: BuiltinTemplate) async throws {
         let id = Self.templatePreviewID(template.name)

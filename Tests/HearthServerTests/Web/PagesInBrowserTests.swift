@@ -166,7 +166,15 @@ import Testing
             try await browser.emulate(width: width, height: minimum, mobile: mobile)
             let height = Int(try await browser.evaluate("document.documentElement.scrollHeight")) ?? minimum
             try await browser.emulate(width: width, height: min(max(height, minimum), 4000), mobile: mobile)
-            try await browser.waitUntil(Self.picturesLoaded, timeout: 30)
+            // A page taller than the viewport: its lazy pictures load as a reader scrolls down to them.
+            try await browser.evaluate("window.scrollTo(0, document.documentElement.scrollHeight); true")
+            do { try await browser.waitUntil(Self.picturesLoaded, timeout: 30) } catch {
+                let missing = try await browser.evaluate(
+                    "[...document.images].filter(i => !(i.complete && i.naturalWidth > 0))"
+                        + ".map(i => i.getAttribute('src') + ' ' + i.loading + ' ' + i.getBoundingClientRect().top)")
+                throw Chromium.Failure("pictures not loaded: \(missing) (\(error))")
+            }
+            try await browser.evaluate("window.scrollTo(0, 0); true")
         }
 
         func text(_ selector: String) async throws -> String {

@@ -47,8 +47,9 @@ enum MemeMaker {
         let source = source(typed)
         var templates: [[String: Any]] = []
         let shown = BuiltinTemplate.all.filter { PictureCommands.matches($0, word) }
+        try await media.drawTemplatePreviews(shown)
         for template in shown {
-            let preview = media.templatePreviewURL(template)  // drawn when the browser asks for it
+            let preview = media.templatePreviewURL(template)
             templates.append([
                 "name": template.name, "summary": template.summary, "selected": template.name == source,
                 "keywords": ([template.name, template.summary] + template.keywords).joined(separator: " ").lowercased(),
