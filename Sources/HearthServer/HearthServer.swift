@@ -90,6 +90,7 @@ public final class HearthServer: Sendable {
             threads: config.mediaThreads, shared: self.store.sharedPictures)
         let accounts = AccountService(
             store: self.store, passwords: PasswordWorker(threads: config.passwordThreads, cost: config.passwordCost),
+            throttle: LoginThrottle(clock: config.clock),  // the server's clock: a test's stands still
             codes: try CodeHasher.load(directory: config.dataDirectory),
             registrations: AddressQuota(
                 limit: config.registrationsPerAddress, window: 3600,

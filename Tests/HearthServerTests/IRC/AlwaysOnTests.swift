@@ -150,8 +150,9 @@ import Testing
             try await bob.send("PING done")
             try await bob.expect("PONG")
             let back = try await Self.device(server, nick: "ann", login: "ann@laptop")
+            // A thousand lines written and read back: slow on a loaded machine, so wait longer.
             try await back.expect(
-                "While you were away: \(limit) lines (the last \(limit); CHATHISTORY has earlier ones)")
+                "While you were away: \(limit) lines (the last \(limit); CHATHISTORY has earlier ones)", timeout: 90)
             let first = try await back.expect(" PRIVMSG #den :line ")
             #expect(first.hasSuffix(" :line 2"), "the oldest beyond the limit is left out: \(first)")
             try await back.expect(" PRIVMSG #den :line \(limit + 1)")

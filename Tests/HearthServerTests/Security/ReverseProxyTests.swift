@@ -28,8 +28,11 @@ import Testing
     /// One visitor's wrong sign-ins (one past the per-address allowance) once locked every
     /// visitor out: the whole site was the proxy's one address.
     @Test func oneVisitorsWrongPasswordsDoNotLockOutAnother() async throws {
+        // The server's clock stands still: a loaded machine cannot outwait the lockout between two requests.
+        let clock = TestClock("2026-03-02T10:00:00Z")
         try await withServer {
             $0.server.httpProxies = Self.proxy
+            $0.server.clock = clock.hearth
         } run: { server in
             _ = try await TestClient.user(server, "alice")
             _ = try await TestClient.user(server, "bob")
