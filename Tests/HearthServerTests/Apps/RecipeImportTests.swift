@@ -179,12 +179,13 @@ import Testing
     @Test func aTricklingPageIsCutOffAtTheDeadline() async throws {
         let (base, site) = try await Self.site()
         defer { Task { await site.triggerGracefulShutdown() } }
-        let fetcher = PageFetcher(allowLocal: true, timeout: .milliseconds(800))
-        await #expect(throws: BotError("127.0.0.1 could not be fetched (it took over 800 ms)")) {
+        // 3 s of a body that takes a minute (a loaded machine answers the headers well within it).
+        let fetcher = PageFetcher(allowLocal: true, timeout: .seconds(3))
+        await #expect(throws: BotError("127.0.0.1 could not be fetched (it took over 3 s)")) {
             _ = try await fetcher.fetch(base + "/trickle", accept: "text/html")
         }
-        // The same fetcher still reads a page that comes in time.
-        #expect(try await fetcher.fetch(base + "/jsonld", accept: "text/html").body.count > 100)
+        // A page that comes at once is read whole.
+        #expect(try await PageFetcher(allowLocal: true).fetch(base + "/jsonld", accept: "text/html").body.count > 100)
     }
 
     @Test func byDefaultLoopbackAndPrivateAddressesAreRefused() async throws {
