@@ -52,15 +52,18 @@ import Testing
 
     @Test func readinessWatchdogAndStoppingReachSystemd() async throws {
         let notify = try NotifySocket()
-        // Read all along, as systemd does (a queue nobody reads fills in ~50 s of watchdog pings).
+        // Read all along on a thread of its own, as systemd does: a datagram queue holds only ten
+        // (net.unix.max_dgram_qlen), and a reader on the async pool of a loaded machine once fell a
+        // second behind, so the server's non-blocking STOPPING=1 was dropped.
         let heard = NIOLockedValueBox<[String]>([])
-        let listening = Task {
-            while !Task.isCancelled {
+        let stop = NIOLockedValueBox(false)
+        let reader = Thread {
+            while !stop.withLockedValue({ $0 }) {
                 let got = notify.drain()
                 heard.withLockedValue { $0 += got }
-                try? await Task.sleep(for: .milliseconds(10))
             }
         }
+        reader.start()
         let (_, finished) = try await Programs.serving(
             dataDirectory: TestServer.tempDirectory(),
             environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"]
@@ -73,8 +76,8 @@ import Testing
             try await client.send("USER u 0 * :u")
             try await client.expectNumeric("001")
         }
-        listening.cancel()
-        await listening.value
+        stop.withLockedValue { $0 = true }
+        while !reader.isFinished { try await Task.sleep(for: .milliseconds(10)) }
         #expect(finished.status == 0)
         let said = heard.withLockedValue { $0 } + notify.drain()
         #expect(said.first == "READY=1", "\(said)")
