@@ -309,6 +309,9 @@ enum PostgresMigrations {
                 day TEXT NOT NULL, announcedAt TIMESTAMPTZ NOT NULL, PRIMARY KEY (familyId, day))
             """
         ),
+        // Network events in their compact binary form (`payload` then holds what a node reading
+        // only JSON refuses as newer); JSON rows of nodes before it keep `data` NULL.
+        ("v38-network-event-binary", "ALTER TABLE networkEvent ADD COLUMN data BYTEA"),
     ]
 
     /// `text` with the accents of Latin letters taken off ("crème" is "creme"), for recipe search:
