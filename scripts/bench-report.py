@@ -3,6 +3,8 @@
 import json, os, platform, statistics, subprocess, sys, datetime
 
 path, command, versions = sys.argv[1], sys.argv[2], sys.argv[3]
+# Results of scripts/bench-clients.py (Python asyncio clients and slow readers), if any.
+clients_path = sys.argv[4] if len(sys.argv) > 4 else None
 rows = [json.loads(l) for l in open(path) if l.startswith("{")]
 
 def cpu_model():
@@ -102,6 +104,15 @@ if fl:
                "not bound by it.")
 out.append("")
 
+if clients_path and os.path.exists(clients_path) and os.path.getsize(clients_path):
+    out.append("## fanout and direct from other clients: Python asyncio, and slow readers\n")
+    out.append("The same fanout (200 members, 10 senders, 16 in flight) and direct load (300 pairs) from "
+               "`scripts/bench-clients.py`: Python asyncio clients in 4 processes, each read a `recv` of up to "
+               "64 KiB (as issue 42's independent harness read); `asyncio` reads as soon as a line comes, "
+               "`slow10ms` sleeps 10 ms after every read, so lines pile up between reads. Medians of the rounds.\n")
+    table = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "bench-clients.py"),
+                            "summary", clients_path], capture_output=True, text=True).stdout
+    out.append(table)
 out.append("## Hearth only: bot commands, logins and memes while chat runs\n")
 out.append("Chat alongside: 20 pairs of users exchanging private messages, each pair pausing 20 ms between messages (about 1,000 messages/s), measured quiet and under the load.\n")
 out.append("| scenario | replies or logins /s | p50 ms | p99 ms | chat p99 ms quiet | chat p99 ms under load | server CPU s |")
