@@ -19,14 +19,51 @@ public final class TestClient: Sendable {
     public final class Inbox: ChannelInboundHandler, Sendable {
         public typealias InboundIn = ByteBuffer
         public let state = NIOLockedValueBox<(lines: [String], read: Int, closed: Bool)>(([], 0, false))
+        /// Those waiting for what comes next (a line or the close), by a number of their own. A
+        /// waiter is woken by the line, not by a timer looking every few milliseconds: hundreds of
+        /// clients polling at once took a share of CI's two cores from the servers they test.
+        private let waiters = NIOLockedValueBox<(next: Int, waiting: [Int: Waiter])>((0, [:]))
+        typealias Waiter = CheckedContinuation<Void, Never>
+
         public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             var buffer = unwrapInboundIn(data)
             var line = buffer.readString(length: buffer.readableBytes) ?? ""
             if line.hasSuffix("\r") { line.removeLast() }
             state.withLockedValue { $0.lines.append(line) }
+            wake()
         }
         public func channelInactive(context: ChannelHandlerContext) {
             state.withLockedValue { $0.closed = true }
+            wake()
+        }
+
+        private func wake() {
+            let woken = waiters.withLockedValue { box in
+                defer { box.waiting.removeAll() }
+                return Array(box.waiting.values)
+            }
+            for waiter in woken { waiter.resume() }
+        }
+
+        /// Returns once the inbox differs from what was seen (`lines` lines, `closed`), or at `deadline`.
+        func change(from lines: Int, closed: Bool, until deadline: NIODeadline, on loop: EventLoop) async {
+            var timer: Scheduled<Void>?
+            await withCheckedContinuation { (waiter: Waiter) in
+                // Looked at again under the waiters' lock: a line that came after the caller looked
+                // either is seen here or finds this waiter to wake.
+                let id = waiters.withLockedValue { box -> Int? in
+                    let changed = state.withLockedValue { $0.lines.count != lines || $0.closed != closed }
+                    if changed { return nil }
+                    box.next += 1
+                    box.waiting[box.next] = waiter
+                    return box.next
+                }
+                guard let id else { return waiter.resume() }
+                timer = loop.scheduleTask(deadline: deadline) {
+                    self.waiters.withLockedValue { $0.waiting.removeValue(forKey: id) }?.resume()
+                }
+            }
+            timer?.cancel()
         }
     }
 
@@ -100,10 +137,12 @@ public final class TestClient: Sendable {
     public func expectClosed(
         timeout: Double = TestClient.patience, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if isClosed { return }
-            try await Task.sleep(for: .milliseconds(5))
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout * 1e9))
+        while true {
+            let seen = inbox.state.withLockedValue { (lines: $0.lines.count, closed: $0.closed) }
+            if seen.closed { return }
+            guard NIODeadline.now() < deadline else { break }
+            await inbox.change(from: seen.lines, closed: false, until: deadline, on: channel.eventLoop)
         }
         Issue.record("timed out waiting for the server to close the connection", sourceLocation: sourceLocation)
         throw TimeoutError(description: "timed out waiting for the close")
@@ -119,10 +158,12 @@ public final class TestClient: Sendable {
         _ what: String, timeout: Double = TestClient.patience, sourceLocation: SourceLocation = #_sourceLocation,
         where match: @escaping (String) -> Bool
     ) async throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let found = take(where: match).line { return found }
-            try await Task.sleep(for: .milliseconds(5))
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout * 1e9))
+        while true {
+            let looked = take(where: match)
+            if let found = looked.line { return found }
+            guard NIODeadline.now() < deadline else { break }
+            await inbox.change(from: looked.seen, closed: looked.closed, until: deadline, on: channel.eventLoop)
         }
         let unread = inbox.state.withLockedValue { Array($0.lines[$0.read...]) }
         Issue.record("timed out waiting for \(what); unread lines: \(unread)", sourceLocation: sourceLocation)
@@ -168,25 +209,24 @@ public final class TestClient: Sendable {
     /// the connection is closed (or `timeout` passes) without one. Not a failure: for clients of a
     /// server a test kills on purpose.
     public func next(timeout: Double = TestClient.patience, where match: (String) -> Bool) async -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let (found, closed) = take(where: match)
-            if let found { return found }
-            if closed { return nil }
-            try? await Task.sleep(for: .milliseconds(5))
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout * 1e9))
+        while true {
+            let looked = take(where: match)
+            if let found = looked.line { return found }
+            if looked.closed || NIODeadline.now() >= deadline { return nil }
+            await inbox.change(from: looked.seen, closed: false, until: deadline, on: channel.eventLoop)
         }
-        return nil
     }
 
-    /// Consumes lines up to the first unread one that satisfies `match`, if any; and whether the
-    /// connection is closed.
-    private func take(where match: (String) -> Bool) -> (line: String?, closed: Bool) {
+    /// Consumes lines up to the first unread one that satisfies `match`, if any; the lines seen,
+    /// and whether the connection is closed.
+    private func take(where match: (String) -> Bool) -> (line: String?, seen: Int, closed: Bool) {
         inbox.state.withLockedValue { state in
             for index in state.read..<state.lines.count where match(state.lines[index]) {
                 state.read = index + 1
-                return (state.lines[index], false)
+                return (state.lines[index], state.lines.count, false)
             }
-            return (nil, state.closed)
+            return (nil, state.lines.count, state.closed)
         }
     }
 
