@@ -193,7 +193,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     private func process(_ line: InboundLine) {
         guard !client.closing else { return }
         if flood.generation != core.configGeneration.load(ordering: .relaxed) { refreshFlood() }
-        if let wait = flood.take(floodTier ?? core.floodTier(client)) {
+        if let wait = flood.take(floodTier ?? core.floodTier(client), now: .uptimeNanoseconds(core.ticks())) {
             core.metrics.floodDelays.increment()
             held.prepend(line)
             heldBytes += line.byteCount

@@ -35,10 +35,12 @@ struct FloodControl {
 
     /// Takes a token; returns how long to wait when none is left. The tier is read only when
     /// it is needed (it takes the chat lock).
-    mutating func take(_ tier: @autoclosure () -> Tier, now given: NIODeadline? = nil) -> TimeAmount? {
+    mutating func take(_ tier: @autoclosure () -> Tier, now clock: @autoclosure () -> NIODeadline = .now())
+        -> TimeAmount?
+    {
         guard enabled else { return nil }
         // The clock is read only when it is needed (not for exempt connections).
-        let now = given ?? .now()
+        let now = clock()
         let (burst, rate): (Double, Double)
         switch tier() {
         case .unregistered: (burst, rate) = (tiers.unregisteredBurst, tiers.unregisteredRate)

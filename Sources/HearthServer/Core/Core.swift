@@ -27,6 +27,8 @@ final class Core: Sendable {
     let logger: Logger
     let metrics: ServerMetrics
     let startedAt = Date()
+    /// The server clock's ticks (`HearthClock.ticks`), read once per line by flood control.
+    let ticks: @Sendable () -> UInt64
     let version = HearthVersion.ircName
     let bot: Bot
     /// This process as a node of a network (nil: it is the whole server).
@@ -68,6 +70,7 @@ final class Core: Sendable {
             sweepInterval: .milliseconds(Int64(max(0.05, shortest / 4) * 1000)), metrics: metrics)
         (savesStream, saves) = AsyncStream.makeStream(of: ChannelSave.self)
         configBox = NIOLockedValueBox(ConfigSnapshot(config))
+        ticks = config.clock.ticks
         serverName = config.serverName
         botPrefix = "\(Bot.nick)!\(Bot.nick)@\(config.serverName)"
         self.group = group

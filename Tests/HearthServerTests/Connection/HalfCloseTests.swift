@@ -27,10 +27,14 @@ import Testing
     /// 200 lines and the FIN at once (`nc -q0`): as `ConnectionHandler.maxHeldLinesAfterInputClosed`
     /// says, more lines held after the half-close than that make a ghost, closed at once
     /// ("Excess Flood") after what flood control let through, instead of posting for a minute
-    /// and staying online for ISON.
+    /// and staying online for ISON. Flood control's buckets refill on the server's clock, which
+    /// stands still here but for a minute before each trial: on a loaded machine a bucket
+    /// refilled by wall-clock time while the ghost's lines were read let a 17th through.
     @Test func aHalfClosedGhostGoesAtOnce() async throws {
+        let clock = TestClock("2026-03-02T10:00:00Z")
         try await withServer {
             $0.floodControl = true
+            $0.clock = clock.hearth
         } run: { server in
             let watcher = try await TestClient.irc(server, nick: "watcher")
             try await watcher.send("JOIN #room")
@@ -42,6 +46,8 @@ import Testing
                 try await watcher.expect("ghost\(trial)'s JOIN") {
                     $0.hasPrefix(":ghost\(trial)!") && $0.hasSuffix(" JOIN #room")
                 }
+                // Every bucket full again (the watcher's ISONs, the ghost's registration and JOIN).
+                clock.set(Self.minutes(trial))
                 let script = (1...200).map { "PRIVMSG #room :line \($0)\r\n" }.joined()
                 try await ghost.sendThenHalfClose(Array(script.utf8))
                 try await ghost.expect("ERROR :Closing Link: 127.0.0.1 (Excess Flood)")
@@ -68,4 +74,7 @@ import Testing
             }
         }
     }
+
+    /// A time `n` minutes after the clock's start.
+    static func minutes(_ n: Int) -> String { "2026-03-02T\(10 + n / 60):\(String(format: "%02d", n % 60)):00Z" }
 }
