@@ -151,35 +151,45 @@ extension Core {
         }
     }
 
-    /// The last lines of a channel, for someone who just joined it.
-    func sendBacklog(_ client: Client, channelKey: String, historyKey: String, channelName: String) {
-        guard historyEnabled, config.joinBacklog > 0 else { return }
+    /// The last lines of the channels `client` just joined, in the order joined: one step off
+    /// the event loop for all of them (a JOIN of 50 channels made 50 steps, each waiting its
+    /// turn on a busy machine, and held the client's next line until the last).
+    func sendBacklog(_ client: Client, _ joined: [JoinedChannel]) {
+        guard historyEnabled, config.joinBacklog > 0, !joined.isEmpty else { return }
         let store = self.store
         let limit = config.joinBacklog
         let account = chat.withLock { state in state[client].account?.id }
         later(
             client,
-            {
+            { () -> [(JoinedChannel, [HistoryRecord])] in
                 await self.flushHistory()  // include what was said in the last moments
-                let keys =
-                    (try? await store.readableHistoryTargets(
-                        channel: channelKey, current: historyKey, accountID: account))
-                return (try? await store.latestHistory(targets: keys ?? [historyKey], limit: limit)) ?? []
+                var backlogs: [(JoinedChannel, [HistoryRecord])] = []
+                for channel in joined {
+                    let keys =
+                        (try? await store.readableHistoryTargets(
+                            channel: channel.key, current: channel.historyKey, accountID: account))
+                    let records =
+                        (try? await store.latestHistory(targets: keys ?? [channel.historyKey], limit: limit)) ?? []
+                    if !records.isEmpty { backlogs.append((channel, records)) }
+                }
+                return backlogs
             }
-        ) { records in
-            guard !records.isEmpty else { return }
+        ) { backlogs in
+            guard !backlogs.isEmpty else { return }
             self.withState { state, out in
-                // A topic kept as an event is not sent outside a batch: a client would take it as
-                // the channel's topic now.
-                for record in records where record.command != "TOPIC" {
-                    // Reactions, replies and edits come as CHATHISTORY gives them (KeptTags).
-                    if record.command == "TAGMSG" || record.command == "EDIT" || !record.tags.isEmpty {
-                        self.sendStored(state, client, record, to: channelName, inBatch: nil, out: &out)
-                    } else {
-                        self.replay(
-                            state, client,
-                            [(record.source, record.command, channelName, record.text, record.createdAt)],
-                            msgids: [record.msgid], out: &out)
+                for (channel, records) in backlogs {
+                    // A topic kept as an event is not sent outside a batch: a client would take it
+                    // as the channel's topic now.
+                    for record in records where record.command != "TOPIC" {
+                        // Reactions, replies and edits come as CHATHISTORY gives them (KeptTags).
+                        if record.command == "TAGMSG" || record.command == "EDIT" || !record.tags.isEmpty {
+                            self.sendStored(state, client, record, to: channel.name, inBatch: nil, out: &out)
+                        } else {
+                            self.replay(
+                                state, client,
+                                [(record.source, record.command, channel.name, record.text, record.createdAt)],
+                                msgids: [record.msgid], out: &out)
+                        }
                     }
                 }
             }

@@ -39,11 +39,15 @@ extension Core {
         let keys = (message.params.dropFirst().first ?? "").split(separator: ",", omittingEmptySubsequences: false).map(
             String.init)
         @Sendable func joinAll(_ claims: [String: ChannelClaim], _ markers: [String: Date]?) {
+            var joined: [JoinedChannel] = []
             for (index, name) in names.enumerated() {
-                joinOne(
-                    client, name: name, key: index < keys.count ? keys[index] : nil, claim: claims[IRCNames.fold(name)],
-                    readMarkers: markers)
+                let key = index < keys.count ? keys[index] : nil
+                let claim = claims[IRCNames.fold(name)]
+                if let one = enter(client, name: name, key: key, claim: claim, readMarkers: markers) {
+                    joined.append(one)
+                }
             }
+            afterJoining(client, joined, readMarkers: markers)
         }
         // An account's read markers come from the store: fetched first, they go before 366.
         let account = chat.withLock { state in
@@ -81,12 +85,26 @@ extension Core {
         return fresh.isEmpty ? nil : fresh
     }
 
+    func joinOne(_ client: Client, name: String, key: String?) {
+        guard let joined = enter(client, name: name, key: key) else { return }
+        afterJoining(client, [joined], readMarkers: nil)
+    }
+
+    /// What follows the joins of one line, for the channels entered: their backlogs, then
+    /// (joined without the markers fetched: an app's or an autojoin) their read markers.
+    private func afterJoining(_ client: Client, _ joined: [JoinedChannel], readMarkers: [String: Date]?) {
+        sendBacklog(client, joined)
+        if readMarkers == nil { for channel in joined { sendReadMarker(client, channelName: channel.name) } }
+    }
+
+    /// Puts `client` in the channel `name` if it may, with the JOIN, topic and names sent; the
+    /// channel entered, for what follows (nil: refused, or in it already).
     /// `claim`: the network's word on a channel nobody was in (see `NetworkStore.claimChannel`).
     /// `readMarkers`: the account's markers for the channels joined, fetched beforehand (nil: not fetched).
-    func joinOne(
+    private func enter(
         _ client: Client, name: String, key: String?, claim: ChannelClaim? = nil, readMarkers: [String: Date]? = nil
-    ) {
-        guard checkChannelName(client, name) else { return }
+    ) -> JoinedChannel? {
+        guard checkChannelName(client, name) else { return nil }
         let folded = IRCNames.fold(name)
         let joined = withState { state, out -> (String, String)? in
             guard state.clients[client.id] != nil else { return nil }
@@ -124,11 +142,7 @@ extension Core {
             metadataAfterJoin(&state, client, channel, out: &out)
             return (channel.name, channel.historyKey)
         }
-        if let (joined, historyKey) = joined {
-            sendBacklog(client, channelKey: folded, historyKey: historyKey, channelName: joined)
-            // Joined without the markers fetched (an app's or an autojoin): they follow.
-            if readMarkers == nil { sendReadMarker(client, channelName: joined) }
-        }
+        return joined.map { JoinedChannel(key: folded, historyKey: $0.1, name: $0.0) }
     }
 
     /// Whether `name` may be a channel's; if not, tells `client` why.
@@ -532,4 +546,11 @@ extension ChatState {
         if let refusal = accountJoinRefusal(client, channel, invited: invited) { return refusal }
         return nil
     }
+}
+
+/// A channel just joined: its folded name, the history incarnation, and its name as shown.
+struct JoinedChannel: Sendable {
+    let key: String
+    let historyKey: String
+    let name: String
 }
