@@ -8,3 +8,5 @@
 struct sockaddr;
 extern int accept4(int fd, struct sockaddr *address, unsigned int *length, int flags);
 extern int pthread_setname_np(unsigned long thread, const char *name);
+// Returns the heap's free pages to the system (glibc's malloc.h; `HeapTrimmer`).
+extern int malloc_trim(unsigned long pad);

@@ -15,13 +15,15 @@ final class LoopSweeper: @unchecked Sendable {
 
     func add(_ handler: ConnectionHandler) {
         handlers[ObjectIdentifier(handler)] = handler
+        HeapTrimmer.shared.noteChurn()
         if task == nil {
             task = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in self.sweep() }
         }
     }
 
     func remove(_ handler: ConnectionHandler) {
-        handlers[ObjectIdentifier(handler)] = nil
+        guard handlers.removeValue(forKey: ObjectIdentifier(handler)) != nil else { return }
+        HeapTrimmer.shared.noteChurn()
     }
 
     private func sweep() {

@@ -36,7 +36,7 @@ final class Client: @unchecked Sendable {
     var saslBuffer = ""
     var saslInProgress = false
     /// The SCRAM-SHA-256 exchange under way, if that is the mechanism chosen.
-    var scram: ScramState?
+    @OutOfLine var scram: ScramState?
     /// SASL EXTERNAL was chosen: the next AUTHENTICATE logs in by the TLS client certificate.
     var saslExternal = false
 
@@ -54,7 +54,7 @@ final class Client: @unchecked Sendable {
     }
     var labeledReplies: [IRCMessage] = []
     /// draft/multiline: the batch being received.
-    var multiline: MultilineDraft?
+    @OutOfLine var multiline: MultilineDraft?
     /// Plain-mode lines handled so far.
     var plainLines = 0
     var closing = false
@@ -88,7 +88,7 @@ final class Client: @unchecked Sendable {
     /// Where a user of another node lives (nil: a connection to this node). A remote user is
     /// a `Client` so that nick, channel and query logic treat it like any other; delivery
     /// skips it, because its own node delivers to it.
-    private(set) var remote: RemoteOrigin?
+    @OutOfLine private(set) var remote: RemoteOrigin?
     var isRemote: Bool { remote != nil }
 
     /// Where users of other nodes "are": one of this server's loops and its batcher, shared by
