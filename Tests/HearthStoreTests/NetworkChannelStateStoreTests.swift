@@ -18,7 +18,8 @@ import Testing
                 group.addTask {
                     try await store.changeChannelState(
                         "#kk", historyKey: "#kk 1", from: "node\(n % 3)",
-                        change: { old in (old ?? "") + "\(n)," }, event: { version, state in "\(version) \(state)" })
+                        change: { old in (old ?? "") + "\(n)," },
+                        event: { version, state in Array("\(version) \(state)".utf8) })
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -32,7 +33,8 @@ import Testing
         #expect(Set(parts) == Set(0..<changers) && parts.count == changers)
         // Each change's event is in the log, from its node, numbered.
         let logged = try await (0..<3).asyncFlatMap { try await store.events(from: "node\($0)", after: 0) }
-        #expect(Set(logged.map { $0.payload.split(separator: " ")[0] }) == Set((1...changers).map { "\($0)" }))
+        let texts = logged.map { String(decoding: $0.payload, as: UTF8.self) }
+        #expect(Set(texts.map { $0.split(separator: " ")[0] }) == Set((1...changers).map { "\($0)" }))
     }
 
     /// A new incarnation of a channel starts from no state (versions go on rising), and a
@@ -42,10 +44,10 @@ import Testing
             try await TestPostgres.freshDatabase("chanstate"), operationTimeout: Engine.crowdedTimeout)
         defer { Task { await store.close() } }
         let first = try await store.changeChannelState(
-            "#a", historyKey: "#a 1", from: "n", change: { _ in "old" }, event: { _, _ in "e1" })
+            "#a", historyKey: "#a 1", from: "n", change: { _ in "old" }, event: { _, _ in Array("e1".utf8) })
         #expect(first?.version == 1)
         let none = try await store.changeChannelState(
-            "#a", historyKey: "#a 1", from: "n", change: { _ in nil }, event: { _, _ in "never" })
+            "#a", historyKey: "#a 1", from: "n", change: { _ in nil }, event: { _, _ in Array("never".utf8) })
         #expect(none == nil)
         let seen = Mutex<String?>("unset")
         let again = try await store.changeChannelState(
@@ -54,9 +56,10 @@ import Testing
                 seen.withLock { $0 = old }
                 return "new"
             },
-            event: { _, _ in "e2" })
+            event: { _, _ in Array("e2".utf8) })
         #expect(seen.withLock { $0 } == nil && again?.version == 2)
-        #expect(try await store.events(from: "n", after: 0).map(\.payload) == ["e1", "e2"])
+        let logged = try await store.events(from: "n", after: 0).map { String(decoding: $0.payload, as: UTF8.self) }
+        #expect(logged == ["e1", "e2"])
         // Emptied: an earlier incarnation's release leaves it; its own removes it.
         try await store.releaseChannelState("#a", historyKey: "#a 1")
         #expect(try await store.channelStates(["#a"]).map(\.version) == [2])

@@ -3,7 +3,7 @@ import HearthKit
 import HearthProtocol
 
 /// What one node tells the others, typed: each kind carries exactly what it needs. On the bus
-/// it is one JSON object (`NetworkEnvelope`); a malformed one, or one of a kind or version this
+/// it is a `NetworkEnvelope`; a malformed one, or one of a kind or version this
 /// node does not know, is a `NetworkDecodingError`, never dropped in silence.
 enum NetworkMessage: Sendable, Equatable {
     /// The sender started or lost the bus: everyone announces their users again.
@@ -128,32 +128,49 @@ enum NetworkDecodingError: Error, Equatable {
     }
 }
 
-/// A message and the node that sent it (which ignores its own), as one JSON object on the bus.
-/// Version 1 keeps the field names of the untyped events before it, with `v` added: a node
-/// without `v` wrote version 1, and an older node reads this one's events as it always did.
+/// A message and the node that sent it (which ignores its own). Nodes write it in a compact
+/// binary form (`NetworkBinary`, version 2) and read that and the JSON object of version 1
+/// (what nodes before it wrote: a network upgrading node by node holds both). Version 1 keeps
+/// the field names of the untyped events before it, with `v` added: JSON without `v` is version 1.
 struct NetworkEnvelope: Sendable, Equatable {
     /// The format this node writes and the newest it reads; raised only for a change an older
-    /// node would misread (a new optional field needs none: nodes ignore keys they do not know).
-    static let version = 1
+    /// node would misread (a field added at the end of a kind needs none).
+    static let version = 2
+    /// The JSON form, still read.
+    static let jsonVersion = 1
 
     var from: String
     var message: NetworkMessage
 
-    func encoded() throws -> String {
+    /// The binary form, as this node publishes it.
+    func encoded() throws -> [UInt8] { try NetworkBinary.encode(self) }
+
+    /// The JSON form of version 1, as nodes before the binary one wrote it.
+    func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return String(decoding: try encoder.encode(try Wire(self)), as: UTF8.self)
     }
 
+    /// Either form, told apart by the first byte: a binary version, or JSON's `{`.
+    static func decode(_ bytes: [UInt8]) throws(NetworkDecodingError) -> NetworkEnvelope {
+        guard let first = bytes.first else { throw .malformed("not an event") }
+        if NetworkBinary.versions.contains(first) { return try NetworkBinary.decode(bytes) }
+        return try decodeJSON(Data(bytes))
+    }
+
     static func decode(_ text: String) throws(NetworkDecodingError) -> NetworkEnvelope {
-        let data = Data(text.utf8)
+        try decode(Array(text.utf8))
+    }
+
+    private static func decodeJSON(_ data: Data) throws(NetworkDecodingError) -> NetworkEnvelope {
         let version: Int
         do {
             version = try JSONDecoder().decode(Head.self, from: data).v ?? 1
         } catch {
             throw .malformed("not an event")
         }
-        guard version == Self.version else { throw .unsupportedVersion(version) }
+        guard version == Self.jsonVersion else { throw .unsupportedVersion(version) }
         let wire: Wire
         do {
             wire = try JSONDecoder().decode(Wire.self, from: data)
@@ -183,7 +200,7 @@ struct NetworkEnvelope: Sendable, Equatable {
 /// The wire form: every kind's fields, optional, under their version 1 names. `node` and
 /// `session` are always written (older nodes require them), the sender's own where unused.
 private struct Wire: Codable {
-    var v: Int? = NetworkEnvelope.version
+    var v: Int? = NetworkEnvelope.jsonVersion
     var kind: String
     var from: String
     var node: String

@@ -59,8 +59,9 @@ final class NetworkNode: Sendable {
     private let lastSeen = Mutex<[String: Int64]>([:])
     /// Nodes whose announcements this node still waits for after its `hello` (nil: none asked).
     private let awaiting = Mutex<Set<String>?>(nil)
-    /// Events per NOTIFY statement.
-    static let eventsPerStatement = 64
+    /// Events per statement: what queued while the last statement ran goes in the next, logged
+    /// by one insert and announced by one notification.
+    static let eventsPerStatement = 256
 
     /// The server names of the other nodes, as their `hello` and `announced` said.
     private let servers = Mutex<[String: String]>([:])
@@ -210,7 +211,7 @@ final class NetworkNode: Sendable {
                     event: { version, state in
                         let channel = NetworkChannel(stored: state, name: change.name, version: version)
                         let message = channel.map { NetworkMessage.channelState(change.who, $0) }
-                        return (try? message.map { try NetworkEnvelope(from: name, message: $0).encoded() }) ?? ""
+                        return (try? message.map { try NetworkEnvelope(from: name, message: $0).encoded() }) ?? []
                     })
                 let confirmed = result.flatMap {
                     NetworkChannel(stored: $0.state, name: change.name, version: $0.version)
@@ -229,7 +230,7 @@ final class NetworkNode: Sendable {
     /// Publishes events in batches; false when cancelled.
     private func send(_ taken: [NetworkMessage]) async -> Bool {
         if taken.isEmpty { return true }
-        let batch = taken.compactMap { message -> String? in
+        let batch = taken.compactMap { message -> [UInt8]? in
             do {
                 return try NetworkEnvelope(from: name, message: message).encoded()
             } catch {
@@ -300,7 +301,7 @@ final class NetworkNode: Sendable {
         var delay = Duration.milliseconds(200)
         while !Task.isCancelled {
             do {
-                for try await delivery in store.subscribe() {
+                for try await delivery in store.subscribe(ignoring: name) {
                     if delivery == .listening {
                         // Listening: read what was missed, ask for everyone's users, and drop
                         // those the database lost meanwhile.

@@ -35,22 +35,28 @@ public struct ChannelClaim: Sendable, Equatable {
     public init(historyKey: String, created: Bool) { (self.historyKey, self.created) = (historyKey, created) }
 }
 
-/// One event off the bus: its id in the event log, the node that published it, and its text.
+/// One event off the bus: its id in the event log, the node that published it, and its bytes:
+/// the compact binary form nodes write now, or the JSON text of nodes before it (a network
+/// upgrading node by node holds both; the reader tells them apart by the first byte).
 public struct NetworkDelivery: Sendable, Equatable {
     public var id: Int64
     public var node: String
-    public var payload: String
+    public var payload: [UInt8]
 
-    public init(id: Int64, node: String, payload: String) { (self.id, self.node, self.payload) = (id, node, payload) }
+    public init(id: Int64, node: String, payload: [UInt8]) { (self.id, self.node, self.payload) = (id, node, payload) }
+
+    public init(id: Int64, node: String, payload: String) {
+        self.init(id: id, node: node, payload: Array(payload.utf8))
+    }
 
     /// Not an event: the bus is listening from here on.
-    public static let listening = NetworkDelivery(id: 0, node: "", payload: "")
+    public static let listening = NetworkDelivery(id: 0, node: "", payload: [])
 }
 
 /// Limits of the network's message bus.
 public enum NetworkLimits {
-    /// PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more; larger events travel in a
-    /// table and the notification carries their row id.
+    /// PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more: a batch whose events would not
+    /// fit is announced by its ids alone, and listeners read it from the log.
     public static let maxNotifyPayload = 7_900
     /// A node whose heartbeat is older than this is lost: its users quit, its nicks are freed.
     public static let nodeTimeout: Duration = .seconds(15)
@@ -100,13 +106,15 @@ public protocol NetworkStore: Sendable {
     /// node took its list of `live` ones.
     func sweepNicks(node: String, live: [NetworkNick], below: Int) async throws -> [NetworkNick]
 
-    /// Logs events and sends them to every node (this one included), in order, as one batch.
-    func publish(_ events: [String], from node: String) async throws
+    /// Logs events (each in its binary form) and sends them to every node (this one included),
+    /// in order, as one batch.
+    func publish(_ events: [[UInt8]], from node: String) async throws
 
-    /// Events from every node as they are published, each node's in its order. The first
-    /// element (`NetworkDelivery.listening`) says the bus is up; the sequence ends with an
-    /// error when it is lost. What was published meanwhile is in `events(from:after:)`.
-    func subscribe() -> AsyncThrowingStream<NetworkDelivery, any Error>
+    /// Events from every node but `node` (the listener's own) as they are published, each
+    /// node's in its order. The first element (`NetworkDelivery.listening`) says the bus is up;
+    /// the sequence ends with an error when it is lost. What was published meanwhile is in
+    /// `events(from:after:)`.
+    func subscribe(ignoring node: String) -> AsyncThrowingStream<NetworkDelivery, any Error>
 
     /// The events `node` published after event `id` that are still kept, in order.
     func events(from node: String, after id: Int64) async throws -> [NetworkDelivery]

@@ -24,7 +24,7 @@ public protocol NetworkChannelStore: Sendable {
     /// `event` gets the new version and state and returns the event to publish from `node`.
     func changeChannelState(
         _ channelKey: String, historyKey: String, from node: String,
-        change: @escaping @Sendable (String?) -> String?, event: @escaping @Sendable (Int64, String) -> String
+        change: @escaping @Sendable (String?) -> String?, event: @escaping @Sendable (Int64, String) -> [UInt8]
     ) async throws -> NetworkChannelState?
 
     /// The stored states of these channels (any incarnation: the caller compares `historyKey`).

@@ -141,25 +141,45 @@ extension PostgresStore: NetworkStore {
         ).map(Self.nick)
     }
 
-    public func publish(_ events: [String], from node: String) async throws {
+    public func publish(_ events: [[UInt8]], from node: String) async throws {
         guard !events.isEmpty else { return }
-        // One statement, one transaction: the batch is logged and announced whole and in order.
-        // A notification carries "ID NODE EVENT", or "ID NODE @" when the event is too big for
-        // one (NOTIFY refuses 8,000 bytes) and must be read from the log.
-        let limit = NetworkLimits.maxNotifyPayload
-        try await run(
-            """
-            WITH logged AS (
-              INSERT INTO networkEvent (fromNode, payload)
-              SELECT \(node), event FROM unnest(\(events)::text[]) WITH ORDINALITY AS batch(event, n) ORDER BY n
-              RETURNING id, payload)
-            SELECT pg_notify(\(Self.busChannel), id || ' ' || \(node) || ' '
-              || CASE WHEN octet_length(payload) < \(limit) THEN payload ELSE '@' END)
-            FROM logged ORDER BY id
-            """)
+        try await run(Self.logAndAnnounce(events, from: node))
     }
 
-    public func subscribe() -> AsyncThrowingStream<NetworkDelivery, any Error> {
+    /// One statement, one transaction: the batch is logged whole and in order, and announced by
+    /// one notification, "LAST NODE {"v":2,"first":FIRST,"e":"ID:B64,ID:B64,…"}": its first and
+    /// last ids and its events in base64, or without "e" when they would not fit (NOTIFY refuses
+    /// 8,000 bytes): listeners then read them from the log. A node from before the binary form
+    /// reads that notification (and the log's `payload` column, `newerFormat`) as an event of a
+    /// version it does not know: refused, logged and counted there, never misread.
+    static func logAndAnnounce(_ events: [[UInt8]], from node: String) -> PostgresQuery {
+        let buffers = events.map { ByteBuffer(bytes: $0) }
+        return """
+            WITH logged AS (
+              INSERT INTO networkEvent (fromNode, payload, data)
+              SELECT \(node), \(newerFormat), event
+              FROM unnest(\(buffers)::bytea[]) WITH ORDINALITY AS batch(event, n) ORDER BY n
+              RETURNING id, data),
+            batch AS (
+              SELECT min(id) AS first, max(id) AS last,
+                string_agg(id || ':' || translate(encode(data, 'base64'), E'\\n', ''), ',' ORDER BY id) AS inline
+              FROM logged)
+            SELECT pg_notify(\(busChannel), last || ' ' || \(node) || ' {"v":2,"first":' || first
+              || CASE WHEN octet_length(inline) < \(NetworkLimits.maxNotifyPayload) THEN ',"e":"' || inline || '"}'
+                 ELSE '}' END)
+            FROM batch
+            """
+    }
+
+    /// The `payload` of an event logged in binary (in `data`): what a node that reads only JSON
+    /// sees, a version newer than its own.
+    static let newerFormat = #"{"v":2}"#
+    /// How a batch's notification ends after its first id.
+    static let batchMark = #"{"v":2,"first":"#
+    /// Events read from the log per query.
+    static let fetchLimit = 512
+
+    public func subscribe(ignoring node: String) -> AsyncThrowingStream<NetworkDelivery, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: NetworkDelivery.self)
         let configuration = Self.configuration(url)
         let logger = self.logger
@@ -172,8 +192,14 @@ extension PostgresStore: NetworkStore {
                 defer { Task { try? await connection.close() } }
                 try await connection.listen(on: Self.busChannel) { notifications in
                     continuation.yield(.listening)
+                    // The last event read from each node's log: a notification whose batch an
+                    // earlier read already took (it read on past its own batch) costs nothing.
+                    var read: [String: Int64] = [:]
                     for try await notification in notifications {
-                        if let delivery = try await self.delivery(notification.payload) { continuation.yield(delivery) }
+                        let text = notification.payload
+                        for delivery in try await self.deliveries(text, read: &read, ignoring: node) {
+                            continuation.yield(delivery)
+                        }
                     }
                 }
                 continuation.finish(throwing: Failure(sqlState: nil, message: "the network bus closed"))
@@ -187,21 +213,74 @@ extension PostgresStore: NetworkStore {
 
     public func events(from node: String, after id: Int64) async throws -> [NetworkDelivery] {
         try await rows(
-            "SELECT id, payload FROM networkEvent WHERE fromNode = \(node) AND id > \(id) ORDER BY id"
-        ).map { row in
-            let (id, payload) = try row.decode((Int64, String).self)
+            "SELECT id, data, payload FROM networkEvent WHERE fromNode = \(node) AND id > \(id) ORDER BY id"
+        ).map { try Self.delivery($0, node: node) }
+    }
+
+    /// A notification's events: a batch ("LAST NODE {"v":2,"first":FIRST…}"), carried in it or
+    /// read from the log with what that node logged after it; or, from a node before the binary
+    /// form, one event ("ID NODE EVENT", or "ID NODE @" for one kept in the log only).
+    func deliveries(_ text: String, read: inout [String: Int64], ignoring listener: String) async throws
+        -> [NetworkDelivery]
+    {
+        let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let id = Int64(parts[0]) else { return [] }
+        let node = String(parts[1])
+        if node == listener { return [] }
+        if parts[2].hasPrefix(Self.batchMark) {
+            let rest = parts[2].dropFirst(Self.batchMark.count)
+            guard let first = Int64(rest.prefix { $0.isNumber }) else { return [] }
+            guard id > read[node] ?? 0 else { return [] }
+            let inline = rest.drop { $0.isNumber }
+            if inline.hasPrefix(#","e":""#), inline.hasSuffix(#""}"#) {
+                read[node] = id
+                return Self.inlined(inline.dropFirst(6).dropLast(2), node: node)
+            }
+            return try await fetch(node, after: max(first - 1, read[node] ?? 0), through: id, read: &read)
+        }
+        guard parts[2] == "@" else { return [NetworkDelivery(id: id, node: node, payload: String(parts[2]))] }
+        let row = try await rows("SELECT id, data, payload FROM networkEvent WHERE id = \(id)").first
+        return try row.map { [try Self.delivery($0, node: node)] } ?? []
+    }
+
+    /// `node`'s events after `after` from the log, at least through `last`, `fetchLimit` a query.
+    func fetch(_ node: String, after: Int64, through last: Int64, read: inout [String: Int64]) async throws
+        -> [NetworkDelivery]
+    {
+        var after = after
+        var all: [NetworkDelivery] = []
+        while true {
+            let got = try await rows(
+                """
+                SELECT id, data, payload FROM networkEvent WHERE fromNode = \(node) AND id > \(after)
+                ORDER BY id LIMIT \(Self.fetchLimit)
+                """
+            ).map { try Self.delivery($0, node: node) }
+            all += got
+            after = got.last?.id ?? after
+            if got.count < Self.fetchLimit || after >= last { break }
+        }
+        // Gone from the log before it was read (past retention): the catch-up rules apply.
+        read[node] = max(after, last)
+        return all
+    }
+
+    /// A batch's events carried in its notification: "ID:BASE64", comma-separated.
+    static func inlined(_ text: Substring, node: String) -> [NetworkDelivery] {
+        text.split(separator: ",").compactMap { entry in
+            let (id, event) = (entry.prefix { $0 != ":" }, entry.drop { $0 != ":" }.dropFirst())
+            guard let id = Int64(id) else { return nil }
+            // Not base64: handed on empty, so the node refuses it and counts it.
+            let payload = Data(base64Encoded: String(event)).map { Array($0) } ?? []
             return NetworkDelivery(id: id, node: node, payload: payload)
         }
     }
 
-    /// A notification's event ("ID NODE EVENT", or "ID NODE @" for one kept in the log only).
-    func delivery(_ text: String) async throws -> NetworkDelivery? {
-        let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, let id = Int64(parts[0]) else { return nil }
-        let node = String(parts[1])
-        guard parts[2] == "@" else { return NetworkDelivery(id: id, node: node, payload: String(parts[2])) }
-        let payload = try await rows("SELECT payload FROM networkEvent WHERE id = \(id)").first?.decode(String.self)
-        return payload.map { NetworkDelivery(id: id, node: node, payload: $0) }
+    /// A logged event: its binary form, or the JSON of a node before it.
+    static func delivery(_ row: PostgresRow, node: String) throws -> NetworkDelivery {
+        let (id, data, payload) = try row.decode((Int64, ByteBuffer?, String).self)
+        guard let data else { return NetworkDelivery(id: id, node: node, payload: payload) }
+        return NetworkDelivery(id: id, node: node, payload: Array(data.readableBytesView))
     }
 
     static func nick(_ row: PostgresRow) throws -> NetworkNick {

@@ -7,9 +7,8 @@ import PostgresNIO
 extension PostgresStore: NetworkChannelStore {
     public func changeChannelState(
         _ channelKey: String, historyKey: String, from node: String,
-        change: @escaping @Sendable (String?) -> String?, event: @escaping @Sendable (Int64, String) -> String
+        change: @escaping @Sendable (String?) -> String?, event: @escaping @Sendable (Int64, String) -> [UInt8]
     ) async throws -> NetworkChannelState? {
-        let limit = NetworkLimits.maxNotifyPayload
         return try await transaction { db in
             try await db.query(
                 """
@@ -29,15 +28,7 @@ extension PostgresStore: NetworkChannelStore {
                 UPDATE networkChannelState SET historyKey = \(historyKey), version = \(next), state = \(state)
                 WHERE channelKey = \(channelKey)
                 """, logger: self.logger)
-            let payload = event(next, state)
-            try await db.query(
-                """
-                WITH logged AS (
-                  INSERT INTO networkEvent (fromNode, payload) VALUES (\(node), \(payload)) RETURNING id, payload)
-                SELECT pg_notify(\(Self.busChannel), id || ' ' || \(node) || ' '
-                  || CASE WHEN octet_length(payload) < \(limit) THEN payload ELSE '@' END)
-                FROM logged
-                """, logger: self.logger)
+            try await db.query(Self.logAndAnnounce([event(next, state)], from: node), logger: self.logger)
             return NetworkChannelState(channelKey: channelKey, historyKey: historyKey, version: next, state: state)
         }
     }

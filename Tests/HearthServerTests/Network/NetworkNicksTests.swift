@@ -52,9 +52,11 @@ import Testing
             ChannelClaim(historyKey: historyKey, created: true)
         }
         func releaseChannel(_ channelKey: String, historyKey: String) async throws {}
-        func publish(_ events: [String], from node: String) async throws {}
+        func publish(_ events: [[UInt8]], from node: String) async throws {}
         func events(from node: String, after id: Int64) async throws -> [NetworkDelivery] { [] }
-        func subscribe() -> AsyncThrowingStream<NetworkDelivery, any Error> { AsyncThrowingStream { _ in } }
+        func subscribe(ignoring node: String) -> AsyncThrowingStream<NetworkDelivery, any Error> {
+            AsyncThrowingStream { _ in }
+        }
     }
 
     static func nick(_ key: String, _ session: Int) -> NetworkNick {

@@ -14,7 +14,7 @@ import Testing
     /// is kept.
     final class FakeBus: NetworkStore {
         let deliveries: [NetworkDelivery]
-        let published = Mutex<[String]>([])
+        let published = Mutex<[[UInt8]]>([])
         init(_ deliveries: [NetworkDelivery]) { self.deliveries = deliveries }
 
         func joinNetwork(node: String) async throws -> [NetworkNick] { [] }
@@ -29,9 +29,9 @@ import Testing
         func releaseChannel(_ channelKey: String, historyKey: String) async throws {}
         func networkNicks() async throws -> [NetworkNick] { [] }
         func sweepNicks(node: String, live: [NetworkNick], below: Int) async throws -> [NetworkNick] { [] }
-        func publish(_ events: [String], from node: String) async throws { published.withLock { $0 += events } }
+        func publish(_ events: [[UInt8]], from node: String) async throws { published.withLock { $0 += events } }
         func events(from node: String, after id: Int64) async throws -> [NetworkDelivery] { [] }
-        func subscribe() -> AsyncThrowingStream<NetworkDelivery, any Error> {
+        func subscribe(ignoring node: String) -> AsyncThrowingStream<NetworkDelivery, any Error> {
             // Stays open after the last delivery, as a bus does.
             let (stream, continuation) = AsyncThrowingStream.makeStream(of: NetworkDelivery.self)
             for delivery in [.listening] + deliveries { continuation.yield(delivery) }
@@ -53,7 +53,7 @@ import Testing
         let payloads = [
             "not json", #"{"v":1,"kind":"teleport","from":"b","node":"b","session":3}"#,
             #"{"v":2,"kind":"quit","from":"b","future":{}}"#,
-            #"{"kind":"join","from":"b","node":"b","session":3,"op":true,"history":"h"}"#, try quit.encoded(),
+            #"{"kind":"join","from":"b","node":"b","session":3,"op":true,"history":"h"}"#, try quit.json(),
         ]
         let got = await Self.receive(payloads, logger: Logger(label: "test"))
         #expect(
@@ -63,8 +63,12 @@ import Testing
             ])
     }
 
-    /// Runs a node "a" over `payloads` from node "b" until it has handled them all.
     static func receive(_ payloads: [String], logger: Logger) async -> [Seen] {
+        await receive(payloads.map { Array($0.utf8) }, logger: logger)
+    }
+
+    /// Runs a node "a" over `payloads` from node "b" until it has handled them all.
+    static func receive(_ payloads: [[UInt8]], logger: Logger) async -> [Seen] {
         let bus = FakeBus(
             payloads.enumerated().map { NetworkDelivery(id: Int64($0.offset + 1), node: "b", payload: $0.element) })
         let node = NetworkNode(name: "a", serverName: "a.hearth", store: bus, logger: logger)
