@@ -10,12 +10,14 @@ public struct WebPushVAPID: Sendable {
     let privateKey: [UInt8]
     /// The public key, uncompressed (65 bytes), as browsers take it (`applicationServerKey`).
     public let publicKey: [UInt8]
-    public var publicKeyText: String { Base64URL.encode(publicKey) }
+    /// `publicKey` in base64url, made once: every registration's ISUPPORT (VAPID=) sends it.
+    public let publicKeyText: String
 
     public init(privateKey: [UInt8]) throws {
         let key = try P256.Signing.PrivateKey(rawRepresentation: privateKey)
         self.privateKey = privateKey
         publicKey = [UInt8](key.publicKey.x963Representation)
+        publicKeyText = Base64URL.encode(publicKey)
     }
 
     /// The key derived from the server secret (`secret.key`): the same on every start and on

@@ -84,7 +84,16 @@ final class Core: Sendable {
             : nil
         self.network = network
         self.logger = logger
+        // draft/FILEHOST: where IRC clients may upload pictures themselves.
+        let fileHost = bot.services.media.map { ["draft/FILEHOST=\($0.publicURL)/upload"] } ?? []
+        let vapid = push.map { ["VAPID=\($0.vapid.publicKeyText)"] } ?? []
+        isupportLines = ISupport.lines(ISupport.tokens(network: config.networkName, extra: fileHost + vapid))
+        createdText = "This server was created \(startedAt.formatted(.iso8601))"
     }
+
+    /// The 005 tokens and 003 text: the same for every registration until a restart.
+    let isupportLines: [[String]]
+    let createdText: String
 
     /// Loads registered channels (before the listener accepts anyone).
     func loadRegisteredChannels() async throws {

@@ -12,12 +12,10 @@ extension Core {
 
     /// The 005 lines, in a batch when the client asked for both caps.
     func sendISupport(_ state: ChatState, _ client: Client, out: inout Outbox) {
-        // draft/FILEHOST: where IRC clients may upload pictures themselves.
-        let fileHost = bot.services.media.map { ["draft/FILEHOST=\($0.publicURL)/upload"] } ?? []
         let batch =
             state[client].caps.contains(Self.extendedISupportCap)
             ? openBatch(state, client, type: "draft/isupport", params: [], out: &out) : nil
-        for line in ISupport.lines(ISupport.tokens(network: config.networkName, extra: fileHost + vapidISupport)) {
+        for line in isupportLines {
             var reply = numeric(state, client, .isupport, params: line + ["are supported by this server"])
             if let batch { reply.tags = [IRCTag("batch", batch)] }
             out.send(client, reply)

@@ -330,6 +330,12 @@ extension Core {
         let store = self.store
         let network = self.network
         let session = client.id
+        // One server, no login, nothing waiting, and a nick no account holds: decided here (the
+        // store's read and the hops to it and back were most of a registration's time).
+        if pass == nil, network == nil, client.pending == nil, store.reservedNames?.surelyFree(key) == true {
+            finishLogin(client, pass: nil, (.none, nil, [], .claimed))
+            return
+        }
         // Hold further lines until this is decided.
         later(
             client,
@@ -357,36 +363,42 @@ extension Core {
                 }
                 return (outcome, owner.map { AccountRef(id: $0.id, name: $0.name) }, effects, answer)
             }
-        ) { (outcome, owner, effects, answer) in
-            let claimed = answer == .claimed
-            switch outcome {
-            case .refused:
-                self.reply(
-                    client, .passwdMismatch, "Password incorrect: that resume token or name:password was not accepted")
-            case .unavailable:
-                // Neither logged in nor refused: the same PASS is tried again with the next NICK.
-                client.pass = pass.map { login in self.config.serverPassword.map { $0 + ":" + login } ?? login }
-                let fail = ["PASS", "TEMPORARILY_UNAVAILABLE", Self.loginUnavailable]
-                let line = IRCMessage(source: self.serverName, command: "FAIL", params: fail)
-                self.withState { _, out in out.send(client, line) }
-            case .loggedIn(let account, let hash):
-                self.protocolLogin(client, account, tokenHash: hash, effects: effects)
-            case .none:
-                break
-            }
-            let sharing = self.chat.withLock { state -> Bool in
-                guard let holder = state.nicks[state[client].nickKey], holder !== client else { return true }
-                // The account's name, or the nick its always-on presence kept (`takePresenceNick`).
-                return state.canShareNick(client, with: holder)
-                    && (Self.isAccountNick(state, state[client].nickKey, of: holder) || holder.isStandIn)
-            }
-            let reserved = owner != nil && owner?.id != self.chat.withLock({ state in state[client].account?.id })
-            if reserved || !sharing || !claimed {
-                self.refuseNick(client, reserved: reserved, answer: answer)
-                return
-            }
-            self.completeRegistration(client)
+        ) { result in self.finishLogin(client, pass: pass, result) }
+    }
+
+    /// Registration once the login (if any) and the nick's owner are known.
+    private func finishLogin(
+        _ client: Client, pass: String?, _ result: (PassLogin, AccountRef?, [SessionEffect], NetworkNicks.Answer)
+    ) {
+        let (outcome, owner, effects, answer) = result
+        let claimed = answer == .claimed
+        switch outcome {
+        case .refused:
+            reply(
+                client, .passwdMismatch, "Password incorrect: that resume token or name:password was not accepted")
+        case .unavailable:
+            // Neither logged in nor refused: the same PASS is tried again with the next NICK.
+            client.pass = pass.map { login in config.serverPassword.map { $0 + ":" + login } ?? login }
+            let fail = ["PASS", "TEMPORARILY_UNAVAILABLE", Self.loginUnavailable]
+            let line = IRCMessage(source: serverName, command: "FAIL", params: fail)
+            withState { _, out in out.send(client, line) }
+        case .loggedIn(let account, let hash):
+            protocolLogin(client, account, tokenHash: hash, effects: effects)
+        case .none:
+            break
         }
+        let sharing = chat.withLock { state -> Bool in
+            guard let holder = state.nicks[state[client].nickKey], holder !== client else { return true }
+            // The account's name, or the nick its always-on presence kept (`takePresenceNick`).
+            return state.canShareNick(client, with: holder)
+                && (Self.isAccountNick(state, state[client].nickKey, of: holder) || holder.isStandIn)
+        }
+        let reserved = owner != nil && owner?.id != chat.withLock({ state in state[client].account?.id })
+        if reserved || !sharing || !claimed {
+            refuseNick(client, reserved: reserved, answer: answer)
+            return
+        }
+        completeRegistration(client)
     }
 
     /// What a PASS of a resume token or `name:password` did.
@@ -492,7 +504,7 @@ extension Core {
             func send(_ n: Numeric, _ params: String...) { out.send(client, numeric(state, client, n, params: params)) }
             send(.welcome, "Welcome to the \(config.networkName) IRC network, \(state[client].prefix)")
             send(.yourHost, "Your host is \(serverName), running version \(version)")
-            send(.created, "This server was created \(startedAt.formatted(.iso8601))")
+            send(.created, createdText)
             send(.myInfo, serverName, version, "Biow", "CMRbeIiklmnostv", "beIklov")
             sendISupport(state, client, out: &out)
             lusers(&state, client, out: &out)

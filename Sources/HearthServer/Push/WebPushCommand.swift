@@ -10,9 +10,6 @@ import HearthStore
 extension Core {
     static let webPushCap = "draft/webpush"
 
-    /// The `VAPID=` ISUPPORT token (none when push is off).
-    var vapidISupport: [String] { push.map { ["VAPID=\($0.vapid.publicKeyText)"] } ?? [] }
-
     func webpush(_ client: Client, _ message: IRCMessage) {
         let sub = message.params[0].uppercased()
         let endpoint = message.params.count > 1 ? message.params[1] : ""

@@ -39,6 +39,10 @@ public protocol AccountStore: Sendable {
 
     func account(nameKey: String) async throws -> Stored<Account>?
 
+    /// The name keys accounts hold, known in memory while only this process writes accounts
+    /// (nil: ask `account(nameKey:)`).
+    var reservedNames: ReservedNameKeys? { get }
+
     func account(id: Int64) async throws -> Stored<Account>?
 
     /// Replaces the password hash and the SCRAM-SHA-256 credentials in one transaction; nil

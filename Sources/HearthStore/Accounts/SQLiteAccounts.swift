@@ -10,6 +10,7 @@ extension SQLiteStore {
         recoveryHashes: [String], now: Date = Date()
     ) async throws -> Stored<Account> {
         try await pool.write { db in
+            self.nameKeys.taking(nameKey)
             if try Stored<Account>.filter(Column("nameKey") == nameKey).fetchCount(db) > 0 {
                 throw StoreError.nameTaken
             }
@@ -75,21 +76,34 @@ extension SQLiteStore {
     }
 
     public func rename(accountID: Int64, to name: String, nameKey: String) async throws {
-        try await pool.write { db in
-            let holder = try Stored<Account>.filter(Column("nameKey") == nameKey).fetchOne(db)
-            if let holder, holder.id != accountID { throw StoreError.nameTaken }
-            guard
-                let old = try String.fetchOne(
-                    db, sql: "SELECT nameKey FROM account WHERE id = ?", arguments: [accountID])
-            else { throw StoreError.notFound }
+        do {
+            try await pool.write { db in try self.rename(db, accountID: accountID, to: name, nameKey: nameKey) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            // The commit may have failed after the old name left the keys.
+            forgetReservedNames()
+            throw error
+        }
+    }
+
+    private func rename(_ db: Database, accountID: Int64, to name: String, nameKey: String) throws {
+        nameKeys.taking(nameKey)
+        let holder = try Stored<Account>.filter(Column("nameKey") == nameKey).fetchOne(db)
+        if let holder, holder.id != accountID { throw StoreError.nameTaken }
+        guard
+            let old = try String.fetchOne(
+                db, sql: "SELECT nameKey FROM account WHERE id = ?", arguments: [accountID])
+        else { throw StoreError.notFound }
+        try db.execute(
+            sql: "UPDATE account SET name = ?, nameKey = ? WHERE id = ?", arguments: [name, nameKey, accountID])
+        try db.execute(sql: "DELETE FROM formerName WHERE nameKey = ?", arguments: [nameKey])
+        if old != nameKey {
             try db.execute(
-                sql: "UPDATE account SET name = ?, nameKey = ? WHERE id = ?", arguments: [name, nameKey, accountID])
-            try db.execute(sql: "DELETE FROM formerName WHERE nameKey = ?", arguments: [nameKey])
-            if old != nameKey {
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO formerName (nameKey, accountId) VALUES (?, ?)",
-                    arguments: [old, accountID])
-            }
+                sql: "INSERT OR REPLACE INTO formerName (nameKey, accountId) VALUES (?, ?)",
+                arguments: [old, accountID])
+            // Last before the commit: a failed write is caught in `rename` above.
+            nameKeys.freeing(old)
         }
     }
 
@@ -107,31 +121,44 @@ extension SQLiteStore {
     /// two people made the same meme, so it stays while someone else's meme still shows it.
     @discardableResult
     public func deleteAccount(id: Int64) async throws -> AccountDeletion {
-        try await pool.write { db in
-            let rendered = try String.fetchAll(
-                db, sql: "SELECT DISTINCT imageId FROM meme WHERE accountId = ?", arguments: [id])
-            // Counts kept on other rows (likes, favourites) lose what this account gave.
-            try Self.forgetReactions(db, accountID: id)
-            try Self.forgetThreads(db, accountID: id)
-            let families = try Self.departFamilies(db, accountID: id)
-            _ = try Stored<Account>.deleteOne(db, key: id)
-            var orphans: [String] = []
-            for imageID in rendered {
-                let used =
-                    try Bool.fetchOne(
-                        db,
-                        sql: """
-                            SELECT EXISTS (SELECT 1 FROM meme WHERE imageId = :id)
-                                OR EXISTS (SELECT 1 FROM account WHERE avatarImageId = :id)
-                                OR EXISTS (SELECT 1 FROM familyPost WHERE imageId = :id)
-                            """, arguments: ["id": imageID]) ?? true
-                if !used {
-                    try db.execute(sql: "DELETE FROM image WHERE id = ? AND kind = 'meme'", arguments: [imageID])
-                    if db.changesCount > 0 { orphans.append(imageID) }
-                }
-            }
-            return AccountDeletion(renders: orphans, families: families)
+        do {
+            return try await pool.write { db in try self.deleteAccount(db, id: id) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            // The commit may have failed after the old name left the keys.
+            forgetReservedNames()
+            throw error
         }
+    }
+
+    private func deleteAccount(_ db: Database, id: Int64) throws -> AccountDeletion {
+        let nameKey = try String.fetchOne(db, sql: "SELECT nameKey FROM account WHERE id = ?", arguments: [id])
+        let rendered = try String.fetchAll(
+            db, sql: "SELECT DISTINCT imageId FROM meme WHERE accountId = ?", arguments: [id])
+        // Counts kept on other rows (likes, favourites) lose what this account gave.
+        try Self.forgetReactions(db, accountID: id)
+        try Self.forgetThreads(db, accountID: id)
+        let families = try Self.departFamilies(db, accountID: id)
+        _ = try Stored<Account>.deleteOne(db, key: id)
+        var orphans: [String] = []
+        for imageID in rendered {
+            let used =
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM meme WHERE imageId = :id)
+                            OR EXISTS (SELECT 1 FROM account WHERE avatarImageId = :id)
+                            OR EXISTS (SELECT 1 FROM familyPost WHERE imageId = :id)
+                        """, arguments: ["id": imageID]) ?? true
+            if !used {
+                try db.execute(sql: "DELETE FROM image WHERE id = ? AND kind = 'meme'", arguments: [imageID])
+                if db.changesCount > 0 { orphans.append(imageID) }
+            }
+        }
+        // Last before the commit: a failed write is caught in `deleteAccount` above.
+        if let nameKey { nameKeys.freeing(nameKey) }
+        return AccountDeletion(renders: orphans, families: families)
     }
 
     public func addResumeToken(accountID: Int64, tokenHash: String, expiresAt: Date, now: Date = Date()) async throws {

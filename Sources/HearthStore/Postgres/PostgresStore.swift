@@ -20,6 +20,9 @@ public final class PostgresStore: Sendable {
 
     public var location: String { "PostgreSQL at \(url)" }
 
+    /// Nodes of a network and `hearth user add` write accounts here too: every nick asks.
+    public var reservedNames: ReservedNameKeys? { nil }
+
     private init(url: DatabaseURL, client: PostgresClient, logger: Logger, operationTimeout: Duration) {
         self.url = url
         self.operationTimeout = operationTimeout

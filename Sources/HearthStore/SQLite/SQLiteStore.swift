@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The SQLite database: one `DatabasePool` in WAL mode under the data directory.
 /// Every method is async so an event loop never waits on SQL.
@@ -7,6 +8,9 @@ public final class SQLiteStore: Store, Sendable {
     public let pool: DatabasePool
     public let queryTimes = QueryTimes()
     public let path: String
+    /// The accounts' name keys (`reservedNames`), and the writer's `data_version` they were read at.
+    let nameKeys = ReservedNameKeys()
+    let nameKeysVersion = Mutex<Int?>(nil)
 
     public static let fileName = "hearth.sqlite"
     /// Files and directories whose permissions were wider than private at start (logged).
@@ -31,6 +35,8 @@ public final class SQLiteStore: Store, Sendable {
         }
         pool = try DatabasePool(path: path, configuration: config)
         try Migrations.migrator.migrate(pool)
+        try pool.writeWithoutTransaction { db in try syncReservedNames(db) }
+        watchForeignWrites()
     }
 
     public var location: String { "SQLite in \(path)" }
