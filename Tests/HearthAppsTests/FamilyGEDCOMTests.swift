@@ -196,7 +196,9 @@ import Testing
     /// Everything Hearth keeps of a tree comes back from the file it writes: names, sex, dates
     /// and places, partners with their marriage, parents (a couple's children in their FAM, a
     /// parent who is not the other's partner in a FAM alone), siblings linked without parents.
-    @Test func aTreeWrittenOutReadsBackTheSame() throws {
+    @Test(arguments: FamilyGEDCOM.Version.allCases) func aTreeWrittenOutReadsBackTheSame(
+        version: FamilyGEDCOM.Version
+    ) throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let people = [
             FamilyPerson(
@@ -218,9 +220,17 @@ import Testing
                 FamilyLink(from: -4, to: -3, kind: .parent), FamilyLink(from: -3, to: 100, kind: .parent),
                 FamilyLink(from: -6, to: -5, kind: .sibling), FamilyLink(from: 100, to: -7, kind: .partner),
             ])
-        let text = FamilyGEDCOM.export(tree, familyName: "Smiths", submitter: "ann", now: now)
-        #expect(text.hasPrefix("0 HEAD\n1 SOUR HEARTH\n"))
-        #expect(text.contains("1 GEDC\n2 VERS 5.5.1\n2 FORM LINEAGE-LINKED\n1 CHAR UTF-8\n"))
+        let text = FamilyGEDCOM.export(tree, familyName: "Smiths", submitter: "ann", now: now, version: version)
+        switch version {
+        case .v551:
+            #expect(text.hasPrefix("0 HEAD\n1 SOUR HEARTH\n"))
+            #expect(text.contains("1 GEDC\n2 VERS 5.5.1\n2 FORM LINEAGE-LINKED\n1 CHAR UTF-8\n"))
+        case .v7:
+            // A byte order mark, GEDC.VERS 7.0 first, and none of what 7.0 removed.
+            #expect(text.hasPrefix("\u{FEFF}0 HEAD\n1 GEDC\n2 VERS 7.0\n1 SOUR HEARTH\n2 NAME Hearth\n"))
+            #expect(text.contains("1 DATE 15 JAN 2027\n1 SUBM @U1@\n0 @U1@ SUBM\n"))
+            for removed in ["CHAR", "FILE", "FORM", "CONC"] { #expect(!text.contains(" \(removed)"), "\(removed)") }
+        }
         #expect(text.contains("2 PLAC @@home, Saint-Étienne\n"))  // a leading @ is doubled
         #expect(text.hasSuffix("0 TRLR\n"))
         let plan = try FamilyGEDCOM.plan(Array(text.utf8))
@@ -239,6 +249,108 @@ import Testing
             return [tree.name(id), f?.sex, f?.born, f?.bornPlace, f?.died, f?.diedPlace]
         }
         #expect(facts == expected)
+    }
+
+    /// GEDCOM 7.0 as the standard (gedcom.io, FamilySearch GEDCOM 7.0) writes it, by hand: a byte
+    /// order mark, GEDC.VERS 7.0 and no CHAR, an extension tag documented in SCHMA, `DEAT Y`, a
+    /// date's PHRASE, a JULIAN date, SNOTE records, PEDI, sex X, and @VOID@ for a FAM's unknown
+    /// WIFE and for two children's unknown family (who are no siblings by it).
+    static let gedcom7 =
+        "\u{FEFF}"
+        + [
+            "0 HEAD",
+            "1 GEDC",
+            "2 VERS 7.0",
+            "1 SCHMA",
+            "2 TAG _SKYPEID http://xmlns.com/foaf/0.1/skypeID",
+            "1 SOUR https://example.com/genealogy",
+            "2 NAME An example program",
+            "1 DATE 27 NOV 2026",
+            "1 LANG fr",
+            "0 @I1@ INDI",
+            "1 NAME Jean /Dupont/",
+            "2 GIVN Jean",
+            "2 SURN Dupont",
+            "1 SEX M",
+            "1 BIRT",
+            "2 DATE 2 MAR 1900",
+            "2 PLAC Saint-Étienne, Loire, France",
+            "1 DEAT Y",
+            "1 FAMS @F1@",
+            "1 _SKYPEID jean.dupont",
+            "0 @I2@ INDI",
+            "1 NAME Marie /Curie/",
+            "1 SEX F",
+            "1 BIRT",
+            "2 DATE BET 1900 AND 1910",
+            "1 FAMS @F1@",
+            "0 @I3@ INDI",
+            "1 NAME Paul /Dupont/",
+            "1 BIRT",
+            "2 DATE 2 MAY 1931",
+            "3 PHRASE the spring after the flood",
+            "1 FAMC @F1@",
+            "2 PEDI BIRTH",
+            "1 FAMS @F2@",
+            "1 NOTE He kept bees",
+            "2 CONT and wrote about them.",
+            "1 SNOTE @N1@",
+            "0 @I4@ INDI",
+            "1 NAME Lou",
+            "1 SEX X",
+            "1 BIRT",
+            "2 DATE JULIAN 1 JAN 1700",
+            "1 FAMC @F2@",
+            "0 @I5@ INDI",
+            "1 NAME Ann",
+            "1 FAMC @VOID@",
+            "0 @I6@ INDI",
+            "1 NAME Bo",
+            "1 FAMC @VOID@",
+            "0 @F1@ FAM",
+            "1 HUSB @I1@",
+            "1 WIFE @I2@",
+            "1 CHIL @I3@",
+            "1 MARR",
+            "2 DATE 12 MAR 1925",
+            "2 PLAC Paris",
+            "0 @F2@ FAM",
+            "1 HUSB @I3@",
+            "1 WIFE @VOID@",
+            "2 PHRASE his first wife, name unknown",
+            "1 CHIL @I4@",
+            "0 @N1@ SNOTE @@home is where the bees are",
+            "0 TRLR",
+        ].joined(separator: "\n") + "\n"
+
+    @Test func aGEDCOM7FileWrittenByTheStandardIsRead() throws {
+        let plan = try FamilyGEDCOM.plan(Array(Self.gedcom7.utf8))
+        #expect(
+            plan.people == [
+                .init(
+                    xref: "I1", name: "Jean Dupont", sex: "M", born: "1900-03-02",
+                    bornPlace: "Saint-Étienne, Loire, France"),
+                .init(xref: "I2", name: "Marie Curie", sex: "F", born: "1900"),
+                .init(xref: "I3", name: "Paul Dupont", born: "1931-05-02"), .init(xref: "I4", name: "Lou"),
+                .init(xref: "I5", name: "Ann"), .init(xref: "I6", name: "Bo"),
+            ])
+        // No partner for Paul (his wife is @VOID@), and Ann and Bo are not siblings by @VOID@.
+        #expect(
+            plan.ties == [
+                .init(from: "I1", to: "I2", kind: .partner, date: "1925-03-12", place: "Paris"),
+                .init(from: "I1", to: "I3", kind: .parent), .init(from: "I2", to: "I3", kind: .parent),
+                .init(from: "I3", to: "I4", kind: .parent),
+            ])
+        #expect(plan.approximated == 1 && plan.droppedDates == 1)  // BET … AND …; JULIAN
+        #expect(plan.ignored == ["SNOTE": 2, "NOTE": 1, "_SKYPEID": 1])
+    }
+
+    @Test func gedcom7WritesLongValuesWhole() throws {
+        var lines: [String] = []
+        let long = String(repeating: "word ", count: 100) + "\nsecond line"
+        GEDCOM.write(GEDCOM.Node("NOTE", long, xref: "N1"), splittingAt: nil, into: &lines)
+        #expect(lines == ["0 @N1@ NOTE " + String(repeating: "word ", count: 100), "1 CONT second line"])
+        #expect(try GEDCOM.parse("0 HEAD\n" + lines.joined(separator: "\n") + "\n0 TRLR")[1].value == long)
     }
 
     @Test func longValuesGoOnOverConcAndContLines() throws {

@@ -82,6 +82,24 @@ import Testing
         #expect(scaled("24 cookies", 1.25) == "30 cookies")
     }
 
+    /// Scaled to one or less, a count with no unit names its food in the singular ("1 large egg",
+    /// not "1 large eggs"), as recipe sites write the lines; more than one keeps the plural.
+    @Test func oneOrLessOfAFoodIsSaidInTheSingular() {
+        func scaled(_ line: String, _ factor: Double) -> String { Ingredient(line).shown(times: factor, in: nil) }
+        #expect(scaled("3 large eggs", 1.0 / 3) == "1 large egg")
+        #expect(scaled("2 ripe tomatoes, chopped", 0.5) == "1 ripe tomato, chopped")
+        #expect(scaled("4 medium potatoes (about 800 g), peeled", 0.25) == "1 medium potato (about 800 g), peeled")
+        #expect(scaled("2 lemons, juiced", 0.25) == "½ lemon, juiced")
+        #expect(scaled("2 bay leaves", 0.5) == "1 bay leaf")
+        #expect(scaled("2 boneless chicken breasts", 0.5) == "1 boneless chicken breast")
+        #expect(scaled("4 cherries", 0.25) == "1 cherry")
+        #expect(scaled("6 cloves garlic", 1.0 / 6) == "1 clove garlic")
+        #expect(scaled("4 Brussels sprouts", 0.25) == "1 Brussels sprout")  // a name stays as written
+        #expect(scaled("2 eggs", 1.5) == "3 eggs")
+        #expect(scaled("3 large eggs", 0.5) == "1½ large eggs")
+        #expect(scaled("2-3 eggs", 0.5) == "1–1½ eggs")  // a range up to more than one keeps the plural
+    }
+
     @Test func convertsBetweenSystems() {
         func shown(_ line: String, _ system: IngredientUnit.System) -> String {
             Ingredient(line).shown(times: 1, in: system)

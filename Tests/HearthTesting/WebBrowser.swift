@@ -31,6 +31,27 @@ public final class WebBrowser: @unchecked Sendable {  // used by one test task a
             "POST", path, body: Data(body.utf8), headers: ["Content-Type": "application/x-www-form-urlencoded"])
     }
 
+    /// Posts a form with a chosen file (`multipart/form-data`), as a browser sends a file input
+    /// `file` beside the form's fields; `csrf: true` adds the token a page gave.
+    public func postFile(
+        _ path: String, fields: [String: String] = [:], file: [UInt8], fileName: String = "file.txt",
+        csrf: Bool = true
+    ) async throws -> Page {
+        var fields = fields
+        if csrf, let token = cookies["hearth_csrf"] { fields["csrf"] = token }
+        let boundary = "----hearth-test-\(UUID().uuidString)"
+        var body = Data()
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        body += Data(
+            ("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(fileName)\"\r\n"
+                + "Content-Type: application/octet-stream\r\n\r\n").utf8)
+        body += Data(file) + Data("\r\n--\(boundary)--\r\n".utf8)
+        return try await send(
+            "POST", path, body: body, headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"])
+    }
+
     /// Signs in through the form; returns the answer to the POST (303 on success).
     @discardableResult
     public func signIn(_ name: String, _ password: String = "s3cret-pass", next: String = "/") async throws -> Page {

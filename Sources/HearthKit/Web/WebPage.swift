@@ -46,6 +46,10 @@ public struct WebAction: Sendable {
     /// The form carries a whole text (a recipe), so it may be longer than a short form (a
     /// comment); its lines reach the command as its block (`CommandLineInput.block`).
     public var isLong = false
+    /// The form may instead send a chosen text file (`multipart/form-data`) of up to this many
+    /// bytes, its text the field `fileField`: a file past a text form's limit (a GEDCOM file).
+    public var fileLimit: Int?
+    public var fileField = "file"
     /// The page the form leads to shows what the command did (a cookie card), so its chat
     /// answer is not repeated above it; a failure still is.
     public var quiet = false

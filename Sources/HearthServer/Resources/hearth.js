@@ -156,19 +156,6 @@
     });
   }
 
-  // <form data-read-file>: the text file chosen in its file input (shown only with a script)
-  // fills its textarea, posted as text (a GEDCOM file); without a script, the text is pasted.
-  function readFile(form) {
-    var input = form.querySelector('input[type=file]');
-    var area = form.querySelector('textarea');
-    if (!input || !area) return;
-    input.hidden = false;
-    input.addEventListener('change', function () {
-      var file = input.files && input.files[0];
-      if (file) file.text().then(function (text) { area.value = text; });
-    });
-  }
-
   // The site as an app: the service worker keeps an offline page (see /sw.js).
   if ('serviceWorker' in navigator && document.querySelector('link[rel=manifest]')) {
     navigator.serviceWorker.register('/sw.js').catch(function () {});
@@ -183,5 +170,4 @@
   each('[data-share-url]', shareButtons);
   each('form[data-crop]', cropPreview);
   each('form[data-geolocate]', geolocate);
-  each('form[data-read-file]', readFile);
 })();

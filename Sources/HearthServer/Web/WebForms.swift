@@ -59,6 +59,33 @@ enum WebForms {
         return .success(fields)
     }
 
+    /// A form sent with a chosen text file (`WebAction.fileLimit`): its fields, and the file's
+    /// UTF-8 text as the field `name`; refused past `limit` bytes of file (and a short form's
+    /// bytes of fields and part headers beside it), or when the file is not UTF-8 text.
+    static func fileFields(_ request: Request, boundary: String, limit: Int, as name: String) async
+        -> Result<[String: String], Refused>
+    {
+        guard let body = try? await request.body.collect(upTo: limit + WebLimits.maxFormBytes) else {
+            return .failure(
+                Refused(MediaRoutes.text(.contentTooLarge, "The file is too large (at most \(limit / 1024) KiB).")))
+        }
+        let multipart = Multipart(body, boundary: boundary)
+        var fields: [String: String] = [:]
+        for part in multipart.parts where !part.headers.contains("filename=") {
+            guard let field = part.headers.firstMatch(of: /name="([^"]*)"/)?.1 else { continue }
+            fields[String(field)] = String(decoding: multipart.bytes(part), as: UTF8.self)
+        }
+        if let file = multipart.firstFile, !file.isEmpty {
+            guard let text = String(validating: file, as: UTF8.self) else {
+                return .failure(
+                    Refused(
+                        MediaRoutes.text(.badRequest, "The file is not UTF-8 text; save it as UTF-8 and try again.")))
+            }
+            fields[name] = text
+        }
+        return .success(fields)
+    }
+
     /// The answer to a form whose CSRF token does not match the cookie's.
     static var expired: Refused {
         Refused(MediaRoutes.text(.forbidden, "The form has expired; reload the page and try again."))

@@ -221,7 +221,13 @@ struct WebRoutes {
         let params = parameters(action.path, context)
         let form: [String: String]
         let limit = action.isLong ? WebLimits.maxLongFormBytes : WebLimits.maxFormBytes
-        switch await WebForms.fields(request, limit: limit) {
+        let fields =
+            if let fileLimit = action.fileLimit, let boundary = Multipart.boundary(request.headers[.contentType]) {
+                await WebForms.fileFields(request, boundary: boundary, limit: fileLimit, as: action.fileField)
+            } else {
+                await WebForms.fields(request, limit: limit)
+            }
+        switch fields {
         case .success(let fields): form = fields
         case .failure(let refused): return refused.response
         }

@@ -3,6 +3,7 @@ import HearthTesting
 import Testing
 
 @testable import HearthApps
+@testable import HearthServer
 
 /// GEDCOM over TCP and HTTP: `!family export` links the tree's file (its members only), the
 /// family page's form imports one (founder and admins only), a file read back into a new family
@@ -53,6 +54,51 @@ import Testing
         try await FamilyFormTests.flash(web, path)
     }
 
+    /// The family page sends the chosen file as a file: a file of `maxImportPeople` people at
+    /// `maxImportBytes` (far past a text form's `WebLimits.maxLongFormBytes`) is imported whole;
+    /// a byte more, a body past the limit, or a file that is not UTF-8 changes nothing.
+    @Test func aLargeFileIsUploadedUpToTheImportLimit() async throws {
+        try await withServer { server in
+            let ann = try await TestClient.user(server, "ann")
+            try await ann.send("!tree new Many")
+            try await ann.expect("You founded Many.")
+            let web = WebBrowser(server)
+            try await web.signIn("ann")
+            #expect(try await web.get("/family/1").body.contains(#"enctype="multipart/form-data""#))
+            let people = (1...FamilyGEDCOM.maxImportPeople).map {
+                "0 @I\($0)@ INDI\n1 NAME Person \($0)\n1 BIRT\n2 DATE \(1800 + $0 % 200)\n2 PLAC Lyon\n"
+            }.joined()
+            let body = "0 HEAD\n1 GEDC\n2 VERS 7.0\n" + people + "0 TRLR\n"
+            let padding = FamilyGEDCOM.maxImportBytes - body.utf8.count - "0 @N1@ SNOTE \n".utf8.count
+            let full = body.replacingOccurrences(
+                of: "0 TRLR\n", with: "0 @N1@ SNOTE " + String(repeating: "x", count: padding) + "\n0 TRLR\n")
+            #expect(full.utf8.count == FamilyGEDCOM.maxImportBytes && full.utf8.count > 10 * WebLimits.maxLongFormBytes)
+
+            // A byte over: refused by the import's rule, nothing added.
+            _ = try await web.postFile("/family/1/import", file: Array((full + "\n").utf8), fileName: "many.ged")
+            #expect(
+                try await Self.flash(web, "/family/1").contains(
+                    "not imported: the file is over \(FamilyGEDCOM.maxImportBytes / 1024) KiB"))
+            // A body far past the limit is not read.
+            let huge = try await web.postFile(
+                "/family/1/import", file: Array(repeating: 0x41, count: FamilyGEDCOM.maxImportBytes + 64 * 1024))
+            #expect(huge.status == 413)
+            #expect(huge.body.contains("The file is too large (at most \(FamilyGEDCOM.maxImportBytes / 1024) KiB)."))
+            let latin1 = try await web.postFile("/family/1/import", file: [0x30, 0x20, 0x48, 0x45, 0x41, 0x44, 0xE9])
+            #expect(latin1.status == 400 && latin1.body.contains("not UTF-8 text"))
+            try await ann.send("!person")
+            try await ann.expect("no people who are not users")
+
+            let answer = try await web.postFile("/family/1/import", file: Array(full.utf8), fileName: "many.ged")
+            #expect(answer.status == 303)
+            #expect(
+                try await Self.flash(web, "/family/1").contains(
+                    "Imported into Many: \(FamilyGEDCOM.maxImportPeople) people added, 0 already in the tree"))
+            try await ann.send("!person 500")
+            try await ann.expect("#500 Person 500, born 1900 in Lyon")
+        }
+    }
+
     @Test func exportImportAndRoundTrip() async throws {
         try await withServer { server in
             let ann = try await TestClient.user(server, "ann")
@@ -73,7 +119,7 @@ import Testing
                 try await ann.expect(answer)
             }
             try await ann.send("!family export")
-            let answer = try await ann.expect("Smiths as a GEDCOM file (5 people")
+            let answer = try await ann.expect("Smiths as a GEDCOM 5.5.1 file (5 people")
             let url = String(try #require(answer.firstMatch(of: /https?:\/\/\S+/)?.0))
             let path = String(url[try #require(url.range(of: "/family/"))!.lowerBound...])
             #expect(path.hasPrefix("/family/1/tree.ged?at="))
@@ -89,6 +135,22 @@ import Testing
             #expect(file.status == 200)
             #expect(file.body.hasPrefix("0 HEAD\n1 SOUR HEARTH\n"))
             #expect(file.body.contains("1 NAME Rose Smith\n1 SEX F\n1 BIRT\n2 DATE 2 MAY 1931\n2 PLAC Lyon\n"))
+
+            // GEDCOM 7.0: its own link, the standard's header, and read back as the same tree.
+            try await ann.send("!family export 7")
+            let seven = try await ann.expect("Smiths as a GEDCOM 7.0 file (5 people")
+            let sevenURL = String(try #require(seven.firstMatch(of: /https?:\/\/\S+/)?.0))
+            let sevenPath = String(sevenURL[try #require(sevenURL.range(of: "/family/"))!.lowerBound...])
+            #expect(sevenPath.hasPrefix("/family/1/tree.ged?at=") && sevenPath.hasSuffix("&version=7"))
+            let file7 = try await web.get(sevenPath)
+            #expect(file7.body.hasPrefix("\u{FEFF}0 HEAD\n1 GEDC\n2 VERS 7.0\n"))
+            #expect(!file7.body.contains("1 CHAR") && !file7.body.contains(" CONC "))
+            _ = try await web.post("/family/1/import", form: ["gedcom": file7.body])
+            #expect(
+                try await Self.flash(web, "/family/1").contains(
+                    "Imported into Smiths: 0 people added, 5 already in the tree, 0 ties added."))
+            try await ann.send("!family export 6")
+            try await ann.expect("!family export takes 5.5.1 or 7")
 
             // Chat carries no file; a member who is not an admin may not import.
             try await ann.send("!family import")

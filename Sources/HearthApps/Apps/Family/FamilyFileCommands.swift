@@ -2,11 +2,11 @@ import Foundation
 import HearthKit
 import HearthStore
 
-/// `!family export|import|today`: the tree as a GEDCOM file to take to other genealogy
-/// programs (Gramps, webtrees) and back, and what happened on this day in earlier years.
+/// `!family export [7]|import|today`: the tree as a GEDCOM file (5.5.1, or 7.0) to take to other
+/// genealogy programs (Gramps, webtrees) and back, and what happened on this day in earlier years.
 enum FamilyFileCommands {
     static let family = BotCommand(
-        "family", group: FamilyCommands.group, usage: "export · import · today",
+        "family", group: FamilyCommands.group, usage: "export [5.5.1|7] · import · today",
         summary: "your family tree as a GEDCOM file (export, import) and what happened on this day",
         example: "!family today", arity: 0...Int.max, requiresLogin: true
     ) { request in
@@ -33,29 +33,40 @@ enum FamilyFileCommands {
         return (me, family)
     }
 
-    /// The file's address (a new one each time, so no copy kept along the way is an old tree).
-    static func exportPath(_ family: Stored<FamilyRecord>, at now: Date) -> String {
-        "/family/\(family.id)/tree.ged?at=\(Int(now.timeIntervalSince1970))"
+    /// The file's address (a new one each time, so no copy kept along the way is an old tree);
+    /// `version=7` asks for GEDCOM 7.0, else 5.5.1.
+    static func exportPath(
+        _ family: Stored<FamilyRecord>, at now: Date, version: FamilyGEDCOM.Version = .v551
+    ) -> String {
+        "/family/\(family.id)/tree.ged?at=\(Int(now.timeIntervalSince1970))" + (version == .v7 ? "&version=7" : "")
     }
 
     static func export(_ request: BotRequest) async throws -> BotResponse {
         let (_, family) = try await target(request)
+        // `!family export [#family-N] [5.5.1|7]`: a word after the channel that is no version is a mistake.
+        let rest = request.words.dropFirst().filter { FamilyCommands.familyID(channel: $0) == nil }
+        guard rest.count <= 1, let version = rest.first.map(FamilyGEDCOM.Version.init(word:)) ?? .v551 else {
+            throw request.usageError("!family export takes 5.5.1 or 7 (the GEDCOM version), or nothing for 5.5.1")
+        }
         let tree = try await FamilyTree.read(request.services.store, family)
         let now = request.services.clock.now()
-        guard let url = request.services.pageURL(exportPath(family, at: now)) else {
+        guard let url = request.services.pageURL(exportPath(family, at: now, version: version)) else {
             throw BotError("this server has no web pages to download the file from")
         }
         // Said in another channel, the answer is private (`FamilyPrivacy`): the link is the family's.
         return BotResponse([
-            "\(family.name) as a GEDCOM file (\(tree.nodes.count) people, for Gramps, webtrees and others): \(url)"
+            "\(family.name) as a GEDCOM \(version.rawValue) file (\(tree.nodes.count) people, for Gramps, "
+                + "webtrees and others): \(url)"
         ])
     }
 
     /// The file, for `tree.ged`: members only (the page's rule).
-    static func file(_ store: Store, _ family: Stored<FamilyRecord>, now: Date) async throws -> String {
+    static func file(
+        _ store: Store, _ family: Stored<FamilyRecord>, now: Date, version: FamilyGEDCOM.Version = .v551
+    ) async throws -> String {
         let tree = try await FamilyTree.read(store, family)
         let founder = try await store.account(id: family.founderId)?.name ?? family.name
-        return FamilyGEDCOM.export(tree, familyName: family.name, submitter: founder, now: now)
+        return FamilyGEDCOM.export(tree, familyName: family.name, submitter: founder, now: now, version: version)
     }
 
     static func importFile(_ request: BotRequest) async throws -> BotResponse {

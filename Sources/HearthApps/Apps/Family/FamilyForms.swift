@@ -101,8 +101,8 @@ enum FamilyForms {
             return words.joined(separator: " ")
         }, back: { p in back(p) + "#people" })
 
-    /// `!family import #family-N` with the file's lines (pasted, or read from the chosen file by
-    /// family-import.js): the command's block.
+    /// `!family import #family-N` with the file's lines (the chosen .ged file, sent as a file up
+    /// to `FamilyGEDCOM.maxImportBytes`, or text pasted): the command's block.
     static let gedcom: WebAction = {
         var action = WebAction(
             "/family/:id/import",
@@ -112,6 +112,7 @@ enum FamilyForms {
                 return "!family import \(family)\n" + lines
             }, back: { p in back(p) + "#import" })
         action.isLong = true
+        (action.fileLimit, action.fileField) = (FamilyGEDCOM.maxImportBytes, "gedcom")
         return action
     }()
 

@@ -1,20 +1,40 @@
 import Foundation
 import HearthStore
 
-/// A family's tree as a GEDCOM 5.5.1 file and back: everyone in it (members and people who are
+/// A family's tree as a GEDCOM 5.5.1 or 7.0 file and back: everyone in it (members and people who are
 /// not users) as INDI records with their name, sex, birth and death; partners and parents as
 /// FAM records. Partners are a FAM's two spouses (with its MARR); a child's parents who are not
 /// partners are each in a FAM of their own with the child; siblings linked without parents in
 /// the tree share a FAM with no spouses. Siblings who share their parents' FAM are siblings by it.
 enum FamilyGEDCOM {
-    /// Bytes one import takes (a web form carries it: `WebLimits.maxLongFormBytes` when encoded).
-    static let maxImportBytes = 64 * 1024
+    /// Bytes one import takes: room for `maxImportPeople` as programs write them, with their
+    /// notes and sources (the family page sends the file as a file, `WebAction.fileLimit`).
+    static let maxImportBytes = 1024 * 1024
     /// People one import may add (the family's own limit, `FamilyPersonRules.maxPeople`, holds too).
     static let maxImportPeople = 500
 
+    /// The standard an export follows. 7.0 (gedcom.io) is UTF-8 only with a byte order mark,
+    /// has no CHAR, FILE or GEDC.FORM in its header and no CONC lines (a value is one line
+    /// however long); the records Hearth writes are otherwise the same in both.
+    enum Version: String, CaseIterable, Sendable {
+        case v551 = "5.5.1"
+        case v7 = "7.0"
+
+        /// As a command or the file's address names it: `5.5.1`, `5`, `7`, `7.0`.
+        init?(word: String) {
+            switch word.lowercased() {
+            case "5.5.1", "5", "551": self = .v551
+            case "7.0", "7", "70": self = .v7
+            default: return nil
+            }
+        }
+    }
+
     // MARK: export
 
-    static func export(_ tree: FamilyTree, familyName: String, submitter: String, now: Date) -> String {
+    static func export(
+        _ tree: FamilyTree, familyName: String, submitter: String, now: Date, version: Version = .v551
+    ) -> String {
         let ids = tree.members.map(\.accountId) + tree.unclaimed.map(\.treeID)
         let xref = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, "I\($0 + 1)") })
         // A pair in the order of the people's records, whatever numbers the store gave them.
@@ -55,17 +75,7 @@ enum FamilyGEDCOM {
         }
 
         var records: [GEDCOM.Node] = [
-            GEDCOM.Node(
-                "HEAD",
-                children: [
-                    GEDCOM.Node("SOUR", "HEARTH", children: [GEDCOM.Node("NAME", "Hearth")]),
-                    GEDCOM.Node("DATE", GEDCOMDate.write(day(now))),
-                    GEDCOM.Node("SUBM", "@U1@"),
-                    GEDCOM.Node("FILE", familyName + ".ged"),
-                    GEDCOM.Node(
-                        "GEDC", children: [GEDCOM.Node("VERS", "5.5.1"), GEDCOM.Node("FORM", "LINEAGE-LINKED")]),
-                    GEDCOM.Node("CHAR", "UTF-8"),
-                ]),
+            header(familyName: familyName, now: now, version: version),
             GEDCOM.Node("SUBM", xref: "U1", children: [GEDCOM.Node("NAME", submitter)]),
         ]
         func famRefs(_ id: Int64, spouse: Bool) -> [GEDCOM.Node] {
@@ -101,8 +111,34 @@ enum FamilyGEDCOM {
         }
         records.append(GEDCOM.Node("TRLR"))
         var lines: [String] = []
-        for record in records { GEDCOM.write(record, into: &lines) }
-        return lines.joined(separator: "\n") + "\n"
+        let split = version == .v551 ? GEDCOM.maxValueOnLine : nil
+        for record in records { GEDCOM.write(record, splittingAt: split, into: &lines) }
+        // 7.0: "The first character in each data stream should be U+FEFF, the byte-order mark."
+        return (version == .v7 ? "\u{FEFF}" : "") + lines.joined(separator: "\n") + "\n"
+    }
+
+    /// HEAD as each version has it: 5.5.1 names the file and its character set; 7.0 has
+    /// neither (UTF-8 is the only one) and GEDC holds only VERS.
+    static func header(familyName: String, now: Date, version: Version) -> GEDCOM.Node {
+        var head = GEDCOM.Node(
+            "HEAD",
+            children: [
+                GEDCOM.Node("SOUR", "HEARTH", children: [GEDCOM.Node("NAME", "Hearth")]),
+                GEDCOM.Node("DATE", GEDCOMDate.write(day(now))),
+                GEDCOM.Node("SUBM", "@U1@"),
+            ])
+        switch version {
+        case .v551:
+            head.children += [
+                GEDCOM.Node("FILE", familyName + ".ged"),
+                GEDCOM.Node("GEDC", children: [GEDCOM.Node("VERS", "5.5.1"), GEDCOM.Node("FORM", "LINEAGE-LINKED")]),
+                GEDCOM.Node("CHAR", "UTF-8"),
+            ]
+        case .v7:
+            // GEDC comes first, as the standard's examples have it.
+            head.children.insert(GEDCOM.Node("GEDC", children: [GEDCOM.Node("VERS", "7.0")]), at: 0)
+        }
+        return head
     }
 
     static func event(_ tag: String, _ date: String?, _ place: String?) -> GEDCOM.Node? {

@@ -51,7 +51,8 @@ enum FamilyPages {
         let role = members.first { $0.accountId == viewer.id }?.role
         if role == .founder || role == .admin { values["canImport"] = true }
         values["export"] = FamilyFileCommands.exportPath(family, at: now)
-        values["maxImport"] = FamilyGEDCOM.maxImportBytes
+        values["export7"] = FamilyFileCommands.exportPath(family, at: now, version: .v7)
+        (values["maxImport"], values["maxPeople"]) = (FamilyGEDCOM.maxImportBytes / 1024, FamilyGEDCOM.maxImportPeople)
         let day = try await FamilyDays.zone(store, family).day(now)
         values["today"] = FamilyDays.spoken(String(day.suffix(5)))
         values["onThisDay"] = try await FamilyDays.onThisDay(
@@ -168,13 +169,15 @@ enum FamilyPages {
     /// The most pictures the gallery shows (the newest).
     static let maxGallery = 200
 
-    /// The family's tree as a GEDCOM file (`!family export`), for its members.
+    /// The family's tree as a GEDCOM file (`!family export`), for its members: 5.5.1, or 7.0
+    /// with `?version=7`.
     static let gedcom = WebPicture("/family/:id/tree.ged") { request in
         let (_, family) = try await membersOnly(
             request, signIn: "A family's tree is for its members: sign in to download it.",
             refused: "Only the members of a family download its tree.")
+        let version = request.query["version"].flatMap(FamilyGEDCOM.Version.init(word:)) ?? .v551
         let text = try await FamilyFileCommands.file(
-            request.services.store, family, now: request.services.clock.now())
+            request.services.store, family, now: request.services.clock.now(), version: version)
         return WebPicture.Drawn(bytes: Array(text.utf8), contentType: "text/plain; charset=utf-8")
     }
 }

@@ -61,14 +61,16 @@ enum FamilyTemplates {
         </section>
         <section class="gedcom" id="import">
           <h2>GEDCOM</h2>
-          <p><a href="{{export}}" download="tree.ged">Download the tree as a GEDCOM file</a> (for Gramps,
-            webtrees and other genealogy programs) · in chat: <code>!family export</code></p>
+          <p>Download the tree as a GEDCOM file (for Gramps, webtrees and other genealogy programs):
+            <a href="{{export}}" download="tree.ged">GEDCOM 5.5.1</a> ·
+            <a href="{{export7}}" download="tree.ged">GEDCOM 7.0</a> ·
+            in chat: <code>!family export</code>, <code>!family export 7</code></p>
           {{#canImport}}
-          <form method="post" action="/family/{{id}}/import" class="import-form" data-read-file>
+          <form method="post" action="/family/{{id}}/import" class="import-form" enctype="multipart/form-data">
             <input type="hidden" name="csrf" value="{{csrf}}">
-            <label>A .ged file (UTF-8, at most {{maxImport}} bytes)
-              <input type="file" accept=".ged,text/plain" hidden></label>
-            <textarea name="gedcom" required rows="6" placeholder="0 HEAD …" aria-label="GEDCOM text"></textarea>
+            <label>A .ged file (UTF-8, at most {{maxImport}} KiB, {{maxPeople}} people)
+              <input type="file" name="file" accept=".ged,text/plain"></label>
+            <textarea name="gedcom" rows="6" placeholder="or paste it: 0 HEAD …" aria-label="GEDCOM text"></textarea>
             <button>Import into the tree</button></form>
           <p class="meta">People already in the tree (the same name and birth date) are not added again.</p>
           {{/canImport}}

@@ -43,8 +43,13 @@ enum GEDCOM {
         }
     }
 
+    /// 7.0's null pointer: "provided to encode null pointers" (a FAM's unknown WIFE, say).
+    static let voidPointer = "@VOID@"
+
     static func pointer(_ value: String) -> String? {
-        guard value.count > 2, value.hasPrefix("@"), value.hasSuffix("@"), !value.hasPrefix("@#") else { return nil }
+        guard value.count > 2, value.hasPrefix("@"), value.hasSuffix("@"), !value.hasPrefix("@#"),
+            value != voidPointer
+        else { return nil }
         return String(value.dropFirst().dropLast())
     }
 
@@ -126,13 +131,16 @@ enum GEDCOM {
     /// per line in all; this leaves room for the level and tag).
     static let maxValueOnLine = 200
 
-    /// A structure as lines at `level`: line breaks in its value become CONT lines, and long
-    /// lines go on over CONC lines, split between characters that are not spaces (some
-    /// readers trim a value's spaces).
-    static func write(_ node: Node, level: Int = 0, into lines: inout [String]) {
+    /// A structure as lines at `level`: line breaks in its value become CONT lines, and lines
+    /// longer than `splittingAt` go on over CONC lines (5.x), split between characters that are
+    /// not spaces (some readers trim a value's spaces); nil writes each line whole (7.0 has no CONC).
+    static func write(
+        _ node: Node, level: Int = 0, splittingAt maxOnLine: Int? = maxValueOnLine, into lines: inout [String]
+    ) {
         let parts = node.value.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         func chunks(_ text: String) -> [String] {
             var chunks: [String] = []
+            guard let maxValueOnLine = maxOnLine else { return [text] }
             var rest = Substring(text)
             while rest.count > maxValueOnLine {
                 var cut = rest.index(rest.startIndex, offsetBy: maxValueOnLine)
@@ -154,6 +162,6 @@ enum GEDCOM {
                 lines.append(escaped.isEmpty ? tag : tag + " " + escaped)
             }
         }
-        for child in node.children { write(child, level: level + 1, into: &lines) }
+        for child in node.children { write(child, level: level + 1, splittingAt: maxOnLine, into: &lines) }
     }
 }

@@ -120,7 +120,30 @@ struct Ingredient: Sendable, Equatable {
         let (lowText, chosen) = Self.amount(low * factor, unit, in: target)
         let highText = high.map { Self.amount($0 * factor, unit, in: target, as: chosen).text }
         let unitText = chosen.map { " " + $0.written(as: highText ?? lowText) }
+        let food = Self.food(food, for: highText ?? lowText, unit: chosen)
         return lowText + (highText.map { "–" + $0 } ?? "") + (unitText ?? "") + (food.isEmpty ? "" : " " + food)
+    }
+
+    /// Whether an amount as written is one or a part of one ("1", "½", "0.5"), said in the
+    /// singular: "1 cup", "½ cup" but "1½ cups".
+    static func isOneOrLess(_ amount: String) -> Bool {
+        amount == "1" || amount.first.map { !$0.isASCII } == true || amount.hasPrefix("0")
+    }
+
+    /// The food as said of one or less of it ("3 large eggs" for a third: "1 large egg"): a count
+    /// with no unit takes the first plural word of its name (before a comma or bracket) in the
+    /// singular. A capitalised word is a name ("Brussels sprouts") and is left as it is.
+    static func food(_ food: String, for amount: String, unit: IngredientUnit?) -> String {
+        guard unit == nil, isOneOrLess(amount) else { return food }
+        let end = food.firstIndex { $0 == "," || $0 == "(" } ?? food.endIndex
+        var words = food[..<end].split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        let plural = { (word: String) in
+            word.count > 3 && word.allSatisfy { $0.isLowercase } && word.hasSuffix("s")
+                && !["ss", "us", "is"].contains { word.hasSuffix($0) }
+        }
+        guard let index = words.firstIndex(where: plural) else { return food }
+        words[index] = singular(words[index])
+        return words.joined(separator: " ") + food[end...]
     }
 
     /// An amount written in `system`: metric rounded sensibly ("250 g", "1.5 kg"), imperial
@@ -192,7 +215,11 @@ struct Ingredient: Sendable, Equatable {
 
     static let sizes: Set<String> = ["large", "small", "medium", "big", "fresh", "whole", "extra", "ripe", "free"]
 
+    /// Plurals the endings below would get wrong ("leaves" is not "leave").
+    static let irregular = ["leaves": "leaf", "halves": "half", "loaves": "loaf", "knives": "knife"]
+
     static func singular(_ word: String) -> String {
+        if let one = irregular[word] { return one }
         if word.count > 4, word.hasSuffix("ies") { return word.dropLast(3) + "y" }
         if word.count > 4, word.hasSuffix("oes") || word.hasSuffix("ches") || word.hasSuffix("shes") {
             return String(word.dropLast(2))

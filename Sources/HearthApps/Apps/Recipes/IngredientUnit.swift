@@ -87,6 +87,6 @@ struct IngredientUnit: Sendable, Equatable, Hashable {
 
     /// "1 cup", "½ cup", "1½ cups": singular for one or a fraction of one, as the amount is written.
     func written(as amount: String) -> String {
-        amount == "1" || amount.first.map { !$0.isASCII } == true || amount.hasPrefix("0") ? singular : plural
+        Ingredient.isOneOrLess(amount) ? singular : plural
     }
 }

@@ -126,7 +126,8 @@ enum MealPlanCommands {
             let item = merged[key]!
             guard let total = item.total else { return (key, item.food) }
             let (amount, unit) = Ingredient.amount(total, item.unit, in: item.system)
-            return (key, amount + (unit.map { " " + $0.written(as: amount) } ?? "") + " " + item.food)
+            let food = Ingredient.food(item.food, for: amount, unit: unit)
+            return (key, amount + (unit.map { " " + $0.written(as: amount) } ?? "") + " " + food)
         }
     }
 
@@ -174,11 +175,12 @@ enum MealPlanCommands {
             guard request.words.count == 2, let n = Int(request.words[1]), n > 0 else {
                 throw request.usageError("\(word!) which? e.g. !shop \(word!) 3")
             }
+            // N is the item's own number (its key in the store), not its place in the list: two
+            // people ticking while the list changes under them still tick what they saw.
             let items = try await store.shopItems(household)
-            guard items.indices.contains(n - 1) else {
-                throw BotError("there is no item \(n) — the list has \(Words.counted(items.count, "item"))")
+            guard let item = items.first(where: { $0.id == n }) else {
+                throw BotError("there is no item \(n) on \(whose) list — !shop shows each item's number")
             }
-            let item = items[n - 1]
             _ = try await store.tickShopItem(household, id: item.id, ticked: word == "tick")
             return BotResponse([word == "tick" ? "✓ \(item.text)" : "Back on the list: \(item.text)"])
         case "clear":
@@ -194,7 +196,7 @@ enum MealPlanCommands {
             let left = items.filter { !$0.ticked }.count
             return BotResponse(
                 ["\(request.style.bold(whose.prefix(1).uppercased() + whose.dropFirst() + " list")) (\(left) to get):"]
-                    + items.enumerated().map { "\($0.offset + 1). \($0.element.ticked ? "✓" : "☐") \($0.element.text)" }
+                    + items.map { "\($0.id). \($0.ticked ? "✓" : "☐") \($0.text)" }
                     + leftOut(omitted)
                     + [request.style.dim("!shop tick N · !shop add ITEM") + request.pageLink("/shop")])
         default:

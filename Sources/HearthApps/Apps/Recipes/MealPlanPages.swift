@@ -3,7 +3,8 @@ import HearthKit
 import HearthStore
 
 /// `/shop`: the family's shopping list and week of meals on a phone. Ticking and adding are
-/// forms run as `!shop tick N` and `!shop add ITEM`, so the web obeys chat's rules.
+/// forms run as `!shop tick N` (N the item's own number, so a list changed since the page was
+/// drawn ticks the item pressed) and `!shop add ITEM`, so the web obeys chat's rules.
 enum MealPlanPages {
     static let template = """
         <h1>{{whose}} shopping list</h1>
@@ -44,9 +45,9 @@ enum MealPlanPages {
         }
         var values: [String: Any] = [
             "whose": whose.prefix(1).uppercased() + whose.dropFirst(), "max": MealPlanCommands.maxShopItemLength,
-            "items": items.enumerated().map { index, item in
+            "items": items.map { item in
                 [
-                    "n": index + 1, "text": item.text, "ticked": item.ticked, "next": item.ticked ? "0" : "1",
+                    "n": item.id, "text": item.text, "ticked": item.ticked, "next": item.ticked ? "0" : "1",
                     "pressed": item.ticked ? "true" : "false", "mark": item.ticked ? "✓" : "☐",
                     "label": item.ticked ? "Put back on the list" : "Tick off",
                 ] as [String: Any]
