@@ -247,20 +247,28 @@ final class DevToolsConnection: Sendable {
         let (host, port) = (url.host ?? "127.0.0.1", url.port ?? 80)
         let upgraded = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
         let box = NIOLockedValueBox<DevToolsConnection?>(nil)
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Handshake(done: upgraded, connection: box))
+        let connection: DevToolsConnection
+        // The promise is completed on every path: one left pending when the connection failed
+        // is a "leaking promise" trap in debug builds, which ended a whole browser pass here.
+        do {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(Handshake(done: upgraded, connection: box))
+                    }
                 }
-            }
-            .connect(host: host, port: port).get()
-        let connection = DevToolsConnection(channel: channel)
-        box.withLockedValue { $0 = connection }
-        let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        let request =
-            "GET \(url.path) HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        try await channel.writeAndFlush(ByteBuffer(string: request))
+                .connect(host: host, port: port).get()
+            connection = DevToolsConnection(channel: channel)
+            box.withLockedValue { $0 = connection }
+            let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+            let request =
+                "GET \(url.path) HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            try await channel.writeAndFlush(ByteBuffer(string: request))
+        } catch {
+            upgraded.fail(error)
+            throw error
+        }
         try await upgraded.futureResult.get()
         return connection
     }
