@@ -113,6 +113,27 @@ final class FlushBatcher: @unchecked Sendable {
         queueFlush(client)
     }
 
+    /// Appends `bytes` to the output of each of `clients` (all of this loop) but `except`: one
+    /// channel message to its members here. The loop copies the bytes and nothing else per member
+    /// (no buffer handed around, no flush scheduled each time): with slow readers a tick carries
+    /// many lines per member, and this copy is most of the server's user time.
+    func write(_ clients: [Client], _ bytes: ByteBuffer, except: Client?) {
+        bytes.withUnsafeReadableBytes { line in
+            for client in clients where client !== except {
+                if let framing = client.framing {
+                    framing.append(lines: bytes, to: &client.output)
+                } else {
+                    client.output.writeBytes(line)
+                }
+                if !client.flushPending {
+                    client.flushPending = true
+                    pending.append(client)
+                }
+            }
+        }
+        scheduleFlush()
+    }
+
     /// Writes a relayed message with the tags `variant` into the connection's output.
     func write(_ client: Client, _ message: RelayedMessage, variant: TagMask) {
         if let framing = client.framing {

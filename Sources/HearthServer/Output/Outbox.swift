@@ -229,7 +229,7 @@ struct Outbox {
             case .one(let client, let bytes):
                 client.batcher.write(client, bytes)
             case .many(let bytes, let clients, let except):
-                for client in clients where client !== except { client.batcher.write(client, bytes) }
+                clients.first?.batcher.write(clients, bytes, except: except)
             case .tagged(let wires, let mask, let members, let except):
                 for (client, clientMask) in zip(members.clients, members.clientMasks) where client !== except {
                     let index = Int(clientMask.intersection(mask).rawValue)
