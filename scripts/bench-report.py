@@ -21,7 +21,8 @@ peers = ["ngircd", "inspircd"]
 hearths = [("hearth", "Hearth"), ("hearth-nio", "Hearth (--io nio)")]
 def find(scenario, server, **match):
     """The run of `scenario` on `server`; with several runs (rounds), each number is their median."""
-    runs = [r for r in rows if r["scenario"] == scenario and r["server"] == server and all(r.get(k) == v for k, v in match.items())]
+    runs = [r for r in rows if r["scenario"] == scenario and r["server"] == server and not r.get("client")
+            and all(r.get(k) == v for k, v in match.items())]
     if len(runs) <= 1:
         return runs[0] if runs else None
     def number(v): return isinstance(v, (int, float)) and not isinstance(v, bool)

@@ -33,7 +33,13 @@ struct Common: ParsableArguments {
     /// Every port connections are spread over (one per node).
     var ports: [Int] { websocketPort.map { [$0] } ?? [port] + alsoPort }
 
-    func validate() throws { BenchTransport.webSocket = websocketPort != nil }
+    @Option(help: "Slow readers: after registering, each connection reads once every N ms (0: at once).")
+    var readEveryMs: Int64 = 0
+
+    func validate() throws {
+        BenchTransport.webSocket = websocketPort != nil
+        BenchTransport.readEveryMs = max(0, readEveryMs)
+    }
     /// Every server process whose CPU and memory count.
     var pids: [Int32] { (pid.map { [$0] } ?? []) + alsoPid }
 
@@ -41,6 +47,7 @@ struct Common: ParsableArguments {
         var r = Report()
         r.add("scenario", scenario)
         r.add("server", server)
+        if readEveryMs > 0 { r.add("client", "slow\(readEveryMs)ms") }
         return r
     }
 }

@@ -66,6 +66,11 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
 
     func channelReadComplete(context: ChannelHandlerContext) {
         flush()
+        // A slow reader: the next read waits (its lines pile up in the socket meanwhile).
+        if isRegistered && BenchTransport.readEveryMs > 0 {
+            let channel = context.channel
+            context.eventLoop.scheduleTask(in: .milliseconds(BenchTransport.readEveryMs)) { channel.read() }
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
@@ -108,6 +113,7 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
         if !isRegistered {
             if let command = Self.command(of: line), command.elementsEqual("001".utf8) {
                 isRegistered = true
+                if BenchTransport.readEveryMs > 0 { _ = channel.setOption(ChannelOptions.autoRead, value: false) }
                 registered.succeed(())
             } else if let command = Self.command(of: line),
                 command.elementsEqual("433".utf8) || command.elementsEqual("ERROR".utf8)

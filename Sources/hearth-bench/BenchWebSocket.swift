@@ -4,6 +4,9 @@ import NIOCore
 /// Set once from the command line before any connection opens.
 enum BenchTransport {
     nonisolated(unsafe) static var webSocket = false
+    /// Slow readers (`--read-every-ms`): after registering, each connection reads once per this
+    /// many milliseconds (a read takes up to 64 KiB); 0 reads as soon as bytes come.
+    nonisolated(unsafe) static var readEveryMs: Int64 = 0
 }
 
 /// The front of a WebSocket bench connection: sends the HTTP upgrade, holds the IRC lines
