@@ -365,6 +365,7 @@ public final class HearthServer: Sendable {
             server.readyTLS.set(tlsChannel?.localAddress?.port ?? 0)
             let registry = Task { await core.runChannelSaves() }
             let expiry = Task { await core.runHistoryExpiry() }
+            let searchBackfill = Task { await core.runHistorySearchBackfill() }
             let ticks = Task { await core.runAppTicks() }
             try? await gracefulShutdown()
             // The other nodes quit this node's users at once, instead of after the heartbeat timeout.
@@ -383,6 +384,7 @@ public final class HearthServer: Sendable {
             core.saves.finish()
             await registry.value
             expiry.cancel()
+            searchBackfill.cancel()
             ticks.cancel()
             await ticks.value  // no tick reaches the store after it closes
             await core.flushHistory()

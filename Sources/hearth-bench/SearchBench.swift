@@ -20,6 +20,10 @@ struct SearchLoad: AsyncParsableCommand {
     @Option(help: "Channels the searcher is in.") var joined = 20
     @Option(help: "Searches of each kind.") var queries = 300
     @Option(help: "Lines a search returns at most (SEARCH's most is 100).") var limit = 100
+    @Option(help: "Only these kinds, comma-separated (the others' searches are drawn, not made).")
+    var kinds: String?
+    @Flag(help: "First index what an earlier version wrote (`indexHistoryForSearch`), timed.")
+    var backfill = false
 
     func run() async throws {
         let store = try await self.store.open(dataDirectory: dataDir)
@@ -30,32 +34,50 @@ struct SearchLoad: AsyncParsableCommand {
         } else {
             let started = nowNanos()
             try await fill(store, &words)
-            let seconds = Double(nowNanos() - started) / 1e9
-            var r = Report()
-            r.add("scenario", "search-fill")
-            r.add("engine", self.store.engine)
-            r.add("lines", lines)
-            r.add("seconds", seconds)
-            r.add("lines_per_s", Double(lines) / seconds)
-            print(r.line())
+            print(rate("search-fill", lines: lines, since: started).line())
         }
+        if backfill { try await indexEarlierLines(store) }
         let scope = HistoryScope(targets: (0..<joined).map { "#chan\($0)" }, conversationsOf: 1)
+        let only = kinds.map { Set($0.split(separator: ",").map(String.init)) }
         var all = newLatencies()
         for kind in SearchWords.Kind.allCases {
             var latencies = newLatencies()
             var hits = 0
             for _ in 0..<queries {
                 let search = HistorySearch(words: words.query(kind), scope: scope, limit: limit)
+                guard only?.contains(kind.rawValue) ?? true else { continue }
                 let start = nowNanos()
                 hits += try await store.searchHistory(search).count
                 let took = UInt64(nowNanos() - start)
                 latencies.record(took)
                 all.record(took)
             }
+            guard latencies.totalCount > 0 else { continue }
             print(report(kind.rawValue, latencies, hits: Double(hits) / Double(queries)).line())
         }
         print(report("all", all, hits: nil).line())
         await store.close()
+    }
+
+    /// Indexes the lines an earlier version wrote, batch after batch as the server does at start.
+    private func indexEarlierLines(_ store: any Store) async throws {
+        let started = nowNanos()
+        var indexed = 0
+        while case let done = try await store.indexHistoryForSearch(batch: historySearchIndexBatch), done > 0 {
+            indexed += done
+        }
+        print(rate("search-backfill", lines: indexed, since: started).line())
+    }
+
+    private func rate(_ scenario: String, lines: Int, since started: UInt64) -> Report {
+        let seconds = Double(nowNanos() - started) / 1e9
+        var r = Report()
+        r.add("scenario", scenario)
+        r.add("engine", self.store.engine)
+        r.add("lines", lines)
+        r.add("seconds", seconds)
+        r.add("lines_per_s", Double(lines) / seconds)
+        return r
     }
 
     private func report(_ kind: String, _ latencies: Latencies, hits: Double?) -> Report {
@@ -104,7 +126,9 @@ struct SearchLoad: AsyncParsableCommand {
 /// first), from a fixed seed, so each run writes and searches the same.
 struct SearchWords {
     enum Kind: String, CaseIterable {
-        case common, mid, rare, two, prefix, phrase, absent
+        // `said`: two neighbouring words of a line as someone would say it (last, so the kinds
+        // before it draw the same searches as earlier rounds).
+        case common, mid, rare, two, prefix, phrase, absent, said
     }
 
     static let vocabulary = 30_000
@@ -164,6 +188,10 @@ struct SearchWords {
         case .prefix: return TextSearch(parts: [term(String(words[200 + next(1800)].prefix(3)), prefix: true)])
         case .phrase: return TextSearch(parts: [term(words[next(10)] + " " + words[next(10)])])
         case .absent: return TextSearch(parts: [term("qqq\(next(1000))")])
+        case .said:
+            let said = line().split(separator: " ")
+            let at = next(said.count - 1)
+            return TextSearch(parts: [term(said[at] + " " + said[at + 1])])
         }
     }
 }

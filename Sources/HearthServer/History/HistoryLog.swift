@@ -111,6 +111,27 @@ extension Core {
         }
     }
 
+    /// Indexes for search what an earlier version wrote (PostgreSQL's phrase pairs; nothing on
+    /// SQLite), a batch at a time while the server serves, once at start. Until a line is done a
+    /// phrase search checks it whole, as before: the same lines found, more slowly.
+    func runHistorySearchBackfill() async {
+        let started = ContinuousClock.now
+        var indexed = 0
+        while !Task.isCancelled {
+            do {
+                let done = try await store.indexHistoryForSearch(batch: historySearchIndexBatch)
+                guard done > 0 else { break }
+                indexed += done
+            } catch {
+                logger.warning("history search: indexing earlier lines stopped (next start goes on): \(error)")
+                return
+            }
+        }
+        if indexed > 0 {
+            logger.info("history search: indexed \(indexed) earlier lines in \(ContinuousClock.now - started)")
+        }
+    }
+
     /// Deletes history past the retention, now and then every hour.
     func runHistoryExpiry() async {
         // Runs even while history is off: a reload may turn it on.

@@ -50,7 +50,15 @@ public protocol HistorySearchStore: HistoryStore {
     /// The newest `search.limit` PRIVMSG and NOTICE lines matching a search in its scope (a
     /// redacted line leaves the index with its row), returned oldest first.
     func searchHistory(_ search: HistorySearch) async throws -> [HistoryRecord]
+
+    /// Indexes up to `batch` lines written before this version's search index, newest first, each
+    /// batch a short transaction of its own; returns how many, 0 when none are left. Searches are
+    /// the same before and after, only faster.
+    func indexHistoryForSearch(batch: Int) async throws -> Int
 }
+
+/// Lines a search-index backfill takes at a time (a fraction of a second on PostgreSQL).
+public let historySearchIndexBatch = 2000
 
 extension HistoryStore {
     /// What a reader may search, the same history CHATHISTORY lets them read (one rule): each

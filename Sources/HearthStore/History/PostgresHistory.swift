@@ -24,17 +24,28 @@ extension PostgresStore: HistoryStore {
                 // refMsgid stands for none, as 0 does for the account.
                 try await db.query(
                     """
-                    INSERT INTO history (target, msgid, source, accountId, command, text, createdAt, tags, refMsgid)
-                    SELECT t, m, s, (SELECT id FROM account WHERE id = a), c, x, d, g, NULLIF(r, '') FROM unnest(
+                    INSERT INTO history (
+                      target, msgid, source, accountId, command, text, createdAt, tags, refMsgid, searchPairs)
+                    SELECT t, m, s, (SELECT id FROM account WHERE id = a), c, x, d, g, NULLIF(r, ''),
+                      CASE WHEN c IN ('PRIVMSG', 'NOTICE') THEN array_to_tsvector(string_to_array(p, ',')) END
+                    FROM unnest(
                       \(records.map(\.target))::text[], \(records.map(\.msgid))::text[],
                       \(records.map(\.source))::text[], \(records.map { $0.accountID ?? 0 })::bigint[],
                       \(records.map(\.command))::text[], \(records.map(\.text))::text[],
                       \(records.map(\.createdAt))::timestamptz[], \(records.map(\.tags))::text[],
-                      \(records.map { $0.refMsgid ?? "" })::text[]) AS u(t, m, s, a, c, x, d, g, r)
+                      \(records.map { $0.refMsgid ?? "" })::text[],
+                      \(records.map { Self.searchPairs(command: $0.command, text: $0.text) })::text[]
+                    ) AS u(t, m, s, a, c, x, d, g, r, p)
                     """, logger: self.logger)
             }
             try await Self.grant(db, access, self.logger)
         }
+    }
+
+    /// A line's word pairs for phrase search (`HistorySearchPairs`), comma-separated, for the
+    /// lines search reads (PRIVMSG and NOTICE, as `search` has them).
+    static func searchPairs(command: String, text: String) -> String {
+        command == "PRIVMSG" || command == "NOTICE" ? HistorySearchPairs.lexemes(text).joined(separator: ",") : ""
     }
 
     /// Lets accounts read an incarnation's history (accounts deleted meanwhile are skipped).

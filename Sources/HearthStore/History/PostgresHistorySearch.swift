@@ -11,19 +11,47 @@ extension PostgresStore {
         guard var upTo = try newestRow?.decode(Int64?.self) else { return [] }
         var found: [HistoryRecord] = []
         let newest = upTo
+        let pairs = search.words.pairsTsquery
         while found.count < search.limit, upTo > 0 {
             let window = HistorySearchWindows.next(
                 upTo: upTo, covered: newest - upTo, found: found.count, need: search.limit - found.count)
-            found += try await searchHistory(search, window, upTo: upTo, limit: search.limit - found.count)
+            found += try await searchHistory(
+                search, window, pairs: pairs, upTo: upTo, limit: search.limit - found.count)
             upTo = window.above ?? 0
         }
         return found.reversed()
     }
 
-    /// The newest `limit` matches with ids in a window, newest first.
-    private func searchHistory(_ search: HistorySearch, _ window: HistorySearchWindows.Window, upTo: Int64, limit: Int)
-        async throws -> [HistoryRecord]
-    {
+    /// Writes the word pairs of lines from before migration v39, newest first. Rows taken by
+    /// another node's backfill are skipped (SKIP LOCKED), so nodes share the work. Each line done
+    /// leaves a dead entry in the partial index that phrase searches read until autovacuum (it
+    /// comes on its own after a fifth of the table changed) cleans it.
+    public func indexHistoryForSearch(batch: Int) async throws -> Int {
+        try await transaction { db in
+            let lines = try await db.query(
+                """
+                SELECT id, command, text FROM history WHERE searchPairs IS NULL AND command IN ('PRIVMSG', 'NOTICE')
+                ORDER BY id DESC LIMIT \(Int64(batch)) FOR UPDATE SKIP LOCKED
+                """, logger: self.logger
+            ).collect().map { row in
+                let (id, command, text) = try row.decode((Int64, String, String).self)
+                return (id, Self.searchPairs(command: command, text: text))
+            }
+            guard !lines.isEmpty else { return 0 }
+            try await db.query(
+                """
+                UPDATE history SET searchPairs = array_to_tsvector(string_to_array(u.p, ','))
+                FROM unnest(\(lines.map(\.0))::bigint[], \(lines.map(\.1))::text[]) AS u(i, p) WHERE history.id = u.i
+                """, logger: self.logger)
+            return lines.count
+        }
+    }
+
+    /// The newest `limit` matches with ids in a window, newest first. `pairs`: the phrases' word
+    /// pairs (`pairsTsquery`), which a bitmap reads from their index instead of the words'.
+    private func searchHistory(
+        _ search: HistorySearch, _ window: HistorySearchWindows.Window, pairs: String?, upTo: Int64, limit: Int
+    ) async throws -> [HistoryRecord] {
         var binds = PostgresBindings()
         binds.append(search.scope.tsquery)
         binds.append(search.words.tsquery)
@@ -32,10 +60,20 @@ extension PostgresStore {
         // took 40 ms a search over a million lines): `ts_match_vq`, the function behind `@@` that no
         // index answers, checks it on the rows read. So it does the words in a backward window.
         let words = "to_tsquery('simple', $2)"
+        let byPairs = window.read == .bitmap && pairs != nil
         var conditions = [
-            window.read == .backward ? "ts_match_vq(search, \(words))" : "search @@ \(words)",
+            window.read == .backward || byPairs ? "ts_match_vq(search, \(words))" : "search @@ \(words)",
             "ts_match_vq(search, $1::tsquery)",
         ]
+        if byPairs, let pairs {
+            // A phrase of common words: its words are each in a third of the lines, its pairs in a
+            // few. Lines written before the pairs were (NULL until `indexHistoryForSearch`) are all
+            // candidates, from their partial index; `search` then decides, as without pairs.
+            binds.append(pairs)
+            conditions.append(
+                "(searchPairs @@ $\(binds.count)::tsquery "
+                    + "OR (searchPairs IS NULL AND command IN ('PRIVMSG', 'NOTICE')))")
+        }
         binds.append(upTo)
         // A bitmap reads all the rest: only the words' index may serve it (`id + 0` is no key range),
         // or a planner without statistics yet (a fresh table) took the key's bitmap of every row.

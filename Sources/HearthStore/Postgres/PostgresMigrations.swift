@@ -312,6 +312,20 @@ enum PostgresMigrations {
         // Network events in their compact binary form (`payload` then holds what a node reading
         // only JSON refuses as newer); JSON rows of nodes before it keep `data` NULL.
         ("v38-network-event-binary", "ALTER TABLE networkEvent ADD COLUMN data BYTEA"),
+        // Phrase search by word pairs (`HistorySearchPairs`): the store writes each PRIVMSG and
+        // NOTICE line's pairs, GIN finds a phrase's few candidates. Lines written before stay NULL
+        // (no rewrite here) until `indexHistoryForSearch` fills them in batches; the partial index
+        // finds those, and a search checks them as it did before.
+        (
+            "v39-history-search-pairs",
+            """
+            ALTER TABLE history ADD COLUMN searchPairs TSVECTOR;
+            CREATE INDEX history_search_pairs ON history USING GIN (searchPairs)
+              WITH (gin_pending_list_limit = 256);
+            CREATE INDEX history_search_pairs_todo ON history (id)
+              WHERE searchPairs IS NULL AND command IN ('PRIVMSG', 'NOTICE')
+            """
+        ),
     ]
 
     /// `text` with the accents of Latin letters taken off ("crème" is "creme"), for recipe search:
