@@ -181,10 +181,12 @@ public enum Gazetteer {
         return result
     }
 
-    /// Reads the towns now, off the caller's thread (about a second in a debug build), so the
-    /// first place asked for does not wait for them.
+    /// Reads the towns now, on a thread of its own (about a second in a debug build), so the
+    /// first place asked for does not wait for them. Not on the async pool: there the read held
+    /// one of its threads and a first lookup waiting for it held another — on two cores, every
+    /// task of the process stood still until it was done (a loaded CI machine: 20 s).
     public static func warmUp() {
-        Task.detached(priority: .background) { _ = data.places.count }
+        Thread.detachNewThread { _ = data.places.count }
     }
 
     public static var count: Int { data.places.count }
