@@ -56,7 +56,10 @@ import Testing
             try await ivy.expect("opened in Lyon")
 
             try await ivy.send("!set fortunes astrology")
-            try await ivy.expect("there is no fortune category \"astrology\"")
+            // A sentence each: the unknown name, the list, where a place goes.
+            try await ivy.expect(
+                "there is no fortune category \"astrology\". Categories: by-friends, community, poems, science, "
+                    + "wisdom. Give a place as @LAT,LON or @City")
             try await ivy.send("!set fortunes Wisdom,POEMS,wisdom")
             try await ivy.expect("fortunes is now wisdom,poems")
             try await ivy.send("!settings")

@@ -29,7 +29,7 @@ enum FortuneCategories {
         let names = names(catalogue)
         if names.contains(name) { return name }
         let near = Suggest.closest(to: name, in: names)
-        let guess = near.isEmpty ? "" : " — did you mean \(near.joined(separator: " or "))?"
+        let guess = near.isEmpty ? "." : " — did you mean \(near.joined(separator: " or "))?"
         throw BotError(
             "there is no fortune category \"\(word)\"\(guess) Categories: "
                 + "\(names.joined(separator: ", ")). Give a place as @LAT,LON or @City")
