@@ -81,7 +81,10 @@ import Testing
             try await alice.send("!tree how dan bob")
             try await alice.expect("bob is dan's step-parent, through alice.")
             try await alice.send("!tree how bob nobody")
-            try await alice.expect("nobody is not in Smiths")
+            // The error says how to name someone, with commands that exist.
+            try await alice.expect(
+                "nobody is not in Smiths — name someone by number (#3) or full name in quotes; "
+                    + "!person lists the people, !tree members the users")
 
             // A grandchild too young for an account, who later claims his place: the family
             // consents through its founder.

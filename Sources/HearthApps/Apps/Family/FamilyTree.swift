@@ -65,7 +65,10 @@ struct FamilyTree {
         if named.count > 1 {
             throw BotError("several people are called \(word): " + named.map { "#\($0.id)" }.joined(separator: ", "))
         }
-        throw BotError("\(word) is not in \(familyName) — !tree members and !person list who is")
+        // A first name alone is the usual slip: say what does name someone.
+        throw BotError(
+            "\(word) is not in \(familyName) — name someone by number (#3) or full name in quotes; "
+                + "!person lists the people, !tree members the users")
     }
 
     /// "parent of alice", "partner of bob (married 1955 in Lyon)", "child of gran": `id`'s links.
