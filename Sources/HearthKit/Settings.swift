@@ -38,10 +38,13 @@ public struct Setting: Sendable {
         Setting(
             key: "tz", values: nil, defaultValue: "UTC", summary: "your time zone, for daily cookies and times",
             check: { value in
-                TimeZone(identifier: value) == nil || !(value.contains("/") || value == "UTC")
-                    ? "\"\(value)\" is not a time zone I know; use an IANA name like Europe/Paris, "
-                        + "America/New_York or UTC"
-                    : nil
+                guard TimeZone(identifier: value) == nil || !(value.contains("/") || value == "UTC") else {
+                    return nil
+                }
+                let near = Setting.zones(ofCity: value).prefix(3)
+                let guess = near.isEmpty ? "." : " — did you mean \(near.joined(separator: " or "))?"
+                return "\"\(value)\" is not a time zone I know\(guess) Use an IANA name like Europe/Paris, "
+                    + "America/New_York or UTC"
             }),
         Setting(
             key: "notify", values: ["on", "off"], defaultValue: "on",
@@ -69,7 +72,9 @@ public struct Setting: Sendable {
             check: nil),
         Setting(
             key: "units", values: ["written", "metric", "imperial"], defaultValue: "written",
-            summary: "recipe amounts and oven temperatures as each recipe writes them, or converted", check: nil),
+            summary: "how recipe amounts and oven temperatures are shown: written (as each recipe has them), "
+                + "or converted to metric or imperial",
+            check: nil),
         Setting(
             key: "gallery", values: ["memes", "uploads"], defaultValue: "memes",
             summary: "what your web gallery shows besides your memes: nothing more, or your uploaded pictures too",
@@ -77,6 +82,12 @@ public struct Setting: Sendable {
     ]
 
     public static func named(_ key: String) -> Setting? { all.first { $0.key == key.lowercased() } }
+
+    /// The zones named for a city (`paris` → Europe/Paris): people type the city, not the region.
+    static func zones(ofCity value: String) -> [String] {
+        let city = "/" + value.replacingOccurrences(of: " ", with: "_").lowercased()
+        return TimeZone.knownTimeZoneIdentifiers.filter { $0.lowercased().hasSuffix(city) }
+    }
 }
 
 /// A user's settings with defaults filled in.

@@ -29,7 +29,10 @@ import Testing
             try await ann.expect("1. Heat the oven to 350F.")
 
             try await ann.send("!set units metric")
-            try await ann.expect("units is now metric")
+            // The confirmation must not read as if amounts stay as written.
+            try await ann.expect(
+                "units is now metric — how recipe amounts and oven temperatures are shown: written (as each recipe "
+                    + "has them), or converted to metric or imperial.")
             try await ann.send("!recipe \(id) for 2")
             try await ann.expect("• 235 ml flour")
             try await ann.expect("• 11 ml sugar")

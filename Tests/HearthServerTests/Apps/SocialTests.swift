@@ -132,8 +132,9 @@ import Testing
             }
             let cases: [(String, String, String)] = [
                 ("color", "maybe", "color can be on or off"),
-                ("tz", "Mars/Olympus", "not a time zone I know"),
-                ("tz", "paris", "not a time zone I know"),
+                ("tz", "Mars/Olympus", "\"Mars/Olympus\" is not a time zone I know. Use an IANA name like"),
+                // A city alone: the zone named for it is offered.
+                ("tz", "paris", "\"paris\" is not a time zone I know — did you mean Europe/Paris? Use an IANA"),
                 ("notify", "sometimes", "notify can be on or off"),
                 ("location", "yes", "location can be on or off"),
                 ("textsize", "huge", "textsize can be small or normal or large"),
