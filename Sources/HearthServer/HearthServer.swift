@@ -387,6 +387,7 @@ public final class HearthServer: Sendable {
             searchBackfill.cancel()
             ticks.cancel()
             await ticks.value  // no tick reaches the store after it closes
+            await searchBackfill.value  // nor a batch of the search backfill
             await core.flushHistory()
             await core.presenceWrites.drain()  // the stand-ins of accounts still connected at the stop
             await core.push?.shutdown()

@@ -267,6 +267,7 @@ final class DevToolsConnection: Sendable {
             try await channel.writeAndFlush(ByteBuffer(string: request))
         } catch {
             upgraded.fail(error)
+            try? await box.withLockedValue({ $0 })?.channel.close()  // connected, then the request failed
             throw error
         }
         try await upgraded.futureResult.get()

@@ -26,9 +26,12 @@ extension SQLiteStore {
     }
 
     /// A write that freed a name failed: nobody knows which keys hold until they are read again.
+    /// Keys first, version second: a look in between then reads them again, where the other order
+    /// let it read them, record the version, and lose them to the forget (every later look saw
+    /// the same version, so registrations asked the store until another process wrote).
     func forgetReservedNames() {
-        nameKeysVersion.withLock { $0 = nil }
         nameKeys.forget()
+        nameKeysVersion.withLock { $0 = nil }
     }
 
     /// Looks for other processes' commits while the store lives.
