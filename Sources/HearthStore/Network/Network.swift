@@ -55,9 +55,10 @@ public struct NetworkDelivery: Sendable, Equatable {
 
 /// Limits of the network's message bus.
 public enum NetworkLimits {
-    /// PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more: a batch whose events would not
-    /// fit is announced by its ids alone, and listeners read it from the log.
-    public static let maxNotifyPayload = 7_900
+    /// PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more: a batch whose whole notification
+    /// (ids, node name, wrapper and events) would not be shorter is announced by its ids alone,
+    /// and listeners read it from the log.
+    public static let notifyPayloadLimit = 8_000
     /// A node whose heartbeat is older than this is lost: its users quit, its nicks are freed.
     public static let nodeTimeout: Duration = .seconds(15)
     /// How often a node writes its heartbeat (and looks for lost nodes).

@@ -163,11 +163,14 @@ extension PostgresStore: NetworkStore {
             batch AS (
               SELECT min(id) AS first, max(id) AS last,
                 string_agg(id || ':' || translate(encode(data, 'base64'), E'\\n', ''), ',' ORDER BY id) AS inline
-              FROM logged)
-            SELECT pg_notify(\(busChannel), last || ' ' || \(node) || ' {"v":2,"first":' || first
-              || CASE WHEN octet_length(inline) < \(NetworkLimits.maxNotifyPayload) THEN ',"e":"' || inline || '"}'
-                 ELSE '}' END)
-            FROM batch
+              FROM logged),
+            note AS (
+              SELECT last || ' ' || \(node) || ' {"v":2,"first":' || first AS head, inline FROM batch)
+            -- The whole notification is measured (ids and node name too), not the events alone.
+            SELECT pg_notify(\(busChannel), CASE
+                WHEN octet_length(head || ',"e":"' || inline || '"}') < \(NetworkLimits.notifyPayloadLimit)
+                THEN head || ',"e":"' || inline || '"}' ELSE head || '}' END)
+            FROM note
             """
     }
 
