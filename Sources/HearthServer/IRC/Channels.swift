@@ -227,9 +227,9 @@ extension Core {
             client,
             numeric(
                 state,
-                // A topic an app set (a family's) has no setter: the server stands in, as an empty
-                // middle parameter is no valid IRC.
-                client, .topicWhoTime, channel.name, channel.topicSetBy.isEmpty ? serverName : channel.topicSetBy,
+                // A topic an app set (a family's) is the bot's: its full mask, as clients show a
+                // setter as nick!user@host (a bare server name reads as `hearth.local []` in irssi).
+                client, .topicWhoTime, channel.name, channel.topicSetBy.isEmpty ? botPrefix : channel.topicSetBy,
                 String(Int(channel.topicSetAt.timeIntervalSince1970))))
     }
 
