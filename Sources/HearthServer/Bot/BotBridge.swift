@@ -5,9 +5,9 @@ import HearthStore
 
 /// The bot seen from the chat: a command runs off the event loop, its answer goes to the
 /// channel it was said in (group sessions) or privately, and its effects are applied.
-/// A channel's history is kept for people: answers to commands are shown but not kept (they
-/// pushed people's lines out of the join backlog, and `!history` quoted earlier `!history`s),
-/// and a long answer goes to the caller alone.
+/// An answer said in a channel to everyone there is kept in its history like anyone's line (else
+/// history and replays read one-sided: the `!shop`s without their answers); one sent to the
+/// caller alone is not, and a long answer goes to the caller alone.
 extension Core {
     /// The most lines a command's answer may put in a channel; a longer one (a listing) is sent
     /// to the caller privately.
@@ -15,6 +15,15 @@ extension Core {
 
     func botMessage(to target: String, _ text: String) -> IRCMessage {
         IRCMessage(source: botPrefix, command: "PRIVMSG", params: [target, text])
+    }
+
+    /// The bot's line to everyone in `channel`, kept in its history as theirs are.
+    func sayInChannel(_ text: String, _ channel: ChannelState, _ state: ChatState, out: inout Outbox) {
+        out.send(state, channel, botMessage(to: channel.name, text))
+        recordHistory(
+            HistoryRecord(
+                target: channel.historyKey, msgid: MessageStamp.msgid(), source: botPrefix, command: "PRIVMSG",
+                text: text, createdAt: Date()))
     }
 
     /// Asks the bot; its answer goes to the channel (group sessions) or privately.
@@ -55,7 +64,7 @@ extension Core {
                 {
                     // (A caller the command took out of the channel gets the answer privately.)
                     for line in lines {
-                        out.send(state, channel, self.botMessage(to: channel.name, line))
+                        self.sayInChannel(line, channel, state, out: &out)
                         if channel.remoteCount > 0 { self.forwardBotLine(line, to: channel.name) }
                     }
                 } else {

@@ -59,11 +59,7 @@ extension Core {
             }
         case .channelMessage(let key, let text):
             guard let channel = state.channels[key] else { return }
-            out.send(state, channel, botMessage(to: channel.name, text))
-            recordHistory(
-                HistoryRecord(
-                    target: channel.historyKey, msgid: MessageStamp.msgid(), source: botPrefix, command: "PRIVMSG",
-                    text: text, createdAt: Date()))
+            sayInChannel(text, channel, state, out: &out)
         case .accountGone(let id):
             standInQuits(&state, accountID: id, reason: "Account deleted", out: &out)
             let owned = state.registered.filter { $0.value.ownerId == id }.keys

@@ -4,14 +4,13 @@ import Testing
 
 @testable import HearthServer
 
-/// Issue 33, item 6: the bot's answers filled the join backlog, `!history` said in a channel
-/// went to everyone, and history quoted earlier `!history`s. Answers are shown, not kept, and
-/// a listing longer than `Core.maxChannelReplyLines` goes to the caller alone.
+/// The bot in a channel. Issue 33, item 6: `!history` said in a channel went to everyone and
+/// history quoted earlier `!history`s; a listing longer than `Core.maxChannelReplyLines` goes to
+/// the caller alone. A family walkthrough: history kept people's `!shop`s but not the answers
+/// everyone saw, so it read one-sided — an answer said to the channel is kept, a private one not.
 @Suite struct BotInChannelTests {
-    @Test func answersLeaveTheBacklogToPeopleAndListingsGoToTheCaller() async throws {
-        try await withServer {
-            $0.joinBacklog = 7
-        } run: { server in
+    @Test func answersToTheChannelAreKeptAndPrivateOnesAreNot() async throws {
+        try await withServer { server in
             let ann = try await TestClient.user(server, "ann")
             let cat = try await TestClient.user(server, "cat")
             for who in [ann, cat] {
@@ -23,42 +22,46 @@ import Testing
             // A short answer is for the channel.
             try await cat.send("!whoami")
             try await ann.expect("[#kitchen] <hearth> You are cat")
-            try await ann.send("and pepper")
-            try await cat.expect("and pepper")
-            // As long as a channel answer may be: everyone sees it. (History is written in batches:
-            // `!history` reads what was written.)
+            // As long as a channel answer may be: everyone sees it (a title, two items, a footer).
+            let limit = Core.maxChannelReplyLines
+            #expect(limit == 4)
+            try await ann.send("!shop add salt")
+            try await cat.expect("[#kitchen] <hearth> Added to your list: salt.")
+            try await ann.send("!shop add pepper")
+            try await cat.expect("[#kitchen] <hearth> Added to your list: pepper.")
+            try await ann.send("!shop")
+            try await cat.expect("[#kitchen] <hearth> 2. ☐ pepper")
+            try await cat.expect("[#kitchen] <hearth> !shop tick N")
+            // One line more is a listing: ann alone gets it.
+            try await ann.send("!shop add thyme")
+            try await cat.expect("[#kitchen] <hearth> Added to your list: thyme.")
+            try await ann.send("!shop")
+            let listing = try await ann.expect("3. ☐ thyme")
+            #expect(!listing.contains("[#kitchen]"), "\(listing)")
+            // `!history` is read alone, so history never quotes history.
             await server.server.core.flushHistory()
             try await ann.send("!history 3")
-            let limit = Core.maxChannelReplyLines
-            #expect(limit == 4)  // "!history 3" is a title and three lines
-            try await cat.expect("[#kitchen] <hearth> Last 3 lines of #kitchen:")
-            try await ann.expect("[#kitchen] <hearth> Last 3 lines of #kitchen:")
-            // One line more is a listing: ann alone gets it.
-            await server.server.core.flushHistory()
-            try await ann.send("!history 4")
-            let listing = try await ann.expect("Last 4 lines of #kitchen:")
-            #expect(!listing.contains("[#kitchen]"), "\(listing)")
-            try await ann.send("!help")
-            try await ann.expect("!help COMMAND")
-            for _ in 0..<3 {  // the rest of the short one (which 3 lines depends on the history batch)
-                let line = try #require(await cat.next { $0.hasPrefix("[#kitchen] <hearth>") })
-                #expect(line.contains("just now <"), "\(line)")
-            }
+            let title = try await ann.expect("Last 3 lines of #kitchen:")
+            #expect(!title.contains("[#kitchen]"), "\(title)")
             try await ann.send("all done")
-            try await cat.expectNoLine(containing: "<hearth>", before: "all done")
+            try await cat.expectNoLine(containing: "Last 3 lines", before: "all done")
 
-            // Nothing the bot answered was kept: eve's backlog (7 lines) reaches back to ann's first
-            // words, and history never quotes history.
+            // CHATHISTORY replays the answers everyone saw, not the ones sent privately.
             await server.server.core.flushHistory()
-            let eve = try await TestClient.irc(server, nick: "eve")
+            let eve = try await IRCv3Tests.client(server, "eve", caps: ChathistoryTests.caps)
             try await eve.send("JOIN #kitchen")
-            try await eve.expect("PRIVMSG #kitchen :the soup needs salt (sent just now)")
-            try await eve.sync()
-            #expect(!eve.unread().contains { $0.contains(":hearth!") }, "\(eve.unread())")
-            try await ann.send("!history 10")
-            try await ann.expect("lines of #kitchen:")
-            try await ann.expect("now <ann> the soup needs salt")
-            try await ann.expectNoLine(containing: "now <hearth>", before: "now <ann> all done")
+            try await eve.expectNumeric("366")
+            try await eve.send("CHATHISTORY LATEST #kitchen * 50")
+            let replay = try await ChathistoryTests.batch(eve).joined(separator: "\n")
+            for kept in [
+                "PRIVMSG #kitchen :the soup needs salt", ":hearth!hearth@test.hearth PRIVMSG #kitchen :You are cat",
+                ":hearth!hearth@test.hearth PRIVMSG #kitchen :2. ☐ pepper", "PRIVMSG #kitchen :!shop add thyme",
+                ":hearth!hearth@test.hearth PRIVMSG #kitchen :Added to your list: thyme.",
+                "PRIVMSG #kitchen :!history 3", "PRIVMSG #kitchen :all done",
+            ] {
+                #expect(replay.contains(kept), "\(kept) in \(replay)")
+            }
+            #expect(!replay.contains("3. ☐ thyme") && !replay.contains("Last 3 lines"), "\(replay)")
         }
     }
 }

@@ -3,7 +3,7 @@ import HearthKit
 import HearthProtocol
 import HearthStore
 
-/// `!history`: the last lines of a channel you are in, or of a conversation with someone.
+/// `!history`: the last lines of a channel you are in, or of a conversation with someone (to you alone).
 enum HistoryCommands {
     static let defaultLines = 10
     static let maxLines = 50
@@ -46,7 +46,9 @@ enum HistoryCommands {
             title = "you and \(other.name)"
         }
         let records = try await store.latestHistory(targets: keys, limit: count)
-        if records.isEmpty { return BotResponse(["Nothing kept for \(title) yet."]) }
+        // To the caller alone: a channel keeps what is said to everyone there, and history
+        // quoting earlier `!history`s would fill it with itself.
+        if records.isEmpty { return BotResponse(["Nothing kept for \(title) yet."]).privately }
         let now = Date()
         var lines = ["Last \(records.count) line\(records.count == 1 ? "" : "s") of \(title):"]
         for record in records {
@@ -54,7 +56,7 @@ enum HistoryCommands {
             lines.append(
                 "  \(request.style.dim(TimeText.ago(from: record.createdAt, to: now))) <\(nick)> \(record.text)")
         }
-        return BotResponse(lines)
+        return BotResponse(lines).privately
     }
 
     static let all = [history]
