@@ -14,12 +14,7 @@ extension SQLiteStore {
                     INSERT INTO history (target, msgid, source, accountId, command, text, createdAt, tags, refMsgid)
                     VALUES (?, ?, ?, (SELECT id FROM account WHERE id = ?), ?, ?, ?, ?, ?)
                     """)
-            for record in records {
-                try statement.execute(arguments: [
-                    record.target, record.msgid, record.source, record.accountID, record.command, record.text,
-                    record.createdAt, record.tags, record.refMsgid,
-                ])
-            }
+            for record in records { try SQLiteHistoryInsert.insert(record, with: statement, in: db) }
             let grant = try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO historyAccess (target, accountId) SELECT ?, id FROM account WHERE id = ?")
             for entry in access { try grant.execute(arguments: [entry.target, entry.accountID]) }
