@@ -127,8 +127,8 @@ import Testing
             // No recipe is posted yet, but the list names the waiting draft and how to finish it.
             try await ida.send("!recipes")
             try await ida.expect(
-                "No recipes posted yet — your draft “Weeknight Tomato & Basil Soup” is waiting (3 ingredients, 3 steps):"
-                    + " !recipe post publishes it, !recipe cancel drops it.")
+                "No recipes posted yet — your draft “Weeknight Tomato & Basil Soup” is waiting"
+                    + " (3 ingredients, 3 steps): !recipe post publishes it, !recipe cancel drops it.")
             try await ida.send("!recipe post")
             try await ida.expect("Recipe #1 “Weeknight Tomato & Basil Soup” is posted")
             try await ida.send("!recipe 1")
