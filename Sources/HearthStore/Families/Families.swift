@@ -117,6 +117,10 @@ public protocol FamilyStore: Sendable {
 
     func familyRole(_ familyID: Int64, accountID: Int64) async throws -> FamilyRole?
 
+    /// Makes a member an admin or a plain member again: false when they are not in the family or
+    /// are its founder (whose role only passes on when they go).
+    func setFamilyRole(_ familyID: Int64, accountID: Int64, to role: FamilyRole) async throws -> Bool
+
     func familyLinks(_ familyID: Int64) async throws -> [FamilyLink]
 
     /// Adds a relationship between two of the family's people (members, or people who are not

@@ -88,6 +88,16 @@ extension PostgresStore: FamilyStore {
             .first.flatMap { FamilyRole(rawValue: try $0.decode(String.self)) }
     }
 
+    public func setFamilyRole(_ familyID: Int64, accountID: Int64, to role: FamilyRole) async throws -> Bool {
+        guard role != .founder else { return false }
+        return
+            !(try await rows(
+                """
+                UPDATE familyMember SET role = \(role.rawValue)
+                WHERE familyId = \(familyID) AND accountId = \(accountID) AND role <> 'founder' RETURNING 1
+                """)).isEmpty
+    }
+
     public func familyLinks(_ familyID: Int64) async throws -> [FamilyLink] {
         try await rows(Self.linksQuery(familyID)).compactMap(Self.link)
     }

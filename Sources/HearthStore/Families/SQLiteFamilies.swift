@@ -61,6 +61,16 @@ extension SQLiteStore {
         }
     }
 
+    public func setFamilyRole(_ familyID: Int64, accountID: Int64, to role: FamilyRole) async throws -> Bool {
+        guard role != .founder else { return false }
+        return try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE familyMember SET role = ? WHERE familyId = ? AND accountId = ? AND role <> 'founder'",
+                arguments: [role.rawValue, familyID, accountID])
+            return db.changesCount == 1
+        }
+    }
+
     public func familyLinks(_ familyID: Int64) async throws -> [FamilyLink] {
         try await pool.read { db in
             try Self.links(db, familyID)

@@ -24,14 +24,17 @@ public struct PlannedMeal: Sendable, Equatable {
 }
 
 /// A line of the shopping list: built from the plan (`planKey` says which food and unit it
-/// merges) or added by hand (no key); ticked once someone has it.
+/// merges) or added by hand (no key); ticked once someone has it. `number` is its place in its
+/// own list's numbering (1, 2, 3…), kept while the list changes and not reused while it has lines.
 public struct ShopItem: Sendable, Equatable {
-    public var id: Int64
+    public var number: Int64
     public var text: String
     public var planKey: String?
     public var ticked: Bool
-    public init(id: Int64, text: String, planKey: String?, ticked: Bool) {
-        (self.id, self.text, self.planKey, self.ticked) = (id, text, planKey, ticked)
+    /// Who ticked it (their name), when ticked.
+    public var tickedBy: String?
+    public init(number: Int64, text: String, planKey: String?, ticked: Bool, tickedBy: String? = nil) {
+        (self.number, self.text, self.planKey, self.ticked, self.tickedBy) = (number, text, planKey, ticked, tickedBy)
     }
 }
 
@@ -56,9 +59,13 @@ public protocol MealPlanStore: Sendable {
     /// Adds a line by hand: false when the list has `max` lines already.
     func addShopItem(_ household: Household, text: String, max: Int, now: Date) async throws -> Bool
 
-    /// Ticks or unticks a line of this household's list: false when it has no such line.
-    func tickShopItem(_ household: Household, id: Int64, ticked: Bool) async throws -> Bool
+    /// Ticks (by `by`, a name) or unticks a line of this household's list: false when it has no such line.
+    func tickShopItem(_ household: Household, number: Int64, ticked: Bool, by: String) async throws -> Bool
 
     /// Takes the ticked lines added by hand off the list; how many went.
     func clearTickedShopItems(_ household: Household) async throws -> Int
+
+    /// Moves one household's plan and list to another that has neither (a person founding a
+    /// family brings their own): false, and nothing moves, when `to` has a plan or a list already.
+    func moveHousehold(_ from: Household, to: Household) async throws -> Bool
 }

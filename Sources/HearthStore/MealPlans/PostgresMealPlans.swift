@@ -40,11 +40,15 @@ extension PostgresStore: MealPlanStore {
     }
 
     public func shopItems(_ household: Household) async throws -> [ShopItem] {
-        try await rows("SELECT id, text, planKey, ticked FROM shopItem WHERE owner = \(household.key) ORDER BY id")
-            .map { row in
-                let (id, text, key, ticked) = try row.decode((Int64, String, String?, Bool).self)
-                return ShopItem(id: id, text: text, planKey: key, ticked: ticked)
-            }
+        try await rows(
+            """
+            SELECT number, text, planKey, ticked, tickedBy FROM shopItem WHERE owner = \(household.key)
+            ORDER BY number, id
+            """
+        ).map { row in
+            let (number, text, key, ticked, by) = try row.decode((Int64, String, String?, Bool, String?).self)
+            return ShopItem(number: number, text: text, planKey: key, ticked: ticked, tickedBy: by)
+        }
     }
 
     public func setPlannedShopItems(_ household: Household, _ items: [(key: String, text: String)], now: Date)
@@ -65,15 +69,18 @@ extension PostgresStore: MealPlanStore {
                 UPDATE shopItem SET text = item.text FROM unnest(\(keys)::text[], \(texts)::text[]) AS item(key, text)
                 WHERE shopItem.owner = \(household.key) AND shopItem.planKey = item.key
                 """, logger: self.logger)
-            try await db.query(
+            let last = try await self.lastShopNumber(db, household)
+            let added = try await db.rows(
                 """
-                INSERT INTO shopItem (owner, familyId, accountId, planKey, text, ticked, createdAt)
+                INSERT INTO shopItem (owner, familyId, accountId, planKey, text, ticked, createdAt, number)
                 SELECT \(household.key), \(household.familyID), \(household.accountID), item.key, item.text, false,
-                  \(now)
+                  \(now), \(last) + ROW_NUMBER() OVER (ORDER BY item.n)
                 FROM unnest(\(keys)::text[], \(texts)::text[]) WITH ORDINALITY AS item(key, text, n)
                 WHERE NOT EXISTS (SELECT 1 FROM shopItem WHERE owner = \(household.key) AND planKey = item.key)
-                ORDER BY item.n
-                """, logger: self.logger)
+                RETURNING 1
+                """, self.logger
+            ).count
+            try await self.setLastShopNumber(db, household, last + Int64(added))
         }
     }
 
@@ -84,23 +91,81 @@ extension PostgresStore: MealPlanStore {
             let count = try await db.rows(
                 "SELECT COUNT(*) FROM shopItem WHERE owner = \(household.key)", self.logger)[0].decode(Int64.self)
             guard count < max else { return false }
+            let number = try await self.lastShopNumber(db, household) + 1
             try await db.query(
                 """
-                INSERT INTO shopItem (owner, familyId, accountId, planKey, text, ticked, createdAt)
-                VALUES (\(household.key), \(household.familyID), \(household.accountID), NULL, \(text), false, \(now))
+                INSERT INTO shopItem (owner, familyId, accountId, planKey, text, ticked, createdAt, number)
+                VALUES (\(household.key), \(household.familyID), \(household.accountID), NULL, \(text), false, \(now),
+                  \(number))
                 """, logger: self.logger)
+            try await self.setLastShopNumber(db, household, number)
             return true
         }
     }
 
-    public func tickShopItem(_ household: Household, id: Int64, ticked: Bool) async throws -> Bool {
-        !(try await rows(
-            "UPDATE shopItem SET ticked = \(ticked) WHERE owner = \(household.key) AND id = \(id) RETURNING 1")).isEmpty
+    public func tickShopItem(_ household: Household, number: Int64, ticked: Bool, by: String) async throws -> Bool {
+        let by: String? = ticked ? by : nil
+        return
+            !(try await rows(
+                """
+                UPDATE shopItem SET ticked = \(ticked), tickedBy = \(by)
+                WHERE owner = \(household.key) AND number = \(number) RETURNING 1
+                """)).isEmpty
     }
 
     public func clearTickedShopItems(_ household: Household) async throws -> Int {
         try await rows(
             "DELETE FROM shopItem WHERE owner = \(household.key) AND ticked AND planKey IS NULL RETURNING 1"
         ).count
+    }
+
+    public func moveHousehold(_ from: Household, to: Household) async throws -> Bool {
+        try await transaction { db in
+            for key in [from.key, to.key].sorted() {
+                try await db.query("SELECT pg_advisory_xact_lock(hashtext(\("shopItem/" + key)))", logger: self.logger)
+            }
+            let taken = try await db.rows(
+                """
+                SELECT 1 FROM mealPlan WHERE owner = \(to.key)
+                UNION ALL SELECT 1 FROM shopItem WHERE owner = \(to.key) LIMIT 1
+                """, self.logger)
+            guard taken.isEmpty else { return false }
+            try await db.query(
+                """
+                UPDATE mealPlan SET owner = \(to.key), familyId = \(to.familyID), accountId = \(to.accountID)
+                WHERE owner = \(from.key)
+                """, logger: self.logger)
+            try await db.query(
+                """
+                UPDATE shopItem SET owner = \(to.key), familyId = \(to.familyID), accountId = \(to.accountID)
+                WHERE owner = \(from.key)
+                """, logger: self.logger)
+            try await db.query("DELETE FROM shopList WHERE owner = \(to.key)", logger: self.logger)
+            try await db.query(
+                """
+                UPDATE shopList SET owner = \(to.key), familyId = \(to.familyID), accountId = \(to.accountID)
+                WHERE owner = \(from.key)
+                """, logger: self.logger)
+            return true
+        }
+    }
+
+    /// The list's last number given (0 when the list has no lines: a new list starts at 1 again).
+    /// Called under the list's lock.
+    private func lastShopNumber(_ db: PostgresConnection, _ household: Household) async throws -> Int64 {
+        try await db.rows(
+            """
+            SELECT COALESCE((SELECT lastNumber FROM shopList WHERE owner = \(household.key)
+              AND EXISTS (SELECT 1 FROM shopItem WHERE owner = \(household.key))), 0)
+            """, self.logger)[0].decode(Int64.self)
+    }
+
+    private func setLastShopNumber(_ db: PostgresConnection, _ household: Household, _ number: Int64) async throws {
+        try await db.query(
+            """
+            INSERT INTO shopList (owner, familyId, accountId, lastNumber)
+            VALUES (\(household.key), \(household.familyID), \(household.accountID), \(number))
+            ON CONFLICT (owner) DO UPDATE SET lastNumber = EXCLUDED.lastNumber
+            """, logger: self.logger)
     }
 }

@@ -42,9 +42,10 @@ extension SQLiteStore: MealPlanStore {
     public func shopItems(_ household: Household) async throws -> [ShopItem] {
         try await pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT id, text, planKey, ticked FROM shopItem WHERE owner = ? ORDER BY id",
+                db,
+                sql: "SELECT number, text, planKey, ticked, tickedBy FROM shopItem WHERE owner = ? ORDER BY number, id",
                 arguments: [household.key]
-            ).map { ShopItem(id: $0[0], text: $0[1], planKey: $0[2], ticked: $0[3]) }
+            ).map { ShopItem(number: $0[0], text: $0[1], planKey: $0[2], ticked: $0[3], tickedBy: $0[4]) }
         }
     }
 
@@ -65,20 +66,25 @@ extension SQLiteStore: MealPlanStore {
                     try db.execute(sql: "DELETE FROM shopItem WHERE id = ?", arguments: [row[0] as Int64])
                 }
             }
+            var last = try lastShopNumber(db, household)
             for item in items {
                 if have.contains(item.key) {
                     try db.execute(
                         sql: "UPDATE shopItem SET text = ? WHERE owner = ? AND planKey = ?",
                         arguments: [item.text, household.key, item.key])
                 } else {
+                    last += 1
                     try db.execute(
                         sql: """
-                            INSERT INTO shopItem (owner, familyId, accountId, planKey, text, ticked, createdAt)
-                            VALUES (?, ?, ?, ?, ?, 0, ?)
+                            INSERT INTO shopItem (owner, familyId, accountId, planKey, text, ticked, createdAt, number)
+                            VALUES (?, ?, ?, ?, ?, 0, ?, ?)
                             """,
-                        arguments: [household.key, household.familyID, household.accountID, item.key, item.text, now])
+                        arguments: [
+                            household.key, household.familyID, household.accountID, item.key, item.text, now, last,
+                        ])
                 }
             }
+            try setLastShopNumber(db, household, last)
         }
     }
 
@@ -88,20 +94,22 @@ extension SQLiteStore: MealPlanStore {
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM shopItem WHERE owner = ?", arguments: [household.key])
                 ?? 0
             guard count < max else { return false }
+            let number = try lastShopNumber(db, household) + 1
             try db.execute(
                 sql: """
-                    INSERT INTO shopItem (owner, familyId, accountId, planKey, text, ticked, createdAt)
-                    VALUES (?, ?, ?, NULL, ?, 0, ?)
-                    """, arguments: [household.key, household.familyID, household.accountID, text, now])
+                    INSERT INTO shopItem (owner, familyId, accountId, planKey, text, ticked, createdAt, number)
+                    VALUES (?, ?, ?, NULL, ?, 0, ?, ?)
+                    """, arguments: [household.key, household.familyID, household.accountID, text, now, number])
+            try setLastShopNumber(db, household, number)
             return true
         }
     }
 
-    public func tickShopItem(_ household: Household, id: Int64, ticked: Bool) async throws -> Bool {
+    public func tickShopItem(_ household: Household, number: Int64, ticked: Bool, by: String) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE shopItem SET ticked = ? WHERE owner = ? AND id = ?",
-                arguments: [ticked, household.key, id])
+                sql: "UPDATE shopItem SET ticked = ?, tickedBy = ? WHERE owner = ? AND number = ?",
+                arguments: [ticked, ticked ? by : nil, household.key, number])
             return db.changesCount == 1
         }
     }
@@ -112,5 +120,45 @@ extension SQLiteStore: MealPlanStore {
                 sql: "DELETE FROM shopItem WHERE owner = ? AND ticked AND planKey IS NULL", arguments: [household.key])
             return db.changesCount
         }
+    }
+
+    public func moveHousehold(_ from: Household, to: Household) async throws -> Bool {
+        try await pool.write { db in
+            let taken =
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM mealPlan WHERE owner = ?)
+                          OR EXISTS (SELECT 1 FROM shopItem WHERE owner = ?)
+                        """, arguments: [to.key, to.key]) ?? false
+            guard !taken else { return false }
+            let target: StatementArguments = [to.key, to.familyID, to.accountID, from.key]
+            try db.execute(
+                sql: "UPDATE mealPlan SET owner = ?, familyId = ?, accountId = ? WHERE owner = ?", arguments: target)
+            try db.execute(
+                sql: "UPDATE shopItem SET owner = ?, familyId = ?, accountId = ? WHERE owner = ?", arguments: target)
+            try db.execute(sql: "DELETE FROM shopList WHERE owner = ?", arguments: [to.key])
+            try db.execute(
+                sql: "UPDATE shopList SET owner = ?, familyId = ?, accountId = ? WHERE owner = ?", arguments: target)
+            return true
+        }
+    }
+
+    /// The list's last number given (0 when the list has no lines: a new list starts at 1 again).
+    private func lastShopNumber(_ db: Database, _ household: Household) throws -> Int64 {
+        try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT lastNumber FROM shopList WHERE owner = ?
+                  AND EXISTS (SELECT 1 FROM shopItem WHERE owner = ?)
+                """, arguments: [household.key, household.key]) ?? 0
+    }
+
+    private func setLastShopNumber(_ db: Database, _ household: Household, _ number: Int64) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO shopList (owner, familyId, accountId, lastNumber) VALUES (?, ?, ?, ?)
+                ON CONFLICT (owner) DO UPDATE SET lastNumber = excluded.lastNumber
+                """, arguments: [household.key, household.familyID, household.accountID, number])
     }
 }

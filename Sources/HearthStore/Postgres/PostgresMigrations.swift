@@ -326,6 +326,22 @@ enum PostgresMigrations {
               WHERE searchPairs IS NULL AND command IN ('PRIVMSG', 'NOTICE')
             """
         ),
+        // Each list numbers its own lines 1, 2, 3… (`shopList.lastNumber`, never reused while the
+        // list has lines), and a tick remembers who ticked.
+        (
+            "v40-shop-item-numbers-and-tickers",
+            """
+            ALTER TABLE shopItem ADD COLUMN number BIGINT NOT NULL DEFAULT 0;
+            ALTER TABLE shopItem ADD COLUMN tickedBy TEXT;
+            UPDATE shopItem SET number =
+              (SELECT COUNT(*) FROM shopItem s WHERE s.owner = shopItem.owner AND s.id <= shopItem.id);
+            CREATE TABLE shopList (
+                owner TEXT PRIMARY KEY, familyId BIGINT REFERENCES family(id) ON DELETE CASCADE,
+                accountId BIGINT REFERENCES account(id) ON DELETE CASCADE, lastNumber BIGINT NOT NULL);
+            INSERT INTO shopList (owner, familyId, accountId, lastNumber)
+              SELECT owner, MAX(familyId), MAX(accountId), MAX(number) FROM shopItem GROUP BY owner
+            """
+        ),
     ]
 
     /// `text` with the accents of Latin letters taken off ("crème" is "creme"), for recipe search:

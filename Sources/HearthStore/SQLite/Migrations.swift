@@ -628,6 +628,22 @@ enum Migrations {
                       day TEXT NOT NULL, announcedAt DATETIME NOT NULL, PRIMARY KEY (familyId, day))
                     """)
         }
+        m.registerMigration("v39-shop-item-numbers-and-tickers") { db in
+            // Each list numbers its own lines 1, 2, 3… (`shopList.lastNumber`, never reused while
+            // the list has lines), and a tick remembers who ticked.
+            try db.execute(
+                sql: """
+                    ALTER TABLE shopItem ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE shopItem ADD COLUMN tickedBy TEXT;
+                    UPDATE shopItem SET number =
+                      (SELECT COUNT(*) FROM shopItem s WHERE s.owner = shopItem.owner AND s.id <= shopItem.id);
+                    CREATE TABLE shopList (
+                      owner TEXT PRIMARY KEY, familyId INTEGER REFERENCES family(id) ON DELETE CASCADE,
+                      accountId INTEGER REFERENCES account(id) ON DELETE CASCADE, lastNumber INTEGER NOT NULL);
+                    INSERT INTO shopList (owner, familyId, accountId, lastNumber)
+                      SELECT owner, MAX(familyId), MAX(accountId), MAX(number) FROM shopItem GROUP BY owner
+                    """)
+        }
         return m
     }
 }

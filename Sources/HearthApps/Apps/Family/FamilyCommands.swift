@@ -172,7 +172,7 @@ public enum FamilyCommands {
         usage:
             "[image · families · use FAMILY · new NAME · invite [as parent|child|partner|sibling] · invites · revoke "
             + "CODE · join CODE · members · link WHO RELATION [of WHO] [married DATE [in PLACE]] · how WHO WHO · "
-            + "leave · remove USER · independent [NAME]]",
+            + "leave · remove USER · role USER admin|member · independent [NAME]]",
         summary: "your family tree: found one, invite people with codes, link them, leave home",
         example: "!tree invite as child", arity: 0...Int.max, secretSubcommands: ["join", "revoke"]
     ) { request in
@@ -189,6 +189,7 @@ public enum FamilyCommands {
         case "how": return try await how(request)
         case "leave": return try await leave(request)
         case "remove": return try await remove(request)
+        case "role": return try await role(request)
         case "independent": return try await independent(request)
         case "image": return try await image(request)
         case "use": return try await use(request)
@@ -210,6 +211,7 @@ public enum FamilyCommands {
             throw BotError("you founded \(maxFamiliesFounded) families already, the most one account may")
         }
         try await choose(request.services, me.id, family)
+        let brought = try await MealPlanCommands.bringOwnList(request.services, accountID: me.id, to: family.id)
         let lines = try await newInvite(request, family, me, relation: nil)
         let lead =
             parent.map { "You left home: \(name) is your own household, still connected to \($0.name)." }
@@ -219,7 +221,7 @@ public enum FamilyCommands {
                 "\(lead) Its private channel is \(channelName(family.id)). "
                     + "Invite people with !tree invite [as parent|child|partner|sibling]."
                     + (request.caller.channel != nil ? " (Your first invite code came privately.)" : "")
-            ],
+            ] + brought,
             privateLines: lines, effects: try await membershipEffects(request, family, joining: me.id))
     }
 
@@ -327,13 +329,14 @@ public enum FamilyCommands {
                 codeHashes: hashes, accountID: me.id, now: services.clock.now())
             verdict = true
             try await choose(services, me.id, family)
+            let brought = try await MealPlanCommands.bringOwnList(services, accountID: me.id, to: family.id)
             let inviterName = try await services.store.account(id: inviter)?.name ?? "someone"
             let role = relation.map { " as \(Words.possessive(inviterName)) \($0.rawValue)" } ?? ""
             return BotResponse(
                 [
                     "Welcome to \(family.name)\(role)! !tree shows the family; "
                         + "its private channel is \(channelName(family.id))."
-                ],
+                ] + brought,
                 effects: [
                     .notify(
                         accountID: inviter,
@@ -502,6 +505,44 @@ public enum FamilyCommands {
             ["\(other.name) is no longer in \(family.name)."],
             effects: [.notify(accountID: other.accountId, text: "\(me.name) removed you from \(family.name).")]
                 + (try await membershipEffects(request, family, joining: nil)))
+    }
+
+    /// `!tree role [#family-N] USER admin|member`: the founder and admins make a member an admin
+    /// (who may then invite, remove and import as they do) or a plain member again; the founder
+    /// stays the founder.
+    static func role(_ request: BotRequest) async throws -> BotResponse {
+        var words = Array(request.words.dropFirst())
+        let me = try request.account()
+        let store = request.services.store
+        let family: Stored<FamilyRecord>
+        if let first = words.first, let id = familyID(channel: first) {
+            guard let named = try await visibleFamily(store, viewer: me.id, id) else {
+                throw BotError("you are not in \(first) — !tree families lists yours")
+            }
+            (family, words) = (named, Array(words.dropFirst()))
+        } else {
+            family = try await current(request).1
+        }
+        guard words.count == 2, let role = FamilyRole(rawValue: words[1].lowercased()), role != .founder else {
+            throw request.usageError("role USER admin, or role USER member, e.g. !tree role bob admin")
+        }
+        let mine = try await store.familyRole(family.id, accountID: me.id)
+        guard mine == .founder || mine == .admin else {
+            throw BotError("only the founder or an admin of \(family.name) can change who is an admin")
+        }
+        let other = try await member(request, family, words[0])
+        if other.role == .founder { throw BotError("\(other.name) founded \(family.name) and stays its founder") }
+        let said = role == .admin ? "an admin" : "a member"
+        if other.role == role { return BotResponse(["\(other.name) is \(said) of \(family.name) already."]) }
+        guard try await store.setFamilyRole(family.id, accountID: other.accountId, to: role) else {
+            throw BotError("\(other.name) is not in \(family.name) — !tree members lists who is")
+        }
+        let news = role == .admin ? "is now an admin of" : "is a member of \(family.name) again, no longer an admin of"
+        return BotResponse(
+            ["\(other.name) \(news) \(family.name)."],
+            effects: other.accountId == me.id
+                ? []
+                : [.notify(accountID: other.accountId, text: "\(me.name) made you \(said) of \(family.name).")])
     }
 
     static func independent(_ request: BotRequest) async throws -> BotResponse {

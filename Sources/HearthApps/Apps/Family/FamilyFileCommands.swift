@@ -15,11 +15,23 @@ enum FamilyFileCommands {
         case "export": return try await export(request)
         case "import": return try await importFile(request)
         case "today", nil: return try await FamilyDays.today(request)
+        case "new":
+            // What people try first: founding lives with the tree's other commands.
+            let name = request.words.count > 1 ? request.input.text(after: 1) : "NAME"
+            throw BotError("a family is founded with !tree new \(name) (!family is for export, import and today)")
+        case let other? where treeWords.contains(other):
+            throw request.usageError("\(other) is not a !family command — did you mean !tree \(other)?")
         case let other?: throw request.usageError("\(other) is not a !family command")
         }
     }
 
     static let all: [BotCommand] = [family]
+
+    /// `!tree`'s subcommands someone may say to `!family` instead.
+    static let treeWords: Set<String> = [
+        "invite", "invites", "join", "members", "link", "how", "leave", "remove", "role", "independent", "use",
+        "families", "image",
+    ]
 
     /// The family a subcommand names by its channel after the subcommand, else the current one.
     static func target(_ request: BotRequest) async throws -> (AccountRef, Stored<FamilyRecord>) {

@@ -116,5 +116,15 @@ enum FamilyForms {
         return action
     }()
 
-    static let all: [WebAction] = [post, event, like, comment, place, person, gedcom]
+    /// `!tree role #family-N USER admin|member`: the Members table's buttons.
+    static let role = WebAction(
+        "/family/:id/role",
+        command: { p, form in
+            guard let family = target(p), let name = line(form["name"]), !name.contains(" "),
+                let role = form["role"], ["admin", "member"].contains(role)
+            else { return nil }
+            return "!tree role \(family) \(name) \(role)"
+        }, back: back)
+
+    static let all: [WebAction] = [post, event, like, comment, place, person, gedcom, role]
 }

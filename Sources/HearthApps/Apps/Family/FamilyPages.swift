@@ -9,6 +9,15 @@ import HearthStore
 /// and the text of `!tree`), members, feed and places — for its signed-in members only, by
 /// the same membership rule as every family command.
 enum FamilyPages {
+    /// "2 members · 4 people": members have accounts; people are everyone in the tree, the
+    /// members and those who are not users (a member's own facts are not a second person).
+    static func counts(_ members: [FamilyMember], _ people: [FamilyPerson]) -> String {
+        let memberIDs = Set(members.map(\.accountId))
+        let others = people.filter { person in person.accountId.map { !memberIDs.contains($0) } ?? true }.count
+        let said = Words.counted(members.count, "member")
+        return others == 0 ? said : said + " · " + Words.counted(members.count + others, "person", plural: "people")
+    }
+
     static let family = WebPage("/family/:id", name: "family", template: FamilyTemplates.family) { request in
         let (viewer, family) = try await membersOnly(
             request, signIn: "A family's page is for its members: sign in to see it.",
@@ -16,6 +25,9 @@ enum FamilyPages {
         let store = request.services.store
         let now = request.services.clock.now()
         let members = try await store.familyMembers(family.id)
+        let role = members.first { $0.accountId == viewer.id }?.role
+        let manages = role == .founder || role == .admin
+        let people = try await store.familyPeople(family.id)
         var values: [String: Any] = [
             "id": family.id, "name": family.name, "channel": FamilyCommands.channelName(family.id),
             "tree": try await FamilyCommands.treeLines(store, family, style: .plain).joined(separator: "\n"),
@@ -25,14 +37,21 @@ enum FamilyPages {
                     "joined": member.joinedAt.formatted(.iso8601.year().month().day()),
                 ]
                 row["role"] = member.role.rawValue
+                // The founder and admins make others admins or members again; the founder stays.
+                if manages, member.role != .founder {
+                    row["roleButton"] = [
+                        "to": member.role == .admin ? "member" : "admin",
+                        "label": member.role == .admin ? "Make member" : "Make admin",
+                    ]
+                }
                 return row
             },
-            "memberCount": members.count,
+            "counts": counts(members, people),
         ]
         if let founder = try await store.account(id: family.founderId) { values["founder"] = founder.name }
         // People who are not users, and the households that left home from this family (a link
         // where the viewer is in them too: a household's page is its members').
-        values["people"] = try await store.familyPeople(family.id).filter { $0.accountId == nil }.map {
+        values["people"] = people.filter { $0.accountId == nil }.map {
             ["number": $0.id, "text": FamilyPeopleCommands.describe($0)] as [String: Any]
         }
         var households: [[String: Any]] = []
@@ -48,8 +67,7 @@ enum FamilyPages {
         values["maxComment"] = CommentCommands.maxCommentLength
         values["sharing"] = try await store.settings(viewer.id)["location"] == "on"
         if let picture = FamilyForms.picture(request.query) { values["picture"] = picture }
-        let role = members.first { $0.accountId == viewer.id }?.role
-        if role == .founder || role == .admin { values["canImport"] = true }
+        if manages { (values["canImport"], values["manages"]) = (true, true) }
         values["export"] = FamilyFileCommands.exportPath(family, at: now)
         values["export7"] = FamilyFileCommands.exportPath(family, at: now, version: .v7)
         (values["maxImport"], values["maxPeople"]) = (FamilyGEDCOM.maxImportBytes / 1024, FamilyGEDCOM.maxImportPeople)

@@ -16,7 +16,7 @@ enum FamilyTemplates {
         \(switcher(page: "", more: #"<a class="more" href="/family/{{id}}/photos">Pictures</a>"#))
         <section class="family">
           <h1>🌳 {{name}}</h1>
-          <p class="meta">{{memberCount}} people{{#founder}} · founded by {{founder}}{{/founder}} ·
+          <p class="meta">{{counts}}{{#founder}} · founded by {{founder}}{{/founder}} ·
             private channel <code>{{channel}}</code> · only its members see this page</p>
           {{#treeImage}}<figure class="tree-picture"><a href="{{treeImage}}"><img src="{{treeImage}}"
             alt="The family tree of {{name}}" width="{{treeWidth}}"></a></figure>{{/treeImage}}
@@ -26,9 +26,13 @@ enum FamilyTemplates {
         </section>
         <section class="members">
           <h2>Members</h2>
-          <table><thead><tr><th>Who</th><th>Role</th><th>Joined</th></tr></thead>
+          <table><thead><tr><th>Who</th><th>Role</th><th>Joined</th>{{#manages}}<th>Change</th>{{/manages}}</tr></thead>
           <tbody>
-          {{#members}}<tr><td><a href="/u/{{nameKey}}">{{name}}</a></td><td>{{role}}</td><td>{{joined}}</td></tr>
+          {{#members}}<tr><td><a href="/u/{{nameKey}}">{{name}}</a></td><td>{{role}}</td><td>{{joined}}</td>
+            {{#manages}}<td>{{#roleButton}}<form method="post" action="/family/{{id}}/role" class="role-form">
+              <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="name" value="{{name}}">
+              <input type="hidden" name="role" value="{{to}}"><button>{{label}}</button></form>{{/roleButton}}</td>
+            {{/manages}}</tr>
           {{/members}}
           </tbody></table>
           {{#households}}<p class="household">🏠 {{#linked}}<a href="/family/{{id}}">{{name}}</a>{{/linked}}

@@ -143,6 +143,33 @@ enum MealPlanCommands {
         return max(0, items.count - room)
     }
 
+    /// A person joining or founding a family brings their own plan and list to it (the family's is
+    /// theirs from now on, so their own would be out of reach): a family with neither takes them
+    /// whole, numbers and ticks kept; one with its own gets their meals and hand-added lines
+    /// within its limits. What is said of it, or nothing when they had neither.
+    static func bringOwnList(_ services: BotServices, accountID: Int64, to familyID: Int64) async throws -> [String] {
+        let store = services.store
+        let (me, family) = (Household.person(accountID), Household.family(familyID))
+        let meals = try await store.mealPlan(me)
+        let items = try await store.shopItems(me)
+        let (byHand, lines) = (items.filter { $0.planKey == nil }, items.count)
+        guard !meals.isEmpty || lines > 0 else { return [] }
+        if try await !store.moveHousehold(me, to: family) {
+            for meal in meals {
+                _ = try await store.planMeal(family, day: meal.day, recipeID: meal.recipeID, maxPerDay: maxMealsPerDay)
+            }
+            let now = services.clock.now()
+            for item in byHand where !item.ticked {
+                _ = try await store.addShopItem(family, text: item.text, max: maxShopItems, now: now)
+            }
+            _ = try await rebuildList(services, family, system: nil)
+        }
+        return [
+            "Your own plan (\(Words.counted(meals.count, "meal"))) and shopping list (\(Words.counted(lines, "item"))) "
+                + "are the family's now: !plan and !shop show them."
+        ]
+    }
+
     /// The line that says planned food did not fit on the list, or none.
     static func leftOut(_ count: Int) -> [String] {
         guard count > 0 else { return [] }
@@ -153,7 +180,7 @@ enum MealPlanCommands {
     }
 
     static let shop = BotCommand(
-        "shop", group: RecipeCommands.group, usage: "[add ITEM  ·  tick N  ·  untick N  ·  clear]",
+        "shop", group: RecipeCommands.group, usage: "[add ITEM  ·  tick N|NAME  ·  untick N|NAME  ·  clear]",
         summary: "the shopping list built from the plan; anyone in the family ticks items off",
         example: "!shop tick 3", arity: 0...Int.max, requiresLogin: true
     ) { request in
@@ -172,17 +199,24 @@ enum MealPlanCommands {
             else { throw BotError("the list has \(maxShopItems) items already — !shop clear takes ticked ones off") }
             return BotResponse(["Added to \(whose) list: \(text)."])
         case "tick", "untick":
-            guard request.words.count == 2, let n = Int(request.words[1]), n > 0 else {
+            let ticking = word == "tick"
+            let what = request.input.text(after: 1).trimmingCharacters(in: .whitespaces)
+            // A number must be an item's (1 or more); anything else names one by its words.
+            guard !what.isEmpty, what.contains(where: { !$0.isNumber && $0 != "-" }) || (Int64(what) ?? 0) > 0 else {
                 throw request.usageError("\(word!) which? e.g. !shop \(word!) 3")
             }
-            // N is the item's own number (its key in the store), not its place in the list: two
-            // people ticking while the list changes under them still tick what they saw.
-            let items = try await store.shopItems(household)
-            guard let item = items.first(where: { $0.id == n }) else {
-                throw BotError("there is no item \(n) on \(whose) list — !shop shows each item's number")
+            // Built again in the reader's units first, so the line said back reads as their list does.
+            _ = try await rebuildList(
+                request.services, household, system: RecipeServings.system(request.settings))
+            let item = try item(named: what, in: try await store.shopItems(household), whose: whose)
+            let me = try request.account()
+            if item.ticked == ticking {
+                let by = item.tickedBy.map { " by \($0 == me.name ? "you" : $0)" } ?? ""
+                return BotResponse([ticking ? "Already ticked\(by): \(item.text)" : "Not ticked: \(item.text)"])
             }
-            _ = try await store.tickShopItem(household, id: item.id, ticked: word == "tick")
-            return BotResponse([word == "tick" ? "✓ \(item.text)" : "Back on the list: \(item.text)"])
+            _ = try await store.tickShopItem(
+                household, number: item.number, ticked: ticking, by: me.name)
+            return BotResponse([ticking ? "✓ \(item.text)" : "Back on the list: \(item.text)"])
         case "clear":
             let removed = try await store.clearTickedShopItems(household)
             return BotResponse(["Took \(Words.counted(removed, "ticked item")) off the list."])
@@ -196,11 +230,34 @@ enum MealPlanCommands {
             let left = items.filter { !$0.ticked }.count
             return BotResponse(
                 ["\(request.style.bold(whose.prefix(1).uppercased() + whose.dropFirst() + " list")) (\(left) to get):"]
-                    + items.map { "\($0.id). \($0.ticked ? "✓" : "☐") \($0.text)" }
+                    + items.map { "\($0.number). \($0.ticked ? "✓" : "☐") \($0.text)" }
                     + leftOut(omitted)
                     + [request.style.dim("!shop tick N · !shop add ITEM") + request.pageLink("/shop")])
         default:
             throw request.usageError()
+        }
+    }
+
+    /// The line `what` names: its number (the list's own, kept while the list changes, so two
+    /// people ticking at once tick what they saw) or words found in one line only.
+    static func item(named what: String, in items: [ShopItem], whose: String) throws -> ShopItem {
+        if let n = Int64(what) {
+            guard let item = items.first(where: { $0.number == n }) else {
+                throw BotError("there is no item \(n) on \(whose) list — !shop shows each item's number")
+            }
+            return item
+        }
+        let words = what.lowercased().split(separator: " ")
+        let found = items.filter { item in
+            let text = item.text.lowercased()
+            return words.allSatisfy { text.contains($0) }
+        }
+        switch found.count {
+        case 1: return found[0]
+        case 0: throw BotError("nothing on \(whose) list says \(what) — !shop shows the list")
+        default:
+            let some = found.prefix(5).map { "\($0.number). \($0.text)" }.joined(separator: " · ")
+            throw BotError("\(what) is on \(found.count) lines — say which by number: \(some)")
         }
     }
 

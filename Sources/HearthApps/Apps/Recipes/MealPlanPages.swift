@@ -47,7 +47,7 @@ enum MealPlanPages {
             "whose": whose.prefix(1).uppercased() + whose.dropFirst(), "max": MealPlanCommands.maxShopItemLength,
             "items": items.map { item in
                 [
-                    "n": item.id, "text": item.text, "ticked": item.ticked, "next": item.ticked ? "0" : "1",
+                    "n": item.number, "text": item.text, "ticked": item.ticked, "next": item.ticked ? "0" : "1",
                     "pressed": item.ticked ? "true" : "false", "mark": item.ticked ? "✓" : "☐",
                     "label": item.ticked ? "Put back on the list" : "Tick off",
                 ] as [String: Any]
