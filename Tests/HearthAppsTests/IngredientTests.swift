@@ -100,12 +100,27 @@ import Testing
         #expect(scaled("2-3 eggs", 0.5) == "1–1½ eggs")  // a range up to more than one keeps the plural
     }
 
+    /// A walkthrough: `!recipe 1 for 6` in metric showed "7.4 ml cumin" and "44 ml olive oil".
+    /// Spoons stay spoons in quarter steps; a jug's millilitres come in fives.
+    @Test func metricKeepsSpoonsAndRoundsToWhatACookMeasures() {
+        func metric(_ line: String, _ factor: Double) -> String { Ingredient(line).shown(times: factor, in: .metric) }
+        #expect(metric("1 tsp cumin", 6 / 4) == "1½ tsp cumin")
+        #expect(metric("2 tbsp olive oil", 6 / 4) == "3 tbsp olive oil")
+        #expect(metric("1 tsp salt", 1 / 3) == "¼ tsp salt")  // no ⅓ spoon: quarter steps
+        #expect(metric("⅛ tsp chili", 1 / 2) == "⅛ tsp chili")  // never nothing
+        #expect(metric("1 tsp cumin", 3) == "1 tbsp cumin")
+        #expect(metric("4 tbsp butter", 2) == "120 ml butter")  // past a quarter cup, the jug
+        #expect(metric("100 ml cream", 0.44) == "45 ml cream")
+        #expect(metric("200 g flour", 0.37) == "74 g flour")  // a scale reads grams
+        #expect(Ingredient("2 tbsp oil").shown(times: 1.1, in: .imperial) == "2¼ tbsp oil")
+    }
+
     @Test func convertsBetweenSystems() {
         func shown(_ line: String, _ system: IngredientUnit.System) -> String {
             Ingredient(line).shown(times: 1, in: system)
         }
         #expect(shown("2 cups flour", .metric) == "475 ml flour")
-        #expect(shown("1 tbsp soy sauce", .metric) == "15 ml soy sauce")
+        #expect(shown("1 tbsp soy sauce", .metric) == "1 tbsp soy sauce")  // spoons are metric measures too
         #expect(shown("8 oz cream cheese", .metric) == "225 g cream cheese")
         #expect(shown("2 lb potatoes", .metric) == "905 g potatoes")
         #expect(shown("3 lb potatoes", .metric) == "1.4 kg potatoes")

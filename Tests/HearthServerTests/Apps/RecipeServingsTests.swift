@@ -35,7 +35,7 @@ import Testing
                     + "has them), or converted to metric or imperial.")
             try await ann.send("!recipe \(id) for 2")
             try await ann.expect("• 235 ml flour")
-            try await ann.expect("• 11 ml sugar")
+            try await ann.expect("• 2¼ tsp sugar")  // spoons are metric measures: kept, in quarter steps
             try await ann.expect("• 1½ large eggs")
             try await ann.expect("• 100 g butter")
             try await ann.expect("1. Heat the oven to 180 °C.")

@@ -114,9 +114,11 @@ struct Ingredient: Sendable, Equatable {
     func shown(times factor: Double, in system: IngredientUnit.System?) -> String {
         guard let low else { return text }
         let system = system == .neither ? nil : system
-        let converting = unit.map { $0.measure != .count && system != nil && $0.system != system } ?? false
+        let spoonInMetric = unit?.isSpoon == true && system == .metric
+        let converting =
+            unit.map { $0.measure != .count && system != nil && $0.system != system } ?? false && !spoonInMetric
         if factor == 1, !converting { return text }
-        let target = converting ? system! : unit?.system ?? .neither
+        let target = converting || spoonInMetric ? system! : unit?.system ?? .neither
         let (lowText, chosen) = Self.amount(low * factor, unit, in: target)
         let highText = high.map { Self.amount($0 * factor, unit, in: target, as: chosen).text }
         let unitText = chosen.map { " " + $0.written(as: highText ?? lowText) }
@@ -147,16 +149,26 @@ struct Ingredient: Sendable, Equatable {
     }
 
     /// An amount written in `system`: metric rounded sensibly ("250 g", "1.5 kg"), imperial
-    /// and plain counts in kitchen fractions ("1½ cups", "⅓ tsp"); `as` keeps a range's unit.
+    /// and plain counts in kitchen fractions ("1½ cups"), spoons in quarters ("¾ tsp") in either
+    /// system; `as` keeps a range's unit.
     static func amount(
         _ value: Double, _ unit: IngredientUnit?, in system: IngredientUnit.System, as fixed: IngredientUnit? = nil
     ) -> (text: String, unit: IngredientUnit?) {
         guard let unit else { return (fraction(value), nil) }
         if unit.measure == .count { return (fraction(value), unit) }
         let base = value * unit.base
-        let chosen = fixed ?? best(base, unit.measure, system)
+        var chosen = fixed ?? best(base, unit.measure, system)
+        if fixed == nil, unit.isSpoon, system == .metric, best(base, .volume, .imperial).isSpoon {
+            chosen = best(base, .volume, .imperial)  // a metric cook measures it with spoons too
+        }
         let amount = base / chosen.base
-        return (chosen.system == .metric ? metric(amount) : fraction(amount), chosen)
+        if chosen.isSpoon { return (spoons(amount), chosen) }
+        return (chosen.system == .metric ? metric(amount, ml: chosen == .ml) : fraction(amount), chosen)
+    }
+
+    /// Spoons in quarter steps, as measuring spoons hold them ("1¼ tsp"); never less than ⅛.
+    static func spoons(_ value: Double) -> String {
+        value < 3 / 16 ? "⅛" : fraction((value * 4).rounded() / 4)
     }
 
     /// The unit a cook would use for so many millilitres or grams.
@@ -172,10 +184,10 @@ struct Ingredient: Sendable, Equatable {
         }
     }
 
-    /// Metric amounts to the precision a scale or jug gives.
-    static func metric(_ value: Double) -> String {
+    /// Metric amounts to the precision a scale or jug gives (a jug's millilitres in fives).
+    static func metric(_ value: Double, ml: Bool = false) -> String {
         let rounded =
-            value >= 100
+            value >= 100 || (ml && value >= 10)
             ? (value / 5).rounded() * 5
             : value >= 10 ? value.rounded() : value >= 1 ? (value * 10).rounded() / 10 : (value * 100).rounded() / 100
         return rounded == rounded.rounded() ? whole(rounded) : String(rounded)

@@ -41,6 +41,9 @@ struct IngredientUnit: Sendable, Equatable, Hashable {
     static let oz = weight("oz", g: 28.3495, .imperial)
     static let lb = weight("lb", g: 453.592, .imperial)
 
+    /// Teaspoons and tablespoons are measures in both systems (5 ml, 15 ml): kept in metric too.
+    var isSpoon: Bool { self == .tsp || self == .tbsp }
+
     /// The words a line may use for each unit (lower-case, without a final dot).
     static let names: [String: IngredientUnit] = {
         var names: [String: IngredientUnit] = [:]
