@@ -215,13 +215,14 @@ extension Core {
             state,
             client, command, [channel.name, text], clientTags: clientTags, msgid: msgid, wanted: wanted, at: now)
         out.send(state, channel, except: client, relay)
-        if channel.remoteCount > 0 { forward(client, relay, to: channel.name) }
         channel.recent.append(RecentLine(msgid: msgid, nick: state[client].nick, text: text))
         recordHistory(
             HistoryRecord(
                 target: channel.historyKey, msgid: msgid, source: state[client].prefix,
                 accountID: state[client].account?.id,
                 command: command, text: text, createdAt: now, kept: kept))
+        // Kept before it is forwarded: the publisher writes the history queued before its events.
+        if channel.remoteCount > 0 { forward(client, relay, to: channel.name) }
         if echo { out.send(client, relay) }
     }
 
@@ -255,12 +256,13 @@ extension Core {
         out.send(receivers, relay)
         // A message to oneself arrives as any would (the echo, if asked for, is the labeled reply).
         if recipient === client && !state[client].isPlain { out.send(.one(client), relay, labeled: false) }
-        if receivers.reachOtherNodes { forward(client, relay, to: state[recipient].nick) }
         if let kept, let msgid = tags.msgid {
             recordConversation(
                 kept, source: state[client].prefix, msgid: msgid, command: command, text: text, at: tags.now,
                 tags: KeptTags.kept(clientTags))
         }
+        // Kept before it is forwarded: the publisher writes the history queued before its events.
+        if receivers.reachOtherNodes { forward(client, relay, to: state[recipient].nick) }
         if echo { out.send(client, relay) }
         // A plain-mode sender sees what went where.
         if state[client].isPlain { notice(state, client, "[to \(state[recipient].nick)] \(text)", out: &out) }

@@ -38,6 +38,10 @@ final class NetworkNode: Sendable {
         var localNicks: @Sendable () -> LocalNicks = { LocalNicks() }
         /// Users whose nick was taken while this node was out: session → their new nick.
         var collided: @Sendable ([Int: String]) -> Void = { _ in }
+        /// Writes the history queued so far. Run before each publish: a line is in the history
+        /// before any other node shows it, so a reply said there is kept after it (history is
+        /// read in the order written; two nodes' batches once landed the other way round).
+        var beforePublishing: @Sendable () async -> Void = {}
     }
 
     /// This node's claims on nicks.
@@ -230,6 +234,7 @@ final class NetworkNode: Sendable {
     /// Publishes events in batches; false when cancelled.
     private func send(_ taken: [NetworkMessage]) async -> Bool {
         if taken.isEmpty { return true }
+        await handlers.withLock { $0 }?.beforePublishing()
         let batch = taken.compactMap { message -> [UInt8]? in
             do {
                 return try NetworkEnvelope(from: name, message: message).encoded()

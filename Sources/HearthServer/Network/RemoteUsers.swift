@@ -18,7 +18,8 @@ extension Core {
                 ordered: { [unowned self] in self.orderedChange($0, $1) },
                 listening: { [unowned self] in await self.loadChannelStates() },
                 localNicks: { [unowned self] in self.localNicks() },
-                collided: { [unowned self] in self.renameCollided($0) }))
+                collided: { [unowned self] in self.renameCollided($0) },
+                beforePublishing: { [unowned self] in await self.flushHistory() }))
     }
 
     /// Applies one event from another node. Events of one node arrive in the order it sent them.
