@@ -19,7 +19,26 @@ extension Core {
                 listening: { [unowned self] in await self.loadChannelStates() },
                 localNicks: { [unowned self] in self.localNicks() },
                 collided: { [unowned self] in self.renameCollided($0) },
-                beforePublishing: { [unowned self] in await self.flushHistory() }))
+                beforePublishing: { [unowned self] in await self.flushHistoryBeforePublishing() }))
+    }
+
+    /// The longest a batch waits for the history queued before it: a write being retried (the
+    /// database away) must not hold the bus; lines then keep only the order their writes land in.
+    static let historyWaitBeforePublishing: Duration = .seconds(1)
+
+    /// Writes the history queued so far, waiting at most `historyWaitBeforePublishing`.
+    func flushHistoryBeforePublishing() async {
+        let (written, done) = AsyncStream.makeStream(of: Never.self)
+        Task {
+            await self.flushHistory()
+            done.finish()
+        }
+        let timer = Task {
+            try? await Task.sleep(for: Self.historyWaitBeforePublishing)
+            done.finish()
+        }
+        for await _ in written {}
+        timer.cancel()
     }
 
     /// Applies one event from another node. Events of one node arrive in the order it sent them.
