@@ -22,7 +22,11 @@ enum MemePages {
         let m = row.meme
         let now = Date()
         var values: [String: Any] = [
-            "id": id, "caption": m.caption, "captions": m.caption.split(separator: "|").map { String($0) },
+            // Stored as `top | bottom`: trimmed, and an empty box left out, so the heading reads
+            // "hello world", not "hello  world".
+            "id": id, "caption": m.caption,
+            "captions": m.caption.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty },
             "source": m.source, "author": row.author, "authorKey": IRCNames.fold(row.author),
             "ago": TimeText.ago(from: m.createdAt, to: now),
             "created": TimeText.iso8601(m.createdAt),
