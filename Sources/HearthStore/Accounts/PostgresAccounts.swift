@@ -132,6 +132,10 @@ extension PostgresStore: AccountStore {
             }
             try await Self.forgetReactions(db, accountID: id, self.logger)
             try await Self.forgetThreads(db, accountID: id, self.logger)
+            // A family's ticked lines stay ticked, without the name of who ticked them.
+            try await db.query(
+                "UPDATE shopItem SET tickedBy = NULL WHERE tickedBy = (SELECT name FROM account WHERE id = \(id))",
+                logger: self.logger)
             let families = try await Self.departFamilies(db, accountID: id, self.logger)
             try await db.query("DELETE FROM account WHERE id = \(id)", logger: self.logger)
             var orphans: [String] = []

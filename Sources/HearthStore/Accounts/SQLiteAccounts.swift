@@ -139,6 +139,10 @@ extension SQLiteStore {
         // Counts kept on other rows (likes, favourites) lose what this account gave.
         try Self.forgetReactions(db, accountID: id)
         try Self.forgetThreads(db, accountID: id)
+        // A family's ticked lines stay ticked, without the name of who ticked them.
+        try db.execute(
+            sql: "UPDATE shopItem SET tickedBy = NULL WHERE tickedBy = (SELECT name FROM account WHERE id = ?)",
+            arguments: [id])
         let families = try Self.departFamilies(db, accountID: id)
         _ = try Stored<Account>.deleteOne(db, key: id)
         var orphans: [String] = []

@@ -105,4 +105,26 @@ import Testing
             try await alice.expect("✓ 7 oz red lentils")
         }
     }
+
+    /// Who ticked a line is theirs: it goes with their account, the tick stays.
+    @Test func aDeletedAccountsNameLeavesTheTicksItMade() async throws {
+        try await withServer { server in
+            let alice = try await TestClient.user(server, "alice")
+            let bob = try await TestClient.user(server, "bob")
+            let soup = try await Self.lentilSoup(alice)
+            try await alice.send("!tree new Smiths")
+            let code = try FamilyTests.code(in: try await alice.expect("Invite code for Smiths: "))
+            try await bob.send("!tree join \(code)")
+            try await bob.expect("Welcome to Smiths")
+            try await alice.send("!plan sat \(soup)")
+            try await alice.expect("is on Smiths' plan")
+            try await bob.send("!shop tick 1")
+            try await bob.expect("✓ 200 g red lentils")
+            try await bob.send("!account delete s3cret-pass")
+            try await bob.expect("everything that was only yours are deleted")
+            try await alice.send("!shop tick 1")
+            let answer = try await alice.expect("Already ticked")
+            #expect(!answer.contains("bob"), "\(answer)")
+        }
+    }
 }
