@@ -264,6 +264,14 @@ import Testing
                     if let problem = try await pages.overflowOnAPhone(path, screenshot: name) { wide.append(problem) }
                 }
                 #expect(wide.isEmpty, "\(wide)")
+                // /settings on a phone: "Which square: start ◯ end" on one line (it wrapped round the slider).
+                #expect(try await pages.overflowOnAPhone("/settings", screenshot: "settings-phone-dark.png") == nil)
+                let oneLine = try await browser.evaluate(
+                    "(() => { const l = document.querySelector('.avatar-form .focus');"
+                        + " const r = l.getBoundingClientRect(); return [...l.children].every(c => {"
+                        + " const b = c.getBoundingClientRect(); return b.top >= r.top - 1 && b.bottom <= r.top + 30 })"
+                        + " })()")
+                #expect(oneLine == "true")
 
                 // (The one error expected: the 401 of the family page before signing in.)
                 let problems = browser.problems { $0.contains("status of 401") && $0.hasSuffix("/family/1") }
