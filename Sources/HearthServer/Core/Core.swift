@@ -84,15 +84,28 @@ final class Core: Sendable {
             : nil
         self.network = network
         self.logger = logger
-        // draft/FILEHOST: where IRC clients may upload pictures themselves.
-        let fileHost = bot.services.media.map { ["draft/FILEHOST=\($0.publicURL)/upload"] } ?? []
-        let vapid = push.map { ["VAPID=\($0.vapid.publicKeyText)"] } ?? []
-        isupportLines = ISupport.lines(ISupport.tokens(network: config.networkName, extra: fileHost + vapid))
+        isupportNetwork = config.networkName
+        isupportVAPID = push.map { ["VAPID=\($0.vapid.publicKeyText)"] } ?? []
         createdText = "This server was created \(startedAt.formatted(.iso8601))"
     }
 
-    /// The 005 tokens and 003 text: the same for every registration until a restart.
-    let isupportLines: [[String]]
+    /// The 005 lines, made once for every registration. Once per public address, not at start:
+    /// draft/FILEHOST names the web's address, known only when its port is bound (port 0).
+    var isupportLines: [[String]] {
+        // draft/FILEHOST: where IRC clients may upload pictures themselves.
+        let url = bot.services.media?.publicURL
+        return isupportCache.withLockedValue { cache in
+            if let cache, cache.url == url { return cache.lines }
+            let fileHost = url.map { ["draft/FILEHOST=\($0)/upload"] } ?? []
+            let lines = ISupport.lines(ISupport.tokens(network: isupportNetwork, extra: fileHost + isupportVAPID))
+            cache = (url, lines)
+            return lines
+        }
+    }
+    private let isupportNetwork: String
+    private let isupportVAPID: [String]
+    private let isupportCache = NIOLockedValueBox<(url: String?, lines: [[String]])?>(nil)
+    /// The 003 text: the same for every registration until a restart.
     let createdText: String
 
     /// Loads registered channels (before the listener accepts anyone).
