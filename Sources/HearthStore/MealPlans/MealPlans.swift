@@ -38,6 +38,19 @@ public struct ShopItem: Sendable, Equatable {
     }
 }
 
+/// What `mergeHousehold` brought into the other household, and what did not fit and stayed.
+public struct HouseholdMerge: Sendable, Equatable {
+    /// Meals now on the other plan (copied, or planned there already).
+    public var meals = 0
+    /// Unticked lines added by hand, now on the other list.
+    public var items = 0
+    /// Meals whose day was full there: they stay on the plan they came from.
+    public var mealsLeft: [PlannedMeal] = []
+    /// Lines the other list had no room for: they stay on the list they came from.
+    public var itemsLeft: [String] = []
+    public init() {}
+}
+
 /// The meal plan and shopping list part of the store, the same on every engine.
 public protocol MealPlanStore: Sendable {
     /// The week's plan, by day then in the order meals were planned.
@@ -68,4 +81,10 @@ public protocol MealPlanStore: Sendable {
     /// Moves one household's plan and list to another that has neither (a person founding a
     /// family brings their own): false, and nothing moves, when `to` has a plan or a list already.
     func moveHousehold(_ from: Household, to: Household) async throws -> Bool
+
+    /// Brings one household's plan and unticked hand-added lines into another that has its own, in
+    /// one transaction: what fits (`maxPerDay` meals a day, `maxItems` lines) moves and is gone from
+    /// `from`, as are `from`'s ticked lines and those built from its plan; what does not fit stays.
+    func mergeHousehold(_ from: Household, to: Household, maxPerDay: Int, maxItems: Int) async throws
+        -> HouseholdMerge
 }

@@ -121,9 +121,7 @@ extension PostgresStore: MealPlanStore {
 
     public func moveHousehold(_ from: Household, to: Household) async throws -> Bool {
         try await transaction { db in
-            for key in [from.key, to.key].sorted() {
-                try await db.query("SELECT pg_advisory_xact_lock(hashtext(\("shopItem/" + key)))", logger: self.logger)
-            }
+            try await self.lockHouseholds(db, from, to)
             let taken = try await db.rows(
                 """
                 SELECT 1 FROM mealPlan WHERE owner = \(to.key)
@@ -147,6 +145,76 @@ extension PostgresStore: MealPlanStore {
                 WHERE owner = \(from.key)
                 """, logger: self.logger)
             return true
+        }
+    }
+
+    public func mergeHousehold(_ from: Household, to: Household, maxPerDay: Int, maxItems: Int) async throws
+        -> HouseholdMerge
+    {
+        try await transaction { db in
+            try await self.lockHouseholds(db, from, to)
+            var merge = HouseholdMerge()
+            let meals = try await db.rows(
+                """
+                SELECT mealPlan.day, mealPlan.recipeId, recipe.title FROM mealPlan
+                JOIN recipe ON recipe.id = mealPlan.recipeId WHERE mealPlan.owner = \(from.key)
+                ORDER BY mealPlan.day, mealPlan.seq
+                """, self.logger)
+            for row in meals {
+                let (day, recipeID, title) = try row.decode((Int64, Int64, String).self)
+                let (onDay, there) = try await db.rows(
+                    """
+                    SELECT COUNT(*), COUNT(*) FILTER (WHERE recipeId = \(recipeID)) FROM mealPlan
+                    WHERE owner = \(to.key) AND day = \(day)
+                    """, self.logger)[0].decode((Int64, Int64).self)
+                guard there > 0 || onDay < maxPerDay else {
+                    merge.mealsLeft.append(PlannedMeal(day: Int(day), recipeID: recipeID, title: title))
+                    continue
+                }
+                try await db.query(
+                    """
+                    INSERT INTO mealPlan (owner, familyId, accountId, day, recipeId)
+                    VALUES (\(to.key), \(to.familyID), \(to.accountID), \(day), \(recipeID)) ON CONFLICT DO NOTHING
+                    """, logger: self.logger)
+                try await db.query(
+                    "DELETE FROM mealPlan WHERE owner = \(from.key) AND day = \(day) AND recipeId = \(recipeID)",
+                    logger: self.logger)
+                merge.meals += 1
+            }
+            // Ticked lines were bought; lines built from the plan are built again from the meals.
+            try await db.query(
+                "DELETE FROM shopItem WHERE owner = \(from.key) AND (ticked OR planKey IS NOT NULL)",
+                logger: self.logger)
+            let lines = try await db.rows(
+                "SELECT id, text FROM shopItem WHERE owner = \(from.key) ORDER BY number, id", self.logger)
+            var count = try await db.rows(
+                "SELECT COUNT(*) FROM shopItem WHERE owner = \(to.key)", self.logger)[0].decode(Int64.self)
+            var last = try await self.lastShopNumber(db, to)
+            for row in lines {
+                let (id, text) = try row.decode((Int64, String).self)
+                guard count < maxItems else {
+                    merge.itemsLeft.append(text)
+                    continue
+                }
+                (count, last) = (count + 1, last + 1)
+                try await db.query(
+                    """
+                    UPDATE shopItem SET owner = \(to.key), familyId = \(to.familyID), accountId = \(to.accountID),
+                      number = \(last) WHERE id = \(id)
+                    """, logger: self.logger)
+                merge.items += 1
+            }
+            if merge.items > 0 { try await self.setLastShopNumber(db, to, last) }
+            return merge
+        }
+    }
+
+    /// Takes both households' plan and list locks, in one order for every caller (by name), so a
+    /// move or merge waits for a member's `!plan` or `!shop add` and two of them cannot deadlock.
+    private func lockHouseholds(_ db: PostgresConnection, _ from: Household, _ to: Household) async throws {
+        let names = [from, to].flatMap { ["mealPlan/" + $0.key, "shopItem/" + $0.key] }.sorted()
+        for name in names {
+            try await db.query("SELECT pg_advisory_xact_lock(hashtext(\(name)))", logger: self.logger)
         }
     }
 

@@ -144,6 +144,65 @@ extension SQLiteStore: MealPlanStore {
         }
     }
 
+    public func mergeHousehold(_ from: Household, to: Household, maxPerDay: Int, maxItems: Int) async throws
+        -> HouseholdMerge
+    {
+        try await pool.write { db in
+            var merge = HouseholdMerge()
+            let meals = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT mealPlan.day, mealPlan.recipeId, recipe.title FROM mealPlan
+                    JOIN recipe ON recipe.id = mealPlan.recipeId WHERE mealPlan.owner = ?
+                    ORDER BY mealPlan.day, mealPlan.rowid
+                    """, arguments: [from.key])
+            for row in meals {
+                let (day, recipeID): (Int64, Int64) = (row[0], row[1])
+                let there = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*), COUNT(CASE WHEN recipeId = ? THEN 1 END) FROM mealPlan
+                        WHERE owner = ? AND day = ?
+                        """, arguments: [recipeID, to.key, day])
+                let (onDay, same): (Int, Int) = (there?[0] ?? 0, there?[1] ?? 0)
+                guard same > 0 || onDay < maxPerDay else {
+                    merge.mealsLeft.append(PlannedMeal(day: Int(day), recipeID: recipeID, title: row[2]))
+                    continue
+                }
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO mealPlan (owner, familyId, accountId, day, recipeId)
+                        VALUES (?, ?, ?, ?, ?)
+                        """, arguments: [to.key, to.familyID, to.accountID, day, recipeID])
+                try db.execute(
+                    sql: "DELETE FROM mealPlan WHERE owner = ? AND day = ? AND recipeId = ?",
+                    arguments: [from.key, day, recipeID])
+                merge.meals += 1
+            }
+            // Ticked lines were bought; lines built from the plan are built again from the meals.
+            try db.execute(
+                sql: "DELETE FROM shopItem WHERE owner = ? AND (ticked OR planKey IS NOT NULL)", arguments: [from.key])
+            let lines = try Row.fetchAll(
+                db, sql: "SELECT id, text FROM shopItem WHERE owner = ? ORDER BY number, id", arguments: [from.key])
+            var count =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM shopItem WHERE owner = ?", arguments: [to.key]) ?? 0
+            var last = try lastShopNumber(db, to)
+            for row in lines {
+                guard count < maxItems else {
+                    merge.itemsLeft.append(row[1])
+                    continue
+                }
+                (count, last) = (count + 1, last + 1)
+                try db.execute(
+                    sql: "UPDATE shopItem SET owner = ?, familyId = ?, accountId = ?, number = ? WHERE id = ?",
+                    arguments: [to.key, to.familyID, to.accountID, last, row[0] as Int64])
+                merge.items += 1
+            }
+            if merge.items > 0 { try setLastShopNumber(db, to, last) }
+            return merge
+        }
+    }
+
     /// The list's last number given (0 when the list has no lines: a new list starts at 1 again).
     private func lastShopNumber(_ db: Database, _ household: Household) throws -> Int64 {
         try Int64.fetchOne(

@@ -145,29 +145,45 @@ enum MealPlanCommands {
 
     /// A person joining or founding a family brings their own plan and list to it (the family's is
     /// theirs from now on, so their own would be out of reach): a family with neither takes them
-    /// whole, numbers and ticks kept; one with its own gets their meals and hand-added lines
-    /// within its limits. What is said of it, or nothing when they had neither.
+    /// whole, numbers and ticks kept; one with its own gets their meals and unticked hand-added lines
+    /// within its limits. What does not fit stays on their own, said so (theirs again once in no
+    /// family; the next family joined gets it). What is said of it, or nothing when they had neither.
     static func bringOwnList(_ services: BotServices, accountID: Int64, to familyID: Int64) async throws -> [String] {
         let store = services.store
         let (me, family) = (Household.person(accountID), Household.family(familyID))
         let meals = try await store.mealPlan(me)
-        let items = try await store.shopItems(me)
-        let (byHand, lines) = (items.filter { $0.planKey == nil }, items.count)
+        let lines = try await store.shopItems(me).count
         guard !meals.isEmpty || lines > 0 else { return [] }
-        if try await !store.moveHousehold(me, to: family) {
-            for meal in meals {
-                _ = try await store.planMeal(family, day: meal.day, recipeID: meal.recipeID, maxPerDay: maxMealsPerDay)
-            }
-            let now = services.clock.now()
-            for item in byHand where !item.ticked {
-                _ = try await store.addShopItem(family, text: item.text, max: maxShopItems, now: now)
-            }
-            _ = try await rebuildList(services, family, system: nil)
+        if try await store.moveHousehold(me, to: family) {
+            return [
+                "Your own plan (\(Words.counted(meals.count, "meal"))) and shopping list "
+                    + "(\(Words.counted(lines, "item"))) are the family's now: !plan and !shop show them."
+            ]
         }
-        return [
-            "Your own plan (\(Words.counted(meals.count, "meal"))) and shopping list (\(Words.counted(lines, "item"))) "
-                + "are the family's now: !plan and !shop show them."
+        let merge = try await store.mergeHousehold(me, to: family, maxPerDay: maxMealsPerDay, maxItems: maxShopItems)
+        let left = try await rebuildList(services, family, system: nil)
+        var said = [
+            "The family has its own plan and list: \(Words.counted(merge.meals, "meal")) of yours and "
+                + "\(Words.counted(merge.items, "item")) you added (not ticked) are on them now: "
+                + "!plan and !shop show them."
         ]
+        if !merge.mealsLeft.isEmpty {
+            let meals = merge.mealsLeft.map { "\(dayNames[$0.day]) #\($0.recipeID) \($0.title)" }
+            said.append(
+                "Not brought, the day has \(maxMealsPerDay) meals already: \(shortList(meals)) — "
+                    + "kept on your own plan, yours again when you are in no family.")
+        }
+        if !merge.itemsLeft.isEmpty {
+            said.append(
+                "Not brought, the family's list holds \(maxShopItems) items: \(shortList(merge.itemsLeft)) — "
+                    + "kept on your own list, yours again when you are in no family.")
+        }
+        return said + leftOut(left)
+    }
+
+    /// "a · b · c", or the first few and how many more.
+    static func shortList(_ words: [String], shown: Int = 5) -> String {
+        words.prefix(shown).joined(separator: " · ") + (words.count > shown ? " and \(words.count - shown) more" : "")
     }
 
     /// The line that says planned food did not fit on the list, or none.
