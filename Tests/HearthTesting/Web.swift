@@ -94,7 +94,9 @@ public enum RawHTTP {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        // Long: a 500-person GEDCOM import on a loaded CI machine's PostgreSQL pass took over 20 s,
+        // and a read that times out returns nothing (the test then saw an empty answer).
+        var timeout = timeval(tv_sec: 90, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

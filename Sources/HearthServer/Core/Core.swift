@@ -46,6 +46,8 @@ final class Core: Sendable {
     let chat = LockedChat()
     /// History waiting to be written (see HistoryLog.swift).
     let historyQueue = Mutex(HistoryQueue())
+    /// A network batch's history write still running (being retried): later batches do not wait.
+    let historyFlushBeforePublishing = Mutex(false)
     /// Always-on presences being written, in order; awaited before the store closes.
     let presenceWrites = OrderedWrites()
     /// One pending reminder per account (e.g. "a new cookie is ready"), scheduled, not polled.

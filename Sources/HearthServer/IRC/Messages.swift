@@ -50,13 +50,14 @@ extension Core {
                     state[recipient].account.map { HistoryRecord.conversation(from.id, $0.id) }
                 }
             }
-            if recipients.contains(where: \.isRemote) { forward(client, relay, to: target) }
             if let keptTags = KeptTags.keptTagmsg(tags), let kept, historyEnabled {
                 recordHistory(
                     HistoryRecord(
                         target: kept, msgid: msgid, source: state[client].prefix, accountID: state[client].account?.id,
                         command: "TAGMSG", text: "", createdAt: now, kept: keptTags))
             }
+            // Queued for history before it is forwarded, as PRIVMSG is: kept before another node answers.
+            if recipients.contains(where: \.isRemote) { forward(client, relay, to: target) }
             // Only clients that speak message-tags can make sense of a TAGMSG; plain mode shows a
             // reaction as a line (PlainRenderer), to its sender too.
             recipients = recipients.filter {

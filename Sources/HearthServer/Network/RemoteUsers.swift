@@ -26,11 +26,19 @@ extension Core {
     /// database away) must not hold the bus; lines then keep only the order their writes land in.
     static let historyWaitBeforePublishing: Duration = .seconds(1)
 
-    /// Writes the history queued so far, waiting at most `historyWaitBeforePublishing`.
+    /// Writes the history queued so far, waiting at most `historyWaitBeforePublishing`. While an
+    /// earlier batch's write is still running (the database away, the write retried for seconds),
+    /// a batch goes at once: otherwise each would wait the whole second.
     func flushHistoryBeforePublishing() async {
+        let first = historyFlushBeforePublishing.withLock { running in
+            defer { running = true }
+            return !running
+        }
+        guard first else { return }
         let (written, done) = AsyncStream.makeStream(of: Never.self)
         Task {
             await self.flushHistory()
+            self.historyFlushBeforePublishing.withLock { $0 = false }
             done.finish()
         }
         let timer = Task {

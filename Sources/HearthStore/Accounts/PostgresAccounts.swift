@@ -95,6 +95,12 @@ extension PostgresStore: AccountStore {
                         "SELECT nameKey FROM account WHERE id = \(accountID) FOR UPDATE", self.logger
                     ).first?.decode(String.self)
                 else { throw StoreError.notFound }
+                // Ticks name who made them: the new name, so a deletion later finds them.
+                try await db.query(
+                    """
+                    UPDATE shopItem SET tickedBy = \(name)
+                    WHERE tickedBy = (SELECT name FROM account WHERE id = \(accountID))
+                    """, logger: self.logger)
                 try await db.query(
                     "UPDATE account SET name = \(name), nameKey = \(nameKey) WHERE id = \(accountID)",
                     logger: self.logger)

@@ -95,6 +95,10 @@ extension SQLiteStore {
             let old = try String.fetchOne(
                 db, sql: "SELECT nameKey FROM account WHERE id = ?", arguments: [accountID])
         else { throw StoreError.notFound }
+        // Ticks name who made them: the new name, so a deletion later finds them.
+        try db.execute(
+            sql: "UPDATE shopItem SET tickedBy = ? WHERE tickedBy = (SELECT name FROM account WHERE id = ?)",
+            arguments: [name, accountID])
         try db.execute(
             sql: "UPDATE account SET name = ?, nameKey = ? WHERE id = ?", arguments: [name, nameKey, accountID])
         try db.execute(sql: "DELETE FROM formerName WHERE nameKey = ?", arguments: [nameKey])

@@ -45,6 +45,24 @@ import Testing
             #expect(!title.contains("[#kitchen]"), "\(title)")
             try await ann.send("all done")
             try await cat.expectNoLine(containing: "Last 3 lines", before: "all done")
+            // Search answers quote what only the searcher may read: to her alone, however short.
+            try await ann.send("/msg cat the door pin is 4711")
+            try await cat.expect("the door pin is 4711")
+            try await ann.send("!search chat door pin")
+            let found = try await ann.expect("Found")
+            #expect(!found.contains("[#kitchen]"), "\(found)")
+            try await ann.expect("the door pin is 4711")
+            // A list of someone else's recipes never speaks of the caller's draft.
+            try await ann.send("/msg hearth !recipe new")
+            try await ann.expect("What is the recipe called?")
+            try await ann.send("/msg hearth Secret birthday cake")
+            try await ann.expect("Ingredients, one per line")
+            try await ann.send("!recipes by cat")
+            try await ann.expect("cat has posted no recipes yet.")
+            try await ann.send("/msg hearth !recipe cancel")  // the draft's questions take her lines till then
+            try await ann.expect("dropped")
+            try await ann.send("searched")
+            try await cat.expectNoLine(containing: "4711", before: "searched")
 
             // CHATHISTORY replays the answers everyone saw, not the ones sent privately.
             await server.server.core.flushHistory()
@@ -62,6 +80,7 @@ import Testing
                 #expect(replay.contains(kept), "\(kept) in \(replay)")
             }
             #expect(!replay.contains("3. ☐ thyme") && !replay.contains("Last 3 lines"), "\(replay)")
+            #expect(!replay.contains("4711") && !replay.contains("Secret birthday"), "\(replay)")
         }
     }
 }

@@ -14,7 +14,7 @@ enum ChatSearch {
         let found = try await store.searchHistory(
             HistorySearch(words: words, scope: scope, limit: ChatSearchQuery.botResults))
         if found.isEmpty {
-            return BotResponse(["Nothing you can read says that — try fewer words, or a prefix like morn*."])
+            return BotResponse(["Nothing you can read says that — try fewer words, or a prefix like morn*."]).privately
         }
         let now = request.services.clock.now()
         var lines = ["\(request.style.bold("Found")) (newest \(found.count), oldest first):"]
@@ -25,7 +25,9 @@ enum ChatSearch {
                 "  \(request.style.dim(TimeText.ago(from: record.createdAt, to: now))) \(place) <\(nick)> "
                     + String(record.text.prefix(maxShown)))
         }
-        return BotResponse(lines)
+        // To the caller alone: the hits quote what only they may read (private conversations,
+        // secret and family channels), never the channel the command was said in, nor its history.
+        return BotResponse(lines).privately
     }
 
     /// Longest piece of a found line shown in chat.

@@ -95,15 +95,15 @@ enum RecipeCommands {
     }
 
     /// An empty list's answer: the caller's waiting draft (an import's, say) and how to finish it,
-    /// else how to start one.
-    static func noRecipesYet(_ request: BotRequest) async throws -> String {
+    /// to them alone (a draft is not posted), else how to start one.
+    static func noRecipesYet(_ request: BotRequest) async throws -> BotResponse {
         guard let me = request.caller.account,
             let draft = try await request.services.store.recipeDraft(accountID: me.id)
-        else { return "No recipes yet — write one: !recipe new" }
+        else { return BotResponse(["No recipes yet — write one: !recipe new"]) }
         let what = draft.title.isEmpty ? "your untitled draft" : "your draft “\(draft.title)”"
         let next =
             draft.stage == .ready ? "!recipe post publishes it, !recipe cancel drops it." : prompt(draft.stage, draft)
-        return "No recipes posted yet — \(what) is waiting (\(parts(draft))): \(next)"
+        return BotResponse(["No recipes posted yet — \(what) is waiting (\(parts(draft))): \(next)"]).privately
     }
 
     /// "1 ingredient, 2 steps": how far a draft has got.
@@ -522,7 +522,10 @@ enum RecipeCommands {
         default:
             throw request.usageError("\(kind) is not a list: hot, new, top, foryou or by USER")
         }
-        if total == 0 { return BotResponse([try await noRecipesYet(request)]) }
+        if total == 0 {
+            if let author { return BotResponse(["\(author.name) has posted no recipes yet."]) }
+            return try await noRecipesYet(request)
+        }
         if rows.isEmpty { return BotResponse(["There is no page \(page)."]) }
         return BotResponse(
             ["\(request.style.bold(title)):"] + table(rows, now: now, photos: try await photos(request, rows))
