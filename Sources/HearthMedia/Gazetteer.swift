@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Place names → coordinates, offline: GeoNames' towns of more than 15,000 people
 /// (MapData/places.tsv, CC BY 4.0) and the Natural Earth cities and countries Hearth knew first
@@ -186,7 +187,41 @@ public enum Gazetteer {
     /// one of its threads and a first lookup waiting for it held another — on two cores, every
     /// task of the process stood still until it was done (a loaded CI machine: 20 s).
     public static func warmUp() {
-        Thread.detachNewThread { _ = data.places.count }
+        let first = loading.withLock { state in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard first else { return }
+        Thread.detachNewThread {
+            _ = data.places.count
+            let waiting = loading.withLock { state in
+                state.done = true
+                defer { state.waiting = [] }
+                return state.waiting
+            }
+            for waiter in waiting { waiter.resume() }
+        }
+    }
+
+    /// Returns once the towns are read, suspending meanwhile: a lookup before then would block
+    /// its thread of the async pool on the read (a `static let`), and with a few at once the pool.
+    public static func loaded() async {
+        warmUp()
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let done = loading.withLock { state in
+                if !state.done { state.waiting.append(waiter) }
+                return state.done
+            }
+            if done { waiter.resume() }
+        }
+    }
+
+    private static let loading = Mutex(Loading())
+
+    private struct Loading {
+        var started = false
+        var done = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
     public static var count: Int { data.places.count }

@@ -30,6 +30,7 @@ enum LocationCommands {
             guard request.settings?["location"] == "on" else {
                 throw BotError("location sharing is off — !loc on first (then your family sees your last place)")
             }
+            await Gazetteer.loaded()  // suspends, never blocks a pool thread on the first read
             let place = try PlaceInput.parse("@" + request.input.text(after: 0))
             try await store.shareLocation(
                 accountID: me.id,

@@ -135,6 +135,7 @@ enum FortuneCommands {
             guard request.words[placeWord].hasPrefix("@") else {
                 throw request.usageError("\(request.words[placeWord])? Give a place as @LAT,LON or @City")
             }
+            await Gazetteer.loaded()  // suspends, never blocks a pool thread on the first read
             let place = try PlaceInput.parse(request.input.text(after: placeWord))
             (where_, placeNote) = ((place.lat, place.lon, place.name), place.note)
         }
