@@ -143,17 +143,23 @@ import Testing
         }
     }
 
+    /// alice founds Smiths, bob joins, and alice puts her lentil soup on Saturday: a family list.
+    static func smithsWithSoupPlanned(_ server: TestServer) async throws -> (TestClient, TestClient) {
+        let alice = try await TestClient.user(server, "alice")
+        let bob = try await TestClient.user(server, "bob")
+        let soup = try await lentilSoup(alice)
+        try await alice.send("!tree new Smiths")
+        let code = try FamilyTests.code(in: try await alice.expect("Invite code for Smiths: "))
+        try await bob.send("!tree join \(code)")
+        try await bob.expect("Welcome to Smiths")
+        try await alice.send("!plan sat \(soup)")
+        try await alice.expect("is on Smiths' plan")
+        return (alice, bob)
+    }
+
     @Test func aSecondTickSaysWhoTickedFirstInTheReadersUnits() async throws {
         try await withServer { server in
-            let alice = try await TestClient.user(server, "alice")
-            let bob = try await TestClient.user(server, "bob")
-            let soup = try await Self.lentilSoup(alice)
-            try await alice.send("!tree new Smiths")
-            let code = try FamilyTests.code(in: try await alice.expect("Invite code for Smiths: "))
-            try await bob.send("!tree join \(code)")
-            try await bob.expect("Welcome to Smiths")
-            try await alice.send("!plan sat \(soup)")
-            try await alice.expect("is on Smiths' plan")
+            let (alice, bob) = try await Self.smithsWithSoupPlanned(server)
             try await alice.send("!set units imperial")
             try await alice.expect("units is now imperial")
 
@@ -175,15 +181,7 @@ import Testing
     /// Who ticked a line is theirs: it goes with their account, the tick stays.
     @Test func aDeletedAccountsNameLeavesTheTicksItMade() async throws {
         try await withServer { server in
-            let alice = try await TestClient.user(server, "alice")
-            let bob = try await TestClient.user(server, "bob")
-            let soup = try await Self.lentilSoup(alice)
-            try await alice.send("!tree new Smiths")
-            let code = try FamilyTests.code(in: try await alice.expect("Invite code for Smiths: "))
-            try await bob.send("!tree join \(code)")
-            try await bob.expect("Welcome to Smiths")
-            try await alice.send("!plan sat \(soup)")
-            try await alice.expect("is on Smiths' plan")
+            let (alice, bob) = try await Self.smithsWithSoupPlanned(server)
             try await bob.send("!shop tick 1")
             try await bob.expect("✓ 200 g red lentils")
             try await bob.send("!rename robert")  // the tick follows the name, and the deletion finds it
