@@ -25,7 +25,7 @@ extension PostgresStore: HistoryStore {
                 try await db.query(
                     """
                     INSERT INTO history (
-                      target, msgid, source, accountId, command, text, createdAt, tags, refMsgid, searchPairs)
+                      target, msgid, source, accountId, command, text, createdAt, tags, refMsgid, searchScopedPairs)
                     SELECT t, m, s, (SELECT id FROM account WHERE id = a), c, x, d, g, NULLIF(r, ''),
                       CASE WHEN c IN ('PRIVMSG', 'NOTICE') THEN array_to_tsvector(string_to_array(p, ',')) END
                     FROM unnest(
@@ -34,7 +34,7 @@ extension PostgresStore: HistoryStore {
                       \(records.map(\.command))::text[], \(records.map(\.text))::text[],
                       \(records.map(\.createdAt))::timestamptz[], \(records.map(\.tags))::text[],
                       \(records.map { $0.refMsgid ?? "" })::text[],
-                      \(records.map { Self.searchPairs(command: $0.command, text: $0.text) })::text[]
+                      \(records.map { Self.searchPairs(command: $0.command, target: $0.target, text: $0.text) })::text[]
                     ) AS u(t, m, s, a, c, x, d, g, r, p)
                     """, logger: self.logger)
             }
@@ -42,10 +42,11 @@ extension PostgresStore: HistoryStore {
         }
     }
 
-    /// A line's word pairs for phrase search (`HistorySearchPairs`), comma-separated, for the
-    /// lines search reads (PRIVMSG and NOTICE, as `search` has them).
-    static func searchPairs(command: String, text: String) -> String {
-        command == "PRIVMSG" || command == "NOTICE" ? HistorySearchPairs.lexemes(text).joined(separator: ",") : ""
+    /// A line's scoped word pairs for phrase search (`HistorySearchScopedPairs`), comma-separated,
+    /// for the lines search reads (PRIVMSG and NOTICE, as `search` has them).
+    static func searchPairs(command: String, target: String, text: String) -> String {
+        guard command == "PRIVMSG" || command == "NOTICE" else { return "" }
+        return HistorySearchScopedPairs.lexemes(target: target, text: text).joined(separator: ",")
     }
 
     /// Lets accounts read an incarnation's history (accounts deleted meanwhile are skipped).
@@ -60,11 +61,16 @@ extension PostgresStore: HistoryStore {
             """, logger: logger)
     }
 
+    /// The lines' scoped pairs name the old target: they are written again under the new one,
+    /// after the move, a batch at a time (meanwhile phrase searches check those lines whole).
     public func retireHistory(target: String, to newTarget: String, access: [HistoryAccess]) async throws {
         try await transaction { db in
-            try await db.query("UPDATE history SET target = \(newTarget) WHERE target = \(target)", logger: self.logger)
+            try await db.query(
+                "UPDATE history SET target = \(newTarget), searchScopedPairs = NULL WHERE target = \(target)",
+                logger: self.logger)
             try await Self.grant(db, access, self.logger)
         }
+        while try await indexHistoryForSearch(batch: historySearchIndexBatch, target: newTarget) > 0 {}
     }
 
     public func readableHistoryTargets(channel: String, current: String, accountID: Int64?) async throws -> [String] {

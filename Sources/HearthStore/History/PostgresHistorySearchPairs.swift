@@ -1,6 +1,7 @@
-/// Neighbouring words of a line as lexemes of their own ("a b"), kept in `history.searchPairs`
-/// under GIN (migration v39), so a phrase is found by its pairs, a handful of lines, instead of
-/// by its words, each in a third of the lines; `search @@` then checks the phrase on those.
+/// Neighbouring words of a line as lexemes of their own ("a b"), kept under their line's scope
+/// (`HistorySearchScopedPairs`, migration v41; v39 kept them bare), so a phrase is found by its
+/// pairs, a handful of lines, instead of by its words, each in a third of the lines; `search @@`
+/// then checks the phrase on those.
 ///
 /// Only a filter, never the answer: a line's pairs must hold every pair of words PostgreSQL's
 /// 'simple' parser puts side by side in `search`, or a phrase would be missed; more are harmless.
@@ -173,10 +174,11 @@ enum HistorySearchPairs {
 }
 
 extension TextSearch {
-    /// A tsquery of pair lexemes every line matching this search holds (or `any`), nil if there
-    /// is none to ask for: each OR group's phrases' pairs, if every group has a phrase of ASCII
-    /// words. Groups and NOT are read as `tsquery` reads them (a NOT before no word waits for one).
-    var pairsTsquery: String? {
+    /// The pairs every line matching this search holds, one list per OR group (a line holds all
+    /// of one group's, or is `any`); nil if there is none to ask for: each group's phrases' pairs,
+    /// if every group has a phrase of ASCII words. Groups and NOT are read as `tsquery` reads them
+    /// (a NOT before no word waits for one).
+    var pairGroups: [[String]]? {
         var groups: [(terms: Int, pairs: [String])] = [(0, [])]
         var negate = false
         for part in parts {
@@ -196,7 +198,6 @@ extension TextSearch {
         }
         let asked = groups.filter { $0.terms > 0 }
         guard !asked.isEmpty, asked.allSatisfy({ !$0.pairs.isEmpty }) else { return nil }
-        let anyGroup = asked.map { "(" + $0.pairs.map { "'\($0)'" }.joined(separator: " & ") + ")" }
-        return "(" + anyGroup.joined(separator: " | ") + ") | '\(HistorySearchPairs.any)'"
+        return asked.map(\.pairs)
     }
 }

@@ -342,6 +342,23 @@ enum PostgresMigrations {
               SELECT owner, MAX(familyId), MAX(accountId), MAX(number) FROM shopItem GROUP BY owner
             """
         ),
+        // Phrase search by pairs under their line's scope (`HistorySearchScopedPairs`): GIN hands
+        // back only the reader's candidates (with v39's bare pairs nine in ten were another
+        // channel's). Lines written before stay NULL until `indexHistoryForSearch` fills them (the
+        // partial index finds them meanwhile, checked as before). v39's indexes go; its column
+        // stays for older nodes still writing it while a network is upgraded one node at a time.
+        (
+            "v41-history-search-scoped-pairs",
+            """
+            ALTER TABLE history ADD COLUMN searchScopedPairs TSVECTOR;
+            CREATE INDEX history_search_scoped_pairs ON history USING GIN (searchScopedPairs)
+              WITH (gin_pending_list_limit = 256);
+            CREATE INDEX history_search_scoped_pairs_todo ON history (id)
+              WHERE searchScopedPairs IS NULL AND command IN ('PRIVMSG', 'NOTICE');
+            DROP INDEX history_search_pairs;
+            DROP INDEX history_search_pairs_todo
+            """
+        ),
     ]
 
     /// `text` with the accents of Latin letters taken off ("crème" is "creme"), for recipe search:
