@@ -39,8 +39,8 @@ public protocol MemeStore: Sendable {
     /// Deletes a meme if `accountID` made it; its likes, favourites and comments go with it.
     func deleteMeme(id: Int64, by accountID: Int64) async throws -> Bool
 
-    /// Likes or favourites a meme (or takes it back). Idempotent; the count is recomputed in
-    /// the same transaction, so it stays exact however many people click at once.
+    /// Likes or favourites a meme (or takes it back). Idempotent; the count changes with the mark,
+    /// atomically, so it stays exact however many people click at once.
     /// Returns whether anything changed and the new count; nil when there is no such meme.
     func react(_ reaction: Reaction, memeID: Int64, accountID: Int64, on: Bool, now: Date) async throws -> (
         changed: Bool, count: Int
