@@ -241,9 +241,25 @@ final class DevToolsConnection: Sendable {
 
     init(channel: Channel) { self.channel = channel }
 
+    /// How often a DevTools handshake is tried: a Chromium still starting under a loaded machine
+    /// has closed the first connection during the handshake (a browser pass failed on it in CI).
+    static let handshakeAttempts = 5
+
+    /// Opens the connection, trying the handshake again (after a short pause) when it fails.
+    static func open(_ url: URL) async throws -> DevToolsConnection {
+        for attempt in 1..<handshakeAttempts {
+            do {
+                return try await openOnce(url)
+            } catch {
+                try await Task.sleep(for: .milliseconds(200 * attempt))
+            }
+        }
+        return try await openOnce(url)
+    }
+
     /// The WebSocket handshake by hand, without an Origin header (Chromium refuses origins it
     /// was not told to allow).
-    static func open(_ url: URL) async throws -> DevToolsConnection {
+    static func openOnce(_ url: URL) async throws -> DevToolsConnection {
         let (host, port) = (url.host ?? "127.0.0.1", url.port ?? 80)
         let upgraded = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
         let box = NIOLockedValueBox<DevToolsConnection?>(nil)
