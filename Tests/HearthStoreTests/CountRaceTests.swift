@@ -50,4 +50,38 @@ import Testing
             #expect(try await store.meme(id: meme.id)?.meme.likes == 0)
         }
     }
+    /// A family's posts keep their likes exact the same way, and a like of a post that is gone
+    /// changes nothing.
+    @Test(arguments: Engine.allCases)
+    func familyPostLikesFromManyAtOnceCountExactly(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let author = try await AccountStoreTests.make(store, "author")
+            var fans: [Int64] = []
+            for n in 0..<Self.clickers { fans.append(try await AccountStoreTests.make(store, "fan\(n)").id) }
+            let family = try await store.foundFamily(name: "Rivers", founderID: author.id, now: Date())
+            let post = try await store.addFamilyPost(
+                FamilyPost(
+                    familyId: family.id, accountId: author.id, kind: "text", text: "garden", imageId: nil,
+                    eventDate: nil, createdAt: Date()))
+            let changes = try await withThrowingTaskGroup(of: Int.self) { group in
+                for fan in fans {
+                    group.addTask {
+                        let first = try await store.likePost(post.id, accountID: fan, on: true)
+                        let again = try await store.likePost(post.id, accountID: fan, on: true)
+                        return (first?.changed == true ? 1 : 0) + (again?.changed == true ? 1 : 0)
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(changes == Self.clickers, "each fan's first like changed it, the second did not")
+            #expect(try await store.familyPost(id: post.id)?.likes == Self.clickers)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for fan in fans { group.addTask { _ = try await store.likePost(post.id, accountID: fan, on: false) } }
+                try await group.waitForAll()
+            }
+            let unliked = try await store.likePost(post.id, accountID: fans[0], on: false)
+            #expect(unliked?.changed == false && unliked?.count == 0, "never below zero")
+            #expect(try await store.likePost(post.id + 1000, accountID: fans[0], on: true) == nil)
+        }
+    }
 }

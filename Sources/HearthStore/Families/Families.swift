@@ -187,7 +187,7 @@ public protocol FamilyStore: Sendable {
 
     func familyPosts(_ familyID: Int64, page: Int) async throws -> (posts: [(Stored<FamilyPost>, String)], total: Int)
 
-    /// Likes a post (or takes it back); idempotent, the count recomputed in the transaction.
+    /// Likes a post (or takes it back); idempotent, the count changes with the mark, atomically.
     func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)?
 
     /// Which of `postIDs` `accountID` likes (what a page's Like buttons show).

@@ -381,28 +381,28 @@ extension PostgresStore: FamilyStore {
         ).map { row in (try Self.post(row), try row.makeRandomAccess()[10].decode(String.self)) }
     }
 
+    /// One statement, as meme likes: the post's row is locked only while it runs, not across the
+    /// three round trips of a transaction that took it first (a family liking a post at once
+    /// queued behind it on a loaded database). The count moves by what changed.
     public func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)? {
-        try await transaction { db in
-            guard !(try await db.rows("SELECT 1 FROM familyPost WHERE id = \(postID) FOR UPDATE", self.logger)).isEmpty
-            else { return nil }
-            let changed: [PostgresRow]
-            if on {
-                changed = try await db.rows(
-                    """
-                    INSERT INTO postLike (postId, accountId) VALUES (\(postID), \(accountID))
-                    ON CONFLICT DO NOTHING RETURNING 1
-                    """, self.logger)
-            } else {
-                changed = try await db.rows(
-                    "DELETE FROM postLike WHERE postId = \(postID) AND accountId = \(accountID) RETURNING 1",
-                    self.logger)
-            }
-            let count = try await db.rows(
-                """
-                UPDATE familyPost SET likes = (SELECT COUNT(*) FROM postLike WHERE postId = \(postID))
-                WHERE id = \(postID) RETURNING likes
-                """, self.logger)[0].decode(Int64.self)
-            return (!changed.isEmpty, Int(count))
-        }
+        let query: PostgresQuery =
+            on
+            ? """
+            WITH changed AS (
+              INSERT INTO postLike (postId, accountId)
+              SELECT id, \(accountID) FROM familyPost WHERE id = \(postID)
+              ON CONFLICT DO NOTHING RETURNING 1)
+            UPDATE familyPost SET likes = likes + (SELECT COUNT(*) FROM changed)
+            WHERE id = \(postID) RETURNING likes, (SELECT COUNT(*) FROM changed)
+            """
+            : """
+            WITH changed AS (
+              DELETE FROM postLike WHERE postId = \(postID) AND accountId = \(accountID) RETURNING 1)
+            UPDATE familyPost SET likes = likes - (SELECT COUNT(*) FROM changed)
+            WHERE id = \(postID) RETURNING likes, (SELECT COUNT(*) FROM changed)
+            """
+        guard let row = try await rows(query).first else { return nil }
+        let (count, changed) = try row.decode((Int64, Int64).self)
+        return (changed > 0, Int(count))
     }
 }
