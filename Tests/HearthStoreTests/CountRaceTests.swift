@@ -84,4 +84,47 @@ import Testing
             #expect(try await store.likePost(post.id + 1000, accountID: fans[0], on: true) == nil)
         }
     }
+    /// Votes changed and taken back by many at once, and one account voting both ways from two
+    /// devices at the same moment, leave the counts equal to the votes kept.
+    @Test(arguments: Engine.allCases)
+    func votesChangedAndTakenBackByManyAtOnceStayExact(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let author = try await AccountStoreTests.make(store, "author")
+            var fans: [Int64] = []
+            for n in 0..<Self.clickers { fans.append(try await AccountStoreTests.make(store, "fan\(n)").id) }
+            let recipe = try await store.addRecipe(
+                RecipeRecord(
+                    accountId: author.id, title: "Soup", ingredients: "water", steps: "boil", photoImageId: nil,
+                    tags: ""), fromDraft: false, feedText: "posted #ID")
+            /// The votes at once; then the counts against the votes kept.
+            func all(_ votes: [(fan: Int64, value: Int)]) async throws -> (ups: Int, downs: Int) {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (fan, value) in votes {
+                        group.addTask { _ = try await store.vote(recipeID: recipe.id, accountID: fan, value: value) }
+                    }
+                    try await group.waitForAll()
+                }
+                var kept = (ups: 0, downs: 0)
+                for fan in fans {
+                    let vote = try await store.recipeMarks(recipe.id, by: fan).vote
+                    kept = (kept.ups + (vote > 0 ? 1 : 0), kept.downs + (vote < 0 ? 1 : 0))
+                }
+                let row = try await store.recipe(id: recipe.id)
+                #expect(row?.recipe.ups == kept.ups && row?.recipe.downs == kept.downs)
+                return kept
+            }
+            func each(_ value: (Int) -> Int) -> [(fan: Int64, value: Int)] {
+                fans.enumerated().map { ($0.element, value($0.offset)) }
+            }
+            let downs = (0..<Self.clickers).filter { $0 % 3 == 0 }.count
+            #expect(try await all(each { $0 % 3 == 0 ? -1 : 1 }) == (Self.clickers - downs, downs))
+            #expect(try await all(each { $0 % 3 == 0 ? 1 : -1 }) == (downs, Self.clickers - downs), "minds changed")
+            #expect(try await all(each { $0 % 2 == 0 ? 0 : 1 }) == (Self.clickers / 2, 0), "half took theirs back")
+            // Each fan up and down from two devices at the same moment: one of the two is kept.
+            let both = try await all(each { _ in 1 } + each { _ in -1 })
+            #expect(both.ups + both.downs == Self.clickers)
+            #expect(try await all(each { _ in 0 }) == (0, 0))
+            #expect(try await store.vote(recipeID: recipe.id + 1000, accountID: fans[0], value: 1) == nil)
+        }
+    }
 }
