@@ -37,6 +37,8 @@ import Testing
             }
             let row = try await store.meme(id: meme.id)
             #expect(row?.meme.likes == Self.clickers && row?.meme.comments == Self.clickers)
+            let lost = try await store.addComment(kind: "meme", targetID: meme.id + 1000, accountID: fans[0], text: "x")
+            #expect(lost == nil)
             let downs = (0..<Self.clickers).filter { $0 % 3 == 0 }.count
             let votes = try await store.recipe(id: recipe.id)
             #expect(votes?.recipe.ups == Self.clickers - downs && votes?.recipe.downs == downs)

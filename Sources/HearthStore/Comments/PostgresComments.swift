@@ -12,17 +12,16 @@ extension PostgresStore: CommentStore {
         -> Int64?
     {
         guard let table = CommentKinds.tables[kind] else { return nil }
-        return try await transaction { db in
-            let target = try await db.rows(
-                "UPDATE \(unescaped: table) SET comments = comments + 1 WHERE id = \(targetID) RETURNING 1", self.logger
-            )
-            guard !target.isEmpty else { return nil }
-            return try await db.rows(
-                """
-                INSERT INTO comment (kind, targetId, accountId, text, createdAt)
-                VALUES (\(kind), \(targetID), \(accountID), \(text), \(now)) RETURNING id
-                """, self.logger)[0].decode(Int64.self)
-        }
+        // One statement: the target's row stays locked only while it runs, not for the insert and
+        // commit after it (two dozen commenting on one meme at once queued behind it).
+        return try await rows(
+            """
+            WITH target AS (
+              UPDATE \(unescaped: table) SET comments = comments + 1 WHERE id = \(targetID) RETURNING id)
+            INSERT INTO comment (kind, targetId, accountId, text, createdAt)
+            SELECT \(kind), id, \(accountID), \(text), \(now) FROM target RETURNING id
+            """
+        ).first?.decode(Int64.self)
     }
 
     public func comments(kind: String, targetID: Int64, page: Int, viewer: Int64?) async throws -> (
