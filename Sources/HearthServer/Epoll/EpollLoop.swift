@@ -52,6 +52,11 @@
 
         // The loop's own.
         private var running: [@Sendable () -> Void] = []
+        /// Work for when the loop has nothing more to read (a batcher's flush), and the passes it
+        /// has waited so far.
+        private var idleWork: [() -> Void] = []
+        private var idleRunning: [() -> Void] = []
+        private var deferredPasses = 0
         /// Watched sockets by descriptor (descriptors are small integers: an array, no hashing),
         /// each with the generation its events carry.
         private var sockets: [(socket: EpollSocket, generation: UInt32)?] = []
@@ -180,7 +185,7 @@
             started.unlock(withValue: true)
             var events = [epoll_event](repeating: epoll_event(), count: Self.eventsPerWait)
             while true {
-                var timeout: Int32 = -1
+                var timeout: Int32 = idleWork.isEmpty ? -1 : 0
                 let stop = lock.withLock { () -> Bool in
                     if !tasks.isEmpty { timeout = 0 }
                     return stopping
@@ -197,14 +202,16 @@
                 let now = NIODeadline.now()
                 while let timer = timers.popDue(now: now) { timer.run() }
                 runTasks()
+                if !idleWork.isEmpty { runIdleWork(nothingRead: count <= 0) }
             }
             runTasks()
+            for _ in 0..<Self.taskRounds where !idleWork.isEmpty { runIdleWork(nothingRead: true) }
             Glibc.close(waker.fd)
             Glibc.close(epoll)
         }
 
-        /// Runs the tasks posted so far, and those they post (a hand-over's flush goes out in this
-        /// tick, not after another round of reads), up to `taskRounds` times before reading again.
+        /// Runs the tasks posted so far, and those they post (a hand-over's drain), up to
+        /// `taskRounds` times before reading again.
         private func runTasks() {
             for _ in 0..<Self.taskRounds {
                 let more = lock.withLock { () -> Bool in
@@ -220,6 +227,31 @@
 
         /// How many times a tick runs newly posted tasks before it reads sockets again.
         static let taskRounds = 4
+
+        /// Runs `body` once the loop has nothing more to read (on the loop only): the next
+        /// `epoll_wait` does not block, and while it still finds sockets ready (a sender's burst that
+        /// arrived meanwhile, another loop's hand-over) they are read first, so their lines go out
+        /// with this pass's in one `send` per member. Idle, the only cost is that one empty wait.
+        func whenIdle(_ body: @escaping () -> Void) {
+            assert(inEventLoop, "whenIdle off the loop")
+            idleWork.append(body)
+        }
+
+        /// Runs the idle work when the last wait found nothing, or after `maxDeferredPasses` passes
+        /// that kept finding more (a loop never idle still writes).
+        private func runIdleWork(nothingRead: Bool) {
+            guard nothingRead || deferredPasses >= Self.maxDeferredPasses else {
+                deferredPasses += 1
+                return
+            }
+            deferredPasses = 0
+            swap(&idleWork, &idleRunning)
+            for work in idleRunning { work() }
+            idleRunning.removeAll(keepingCapacity: true)
+        }
+
+        /// Passes of reads idle work may wait behind: the added latency under load is bounded.
+        static let maxDeferredPasses = 4
 
         /// Stops the thread after its current tasks and waits for it (from the loop itself, only
         /// asks it to stop).

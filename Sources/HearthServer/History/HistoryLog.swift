@@ -9,6 +9,12 @@ import HearthStore
 extension Core {
     /// How long a batch collects before it is written.
     static let historyFlushDelay: Duration = .milliseconds(50)
+    /// How long it collects while lines come fast (the last batch had `busyHistoryBatch` lines or
+    /// more): each SQLite transaction rewrites the table's and indexes' last pages and adds a search
+    /// index segment to merge, whatever its size, so a busy channel's lines cost less in fewer
+    /// batches. Readers of history (CHATHISTORY, search, a backlog) flush first and never wait.
+    static let busyHistoryFlushDelay: Duration = .milliseconds(250)
+    static let busyHistoryBatch = 100
 
     var historyEnabled: Bool { config.historyDays > 0 }
 
@@ -17,7 +23,8 @@ extension Core {
     func grantHistory(_ state: ChatState, _ client: Client, _ channel: ChannelState) {
         guard historyEnabled, channel.historyKey != channel.key, let account = state[client].account else { return }
         let access = HistoryAccess(target: channel.historyKey, accountID: account.id)
-        if historyQueue.withLock({ $0.access.insert(access).inserted && $0.takeFlush() }) { scheduleHistoryFlush() }
+        let delay = historyQueue.withLock { $0.access.insert(access).inserted ? $0.takeFlush() : nil }
+        if let delay { scheduleHistoryFlush(after: delay) }
     }
 
     /// A channel was registered or dropped while people are in it.
@@ -50,18 +57,17 @@ extension Core {
     /// queued in the order they were delivered (the queue's own lock is only contended by a flush).
     func recordHistory(_ record: HistoryRecord) {
         guard historyEnabled else { return }
-        if historyQueue.withLock({
+        let delay = historyQueue.withLock {
             $0.records.append(record)
             return $0.takeFlush()
-        }) {
-            scheduleHistoryFlush()
         }
+        if let delay { scheduleHistoryFlush(after: delay) }
     }
 
-    /// Writes the queue after `historyFlushDelay` (one write for what arrives meanwhile).
-    private func scheduleHistoryFlush() {
+    /// Writes the queue after `delay` (one write for what arrives meanwhile).
+    private func scheduleHistoryFlush(after delay: Duration) {
         Task {
-            try? await Task.sleep(for: Self.historyFlushDelay)
+            try? await Task.sleep(for: delay)
             await self.flushHistory()
         }
     }
@@ -72,6 +78,7 @@ extension Core {
         let write = historyQueue.withLock { queue -> Task<Void, Never> in
             queue.flushScheduled = false
             let batch = queue.records
+            queue.lastBatch = batch.count
             let access = Array(queue.access)
             queue.records.removeAll(keepingCapacity: true)
             queue.access.removeAll()
@@ -225,14 +232,17 @@ struct HistoryQueue {
     /// Accounts seen in channel incarnations, written with the next batch.
     var access: Set<HistoryAccess> = []
     var flushScheduled = false
+    /// Lines in the batch taken last: a large one means lines come fast, and the next collects longer.
+    var lastBatch = 0
     /// The last write: each waits for the one before, so batches land in order and the final
     /// flush at shutdown returns only when everything taken has been written.
     var writing: Task<Void, Never>?
 
-    /// Whether the caller should schedule a flush (none is scheduled yet); marks one scheduled.
-    mutating func takeFlush() -> Bool {
-        defer { flushScheduled = true }
-        return !flushScheduled
+    /// When the caller should flush, if no flush is scheduled yet (nil: one is); marks one scheduled.
+    mutating func takeFlush() -> Duration? {
+        guard !flushScheduled else { return nil }
+        flushScheduled = true
+        return lastBatch >= Core.busyHistoryBatch ? Core.busyHistoryFlushDelay : Core.historyFlushDelay
     }
 }
 

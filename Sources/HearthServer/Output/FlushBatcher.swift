@@ -34,7 +34,15 @@ final class FlushBatcher: @unchecked Sendable {
     init(loop: EventLoop, metrics: ServerMetrics? = nil) {
         self.loop = loop
         self.metrics = metrics
+        #if os(Linux)
+            epollLoop = loop as? EpollLoop
+        #endif
     }
+
+    #if os(Linux)
+        /// Set on `--io epoll`'s loops: the flush waits until the loop has nothing more to read.
+        private let epollLoop: EpollLoop?
+    #endif
 
     /// Counts a message the fast path relayed (on this loop).
     func countRelayed(_ command: RelayLine.Command, deliveries: Int) {
@@ -158,11 +166,15 @@ final class FlushBatcher: @unchecked Sendable {
         scheduleFlush()
     }
 
+    /// On NIO's loops the flush is a task, run once this tick's reads are handled; on an epoll
+    /// loop it is idle work, so lines from sockets that became ready meanwhile share its writes.
     private func scheduleFlush() {
-        if !scheduled {
-            scheduled = true
-            loop.execute { self.flushAll() }
-        }
+        guard !scheduled else { return }
+        scheduled = true
+        #if os(Linux)
+            if let epollLoop { return epollLoop.whenIdle { self.flushAll() } }
+        #endif
+        loop.execute { self.flushAll() }
     }
 
     /// Writes what the connection has pending, then closes it (so a final ERROR arrives).

@@ -14,7 +14,22 @@ extension SQLiteStore {
                     INSERT INTO history (target, msgid, source, accountId, command, text, createdAt, tags, refMsgid)
                     VALUES (?, ?, ?, (SELECT id FROM account WHERE id = ?), ?, ?, ?, ?, ?)
                     """)
-            for record in records { try SQLiteHistoryInsert.insert(record, with: statement, in: db) }
+            var ids: ClosedRange<Int64>?
+            for record in records {
+                try SQLiteHistoryInsert.insert(record, with: statement, in: db)
+                let id = db.lastInsertedRowID
+                ids = (ids?.lowerBound ?? id)...id
+            }
+            // The batch's lines go into the search index in one statement (v40: a statement per
+            // row made FTS5 write a segment per line).
+            if let ids {
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO historySearch (rowid, text, scope)
+                          SELECT id, text, scope FROM historySearchSource WHERE id BETWEEN ? AND ?
+                        """
+                ).execute(arguments: [ids.lowerBound, ids.upperBound])
+            }
             let grant = try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO historyAccess (target, accountId) SELECT ?, id FROM account WHERE id = ?")
             for entry in access { try grant.execute(arguments: [entry.target, entry.accountID]) }

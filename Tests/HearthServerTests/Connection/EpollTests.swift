@@ -33,8 +33,8 @@
             #expect(onLoop.withLockedValue { $0 })
         }
 
-        /// A hand-over's flush is a task posted by a task: it goes out in the same tick, before
-        /// timers that fall due meanwhile (or another round of reads).
+        /// A task posted by a task runs in the same tick, before timers that fall due meanwhile
+        /// (or another round of reads).
         @Test func tasksPostedByATaskRunInTheSameTick() async throws {
             let loop = try EpollLoop(name: "test-epoll")
             defer { loop.stop() }
@@ -137,6 +137,75 @@
             loop.stop()  // a second stop is harmless
         }
 
+        /// A batcher's flush is idle work: a socket that became ready meanwhile (another sender's
+        /// burst) is read first, so its lines go out in the same write.
+        @Test func idleWorkWaitsUntilWhatIsReadyHasBeenRead() async throws {
+            try await Self.withPipe { loop, ends in
+                let seen = NIOLockedValueBox<[String]>([])
+                let reader = Drainer(fd: ends[0]) { seen.withLockedValue { $0.append("read") } }
+                let done = loop.makePromise(of: Void.self)
+                try await loop.submit {
+                    try loop.watch(reader, fd: ends[0], events: 1)  // EPOLLIN
+                    loop.whenIdle {
+                        seen.withLockedValue { $0.append("idle") }
+                        done.succeed()
+                    }
+                    var byte: UInt8 = 1
+                    #expect(write(ends[1], &byte, 1) == 1)
+                }.get()
+                try await done.futureResult.get()
+                #expect(seen.withLockedValue { $0 } == ["read", "idle"])
+                try await loop.submit { loop.unwatch(fd: ends[0]) }.get()
+            }
+        }
+
+        /// A loop that always finds more to read still does its idle work (within
+        /// `maxDeferredPasses` passes): output is never held back for good.
+        @Test func idleWorkRunsOnALoopThatIsNeverIdle() async throws {
+            try await Self.withPipe { loop, ends in
+                let recorder = Recorder()
+                let ran = NIOLockedValueBox(false)
+                try await loop.submit {
+                    // Level-triggered input never read: every wait finds it ready.
+                    var byte: UInt8 = 1
+                    #expect(write(ends[1], &byte, 1) == 1)
+                    try loop.watch(recorder, fd: ends[0], events: 1)  // EPOLLIN
+                    loop.whenIdle { ran.withLockedValue { $0 = true } }
+                }.get()
+                try await waitUntil("idle work on a busy loop") { ran.withLockedValue { $0 } }
+                let passes = try await loop.submit {
+                    loop.unwatch(fd: ends[0])
+                    return recorder.events.count
+                }.get()
+                #expect(passes >= EpollLoop.maxDeferredPasses)
+            }
+        }
+
+        /// A fresh loop and a pipe (`ends[0]` its read end), both closed after `body`.
+        static func withPipe(_ body: (EpollLoop, [Int32]) async throws -> Void) async throws {
+            let loop = try EpollLoop(name: "test-epoll")
+            defer { loop.stop() }
+            var pair: [Int32] = [0, 0]
+            try #require(pipe(&pair) == 0)
+            let ends = pair
+            defer { for fd in ends { close(fd) } }
+            try await body(loop, ends)
+        }
+
+        /// Reads what is there and says so.
+        final class Drainer: EpollSocket, @unchecked Sendable {
+            let fd: Int32
+            let onRead: () -> Void
+            init(fd: Int32, onRead: @escaping () -> Void) {
+                self.fd = fd
+                self.onRead = onRead
+            }
+            override func ready(_ events: UInt32) {
+                var bytes = [UInt8](repeating: 0, count: 64)
+                if read(fd, &bytes, bytes.count) > 0 { onRead() }
+            }
+        }
+
         /// Records the events a test socket is told of.
         final class Recorder: EpollSocket, @unchecked Sendable {
             var events: [UInt32] = []
@@ -146,29 +215,25 @@
         /// An event still queued for a descriptor that was closed and whose number a new socket got
         /// carries the old registration's generation: the new socket never hears of it.
         @Test func anEventForAnEarlierRegistrationOfTheNumberIsIgnored() async throws {
-            let loop = try EpollLoop(name: "test-epoll")
-            defer { loop.stop() }
-            var pair: [Int32] = [0, 0]
-            try #require(pipe(&pair) == 0)
-            let ends = pair
-            defer { for fd in ends { close(fd) } }
-            let (old, new) = (Recorder(), Recorder())
-            let (stale, current) = try await loop.submit {
-                // Level-triggered input on an empty pipe: no real event comes meanwhile.
-                let stale = try loop.watch(old, fd: ends[0], events: 1)
-                loop.unwatch(fd: ends[0])
-                let current = try loop.watch(new, fd: ends[0], events: 1)
-                #expect(stale.fd == current.fd && stale.generation != current.generation)
-                return (stale, current)
-            }.get()
-            try await loop.submit {
-                loop.deliver(1, data: stale.data)
-                #expect(new.events.isEmpty && old.events.isEmpty)
-                loop.deliver(1, data: current.data)
-                #expect(new.events == [1] && old.events.isEmpty)
-                loop.unwatch(fd: ends[0])
-            }.get()
-            #expect(EpollRegistration(data: current.data) == current)
+            try await Self.withPipe { loop, ends in
+                let (old, new) = (Recorder(), Recorder())
+                let (stale, current) = try await loop.submit {
+                    // Level-triggered input on an empty pipe: no real event comes meanwhile.
+                    let stale = try loop.watch(old, fd: ends[0], events: 1)
+                    loop.unwatch(fd: ends[0])
+                    let current = try loop.watch(new, fd: ends[0], events: 1)
+                    #expect(stale.fd == current.fd && stale.generation != current.generation)
+                    return (stale, current)
+                }.get()
+                try await loop.submit {
+                    loop.deliver(1, data: stale.data)
+                    #expect(new.events.isEmpty && old.events.isEmpty)
+                    loop.deliver(1, data: current.data)
+                    #expect(new.events == [1] && old.events.isEmpty)
+                    loop.unwatch(fd: ends[0])
+                }.get()
+                #expect(EpollRegistration(data: current.data) == current)
+            }
         }
     }
 
