@@ -4,7 +4,8 @@ import Testing
 @testable import HearthAccounts
 
 /// Guessing is slowed per account-and-address, per address and per account; attempts are
-/// reserved before the slow check; an attempt in flight is not a failure.
+/// reserved before the slow check; an attempt in flight is not a failure. A test that expects a
+/// refusal runs on a clock that stands still: a loaded machine outwaits the first delay (2 s).
 @Suite struct LoginThrottleTests {
     @Test func delaysStartAfterFreeFailuresAndDouble() {
         let throttle = LoginThrottle()
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func theOwnerOnAnotherAddressIsNotLockedOut() async throws {
-        let throttle = LoginThrottle()
+        let throttle = LoginThrottle(clock: MovingClock().hearth)
         for _ in 0...LoginThrottle.freeFailures {
             if let attempt = try? await throttle.start(accountKey: "dora", address: "203.0.113.9") {
                 throttle.finish(attempt, success: false)
@@ -71,7 +72,7 @@ import Testing
     /// Past the account's ceiling, an address that failed there `freshFailuresPastCeiling`
     /// times waits; a fresh one does not (it may be the owner's).
     @Test func theAccountCeilingSlowsOnlyAddressesThatFailedThere() async throws {
-        let throttle = LoginThrottle()
+        let throttle = LoginThrottle(clock: MovingClock().hearth)
         for i in 0..<LoginThrottle.freeFailuresPerAccount {
             let attempt = try await throttle.start(accountKey: "erin", address: "10.\(i).0.1")
             throttle.finish(attempt, success: false)
