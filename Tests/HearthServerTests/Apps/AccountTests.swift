@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func wrongPasswordsAreSlowedDown() async throws {
-        try await withServer { server in
+        try await withServer(configure: { $0.clock = TestClock().hearth }) { server in
             let a = try await TestClient.plain(server)
             try await a.send("!register gina s3cret-pass")
             try await a.expect("Welcome to Hearth, gina!")

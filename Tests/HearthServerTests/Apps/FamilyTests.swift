@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func codesAreSingleUseRevocableAndGuessingIsSlowed() async throws {
-        try await withServer { server in
+        try await withServer(configure: { $0.clock = TestClock().hearth }) { server in
             let dee = try await TestClient.user(server, "dee")
             let eli = try await TestClient.user(server, "eli")
             try await dee.send("!tree new Hills")

@@ -59,6 +59,7 @@ extension SecretsTests {
     @Test func operatorPasswordsAreNeverLetPastTheirCeiling() async throws {
         try await withServer {
             $0.operators = ["root": "t0p-secret"]
+            $0.clock = TestClock().hearth
         } run: { server in
             var tries = 0
             func oper(from address: String, _ password: String) async throws -> String {

@@ -35,7 +35,7 @@ extension SecretsTests {
     }
 
     @Test func anAttackerCannotLockTheOwnerOut() async throws {
-        try await withServer { server in
+        try await withServer(configure: { $0.clock = TestClock().hearth }) { server in
             _ = try await AuthorizationTests.account(server, "dora", "s3cret-pass")
             let attacker = try await Self.plain(server, from: "127.0.0.2")
             for _ in 0..<LoginThrottle.freeFailures {
@@ -44,9 +44,9 @@ extension SecretsTests {
             }
             try await attacker.send("!login dora wrong-pass")
             try await attacker.expect("too many failed attempts")
-            // The attacker's address stays slowed for dora, even with the right password (asked
-            // at once: the delay is LoginThrottle.baseDelay, 2 s, which a loaded machine can pass
-            // while another connection logs in).
+            // The attacker's address stays slowed for dora, even with the right password (the
+            // server's clock stands still: the delay, LoginThrottle.baseDelay, is 2 s, which a loaded
+            // machine passed between two lines).
             try await attacker.send("!login dora s3cret-pass")
             try await attacker.expect("too many failed attempts")
             // The owner, elsewhere, with the right password: in at once.
@@ -59,7 +59,7 @@ extension SecretsTests {
     /// Issue 34: 17 addresses × 3 wrong passwords passed the account's ceiling and locked the
     /// owner out everywhere; one guess from a fresh address each time the wait ended kept it so.
     @Test func seventeenAddressesCannotLockTheOwnerOut() async throws {
-        try await withServer { server in
+        try await withServer(configure: { $0.clock = TestClock().hearth }) { server in
             _ = try await AuthorizationTests.account(server, "gil", "s3cret-pass")
             var attackers: [TestClient] = []
             for i in 10..<27 {
@@ -207,7 +207,7 @@ extension SecretsTests {
     /// Wrong invite codes count per account and per address: several accounts on one
     /// address share the address's budget.
     @Test func inviteGuessingPerAddressAtTheLimitAndOnePast() async throws {
-        try await withServer { server in
+        try await withServer(configure: { $0.clock = TestClock().hearth }) { server in
             var guessed = 0
             var guessers: [TestClient] = []
             for i in 0..<5 {

@@ -56,6 +56,7 @@ import Testing
     @Test func forwardingHeadersFromAnyoneElseAreIgnored() async throws {
         try await withServer {
             $0.server.httpProxies = HTTPProxies(["127.0.0.2"])!
+            $0.server.clock = TestClock().hearth
         } run: { server in
             _ = try await TestClient.user(server, "bob")
             for guess in 0...LoginThrottle.freeFailuresPerAddress {

@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func webAndChatShareOneThrottle() async throws {
-        try await withServer { server in
+        try await withServer(configure: { $0.clock = TestClock().hearth }) { server in
             _ = try await TestClient.user(server, "alice")
             let browser = WebBrowser(server)
             for _ in 0..<LoginThrottle.freeFailures {
