@@ -62,7 +62,7 @@ extension Core {
         if recipient.eventLoop.inEventLoop {
             recipient.batcher.write(recipient, message, variant: variant)
         } else {
-            recipient.batcher.handOver(to: recipient, message, variant: variant)
+            recipient.batcher.handOver(to: recipient, message, variant: variant, from: client.eventLoop)
         }
         if let kept, let msgid = message.tags.msgid {
             recordConversation(

@@ -70,7 +70,8 @@ final class FlushBatcher: @unchecked Sendable {
     }
 
     /// From another loop (inside the chat lock): a relayed message for `client`, with the tags `variant`.
-    func handOver(to client: Client, _ message: RelayedMessage, variant: TagMask) {
+    /// The sender's loop `origin` owes this loop the wake, which its own sockets usually save.
+    func handOver(to client: Client, _ message: RelayedMessage, variant: TagMask, from origin: EventLoop) {
         let schedule = inboxLock.withLock { () -> Bool in
             let before = inbox.bytes.writerIndex
             message.write(into: &inbox.bytes, variant: variant)
@@ -78,7 +79,7 @@ final class FlushBatcher: @unchecked Sendable {
             defer { inbox.scheduled = true }
             return !inbox.scheduled
         }
-        if schedule { loop.execute { self.drainInbox() } }
+        if schedule { loop.execute({ self.drainInbox() }, wakeBy: origin) }
     }
 
     private func drainInbox() {

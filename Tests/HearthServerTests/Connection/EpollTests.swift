@@ -181,6 +181,57 @@
             }
         }
 
+        /// A relay's hand-over to another loop leaves the wake to the sender's loop: an idle
+        /// loop still runs its tasks, in order (the owed wake is sent, once).
+        @Test func aTaskWhoseWakeIsOwedRunsOnAnIdleLoop() async throws {
+            let sender = try EpollLoop(name: "test-epoll-a")
+            let receiver = try EpollLoop(name: "test-epoll-b")
+            defer {
+                sender.stop()
+                receiver.stop()
+            }
+            let seen = NIOLockedValueBox<[Int]>([])
+            let done = receiver.makePromise(of: Void.self)
+            try await sender.submit {
+                receiver.execute({ seen.withLockedValue { $0.append(1) } }, wakeBy: sender)
+                receiver.execute(
+                    {
+                        seen.withLockedValue { $0.append(2) }
+                        done.succeed()
+                    }, wakeBy: sender)
+                #expect(sender.owedWakeCount == 1)
+            }.get()
+            // Nothing but the owed wake rouses the receiver.
+            try await done.futureResult.get()
+            #expect(seen.withLockedValue { $0 } == [1, 2])
+            #expect(receiver.owedWakesSent.load(ordering: .relaxed) == 1)
+        }
+
+        /// No wake is sent for a task the loop took before it fell due (it woke for something
+        /// else): the sender's loop forgets what it owed.
+        @Test func aWakeIsNotSentWhenTheLoopTookTheTaskFirst() async throws {
+            // A wake owed for ten minutes never falls due during the test.
+            let sender = try EpollLoop(name: "test-epoll-a", wakeDelay: .minutes(10))
+            let receiver = try EpollLoop(name: "test-epoll-b")
+            defer {
+                sender.stop()
+                receiver.stop()
+            }
+            let ran = NIOLockedValueBox(0)
+            try await sender.submit {
+                receiver.execute({ ran.withLockedValue { $0 += 1 } }, wakeBy: sender)
+                #expect(sender.owedWakeCount == 1)
+            }.get()
+            // Another thread's task wakes the loop, which takes both.
+            try await receiver.submit {}.get()
+            #expect(ran.withLockedValue { $0 } == 1)
+            // The sender's next pass finds the task taken.
+            try await sender.submit {}.get()
+            try await sender.submit {}.get()
+            #expect(try await sender.submit { sender.owedWakeCount }.get() == 0)
+            #expect(receiver.owedWakesSent.load(ordering: .relaxed) == 0)
+        }
+
         /// A fresh loop and a pipe (`ends[0]` its read end), both closed after `body`.
         static func withPipe(_ body: (EpollLoop, [Int32]) async throws -> Void) async throws {
             let loop = try EpollLoop(name: "test-epoll")
