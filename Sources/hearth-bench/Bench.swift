@@ -124,7 +124,7 @@ func isPrivmsg(_ line: UnsafeRawBufferPointer) -> Bool {
 
 struct Connect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "N registered idle clients: registration rate, latency, RSS per client.")
+        abstract: "N registered idle clients: registration rate, latency (whole and by phase), RSS per client.")
     @OptionGroup var common: Common
     @Option(help: "Clients to connect.") var clients = 1000
 
@@ -150,6 +150,7 @@ struct Connect: AsyncParsableCommand {
         r.add("registrations_per_s", Double(connections.count) / seconds)
         r.add("p50_ms", histogram.ms(50))
         r.add("p99_ms", histogram.ms(99))
+        addPhases(connections, to: &r)
         r.add("server_cpu_s", cpu)
         r.add("harness_cpu_s", harness)
         r.add("server_rss_kib", after.isEmpty ? nil : after.reduce(0) { $0 + $1.rssKiB })
@@ -163,6 +164,32 @@ struct Connect: AsyncParsableCommand {
         await closeAll(connections)
         try await group.shutdownGracefully()
     }
+}
+
+/// A registration in its two phases: `connect()` until the socket connected (the handshake: a
+/// server whose accept backlog is full has its kernel drop the SYN, and the client sends it again
+/// after 1 s), then connected until 001 (the wait to be accepted, and the server's work). A
+/// client that starts its clock once connected sees only the second (`after_connect_*`);
+/// `from_connect_*` is both, `connect_*` the first; `slow_connects` took 1 s or more.
+func addPhases(_ connections: [BenchConnection], to r: inout Report) {
+    var connect = newLatencies()
+    var afterConnect = newLatencies()
+    var fromConnect = newLatencies()
+    var slow = 0
+    for c in connections
+    where c.connectCalledAt > 0 && c.connectedAt >= c.connectCalledAt
+        && c.registeredAt >= c.connectedAt
+    {
+        _ = connect.record(c.connectedAt - c.connectCalledAt)
+        _ = afterConnect.record(c.registeredAt - c.connectedAt)
+        _ = fromConnect.record(c.registeredAt - c.connectCalledAt)
+        if c.connectedAt - c.connectCalledAt >= 1_000_000_000 { slow += 1 }
+    }
+    for (name, histogram) in [("from_connect", fromConnect), ("connect", connect), ("after_connect", afterConnect)] {
+        r.add("\(name)_p50_ms", histogram.ms(50))
+        r.add("\(name)_p99_ms", histogram.ms(99))
+    }
+    r.add("slow_connects", slow)
 }
 
 // MARK: fanout

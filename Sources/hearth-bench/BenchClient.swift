@@ -24,6 +24,11 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
     private var isRegistered = false
     /// Reads are WebSocket frames, not lines (set once the handshake is answered).
     var webSocket = false
+    /// When `connect()` was called, the socket connected (the handshake done: the server's kernel
+    /// holds it, accepted or not) and 001 arrived; 0 until then.
+    private(set) var connectCalledAt: UInt64 = 0
+    private(set) var connectedAt: UInt64 = 0
+    private(set) var registeredAt: UInt64 = 0
 
     init(nick: String, eventLoop: EventLoop) {
         self.nick = nick
@@ -31,6 +36,7 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        connectedAt = nowNanos()
         channel = context.channel
         send("NICK \(nick)\r\nUSER \(nick) 0 * :bench\r\n")
         flush()
@@ -113,6 +119,7 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
         if !isRegistered {
             if let command = Self.command(of: line), command.elementsEqual("001".utf8) {
                 isRegistered = true
+                registeredAt = readAt
                 if BenchTransport.readEveryMs > 0 { _ = channel.setOption(ChannelOptions.autoRead, value: false) }
                 registered.succeed(())
             } else if let command = Self.command(of: line),
@@ -195,7 +202,16 @@ final class BenchConnection: ChannelInboundHandler, @unchecked Sendable {
         if let localAddress, let address = try? SocketAddress(ipAddress: localAddress, port: 0) {
             bootstrap = bootstrap.bind(to: address)
         }
-        return bootstrap.connect(host: host, port: port).flatMap { _ in
+        // An address is connected to straight away: by name, NIO would first resolve it on
+        // another thread (harness time inside the figure, and CPU beside the server's).
+        handler.connectCalledAt = nowNanos()
+        let connected =
+            if let address = try? SocketAddress(ipAddress: host, port: port) {
+                bootstrap.connect(to: address)
+            } else {
+                bootstrap.connect(host: host, port: port)
+            }
+        return connected.flatMap { _ in
             handler.registered.futureResult.map { handler }
         }
     }

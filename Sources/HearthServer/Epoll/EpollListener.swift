@@ -60,7 +60,9 @@
             let family = address.protocol.rawValue
             let fd = socket(family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { throw IOError(errnoCode: errno, reason: "socket") }
-            Self.set(ListenerOptions.listening, on: fd)
+            // Linux gives each accepted socket the listening socket's options: set once here, not
+            // twice per connection (two system calls of the few a registration makes).
+            Self.set(ListenerOptions.listening + ListenerOptions.accepted, on: fd)
             let bound = address.withSockAddr { pointer, size in bind(fd, pointer, socklen_t(size)) }
             guard bound == 0, listen(fd, ListenerOptions.backlog) == 0 else {
                 let code = errno
@@ -101,7 +103,34 @@
             }
         }
 
+        /// Accepting waits until this pass's reads are handled (a task runs after them): a
+        /// registration already read finishes before the next connections are taken, so early
+        /// clients are not held behind late ones. The listener is level-triggered: the next wait
+        /// reports what is left.
         override func ready(_ events: UInt32) {
+            guard !acceptPosted else { return }
+            acceptPosted = true
+            group.loops[0].execute { self.acceptWaiting() }
+        }
+
+        private var acceptPosted = false
+
+        /// Takes up to `acceptsPerWake` connections and hands each loop its share in one task.
+        private func acceptWaiting() {
+            acceptPosted = false
+            guard accepting else { return }
+            var shares: [ObjectIdentifier: (loop: EpollLoop, taken: [(Int32, String)])] = [:]
+            defer {
+                let core = self.core
+                for (loop, taken) in shares.values {
+                    loop.execute {
+                        for (fd, address) in taken {
+                            EpollConnection(fd: fd, loop: loop, handler: ConnectionHandler(core: core)).start(
+                                address: address)
+                        }
+                    }
+                }
+            }
             for _ in 0..<Self.acceptsPerWake {
                 var storage = sockaddr_storage()
                 var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -116,15 +145,10 @@
                     if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM { pause() }
                     return
                 }
-                Self.set(ListenerOptions.accepted, on: connection)
                 let address = HearthServer.peerAddress(Self.address(storage)) ?? "unknown"
                 if handOver(connection, address) { continue }
                 let loop = group.nextLoop()
-                let core = self.core
-                loop.execute {
-                    EpollConnection(fd: connection, loop: loop, handler: ConnectionHandler(core: core)).start(
-                        address: address)
-                }
+                shares[ObjectIdentifier(loop), default: (loop, [])].taken.append((connection, address))
             }
         }
 
