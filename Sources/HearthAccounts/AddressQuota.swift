@@ -10,19 +10,26 @@ public final class AddressQuota: Sendable {
     public let window: TimeInterval
     /// Addresses not counted (loopback, when the operator turned flood control off for tests).
     private let exempt: @Sendable (String) -> Bool
+    /// The server's: a test's stands still, so a loaded machine cannot end a window mid-story.
+    private let clock: HearthClock
     private let uses = Mutex<[String: [Date]]>([:])
     /// Addresses remembered at most (the one used longest ago is dropped).
     public static let maxAddresses = 100_000
 
-    public init(limit: Int, window: TimeInterval, exempt: @escaping @Sendable (String) -> Bool = { _ in false }) {
+    public init(
+        limit: Int, window: TimeInterval, clock: HearthClock = .system,
+        exempt: @escaping @Sendable (String) -> Bool = { _ in false }
+    ) {
         self.limit = limit
         self.window = window
+        self.clock = clock
         self.exempt = exempt
     }
 
     /// Counts one use; returns nil when allowed, or the seconds until the next one is.
-    public func take(_ address: String, now: Date = Date()) -> TimeInterval? {
+    public func take(_ address: String) -> TimeInterval? {
         guard !exempt(address) else { return nil }
+        let now = clock.now()
         let key = AddressGroup.key(address)
         return uses.withLock { uses in
             let recent = (uses[key] ?? []).filter { now.timeIntervalSince($0) < window }

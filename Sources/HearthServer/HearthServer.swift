@@ -93,7 +93,7 @@ public final class HearthServer: Sendable {
             throttle: LoginThrottle(clock: config.clock),  // the server's clock: a test's stands still
             codes: try CodeHasher.load(directory: config.dataDirectory),
             registrations: AddressQuota(
-                limit: config.registrationsPerAddress, window: 3600,
+                limit: config.registrationsPerAddress, window: 3600, clock: config.clock,
                 // The same rule as the connection limit: loopback is exempt when flood control is off.
                 exempt: { [floodControl = config.floodControl] in !floodControl && Self.isLoopback($0) }),
             minPasswordLength: config.minPasswordLength, emailRequired: config.registerEmailRequired)

@@ -12,5 +12,6 @@ public final class TestClock: Sendable {
     public init() { date = Mutex(Date()) }
     public var now: Date { date.withLock { $0 } }
     public func set(_ iso: String) { date.withLock { $0 = try! Date(iso, strategy: .iso8601) } }
+    public func advance(_ seconds: TimeInterval) { date.withLock { $0 += seconds } }
     public var hearth: HearthClock { HearthClock { self.now } }
 }

@@ -29,7 +29,7 @@ final class WebShared: Sendable {
         uploads = WindowLimit(count: WebLimits.uploadsPerHour, window: .seconds(3600), clock: clock)
         previews = WindowLimit(count: WebLimits.previewsPerMinute, window: .seconds(60), clock: clock)
         pages = WebPageCache(seconds: pageCacheSeconds)
-        memeURLRenders = AddressQuota(limit: MemeURLRoutes.rendersPerMinute, window: 60, exempt: exempt)
+        memeURLRenders = AddressQuota(limit: MemeURLRoutes.rendersPerMinute, window: 60, clock: clock, exempt: exempt)
     }
 }
 

@@ -107,8 +107,11 @@ import Testing
     }
 
     @Test func newDrawingsAreLimitedPerAddress() async throws {
+        let clock = TestClock()
         try await withServer { config in
             config.floodControl = true  // loopback is exempt only when flood control is off
+            // The server's clock stands still: the minute cannot end while a loaded machine draws 30.
+            config.clock = clock.hearth
         } run: { server in
             for i in 0..<MemeURLRoutes.rendersPerMinute {
                 #expect(try await Self.get(server, "/images/success/meme_\(i).jpg").1.statusCode == 200)
@@ -119,6 +122,9 @@ import Testing
                 String(decoding: body, as: UTF8.self).contains("at most \(MemeURLRoutes.rendersPerMinute) a minute"))
             // A picture drawn already costs no drawing, so it is still served.
             #expect(try await Self.get(server, "/images/success/meme_0.jpg").1.statusCode == 200)
+            // A minute after the first drawings, new ones are drawn again.
+            clock.advance(60)
+            #expect(try await Self.get(server, "/images/success/one_too_many.jpg").1.statusCode == 200)
         }
     }
 }
