@@ -66,6 +66,22 @@ import Testing
         }
     }
 
+    /// A renamed channel's lines are found under its new name by a phrase, also through the pairs'
+    /// bitmap (on PostgreSQL their scoped pairs named the old name and were never written again).
+    @Test(arguments: Engine.allCases)
+    func aRenamedChannelsLinesAreFoundUnderItsNewName(engine: Engine) async throws {
+        try await engine.withStore { store in
+            try await store.appendHistory([Search.line("#old", "before", "the orange cat")] + Self.hay("#old"))
+            try await store.renameChannel(from: "#old", to: "#new", name: "#new")
+            let (cat, new, old) = (
+                Self.phrase("orange cat"), HistoryScope(targets: ["#new"], conversationsOf: nil),
+                HistoryScope(targets: ["#old"], conversationsOf: nil)
+            )
+            #expect(try await Search.find(store, cat, new) == ["before"])
+            #expect(try await Search.find(store, cat, old).isEmpty)
+        }
+    }
+
     /// Lines written before migration v41 have no scoped pairs: a phrase search checks them all
     /// (the same lines found), and `indexHistoryForSearch` fills them in batches, newest first.
     @Test(arguments: Engine.allCases)

@@ -27,10 +27,15 @@ extension PostgresStore: ChannelRenameStore {
                 }
                 try await db.query("DELETE FROM registeredChannel WHERE nameKey = \(oldKey)", logger: self.logger)
             }
-            try await db.query("UPDATE history SET target = \(newKey) WHERE target = \(oldKey)", logger: self.logger)
+            // The lines' scoped pairs name the old key: written again under the new one after the move
+            // (as a retirement's), else phrase searches by pairs would never find them there.
+            try await db.query(
+                "UPDATE history SET target = \(newKey), searchScopedPairs = NULL WHERE target = \(oldKey)",
+                logger: self.logger)
             try await db.query("DELETE FROM readMarker WHERE target = \(newKey)", logger: self.logger)
             try await db.query(
                 "UPDATE readMarker SET target = \(newKey) WHERE target = \(oldKey)", logger: self.logger)
         }
+        while try await indexHistoryForSearch(batch: historySearchIndexBatch, target: newKey) > 0 {}
     }
 }
