@@ -13,7 +13,7 @@ extension WebLimits {
 /// What every web port shares (HTTP and HTTPS alike): the limits per account and the caches,
 /// made once by the server so a second listener does not double an allowance.
 final class WebShared: Sendable {
-    let forms = FormLimit(burst: WebLimits.formBurst, rate: WebLimits.formsPerSecond)
+    let forms: FormLimit
     let uploads: WindowLimit
     let previews: WindowLimit
     let pictures = PictureCache(entries: WebLimits.previewCacheEntries, bytes: WebLimits.previewCacheBytes)
@@ -26,6 +26,7 @@ final class WebShared: Sendable {
         pageCacheSeconds: Double, clock: HearthClock = .system,
         exempt: @escaping @Sendable (String) -> Bool = { _ in false }
     ) {
+        forms = FormLimit(burst: WebLimits.formBurst, rate: WebLimits.formsPerSecond, clock: clock)
         uploads = WindowLimit(count: WebLimits.uploadsPerHour, window: .seconds(3600), clock: clock)
         previews = WindowLimit(count: WebLimits.previewsPerMinute, window: .seconds(60), clock: clock)
         pages = WebPageCache(seconds: pageCacheSeconds)
@@ -39,12 +40,18 @@ final class FormLimit: Sendable {
     let burst: Double
     let rate: Double
     private let buckets = Mutex<[Int64: FloodControl]>([:])
+    /// The server clock's ticks, as the chat's flood control: a test's stands still, so no bucket
+    /// refills while a loaded machine posts a burst.
+    private let ticks: @Sendable () -> UInt64
 
-    init(burst: Double, rate: Double) { (self.burst, self.rate) = (burst, rate) }
+    init(burst: Double, rate: Double, clock: HearthClock = .system) {
+        (self.burst, self.rate, ticks) = (burst, rate, clock.ticks)
+    }
 
     /// Takes one for `key`: nil when allowed, else the whole seconds to wait (for Retry-After).
-    func wait(_ key: Int64, now: NIODeadline = .now()) -> Int? {
-        buckets.withLock { buckets in
+    func wait(_ key: Int64, now: NIODeadline? = nil) -> Int? {
+        let now = now ?? .uptimeNanoseconds(ticks())
+        return buckets.withLock { buckets in
             // Buckets full again are the same as new ones: swept out when there are many.
             if buckets.count >= WindowLimit.sweepAt {
                 let refill = TimeAmount.nanoseconds(Int64(burst / rate * 1e9))
