@@ -133,11 +133,12 @@ struct Connect: AsyncParsableCommand {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: common.threads)
         let before = common.pids.compactMap(ProcessStats.read)
         let latencies = NIOLockedValueBox<[UInt64]>([])
+        let failed = NIOLockedValueBox(0)
         let span = Span(pids: common.pids)
         let connections = try await openMany(
             count: clients, inflight: common.inflight, host: common.host, ports: common.ports, prefix: "c",
             group: group,
-            latencies: latencies)
+            latencies: latencies, failed: failed)
         let (seconds, cpu, harness, _) = span.finish()
         try await Task.sleep(for: .seconds(2))
         let after = common.pids.compactMap(ProcessStats.read)
@@ -145,6 +146,7 @@ struct Connect: AsyncParsableCommand {
         for value in latencies.withLockedValue({ $0 }) { _ = histogram.record(value) }
         var r = common.report("connect")
         r.add("clients", connections.count)
+        r.add("failed", failed.withLockedValue { $0 })
         r.add("inflight", common.inflight)
         r.add("seconds", seconds)
         r.add("registrations_per_s", Double(connections.count) / seconds)

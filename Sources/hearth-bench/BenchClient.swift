@@ -236,20 +236,26 @@ extension ByteBufferView {
 /// (ngIRCd listens with a backlog of 10; InspIRCd registers on a 1-second timer).
 func openMany(
     count: Int, inflight: Int, host: String, ports: [Int], prefix: String, group: EventLoopGroup,
-    latencies: NIOLockedValueBox<[UInt64]>? = nil
+    latencies: NIOLockedValueBox<[UInt64]>? = nil, failed: NIOLockedValueBox<Int>? = nil
 ) async throws -> [BenchConnection] {
     var result: [BenchConnection] = []
     result.reserveCapacity(count)
     var next = 0
-    try await withThrowingTaskGroup(of: BenchConnection.self) { tasks in
+    try await withThrowingTaskGroup(of: BenchConnection?.self) { tasks in
         func start(_ i: Int) {
             // Past ~25,000 connections one source address runs out of ephemeral ports.
             let local = count > 20_000 ? "127.0.0.\(2 + i / 20_000)" : nil
             tasks.addTask {
                 let began = nowNanos()
-                let connection = try await BenchConnection.open(
-                    host: host, port: ports[i % ports.count], nick: "\(prefix)\(i)", group: group, localAddress: local
-                ).get()
+                let opened = BenchConnection.open(
+                    host: host, port: ports[i % ports.count], nick: "\(prefix)\(i)", group: group, localAddress: local)
+                let connection: BenchConnection
+                do { connection = try await opened.get() } catch {
+                    // Counted when asked (a server that lets connects time out), else the run fails.
+                    guard let failed else { throw error }
+                    failed.withLockedValue { $0 += 1 }
+                    return nil
+                }
                 latencies?.withLockedValue { $0.append(nowNanos() - began) }
                 return connection
             }
@@ -259,7 +265,7 @@ func openMany(
             next += 1
         }
         for try await connection in tasks {
-            result.append(connection)
+            if let connection { result.append(connection) }
             if next < count {
                 start(next)
                 next += 1
