@@ -19,9 +19,6 @@ final class NetworkNode: Sendable {
     struct Handlers: Sendable {
         /// Applies another node's event.
         var apply: @Sendable (NetworkMessage) -> Void
-        /// Applies a run of another node's events in order, as `apply` would one by one (nil:
-        /// so it does). The core takes a run under one lock and writes its lines once.
-        var applyAll: (@Sendable ([NetworkMessage]) -> Void)? = nil
         /// Every local user and channel membership, as events (to answer a `hello`).
         var announce: @Sendable () -> [NetworkMessage]
         /// Users of other nodes this node mirrors, for the resync.
@@ -309,8 +306,8 @@ final class NetworkNode: Sendable {
         var delay = Duration.milliseconds(200)
         while !Task.isCancelled {
             do {
-                for try await batch in store.subscribe(ignoring: name) {
-                    if batch == [.listening] {
+                for try await delivery in store.subscribe(ignoring: name) {
+                    if delivery == .listening {
                         // Listening: read what was missed, ask for everyone's users, and drop
                         // those the database lost meanwhile.
                         delay = .milliseconds(200)
@@ -328,7 +325,7 @@ final class NetworkNode: Sendable {
                         try await nicks.sweep(live: local.held + local.pending, below: local.nextSession)
                         continue
                     }
-                    take(batch)
+                    take(delivery)
                 }
             } catch {
                 if Task.isCancelled { return }
@@ -339,64 +336,29 @@ final class NetworkNode: Sendable {
         }
     }
 
-    /// Handles each event once, in its node's order (a caught-up event may also be notified).
-    /// Events the core simply applies go to it in runs (see `receive`).
-    private func take(_ deliveries: [NetworkDelivery]) {
-        var run: [NetworkMessage] = []
-        for delivery in deliveries {
-            guard delivery.node != name else { continue }
-            let fresh = lastSeen.withLock { seen -> Bool in
-                if let last = seen[delivery.node], delivery.id <= last { return false }
-                seen[delivery.node] = delivery.id
-                return true
-            }
-            guard fresh else { continue }
-            do {
-                let envelope = try NetworkEnvelope.decode(delivery.payload)
-                if Self.appliedAsIs(envelope.message) {
-                    run.append(envelope.message)
-                    if run.count >= Self.eventsPerApply { apply(&run) }
-                } else {
-                    apply(&run)
-                    receive(envelope)
-                }
-            } catch {
-                // A node of another version, or a bug: said and counted, never dropped in silence. The
-                // reason names fields, never their values (docs/SECURITY.md: never what was said).
-                logger.warning("network: refused event \(delivery.id) of \(delivery.node): \(error)")
-                handlers.withLock { $0 }?.refused(error.metricLabel)
-            }
+    /// Handles an event once, in its node's order (a caught-up event may also be notified).
+    private func take(_ delivery: NetworkDelivery) {
+        guard delivery.node != name else { return }
+        let fresh = lastSeen.withLock { seen -> Bool in
+            if let last = seen[delivery.node], delivery.id <= last { return false }
+            seen[delivery.node] = delivery.id
+            return true
         }
-        apply(&run)
-    }
-
-    /// Most events handed to the core at once: the chat lock is held for a run, so a long one
-    /// (a catch-up of thousands) must not keep the event loops waiting.
-    static let eventsPerApply = 64
-
-    /// Events the node itself does nothing with but hand them to the core (see `receive`).
-    private static func appliedAsIs(_ message: NetworkMessage) -> Bool {
-        switch message {
-        case .hello, .announced, .nodeGone: false
-        default: true
-        }
-    }
-
-    /// Hands a run of events to the core, in order, and empties it.
-    private func apply(_ run: inout [NetworkMessage]) {
-        defer { run = [] }
-        guard !run.isEmpty, let handlers = handlers.withLock({ $0 }) else { return }
-        if let applyAll = handlers.applyAll {
-            applyAll(run)
-        } else {
-            for message in run { handlers.apply(message) }
+        guard fresh else { return }
+        do {
+            receive(try NetworkEnvelope.decode(delivery.payload))
+        } catch {
+            // A node of another version, or a bug: said and counted, never dropped in silence. The
+            // reason names fields, never their values (docs/SECURITY.md: never what was said).
+            logger.warning("network: refused event \(delivery.id) of \(delivery.node): \(error)")
+            handlers.withLock { $0 }?.refused(error.metricLabel)
         }
     }
 
     /// What each node published while this one was not listening (as far as the log keeps).
     private func catchUp() async throws {
         for (node, last) in lastSeen.withLock({ $0 }) {
-            take(try await store.events(from: node, after: last))
+            for delivery in try await store.events(from: node, after: last) { take(delivery) }
         }
     }
 

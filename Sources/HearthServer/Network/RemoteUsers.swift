@@ -11,7 +11,6 @@ extension Core {
         network.setHandlers(
             NetworkNode.Handlers(
                 apply: { [unowned self] in self.applyRemote($0) },
-                applyAll: { [unowned self] in self.applyRemote($0) },
                 announce: { [unowned self] in self.announcements(node: network.name) },
                 mirrored: { [unowned self] in self.chat.withLock { state in Set(state.remoteUsers.keys) } },
                 localUsers: { [unowned self] in self.chat.withLock { state in state.clients.count } },
@@ -52,96 +51,71 @@ extension Core {
 
     /// Applies one event from another node. Events of one node arrive in the order it sent them.
     func applyRemote(_ message: NetworkMessage) {
-        applyRemote([message])
-    }
-
-    /// Applies other nodes' events in order: those that only change the chat state together,
-    /// under one lock, whose lines are then written once per event loop (a batch of direct
-    /// messages wakes each loop once, not once per message).
-    func applyRemote(_ messages: [NetworkMessage]) {
-        var start = 0
-        while start < messages.count {
-            switch messages[start] {
-            case .command(let who, let line):
-                replay(RemoteOrigin(who), line)
-                start += 1
-            case .kill(let who, let reason):
-                if who.node == network?.name { killedElsewhere(session: who.session, reason: reason) }
-                start += 1
-            default:
-                var end = start + 1
-                while end < messages.count, Self.appliedUnderLock(messages[end]) { end += 1 }
-                withState { state, out in
-                    for message in messages[start..<end] { applyRemote(&state, message, out: &out) }
-                }
-                start = end
-            }
+        if case .command(let who, let line) = message {
+            replay(RemoteOrigin(who), line)
+            return
         }
-    }
-
-    private static func appliedUnderLock(_ message: NetworkMessage) -> Bool {
-        switch message {
-        case .command, .kill: false
-        default: true
+        if case .kill(let who, let reason) = message {
+            if who.node == network?.name { killedElsewhere(session: who.session, reason: reason) }
+            return
         }
-    }
-
-    private func applyRemote(_ state: inout ChatState, _ message: NetworkMessage, out: inout Outbox) {
-        switch message {
-        case .hello, .announced, .command, .kill:
-            break
-        case .effect(let who, let effect):
-            if case .channelMessage(let key, let text) = effect {
-                // Its node keeps it in the history; here it is only shown.
-                if let channel = state.channels[key] {
-                    out.send(state, channel, botMessage(to: channel.name, text))
+        withState { state, out in
+            switch message {
+            case .hello, .announced, .command, .kill:
+                break
+            case .effect(let who, let effect):
+                if case .channelMessage(let key, let text) = effect {
+                    // Its node keeps it in the history; here it is only shown.
+                    if let channel = state.channels[key] {
+                        out.send(state, channel, botMessage(to: channel.name, text))
+                    }
+                } else {
+                    // The connection a password change keeps is one of the sending node's.
+                    var effect = effect
+                    if case .logoutEverywhere(let id, _) = effect { effect = .logoutEverywhere(accountID: id) }
+                    // From a user there, or from no connection (session 0: a web form there).
+                    let user = state.remoteUsers[RemoteOrigin(who)]
+                    if user != nil || who.session == 0 { apply(&state, effect, for: user, out: &out) }
                 }
-            } else {
-                // The connection a password change keeps is one of the sending node's.
-                var effect = effect
-                if case .logoutEverywhere(let id, _) = effect { effect = .logoutEverywhere(accountID: id) }
-                // From a user there, or from no connection (session 0: a web form there).
-                let user = state.remoteUsers[RemoteOrigin(who)]
-                if user != nil || who.session == 0 { apply(&state, effect, for: user, out: &out) }
-            }
-        case .user(let who, let profile):
-            remoteUser(&state, RemoteOrigin(who), profile, out: &out)
-        case .nick(let who, let nick):
-            guard let user = state.remoteUsers[RemoteOrigin(who)] else { return }
-            renameRemote(&state, user, to: nick, out: &out)
-        case .quit(let who, let reason):
-            guard let user = state.remoteUsers[RemoteOrigin(who)] else { return }
-            removeRemote(&state, user, reason: reason, out: &out)
-        case .join(let who, let name, let op, let history):
-            guard let user = state.remoteUsers[RemoteOrigin(who)] else { return }
-            joinRemote(&state, user, name, op: op, history: history, out: &out)
-        case .part(let who, let name, let part):
-            // A PART, or a KICK (which may be of a user of this node).
-            let here =
-                who.node == network?.name ? state.clients[who.session] ?? standIn(state, session: who.session) : nil
-            guard let user = state.remoteUsers[RemoteOrigin(who)] ?? here else { return }
-            let key = IRCNames.fold(name)
-            guard let channel = state.channels[key], channel.members[user.id] != nil else { return }
-            out.send(state, channel, part)
-            for member in [user] + state.otherDevices(of: user) {
-                removeMember(&state, member, from: key)
-                state[member].channels.removeAll { $0 == key }
-            }
-            if user.isStandIn { savePresence(state, user) }
-        case .message(let who, let target, let message):
-            deliverRemote(&state, message, from: RemoteOrigin(who), to: target, out: &out)
-        case .edit(let who, let history, let line):
-            showRemoteEdit(&state, line, from: RemoteOrigin(who), history: history, out: &out)
-        case .redact(let who, let history, let line):
-            showRemoteRedaction(&state, line, from: RemoteOrigin(who), history: history, out: &out)
-        case .channel(let snapshot):
-            announced(&state, snapshot, out: &out)
-        case .channelState(let who, let snapshot):
-            guard let channel = state.channels[IRCNames.fold(snapshot.name)] else { return }
-            adopt(&state, channel, snapshot, by: state.remoteUsers[RemoteOrigin(who)], out: &out)
-        case .nodeGone(let node, let reason):
-            for user in state.remoteUsers.values where user.remote?.node == node {
+            case .user(let who, let profile):
+                remoteUser(&state, RemoteOrigin(who), profile, out: &out)
+            case .nick(let who, let nick):
+                guard let user = state.remoteUsers[RemoteOrigin(who)] else { return }
+                renameRemote(&state, user, to: nick, out: &out)
+            case .quit(let who, let reason):
+                guard let user = state.remoteUsers[RemoteOrigin(who)] else { return }
                 removeRemote(&state, user, reason: reason, out: &out)
+            case .join(let who, let name, let op, let history):
+                guard let user = state.remoteUsers[RemoteOrigin(who)] else { return }
+                joinRemote(&state, user, name, op: op, history: history, out: &out)
+            case .part(let who, let name, let part):
+                // A PART, or a KICK (which may be of a user of this node).
+                let here =
+                    who.node == network?.name ? state.clients[who.session] ?? standIn(state, session: who.session) : nil
+                guard let user = state.remoteUsers[RemoteOrigin(who)] ?? here else { return }
+                let key = IRCNames.fold(name)
+                guard let channel = state.channels[key], channel.members[user.id] != nil else { return }
+                out.send(state, channel, part)
+                for member in [user] + state.otherDevices(of: user) {
+                    removeMember(&state, member, from: key)
+                    state[member].channels.removeAll { $0 == key }
+                }
+                if user.isStandIn { savePresence(state, user) }
+            case .message(let who, let target, let message):
+                deliverRemote(&state, message, from: RemoteOrigin(who), to: target, out: &out)
+            case .edit(let who, let history, let line):
+                showRemoteEdit(&state, line, from: RemoteOrigin(who), history: history, out: &out)
+            case .redact(let who, let history, let line):
+                showRemoteRedaction(&state, line, from: RemoteOrigin(who), history: history, out: &out)
+            case .channel(let snapshot):
+                announced(&state, snapshot, out: &out)
+            case .channelState(let who, let snapshot):
+                guard let channel = state.channels[IRCNames.fold(snapshot.name)] else { return }
+                adopt(&state, channel, snapshot, by: state.remoteUsers[RemoteOrigin(who)], out: &out)
+            case .nodeGone(let node, let reason):
+                for user in state.remoteUsers.values where user.remote?.node == node {
+                    removeRemote(&state, user, reason: reason, out: &out)
+                }
             }
         }
     }

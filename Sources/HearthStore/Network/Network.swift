@@ -112,11 +112,10 @@ public protocol NetworkStore: Sendable {
     func publish(_ events: [[UInt8]], from node: String) async throws
 
     /// Events from every node but `node` (the listener's own) as they are published, each
-    /// node's in its order, a published batch at a time (never empty), so a listener hands a
-    /// batch on whole. The first element (`[NetworkDelivery.listening]`) says the bus is up;
+    /// node's in its order. The first element (`NetworkDelivery.listening`) says the bus is up;
     /// the sequence ends with an error when it is lost. What was published meanwhile is in
     /// `events(from:after:)`.
-    func subscribe(ignoring node: String) -> AsyncThrowingStream<[NetworkDelivery], any Error>
+    func subscribe(ignoring node: String) -> AsyncThrowingStream<NetworkDelivery, any Error>
 
     /// The events `node` published after event `id` that are still kept, in order.
     func events(from node: String, after id: Int64) async throws -> [NetworkDelivery]

@@ -182,8 +182,8 @@ extension PostgresStore: NetworkStore {
     /// Events read from the log per query.
     static let fetchLimit = 512
 
-    public func subscribe(ignoring node: String) -> AsyncThrowingStream<[NetworkDelivery], any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [NetworkDelivery].self)
+    public func subscribe(ignoring node: String) -> AsyncThrowingStream<NetworkDelivery, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: NetworkDelivery.self)
         let configuration = Self.configuration(url)
         let logger = self.logger
         let task = Task {
@@ -194,14 +194,15 @@ extension PostgresStore: NetworkStore {
                     logger: logger)
                 defer { Task { try? await connection.close() } }
                 try await connection.listen(on: Self.busChannel) { notifications in
-                    continuation.yield([.listening])
+                    continuation.yield(.listening)
                     // The last event read from each node's log: a notification whose batch an
                     // earlier read already took (it read on past its own batch) costs nothing.
                     var read: [String: Int64] = [:]
                     for try await notification in notifications {
-                        // A batch is one element: one hop to the listener, not one per event.
-                        let batch = try await self.deliveries(notification.payload, read: &read, ignoring: node)
-                        if !batch.isEmpty { continuation.yield(batch) }
+                        let text = notification.payload
+                        for delivery in try await self.deliveries(text, read: &read, ignoring: node) {
+                            continuation.yield(delivery)
+                        }
                     }
                 }
                 continuation.finish(throwing: Failure(sqlState: nil, message: "the network bus closed"))

@@ -54,7 +54,7 @@ import Testing
         func releaseChannel(_ channelKey: String, historyKey: String) async throws {}
         func publish(_ events: [[UInt8]], from node: String) async throws {}
         func events(from node: String, after id: Int64) async throws -> [NetworkDelivery] { [] }
-        func subscribe(ignoring node: String) -> AsyncThrowingStream<[NetworkDelivery], any Error> {
+        func subscribe(ignoring node: String) -> AsyncThrowingStream<NetworkDelivery, any Error> {
             AsyncThrowingStream { _ in }
         }
     }

@@ -31,11 +31,10 @@ import Testing
         func sweepNicks(node: String, live: [NetworkNick], below: Int) async throws -> [NetworkNick] { [] }
         func publish(_ events: [[UInt8]], from node: String) async throws { published.withLock { $0 += events } }
         func events(from node: String, after id: Int64) async throws -> [NetworkDelivery] { [] }
-        func subscribe(ignoring node: String) -> AsyncThrowingStream<[NetworkDelivery], any Error> {
-            // Stays open after the last delivery, as a bus does. One batch, as one notification.
-            let (stream, continuation) = AsyncThrowingStream.makeStream(of: [NetworkDelivery].self)
-            continuation.yield([.listening])
-            if !deliveries.isEmpty { continuation.yield(deliveries) }
+        func subscribe(ignoring node: String) -> AsyncThrowingStream<NetworkDelivery, any Error> {
+            // Stays open after the last delivery, as a bus does.
+            let (stream, continuation) = AsyncThrowingStream.makeStream(of: NetworkDelivery.self)
+            for delivery in [.listening] + deliveries { continuation.yield(delivery) }
             return stream
         }
     }
@@ -124,36 +123,6 @@ import Testing
         #expect(got == Array(repeating: .refused("malformed"), count: payloads.count))
         for id in 1...payloads.count { #expect(logs.text.contains("refused event \(id) of b"), "\(logs.text)") }
         #expect(!logs.text.contains("secret") && !logs.text.contains("sesame"), "\(logs.text)")
-    }
-
-    /// A notification's events reach the core as runs, in order (the core applies a run under
-    /// one lock and writes its lines once): a `hello` the node answers itself ends a run, an
-    /// unreadable event is refused without ending one, and no run is longer than
-    /// `eventsPerApply` (the lock is held for a whole run).
-    @Test(.timeLimit(.minutes(1))) func aBatchReachesTheCoreInRunsInOrder() async throws {
-        let who = NetworkUser(node: "b", session: 3)
-        let count = NetworkNode.eventsPerApply + 10
-        let messages = (0..<count).map { NetworkMessage.nick(who, nick: "n\($0)") }
-        var payloads = try messages.map { try NetworkEnvelope(from: "b", message: $0).encoded() }
-        payloads.insert(try NetworkEnvelope(from: "b", message: .hello(server: "b.hearth")).encoded(), at: 3)
-        payloads.insert(Array("not an event".utf8), at: 6)
-        let bus = FakeBus(
-            payloads.enumerated().map { NetworkDelivery(id: Int64($0.offset + 1), node: "b", payload: $0.element) })
-        let node = NetworkNode(name: "a", serverName: "a.hearth", store: bus, logger: Logger(label: "test"))
-        let (runs, record) = AsyncStream.makeStream(of: [NetworkMessage].self)
-        node.setHandlers(
-            NetworkNode.Handlers(
-                apply: { record.yield([$0]) }, applyAll: { record.yield($0) }, announce: { [] }, mirrored: { [] },
-                localUsers: { 0 }, refused: { _ in }))
-        let running = Task { await node.run() }
-        defer { running.cancel() }
-        var got: [[NetworkMessage]] = []
-        for await run in runs {
-            got.append(run)
-            if got.joined().count == count { break }
-        }
-        #expect(Array(got.joined()) == messages)
-        #expect(got.map(\.count) == [3, NetworkNode.eventsPerApply, count - 3 - NetworkNode.eventsPerApply])
     }
 
     /// The counter the core counts them in, per reason, as /metrics shows it.
