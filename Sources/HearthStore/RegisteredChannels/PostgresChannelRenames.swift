@@ -36,6 +36,14 @@ extension PostgresStore: ChannelRenameStore {
             try await db.query(
                 "UPDATE readMarker SET target = \(newKey) WHERE target = \(oldKey)", logger: self.logger)
         }
-        while try await indexHistoryForSearch(batch: historySearchIndexBatch, target: newKey) > 0 {}
+        // In the background: the rename's save (and every channel save queued behind it) must not wait
+        // for a long history to be written again; meanwhile a phrase search checks those lines whole.
+        Task {
+            do {
+                while try await indexHistoryForSearch(batch: historySearchIndexBatch, target: newKey) > 0 {}
+            } catch {
+                logger.warning("history search: indexing \(newKey)'s lines after a rename failed: \(error)")
+            }
+        }
     }
 }
