@@ -192,7 +192,13 @@
                 receiver.stop()
             }
             let seen = NIOLockedValueBox<[Int]>([])
-            let done = receiver.makePromise(of: Void.self)
+            // On the sender's loop: waiting on a future of the receiver's posts a task to it, which woke
+            // it (the test passed with the owed wake never sent).
+            let done = sender.makePromise(of: Void.self)
+            // The receiver has run and gone to sleep (no event says it sleeps: a loop just started takes
+            // the tasks in its first pass).
+            try await receiver.submit {}.get()
+            try await Task.sleep(for: .milliseconds(50))
             try await sender.submit {
                 receiver.execute({ seen.withLockedValue { $0.append(1) } }, wakeBy: sender)
                 receiver.execute(
@@ -202,8 +208,13 @@
                     }, wakeBy: sender)
                 #expect(sender.owedWakeCount == 1)
             }.get()
-            // Nothing but the owed wake rouses the receiver.
+            // Nothing but the owed wake rouses the receiver; without it the test fails (on the sender's
+            // clock, which does not wake the receiver) instead of hanging.
+            let limit = sender.scheduleTask(in: .seconds(30)) {
+                done.fail(ChannelError.ioOnClosedChannel)
+            }
             try await done.futureResult.get()
+            limit.cancel()
             #expect(seen.withLockedValue { $0 } == [1, 2])
             #expect(receiver.owedWakesSent.load(ordering: .relaxed) <= 1)
         }
