@@ -33,7 +33,7 @@ import Testing
             ]
             lines[8].command = "NOTICE"
             lines += (0..<Int(HistorySearchWindows.first) + 10).map { Search.line("#room", "h\($0)", "only hay") }
-            try await store.appendHistory(lines)
+            try await Search.append(store, lines)
             func find(_ words: TextSearch) async throws -> [String] {
                 try await Search.find(store, words, Self.room)
             }
@@ -76,7 +76,7 @@ import Testing
                 Search.line("#room", "dotted", "\u{130}t works"),
             ]
             lines += (0..<Int(HistorySearchWindows.first) + 10).map { Search.line("#room", "h\($0)", "only hay") }
-            try await store.appendHistory(lines)
+            try await Search.append(store, lines)
             for (words, expected) in [
                 ("say hello world", "tag"), ("salt pepper", "entity"), ("go home now", "protocol"),
                 ("x more", "float"), ("px wide", "signed"), ("it works", "dotted"),
@@ -143,8 +143,8 @@ import Testing
         try await MigratedStore.with(
             engine, before: "v28-history-search-prefix-index", "v39-history-search-pairs", rows: inserts
         ) { store in
-            try await store.appendHistory(
-                (0..<Int(HistorySearchWindows.first) + 10).map { Search.line("#room", "h\($0)", "only hay") })
+            try await Search.append(
+                store, (0..<Int(HistorySearchWindows.first) + 10).map { Search.line("#room", "h\($0)", "only hay") })
             let all = (1...5).map { "old\($0)" }
             #expect(try await Search.find(store, Self.phrase("orange cat"), Self.room) == all)
             var batches: [Int] = []

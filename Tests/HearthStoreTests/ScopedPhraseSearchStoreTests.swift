@@ -19,25 +19,13 @@ import Testing
         (0..<Int(HistorySearchWindows.first) + 10).map { Search.line(target, "h\($0)", "only hay") }
     }
 
-    /// Writes the hay after `lines`, 2,000 lines a statement: 20,000 in one took 0.3 s on a quiet
-    /// PostgreSQL and past the store's 5 s statement timeout in CI's loaded pass.
-    static func write(
-        _ store: any Store, _ lines: [HistoryRecord], hayIn target: String, access: [HistoryAccess] = []
-    ) async throws {
-        try await store.appendHistory(lines, access: access)
-        let hay = Self.hay(target)
-        for start in stride(from: 0, to: hay.count, by: 2_000) {
-            try await store.appendHistory(Array(hay[start..<min(start + 2_000, hay.count)]))
-        }
-    }
-
     @Test(arguments: Engine.allCases)
     func aPhraseIsFoundOnlyWhereTheReaderMayRead(engine: Engine) async throws {
         try await engine.withStore { store in
             let ann = try await AccountStoreTests.make(store, "ann").id
             let bob = try await AccountStoreTests.make(store, "bob").id
             let cy = try await AccountStoreTests.make(store, "cy").id
-            try await Self.write(
+            try await Search.append(
                 store,
                 [
                     Search.line("#room", "room", "the orange cat"),
@@ -47,7 +35,7 @@ import Testing
                     Search.line("#old abc", "old", "orange cat of old"),
                     Search.line("#old def", "missed", "orange cat ann missed"),
                     Search.line("#room", "reversed", "cat orange"),
-                ], hayIn: "#room", access: [HistoryAccess(target: "#old abc", accountID: ann)])
+                ] + Self.hay("#room"), access: [HistoryAccess(target: "#old abc", accountID: ann)])
             let cat = Self.phrase("orange cat")
             let anns = try await store.searchScope(
                 channels: [(key: "#room", current: "#room"), (key: "#old", current: "#old xyz")], accountID: ann)
@@ -84,7 +72,7 @@ import Testing
     @Test(arguments: Engine.allCases)
     func aRenamedChannelsLinesAreFoundUnderItsNewName(engine: Engine) async throws {
         try await engine.withStore { store in
-            try await Self.write(store, [Search.line("#old", "before", "the orange cat")], hayIn: "#old")
+            try await Search.append(store, [Search.line("#old", "before", "the orange cat")] + Self.hay("#old"))
             try await store.renameChannel(from: "#old", to: "#new", name: "#new")
             let (cat, new, old) = (
                 Self.phrase("orange cat"), HistoryScope(targets: ["#new"], conversationsOf: nil),
@@ -107,7 +95,7 @@ import Testing
         try await MigratedStore.with(
             engine, before: "v28-history-search-prefix-index", "v41-history-search-scoped-pairs", rows: inserts
         ) { store in
-            try await Self.write(store, [], hayIn: "#room")
+            try await Search.append(store, Self.hay("#room"))
             let scope = HistoryScope(targets: ["#room"], conversationsOf: 2)
             #expect(try await Search.find(store, Self.phrase("orange cat"), scope) == ["old0", "old1"])
             var batches: [Int] = []
