@@ -12,6 +12,7 @@ struct HearthBench: AsyncParsableCommand {
         subcommands: [
             Connect.self, Fanout.self, Direct.self, BotLoad.self, Login.self, MemeLoad.self, Render.self, Floor.self,
             ChatOnly.self, Converge.self, SearchLoad.self, HistoryWrite.self, AlwaysOnLoad.self, GIFRender.self,
+            FamilyImportLoad.self,
         ])
 }
 

@@ -133,6 +133,14 @@ public protocol FamilyStore: Sendable {
     /// user, or with `accountId` a member's own facts (one such row per member).
     func addFamilyPerson(_ person: FamilyPerson) async throws -> FamilyPerson
 
+    /// Imports a file's people and ties in one transaction, under the family's lock: people
+    /// already in the tree are found (`FamilyImport.match`), the rest added unless the family
+    /// would pass `FamilyPersonRules.maxPeople` (`FamilyPersonError.tooManyToImport`: nothing is
+    /// written), and each tie decided as `link` decides it (`FamilyImport.links`).
+    func importFamily(
+        _ familyID: Int64, people: [FamilyImport.Person], ties: [FamilyImport.Tie], by accountID: Int64?, now: Date
+    ) async throws -> FamilyImport.Outcome
+
     /// The family's people, claimed ones included, by number.
     func familyPeople(_ familyID: Int64) async throws -> [FamilyPerson]
 
@@ -188,6 +196,7 @@ public protocol FamilyStore: Sendable {
     func familyPosts(_ familyID: Int64, page: Int) async throws -> (posts: [(Stored<FamilyPost>, String)], total: Int)
 
     /// Likes a post (or takes it back); idempotent, the count changes with the mark, atomically.
+    /// Nil when there is no such post; `StoreError.notFound` when the account is gone.
     func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)?
 
     /// Which of `postIDs` `accountID` likes (what a page's Like buttons show).

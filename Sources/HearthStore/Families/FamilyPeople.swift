@@ -45,6 +45,8 @@ public struct FamilyPerson: Sendable, Equatable {
 public enum FamilyPersonError: Error, Equatable, Sendable {
     /// The family holds `FamilyPersonRules.maxPeople` people already.
     case tooMany
+    /// An import would take the family's `held` people past `FamilyPersonRules.maxPeople`.
+    case tooManyToImport(held: Int, adding: Int)
     /// The person is someone's already.
     case claimed
     /// The account is a person of this family already.

@@ -31,6 +31,24 @@ public enum FamilyRules {
         }
     }
 
+    /// Each child's parents in `links` (parent links only), for `ancestors`.
+    public static func parents(_ links: [FamilyLink]) -> [Int64: Set<Int64>] {
+        var parents: [Int64: Set<Int64>] = [:]
+        for link in links where link.kind == .parent { parents[link.to, default: []].insert(link.from) }
+        return parents
+    }
+
+    /// `id` and its parents up the tree: what `link` reads as `ancestorsOfFrom`, found in memory
+    /// (each engine's single link asks its database the same with a recursive query).
+    public static func ancestors(of id: Int64, parents: [Int64: Set<Int64>]) -> Set<Int64> {
+        var found: Set<Int64> = [id]
+        var next = [id]
+        while let child = next.popLast() {
+            for parent in parents[child] ?? [] where found.insert(parent).inserted { next.append(parent) }
+        }
+        return found
+    }
+
     /// The relationship an invite makes between the inviter and the newcomer, as a link to
     /// add (before `link` checks it); nil when the invite named none.
     public static func link(for relation: FamilyRelation?, inviter: Int64, newcomer: Int64) -> (

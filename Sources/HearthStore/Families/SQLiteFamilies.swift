@@ -120,13 +120,19 @@ extension SQLiteStore {
                     """, arguments: [from, familyID])
         let link = try FamilyRules.link(
             from: from, to: to, kind: kind, members: members, ancestorsOfFrom: ancestors, date: date, place: place)
-        try db.execute(
+        try store(db, familyID, link)
+    }
+
+    /// Writes a link `FamilyRules.link` decided on (one prepared statement, reused by an
+    /// import's links); a link there already takes the new date and place.
+    static func store(_ db: Database, _ familyID: Int64, _ link: FamilyLink) throws {
+        try db.cachedStatement(
             sql: """
                 INSERT INTO familyLink (familyId, fromId, toId, kind, eventDate, eventPlace) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT DO UPDATE SET eventDate = COALESCE(excluded.eventDate, eventDate),
                   eventPlace = COALESCE(excluded.eventPlace, eventPlace)
-                """,
-            arguments: [familyID, link.from, link.to, link.kind, link.date, link.place])
+                """
+        ).execute(arguments: [familyID, link.from, link.to, link.kind, link.date, link.place])
     }
 
     // MARK: invites
@@ -381,6 +387,7 @@ extension SQLiteStore {
     /// Likes a post (or takes it back); idempotent, the count recomputed in the transaction.
     public func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)? {
         try await pool.write { db in
+            try Self.requireAccount(db, accountID)
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM familyPost WHERE id = ?", arguments: [postID]) != nil else {
                 return nil
             }

@@ -18,29 +18,37 @@ extension SQLiteStore {
                 try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM familyPerson WHERE familyId = ?", arguments: [person.familyId]) ?? 0
             try FamilyPersonRules.checkAdding(count: count)
-            try db.execute(
-                sql: """
-                    INSERT INTO familyPerson (
-                      familyId, name, born, bornPlace, died, diedPlace, addedBy, createdAt, sex, accountId)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    person.familyId, person.name, person.born, person.bornPlace, person.died, person.diedPlace,
-                    person.addedBy, person.createdAt, person.sex, person.accountId,
-                ])
             var added = person
-            added.id = db.lastInsertedRowID
+            added.id = try Self.insert(db, person)
             return added
         }
     }
 
+    /// Writes a person's row (through one prepared statement, reused by an import's rows) and
+    /// returns its number.
+    static func insert(_ db: Database, _ person: FamilyPerson) throws -> Int64 {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO familyPerson (
+                  familyId, name, born, bornPlace, died, diedPlace, addedBy, createdAt, sex, accountId)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            person.familyId, person.name, person.born, person.bornPlace, person.died, person.diedPlace,
+            person.addedBy, person.createdAt, person.sex, person.accountId,
+        ])
+        return db.lastInsertedRowID
+    }
+
+    static func people(_ db: Database, _ familyID: Int64) throws -> [FamilyPerson] {
+        try Row.fetchAll(
+            db, sql: "SELECT \(Self.personColumns) FROM familyPerson WHERE familyId = ? ORDER BY id",
+            arguments: [familyID]
+        ).map(Self.person)
+    }
+
     public func familyPeople(_ familyID: Int64) async throws -> [FamilyPerson] {
-        try await pool.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT \(Self.personColumns) FROM familyPerson WHERE familyId = ? ORDER BY id",
-                arguments: [familyID]
-            ).map(Self.person)
-        }
+        try await pool.read { db in try Self.people(db, familyID) }
     }
 
     public func updateFamilyPerson(_ person: FamilyPerson) async throws {

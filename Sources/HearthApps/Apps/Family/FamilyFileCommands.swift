@@ -102,50 +102,24 @@ enum FamilyFileCommands {
 
     /// Adds the plan's people (those not in the tree already: the same name and birth date)
     /// and their ties; a tie the tree refuses (one making someone their own ancestor) is
-    /// counted, not kept. Nothing is written when the family would hold too many people.
+    /// counted, not kept. Nothing is written when the family would hold too many people. One
+    /// store call, one transaction (`FamilyStore.importFamily`), however large the file.
     static func apply(
         _ plan: FamilyGEDCOM.Plan, _ store: Store, _ family: Stored<FamilyRecord>, by accountID: Int64, now: Date
     ) async throws -> String {
-        let tree = try await FamilyTree.read(store, family)
-        func key(_ name: String, _ born: String?) -> String { name.lowercased() + "\u{0}" + (born ?? "") }
-        var existing: [String: Int64] = [:]
-        for member in tree.members { existing[key(member.name, tree.facts(member.accountId)?.born)] = member.accountId }
-        for person in tree.unclaimed { existing[key(person.name, person.born)] = person.treeID }
-        var ids: [String: Int64] = [:]
-        var fresh: [FamilyGEDCOM.Plan.Person] = []
-        for person in plan.people {
-            if let id = existing[key(person.name, person.born)] { ids[person.xref] = id } else { fresh.append(person) }
-        }
-        let count = tree.people.count
-        guard count + fresh.count <= FamilyPersonRules.maxPeople else {
+        let outcome: FamilyImport.Outcome
+        do {
+            outcome = try await store.importFamily(
+                family.id, people: plan.people, ties: plan.ties, by: accountID, now: now)
+        } catch FamilyPersonError.tooManyToImport(let count, let adding) {
             throw BotError(
-                "not imported: \(family.name) holds \(count) people and the file adds \(fresh.count); "
+                "not imported: \(family.name) holds \(count) people and the file adds \(adding); "
                     + "a family holds at most \(FamilyPersonRules.maxPeople)")
         }
-        for person in fresh {
-            let added = try await store.addFamilyPerson(
-                FamilyPerson(
-                    familyId: family.id, name: person.name, sex: person.sex, born: person.born,
-                    bornPlace: person.bornPlace, died: person.died, diedPlace: person.diedPlace, addedBy: accountID,
-                    createdAt: now))
-            ids[person.xref] = added.treeID
-        }
-        var had = Set(tree.links.map { [$0.from, $0.to, $0.kind == .parent ? 0 : 1] })
-        var (added, refused) = (0, 0)
-        for tie in plan.ties {
-            guard let from = ids[tie.from], let to = ids[tie.to], from != to else { continue }
-            let symmetric = tie.kind != .parent
-            let ends = symmetric ? [min(from, to), max(from, to)] : [from, to]
-            do {
-                try await store.link(family.id, from: from, to: to, kind: tie.kind, date: tie.date, place: tie.place)
-                if had.insert(ends + [symmetric ? 1 : 0]).inserted { added += 1 }
-            } catch FamilyError.wouldCycle {
-                refused += 1
-            }
-        }
+        let (added, refused) = (outcome.tiesAdded, outcome.refused)
         var parts = [
-            "Imported into \(family.name): \(Words.counted(fresh.count, "person", plural: "people")) added, "
-                + "\(plan.people.count - fresh.count) already in the tree, \(Words.counted(added, "tie")) added"
+            "Imported into \(family.name): \(Words.counted(outcome.peopleAdded, "person", plural: "people")) added, "
+                + "\(plan.people.count - outcome.peopleAdded) already in the tree, \(Words.counted(added, "tie")) added"
         ]
         if refused > 0 { parts.append("\(refused) refused (someone would be their own ancestor)") }
         if plan.approximated > 0 {

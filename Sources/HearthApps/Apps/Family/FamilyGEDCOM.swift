@@ -157,17 +157,9 @@ enum FamilyGEDCOM {
 
     /// What a file holds of what Hearth keeps, and what it did not keep.
     struct Plan {
-        struct Person: Equatable {
-            var xref: String
-            var name: String
-            var sex: String?
-            var born, bornPlace, died, diedPlace: String?
-        }
-        struct Tie: Equatable {
-            var from, to: String
-            var kind: FamilyLinkKind
-            var date, place: String?
-        }
+        /// What the store imports (`FamilyStore.importFamily`), as read.
+        typealias Person = FamilyImport.Person
+        typealias Tie = FamilyImport.Tie
         var people: [Person] = []
         var ties: [Tie] = []
         /// Dates kept as their first date (ABT, BEF, BET … AND …), and dates not kept (phrases).
