@@ -1,6 +1,7 @@
 import Foundation
 import HearthCrypto
 import HearthMedia
+import Synchronization
 
 /// Built-in templates' previews: public pictures whose ids come from the template's name, so a
 /// page can link them without drawing anything; each is drawn on its first request
@@ -23,25 +24,41 @@ extension MediaLibrary {
     /// The built-in template whose preview has `id`, if any.
     public func previewTemplate(id: String) -> BuiltinTemplate? { Self.previewTemplates[id] }
 
-    /// Draws the missing previews of `templates` side by side on the pool (the maker shows them
-    /// all at once: its page waits for them, so the browser finds every picture there).
-    public func drawTemplatePreviews(_ templates: [BuiltinTemplate]) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for template in templates { group.addTask { try await self.drawTemplatePreview(template) } }
-            try await group.waitForAll()
-        }
-    }
+    /// Previews drawn in this process, by id: the drawing (under way or done) and the file it
+    /// wrote. A server's media directory starts empty, so each new one drew all forty again: the
+    /// tests run hundreds of servers in one process, and two browsers on the maker at once under
+    /// load took longer than a browser waits. Another library's file is copied instead.
+    private static let drawings = Mutex<[String: Task<URL, any Error>]>([:])
 
-    /// Draws `template`'s preview with its example captions unless it is on disk already.
+    /// Draws `template`'s preview with its example captions unless it is on disk already (or
+    /// copies it from another library of this process that drew it).
     public func drawTemplatePreview(_ template: BuiltinTemplate) async throws {
         let id = Self.templatePreviewID(template.name)
-        guard !FileManager.default.fileExists(atPath: fileURL(id: id, format: "png").path), let renderer else {
-            return
+        let target = fileURL(id: id, format: "png")
+        guard !FileManager.default.fileExists(atPath: target.path), let renderer else { return }
+        let draw: @Sendable () async throws -> URL = {
+            try await self.run {
+                let picture = template.picture()
+                renderer.caption(picture, boxes: template.boxes, captions: template.example)
+                return try self.write(picture.fitted(maxSide: 480).png(level: 3), id: id, format: .png)
+            }
         }
-        try await run {
-            let picture = template.picture()
-            renderer.caption(picture, boxes: template.boxes, captions: template.example)
-            _ = try self.write(picture.fitted(maxSide: 480).png(level: 3), id: id, format: .png)
+        let drawing = Self.drawings.withLock { drawings -> Task<URL, any Error> in
+            if let existing = drawings[id] { return existing }
+            let started = Task { try await draw() }
+            drawings[id] = started
+            return started
         }
+        let drawn = try? await drawing.value
+        if drawn == target { return }
+        let copied = try await run { () -> Bool in
+            guard let drawn, let bytes = FileManager.default.contents(atPath: drawn.path) else { return false }
+            _ = try self.write(Array(bytes), id: id, format: .png)
+            return true
+        }
+        if copied { return }
+        // That drawing failed, or its server's directory is gone: this library draws its own.
+        Self.drawings.withLock { drawings in if drawings[id] == drawing { drawings[id] = nil } }
+        _ = try await draw()
     }
 }

@@ -47,8 +47,8 @@ enum MemeMaker {
         let source = source(typed)
         var templates: [[String: Any]] = []
         let shown = BuiltinTemplate.all.filter { PictureCommands.matches($0, word) }
-        try await media.drawTemplatePreviews(shown)
         for template in shown {
+            // Drawn when the browser first asks for it: a fresh server's page answers at once.
             let preview = media.templatePreviewURL(template)
             templates.append([
                 "name": template.name, "summary": template.summary, "selected": template.name == source,
