@@ -62,6 +62,13 @@ import Testing
             block += (1...22).map { "step \($0)" } + [".", "-", "french", "!recipe post"]
             #expect(block.count >= 50)
             for line in block { try await bot.send("PRIVMSG hearth :\(line)") }
+            // Each line is a store round trip, one after another: the answers are awaited part by
+            // part (each part's prompt shows the lines before it were taken), not all fifty within
+            // one line's patience (CI's first pass got through 25 in 20 s).
+            for prompt in ["Ingredients, one per line", "Steps, one per line", "A photo?", "Cuisine and diet tags"] {
+                try await bot.expect(prompt)
+            }
+            try await bot.expect("“Big batch bread” is ready (22 ingredients, 22 steps)")
             try await bot.expect("Recipe #2 “Big batch bread” is posted")
             try await bot.send("PRIVMSG hearth :!recipe 2")
             try await bot.expect("• ingredient 22")

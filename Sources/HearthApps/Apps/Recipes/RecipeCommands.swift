@@ -130,7 +130,7 @@ enum RecipeCommands {
         }
         let input = CommandLineInput(name: "recipe", words: [], rest: line)
         let request = BotRequest(caller: caller, input: input, command: command, bot: bot, presence: presence)
-        do { return try await draftLine(request, line) } catch let error as BotError {
+        do { return try await draftLine(request, line, draft: draft) } catch let error as BotError {
             return .failed("recipe: \(error.message)", command: "recipe", code: "INVALID_LINE")
         } catch {
             return .failed(
@@ -144,13 +144,11 @@ enum RecipeCommands {
         line.trimmingCharacters(in: .whitespaces).hasSuffix("?")
     }
 
-    /// A line typed while a draft collects lines (not a command).
-    static func draftLine(_ request: BotRequest, _ text: String) async throws -> BotResponse {
+    /// A line typed while a draft collects lines (not a command), into `draft` as just read (one
+    /// read per line: a bot's fifty-line block is fifty of these in a row).
+    static func draftLine(_ request: BotRequest, _ text: String, draft: RecipeDraft) async throws -> BotResponse {
         let me = try request.account()
-        let store = request.services.store
-        guard var draft = try await store.recipeDraft(accountID: me.id), draft.stage != .ready else {
-            return BotResponse([], effects: [writing(me, false)])
-        }
+        var draft = draft
         let before = draft.stage
         try await take(text, into: &draft, request, me)
         try await request.services.store.saveRecipeDraft(draft)
