@@ -129,4 +129,134 @@ import Testing
             #expect(try await store.vote(recipeID: recipe.id + 1000, accountID: fans[0], value: 1) == nil)
         }
     }
+
+    /// Accounts that liked, favourited, voted and commented are deleted while their own marks and
+    /// others' run at once: every count ends equal to the marks kept, nothing deadlocks, and a
+    /// mark of an account already gone is refused as not found (PostgreSQL: a like counted while
+    /// its row went with the account left the meme one too high; an unlike and the deletion
+    /// locked the like and the meme in opposite orders).
+    @Test(arguments: Engine.allCases)
+    func accountsDeletedWhileTheyAndOthersMarkLeaveEveryCountExact(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let author = try await AccountStoreTests.make(store, "author")
+            let things = try await Things.make(store, by: author.id)
+            var leavers: [Int64] = []
+            var stayers: [Int64] = []
+            for n in 0..<Self.clickers / 2 {
+                leavers.append(try await AccountStoreTests.make(store, "leaver\(n)").id)
+                stayers.append(try await AccountStoreTests.make(store, "stayer\(n)").id)
+            }
+            var said: [Int64: Int64] = [:]
+            for (n, leaver) in leavers.enumerated() {
+                try await things.markAll(store, by: leaver, vote: n % 2 == 0 ? 1 : -1)
+                said[leaver] = try await store.addComment(
+                    kind: "meme", targetID: things.meme, accountID: leaver, text: "bye")
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (n, leaver) in leavers.enumerated() {
+                    group.addTask { _ = try await store.deleteAccount(id: leaver) }
+                    let comment = said[leaver]
+                    group.addTask {
+                        // Its own marks taken back and made again while it goes: each lands before
+                        // the deletion (which takes it off) or finds the account gone.
+                        try await Self.unlessGone { try await things.unmarkAll(store, by: leaver) }
+                        try await Self.unlessGone {
+                            _ = try await store.deleteComment(id: comment ?? 0, by: leaver)
+                        }
+                        try await Self.unlessGone {
+                            try await things.markAll(store, by: leaver, vote: n % 2 == 0 ? -1 : 1)
+                        }
+                    }
+                }
+                for (n, stayer) in stayers.enumerated() {
+                    group.addTask {
+                        try await things.markAll(store, by: stayer, vote: n % 3 == 0 ? -1 : 1)
+                        if n % 2 == 1 { try await things.unmarkAll(store, by: stayer) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            for leaver in leavers { #expect(try await store.account(id: leaver) == nil) }
+            try await things.expectCountsMatchMarks(store, accounts: [author.id] + stayers)
+        }
+    }
+
+    /// Runs a mark of an account that may be deleted meanwhile: true when it landed, false when
+    /// the account was gone; any other failure (a deadlock, a foreign key) fails the test.
+    @discardableResult
+    static func unlessGone(_ mark: () async throws -> Void) async throws -> Bool {
+        do {
+            try await mark()
+            return true
+        } catch StoreError.notFound {
+            return false
+        }
+    }
+
+    /// A meme, a recipe and a family post, each liked (favourited, voted) and commented on.
+    struct Things: Sendable {
+        var meme: Int64
+        var recipe: Int64
+        var post: Int64
+
+        static func make(_ store: any EngineStore, by author: Int64) async throws -> Things {
+            let image = String(repeating: "c", count: 32)
+            try await store.addImage(
+                ImageRecord(id: image, ownerId: author, kind: "meme", format: "jpeg", width: 8, height: 8, bytes: 10))
+            let meme = try await store.addMeme(
+                MemeRecord(accountId: author, imageId: image, source: "x", caption: "c"), feedText: "made #ID")
+            let recipe = try await store.addRecipe(
+                RecipeRecord(
+                    accountId: author, title: "Soup", ingredients: "water", steps: "boil", photoImageId: nil,
+                    tags: ""), fromDraft: false, feedText: "posted #ID")
+            let family = try await store.foundFamily(name: "Rivers", founderID: author, now: Date())
+            let post = try await store.addFamilyPost(
+                FamilyPost(
+                    familyId: family.id, accountId: author, kind: "text", text: "garden", imageId: nil,
+                    eventDate: nil, createdAt: Date()))
+            return Things(meme: meme.id, recipe: recipe.id, post: post.id)
+        }
+
+        /// Every kind of mark, one after another.
+        func markAll(_ store: any EngineStore, by account: Int64, vote: Int) async throws {
+            _ = try await store.react(.like, memeID: meme, accountID: account, on: true)
+            _ = try await store.react(.fav, memeID: meme, accountID: account, on: true)
+            _ = try await store.vote(recipeID: recipe, accountID: account, value: vote)
+            _ = try await store.likePost(post, accountID: account, on: true)
+            for (kind, id) in [("meme", meme), ("recipe", recipe), ("post", post)] {
+                _ = try await store.addComment(kind: kind, targetID: id, accountID: account, text: "hi")
+            }
+        }
+
+        func unmarkAll(_ store: any EngineStore, by account: Int64) async throws {
+            _ = try await store.react(.like, memeID: meme, accountID: account, on: false)
+            _ = try await store.react(.fav, memeID: meme, accountID: account, on: false)
+            _ = try await store.vote(recipeID: recipe, accountID: account, value: 0)
+            _ = try await store.likePost(post, accountID: account, on: false)
+        }
+
+        /// Every count on the three equals the marks `accounts` (everyone left) keep on it.
+        func expectCountsMatchMarks(_ store: any EngineStore, accounts: [Int64]) async throws {
+            var (likes, favs, ups, downs, postLikes) = (0, 0, 0, 0, 0)
+            for account in accounts {
+                likes += try await store.hasReacted(.like, memeID: meme, accountID: account) ? 1 : 0
+                favs += try await store.hasReacted(.fav, memeID: meme, accountID: account) ? 1 : 0
+                let vote = try await store.recipeMarks(recipe, by: account).vote
+                (ups, downs) = (ups + (vote > 0 ? 1 : 0), downs + (vote < 0 ? 1 : 0))
+                postLikes += try await store.likedPosts([post], accountID: account).count
+            }
+            func said(_ kind: String, _ id: Int64) async throws -> Int {
+                try await store.comments(kind: kind, targetID: id, page: 1, viewer: nil).total
+            }
+            let memeRow = try #require(try await store.meme(id: meme)).meme
+            #expect(memeRow.likes == likes && memeRow.favs == favs, "likes \(likes), favourites \(favs)")
+            #expect(memeRow.comments == (try await said("meme", meme)))
+            let recipeRow = try #require(try await store.recipe(id: recipe)).recipe
+            #expect(recipeRow.ups == ups && recipeRow.downs == downs, "ups \(ups), downs \(downs)")
+            #expect(recipeRow.comments == (try await said("recipe", recipe)))
+            let postRow = try #require(try await store.familyPost(id: post))
+            #expect(postRow.likes == postLikes, "post likes \(postLikes)")
+            #expect(postRow.comments == (try await said("post", post)))
+        }
+    }
 }

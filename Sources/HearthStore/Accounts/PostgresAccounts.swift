@@ -130,6 +130,7 @@ extension PostgresStore: AccountStore {
     @discardableResult
     public func deleteAccount(id: Int64) async throws -> AccountDeletion {
         try await transaction { db in
+            guard try await Self.lockForDeletion(db, accountID: id, self.logger) else { return AccountDeletion() }
             var rendered: [String] = []
             for try await imageID in try await db.query(
                 "SELECT DISTINCT imageId FROM meme WHERE accountId = \(id)", logger: self.logger
@@ -158,6 +159,40 @@ extension PostgresStore: AccountStore {
             }
             return AccountDeletion(renders: orphans, families: families)
         }
+    }
+
+    /// Locks the account's row, then every meme, recipe and post it made or marked, in one order
+    /// (kind, then id): the order marks take them in (`MarkStatement`), so neither waits for the
+    /// other in a circle. Marks of the account under way finish first, and are taken off with the
+    /// rest; later ones find it gone. False when there is no such account.
+    static func lockForDeletion(_ db: PostgresConnection, accountID id: Int64, _ logger: Logger) async throws -> Bool {
+        guard !(try await db.rows("SELECT 1 FROM account WHERE id = \(id) FOR UPDATE", logger)).isEmpty else {
+            return false
+        }
+        for query: PostgresQuery in [
+            """
+            SELECT 1 FROM meme WHERE accountId = \(id)
+              OR id IN (SELECT memeId FROM memeLike WHERE accountId = \(id)
+              UNION SELECT memeId FROM memeFav WHERE accountId = \(id)
+              UNION SELECT targetId FROM comment WHERE kind = 'meme' AND accountId = \(id))
+            ORDER BY id FOR UPDATE
+            """,
+            """
+            SELECT 1 FROM recipe WHERE accountId = \(id)
+              OR id IN (SELECT recipeId FROM recipeVote WHERE accountId = \(id)
+              UNION SELECT targetId FROM comment WHERE kind = 'recipe' AND accountId = \(id))
+            ORDER BY id FOR UPDATE
+            """,
+            """
+            SELECT 1 FROM familyPost WHERE accountId = \(id)
+              OR id IN (SELECT postId FROM postLike WHERE accountId = \(id)
+              UNION SELECT targetId FROM comment WHERE kind = 'post' AND accountId = \(id))
+            ORDER BY id FOR UPDATE
+            """,
+        ] {
+            _ = try await db.rows(query, logger)
+        }
+        return true
     }
 
     /// Takes back what the account gave to others' counts (likes, favourites, votes,

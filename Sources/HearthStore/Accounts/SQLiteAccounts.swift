@@ -169,6 +169,15 @@ extension SQLiteStore {
         return AccountDeletion(renders: orphans, families: families)
     }
 
+    /// A mark (a like, a vote, a comment) of an account that is gone is refused as on PostgreSQL,
+    /// not by its foreign key's error. Writes here come one at a time, so an account deleted
+    /// meanwhile has taken its marks off whole before, or is deleted after with this one.
+    static func requireAccount(_ db: Database, _ id: Int64) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM account WHERE id = ?", arguments: [id]) != nil else {
+            throw StoreError.notFound
+        }
+    }
+
     public func addResumeToken(accountID: Int64, tokenHash: String, expiresAt: Date, now: Date = Date()) async throws {
         try await pool.write { db in
             try db.execute(

@@ -20,6 +20,8 @@ public protocol CommentStore: Sendable {
     /// The account that owns a commentable thing, or nil when it does not exist.
     func commentTargetOwner(kind: String, id: Int64) async throws -> Int64?
 
+    /// The new comment's id, and its target's count one up; nil when there is no such thing,
+    /// `StoreError.notFound` when the account is gone.
     func addComment(kind: String, targetID: Int64, accountID: Int64, text: String, now: Date) async throws -> Int64?
 
     /// Comments oldest first, `commentPageSize` a page, hiding people `viewer` blocks or who block them.

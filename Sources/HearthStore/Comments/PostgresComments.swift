@@ -14,14 +14,20 @@ extension PostgresStore: CommentStore {
         guard let table = CommentKinds.tables[kind] else { return nil }
         // One statement: the target's row stays locked only while it runs, not for the insert and
         // commit after it (two dozen commenting on one meme at once queued behind it).
-        return try await rows(
-            """
-            WITH target AS (
-              UPDATE \(unescaped: table) SET comments = comments + 1 WHERE id = \(targetID) RETURNING id)
-            INSERT INTO comment (kind, targetId, accountId, text, createdAt)
-            SELECT \(kind), id, \(accountID), \(text), \(now) FROM target RETURNING id
-            """
-        ).first?.decode(Int64.self)
+        var binds = Self.markBinds(account: accountID, target: targetID)
+        binds.append(kind)
+        binds.append(text)
+        binds.append(now)
+        return try await mark(
+            MarkStatement(
+                table: table,
+                changes: """
+                    changed AS (
+                      INSERT INTO comment (kind, targetId, accountId, text, createdAt)
+                      SELECT $3, id, $1, $4, $5 FROM target RETURNING id)
+                    """,
+                counts: "comments = comments + (SELECT COUNT(*) FROM changed)", answer: "(SELECT id FROM changed)"),
+            binds)[1].decode(Int64?.self)
     }
 
     public func comments(kind: String, targetID: Int64, page: Int, viewer: Int64?) async throws -> (
@@ -47,20 +53,32 @@ extension PostgresStore: CommentStore {
         return (found, Int(total))
     }
 
+    /// The comment goes with its count in one statement, the target's row locked before the
+    /// comment's as account and meme deletions take them (`MarkStatement`); a comment whose thing
+    /// is gone altogether still goes.
     public func deleteComment(id: Int64, by accountID: Int64) async throws -> (kind: String, targetID: Int64)? {
-        try await transaction { db in
-            guard
-                let (kind, target) = try await db.rows(
-                    "DELETE FROM comment WHERE id = \(id) AND accountId = \(accountID) RETURNING kind, targetId",
-                    self.logger
-                ).first?.decode((String, Int64).self)
-            else { return nil }
-            if let table = CommentKinds.tables[kind] {
-                try await db.query(
-                    "UPDATE \(unescaped: table) SET comments = GREATEST(0, comments - 1) WHERE id = \(target)",
-                    logger: self.logger)
-            }
-            return (kind, target)
+        guard
+            let (kind, target) = try await rows(
+                "SELECT kind, targetId FROM comment WHERE id = \(id) AND accountId = \(accountID)"
+            ).first?.decode((String, Int64).self), let table = CommentKinds.tables[kind]
+        else { return nil }
+        var binds = Self.markBinds(account: accountID, target: target)
+        binds.append(id)
+        do {
+            let gone = try await mark(
+                MarkStatement(
+                    table: table,
+                    changes: """
+                        changed AS (
+                          DELETE FROM comment WHERE id = $3 AND accountId = $1
+                            AND (EXISTS (SELECT 1 FROM target) OR NOT EXISTS (SELECT 1 FROM \(table) WHERE id = $2))
+                          RETURNING 1)
+                        """,
+                    counts: "comments = GREATEST(0, comments - (SELECT COUNT(*) FROM changed))",
+                    answer: "(SELECT COUNT(*) FROM changed)"), binds)[1].decode(Int64.self)
+            return gone > 0 ? (kind, target) : nil
+        } catch StoreError.notFound {
+            return nil  // the account went meanwhile, its comments with it
         }
     }
 }

@@ -15,6 +15,7 @@ extension SQLiteStore {
     {
         guard let table = CommentKinds.tables[kind] else { return nil }
         return try await pool.write { db in
+            try Self.requireAccount(db, accountID)
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE id = ?", arguments: [targetID]) != nil else {
                 return nil
             }

@@ -383,26 +383,26 @@ extension PostgresStore: FamilyStore {
 
     /// One statement, as meme likes: the post's row is locked only while it runs, not across the
     /// three round trips of a transaction that took it first (a family liking a post at once
-    /// queued behind it on a loaded database). The count moves by what changed.
+    /// queued behind it on a loaded database). The count moves by what changed; the locks come in
+    /// the order every mark takes them (`MarkStatement`).
     public func likePost(_ postID: Int64, accountID: Int64, on: Bool) async throws -> (changed: Bool, count: Int)? {
-        let query: PostgresQuery =
+        let changes =
             on
             ? """
-            WITH changed AS (
-              INSERT INTO postLike (postId, accountId)
-              SELECT id, \(accountID) FROM familyPost WHERE id = \(postID)
-              ON CONFLICT DO NOTHING RETURNING 1)
-            UPDATE familyPost SET likes = likes + (SELECT COUNT(*) FROM changed)
-            WHERE id = \(postID) RETURNING likes, (SELECT COUNT(*) FROM changed)
+            changed AS (
+              INSERT INTO postLike (postId, accountId) SELECT id, $1 FROM target ON CONFLICT DO NOTHING RETURNING 1)
             """
             : """
-            WITH changed AS (
-              DELETE FROM postLike WHERE postId = \(postID) AND accountId = \(accountID) RETURNING 1)
-            UPDATE familyPost SET likes = likes - (SELECT COUNT(*) FROM changed)
-            WHERE id = \(postID) RETURNING likes, (SELECT COUNT(*) FROM changed)
+            changed AS (
+              DELETE FROM postLike WHERE postId = $2 AND accountId = $1 AND EXISTS (SELECT 1 FROM target) RETURNING 1)
             """
-        guard let row = try await rows(query).first else { return nil }
-        let (count, changed) = try row.decode((Int64, Int64).self)
-        return (changed > 0, Int(count))
+        let row = try await mark(
+            MarkStatement(
+                table: "familyPost", changes: changes,
+                counts: "likes = likes \(on ? "+" : "-") (SELECT COUNT(*) FROM changed)",
+                answer: "(SELECT likes FROM counted), (SELECT COUNT(*) FROM changed)"),
+            Self.markBinds(account: accountID, target: postID))
+        guard let count = try row[1].decode(Int64?.self) else { return nil }
+        return (try row[2].decode(Int64.self) > 0, Int(count))
     }
 }

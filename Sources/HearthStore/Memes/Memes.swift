@@ -42,6 +42,7 @@ public protocol MemeStore: Sendable {
     /// Likes or favourites a meme (or takes it back). Idempotent; the count changes with the mark,
     /// atomically, so it stays exact however many people click at once.
     /// Returns whether anything changed and the new count; nil when there is no such meme.
+    /// Throws `StoreError.notFound` when the account is gone (deleted meanwhile).
     func react(_ reaction: Reaction, memeID: Int64, accountID: Int64, on: Bool, now: Date) async throws -> (
         changed: Bool, count: Int
     )?

@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 
 /// Memes, likes and favourites on PostgreSQL. A reaction locks its meme's row, so the count
-/// recomputed in the same transaction stays exact however many people click at once.
+/// moved in the same statement stays exact however many people click at once.
 extension PostgresStore: MemeStore {
     static let memeColumns = "id, accountId, imageId, source, caption, likes, favs, comments, createdAt"
     static let memeSelect = """
@@ -73,31 +73,33 @@ extension PostgresStore: MemeStore {
     /// One statement, so the meme's row is locked only while it runs: a transaction that took the
     /// row first and let go at its commit, three round trips later, kept a dozen people liking one
     /// meme at once waiting in line on a loaded database, the last past the statement timeout.
-    /// The count moves by what changed (account deletion takes its marks off the same way).
+    /// The count moves by what changed (account deletion takes its marks off the same way); the
+    /// locks come in the order every mark takes them (`MarkStatement`).
     public func react(_ reaction: Reaction, memeID: Int64, accountID: Int64, on: Bool, now: Date) async throws
         -> (changed: Bool, count: Int)?
     {
         let table = reaction == .like ? "memeLike" : "memeFav"
         let column = reaction == .like ? "likes" : "favs"
-        let query: PostgresQuery =
+        var binds = Self.markBinds(account: accountID, target: memeID)
+        if on { binds.append(now) }
+        let changes =
             on
             ? """
-            WITH changed AS (
-              INSERT INTO \(unescaped: table) (memeId, accountId, createdAt)
-              SELECT id, \(accountID), \(now) FROM meme WHERE id = \(memeID)
+            changed AS (
+              INSERT INTO \(table) (memeId, accountId, createdAt) SELECT id, $1, $3 FROM target
               ON CONFLICT DO NOTHING RETURNING 1)
-            UPDATE meme SET \(unescaped: column) = \(unescaped: column) + (SELECT COUNT(*) FROM changed)
-            WHERE id = \(memeID) RETURNING \(unescaped: column), (SELECT COUNT(*) FROM changed)
             """
             : """
-            WITH changed AS (
-              DELETE FROM \(unescaped: table) WHERE memeId = \(memeID) AND accountId = \(accountID) RETURNING 1)
-            UPDATE meme SET \(unescaped: column) = \(unescaped: column) - (SELECT COUNT(*) FROM changed)
-            WHERE id = \(memeID) RETURNING \(unescaped: column), (SELECT COUNT(*) FROM changed)
+            changed AS (
+              DELETE FROM \(table) WHERE memeId = $2 AND accountId = $1 AND EXISTS (SELECT 1 FROM target) RETURNING 1)
             """
-        guard let row = try await rows(query).first else { return nil }
-        let (count, changed) = try row.decode((Int64, Int64).self)
-        return (changed > 0, Int(count))
+        let row = try await mark(
+            MarkStatement(
+                table: "meme", changes: changes,
+                counts: "\(column) = \(column) \(on ? "+" : "-") (SELECT COUNT(*) FROM changed)",
+                answer: "(SELECT \(column) FROM counted), (SELECT COUNT(*) FROM changed)"), binds)
+        guard let count = try row[1].decode(Int64?.self) else { return nil }
+        return (try row[2].decode(Int64.self) > 0, Int(count))
     }
 
     public func hasReacted(_ reaction: Reaction, memeID: Int64, accountID: Int64) async throws -> Bool {

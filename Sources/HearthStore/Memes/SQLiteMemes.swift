@@ -65,6 +65,7 @@ extension SQLiteStore {
         let table = reaction == .like ? "memeLike" : "memeFav"
         let column = reaction == .like ? "likes" : "favs"
         return try await pool.write { db in
+            try Self.requireAccount(db, accountID)
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM meme WHERE id = ?", arguments: [memeID]) != nil else {
                 return nil
             }

@@ -3,7 +3,7 @@ import PostgresNIO
 
 /// Recipes, drafts, votes and saves on PostgreSQL, with full-text search on the generated
 /// `search` tsvector (GIN index, `ts_rank` with the title weighing most). A vote locks its
-/// recipe's row, so the counts recomputed in the same transaction stay exact.
+/// recipe's row, so the counts moved in the same statement stay exact.
 extension PostgresStore: RecipeStore {
     static let recipeColumns =
         "id, accountId, title, ingredients, steps, photoImageId, tags, source, ups, downs, comments, createdAt, "
@@ -125,38 +125,44 @@ extension PostgresStore: RecipeStore {
     /// once queued behind it on a loaded database). The counts move by what changed: the vote's
     /// old value is read under the vote row's lock, so a change of mind moves both. Of two votes
     /// by one account whose first ever vote on the recipe comes at the same moment, one is kept.
+    /// The locks come in the order every mark takes them (`MarkStatement`).
     public func vote(recipeID: Int64, accountID: Int64, value: Int) async throws -> (ups: Int, downs: Int)? {
-        let query: PostgresQuery =
-            value == 0
-            ? """
-            WITH delta AS (
-              DELETE FROM recipeVote WHERE recipeId = \(recipeID) AND accountId = \(accountID)
-              RETURNING value, -1 AS n)
-            UPDATE recipe SET ups = ups + (SELECT COALESCE(SUM(n), 0) FROM delta WHERE value > 0),
-              downs = downs + (SELECT COALESCE(SUM(n), 0) FROM delta WHERE value < 0)
-            WHERE id = \(recipeID) RETURNING ups, downs
-            """
-            : """
-            WITH old AS (
-              SELECT value FROM recipeVote WHERE recipeId = \(recipeID) AND accountId = \(accountID) FOR UPDATE),
-            updated AS (
-              UPDATE recipeVote SET value = \(Int64(value))
-              WHERE recipeId = \(recipeID) AND accountId = \(accountID) AND EXISTS (SELECT 1 FROM old)
-              RETURNING value),
-            added AS (
-              INSERT INTO recipeVote (recipeId, accountId, value)
-              SELECT id, \(accountID), \(Int64(value)) FROM recipe
-              WHERE id = \(recipeID) AND NOT EXISTS (SELECT 1 FROM old)
-              ON CONFLICT DO NOTHING RETURNING value),
-            delta AS (
-              SELECT value, 1 AS n FROM updated UNION ALL SELECT value, 1 FROM added
-              UNION ALL SELECT value, -1 FROM old WHERE EXISTS (SELECT 1 FROM updated))
-            UPDATE recipe SET ups = ups + (SELECT COALESCE(SUM(n), 0) FROM delta WHERE value > 0),
-              downs = downs + (SELECT COALESCE(SUM(n), 0) FROM delta WHERE value < 0)
-            WHERE id = \(recipeID) RETURNING ups, downs
-            """
-        guard let row = try await rows(query).first else { return nil }
-        let (ups, downs) = try row.decode((Int64, Int64).self)
+        var binds = Self.markBinds(account: accountID, target: recipeID)
+        let changes: String
+        if value == 0 {
+            changes = """
+                delta AS (
+                  DELETE FROM recipeVote WHERE recipeId = $2 AND accountId = $1 AND EXISTS (SELECT 1 FROM target)
+                  RETURNING value, -1 AS n)
+                """
+        } else {
+            binds.append(Int64(value))
+            changes = """
+                old AS (
+                  SELECT value FROM recipeVote
+                  WHERE recipeId = $2 AND accountId = $1 AND EXISTS (SELECT 1 FROM target) FOR UPDATE),
+                updated AS (
+                  UPDATE recipeVote SET value = $3
+                  WHERE recipeId = $2 AND accountId = $1 AND EXISTS (SELECT 1 FROM old)
+                  RETURNING value),
+                added AS (
+                  INSERT INTO recipeVote (recipeId, accountId, value)
+                  SELECT id, $1, $3 FROM target WHERE NOT EXISTS (SELECT 1 FROM old)
+                  ON CONFLICT DO NOTHING RETURNING value),
+                delta AS (
+                  SELECT value, 1 AS n FROM updated UNION ALL SELECT value, 1 FROM added
+                  UNION ALL SELECT value, -1 FROM old WHERE EXISTS (SELECT 1 FROM updated))
+                """
+        }
+        let row = try await mark(
+            MarkStatement(
+                table: "recipe", changes: changes,
+                counts: """
+                    ups = ups + (SELECT COALESCE(SUM(n), 0) FROM delta WHERE value > 0),
+                    downs = downs + (SELECT COALESCE(SUM(n), 0) FROM delta WHERE value < 0)
+                    """,
+                answer: "(SELECT ups FROM counted), (SELECT downs FROM counted)"), binds)
+        guard let ups = try row[1].decode(Int64?.self), let downs = try row[2].decode(Int64?.self) else { return nil }
         return (Int(ups), Int(downs))
     }
 

@@ -110,7 +110,7 @@ public protocol RecipeStore: Sendable {
     func deleteRecipe(id: Int64, by accountID: Int64) async throws -> Bool
 
     /// Sets the account's vote (+1, -1, or 0 to take it back); the counts change with it,
-    /// atomically. Nil when there is no such recipe.
+    /// atomically. Nil when there is no such recipe; `StoreError.notFound` when the account is gone.
     func vote(recipeID: Int64, accountID: Int64, value: Int) async throws -> (ups: Int, downs: Int)?
 
     func saveRecipe(_ recipeID: Int64, for accountID: Int64, saved: Bool) async throws -> Bool?

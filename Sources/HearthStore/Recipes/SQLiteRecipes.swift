@@ -74,6 +74,7 @@ extension SQLiteStore {
     /// same transaction. Nil when there is no such recipe.
     public func vote(recipeID: Int64, accountID: Int64, value: Int) async throws -> (ups: Int, downs: Int)? {
         try await pool.write { db in
+            try Self.requireAccount(db, accountID)
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM recipe WHERE id = ?", arguments: [recipeID]) != nil else {
                 return nil
             }
