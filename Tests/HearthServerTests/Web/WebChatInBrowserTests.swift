@@ -62,7 +62,9 @@ import Testing
                     "document.querySelectorAll('#messages .log:not([hidden]) .message')"
                         + ".length >= 100")
                 #expect(try await Self.lineNumbers(browser).last == 300)
-                for _ in 0..<6 where try await Self.lineNumbers(browser).first != 1 {
+                // Each scroll up must bring more lines (the wait below fails otherwise); how many it
+                // takes depends on the pages' size and on lines the first page was still receiving.
+                for _ in 0..<20 where try await Self.lineNumbers(browser).first != 1 {
                     let before = try await Self.lineNumbers(browser).count
                     try await browser.evaluate("document.getElementById('messages').scrollTop = 0")
                     try await browser.waitUntil(
