@@ -165,17 +165,23 @@ public final class HearthServer: Sendable {
     }
 
     /// The HTTPS port once listening (0 when TLS is off).
-    public func httpsPort() async -> Int { await readyHTTPS.wait() }
+    public func httpsPort() async throws -> Int { try await readyHTTPS.wait() }
 
     /// The bound ports (useful with port 0 in tests), once both listeners are up.
     /// The TLS port once listening (0 when TLS is off).
-    public func tlsPort() async -> Int { await readyTLS.wait() }
+    public func tlsPort() async throws -> Int { try await readyTLS.wait() }
 
     /// The host users see for a connection from `address` (its cloak, unless cloaking is off).
     public func shownHost(for address: String) -> String { core.shownHost(for: address) }
 
-    public func ports() async -> (irc: Int, http: Int) {
-        (await readyIRC.wait(), await readyHTTP.wait())
+    public func ports() async throws -> (irc: Int, http: Int) {
+        (try await readyIRC.wait(), try await readyHTTP.wait())
+    }
+
+    /// The start ended (`error`: a listener or a startup read failed, or the services stopped) before
+    /// some listener was up: whoever waits for its port is told so instead of waiting for ever.
+    public func startEnded(_ error: any Error) {
+        for ready in [readyIRC, readyTLS, readyHTTP, readyHTTPS, readyMetrics] { ready.fail(error) }
     }
 
     func makeHTTP(tls: TLSConfiguration?) throws -> any Service {
@@ -239,7 +245,7 @@ public final class HearthServer: Sendable {
     }
 
     /// The metrics port once listening (when `metricsPort` is set).
-    public func metricsPort() async -> Int { await readyMetrics.wait() }
+    public func metricsPort() async throws -> Int { try await readyMetrics.wait() }
 
     /// A peer's address as people write it: on a dual-stack listener (`--host ::`) IPv4 clients
     /// arrive as ::ffff:a.b.c.d.
@@ -339,30 +345,17 @@ public final class HearthServer: Sendable {
 
         func run() async throws {
             let core = server.core
-            try await core.loadRegisteredChannels()
-            try await core.loadServerBans()
-            try await core.loadGuardedChannels()
-            // In a network: enter it before anyone can connect, and keep up with it until the end.
-            try await core.network?.start()
-            let networkRun = core.network.map { network in Task { await network.run() } }
-            await core.network?.waitUntilSynced(limit: .seconds(5))
-            try await core.loadAlwaysOn()
-            let plain = try await server.listenPlain()
-            server.readyIRC.set(plain.port)
-            core.logger.info(
-                "IRC listening on \(server.config.host):\(plain.port) (I/O: \(server.config.io.available.rawValue))")
-            // TLS (port 6697 by default) when a certificate and key are given.
-            var tlsChannel: Channel?
-            if let configuration = try server.tlsConfiguration() {
-                let context = try NIOSSLContext(configuration: HearthServer.askingForClientCertificates(configuration))
-                tlsChannel = try await server.bootstrap(tls: context).bind(
-                    host: server.config.host, port: server.config.tlsPort
-                ).get()
-                core.logger.info(
-                    "IRC over TLS listening on \(server.config.host):\(tlsChannel?.localAddress?.port ?? 0)")
+            let (plain, tlsChannel, networkRun): Started
+            do {
+                (plain, tlsChannel, networkRun) = try await start()
+            } catch {
+                // Said at error level (the service group logs a service's error only at debug), and every
+                // port's waiter told; the store's connections go now, not when the process ends.
+                core.logger.error("the server could not start: \(error)")
+                server.startEnded(error)
+                await server.store.close()
+                throw error
             }
-            core.tlsListeningPort.store(tlsChannel?.localAddress?.port ?? 0, ordering: .relaxed)
-            server.readyTLS.set(tlsChannel?.localAddress?.port ?? 0)
             let registry = Task { await core.runChannelSaves() }
             let expiry = Task { await core.runHistoryExpiry() }
             let searchBackfill = Task { await core.runHistorySearchBackfill() }
@@ -397,6 +390,40 @@ public final class HearthServer: Sendable {
             #if os(Linux)
                 server.epoll?.stop()
             #endif
+        }
+
+        typealias Started = (
+            plain: (port: Int, close: @Sendable () async -> Void), tls: Channel?, network: Task<Void, Never>?
+        )
+
+        /// Everything before the first client may come: saved state read, the network entered, ports bound.
+        private func start() async throws -> Started {
+            let core = server.core
+            try await core.loadRegisteredChannels()
+            try await core.loadServerBans()
+            try await core.loadGuardedChannels()
+            // In a network: enter it before anyone can connect, and keep up with it until the end.
+            try await core.network?.start()
+            let networkRun = core.network.map { network in Task { await network.run() } }
+            await core.network?.waitUntilSynced(limit: .seconds(5))
+            try await core.loadAlwaysOn()
+            let plain = try await server.listenPlain()
+            server.readyIRC.set(plain.port)
+            core.logger.info(
+                "IRC listening on \(server.config.host):\(plain.port) (I/O: \(server.config.io.available.rawValue))")
+            // TLS (port 6697 by default) when a certificate and key are given.
+            var tlsChannel: Channel?
+            if let configuration = try server.tlsConfiguration() {
+                let context = try NIOSSLContext(configuration: HearthServer.askingForClientCertificates(configuration))
+                tlsChannel = try await server.bootstrap(tls: context).bind(
+                    host: server.config.host, port: server.config.tlsPort
+                ).get()
+                core.logger.info(
+                    "IRC over TLS listening on \(server.config.host):\(tlsChannel?.localAddress?.port ?? 0)")
+            }
+            core.tlsListeningPort.store(tlsChannel?.localAddress?.port ?? 0, ordering: .relaxed)
+            server.readyTLS.set(tlsChannel?.localAddress?.port ?? 0)
+            return (plain, tlsChannel, networkRun)
         }
     }
 }

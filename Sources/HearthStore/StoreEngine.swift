@@ -6,6 +6,7 @@ public enum StoreEngine {
     /// Files and directories of the data directory whose permissions were tightened (SQLite).
     public static func open(
         database: DatabaseURL?, dataDirectory: String, poolSize: Int = PostgresStore.defaultPoolSize,
+        operationTimeout: Duration = PostgresStore.defaultOperationTimeout,
         logger: Logger = Logger(label: "hearth.store")
     ) async throws -> any Store {
         guard let database else {
@@ -19,6 +20,7 @@ public enum StoreEngine {
         for path in try DataDirectory.secure(dataDirectory) {
             logger.notice("made \(path) private to this user (it was readable by others)")
         }
-        return try await PostgresStore.open(database, poolSize: poolSize, logger: logger)
+        return try await PostgresStore.open(
+            database, poolSize: poolSize, operationTimeout: operationTimeout, logger: logger)
     }
 }

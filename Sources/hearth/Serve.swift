@@ -173,7 +173,7 @@ struct Serve: AsyncParsableCommand {
         // (its ports never come, so nobody waits for them).
         let phase = Mutex(Phase.starting)
         let announce = Task {
-            let (irc, http) = await server.ports()
+            guard let (irc, http) = try? await server.ports() else { return }
             guard phase.withLock({ $0.advance(from: .starting, to: .up) }) else { return }
             let ways = "nc localhost \(irc) · IRC clients on port \(irc) · http://localhost:\(http)/health"
             logger.info("Hearth \(HearthVersion.number) is up: \(ways) · data in \(store.location)")

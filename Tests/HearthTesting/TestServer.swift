@@ -80,13 +80,24 @@ public final class TestServer: Sendable {
         logger.logLevel = logs == nil ? .warning : .trace
         var database = setup.database
         if database == nil && !setup.sqliteOnly { database = try await Self.database(for: config.dataDirectory) }
+        // A store call's limit as the store's own tests have it on a crowded CI machine (40 servers on one
+        // PostgreSQL and two cores): the default 5 s once timed out a server's startup reads there.
         let store = try await StoreEngine.open(
-            database: database, dataDirectory: config.dataDirectory, poolSize: setup.databasePool, logger: logger)
+            database: database, dataDirectory: config.dataDirectory, poolSize: setup.databasePool,
+            operationTimeout: .seconds(30), logger: logger)
         let server = try HearthServer(
             config: config, apps: BuiltInApps.builtIn(setup.apps), store: store, logger: logger)
         let group = ServiceGroup(configuration: .init(services: try server.services, logger: logger))
-        let task = Task { try await group.run() }
-        let (irc, http) = await server.ports()
+        let task = Task {
+            do { try await group.run() } catch {
+                server.startEnded(error)
+                throw error
+            }
+            server.startEnded(StoppedBeforeStart())
+        }
+        // Throws, naming why, when the server ended before its ports were up (a startup read past the
+        // store's time limit, a port taken): such a start once left a test waiting for ever.
+        let (irc, http) = try await server.ports()
         return TestServer(
             server: server, group: group, task: task, irc: irc, http: http, dir: config.dataDirectory,
             sql: TestSQL(store: store, postgres: database))
@@ -118,6 +129,13 @@ public final class TestServer: Sendable {
         return url
     }
 
+    /// How long a graceful stop may take before its test fails: far past any store call's limit.
+    static let stopLimit: Duration = .seconds(120)
+
+    struct StoppedBeforeStart: Error, CustomStringConvertible {
+        var description: String { "the server's services stopped before its ports were up" }
+    }
+
     private init(
         server: HearthServer, group: ServiceGroup, task: Task<Void, Error>, irc: Int, http: Int, dir: String,
         sql: TestSQL
@@ -137,7 +155,22 @@ public final class TestServer: Sendable {
 
     public func stop() async {
         await group.triggerGracefulShutdown()
-        _ = try? await task.value
+        // A stop that never ends fails its test by name after `stopLimit` (the test then goes on, the
+        // server left behind), instead of holding the whole pass until CI's own limit.
+        let stopped = Ready()
+        let task = self.task
+        Task {
+            _ = try? await task.value
+            stopped.set(0)
+        }
+        let timer = Task {
+            try? await Task.sleep(for: Self.stopLimit)
+            stopped.fail(CancellationError())
+        }
+        if (try? await stopped.wait()) == nil {
+            Issue.record("the server did not stop within \(Self.stopLimit)")
+        }
+        timer.cancel()
     }
 
     public func connect() async throws -> TestClient {

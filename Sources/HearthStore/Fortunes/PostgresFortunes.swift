@@ -216,9 +216,14 @@ extension PostgresStore: FortuneStore {
     }
 
     public func shareLocation(accountID: Int64, _ location: SharedLocation) async throws {
-        try await client.withConnection { db in
-            try await Self.shareLocation(db, accountID: accountID, location, self.logger)
-        }
+        let (client, logger) = (self.client, self.logger)
+        do {
+            try await bounded {
+                try await client.withConnection { db in
+                    try await Self.shareLocation(db, accountID: accountID, location, logger)
+                }
+            }
+        } catch { throw Self.failure(error) }
     }
 
     public func lastLocation(accountID: Int64) async throws -> SharedLocation? {

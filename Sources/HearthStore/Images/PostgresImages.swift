@@ -31,7 +31,10 @@ extension PostgresStore: ImageStore {
     }
 
     public func addImage(_ image: ImageRecord) async throws {
-        try await client.withConnection { db in try await Self.insert(db, image, self.logger) }
+        let (client, logger) = (self.client, self.logger)
+        do {
+            try await bounded { try await client.withConnection { db in try await Self.insert(db, image, logger) } }
+        } catch { throw Self.failure(error) }
     }
 
     public func image(id: String) async throws -> ImageRecord? {

@@ -139,7 +139,7 @@ import Testing
             setup.server.metricsToken = "s3cret-scrape"
             setup.server.metricsPort = 0
         }
-        let port = await server.server.metricsPort()
+        let port = try await server.server.metricsPort()
         #expect(port != 0)
         #expect(try await Self.scrape(server, port: port).status == 403)
         let (status, body) = try await Self.scrape(
@@ -189,7 +189,7 @@ import Testing
             setup.server.metricsPort = 0
             setup.server.httpProxies = proxy
         } run: { server in
-            let port = await server.server.metricsPort()
+            let port = try await server.server.metricsPort()
             let direct = try await Self.scrape(server, port: port)
             let forwarded = try await Self.scrape(server, port: port, headers: ["X-Forwarded-Host": "x"])
             #expect(direct.status == 200 && forwarded.status == 403)

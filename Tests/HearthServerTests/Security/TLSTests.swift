@@ -16,7 +16,7 @@ import Testing
             config.tlsPort = 0
             configure(&config)
         }
-        return (server, await server.server.tlsPort())
+        return (server, try await server.server.tlsPort())
     }
 
     /// Whether a client can register over TLS with this configuration; false when the
@@ -105,7 +105,7 @@ import Testing
             (config.tlsPort, config.httpsPort) = (0, 0)
         }
         try await stopping(started) { server in
-            let port = await server.server.httpsPort()
+            let port = try await server.server.httpsPort()
             #expect(port > 0)
             let irc = try await TestClient.irc(server, nick: "plainirc")
             let (web, _) = try await TestClient.connectWebSocket(port: port, path: "/irc", tls: true)

@@ -245,7 +245,7 @@ import Testing
             // One more over HTTPS, with the same session: refused as over the hour's limit.
             try Data("not a picture".utf8).write(to: URL(fileURLWithPath: dir + "/file.txt"))
             let (session, csrf) = (browser.cookies["hearth_session"] ?? "", browser.cookies["hearth_csrf"] ?? "")
-            let port = await server.server.httpsPort()
+            let port = try await server.server.httpsPort()
             let curl = try await Programs.run([
                 "curl", "-sk", "-D", "-", "-o", "/dev/null", "-b", "hearth_session=\(session); hearth_csrf=\(csrf)",
                 "-F", "csrf=\(csrf)", "-F", "file=@\(dir)/file.txt", "https://127.0.0.1:\(port)/pictures",
