@@ -392,9 +392,8 @@ public final class HearthServer: Sendable {
             #endif
         }
 
-        typealias Started = (
-            plain: (port: Int, close: @Sendable () async -> Void), tls: Channel?, network: Task<Void, Never>?
-        )
+        typealias Listener = (port: Int, close: @Sendable () async -> Void)
+        typealias Started = (plain: Listener, tls: Channel?, network: Task<Void, Never>?)
 
         /// Everything before the first client may come: saved state read, the network entered, ports bound.
         private func start() async throws -> Started {
@@ -405,7 +404,21 @@ public final class HearthServer: Sendable {
             // In a network: enter it before anyone can connect, and keep up with it until the end.
             try await core.network?.start()
             let networkRun = core.network.map { network in Task { await network.run() } }
-            await core.network?.waitUntilSynced(limit: .seconds(5))
+            do {
+                let (plain, tls) = try await listen(syncing: core.network)
+                return (plain, tls, networkRun)
+            } catch {
+                // No node keeps publishing for a server that never came up.
+                await core.network?.stop(reason: "\(server.config.node ?? "") could not start")
+                networkRun?.cancel()
+                throw error
+            }
+        }
+
+        /// The always-on accounts back and the ports bound, once the network (if any) is caught up.
+        private func listen(syncing network: NetworkNode?) async throws -> (Listener, Channel?) {
+            let core = server.core
+            await network?.waitUntilSynced(limit: .seconds(5))
             try await core.loadAlwaysOn()
             let plain = try await server.listenPlain()
             server.readyIRC.set(plain.port)
@@ -423,7 +436,7 @@ public final class HearthServer: Sendable {
             }
             core.tlsListeningPort.store(tlsChannel?.localAddress?.port ?? 0, ordering: .relaxed)
             server.readyTLS.set(tlsChannel?.localAddress?.port ?? 0)
-            return (plain, tlsChannel, networkRun)
+            return (plain, tlsChannel)
         }
     }
 }

@@ -176,6 +176,35 @@ import Testing
         #expect(pairs(.or, .term("x y", prefix: false)) == [["x y"]])
     }
 
+    /// The byte reading of plain lines gives what the full reading gives, or leaves the line to it:
+    /// lines drawn from letters, digits, spaces, punctuation and the characters that make a line odd.
+    @Test func plainLinesArePairedAsTheFullReadingPairsThem() {
+        #expect(
+            HistorySearchPairs.plainLexemes("Line 12 about SOUP, bread!")
+                == ["12 about", "about soup", "line 12", "soup bread"])
+        for odd in ["5px wide", "see <b>this</b>", "a &amp; b", "http://x.y z", "café au lait", "İstanbul x"] {
+            #expect(HistorySearchPairs.plainLexemes(odd) == nil, "\(odd)")
+        }
+        let pieces = [
+            "soup", "Bread", "42", "e5", "1e5", " ", " ", "  ", ",", ".", "-", "'", "<", "&", ";", ":", "/",
+            "://", "É", "İ", "\u{212A}", "😀", "\t", "x", "A", "0",
+        ]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var plain = 0
+        for _ in 0..<10_000 {
+            var line = ""
+            for _ in 0..<Int(seed % 12) {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                line += pieces[Int((seed >> 33) % UInt64(pieces.count))]
+            }
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            guard let fast = HistorySearchPairs.plainLexemes(line) else { continue }
+            plain += 1
+            #expect(fast == HistorySearchPairs.readLexemes(line), "\(line)")
+        }
+        #expect(plain > 500, "too few plain lines drawn to compare: \(plain)")
+    }
+
     /// A line's pairs: limits crossed make it `any`.
     @Test func oddLinesAreAny() {
         #expect(HistorySearchPairs.lexemes("la la land") == ["la la", "la land"])
