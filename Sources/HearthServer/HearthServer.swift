@@ -350,9 +350,12 @@ public final class HearthServer: Sendable {
                 (plain, tlsChannel, networkRun) = try await start()
             } catch {
                 // Said at error level (the service group logs a service's error only at debug), and every
-                // port's waiter told; the store's connections go now, not when the process ends.
-                core.logger.error("the server could not start: \(error)")
-                server.startEnded(error)
+                // port's waiter told; the store's connections go now, not when the process ends. A start
+                // cancelled because another service failed leaves the telling to that failure.
+                if !Task.isCancelled {
+                    core.logger.error("the server could not start: \(error)")
+                    server.startEnded(error)
+                }
                 await server.store.close()
                 throw error
             }
@@ -421,19 +424,26 @@ public final class HearthServer: Sendable {
             await network?.waitUntilSynced(limit: .seconds(5))
             try await core.loadAlwaysOn()
             let plain = try await server.listenPlain()
-            server.readyIRC.set(plain.port)
             core.logger.info(
                 "IRC listening on \(server.config.host):\(plain.port) (I/O: \(server.config.io.available.rawValue))")
-            // TLS (port 6697 by default) when a certificate and key are given.
+            // TLS (port 6697 by default) when a certificate and key are given. Its port taken: the plain
+            // listener closes again, and neither port is said to be up.
             var tlsChannel: Channel?
-            if let configuration = try server.tlsConfiguration() {
-                let context = try NIOSSLContext(configuration: HearthServer.askingForClientCertificates(configuration))
-                tlsChannel = try await server.bootstrap(tls: context).bind(
-                    host: server.config.host, port: server.config.tlsPort
-                ).get()
-                core.logger.info(
-                    "IRC over TLS listening on \(server.config.host):\(tlsChannel?.localAddress?.port ?? 0)")
+            do {
+                if let configuration = try server.tlsConfiguration() {
+                    let context = try NIOSSLContext(
+                        configuration: HearthServer.askingForClientCertificates(configuration))
+                    tlsChannel = try await server.bootstrap(tls: context).bind(
+                        host: server.config.host, port: server.config.tlsPort
+                    ).get()
+                    core.logger.info(
+                        "IRC over TLS listening on \(server.config.host):\(tlsChannel?.localAddress?.port ?? 0)")
+                }
+            } catch {
+                await plain.close()
+                throw error
             }
+            server.readyIRC.set(plain.port)
             core.tlsListeningPort.store(tlsChannel?.localAddress?.port ?? 0, ordering: .relaxed)
             server.readyTLS.set(tlsChannel?.localAddress?.port ?? 0)
             return (plain, tlsChannel)

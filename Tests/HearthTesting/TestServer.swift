@@ -25,6 +25,10 @@ public struct TestConfig {
     public var database: DatabaseURL?
     /// PostgreSQL connections the server keeps at most.
     public var databasePool = PostgresStore.defaultPoolSize
+    /// A store call's limit as the store's own tests have it on a crowded CI machine (40 servers on one
+    /// PostgreSQL and two cores): the default 5 s once timed out a server's startup reads there. A test
+    /// of the limit itself sets the server's default back.
+    public var operationTimeout: Duration = .seconds(30)
 
     public subscript<T>(dynamicMember path: WritableKeyPath<ServerConfig, T>) -> T {
         get { server[keyPath: path] }
@@ -80,11 +84,9 @@ public final class TestServer: Sendable {
         logger.logLevel = logs == nil ? .warning : .trace
         var database = setup.database
         if database == nil && !setup.sqliteOnly { database = try await Self.database(for: config.dataDirectory) }
-        // A store call's limit as the store's own tests have it on a crowded CI machine (40 servers on one
-        // PostgreSQL and two cores): the default 5 s once timed out a server's startup reads there.
         let store = try await StoreEngine.open(
             database: database, dataDirectory: config.dataDirectory, poolSize: setup.databasePool,
-            operationTimeout: .seconds(30), logger: logger)
+            operationTimeout: setup.operationTimeout, logger: logger)
         let server = try HearthServer(
             config: config, apps: BuiltInApps.builtIn(setup.apps), store: store, logger: logger)
         let group = ServiceGroup(configuration: .init(services: try server.services, logger: logger))

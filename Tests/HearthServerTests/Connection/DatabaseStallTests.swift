@@ -1,4 +1,5 @@
 import Foundation
+import HearthStore
 import HearthTesting
 import PostgresNIO
 import Testing
@@ -12,6 +13,7 @@ import Testing
         try await withServer {
             $0.database = database
             $0.databasePool = 1
+            $0.operationTimeout = PostgresStore.defaultOperationTimeout  // the limit this test is about
         } run: { server in
             let ann = try await TestClient.user(server, "ann")
             let bob = try await TestClient.irc(server, nick: "bob")
