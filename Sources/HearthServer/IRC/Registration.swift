@@ -534,6 +534,7 @@ extension Core {
                     &state, of: client, withCap: "account-notify",
                     userMessage(state, client, "ACCOUNT", [account.name]),
                     out: &out)
+                tellNetwork(state, user: client)  // SASL after registration: the other nodes learn it too
             }
             for effect in effects {
                 if case .login = effect { continue }

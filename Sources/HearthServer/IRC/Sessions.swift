@@ -13,6 +13,9 @@ extension Core {
         }
         state[client].account = account
         state[client].tokenHash = tokenHash
+        // The other nodes learn the account before the rename and joins the login brings: with the
+        // account still unknown there, the device became a second "ann" instead of one more device.
+        if state[client].registered { tellNetwork(state, user: client) }
         if state[client].mode == .irc {
             out.send(
                 client,
@@ -75,6 +78,9 @@ extension Core {
         guard let account = state[client].account else { return }
         state[client].account = nil
         state[client].tokenHash = nil
+        // First the other nodes hear it is no one's device now, then its new nick: renamed while still
+        // in the group there, it took the whole user (the devices that stayed) with it.
+        if state[client].registered { tellNetwork(state, user: client) }
         if state[client].isBot {
             state[client].isBot = false
             if state[client].mode == .irc {

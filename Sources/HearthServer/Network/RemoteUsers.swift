@@ -178,9 +178,20 @@ extension Core {
         _ state: inout ChatState, _ origin: RemoteOrigin, _ profile: NetworkProfile, out: inout Outbox
     ) {
         if let known = state.remoteUsers[origin] {
-            // Announced again after a login or logout: the account it speaks for.
+            // Announced again after a login or logout: the account it speaks for. Another account (or
+            // none) makes it no longer a device of the old one's user; its own node parted it there.
+            let before = state[known].account?.id
             state[known].account = profile.account
-            if state[known].nick != profile.nick { renameRemote(&state, known, to: profile.nick, out: &out) }
+            if before != profile.account?.id { detachDevice(&state, known, tell: false, out: &out) }
+            if state[known].nick != profile.nick {
+                renameRemote(&state, known, to: profile.nick, out: &out)
+            } else if state.otherDevices(of: known).isEmpty, let holder = state.nicks[state[known].nickKey],
+                holder.isRemote || state[holder].registered, Self.sameUser(state, holder, known)
+            {
+                // Logged in under the nick its account's user holds here (told by a node that sent
+                // the rename first): one more device of that user.
+                addRemoteDevice(&state, known)
+            }
             return
         }
         var origin = origin
@@ -231,7 +242,10 @@ extension Core {
         state[user].nickKey = IRCNames.fold(nick)
         if state.nicks[state[user].nickKey] == nil { state.nicks[state[user].nickKey] = user }
         out.send(state.peers(of: user), userMessage(state, user, source: oldPrefix, "NICK", [nick]))
-        announcePresence(&state, user, online: false, nick: oldNick, out: &out)
+        // The old nick may still be another device's (a device that logged out): then it is not offline.
+        if state.nicks[IRCNames.fold(oldNick)] == nil {
+            announcePresence(&state, user, online: false, nick: oldNick, out: &out)
+        }
         announcePresence(&state, user, online: true, out: &out)
     }
 

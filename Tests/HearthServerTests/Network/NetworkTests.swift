@@ -510,6 +510,45 @@ import Testing
             await bob.close()
         }
     }
+    /// A device that registers as a guest and then logs in (`!login`) on another node is one more
+    /// device of the user there, not a second "ann" joining; logging out again leaves the user as is.
+    @Test func aDeviceLoggingInAfterRegisteringIsOneUserOnTheOtherNode() async throws {
+        try await Self.withNodes(["alpha", "beta"]) { nodes in
+            let ann = try await Self.user("ann", on: nodes[0])
+            try await ann.send("PRIVMSG hearth :!register ann s3cret-pass")
+            try await ann.expect("PRIVMSG ann :Welcome")
+            let carol = try await Self.user("carol", on: nodes[0])
+            for client in [ann, carol] {
+                try await client.send("JOIN #den")
+                try await client.expect(" 366 ")
+            }
+            try await carol.sync()
+            let phone = try await Self.user("annphone", on: nodes[1])
+            try await phone.send("PRIVMSG hearth :!login ann s3cret-pass")
+            try await phone.expect(" JOIN #den")  // one more device of ann: in her channels
+            try await phone.send("PRIVMSG #den :from the phone")
+            // Alpha applies beta's events in order: by the phone's line, the login's are applied.
+            try await carol.expectNoLine(containing: " JOIN ", before: "from the phone")
+            try await ann.expect("from the phone")
+            try await carol.send("NAMES #den")
+            let names = try await carol.expect(" 353 ")
+            #expect(names.components(separatedBy: "ann").count == 2, "ann once: \(names)")
+
+            // Logged out, the phone is a guest again; ann on alpha keeps her nick and her seat.
+            try await phone.send("PRIVMSG hearth :!logout")
+            try await phone.expect(" NICK ")
+            try await phone.send("PRIVMSG carol :a guest now")
+            try await carol.expectNoLine(containing: " NICK ", before: "a guest now")
+            try await ann.send("PRIVMSG #den :still ann")
+            let still = try await carol.expect("still ann")
+            #expect(still.hasPrefix(":ann!"), "\(still)")
+            try await carol.send("NAMES #den")
+            let after = try await carol.expect(" 353 ")
+            #expect(after.components(separatedBy: "ann").count == 2, "ann once: \(after)")
+            for client in [ann, carol, phone] { await client.close() }
+        }
+    }
+
     @Test func channelsMadeOnTwoNodesAtOnceHaveOneOperatorAndOneHistory() async throws {
         try await Self.withNodes(["alpha", "beta"]) { nodes in
             let caps = ["batch", "server-time", "message-tags", "draft/chathistory"]
