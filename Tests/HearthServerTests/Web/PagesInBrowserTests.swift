@@ -168,7 +168,9 @@ import Testing
             try await browser.emulate(width: width, height: min(max(height, minimum), 4000), mobile: mobile)
             // A page taller than the viewport: its lazy pictures load as a reader scrolls down to them.
             try await browser.evaluate("window.scrollTo(0, document.documentElement.scrollHeight); true")
-            do { try await browser.waitUntil(Self.picturesLoaded, timeout: 30) } catch {
+            // Up to 90 s: a process's first look at the maker draws its 42 template previews, and in CI's
+            // browser pass (16 Chromiums and their servers on two cores) that once took past 30 s.
+            do { try await browser.waitUntil(Self.picturesLoaded, timeout: 90) } catch {
                 let missing = try await browser.evaluate(
                     "[...document.images].filter(i => !(i.complete && i.naturalWidth > 0))"
                         + ".map(i => i.getAttribute('src') + ' ' + i.loading + ' ' + i.getBoundingClientRect().top)")
