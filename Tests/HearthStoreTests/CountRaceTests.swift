@@ -4,7 +4,7 @@ import Testing
 
 /// Counts kept on rows (likes, votes, comments) stay exact when many people click at once.
 @Suite struct CountRaceTests {
-    static let clickers = 24
+    static let clickers = 16
 
     @Test(arguments: Engine.allCases)
     func likesAndVotesFromManyAtOnceCountExactly(engine: Engine) async throws {

@@ -48,7 +48,7 @@ enum MigratedStore {
             }
             for sql in rows { try await run(sql) }
             try await connection.close()
-            let store = try await PostgresStore.open(url)  // applies the migration and what follows
+            let store = try await PostgresStore.open(url, operationTimeout: Engine.crowdedTimeout)  // migrates the rest
             do {
                 try await body(store)
                 await store.close()
