@@ -185,8 +185,8 @@ extension Core {
             if before != profile.account?.id { detachDevice(&state, known, tell: false, out: &out) }
             if state[known].nick != profile.nick {
                 renameRemote(&state, known, to: profile.nick, out: &out)
-            } else if state.otherDevices(of: known).isEmpty, let holder = state.nicks[state[known].nickKey],
-                holder.isRemote || state[holder].registered, Self.sameUser(state, holder, known)
+            } else if state.otherDevices(of: known).isEmpty, let holder = Self.nickHolder(state, of: known),
+                Self.sameUser(state, holder, known)
             {
                 // Logged in under the nick its account's user holds here (told by a node that sent
                 // the rename first): one more device of that user.
@@ -206,7 +206,7 @@ extension Core {
         state[user].registered = true
         state.remoteUsers[origin] = user
         notePeakUsers(&state)
-        if let holder = state.nicks[state[user].nickKey], holder.isRemote || state[holder].registered {
+        if let holder = Self.nickHolder(state, of: user) {
             if Self.sameUser(state, holder, user) { addRemoteDevice(&state, user) }
         } else {
             // Free, or held by a connection here still registering with it, which has no claim
@@ -214,6 +214,15 @@ extension Core {
             state.nicks[state[user].nickKey] = user
             announcePresence(&state, user, online: true, out: &out)
         }
+    }
+
+    /// Who holds `user`'s nick here with a claim to it: a user of another node, or a registered one here
+    /// (a connection still registering with it has none yet).
+    private static func nickHolder(_ state: ChatState, of user: Client) -> Client? {
+        guard let holder = state.nicks[state[user].nickKey], holder.isRemote || state[holder].registered else {
+            return nil
+        }
+        return holder
     }
 
     private func renameRemote(_ state: inout ChatState, _ user: Client, to nick: String, out: inout Outbox) {

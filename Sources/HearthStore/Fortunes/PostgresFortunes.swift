@@ -216,14 +216,8 @@ extension PostgresStore: FortuneStore {
     }
 
     public func shareLocation(accountID: Int64, _ location: SharedLocation) async throws {
-        let (client, logger) = (self.client, self.logger)
-        do {
-            try await bounded {
-                try await client.withConnection { db in
-                    try await Self.shareLocation(db, accountID: accountID, location, logger)
-                }
-            }
-        } catch { throw Self.failure(error) }
+        let logger = self.logger
+        try await connection { db in try await Self.shareLocation(db, accountID: accountID, location, logger) }
     }
 
     public func lastLocation(accountID: Int64) async throws -> SharedLocation? {

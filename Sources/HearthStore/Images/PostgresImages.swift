@@ -31,10 +31,8 @@ extension PostgresStore: ImageStore {
     }
 
     public func addImage(_ image: ImageRecord) async throws {
-        let (client, logger) = (self.client, self.logger)
-        do {
-            try await bounded { try await client.withConnection { db in try await Self.insert(db, image, logger) } }
-        } catch { throw Self.failure(error) }
+        let logger = self.logger
+        try await connection { db in try await Self.insert(db, image, logger) }
     }
 
     public func image(id: String) async throws -> ImageRecord? {

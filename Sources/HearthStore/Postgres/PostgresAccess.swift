@@ -51,6 +51,14 @@ extension PostgresStore {
         _ = try await rows(query)
     }
 
+    /// Runs `body` on a pooled connection, outside a transaction, within the same limit as a query.
+    func connection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let client = self.client
+        do { return try await bounded { try await client.withConnection { db in try await body(db) } } } catch {
+            throw Self.failure(error)
+        }
+    }
+
     /// Runs `body` in one transaction (READ COMMITTED; row locks where a body needs them).
     /// What the body threw comes out as itself, not wrapped in the driver's transaction error.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T
