@@ -103,10 +103,8 @@ public enum Programs {
         return (value, Finished(status: status(result.terminationStatus), output: output))
     }
 
-    /// The `hearth` executable next to the test bundle, or `HEARTH_TEST_HEARTH` when set (CI runs
-    /// the tests with a copy while the one in .build is linked again for the package).
+    /// The `hearth` executable next to the test bundle.
     public static func hearthBinary() -> String {
-        if let path = ProcessInfo.processInfo.environment["HEARTH_TEST_HEARTH"], !path.isEmpty { return path }
         var url = URL(fileURLWithPath: CommandLine.arguments[0])
         while url.path != "/" {
             let candidate = url.deletingLastPathComponent().appendingPathComponent("hearth")
