@@ -119,4 +119,37 @@ import Testing
             #expect(try await store.latestHistory(targets: ["#room"], limit: 10).map(\.msgid) == ["reply", "other"])
         }
     }
+
+    /// A batch as large as a busy server writes (PostgreSQL writes it in several transactions at
+    /// once) comes back in its own order, whatever the lines' times.
+    @Test(arguments: Engine.allCases)
+    func aLargeBatchKeepsItsOrder(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let start = Date(timeIntervalSince1970: 1_800_000_000)
+            let lines = (1...1_201).map { Self.line("#big", $0, at: start + Double($0 % 7)) }
+            try await store.appendHistory(lines)
+            let back = try await store.history(
+                targets: ["#big"], after: nil, before: nil, limit: 2_000, newestFirst: false)
+            #expect(back.map(\.msgid) == lines.map(\.msgid))
+            let after = try await store.history(
+                targets: ["#big"], after: .msgid("m600"), before: nil, limit: 2, newestFirst: false)
+            #expect(after.map(\.msgid) == ["m601", "m602"])
+        }
+    }
+
+    /// A line PostgreSQL refuses (a NUL character) in either part of a large batch leaves none of
+    /// the batch written: the parts commit together or not at all.
+    @Test(arguments: [100, 1_100])
+    func aLargeBatchIsWrittenWholeOrNotAtAll(refused: Int) async throws {
+        try await Engine.postgres.withStore { store in
+            let start = Date(timeIntervalSince1970: 1_800_000_000)
+            var lines = (1...1_200).map { Self.line("#big", $0, at: start) }
+            lines[refused].text = "a NUL \u{0} here"
+            await #expect(throws: (any Error).self) { try await store.appendHistory(lines) }
+            #expect(try await store.latestHistory(targets: ["#big"], limit: 10).isEmpty)
+            lines[refused].text = "fine"
+            try await store.appendHistory(lines)
+            #expect(try await store.latestHistory(targets: ["#big"], limit: 2_000).count == 1_200)
+        }
+    }
 }

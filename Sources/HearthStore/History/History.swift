@@ -65,8 +65,8 @@ public enum HistoryRef: Sendable, Equatable {
 
 /// The history part of the store, the same on every engine.
 public protocol HistoryStore: Sendable {
-    /// Writes a batch in one transaction with one prepared statement, with the grants of
-    /// access to channel incarnations collected since the last batch.
+    /// Writes a batch whole or not at all, its lines in their order (CHATHISTORY's cursors follow
+    /// it), with the grants of access to channel incarnations collected since the last batch.
     func appendHistory(_ records: [HistoryRecord], access: [HistoryAccess]) async throws
 
     /// A registered channel stopped being one: what was said in it moves under `newTarget`

@@ -14,32 +14,79 @@ extension PostgresStore: HistoryStore {
             createdAt: createdAt, tags: tags, refMsgid: refMsgid)
     }
 
-    /// Lines a history INSERT carries at most: a batch goes in parts, each part's pairs computed
-    /// (on another thread) while the part before is written, so the database and the pairs' work
-    /// overlap on two cores instead of taking turns (issue 38: about a third of a write was pairs).
-    /// PhraseSearchStoreTests writes 3,000 lines in one batch and checks every line's pairs.
+    /// Lines a history INSERT carries at most (`insertHistory`). PhraseSearchStoreTests writes 3,000
+    /// lines in one batch and checks every line's pairs.
     static let historyInsertPart = 250
+
+    /// Transactions a large batch is written in at once, and the lines it needs for that. One write
+    /// stream reached about 14,000 lines/s whatever the search indexes' settings; two streams on one
+    /// database 25,000 (issue 38: GIN's insertions do not serialize them, and two backends use two cores).
+    static let historyWriters = 2
+    static let historyWritersFrom = 2 * historyInsertPart
 
     public func appendHistory(_ records: [HistoryRecord], access: [HistoryAccess]) async throws {
         guard !records.isEmpty || !access.isEmpty else { return }
-        let parts = stride(from: 0, to: records.count, by: Self.historyInsertPart).map {
-            Array(records[$0..<min(records.count, $0 + Self.historyInsertPart)])
-        }
-        let first = parts.first.map(Self.searchPairs(of:))
-        try await transaction { db in
-            var pairs = first
-            for (index, part) in parts.enumerated() {
-                let next = index + 1 < parts.count ? Task { Self.searchPairs(of: parts[index + 1]) } : nil
-                try await Self.insertHistory(db, part, pairs: pairs ?? [], self.logger)
-                pairs = await next?.value
+        guard records.count >= Self.historyWritersFrom else {
+            try await transaction { db in
+                try await Self.insertHistory(db, records, ids: nil, self.logger)
+                try await Self.grant(db, access, self.logger)
             }
-            try await Self.grant(db, access, self.logger)
+            return
+        }
+        // The ids are taken in order first, so the parts' lines keep the batch's order (CHATHISTORY's
+        // cursors and every window are by id); the parts then commit in that order too.
+        let ids = try await rows(
+            "SELECT nextval(pg_get_serial_sequence('history', 'id')) FROM generate_series(1, \(records.count))"
+        ).map { try $0.decode(Int64.self) }.sorted()
+        let size = (records.count + Self.historyWriters - 1) / Self.historyWriters
+        let starts = Array(stride(from: 0, to: records.count, by: size))
+        let turns = CommitTurns(parts: starts.count)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (turn, start) in starts.enumerated() {
+                let range = start..<min(records.count, start + size)
+                let last = turn == starts.count - 1
+                group.addTask {
+                    do {
+                        try await self.transaction { db in
+                            try await Self.insertHistory(
+                                db, Array(records[range]), ids: Array(ids[range]), self.logger)
+                            if last { try await Self.grant(db, access, self.logger) }
+                            turns.wrote()
+                            try await turns.awaitTurn(turn)
+                        }
+                        turns.committed(turn)
+                    } catch {
+                        turns.fail()
+                        throw error
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Lines in INSERTs of `historyInsertPart`, each part's pairs computed (on another thread) while
+    /// the part before is written, so the database and the pairs' work overlap on two cores instead
+    /// of taking turns (issue 38: about a third of a write was pairs). `ids`: the lines' own, taken
+    /// beforehand, or nil for the table's next ones.
+    static func insertHistory(
+        _ db: PostgresConnection, _ records: [HistoryRecord], ids: [Int64]?, _ logger: Logger
+    ) async throws {
+        let parts = stride(from: 0, to: records.count, by: historyInsertPart).map {
+            $0..<min(records.count, $0 + historyInsertPart)
+        }
+        var pairs = parts.first.map { searchPairs(of: records[$0]) }
+        for (index, part) in parts.enumerated() {
+            let next = index + 1 < parts.count ? Task { searchPairs(of: records[parts[index + 1]]) } : nil
+            let lines = Array(records[part])
+            try await insertHistory(db, lines, ids: ids.map { Array($0[part]) }, pairs: pairs ?? [], logger)
+            pairs = await next?.value
         }
     }
 
     /// One INSERT of lines, with their precomputed pairs (`searchPairs(of:)`).
     static func insertHistory(
-        _ db: PostgresConnection, _ records: [HistoryRecord], pairs: [String], _ logger: Logger
+        _ db: PostgresConnection, _ records: [HistoryRecord], ids: [Int64]?, pairs: [String], _ logger: Logger
     ) async throws {
         // An account id of 0 stands for "no account" (arrays here hold no NULLs). A line said
         // just before its sender deleted the account is kept without it, as the deletion
@@ -47,22 +94,22 @@ extension PostgresStore: HistoryStore {
         // refMsgid stands for none, as 0 does for the account.
         try await db.query(
             """
-            INSERT INTO history (
+            INSERT INTO history (\(unescaped: ids == nil ? "" : "id, ")
               target, msgid, source, accountId, command, text, createdAt, tags, refMsgid, searchScopedPairs)
-            SELECT t, m, s, (SELECT id FROM account WHERE id = a), c, x, d, g, NULLIF(r, ''),
-              CASE WHEN c IN ('PRIVMSG', 'NOTICE') THEN array_to_tsvector(string_to_array(p, ',')) END
+            SELECT \(unescaped: ids == nil ? "" : "i, ")t, m, s, (SELECT id FROM account WHERE id = a), c, x, d, g,
+              NULLIF(r, ''), CASE WHEN c IN ('PRIVMSG', 'NOTICE') THEN array_to_tsvector(string_to_array(p, ',')) END
             FROM unnest(
-              \(records.map(\.target))::text[], \(records.map(\.msgid))::text[],
+              \(ids ?? [])::bigint[], \(records.map(\.target))::text[], \(records.map(\.msgid))::text[],
               \(records.map(\.source))::text[], \(records.map { $0.accountID ?? 0 })::bigint[],
               \(records.map(\.command))::text[], \(records.map(\.text))::text[],
               \(records.map(\.createdAt))::timestamptz[], \(records.map(\.tags))::text[],
               \(records.map { $0.refMsgid ?? "" })::text[], \(pairs)::text[]
-            ) AS u(t, m, s, a, c, x, d, g, r, p)
+            ) AS u(i, t, m, s, a, c, x, d, g, r, p)
             """, logger: logger)
     }
 
     /// The lines' `searchPairs`, in their order.
-    static func searchPairs(of records: [HistoryRecord]) -> [String] {
+    static func searchPairs(of records: some Sequence<HistoryRecord>) -> [String] {
         records.map { searchPairs(command: $0.command, target: $0.target, text: $0.text) }
     }
 
