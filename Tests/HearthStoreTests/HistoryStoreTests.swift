@@ -1,5 +1,6 @@
 import Foundation
 import HearthStore
+import HearthTesting
 import Testing
 
 /// History windows, incarnations, redaction, expiry and read markers, the same on every engine.
@@ -151,5 +152,22 @@ import Testing
             try await store.appendHistory(lines)
             #expect(try await store.latestHistory(targets: ["#big"], limit: 2_000).count == 1_200)
         }
+    }
+
+    /// With one connection (`--database-pool 1`) a large batch is written in one transaction: two
+    /// parts waiting for each other would wait for the one connection until the deadline, every time.
+    @Test func aLargeBatchOnOneConnectionIsWritten() async throws {
+        let url = try await TestPostgres.freshDatabase("onepool")
+        let store = try await PostgresStore.open(url, poolSize: 1, operationTimeout: Engine.crowdedTimeout)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let lines = (1...600).map { Self.line("#big", $0, at: start) }
+        do {
+            try await store.appendHistory(lines)
+            #expect(try await store.latestHistory(targets: ["#big"], limit: 1_000).map(\.msgid) == lines.map(\.msgid))
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
     }
 }

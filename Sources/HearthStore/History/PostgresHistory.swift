@@ -26,7 +26,9 @@ extension PostgresStore: HistoryStore {
 
     public func appendHistory(_ records: [HistoryRecord], access: [HistoryAccess]) async throws {
         guard !records.isEmpty || !access.isEmpty else { return }
-        guard records.count >= Self.historyWritersFrom else {
+        // The parts wait for each other inside their transactions: with one connection, the second
+        // would wait for the first's connection for ever (`--database-pool 1`).
+        guard records.count >= Self.historyWritersFrom, poolSize >= Self.historyWriters else {
             try await transaction { db in
                 try await Self.insertHistory(db, records, ids: nil, self.logger)
                 try await Self.grant(db, access, self.logger)

@@ -13,6 +13,8 @@ public final class PostgresStore: Sendable {
     public let queryTimes = QueryTimes()
     /// How long one operation may wait (see `defaultOperationTimeout`).
     public let operationTimeout: Duration
+    /// Connections this store keeps at most: a history batch is written on two at once only when it has two.
+    public let poolSize: Int
     private let running: Task<Void, Never>
 
     /// Connections one process keeps at most (`--database-pool`).
@@ -23,9 +25,10 @@ public final class PostgresStore: Sendable {
     /// Nodes of a network and `hearth user add` write accounts here too: every nick asks.
     public var reservedNames: ReservedNameKeys? { nil }
 
-    private init(url: DatabaseURL, client: PostgresClient, logger: Logger, operationTimeout: Duration) {
+    private init(url: DatabaseURL, client: PostgresClient, logger: Logger, operationTimeout: Duration, poolSize: Int) {
         self.url = url
         self.operationTimeout = operationTimeout
+        self.poolSize = poolSize
         self.client = client
         self.logger = logger
         running = Task { await client.run() }
@@ -78,7 +81,7 @@ public final class PostgresStore: Sendable {
         config.options = options
         return PostgresStore(
             url: url, client: PostgresClient(configuration: config, backgroundLogger: logger),
-            logger: logger, operationTimeout: operationTimeout)
+            logger: logger, operationTimeout: operationTimeout, poolSize: options.maximumConnections)
     }
 
     /// Stops the pool.
