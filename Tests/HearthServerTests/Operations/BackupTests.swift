@@ -49,7 +49,8 @@ import Testing
 
             // Something acknowledged after the backup is not in it.
             try await ann.send("!bio written after the backup")
-            try await ann.expect("Your bio now reads: written")
+            // After 31 writes, two backups and a check of the copy: under CI's load once past 20 s.
+            try await ann.expect("Your bio now reads: written", timeout: 60)
             _ = try await TestClient.user(server, "late")
 
             let fresh = TestServer.tempDirectory()
