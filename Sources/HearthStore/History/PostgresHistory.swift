@@ -63,7 +63,14 @@ extension PostgresStore: HistoryStore {
                     }
                 }
             }
-            try await group.waitForAll()
+            // The part that failed says why; the other only that it gave up (`Abandoned`).
+            var failure: (any Error)?
+            while let result = await group.nextResult() {
+                if case .failure(let error) = result, failure == nil || failure is CommitTurns.Abandoned {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
         }
     }
 
